@@ -1,0 +1,172 @@
+// Package db connects to PostgreSQL through GORM (pgx v5), runs the goose
+// migrations embedded in package migrations, and carries transactions in the
+// context so that one use case writes everything or nothing.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	"github.com/juizado/juizado/migrations"
+	"github.com/pressly/goose/v3"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+// Open connects to the database at dsn (a postgres:// URL or a libpq
+// key/value string) and checks that it answers. The pool is sized for one
+// server process.
+func Open(ctx context.Context, dsn string) (*gorm.DB, error) {
+	sqlDB, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("db: open: %w", err)
+	}
+	sqlDB.SetMaxOpenConns(40)
+	sqlDB.SetMaxIdleConns(20)
+	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := sqlDB.PingContext(pctx); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("db: cannot reach the database: %w", err)
+	}
+	g, err := gorm.Open(postgres.New(postgres.Config{Conn: sqlDB}), &gorm.Config{
+		TranslateError: true,
+		Logger:         logger.Discard,
+		NowFunc:        func() time.Time { return time.Now().UTC() },
+	})
+	if err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("db: gorm: %w", err)
+	}
+	return g, nil
+}
+
+type txKey struct{}
+
+// WithTx runs fn in one transaction carried by the context: stores called
+// with that context use it (see Conn). A transaction already in ctx is
+// reused, so use cases compose. fn's error rolls everything back.
+func WithTx(ctx context.Context, g *gorm.DB, fn func(ctx context.Context) error) error {
+	if _, ok := ctx.Value(txKey{}).(*gorm.DB); ok {
+		return fn(ctx)
+	}
+	return g.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		return fn(context.WithValue(ctx, txKey{}, tx))
+	})
+}
+
+// Conn returns the transaction carried by ctx, or g, bound to ctx.
+func Conn(ctx context.Context, g *gorm.DB) *gorm.DB {
+	if tx, ok := ctx.Value(txKey{}).(*gorm.DB); ok {
+		return tx
+	}
+	return g.WithContext(ctx)
+}
+
+// IsUniqueViolation reports whether err is PostgreSQL's unique_violation
+// (23505), optionally on the named constraint or index.
+func IsUniqueViolation(err error, constraint string) bool {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.Code == "23505" {
+		return constraint == "" || pg.ConstraintName == constraint
+	}
+	return errors.Is(err, gorm.ErrDuplicatedKey) && constraint == ""
+}
+
+func provider(sqlDB *sql.DB) (*goose.Provider, error) {
+	sub, err := fs.Sub(migrations.FS, ".")
+	if err != nil {
+		return nil, err
+	}
+	return goose.NewProvider(goose.DialectPostgres, sqlDB, sub)
+}
+
+// MigrateUp applies every pending migration and returns the versions applied.
+func MigrateUp(ctx context.Context, sqlDB *sql.DB) ([]int64, error) {
+	p, err := provider(sqlDB)
+	if err != nil {
+		return nil, err
+	}
+	res, err := p.Up(ctx)
+	var applied []int64
+	for _, r := range res {
+		applied = append(applied, r.Source.Version)
+	}
+	return applied, err
+}
+
+// MigrateDown rolls back the latest migration; it returns its version, or 0
+// when none was applied.
+func MigrateDown(ctx context.Context, sqlDB *sql.DB) (int64, error) {
+	p, err := provider(sqlDB)
+	if err != nil {
+		return 0, err
+	}
+	r, err := p.Down(ctx)
+	if r == nil {
+		return 0, err
+	}
+	return r.Source.Version, err
+}
+
+// MigrationStatus is one migration and whether it is applied.
+type MigrationStatus struct {
+	Version   int64
+	Name      string
+	AppliedAt time.Time // zero when pending
+}
+
+// Status lists every migration of the binary with its state.
+func Status(ctx context.Context, sqlDB *sql.DB) ([]MigrationStatus, error) {
+	p, err := provider(sqlDB)
+	if err != nil {
+		return nil, err
+	}
+	st, err := p.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]MigrationStatus, 0, len(st))
+	for _, s := range st {
+		name := s.Source.Path
+		if i := strings.LastIndex(name, "/"); i >= 0 {
+			name = name[i+1:]
+		}
+		out = append(out, MigrationStatus{Version: s.Source.Version, Name: name, AppliedAt: s.AppliedAt})
+	}
+	return out, nil
+}
+
+// ErrSchemaBehind is returned by CheckSchema when migrations are pending.
+var ErrSchemaBehind = errors.New("db: the schema is behind this binary; run: juizado migrate up")
+
+// CheckSchema returns ErrSchemaBehind (wrapped with the pending versions)
+// when the database lacks a migration that the binary holds.
+func CheckSchema(ctx context.Context, sqlDB *sql.DB) error {
+	p, err := provider(sqlDB)
+	if err != nil {
+		return err
+	}
+	pending, err := p.HasPending(ctx)
+	if err != nil {
+		return fmt.Errorf("db: reading the schema version: %w", err)
+	}
+	if pending {
+		cur, _ := p.GetDBVersion(ctx)
+		var last int64
+		if s := p.ListSources(); len(s) > 0 {
+			last = s[len(s)-1].Version
+		}
+		return fmt.Errorf("%w (database at %d, binary at %d)", ErrSchemaBehind, cur, last)
+	}
+	return nil
+}

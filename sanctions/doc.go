@@ -1,0 +1,16 @@
+// Package sanctions computes the stadium-ban rules of the juizados do
+// torcedor: which statute governs a ban by the date of the facts, the range of
+// months it allows (BanRange), whether a term fits that range (CheckMonths),
+// and the last day of a term counted by the calendar (LastDay).
+//
+// The functions are pure: no database, no clock, no HTTP. The legal
+// specification is DOMAIN.md sections 2 and 3; the statutes are Lei
+// 10.671/2003 (Estatuto de Defesa do Torcedor, original text and the wordings
+// of Lei 12.299/2010 and Lei 13.912/2019) and Lei 14.597/2023 (Lei Geral do
+// Esporte, LGE), arts. 183, 184 and 201. The law in force at the date of the
+// facts applies; a later law applies only when it is milder (CF, art. 5º, XL;
+// CP, art. 2º, parágrafo único).
+//
+// User-facing strings (Range.Reason, Range.Why, Range.Notes, error messages)
+// are in Brazilian Portuguese.
+package sanctions

@@ -99,7 +99,11 @@ func (c *Cluster) Init() error {
 	if c.Initialized() {
 		return nil
 	}
-	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
+	// Parents must be traversable by the postgres user; the folder is its own.
+	if err := os.MkdirAll(filepath.Dir(c.Dir), 0o755); err != nil {
+		return err
+	}
+	if err := os.Mkdir(c.Dir, 0o700); err != nil && !os.IsExist(err) {
 		return err
 	}
 	if c.asPostgres {

@@ -1,0 +1,503 @@
+package cases
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/sanctions"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Service runs the case use cases, one transaction each.
+type Service struct {
+	DB    *gorm.DB
+	Clock clock.Clock
+	// Loc is the court's time zone for legal dates (America/Sao_Paulo).
+	Loc *time.Location
+	// Blocklist is told, inside the sentence's transaction, that the bans
+	// changed (registry.Blocklist.Refresh); nil skips it.
+	Blocklist interface {
+		Refresh(ctx context.Context) error
+	}
+}
+
+// Representation is the body of POST /api/v1/cases: one element of
+// representations.json (../shared/API.md "Cases and sentences").
+type Representation struct {
+	Ref        string           `json:"ref"`
+	FiledBy    FiledByInput     `json:"filed_by"`
+	Defendants []DefendantInput `json:"defendants"`
+	Event      *EventInput      `json:"event"`
+	Facts      FactsInput       `json:"facts"`
+}
+
+// FiledByInput is who filed the representation, recorded as written.
+type FiledByInput struct {
+	Kind string `json:"kind"` // FilerKinds
+	Name string `json:"name"`
+}
+
+// FilerKinds are the kinds of filer (DOMAIN.md §4 "Standing"): the MP
+// prosecutes, the police file the termo circunstanciado, the others report.
+var FilerKinds = []string{"prosecutor", "police", "other_authority", "home_club", "fan"}
+
+// DefendantInput is a person or a fan group accused in a representation.
+type DefendantInput struct {
+	Kind          string  `json:"kind"` // "person" or "fan_group"
+	FullName      string  `json:"full_name"`
+	CPF           *string `json:"cpf"`
+	BirthDate     string  `json:"birth_date"`
+	MotherName    string  `json:"mother_name"`
+	FatherName    string  `json:"father_name"`
+	Address       string  `json:"address"`
+	Name          string  `json:"name"` // fan_group
+	CNPJ          *string `json:"cnpj"`
+	SupportedClub string  `json:"supported_club"`
+	GroupID       *int64  `json:"group_id"`
+}
+
+// EventInput is the sporting event; null only for off-venue conduct.
+type EventInput struct {
+	Competition string `json:"competition"`
+	Home        string `json:"home"`
+	Away        string `json:"away"`
+	Venue       string `json:"venue"`
+	Kickoff     string `json:"kickoff"` // RFC 3339
+}
+
+// FactsInput is what happened, when and where.
+type FactsInput struct {
+	OccurredAt    string   `json:"occurred_at"` // RFC 3339
+	Latitude      *float64 `json:"latitude"`
+	Longitude     *float64 `json:"longitude"`
+	Conduct       []string `json:"conduct"`
+	PoliceReports []string `json:"police_reports"`
+	Description   string   `json:"description"`
+}
+
+// offVenueWords may stand without an event (LGE art. 184; Lei 10.671/2003,
+// art. 39-C).
+var offVenueWords = map[string]bool{"training_ground_invasion": true, "fan_fight": true, "attack_on_sport_people": true}
+
+type validated struct {
+	occurredAt time.Time
+	factsDate  civil.Date
+	kickoff    *time.Time
+	venue      *Venue
+	defendants []Defendant
+}
+
+func (s *Service) now() time.Time { return s.Clock.Now() }
+
+// File records a representation as a new case of the actor's court: it
+// validates the input (errs.Invalid naming each field and rule), gives the
+// case the next CNJ number of the court and year (Res. CNJ 65/2008), and
+// distributes it to a judge of the court (TPU 26). Lei 9.099/1995; LGE
+// art. 180.
+func (s *Service) File(ctx context.Context, actor Actor, in Representation) (*Case, error) {
+	v, err := s.validate(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	var out *Case
+	err = db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, s.DB)
+		var court Court
+		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("code = ?", actor.Court).Take(&court).Error; err != nil {
+			if errors.Is(err, gorm.ErrRecordNotFound) {
+				return errs.New(errs.Forbidden, "O usuário não pertence a um juizado cadastrado.")
+			}
+			return err
+		}
+		now := s.now()
+		year := now.In(s.Loc).Year()
+		var seq int
+		if err := tx.Raw(`INSERT INTO case_sequences (court_code, year, last) VALUES (?, ?, 1)
+			ON CONFLICT (court_code, year) DO UPDATE SET last = case_sequences.last + 1 RETURNING last`, court.Code, year).Scan(&seq).Error; err != nil {
+			return err
+		}
+		num, err := NewCNJFor(court.Code, year, seq)
+		if err != nil {
+			return err
+		}
+		c := &Case{
+			Number: num.Digits(), CourtCode: court.Code, Year: year, Sequence: seq, Status: StatusFiled,
+			FilerUserID: actor.UserID, FilerRole: actor.Role,
+			FiledByKind: in.FiledBy.Kind, FiledByName: strings.TrimSpace(in.FiledBy.Name), Ref: strings.TrimSpace(in.Ref),
+			Kickoff: v.kickoff, OccurredAt: v.occurredAt, FactsDate: v.factsDate,
+			Latitude: in.Facts.Latitude, Longitude: in.Facts.Longitude,
+			Conduct: dedupe(in.Facts.Conduct), PoliceReports: trimAll(in.Facts.PoliceReports),
+			Description: strings.TrimSpace(in.Facts.Description), FiledAt: now,
+		}
+		if in.Event != nil {
+			c.Competition, c.HomeTeam, c.AwayTeam = strings.TrimSpace(in.Event.Competition), strings.TrimSpace(in.Event.Home), strings.TrimSpace(in.Event.Away)
+			c.VenueID = &v.venue.ID
+		}
+		if err := tx.Create(c).Error; err != nil {
+			return err
+		}
+		for i := range v.defendants {
+			v.defendants[i].CaseID = c.ID
+			v.defendants[i].Position = i
+		}
+		if err := tx.Create(&v.defendants).Error; err != nil {
+			return err
+		}
+		uid := actor.UserID
+		if err := tx.Create(&Movement{CaseID: c.ID, At: now, AuthorUserID: &uid, AuthorRole: actor.Role,
+			Description: fmt.Sprintf("Representação recebida de %s (%s).", c.FiledByName, kindPT(c.FiledByKind))}).Error; err != nil {
+			return err
+		}
+		if err := s.distribute(ctx, c, now); err != nil {
+			return err
+		}
+		out = c
+		return nil
+	})
+	return out, err
+}
+
+// NewCNJFor returns the CNJ number of sequence seq of year in the court
+// coded TR.OOOO, segment J = 8 (state courts). Res. CNJ 65/2008.
+func NewCNJFor(court string, year, seq int) (CNJNumber, error) {
+	var tr, unit int
+	if _, err := fmt.Sscanf(court, "%02d.%04d", &tr, &unit); err != nil {
+		return CNJNumber{}, fmt.Errorf("cases: court code %q is not TR.OOOO", court)
+	}
+	return NewCNJ(seq, year, 8, tr, unit)
+}
+
+// distribute assigns c to the judge of its court with the fewest cases
+// (ties to the earliest judge): equitable distribution in turn. Without a
+// judge the case stays filed until DistributePending runs. The court row is
+// locked by the caller.
+func (s *Service) distribute(ctx context.Context, c *Case, now time.Time) error {
+	tx := db.Conn(ctx, s.DB)
+	var judge struct {
+		ID   int64
+		Name string
+	}
+	err := tx.Raw(`SELECT u.id, u.name FROM users u WHERE u.role = 'judge' AND u.court_code = ? AND u.disabled_at IS NULL
+		ORDER BY (SELECT count(*) FROM cases k WHERE k.judge_id = u.id), u.id LIMIT 1`, c.CourtCode).Scan(&judge).Error
+	if err != nil || judge.ID == 0 {
+		return err
+	}
+	c.JudgeID, c.Status = &judge.ID, StatusDistributed
+	if err := tx.Model(c).Updates(map[string]any{"judge_id": judge.ID, "status": StatusDistributed}).Error; err != nil {
+		return err
+	}
+	code := TPUDistribution
+	return tx.Create(&Movement{CaseID: c.ID, At: now, TPUCode: &code,
+		Description: "Distribuído por sorteio equitativo ao(à) juiz(a) " + judge.Name + "."}).Error
+}
+
+// DistributePending distributes the court's cases filed while it had no
+// judge (called when a judge is created). It returns how many it assigned.
+func (s *Service) DistributePending(ctx context.Context, court string) (int, error) {
+	n := 0
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, s.DB)
+		if err := tx.Exec("SELECT 1 FROM courts WHERE code = ? FOR UPDATE", court).Error; err != nil {
+			return err
+		}
+		var pending []Case
+		if err := tx.Where("court_code = ? AND judge_id IS NULL AND status = ?", court, StatusFiled).Order("id").Find(&pending).Error; err != nil {
+			return err
+		}
+		for i := range pending {
+			if err := s.distribute(ctx, &pending[i], s.now()); err != nil {
+				return err
+			}
+			if pending[i].JudgeID != nil {
+				n++
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
+// EnsureCourt creates the court unit code (TR.OOOO) when it is missing.
+func EnsureCourt(ctx context.Context, g *gorm.DB, code, name string) error {
+	var tr, unit int
+	if n, _ := fmt.Sscanf(code, "%02d.%04d", &tr, &unit); n != 2 || len(code) != 7 {
+		return fmt.Errorf("cases: court code %q is not TR.OOOO (e.g. 26.0100)", code)
+	}
+	if name == "" {
+		name = "Juizado do Torcedor " + code
+	}
+	return db.Conn(ctx, g).Exec("INSERT INTO courts (code, name) VALUES (?, ?) ON CONFLICT (code) DO NOTHING", code, name).Error
+}
+
+func kindPT(k string) string {
+	switch k {
+	case "prosecutor":
+		return "Ministério Público"
+	case "police":
+		return "autoridade policial"
+	case "other_authority":
+		return "outra autoridade"
+	case "home_club":
+		return "clube mandante"
+	case "fan":
+		return "torcedor presente à partida"
+	}
+	return k
+}
+
+func (s *Service) validate(ctx context.Context, in Representation) (*validated, error) {
+	var f errs.Fields
+	v := &validated{}
+	now := s.now()
+	if !contains(FilerKinds, in.FiledBy.Kind) {
+		f.Add("filed_by.kind", "oneof", "deve ser um de: "+strings.Join(FilerKinds, ", ")+".")
+	}
+	if strings.TrimSpace(in.FiledBy.Name) == "" {
+		f.Add("filed_by.name", "required", "informe o nome de quem representa.")
+	}
+	// Facts.
+	if in.Facts.OccurredAt == "" {
+		f.Add("facts.occurred_at", "required", "informe o instante dos fatos (RFC 3339).")
+	} else if t, err := time.Parse(time.RFC3339, in.Facts.OccurredAt); err != nil {
+		f.Add("facts.occurred_at", "rfc3339", "instante inválido: use o formato 2025-03-30T15:20:00-03:00.")
+	} else if t.After(now) {
+		f.Add("facts.occurred_at", "not_future", "os fatos não podem estar no futuro.")
+	} else {
+		v.occurredAt, v.factsDate = t, civil.Today(t, s.Loc)
+	}
+	if in.Facts.Latitude != nil && (math.IsNaN(*in.Facts.Latitude) || *in.Facts.Latitude < -90 || *in.Facts.Latitude > 90) {
+		f.Add("facts.latitude", "range", "latitude deve estar entre -90 e 90.")
+	}
+	if in.Facts.Longitude != nil && (math.IsNaN(*in.Facts.Longitude) || *in.Facts.Longitude < -180 || *in.Facts.Longitude > 180) {
+		f.Add("facts.longitude", "range", "longitude deve estar entre -180 e 180.")
+	}
+	if (in.Facts.Latitude == nil) != (in.Facts.Longitude == nil) {
+		f.Add("facts.latitude", "together", "latitude e longitude vão juntas.")
+	}
+	conductOK := len(in.Facts.Conduct) > 0
+	if !conductOK {
+		f.Add("facts.conduct", "required", "informe ao menos uma conduta.")
+	}
+	offVenue := false
+	for i, w := range in.Facts.Conduct {
+		if !sanctions.IsConductWord(w) {
+			conductOK = false
+			f.Add(fmt.Sprintf("facts.conduct[%d]", i), "oneof", fmt.Sprintf("conduta desconhecida %q; use: %s.", w, strings.Join(sanctions.ConductWords, ", ")))
+		}
+		offVenue = offVenue || offVenueWords[w]
+	}
+	for i, r := range in.Facts.PoliceReports {
+		if strings.TrimSpace(r) == "" {
+			f.Add(fmt.Sprintf("facts.police_reports[%d]", i), "required", "número de boletim vazio.")
+		}
+	}
+	// Event.
+	if in.Event == nil {
+		if !offVenue {
+			f.Add("event", "required", "informe o evento esportivo; só conduta fora do local do evento (art. 184 da Lei 14.597/2023) dispensa o evento.")
+		}
+	} else {
+		if strings.TrimSpace(in.Event.Venue) == "" {
+			f.Add("event.venue", "required", "informe o local do evento.")
+		} else if venue, err := FindVenue(ctx, s.DB, in.Event.Venue); err != nil {
+			return nil, err
+		} else if venue == nil {
+			f.Add("event.venue", "known_venue", fmt.Sprintf("local desconhecido %q: não consta da tabela de locais do juizado.", in.Event.Venue))
+		} else {
+			v.venue = venue
+		}
+		if in.Event.Kickoff != "" {
+			t, err := time.Parse(time.RFC3339, in.Event.Kickoff)
+			if err != nil {
+				f.Add("event.kickoff", "rfc3339", "horário de início inválido: use o formato 2025-03-30T16:00:00-03:00.")
+			} else {
+				v.kickoff = &t
+			}
+		}
+	}
+	// Defendants.
+	if len(in.Defendants) == 0 {
+		f.Add("defendants", "required", "informe ao menos um representado.")
+	}
+	seen := map[string]int{}
+	for i, d := range in.Defendants {
+		p := fmt.Sprintf("defendants[%d]", i)
+		switch d.Kind {
+		case "person":
+			def := Defendant{Kind: "person", FullName: clean(d.FullName), MotherName: clean(d.MotherName), FatherName: clean(d.FatherName), Address: strings.TrimSpace(d.Address)}
+			if len(strings.Fields(def.FullName)) < 2 {
+				f.Add(p+".full_name", "required", "informe o nome completo (nome e sobrenome).")
+			}
+			if def.MotherName == "" {
+				f.Add(p+".mother_name", "required", "informe o nome da mãe.")
+			}
+			if d.BirthDate == "" {
+				f.Add(p+".birth_date", "required", "informe a data de nascimento (AAAA-MM-DD).")
+			} else if bd, err := civil.Parse(d.BirthDate); err != nil {
+				f.Add(p+".birth_date", "date", "data inválida: use AAAA-MM-DD.")
+			} else if bd.After(civil.Today(now, s.Loc)) || bd.Year < 1900 {
+				f.Add(p+".birth_date", "range", "data de nascimento fora do intervalo possível.")
+			} else {
+				def.BirthDate = &bd
+				if !v.factsDate.IsZero() && isMinorOn(bd, v.factsDate) {
+					f.Add(p+".birth_date", "adult", "menor de 18 anos na data dos fatos: o caso é da Justiça da Infância e Juventude (ECA), não do juizado.")
+				}
+			}
+			if d.CPF != nil && strings.TrimSpace(*d.CPF) != "" {
+				cpf, err := registry.ParseCPF(*d.CPF)
+				if err != nil {
+					f.Add(p+".cpf", "cpf", err.Error()+".")
+				} else {
+					s := cpf.String()
+					def.CPF = &s
+					if j, dup := seen[s]; dup {
+						f.Add(p+".cpf", "unique", fmt.Sprintf("CPF repetido: já informado em defendants[%d].", j))
+					}
+					seen[s] = i
+				}
+			}
+			v.defendants = append(v.defendants, def)
+		case "fan_group":
+			def := Defendant{Kind: "fan_group", GroupName: clean(d.Name), SupportedClub: clean(d.SupportedClub)}
+			if def.GroupName == "" {
+				f.Add(p+".name", "required", "informe o nome da torcida organizada.")
+			}
+			if d.CNPJ != nil && strings.TrimSpace(*d.CNPJ) != "" {
+				c, err := ParseCNPJ(*d.CNPJ)
+				if err != nil {
+					f.Add(p+".cnpj", "cnpj", err.Error())
+				} else {
+					def.CNPJ = &c
+				}
+			}
+			gid, err := s.linkGroup(ctx, d.GroupID, def.GroupName)
+			if err != nil {
+				var fe *errs.Error
+				if errors.As(err, &fe) {
+					f.Add(p+".group_id", "exists", fe.Message)
+				} else {
+					return nil, err
+				}
+			}
+			def.GroupID = gid
+			v.defendants = append(v.defendants, def)
+		default:
+			f.Add(p+".kind", "oneof", "deve ser person ou fan_group.")
+		}
+	}
+	// The conduct must be covered by a statute at the date of the facts.
+	if conductOK && !v.factsDate.IsZero() {
+		for i, d := range in.Defendants {
+			subj := sanctions.Person
+			if d.Kind == "fan_group" {
+				subj = sanctions.Group
+			} else if d.Kind != "person" {
+				continue
+			}
+			if _, err := sanctions.BanRange(sanctions.Query{Subject: subj, FactsDate: v.factsDate, Conduct: in.Facts.Conduct}); err != nil {
+				var nc *sanctions.NotCoveredError
+				if errors.As(err, &nc) {
+					field := "facts.conduct"
+					if nc.Field == "facts_date" {
+						field = "facts.occurred_at"
+					}
+					f.Add(field, "covered", fmt.Sprintf("defendants[%d]: %s", i, nc.Reason))
+					break
+				}
+				return nil, err
+			}
+		}
+	}
+	return v, f.Err()
+}
+
+// isMinorOn reports whether someone born on birth is under 18 on day.
+func isMinorOn(birth, day civil.Date) bool {
+	adult := civil.New(birth.Year+18, birth.Month, birth.Day) // 29/02 rolls to 01/03
+	return day.Before(adult)
+}
+
+// linkGroup returns the registered group for a fan_group defendant: the
+// group_id given (which must exist), else the one group whose name matches
+// (case and accents ignored), else nil.
+func (s *Service) linkGroup(ctx context.Context, id *int64, name string) (*int64, error) {
+	tx := db.Conn(ctx, s.DB)
+	if id != nil {
+		var n int64
+		if err := tx.Raw("SELECT count(*) FROM fan_groups WHERE id = ?", *id).Scan(&n).Error; err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, errs.New(errs.Invalid, fmt.Sprintf("torcida %d não cadastrada.", *id))
+		}
+		return id, nil
+	}
+	if name == "" {
+		return nil, nil
+	}
+	var ids []int64
+	if err := tx.Raw("SELECT id FROM fan_groups WHERE f_unaccent(name) = f_unaccent(?) LIMIT 2", name).Scan(&ids).Error; err != nil {
+		return nil, err
+	}
+	if len(ids) == 1 {
+		return &ids[0], nil
+	}
+	return nil, nil
+}
+
+// FindVenue returns the venue whose name matches name, case and accents
+// ignored, either whole ("Estádio Jornalista Mário Filho (Maracanã)") or by
+// the popular name in parentheses ("Maracanã"); nil when none or several do.
+func FindVenue(ctx context.Context, g *gorm.DB, name string) (*Venue, error) {
+	var vs []Venue
+	err := db.Conn(ctx, g).Raw(`SELECT * FROM venues
+		WHERE f_unaccent(name) = f_unaccent(?)
+		   OR f_unaccent(substring(name from '\(([^)]+)\)\s*$')) = f_unaccent(?)
+		ORDER BY (f_unaccent(name) = f_unaccent(?)) DESC LIMIT 2`, strings.TrimSpace(name), strings.TrimSpace(name), strings.TrimSpace(name)).Scan(&vs).Error
+	if err != nil || len(vs) == 0 {
+		return nil, err
+	}
+	if len(vs) > 1 && !strings.EqualFold(strings.TrimSpace(name), vs[0].Name) {
+		return nil, nil
+	}
+	return &vs[0], nil
+}
+
+func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func trimAll(l []string) StringList {
+	out := StringList{}
+	for _, s := range l {
+		out = append(out, strings.TrimSpace(s))
+	}
+	return out
+}
+
+func dedupe(l []string) StringList {
+	out := StringList{}
+	for _, s := range l {
+		if !contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

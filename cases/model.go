@@ -1,0 +1,143 @@
+package cases
+
+import (
+	"database/sql/driver"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/juizado/juizado/internal/civil"
+)
+
+// Case statuses (DOMAIN.md §4, JECRIM flow under Lei 9.099/1995).
+const (
+	StatusFiled       = "filed"
+	StatusDistributed = "distributed"
+	StatusSentenced   = "sentenced"
+)
+
+// CNJ TPU movement codes used here (DOMAIN.md §4; kept as data, not logic).
+const (
+	TPUDistribution = 26  // distribuição
+	TPUConviction   = 219 // julgamento: procedência (condenação)
+)
+
+// StringList is a JSON array of strings stored in a jsonb column.
+type StringList []string
+
+// Value writes the list as a JSON array.
+func (l StringList) Value() (driver.Value, error) {
+	if l == nil {
+		l = StringList{}
+	}
+	b, err := json.Marshal([]string(l))
+	return string(b), err
+}
+
+// Scan reads a JSON array.
+func (l *StringList) Scan(src any) error {
+	var b []byte
+	switch v := src.(type) {
+	case []byte:
+		b = v
+	case string:
+		b = []byte(v)
+	case nil:
+		*l = nil
+		return nil
+	default:
+		return fmt.Errorf("cases: cannot scan %T into StringList", src)
+	}
+	return json.Unmarshal(b, (*[]string)(l))
+}
+
+// Court is a court unit (juizado do torcedor / JECRIM; LGE art. 180), named
+// by the TR.OOOO part of its CNJ numbers (Res. CNJ 65/2008).
+type Court struct {
+	Code           string `gorm:"primaryKey"`
+	Name           string
+	Sec7DoublesBan bool // default reading of Lei 14.597/2023, art. 201, § 7º
+	PublishDefault bool // publish individual sentence bans by default (DOMAIN.md §6)
+	CreatedAt      time.Time
+}
+
+// Venue is a sporting venue of the product's own table (seeded from
+// venues.csv by migration 00001; admins add more).
+type Venue struct {
+	ID        int64
+	Name      string
+	City      string
+	UF        string `gorm:"column:uf"`
+	Latitude  float64
+	Longitude float64
+	Capacity  int
+}
+
+// Case is one proceeding (processo) with its CNJ number, the filer, the
+// judge it is distributed to, the event and the facts.
+type Case struct {
+	ID            int64
+	Number        string // 20 digits; CNJNumber for the formatted form
+	CourtCode     string
+	Year          int
+	Sequence      int
+	Status        string
+	JudgeID       *int64
+	FilerUserID   int64
+	FilerRole     string
+	FiledByKind   string
+	FiledByName   string
+	Ref           string
+	Competition   string
+	HomeTeam      string
+	AwayTeam      string
+	VenueID       *int64
+	Kickoff       *time.Time
+	OccurredAt    time.Time
+	FactsDate     civil.Date
+	Latitude      *float64
+	Longitude     *float64
+	Conduct       StringList
+	PoliceReports StringList
+	Description   string
+	FiledAt       time.Time
+}
+
+// Defendant is a party accused in a case: a person (fan) or an organised
+// fan group (torcida organizada).
+type Defendant struct {
+	ID            int64
+	CaseID        int64
+	Position      int
+	Kind          string // "person" or "fan_group"
+	FullName      string
+	CPF           *string `gorm:"column:cpf"`
+	BirthDate     *civil.Date
+	MotherName    string
+	FatherName    string
+	Address       string
+	GroupName     string
+	CNPJ          *string `gorm:"column:cnpj"`
+	SupportedClub string
+	GroupID       *int64
+}
+
+// Movement is a docket entry (movimentação) with the CNJ TPU code where one
+// exists.
+type Movement struct {
+	ID           int64
+	CaseID       int64
+	At           time.Time
+	TPUCode      *int `gorm:"column:tpu_code"`
+	Description  string
+	AuthorUserID *int64
+	AuthorRole   string
+}
+
+// Actor is who acts: the authenticated user with role and court.
+type Actor struct {
+	UserID int64
+	Name   string
+	Role   string
+	Court  string
+}

@@ -1,0 +1,272 @@
+package cases
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/sanctions"
+	"gorm.io/gorm"
+)
+
+// View is a case as the API shows it (../shared/API.md "Cases and
+// sentences"): number formatted, court code, judge, filer, event, facts,
+// defendants, movements in order and bans.
+type View struct {
+	ID         int64           `json:"id"`
+	Number     string          `json:"number"`
+	Status     string          `json:"status"`
+	Court      string          `json:"court"`
+	Judge      *JudgeView      `json:"judge"`
+	Ref        string          `json:"ref,omitempty"`
+	FiledBy    FiledByView     `json:"filed_by"`
+	FiledAt    time.Time       `json:"filed_at"`
+	Event      *EventView      `json:"event"`
+	Facts      FactsView       `json:"facts"`
+	Defendants []DefendantView `json:"defendants"`
+	Movements  []MovementView  `json:"movements,omitempty"`
+	Bans       []BanView       `json:"bans"`
+}
+
+// JudgeView names the judge a case is distributed to.
+type JudgeView struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+// FiledByView is the filer as written, with the role of the filing account.
+type FiledByView struct {
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+	Role string `json:"role"`
+}
+
+// EventView is the sporting event with the matched venue.
+type EventView struct {
+	Competition string     `json:"competition"`
+	Home        string     `json:"home"`
+	Away        string     `json:"away"`
+	Venue       string     `json:"venue"`
+	VenueID     int64      `json:"venue_id"`
+	Kickoff     *time.Time `json:"kickoff"`
+}
+
+// FactsView is what happened: instant, date in the court's zone (which
+// chooses the law), place, conduct words, police reports, description.
+type FactsView struct {
+	OccurredAt    time.Time  `json:"occurred_at"`
+	Date          civil.Date `json:"date"`
+	Latitude      *float64   `json:"latitude"`
+	Longitude     *float64   `json:"longitude"`
+	Conduct       []string   `json:"conduct"`
+	PoliceReports []string   `json:"police_reports"`
+	Description   string     `json:"description"`
+}
+
+// DefendantView is a party: person fields or fan-group fields by kind.
+type DefendantView struct {
+	ID            int64       `json:"id"`
+	Kind          string      `json:"kind"`
+	FullName      string      `json:"full_name,omitempty"`
+	CPF           *string     `json:"cpf,omitempty"`
+	BirthDate     *civil.Date `json:"birth_date,omitempty"`
+	MotherName    string      `json:"mother_name,omitempty"`
+	FatherName    string      `json:"father_name,omitempty"`
+	Name          string      `json:"name,omitempty"`
+	CNPJ          *string     `json:"cnpj,omitempty"`
+	SupportedClub string      `json:"supported_club,omitempty"`
+	GroupID       *int64      `json:"group_id,omitempty"`
+	// AwaitingIdentification: a person without CPF never reaches the blocklist.
+	AwaitingIdentification bool `json:"awaiting_identification,omitempty"`
+}
+
+// MovementView is a docket entry.
+type MovementView struct {
+	At          time.Time `json:"at"`
+	TPUCode     *int      `json:"tpu_code"`
+	Description string    `json:"description"`
+}
+
+// BanView is a ban as the API shows it.
+type BanView struct {
+	sanctions.Ban
+	CaseNumber    string         `json:"case_number"`
+	ReportingDuty *ReportingDuty `json:"reporting_duty"`
+}
+
+// NewBanView formats a stored ban for the API.
+func NewBanView(b sanctions.Ban) BanView {
+	v := BanView{Ban: b, CaseNumber: FormatNumber(b.CaseNumber)}
+	if b.ReportingPlace != "" {
+		v.ReportingDuty = &ReportingDuty{Place: b.ReportingPlace, Club: b.ReportingClub, Competition: b.ReportingCompetition}
+	}
+	return v
+}
+
+// FormatNumber formats a 20-digit CNJ number as NNNNNNN-DD.AAAA.J.TR.OOOO.
+func FormatNumber(digits string) string {
+	n, err := ParseCNJ(digits)
+	if err != nil {
+		return digits
+	}
+	return n.String()
+}
+
+func notFound(what string) error { return errs.New(errs.NotFound, what+" não encontrado.") }
+
+// Get returns the case id of the actor's court with its defendants,
+// movements and bans; errs.NotFound when it does not exist there.
+func (s *Service) Get(ctx context.Context, actor Actor, id int64) (*View, error) {
+	var c Case
+	err := db.Conn(ctx, s.DB).Where("id = ? AND court_code = ?", id, actor.Court).Take(&c).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, notFound(fmt.Sprintf("Processo %d", id))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.view(ctx, c, true)
+}
+
+// ByNumber returns the case with CNJ number number (with or without
+// punctuation): errs.Invalid for a malformed number or wrong check digits,
+// errs.NotFound for a valid number that is not a case of the actor's court.
+func (s *Service) ByNumber(ctx context.Context, actor Actor, number string) (*View, error) {
+	n, err := ParseCNJ(number)
+	if err != nil {
+		return nil, errs.InvalidField("number", "cnj", err.Error())
+	}
+	var c Case
+	err = db.Conn(ctx, s.DB).Where("number = ? AND court_code = ?", n.Digits(), actor.Court).Take(&c).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, notFound("Processo " + n.String())
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.view(ctx, c, true)
+}
+
+// ListQuery filters List: Q matches defendant names (accents and case
+// ignored), CPF a defendant's CPF, Status the case status; Page from 1.
+type ListQuery struct {
+	Q, CPF, Status string
+	Page, PerPage  int
+}
+
+// List returns the actor's court's cases that match, newest first, and the
+// total count.
+func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, int64, error) {
+	var f errs.Fields
+	if q.Page == 0 {
+		q.Page = 1
+	}
+	if q.PerPage == 0 {
+		q.PerPage = 20
+	}
+	if q.Page < 1 {
+		f.Add("page", "min", "a página começa em 1.")
+	}
+	if q.PerPage < 1 || q.PerPage > 100 {
+		f.Add("per_page", "range", "per_page deve estar entre 1 e 100.")
+	}
+	tx := db.Conn(ctx, s.DB).Model(&Case{}).Where("court_code = ?", actor.Court)
+	if q.CPF != "" {
+		cpf, err := registry.ParseCPF(q.CPF)
+		if err != nil {
+			f.Add("cpf", "cpf", err.Error())
+		} else {
+			tx = tx.Where("id IN (SELECT case_id FROM defendants WHERE cpf = ?)", cpf.String())
+		}
+	}
+	if q.Q = strings.TrimSpace(q.Q); q.Q != "" {
+		tx = tx.Where(`id IN (SELECT case_id FROM defendants WHERE f_unaccent(full_name) LIKE '%' || f_unaccent(?) || '%'
+			OR f_unaccent(group_name) LIKE '%' || f_unaccent(?) || '%')`, escapeLike(q.Q), escapeLike(q.Q))
+	}
+	if q.Status != "" {
+		tx = tx.Where("status = ?", q.Status)
+	}
+	if err := f.Err(); err != nil {
+		return nil, 0, err
+	}
+	var total int64
+	if err := tx.Count(&total).Error; err != nil {
+		return nil, 0, err
+	}
+	var cs []Case
+	if err := tx.Order("filed_at DESC, id DESC").Offset((q.Page - 1) * q.PerPage).Limit(q.PerPage).Find(&cs).Error; err != nil {
+		return nil, 0, err
+	}
+	out := make([]View, 0, len(cs))
+	for _, c := range cs {
+		v, err := s.view(ctx, c, false)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, *v)
+	}
+	return out, total, nil
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
+	tx := db.Conn(ctx, s.DB)
+	v := &View{
+		ID: c.ID, Number: FormatNumber(c.Number), Status: c.Status, Court: c.CourtCode, Ref: c.Ref,
+		FiledBy: FiledByView{Kind: c.FiledByKind, Name: c.FiledByName, Role: c.FilerRole}, FiledAt: c.FiledAt,
+		Facts: FactsView{OccurredAt: c.OccurredAt, Date: c.FactsDate, Latitude: c.Latitude, Longitude: c.Longitude,
+			Conduct: c.Conduct, PoliceReports: c.PoliceReports, Description: c.Description},
+		Defendants: []DefendantView{}, Bans: []BanView{},
+	}
+	if c.JudgeID != nil {
+		var name string
+		if err := tx.Raw("SELECT name FROM users WHERE id = ?", *c.JudgeID).Scan(&name).Error; err != nil {
+			return nil, err
+		}
+		v.Judge = &JudgeView{ID: *c.JudgeID, Name: name}
+	}
+	if c.VenueID != nil {
+		var venue Venue
+		if err := tx.Where("id = ?", *c.VenueID).Take(&venue).Error; err != nil {
+			return nil, err
+		}
+		v.Event = &EventView{Competition: c.Competition, Home: c.HomeTeam, Away: c.AwayTeam, Venue: venue.Name, VenueID: venue.ID, Kickoff: c.Kickoff}
+	}
+	var ds []Defendant
+	if err := tx.Where("case_id = ?", c.ID).Order("position").Find(&ds).Error; err != nil {
+		return nil, err
+	}
+	for _, d := range ds {
+		v.Defendants = append(v.Defendants, DefendantView{ID: d.ID, Kind: d.Kind, FullName: d.FullName, CPF: d.CPF, BirthDate: d.BirthDate,
+			MotherName: d.MotherName, FatherName: d.FatherName, Name: d.GroupName, CNPJ: d.CNPJ, SupportedClub: d.SupportedClub, GroupID: d.GroupID,
+			AwaitingIdentification: d.Kind == "person" && d.CPF == nil})
+	}
+	if !full {
+		return v, nil
+	}
+	var ms []Movement
+	if err := tx.Where("case_id = ?", c.ID).Order("at, id").Find(&ms).Error; err != nil {
+		return nil, err
+	}
+	v.Movements = []MovementView{}
+	for _, m := range ms {
+		v.Movements = append(v.Movements, MovementView{At: m.At, TPUCode: m.TPUCode, Description: m.Description})
+	}
+	var bans []sanctions.Ban
+	if err := tx.Where("case_id = ?", c.ID).Order("id").Find(&bans).Error; err != nil {
+		return nil, err
+	}
+	for _, b := range bans {
+		v.Bans = append(v.Bans, NewBanView(b))
+	}
+	return v, nil
+}

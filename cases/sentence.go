@@ -1,0 +1,309 @@
+package cases
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/sanctions"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// SentenceInput is the body of POST /api/v1/cases/{id}/sentence
+// (../shared/API.md). Nil flags take their defaults: eligible true;
+// organiser, sec7 and off_venue derived from the conduct; sec7_doubles_ban
+// and publish from the court's settings.
+type SentenceInput struct {
+	DefendantID       int64          `json:"defendant_id"`
+	Eligible          *bool          `json:"eligible"`
+	Organiser         *bool          `json:"organiser"`
+	Sec7              *bool          `json:"sec7"`
+	OffVenue          *bool          `json:"off_venue"`
+	Sec7DoublesBan    *bool          `json:"sec7_doubles_ban"`
+	Ban               BanInput       `json:"ban"`
+	Precautionary     bool           `json:"precautionary"`
+	PrisonMonths      *int           `json:"prison_months"`
+	ReportingDuty     *ReportingDuty `json:"reporting_duty"`
+	Publish           *bool          `json:"publish"`
+	MemberIDs         []int64        `json:"member_ids"`
+	ExcludedMemberIDs []int64        `json:"excluded_member_ids"`
+}
+
+// BanInput is the term the judge fixes: the first day and the months; the
+// last day is computed (CP art. 10) unless overridden with a reason.
+type BanInput struct {
+	FirstDay        string `json:"first_day"`
+	Months          *int   `json:"months"`
+	LastDayOverride string `json:"last_day_override"`
+	OverrideReason  string `json:"override_reason"`
+}
+
+// ReportingDuty is the duty to stay at a place the judge names from 2 hours
+// before to 2 hours after the matches of a club or competition (Lei
+// 14.597/2023, art. 201, § 4º; Lei 10.671/2003, art. 41-B, § 4º).
+type ReportingDuty struct {
+	Place       string `json:"place"`
+	Club        string `json:"club,omitempty"`
+	Competition string `json:"competition,omitempty"`
+}
+
+// SentenceResult is what a sentence creates.
+type SentenceResult struct {
+	Ban        sanctions.Ban
+	MemberBans []sanctions.Ban
+	Range      sanctions.Range
+	Warnings   []string
+}
+
+// Sentence decides a defendant's case with a stadium ban: it takes the rule
+// in force at the date of the facts (sanctions.BanRange), checks the term
+// against its range (errs.Invalid naming the article otherwise), counts the
+// last day (sanctions.LastDay, CP art. 10) and writes the ban, the docket
+// movements and the blocklist change in one transaction. Only the judge the
+// case is distributed to may sentence (errs.Forbidden); a defendant already
+// sentenced is errs.Conflict. Lei 14.597/2023, art. 201, §§ 2º–7º; Lei
+// 10.671/2003, arts. 39, 39-A, 39-C, 41-B.
+func (s *Service) Sentence(ctx context.Context, actor Actor, caseID int64, in SentenceInput) (*SentenceResult, error) {
+	var res *SentenceResult
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, s.DB)
+		var c Case
+		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", caseID).Take(&c).Error; err != nil {
+			if errors.Is(err, gorm.ErrRecordNotFound) {
+				return errs.New(errs.NotFound, fmt.Sprintf("Processo %d não encontrado.", caseID))
+			}
+			return err
+		}
+		if c.CourtCode != actor.Court {
+			return errs.New(errs.NotFound, fmt.Sprintf("Processo %d não encontrado.", caseID))
+		}
+		if c.JudgeID == nil || *c.JudgeID != actor.UserID {
+			return errs.New(errs.Forbidden, "Somente o(a) juiz(a) a quem o processo foi distribuído pode sentenciá-lo.")
+		}
+		var court Court
+		if err := tx.Where("code = ?", c.CourtCode).Take(&court).Error; err != nil {
+			return err
+		}
+		if in.DefendantID == 0 {
+			return errs.InvalidField("defendant_id", "required", "informe o réu (defendant_id).")
+		}
+		var d Defendant
+		if err := tx.Where("id = ? AND case_id = ?", in.DefendantID, c.ID).Limit(1).Find(&d).Error; err != nil {
+			return err
+		}
+		if d.ID == 0 {
+			return errs.InvalidField("defendant_id", "defendant_of_case", fmt.Sprintf("o réu %d não é parte deste processo.", in.DefendantID))
+		}
+		var already int64
+		if err := tx.Model(&sanctions.Ban{}).Where("defendant_id = ? AND NOT precautionary AND status = 'active'", d.ID).Count(&already).Error; err != nil {
+			return err
+		}
+		if already > 0 {
+			return errs.New(errs.Conflict, "Este réu já foi sentenciado neste processo.")
+		}
+		r, err := s.decide(ctx, c, d, court, in)
+		if err != nil {
+			return err
+		}
+		res = r
+		return nil
+	})
+	return res, err
+}
+
+func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, in SentenceInput) (*SentenceResult, error) {
+	tx := db.Conn(ctx, s.DB)
+	var f errs.Fields
+	subject := sanctions.Person
+	if d.Kind == "fan_group" {
+		subject = sanctions.Group
+		if d.GroupID == nil {
+			return nil, errs.InvalidField("defendant_id", "linked_group", "a torcida ré não está vinculada a uma torcida cadastrada (group_id): cadastre-a e vincule-a antes de sentenciar.")
+		}
+	}
+	doubles := court.Sec7DoublesBan
+	if in.Sec7DoublesBan != nil {
+		doubles = *in.Sec7DoublesBan
+	}
+	rg, err := sanctions.BanRange(sanctions.Query{
+		Subject: subject, FactsDate: c.FactsDate, Conduct: c.Conduct,
+		Eligible: in.Eligible, Organiser: in.Organiser, Sec7: in.Sec7, OffVenue: in.OffVenue, Sec7DoublesBan: &doubles,
+	})
+	if err != nil {
+		var nc *sanctions.NotCoveredError
+		if errors.As(err, &nc) {
+			field := nc.Field
+			if field == "" || field == "conduct" || field == "facts_date" || field == "subject" {
+				field = "defendant_id"
+			}
+			return nil, errs.InvalidField(field, "covered", nc.Reason)
+		}
+		return nil, err
+	}
+	if !rg.Convertible {
+		field := "eligible"
+		if rg.Organiser {
+			field = "organiser"
+		}
+		return nil, errs.InvalidField(field, "convertible", rg.Reason)
+	}
+	var warnings []string
+	warnings = append(warnings, rg.Notes...)
+
+	first, ferr := civil.Parse(in.Ban.FirstDay)
+	switch {
+	case in.Ban.FirstDay == "":
+		f.Add("ban.first_day", "required", "informe o primeiro dia do impedimento (AAAA-MM-DD).")
+	case ferr != nil:
+		f.Add("ban.first_day", "date", "data inválida: use AAAA-MM-DD.")
+	case first.Before(c.FactsDate):
+		f.Add("ban.first_day", "after_facts", fmt.Sprintf("o impedimento não pode começar antes da data dos fatos (%s).", c.FactsDate.BR()))
+		ferr = errors.New("before facts")
+	}
+	ban := sanctions.Ban{
+		CaseID: c.ID, DefendantID: d.ID, Subject: subject, CourtCode: c.CourtCode, CaseNumber: c.Number,
+		CPF: d.CPF, BirthDate: d.BirthDate, GroupID: d.GroupID, FactsDate: c.FactsDate,
+		Law: rg.Law, Article: rg.Article, RangeMinMonths: rg.MinMonths, RangeMaxMonths: rg.MaxMonths,
+		Sec7Applied: rg.Sec7Applied, Sec7DoublesBan: rg.Sec7DoublesBan, Eligible: rg.Eligible, Organiser: rg.Organiser,
+		Precautionary: in.Precautionary, FirstDay: first, Status: "active", CreatedAt: s.now(),
+		PrisonMonths: in.PrisonMonths,
+	}
+	ban.Name = d.FullName
+	ban.Source = sanctions.FromSentence
+	ban.Publish = court.PublishDefault
+	if subject == sanctions.Group {
+		ban.Name = d.GroupName
+		ban.Source = sanctions.FromCivilJudgment
+		ban.Publish = false // DOMAIN.md §6: group bans are published only when the judge orders it
+	}
+	if in.Precautionary {
+		ban.Source = sanctions.FromPrecautionaryOrder
+		ban.Publish = false
+		if in.Ban.Months != nil {
+			f.Add("ban.months", "precautionary", "o impedimento cautelar não tem prazo em meses: vigora até ser revogado.")
+		}
+	}
+	if in.Publish != nil {
+		ban.Publish = *in.Publish
+	}
+	if in.PrisonMonths != nil && *in.PrisonMonths <= 0 {
+		f.Add("prison_months", "positive", "a pena privativa em meses deve ser positiva.")
+	}
+	if !in.Precautionary {
+		if in.Ban.Months == nil {
+			f.Add("ban.months", "required", "informe o prazo do impedimento em meses.")
+		} else if err := sanctions.CheckMonths(rg, *in.Ban.Months); err != nil {
+			f.Add("ban.months", "range", err.Error())
+		} else if ferr == nil {
+			last, err := sanctions.LastDay(first, *in.Ban.Months)
+			if err != nil {
+				f.Add("ban.months", "range", err.Error())
+			} else {
+				ban.Months, ban.ComputedLastDay, ban.LastDay = in.Ban.Months, &last, &last
+			}
+		}
+	}
+	if (in.Ban.LastDayOverride == "") != (strings.TrimSpace(in.Ban.OverrideReason) == "") {
+		f.Add("ban.last_day_override", "together", "a alteração do último dia exige a data e a justificativa (override_reason), juntas.")
+	} else if in.Ban.LastDayOverride != "" {
+		ov, err := civil.Parse(in.Ban.LastDayOverride)
+		switch {
+		case in.Precautionary:
+			f.Add("ban.last_day_override", "precautionary", "o impedimento cautelar não tem último dia.")
+		case err != nil:
+			f.Add("ban.last_day_override", "date", "data inválida: use AAAA-MM-DD.")
+		case ferr == nil && ov.Before(first):
+			f.Add("ban.last_day_override", "after_first_day", "o último dia não pode ser anterior ao primeiro.")
+		case ban.LastDay != nil:
+			ban.LastDay = &ov
+			ban.OverrideReason = strings.TrimSpace(in.Ban.OverrideReason)
+			warnings = append(warnings, fmt.Sprintf("Último dia alterado pelo(a) juiz(a): %s (calculado: %s).", ov.BR(), ban.ComputedLastDay.BR()))
+		}
+	}
+	if in.ReportingDuty != nil {
+		if subject != sanctions.Person {
+			f.Add("reporting_duty", "person_only", "a obrigação de permanência aplica-se a pessoas (art. 201, § 4º).")
+		} else if strings.TrimSpace(in.ReportingDuty.Place) == "" {
+			f.Add("reporting_duty.place", "required", "informe o local onde o réu deve permanecer.")
+		} else if (in.ReportingDuty.Club == "") == (in.ReportingDuty.Competition == "") {
+			f.Add("reporting_duty.club", "one_of", "informe o clube ou a competição (um dos dois).")
+		} else {
+			ban.ReportingPlace = strings.TrimSpace(in.ReportingDuty.Place)
+			ban.ReportingClub = strings.TrimSpace(in.ReportingDuty.Club)
+			ban.ReportingCompetition = strings.TrimSpace(in.ReportingDuty.Competition)
+		}
+	} else if subject == sanctions.Person && !in.Precautionary && rg.Article != "art. 39" {
+		warnings = append(warnings, "Conversão sem obrigação de permanência: o art. 201, § 4º (art. 41-B, § 4º) determina que a sentença a fixe.")
+	}
+	if len(in.MemberIDs) > 0 || len(in.ExcludedMemberIDs) > 0 {
+		if subject != sanctions.Group {
+			f.Add("member_ids", "group_only", "member_ids e excluded_member_ids valem só para torcidas.")
+		} else {
+			warnings = append(warnings, "A extensão do impedimento aos associados ainda não está disponível nesta versão; nenhum associado foi incluído.")
+		}
+	}
+	if subject == sanctions.Person && d.CPF == nil {
+		warnings = append(warnings, "Réu sem CPF: aguarda identificação e não entra na lista de bloqueio.")
+	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	uid := ban.CreatedAt
+	_ = uid
+	if err := tx.Create(&ban).Error; err != nil {
+		return nil, err
+	}
+	now := s.now()
+	var skipped []string
+	if c.Status == StatusFiled || c.Status == StatusDistributed {
+		skipped = []string{"audiência preliminar", "audiência de instrução e julgamento"}
+	}
+	if len(skipped) > 0 {
+		if err := tx.Create(&Movement{CaseID: c.ID, At: now, Description: "Etapas não registradas no sistema antes da sentença: " + strings.Join(skipped, ", ") + "."}).Error; err != nil {
+			return nil, err
+		}
+	}
+	code := TPUConviction
+	text := fmt.Sprintf("Sentença: impedimento de comparecimento (%s, %s) de %s, com início em %s", rg.Article, rg.Law, termPT(ban), ban.FirstDay.BR())
+	if ban.LastDay != nil {
+		text += " e término em " + ban.LastDay.BR()
+	}
+	text += "."
+	if err := tx.Create(&Movement{CaseID: c.ID, At: now, TPUCode: &code, Description: text, AuthorRole: "judge", AuthorUserID: c.JudgeID}).Error; err != nil {
+		return nil, err
+	}
+	var open int64
+	if err := tx.Raw(`SELECT count(*) FROM defendants d WHERE d.case_id = ? AND NOT EXISTS
+		(SELECT 1 FROM bans b WHERE b.defendant_id = d.id AND NOT b.precautionary)`, c.ID).Scan(&open).Error; err != nil {
+		return nil, err
+	}
+	if open == 0 {
+		if err := tx.Model(&Case{}).Where("id = ?", c.ID).Update("status", StatusSentenced).Error; err != nil {
+			return nil, err
+		}
+	}
+	if s.Blocklist != nil {
+		if err := s.Blocklist.Refresh(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if warnings == nil {
+		warnings = []string{}
+	}
+	return &SentenceResult{Ban: ban, MemberBans: []sanctions.Ban{}, Range: rg, Warnings: warnings}, nil
+}
+
+func termPT(b sanctions.Ban) string {
+	if b.Months == nil {
+		return "prazo indeterminado (cautelar)"
+	}
+	if *b.Months == 1 {
+		return "1 mês"
+	}
+	return fmt.Sprintf("%d meses", *b.Months)
+}

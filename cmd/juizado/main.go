@@ -1,0 +1,183 @@
+// Command juizado is the one binary of Juizado: serve, migrate, token, seed
+// and dev (what `make run` calls). Wiring only; the rules live in the
+// domain packages.
+package main
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+	_ "time/tzdata" // the binary never depends on the host's zoneinfo
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/internal/config"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/pgcluster"
+	"github.com/juizado/juizado/internal/web"
+	"github.com/juizado/juizado/templates"
+	"gorm.io/gorm"
+)
+
+func main() {
+	if err := rootCmd().Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "juizado:", err)
+		os.Exit(1)
+	}
+}
+
+// Main is the wired program: configuration, database, HTTP server. Tests
+// build one on a fresh database and start it on ":0".
+type Main struct {
+	Config config.Config
+	Clock  clock.Clock
+	DB     *gorm.DB
+	Server *web.Server
+	Logger *slog.Logger
+	Loc    *time.Location
+
+	httpServer *http.Server
+	listener   net.Listener
+}
+
+// Open connects to the database, refuses a schema that is behind, makes
+// sure the default court exists and builds the HTTP server.
+func (m *Main) Open(ctx context.Context) error {
+	if m.Clock == nil {
+		m.Clock = clock.System{}
+	}
+	if m.Logger == nil {
+		m.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	}
+	loc, err := time.LoadLocation(m.Config.TimeZone)
+	if err != nil {
+		return fmt.Errorf("JUIZADO_TZ %q: %w", m.Config.TimeZone, err)
+	}
+	m.Loc = loc
+	g, err := openDB(ctx, m.Config)
+	if err != nil {
+		return err
+	}
+	m.DB = g
+	sqlDB, _ := g.DB()
+	if err := db.CheckSchema(ctx, sqlDB); err != nil {
+		return err
+	}
+	if err := cases.EnsureCourt(ctx, g, m.Config.Court, ""); err != nil {
+		return err
+	}
+	enf, err := authz.Policy(ctx, g)
+	if err != nil {
+		return err
+	}
+	m.Server, err = web.New(web.Deps{DB: g, Enforcer: enf, Clock: m.Clock, Loc: loc, Templates: templates.FS, Logger: m.Logger})
+	return err
+}
+
+// Listen binds the configured address; Addr tells the bound one (":0" picks
+// a free port).
+func (m *Main) Listen() error {
+	l, err := net.Listen("tcp", m.Config.Addr)
+	if err != nil {
+		return err
+	}
+	m.listener = l
+	m.httpServer = &http.Server{Handler: m.Server.Echo, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second, WriteTimeout: 120 * time.Second}
+	return nil
+}
+
+// Addr returns the listening address (host:port).
+func (m *Main) Addr() string { return m.listener.Addr().String() }
+
+// Run serves until ctx ends, then shuts down gracefully, finishing the
+// requests in flight (up to 20 s).
+func (m *Main) Run(ctx context.Context) error {
+	if m.listener == nil {
+		if err := m.Listen(); err != nil {
+			return err
+		}
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- m.httpServer.Serve(m.listener) }()
+	m.Logger.Info("serving", "addr", m.Addr())
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	err := m.httpServer.Shutdown(sctx)
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// Close releases the database.
+func (m *Main) Close() error {
+	if m.DB != nil {
+		if sqlDB, err := m.DB.DB(); err == nil {
+			return sqlDB.Close()
+		}
+	}
+	return nil
+}
+
+// dsn returns DATABASE_URL, or the private cluster's DSN after making sure
+// that cluster exists, runs and has the juizado database.
+func dsn(ctx context.Context, cfg config.Config) (string, error) {
+	if cfg.DatabaseURL != "" {
+		return cfg.DatabaseURL, nil
+	}
+	c, err := pgcluster.Open(pgcluster.PrivateDir())
+	if err != nil {
+		return "", err
+	}
+	if !c.Initialized() {
+		fmt.Fprintln(os.Stderr, "juizado: DATABASE_URL is unset: creating the private PostgreSQL cluster in", c.Dir)
+	}
+	if err := c.Init(); err != nil {
+		return "", err
+	}
+	if err := c.Start(false); err != nil {
+		return "", err
+	}
+	admin, err := sql.Open("pgx", c.DSN("postgres"))
+	if err != nil {
+		return "", err
+	}
+	defer admin.Close()
+	var exists bool
+	if err := admin.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'juizado')").Scan(&exists); err != nil {
+		return "", err
+	}
+	if !exists {
+		if _, err := admin.ExecContext(ctx, "CREATE DATABASE juizado"); err != nil {
+			return "", err
+		}
+	}
+	return c.DSN("juizado"), nil
+}
+
+func openDB(ctx context.Context, cfg config.Config) (*gorm.DB, error) {
+	d, err := dsn(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return db.Open(ctx, d)
+}
+
+// signalContext ends on SIGINT or SIGTERM.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/internal/config"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/registry"
+	"github.com/spf13/cobra"
+	"gorm.io/gorm"
+)
+
+func seedCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "seed",
+		Short: "Seed demo users (printing a fresh token for each) and, on an empty database, two demo cases with bans",
+		RunE: func(*cobra.Command, []string) error {
+			ctx := context.Background()
+			cfg := config.FromEnv()
+			g, err := openDB(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			if h, err := sqlHandle(g); err == nil {
+				defer h.Close()
+			}
+			return seedDemo(ctx, g, cfg)
+		},
+	}
+}
+
+func devCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "dev",
+		Short: "What `make run` does: private PostgreSQL when DATABASE_URL is unset, migrate up, seed demo data, serve",
+		RunE: func(*cobra.Command, []string) error {
+			ctx := context.Background()
+			cfg := config.FromEnv()
+			g, err := openDB(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			sqlDB, _ := g.DB()
+			applied, err := db.MigrateUp(ctx, sqlDB)
+			if err != nil {
+				return err
+			}
+			if len(applied) > 0 {
+				fmt.Printf("migrations applied: %v\n", applied)
+			}
+			if err := seedDemo(ctx, g, cfg); err != nil {
+				return err
+			}
+			sqlDB.Close()
+			return serve(cfg)
+		},
+	}
+}
+
+type demoUser struct {
+	spec authz.UserSpec
+	what string
+}
+
+// seedDemo creates the demo accounts of the README and prints a new token
+// for each; on a database without cases it files and sentences two demo
+// representations so that the lists show something.
+func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
+	users := []demoUser{
+		{authz.UserSpec{Name: "demo-promotoria", Role: "prosecutor", Court: cfg.Court}, "promotor(a): registra representações"},
+		{authz.UserSpec{Name: "demo-policia", Role: "police", Court: cfg.Court}, "polícia: registra termos circunstanciados"},
+		{authz.UserSpec{Name: "demo-juiza", Role: "judge", Court: cfg.Court}, "juíza: sentencia os processos distribuídos a ela"},
+		{authz.UserSpec{Name: "demo-cartorio", Role: "clerk", Court: cfg.Court}, "cartório: consulta processos"},
+		{authz.UserSpec{Name: "demo-admin", Role: "admin", Court: cfg.Court}, "administração"},
+		{authz.UserSpec{Name: "demo-portaria", Role: "club", Club: "Corinthians"}, "clube: baixa a lista de bloqueio"},
+	}
+	tokens := map[string]string{}
+	ids := map[string]authz.User{}
+	fmt.Println("Demo accounts (a fresh token each time; send it as Authorization: Bearer <token>):")
+	for _, u := range users {
+		tok, user, err := createToken(ctx, g, u.spec)
+		if err != nil {
+			return fmt.Errorf("seed %s: %w", u.spec.Name, err)
+		}
+		tokens[u.spec.Role], ids[u.spec.Role] = tok, user
+		fmt.Printf("  %-11s %-16s %s\n      %s\n", u.spec.Role, u.spec.Name, u.what, tok)
+	}
+	var n int64
+	if err := g.WithContext(ctx).Raw("SELECT count(*) FROM cases").Scan(&n).Error; err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	loc, err := time.LoadLocation(cfg.TimeZone)
+	if err != nil {
+		return err
+	}
+	lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
+	svc := &cases.Service{DB: g, Clock: clock.System{}, Loc: loc, Blocklist: lists}
+	pros := ids["prosecutor"]
+	judge := ids["judge"]
+	today := civil.Today(time.Now(), loc)
+	for _, r := range demoRepresentations() {
+		k, err := svc.File(ctx, cases.Actor{UserID: pros.ID, Role: pros.Role, Court: pros.Court()}, r)
+		if err != nil {
+			return fmt.Errorf("seed case: %w", err)
+		}
+		v, err := svc.Get(ctx, cases.Actor{Court: pros.Court()}, k.ID)
+		if err != nil {
+			return err
+		}
+		months := 12
+		if _, err := svc.Sentence(ctx, cases.Actor{UserID: judge.ID, Role: "judge", Court: judge.Court()}, k.ID, cases.SentenceInput{
+			DefendantID: v.Defendants[0].ID, Ban: cases.BanInput{FirstDay: today.String(), Months: &months},
+			ReportingDuty: &cases.ReportingDuty{Place: "24º Distrito Policial", Club: "Corinthians"},
+		}); err != nil {
+			return fmt.Errorf("seed sentence: %w", err)
+		}
+		fmt.Printf("Demo case %s: %s banned for %d months from %s\n", v.Number, v.Defendants[0].FullName, months, today.BR())
+	}
+	return nil
+}
+
+func demoRepresentations() []cases.Representation {
+	cpf1, cpf2 := "526.018.159-06", "390.996.030-88"
+	lat1, lon1, lat2, lon2 := -23.5452, -46.4741, -23.5276, -46.6785
+	return []cases.Representation{
+		{
+			Ref:        "DEMO-1",
+			FiledBy:    cases.FiledByInput{Kind: "prosecutor", Name: "Promotoria de Justiça do Torcedor (demonstração)"},
+			Defendants: []cases.DefendantInput{{Kind: "person", FullName: "Joaquim Demonstração da Silva", CPF: &cpf1, BirthDate: "1990-05-17", MotherName: "Ana Demonstração"}},
+			Event:      &cases.EventInput{Competition: "Campeonato Paulista", Home: "Corinthians", Away: "Santos", Venue: "Arena Corinthians", Kickoff: "2025-02-09T16:00:00-03:00"},
+			Facts: cases.FactsInput{OccurredAt: "2025-02-09T15:10:00-03:00", Latitude: &lat1, Longitude: &lon1, Conduct: []string{"violence"},
+				PoliceReports: []string{"BO 0001/2025 – 24º DP"}, Description: "Demonstração: agressão a torcedor adversário no setor Sul."},
+		},
+		{
+			Ref:        "DEMO-2",
+			FiledBy:    cases.FiledByInput{Kind: "prosecutor", Name: "Promotoria de Justiça do Torcedor (demonstração)"},
+			Defendants: []cases.DefendantInput{{Kind: "person", FullName: "Márcia Exemplo Nogueira", CPF: &cpf2, BirthDate: "1985-11-02", MotherName: "Lúcia Exemplo"}},
+			Event:      &cases.EventInput{Competition: "Campeonato Brasileiro Série A", Home: "Palmeiras", Away: "Corinthians", Venue: "Allianz Parque", Kickoff: "2025-06-01T18:30:00-03:00"},
+			Facts: cases.FactsInput{OccurredAt: "2025-06-01T20:40:00-03:00", Latitude: &lat2, Longitude: &lon2, Conduct: []string{"invasion"},
+				PoliceReports: []string{"BO 0002/2025 – 23º DP"}, Description: "Demonstração: invasão do gramado ao fim da partida."},
+		},
+	}
+}

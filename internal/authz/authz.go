@@ -1,0 +1,252 @@
+// Package authz holds who may do what: users with a role and a domain (a
+// court for staff, a fan group for its managers, a club for its operators),
+// API tokens stored as SHA-256, and the Casbin enforcer whose model and base
+// policy are embedded here and whose policy lives in the database
+// (casbin_rule). DOMAIN.md §7; ../shared/API.md "Tokens and roles".
+package authz
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/casbin/casbin/v2"
+	"github.com/casbin/casbin/v2/model"
+	gormadapter "github.com/casbin/gorm-adapter/v3"
+	"github.com/juizado/juizado/internal/db"
+	"gorm.io/gorm"
+)
+
+//go:embed model.conf
+var modelText string
+
+//go:embed policy.csv
+var basePolicy []byte
+
+// Roles are the roles of DOMAIN.md §7.
+var Roles = []string{"admin", "clerk", "judge", "prosecutor", "police", "fan_group", "club"}
+
+// StaffRoles belong to a court.
+var StaffRoles = []string{"admin", "clerk", "judge", "prosecutor", "police"}
+
+// IsRole reports whether r is one of Roles.
+func IsRole(r string) bool { return contains(Roles, r) }
+
+// IsStaff reports whether r is one of StaffRoles.
+func IsStaff(r string) bool { return contains(StaffRoles, r) }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// User is an account: a person or a club's gate system.
+type User struct {
+	ID         int64
+	Name       string
+	Role       string
+	CourtCode  *string `gorm:"column:court_code"`
+	Club       *string
+	GroupID    *int64
+	CreatedAt  time.Time
+	DisabledAt *time.Time
+}
+
+// Court returns the user's court code (TR.OOOO) or "".
+func (u User) Court() string {
+	if u.CourtCode == nil {
+		return ""
+	}
+	return *u.CourtCode
+}
+
+// Policy returns a Casbin enforcer on the database's casbin_rule table. When
+// the table is empty it is filled with the embedded base policy.
+func Policy(ctx context.Context, g *gorm.DB) (*casbin.SyncedEnforcer, error) {
+	m, err := model.NewModelFromString(modelText)
+	if err != nil {
+		return nil, fmt.Errorf("authz: model: %w", err)
+	}
+	handle := g.Session(&gorm.Session{NewDB: true}).WithContext(ctx)
+	gormadapter.TurnOffAutoMigrate(handle)
+	a, err := gormadapter.NewAdapterByDB(handle)
+	if err != nil {
+		return nil, fmt.Errorf("authz: adapter: %w", err)
+	}
+	e, err := casbin.NewSyncedEnforcer(m, a)
+	if err != nil {
+		return nil, fmt.Errorf("authz: enforcer: %w", err)
+	}
+	existing, err := e.GetPolicy()
+	if err != nil {
+		return nil, fmt.Errorf("authz: reading the policy: %w", err)
+	}
+	if len(existing) == 0 {
+		rules, err := BasePolicy()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := e.AddPolicies(rules); err != nil {
+			return nil, fmt.Errorf("authz: seeding the base policy: %w", err)
+		}
+	}
+	return e, nil
+}
+
+// BasePolicy returns the embedded base policy rules as [role, route, method].
+func BasePolicy() ([][]string, error) {
+	var rules [][]string
+	sc := bufio.NewScanner(bytes.NewReader(basePolicy))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, ",")
+		if len(f) != 4 || strings.TrimSpace(f[0]) != "p" {
+			return nil, fmt.Errorf("authz: bad policy line %q", line)
+		}
+		rules = append(rules, []string{strings.TrimSpace(f[1]), strings.TrimSpace(f[2]), strings.TrimSpace(f[3])})
+	}
+	return rules, sc.Err()
+}
+
+// ErrUnauthenticated is returned by Authenticate for a missing, unknown,
+// expired or revoked token (HTTP 401).
+var ErrUnauthenticated = errors.New("authz: token missing, unknown, expired or revoked")
+
+// HashToken returns the SHA-256 of a token: what the database stores.
+func HashToken(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
+
+// Authenticate returns the user of a bearer token valid at now, or
+// ErrUnauthenticated. One indexed lookup, no slow hash.
+func Authenticate(ctx context.Context, g *gorm.DB, token string, now time.Time) (User, error) {
+	if len(token) < 20 || len(token) > 200 {
+		return User{}, ErrUnauthenticated
+	}
+	var u User
+	err := db.Conn(ctx, g).Raw(`
+		SELECT u.* FROM api_tokens t JOIN users u ON u.id = t.user_id
+		WHERE t.token_hash = ? AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > ?)
+		  AND u.disabled_at IS NULL`, HashToken(token), now).Scan(&u).Error
+	if err != nil {
+		return User{}, err
+	}
+	if u.ID == 0 {
+		return User{}, ErrUnauthenticated
+	}
+	return u, nil
+}
+
+// UserSpec describes the user that CreateToken makes or reuses.
+type UserSpec struct {
+	Name  string // unique account name
+	Role  string // one of Roles
+	Court string // TR.OOOO, staff roles only
+	Club  string // club role only
+	Group int64  // fan_group role only: the group's id
+}
+
+// ErrInvalidUser is wrapped by EnsureUser for a spec that breaks a rule.
+var ErrInvalidUser = errors.New("authz: invalid user")
+
+// EnsureUser creates the user of spec, or returns the existing user of that
+// name when it has the same role and domain (else ErrInvalidUser). The
+// court must exist (see cases.EnsureCourt). created reports a new user.
+func EnsureUser(ctx context.Context, g *gorm.DB, spec UserSpec) (u User, created bool, err error) {
+	spec.Name = strings.TrimSpace(spec.Name)
+	if spec.Name == "" {
+		return u, false, fmt.Errorf("%w: --name is required", ErrInvalidUser)
+	}
+	if !IsRole(spec.Role) {
+		return u, false, fmt.Errorf("%w: role %q is not one of %s", ErrInvalidUser, spec.Role, strings.Join(Roles, ", "))
+	}
+	nu := User{Name: spec.Name, Role: spec.Role}
+	switch {
+	case IsStaff(spec.Role):
+		if spec.Court == "" {
+			return u, false, fmt.Errorf("%w: role %s needs --court", ErrInvalidUser, spec.Role)
+		}
+		nu.CourtCode = &spec.Court
+	case spec.Role == "club":
+		if strings.TrimSpace(spec.Club) == "" {
+			return u, false, fmt.Errorf("%w: role club needs --club", ErrInvalidUser)
+		}
+		c := strings.TrimSpace(spec.Club)
+		nu.Club = &c
+	case spec.Role == "fan_group":
+		if spec.Group <= 0 {
+			return u, false, fmt.Errorf("%w: role fan_group needs --group", ErrInvalidUser)
+		}
+		nu.GroupID = &spec.Group
+	}
+	conn := db.Conn(ctx, g)
+	var existing User
+	if err := conn.Where("name = ?", spec.Name).Limit(1).Find(&existing).Error; err != nil {
+		return u, false, err
+	}
+	if existing.ID != 0 {
+		if existing.Role != nu.Role || existing.Court() != nu.Court() || ptr(existing.Club) != ptr(nu.Club) || ptr64(existing.GroupID) != ptr64(nu.GroupID) {
+			return u, false, fmt.Errorf("%w: user %q exists with role %s and another domain", ErrInvalidUser, spec.Name, existing.Role)
+		}
+		return existing, false, nil
+	}
+	if err := conn.Create(&nu).Error; err != nil {
+		if errors.Is(err, gorm.ErrForeignKeyViolated) {
+			return u, false, fmt.Errorf("%w: the court or group does not exist", ErrInvalidUser)
+		}
+		return u, false, err
+	}
+	return nu, true, nil
+}
+
+func ptr(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func ptr64(i *int64) int64 {
+	if i == nil {
+		return 0
+	}
+	return *i
+}
+
+// NewToken creates a random 256-bit token for the user, stores its SHA-256
+// and returns the token (base64url, 43 characters). expires may be zero.
+func NewToken(ctx context.Context, g *gorm.DB, userID int64, expires time.Time) (string, error) {
+	var raw [32]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", err
+	}
+	tok := base64.RawURLEncoding.EncodeToString(raw[:])
+	var exp *time.Time
+	if !expires.IsZero() {
+		exp = &expires
+	}
+	err := db.Conn(ctx, g).Exec("INSERT INTO api_tokens (user_id, token_hash, expires_at) VALUES (?, ?, ?)", userID, HashToken(tok), exp).Error
+	if err != nil {
+		return "", err
+	}
+	return tok, nil
+}
+
+// TableName maps User to the users table.
+func (User) TableName() string { return "users" }

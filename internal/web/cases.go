@@ -1,0 +1,109 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/labstack/echo/v4"
+)
+
+func pathID(c echo.Context, name string) (int64, error) {
+	id, err := strconv.ParseInt(c.Param(name), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errs.New(errs.NotFound, fmt.Sprintf("Processo %q não encontrado: o identificador deve ser um número inteiro positivo.", c.Param(name)))
+	}
+	return id, nil
+}
+
+// fileCase: POST /api/v1/cases (prosecutor, police).
+func (s *Server) fileCase(c echo.Context) error {
+	var in cases.Representation
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	k, err := s.cases.File(c.Request().Context(), actor(c), in)
+	if err != nil {
+		return err
+	}
+	v, err := s.cases.Get(c.Request().Context(), actor(c), k.ID)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, fmt.Sprintf("/api/v1/cases/%d", k.ID))
+	return c.JSON(http.StatusCreated, v)
+}
+
+// getCase: GET /api/v1/cases/:id.
+func (s *Server) getCase(c echo.Context) error {
+	id, err := pathID(c, "id")
+	if err != nil {
+		return err
+	}
+	v, err := s.cases.Get(c.Request().Context(), actor(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}
+
+// caseByNumber: GET /api/v1/cases/by-number/:number.
+func (s *Server) caseByNumber(c echo.Context) error {
+	v, err := s.cases.ByNumber(c.Request().Context(), actor(c), c.Param("number"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}
+
+// listCases: GET /api/v1/cases?q=&cpf=&status=&page=&per_page=.
+func (s *Server) listCases(c echo.Context) error {
+	var f errs.Fields
+	num := func(name string) int {
+		v := c.QueryParam(name)
+		if v == "" {
+			return 0
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			f.Add(name, "integer", "deve ser um número inteiro.")
+			return -1
+		}
+		return n
+	}
+	q := cases.ListQuery{Q: c.QueryParam("q"), CPF: c.QueryParam("cpf"), Status: c.QueryParam("status"), Page: num("page"), PerPage: num("per_page")}
+	if err := f.Err(); err != nil {
+		return err
+	}
+	items, total, err := s.cases.List(c.Request().Context(), actor(c), q)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": items, "total": total})
+}
+
+// sentence: POST /api/v1/cases/:id/sentence (the judge of the case).
+func (s *Server) sentence(c echo.Context) error {
+	id, err := pathID(c, "id")
+	if err != nil {
+		return err
+	}
+	var in cases.SentenceInput
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	r, err := s.cases.Sentence(c.Request().Context(), actor(c), id, in)
+	if err != nil {
+		return err
+	}
+	members := make([]cases.BanView, 0, len(r.MemberBans))
+	for _, m := range r.MemberBans {
+		members = append(members, cases.NewBanView(m))
+	}
+	return c.JSON(http.StatusCreated, map[string]any{
+		"ban": cases.NewBanView(r.Ban), "member_bans": members, "warnings": r.Warnings,
+		"range": map[string]any{"law": r.Range.Law, "article": r.Range.Article, "min_months": r.Range.MinMonths, "max_months": r.Range.MaxMonths, "why": r.Range.Why},
+	})
+}

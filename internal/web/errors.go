@@ -1,0 +1,191 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/labstack/echo/v4"
+)
+
+// Problem is an RFC 9457 problem document; Errors lists invalid fields.
+type Problem struct {
+	Type     string            `json:"type"`
+	Title    string            `json:"title"`
+	Status   int               `json:"status"`
+	Detail   string            `json:"detail"`
+	Instance string            `json:"instance,omitempty"`
+	Errors   []errs.FieldError `json:"errors,omitempty"`
+}
+
+var statusOf = map[errs.Kind]int{
+	errs.Internal:     http.StatusInternalServerError,
+	errs.Invalid:      http.StatusUnprocessableEntity,
+	errs.Unreadable:   http.StatusBadRequest,
+	errs.NotFound:     http.StatusNotFound,
+	errs.Forbidden:    http.StatusForbidden,
+	errs.Conflict:     http.StatusConflict,
+	errs.Gone:         http.StatusGone,
+	errs.Unauthorized: http.StatusUnauthorized,
+}
+
+var titleOf = map[int]string{
+	400: "Requisição ilegível",
+	401: "Não autenticado",
+	403: "Acesso negado",
+	404: "Não encontrado",
+	405: "Método não permitido",
+	409: "Conflito",
+	410: "Não disponível",
+	413: "Requisição grande demais",
+	415: "Tipo de conteúdo não aceito",
+	422: "Dados inválidos",
+	500: "Erro interno",
+	503: "Serviço indisponível",
+}
+
+// errorHandler renders every error as application/problem+json; internal
+// errors are logged and answered with a generic message (no SQL, no stack).
+func (s *Server) errorHandler(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	p := Problem{Type: "about:blank", Instance: c.Request().URL.Path}
+	var ae *errs.Error
+	var he *echo.HTTPError
+	switch {
+	case errors.As(err, &ae):
+		p.Status = statusOf[ae.Kind]
+		p.Detail = ae.Message
+		p.Errors = ae.Fields
+	case errors.As(err, &he):
+		p.Status = he.Code
+		switch he.Code {
+		case http.StatusNotFound:
+			p.Detail = "Recurso não encontrado."
+		case http.StatusMethodNotAllowed:
+			p.Detail = "Método não permitido para este recurso."
+		case http.StatusRequestEntityTooLarge:
+			p.Detail = "O corpo da requisição excede o limite."
+		case http.StatusUnsupportedMediaType:
+			p.Detail = "Tipo de conteúdo não aceito."
+		default:
+			p.Detail = fmt.Sprint(he.Message)
+		}
+	default:
+		p.Status = http.StatusInternalServerError
+	}
+	if p.Status == http.StatusInternalServerError {
+		p.Detail = "Erro interno. A falha foi registrada; tente novamente mais tarde."
+		s.deps.Logger.Error("internal error", "request_id", c.Response().Header().Get(echo.HeaderXRequestID), "route", c.Path(), "err", err.Error())
+	}
+	p.Title = titleOf[p.Status]
+	if p.Title == "" {
+		p.Title = http.StatusText(p.Status)
+	}
+	if p.Status == http.StatusUnauthorized {
+		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="juizado"`)
+	}
+	b, _ := json.Marshal(p)
+	if c.Request().Method == http.MethodHead {
+		_ = c.NoContent(p.Status)
+		return
+	}
+	_ = c.Blob(p.Status, "application/problem+json", b)
+}
+
+// recoverer turns a panic into a logged 500 problem.
+func (s *Server) recoverer(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				s.deps.Logger.Error("panic", "route", c.Path(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				err = fmt.Errorf("panic: %v", r)
+			}
+		}()
+		return next(c)
+	}
+}
+
+// requestLog writes one JSON line per request: route template (never the raw
+// path or query: CPFs travel in paths), status, latency, request id.
+func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err)
+		}
+		s.deps.Logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
+			slog.String("request_id", c.Response().Header().Get(echo.HeaderXRequestID)),
+			slog.String("method", c.Request().Method), slog.String("route", c.Path()),
+			slog.Int("status", c.Response().Status), slog.Duration("latency", time.Since(start)))
+		return nil
+	}
+}
+
+// bindJSON decodes a JSON body into dst: 415 for another media type, 400 for
+// an unreadable body, 422 naming the field for a value of the wrong type.
+func bindJSON(c echo.Context, dst any) error {
+	ct := c.Request().Header.Get(echo.HeaderContentType)
+	if ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType)
+	}
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+		}
+		return errs.New(errs.Unreadable, "Não foi possível ler o corpo da requisição.")
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return errs.New(errs.Unreadable, "O corpo da requisição está vazio: envie um objeto JSON.")
+	}
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	if err := dec.Decode(dst); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			field := te.Field
+			if field == "" {
+				return errs.New(errs.Unreadable, "O corpo deve ser um objeto JSON.")
+			}
+			return errs.InvalidField(field, "type", fmt.Sprintf("tipo inválido: esperado %s.", typePT(te.Type.Kind().String())))
+		}
+		var pe *errs.Error
+		if errors.As(err, &pe) {
+			return pe
+		}
+		if strings.Contains(err.Error(), "civil:") {
+			return errs.New(errs.Invalid, "Data inválida: use AAAA-MM-DD.")
+		}
+		return errs.New(errs.Unreadable, "JSON ilegível: "+err.Error())
+	}
+	if dec.More() {
+		return errs.New(errs.Unreadable, "JSON ilegível: conteúdo após o objeto.")
+	}
+	return nil
+}
+
+func typePT(k string) string {
+	switch k {
+	case "string":
+		return "texto"
+	case "int", "int64", "int32", "float64":
+		return "número"
+	case "bool":
+		return "true ou false"
+	case "slice":
+		return "lista"
+	case "struct", "map", "ptr":
+		return "objeto"
+	}
+	return k
+}

@@ -1,0 +1,126 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/sanctions"
+	"github.com/labstack/echo/v4"
+)
+
+func boolParam(c echo.Context, name string, f *errs.Fields) *bool {
+	v := c.QueryParam(name)
+	if v == "" {
+		return nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		f.Add(name, "bool", "use true ou false.")
+		return nil
+	}
+	return &b
+}
+
+// banRange: GET /api/v1/legal/ban-range (anyone): the range the law allows
+// for the date of the facts (sanctions.BanRange).
+func (s *Server) banRange(c echo.Context) error {
+	var f errs.Fields
+	q := sanctions.Query{Subject: sanctions.Subject(c.QueryParam("subject"))}
+	if q.Subject != sanctions.Person && q.Subject != sanctions.Group {
+		f.Add("subject", "oneof", "subject deve ser person ou group.")
+	}
+	d, err := civil.Parse(c.QueryParam("facts_date"))
+	if err != nil {
+		f.Add("facts_date", "date", "informe facts_date como AAAA-MM-DD.")
+	}
+	q.FactsDate = d
+	q.Eligible = boolParam(c, "eligible", &f)
+	q.Organiser = boolParam(c, "organiser", &f)
+	q.Sec7 = boolParam(c, "sec7", &f)
+	q.OffVenue = boolParam(c, "off_venue", &f)
+	q.Sec7DoublesBan = boolParam(c, "sec7_doubles_ban", &f)
+	if q.Organiser == nil {
+		q.Organiser = new(bool)
+	}
+	if q.Sec7 == nil {
+		q.Sec7 = new(bool)
+	}
+	if q.OffVenue == nil {
+		q.OffVenue = new(bool)
+	}
+	if cs := c.QueryParam("conduct"); cs != "" {
+		for _, w := range strings.Split(cs, ",") {
+			w = strings.TrimSpace(w)
+			if !sanctions.IsConductWord(w) {
+				f.Add("conduct", "oneof", "conduta desconhecida "+strconv.Quote(w)+"; use: "+strings.Join(sanctions.ConductWords, ", ")+".")
+			}
+			q.Conduct = append(q.Conduct, w)
+		}
+		// With conduct words the flags not given are derived from them.
+		if c.QueryParam("organiser") == "" {
+			q.Organiser = nil
+		}
+		if c.QueryParam("sec7") == "" {
+			q.Sec7 = nil
+		}
+		if c.QueryParam("off_venue") == "" {
+			q.OffVenue = nil
+		}
+	}
+	if err := f.Err(); err != nil {
+		return err
+	}
+	r, err := sanctions.BanRange(q)
+	if err != nil {
+		var nc *sanctions.NotCoveredError
+		if errors.As(err, &nc) {
+			field := nc.Field
+			if field == "" {
+				field = "facts_date"
+			}
+			return errs.InvalidField(field, "covered", nc.Reason)
+		}
+		return err
+	}
+	notes := r.Notes
+	if notes == nil {
+		notes = []string{}
+	}
+	out := map[string]any{"convertible": r.Convertible, "law": r.Law, "article": r.Article, "why": r.Why, "notes": notes}
+	if r.Convertible {
+		out["min_months"], out["max_months"] = r.MinMonths, r.MaxMonths
+		out["sec7_applied"] = r.Sec7Applied
+		if q.Subject == sanctions.Group {
+			out["members"] = r.Members
+		}
+	} else {
+		out["reason"] = r.Reason
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// banTerm: GET /api/v1/legal/ban-term (anyone): the last day of a ban (CP
+// art. 10, sanctions.LastDay).
+func (s *Server) banTerm(c echo.Context) error {
+	var f errs.Fields
+	first, err := civil.Parse(c.QueryParam("first_day"))
+	if err != nil {
+		f.Add("first_day", "date", "informe first_day como AAAA-MM-DD.")
+	}
+	months, err := strconv.Atoi(c.QueryParam("months"))
+	if err != nil || months < 1 || months > 1200 {
+		f.Add("months", "range", "months deve ser um número inteiro de 1 a 1200.")
+	}
+	if err := f.Err(); err != nil {
+		return err
+	}
+	last, err := sanctions.LastDay(first, months)
+	if err != nil {
+		return errs.InvalidField("months", "range", err.Error())
+	}
+	return c.JSON(http.StatusOK, map[string]any{"first_day": first, "months": months, "last_day": last})
+}

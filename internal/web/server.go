@@ -1,0 +1,141 @@
+// Package web is the HTTP face of Juizado: the Echo server, the RFC 9457
+// error handler, authentication by bearer token, one Casbin check per route
+// template, and thin handlers (one file per domain) that parse a request
+// DTO, call a domain service and render.
+package web
+
+import (
+	"context"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/casbin/casbin/v2"
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/registry"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"gorm.io/gorm"
+)
+
+// Deps are what the server needs.
+type Deps struct {
+	DB        *gorm.DB
+	Enforcer  *casbin.SyncedEnforcer
+	Clock     clock.Clock
+	Loc       *time.Location
+	Templates fs.FS // templates.FS
+	Logger    *slog.Logger
+}
+
+// Server is the HTTP server with its services.
+type Server struct {
+	Echo     *echo.Echo
+	deps     Deps
+	cases    *cases.Service
+	lists    *registry.Lists
+	pages    map[string]*template.Template
+	routeSet map[string]bool
+}
+
+// Public lists the routes (method and Echo route template) anyone may call
+// without a token (../shared/API.md role table); every other route needs a
+// token and a Casbin policy.
+var Public = map[string]bool{
+	"GET /healthz":                true,
+	"GET /readyz":                 true,
+	"GET /impedidos":              true,
+	"GET /api/v1/public/banned":   true,
+	"GET /api/v1/legal/ban-range": true,
+	"GET /api/v1/legal/ban-term":  true,
+	"GET /api/v1/openapi.json":    true,
+}
+
+// New builds the server and its routes.
+func New(d Deps) (*Server, error) {
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	lists := &registry.Lists{DB: d.DB, Clock: d.Clock, Loc: d.Loc, FormatNumber: cases.FormatNumber}
+	s := &Server{
+		Echo:  echo.New(),
+		deps:  d,
+		lists: lists,
+		cases: &cases.Service{DB: d.DB, Clock: d.Clock, Loc: d.Loc, Blocklist: lists},
+	}
+	pages, err := parsePages(d.Templates)
+	if err != nil {
+		return nil, err
+	}
+	s.pages = pages
+	e := s.Echo
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.errorHandler
+	e.Use(middleware.RequestID())
+	e.Use(s.recoverer)
+	e.Use(s.requestLog)
+	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{XSSProtection: "0", ContentTypeNosniff: "nosniff", XFrameOptions: "DENY", ReferrerPolicy: "same-origin"}))
+	e.Use(middleware.BodyLimit("2M"))
+	e.Use(s.authorize)
+	s.routes()
+	s.routeSet = map[string]bool{}
+	for _, r := range e.Routes() {
+		s.routeSet[r.Method+" "+r.Path] = true
+	}
+	return s, nil
+}
+
+func (s *Server) routes() {
+	e := s.Echo
+	e.GET("/healthz", s.healthz)
+	e.GET("/readyz", s.readyz)
+	e.GET("/impedidos", s.publicPage)
+	e.GET("/api/v1/openapi.json", s.openapi)
+	api := e.Group("/api/v1")
+	api.POST("/cases", s.fileCase)
+	api.GET("/cases", s.listCases)
+	api.GET("/cases/:id", s.getCase)
+	api.GET("/cases/by-number/:number", s.caseByNumber)
+	api.POST("/cases/:id/sentence", s.sentence)
+	api.GET("/public/banned", s.publicBanned)
+	api.GET("/blocklist", s.blocklist)
+	api.GET("/blocklist/check/:cpf", s.blocklistCheck)
+	api.GET("/legal/ban-range", s.banRange)
+	api.GET("/legal/ban-term", s.banTerm)
+}
+
+// Routes returns "METHOD /template" for every route of the router.
+func (s *Server) Routes() []string {
+	var out []string
+	for _, r := range s.Echo.Routes() {
+		out = append(out, r.Method+" "+r.Path)
+	}
+	return out
+}
+
+func (s *Server) healthz(c echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (s *Server) readyz(c echo.Context) error {
+	ctx, cancel := context.WithTimeout(c.Request().Context(), 3*time.Second)
+	defer cancel()
+	sqlDB, err := s.deps.DB.DB()
+	if err == nil {
+		err = sqlDB.PingContext(ctx)
+	}
+	if err == nil {
+		err = db.CheckSchema(ctx, sqlDB)
+	}
+	if err != nil {
+		s.deps.Logger.Warn("not ready", "err", err.Error())
+		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+	}
+	return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
+}
+
+func (s *Server) now() time.Time { return s.deps.Clock.Now() }

@@ -235,3 +235,30 @@ func NewDB(tb testing.TB) *gorm.DB {
 	tb.Cleanup(func() { sqlDB.Close() })
 	return g
 }
+
+// NewEmptyDSN creates an empty database (no migrations applied) for the
+// test and returns its DSN; it is dropped when the test ends.
+func NewEmptyDSN(tb testing.TB) string {
+	tb.Helper()
+	admin := adminDSN(tb)
+	var rnd [6]byte
+	_, _ = rand.Read(rnd[:])
+	name := "juizado_empty_" + hex.EncodeToString(rnd[:])
+	conn, err := sql.Open("pgx", admin)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Exec("CREATE DATABASE " + name); err != nil {
+		tb.Fatalf("pgtest: creating %s: %v", name, err)
+	}
+	tb.Cleanup(func() {
+		c, err := sql.Open("pgx", admin)
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		_, _ = c.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
+	})
+	return WithDBName(admin, name)
+}

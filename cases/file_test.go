@@ -1,0 +1,324 @@
+package cases_test
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/civil"
+)
+
+// Res. CNJ 65/2008: NNNNNNN-DD.AAAA.J.TR.OOOO, J = 8 (state courts), TR.OOOO
+// of the court, AAAA the filing year in the court's zone.
+func assertCNJ(t *testing.T, c *cases.Case, year, seq int) {
+	t.Helper()
+	n, err := cases.ParseCNJ(c.Number)
+	if err != nil {
+		t.Fatalf("number %q is not a valid CNJ number: %v", c.Number, err)
+	}
+	if n.Segment != 8 || n.Court != 26 || n.Unit != 100 || n.Year != year {
+		t.Errorf("number %s: J=%d TR=%d OOOO=%d AAAA=%d, want J=8 TR=26 OOOO=0100 AAAA=%d", n, n.Segment, n.Court, n.Unit, n.Year, year)
+	}
+	if seq > 0 && (n.Sequence != seq || c.Sequence != seq) {
+		t.Errorf("number %s: sequence %d (case %d), want %d", n, n.Sequence, c.Sequence, seq)
+	}
+	if c.Year != year {
+		t.Errorf("case year = %d, want %d", c.Year, year)
+	}
+}
+
+// Every representation of the fixture files: persons (R1-R4, R7, R8) and the
+// fan groups (R5, R6, not registered: group_id nil).
+func TestFile_FixtureRepresentations_ResCNJ65(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	m, refs := fixtures(t)
+	for i, ref := range refs {
+		c := e.file(t, m[ref])
+		assertCNJ(t, c, 2025, i+1)
+		if c.Status != cases.StatusDistributed || c.JudgeID == nil || *c.JudgeID != e.judges[0].UserID {
+			t.Errorf("%s: status %q judge %v, want distributed to %d", ref, c.Status, c.JudgeID, e.judges[0].UserID)
+		}
+		ds := e.defendants(t, c.ID)
+		if len(ds) != len(m[ref].Defendants) {
+			t.Fatalf("%s: %d defendants stored, want %d", ref, len(ds), len(m[ref].Defendants))
+		}
+		in := m[ref].Defendants[0]
+		d := ds[0]
+		switch in.Kind {
+		case "person":
+			if d.Kind != "person" || d.FullName != in.FullName || d.CPF == nil || len(*d.CPF) != 11 || d.BirthDate == nil || d.BirthDate.String() != in.BirthDate {
+				t.Errorf("%s: defendant stored as %+v", ref, d)
+			}
+		case "fan_group":
+			if d.Kind != "fan_group" || d.GroupName != in.Name || d.GroupID != nil {
+				t.Errorf("%s: group defendant stored as %+v (want group_id nil: no registered group)", ref, d)
+			}
+		}
+	}
+	// Stored facts date of every case is the date of occurred_at in São Paulo.
+	var got []cases.Case
+	if err := e.g.Order("sequence").Find(&got).Error; err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 8 {
+		t.Fatalf("%d cases stored, want 8", len(got))
+	}
+	for i, c := range got {
+		occ, _ := time.Parse(time.RFC3339, m[refs[i]].Facts.OccurredAt)
+		if want := civil.Today(occ, saoPaulo); c.FactsDate != want {
+			t.Errorf("%s: facts date %s, want %s", refs[i], c.FactsDate, want)
+		}
+	}
+}
+
+// The facts date is the date in the court's zone (America/Sao_Paulo): R2
+// happened at 21:05 -03:00 (00:05 UTC of the next day) on 30/03/2025.
+func TestFile_FactsDateInCourtZone(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	c := e.file(t, fixture(t, "R2"))
+	if want := civil.MustParse("2025-03-30"); c.FactsDate != want {
+		t.Errorf("facts date = %s, want %s", c.FactsDate, want)
+	}
+	var stored cases.Case
+	if err := e.g.Take(&stored, c.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if want := civil.MustParse("2025-03-30"); stored.FactsDate != want {
+		t.Errorf("stored facts date = %s, want %s", stored.FactsDate, want)
+	}
+}
+
+// The CNJ year (AAAA) is the filing year in America/Sao_Paulo, and the
+// sequence restarts at 1 each year (Res. CNJ 65/2008).
+func TestFile_CNJYearInSaoPauloAndSequencePerYear(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, time.Date(2026, 12, 31, 23, 30, 0, 0, saoPaulo), 1) // 2027-01-01 02:30 UTC
+	r := fixture(t, "R1")
+	a := e.file(t, r)
+	assertCNJ(t, a, 2026, 1)
+	b := e.file(t, r)
+	assertCNJ(t, b, 2026, 2)
+	e.clk.Set(time.Date(2027, 1, 1, 0, 30, 0, 0, saoPaulo))
+	c := e.file(t, r)
+	assertCNJ(t, c, 2027, 1)
+	if a.Number == c.Number {
+		t.Errorf("same number %s in two years", a.Number)
+	}
+}
+
+// Gapless and unique sequence under concurrency: 20 filings at once get
+// exactly 1..20.
+func TestFile_CNJSequenceGaplessUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 2)
+	r := fixture(t, "R1")
+	const n = 20
+	var wg sync.WaitGroup
+	errsCh := make(chan error, n)
+	seqs := make(chan int, n)
+	start := make(chan struct{})
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			c, err := e.svc.File(context.Background(), e.pros, r)
+			if err != nil {
+				errsCh <- err
+				return
+			}
+			n, err := cases.ParseCNJ(c.Number)
+			if err != nil || n.Sequence != c.Sequence {
+				errsCh <- fmt.Errorf("number %s, sequence %d: %v", c.Number, c.Sequence, err)
+				return
+			}
+			seqs <- c.Sequence
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(errsCh)
+	close(seqs)
+	for err := range errsCh {
+		t.Error(err)
+	}
+	var got []int
+	for s := range seqs {
+		got = append(got, s)
+	}
+	sort.Ints(got)
+	if len(got) != n {
+		t.Fatalf("got %d sequences, want %d", len(got), n)
+	}
+	for i, s := range got {
+		if s != i+1 {
+			t.Fatalf("sequences = %v, want 1..%d", got, n)
+		}
+	}
+	if k := e.count(t, "cases", ""); k != n {
+		t.Errorf("%d cases stored, want %d", k, n)
+	}
+	// Equitable distribution in turn under concurrency: 10 each.
+	for _, j := range e.judges {
+		if k := e.count(t, "cases", "judge_id = ?", j.UserID); k != n/2 {
+			t.Errorf("judge %s has %d cases, want %d", j.Name, k, n/2)
+		}
+	}
+}
+
+func TestFile_Validation(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+
+	t.Run("CPFCheckDigits", func(t *testing.T) {
+		r := fixture(t, "R1")
+		r.Defendants[0].CPF = ptr("663.923.321-55")
+		_, err := e.svc.File(ctx, e.pros, r)
+		invalidField(t, err, "defendants[0].cpf", false)
+	})
+	t.Run("UnknownVenue", func(t *testing.T) {
+		r := fixture(t, "R1")
+		r.Event.Venue = "Estádio do Pacaembu Imaginário"
+		_, err := e.svc.File(ctx, e.pros, r)
+		invalidField(t, err, "event.venue", false)
+	})
+	t.Run("UnknownConductWord", func(t *testing.T) {
+		r := fixture(t, "R1")
+		r.Facts.Conduct = []string{"violence", "shouting"}
+		_, err := e.svc.File(ctx, e.pros, r)
+		invalidField(t, err, "facts.conduct", true)
+	})
+	t.Run("MinorAtFactsDate_ECA", func(t *testing.T) {
+		r := fixture(t, "R1") // facts 30/03/2025
+		r.Defendants[0].BirthDate = "2007-03-31" // 18 the day after the facts
+		_, err := e.svc.File(ctx, e.pros, r)
+		invalidField(t, err, "defendants[0].birth_date", false)
+		r.Defendants[0].BirthDate = "2007-03-30" // 18 on the day of the facts
+		if _, err := e.svc.File(ctx, e.pros, r); err != nil {
+			t.Errorf("18 on the date of the facts: %v", err)
+		}
+	})
+	t.Run("EventRequiredForOnVenueConduct", func(t *testing.T) {
+		r := fixture(t, "R1")
+		r.Event = nil
+		_, err := e.svc.File(ctx, e.pros, r)
+		invalidField(t, err, "event", false)
+	})
+	t.Run("VenueMatchIgnoresAccentsAndCase", func(t *testing.T) {
+		for _, tc := range []struct{ name, want string }{
+			{"arena corinthians", "Arena Corinthians"},
+			{"ESTADIO JORNALISTA MARIO FILHO (MARACANA)", "Estádio Jornalista Mário Filho (Maracanã)"},
+			{"Maracanã", "Estádio Jornalista Mário Filho (Maracanã)"},
+			{"  maracana ", "Estádio Jornalista Mário Filho (Maracanã)"},
+			{"Beira-Rio", "Estádio José Pinheiro Borda (Beira-Rio)"},
+		} {
+			r := fixture(t, "R1")
+			r.Event.Venue = tc.name
+			c, err := e.svc.File(ctx, e.pros, r)
+			if err != nil {
+				t.Errorf("venue %q: %v", tc.name, err)
+				continue
+			}
+			var v cases.Venue
+			if c.VenueID == nil || e.g.Take(&v, *c.VenueID).Error != nil || v.Name != tc.want {
+				t.Errorf("venue %q matched %q, want %q", tc.name, v.Name, tc.want)
+			}
+		}
+	})
+}
+
+// A refused filing writes nothing and consumes no CNJ sequence number.
+func TestFile_RefusedFilingLeavesNoCaseNorSequence(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	first := e.file(t, fixture(t, "R1"))
+	assertCNJ(t, first, 2025, 1)
+	bad := fixture(t, "R2")
+	bad.Defendants[0].CPF = ptr("468.819.736-58")
+	if _, err := e.svc.File(ctx, e.pros, bad); err == nil {
+		t.Fatal("invalid CPF filed")
+	}
+	bad = fixture(t, "R2")
+	bad.Event.Venue = "Nowhere"
+	if _, err := e.svc.File(ctx, e.pros, bad); err == nil {
+		t.Fatal("unknown venue filed")
+	}
+	if n := e.count(t, "cases", ""); n != 1 {
+		t.Errorf("%d cases after refused filings, want 1", n)
+	}
+	if n := e.count(t, "defendants", ""); n != 1 {
+		t.Errorf("%d defendants after refused filings, want 1", n)
+	}
+	next := e.file(t, fixture(t, "R2"))
+	assertCNJ(t, next, 2025, 2)
+}
+
+// Distribution (TPU 26): a court without a judge keeps the case filed; the
+// first judge created gets it; two judges share cases in turn.
+func TestDistribution_TPU26(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 0)
+	ctx := context.Background()
+	c := e.file(t, fixture(t, "R1"))
+	if c.Status != cases.StatusFiled || c.JudgeID != nil {
+		t.Fatalf("no judge: status %q judge %v, want filed and nil", c.Status, c.JudgeID)
+	}
+	if n := e.count(t, "movements", "case_id = ? AND tpu_code = 26", c.ID); n != 0 {
+		t.Errorf("%d distribution movements without a judge", n)
+	}
+	j := e.addJudge(t, "Juíza Primeira")
+	n, err := e.svc.DistributePending(ctx, court)
+	if err != nil || n != 1 {
+		t.Fatalf("DistributePending = %d, %v; want 1", n, err)
+	}
+	var got cases.Case
+	if err := e.g.Take(&got, c.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != cases.StatusDistributed || got.JudgeID == nil || *got.JudgeID != j.UserID {
+		t.Errorf("after DistributePending: status %q judge %v, want distributed to %d", got.Status, got.JudgeID, j.UserID)
+	}
+	if n := e.count(t, "movements", "case_id = ? AND tpu_code = 26", c.ID); n != 1 {
+		t.Errorf("%d TPU 26 movements, want 1", n)
+	}
+	if n, err := e.svc.DistributePending(ctx, court); err != nil || n != 0 {
+		t.Errorf("second DistributePending = %d, %v; want 0", n, err)
+	}
+	v, err := e.svc.Get(ctx, e.pros, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Judge == nil || v.Judge.ID != j.UserID || v.Judge.Name != "Juíza Primeira" {
+		t.Errorf("view judge = %+v", v.Judge)
+	}
+}
+
+func TestDistribution_TwoJudgesSplitEvenly(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 2)
+	r := fixture(t, "R1")
+	per := map[int64]int{}
+	for i := 0; i < 4; i++ {
+		c := e.file(t, r)
+		if c.JudgeID == nil || c.Status != cases.StatusDistributed {
+			t.Fatalf("case %d not distributed", i)
+		}
+		per[*c.JudgeID]++
+		if n := e.count(t, "movements", "case_id = ? AND tpu_code = 26", c.ID); n != 1 {
+			t.Errorf("case %d: %d TPU 26 movements, want 1", c.ID, n)
+		}
+	}
+	for _, j := range e.judges {
+		if per[j.UserID] != 2 {
+			t.Errorf("split = %v, want 2 per judge", per)
+		}
+	}
+}

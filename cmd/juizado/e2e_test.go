@@ -1,0 +1,452 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/internal/config"
+	"github.com/juizado/juizado/internal/pgtest"
+	"github.com/juizado/juizado/internal/sharedfix"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+var saoPaulo = func() *time.Location {
+	l, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()
+
+// fixtures returns the representations of ../shared/fixtures by ref, as raw JSON.
+func fixtures(t *testing.T) map[string]json.RawMessage {
+	t.Helper()
+	b, err := os.ReadFile(sharedfix.Path(t, "fixtures", "representations.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Representations []json.RawMessage `json:"representations"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]json.RawMessage{}
+	for _, r := range doc.Representations {
+		var ref struct{ Ref string }
+		_ = json.Unmarshal(r, &ref)
+		out[ref.Ref] = r
+	}
+	return out
+}
+
+// client speaks HTTP to a running server.
+type client struct {
+	t    *testing.T
+	base string
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r response) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.body, &m); err != nil {
+		t.Fatalf("not JSON (%d): %s", r.status, r.body)
+	}
+	return m
+}
+
+func (c client) do(method, path, token string, body []byte, hdr ...string) response {
+	c.t.Helper()
+	req, err := http.NewRequest(method, c.base+path, bytes.NewReader(body))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return response{res.StatusCode, res.Header, b}
+}
+
+// expect checks the status and, for problems, the content type and the
+// field named in errors[].
+func expect(t *testing.T, r response, status int, field string) {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
+	}
+	if status >= 400 {
+		if ct := r.header.Get("Content-Type"); ct != "application/problem+json" {
+			t.Fatalf("problem content type %q", ct)
+		}
+		p := r.json(t)
+		if p["status"] != float64(status) || p["title"] == "" || p["detail"] == "" {
+			t.Fatalf("not a RFC 9457 problem: %s", r.body)
+		}
+		if field != "" && !strings.Contains(string(r.body), `"field":"`+field+`"`) {
+			t.Fatalf("problem does not name field %s: %s", field, r.body)
+		}
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func goBin() string { return filepath.Join(runtime.GOROOT(), "bin", "go") }
+
+// TestEndToEndBinary builds the real binary and walks the main job against a
+// fresh, empty database: migrate, tokens, filing R1 R2 R7 R8, sentencing,
+// the public list and the blocklist, and the refusals.
+func TestEndToEndBinary(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "juizado")
+	if out, err := exec.Command(goBin(), "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dsn := pgtest.NewEmptyDSN(t)
+	addr := freeAddr(t)
+	env := append(os.Environ(), "DATABASE_URL="+dsn, "JUIZADO_ADDR="+addr, "JUIZADO_COURT=26.0100")
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	// serve refuses a schema that is behind.
+	if out, err := run("serve"); err == nil || !strings.Contains(out, "behind") {
+		t.Fatalf("serve on an empty database: err %v, output %q", err, out)
+	}
+	if out, err := run("migrate", "up"); err != nil || !strings.Contains(out, "applied 00001") {
+		t.Fatalf("migrate up: %v %s", err, out)
+	}
+	if out, err := run("migrate", "status"); err != nil || !strings.Contains(out, "applied") {
+		t.Fatalf("migrate status: %v %s", err, out)
+	}
+	token := func(args ...string) string {
+		out, err := run(append([]string{"token", "create"}, args...)...)
+		if err != nil {
+			t.Fatalf("token create %v: %v %s", args, err, out)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		return lines[len(lines)-1]
+	}
+	pros := token("--role", "prosecutor", "--name", "Promotoria E2E")
+	judge := token("--role", "judge", "--name", "Juíza E2E")
+	club := token("--role", "club", "--name", "Portaria E2E", "--club", "Corinthians")
+	if _, err := run("token", "create", "--role", "club", "--name", "sem clube"); err == nil {
+		t.Fatal("token create for a club without --club must fail")
+	}
+
+	srv := exec.Command(bin, "serve")
+	srv.Env = env
+	var logs bytes.Buffer
+	srv.Stdout, srv.Stderr = &logs, &logs
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Process.Signal(os.Interrupt); _ = srv.Wait() })
+	c := client{t, "http://" + addr}
+	for i := 0; ; i++ {
+		if res, err := http.Get(c.base + "/healthz"); err == nil && res.StatusCode == 200 {
+			res.Body.Close()
+			break
+		}
+		if i > 100 {
+			t.Fatalf("server did not start: %s", logs.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	expect(t, c.do("GET", "/readyz", "", nil), 200, "")
+
+	fx := fixtures(t)
+	// Refusals at filing.
+	expect(t, c.do("POST", "/api/v1/cases", "", fx["R1"]), 401, "")
+	expect(t, c.do("POST", "/api/v1/cases", "not-a-token-but-long-enough-to-look", fx["R1"]), 401, "")
+	expect(t, c.do("POST", "/api/v1/cases", club, fx["R1"]), 403, "")
+	expect(t, c.do("POST", "/api/v1/cases", judge, fx["R1"]), 403, "")
+	bad := bytes.Replace(fx["R1"], []byte("663.923.321-54"), []byte("663.923.321-55"), 1)
+	expect(t, c.do("POST", "/api/v1/cases", pros, bad), 422, "defendants[0].cpf")
+	bad = bytes.Replace(fx["R1"], []byte(`"Arena Corinthians"`), []byte(`"Estádio Inexistente"`), 1)
+	expect(t, c.do("POST", "/api/v1/cases", pros, bad), 422, "event.venue")
+	expect(t, c.do("POST", "/api/v1/cases", pros, []byte(`{"defendants": [`)), 400, "")
+
+	ids := map[string]float64{}
+	defs := map[string]float64{}
+	numbers := map[string]string{}
+	for i, ref := range []string{"R1", "R2", "R7", "R8"} {
+		r := c.do("POST", "/api/v1/cases", pros, fx[ref])
+		expect(t, r, 201, "")
+		m := r.json(t)
+		ids[ref] = m["id"].(float64)
+		numbers[ref] = m["number"].(string)
+		defs[ref] = m["defendants"].([]any)[0].(map[string]any)["id"].(float64)
+		if loc := r.header.Get("Location"); loc != fmt.Sprintf("/api/v1/cases/%d", int64(ids[ref])) {
+			t.Fatalf("Location %q", loc)
+		}
+		n, err := cases.ParseCNJ(numbers[ref])
+		if err != nil || n.Segment != 8 || n.Court != 26 || n.Unit != 100 || n.Sequence != i+1 {
+			t.Fatalf("%s: number %s (%+v, %v)", ref, numbers[ref], n, err)
+		}
+		if m["status"] != "distributed" || m["judge"] == nil || m["court"] != "26.0100" {
+			t.Fatalf("%s: not distributed: %s", ref, r.body)
+		}
+	}
+	// Reads.
+	r := c.do("GET", fmt.Sprintf("/api/v1/cases/%d", int64(ids["R2"])), pros, nil)
+	expect(t, r, 200, "")
+	if m := r.json(t); m["facts"].(map[string]any)["date"] != "2025-03-30" || len(m["movements"].([]any)) < 2 {
+		t.Fatalf("case R2: %s", r.body)
+	}
+	expect(t, c.do("GET", "/api/v1/cases/by-number/"+numbers["R7"], judge, nil), 200, "")
+	digits := strings.NewReplacer("-", "", ".", "").Replace(numbers["R7"])
+	expect(t, c.do("GET", "/api/v1/cases/by-number/"+digits, judge, nil), 200, "")
+	unknown, _ := cases.NewCNJ(999, 2026, 8, 26, 100)
+	expect(t, c.do("GET", "/api/v1/cases/by-number/"+unknown.String(), judge, nil), 404, "")
+	expect(t, c.do("GET", "/api/v1/cases/by-number/0058967-76.2016.8.19.0000", judge, nil), 422, "number")
+	expect(t, c.do("GET", "/api/v1/cases/999999", judge, nil), 404, "")
+	expect(t, c.do("GET", "/api/v1/cases/abc", judge, nil), 404, "")
+	expect(t, c.do("GET", "/api/v1/cases/1", club, nil), 403, "")
+
+	today := civil.Today(time.Now(), saoPaulo)
+	sentence := func(ref string, body string) response {
+		return c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", int64(ids[ref])), judge, []byte(body))
+	}
+	// Term out of range, by the law of the date of the facts.
+	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": %q, "months": 37}}`, int64(defs["R1"]), today))
+	expect(t, r, 422, "ban.months")
+	if !strings.Contains(string(r.body), "art. 201") {
+		t.Fatalf("range error does not name art. 201: %s", r.body)
+	}
+	r = sentence("R8", fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": %q, "months": 13}}`, int64(defs["R8"]), today))
+	expect(t, r, 422, "ban.months")
+	if !strings.Contains(string(r.body), "art. 39") {
+		t.Fatalf("range error does not name art. 39: %s", r.body)
+	}
+	expect(t, c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", int64(ids["R1"])), pros, []byte(`{}`)), 403, "")
+	expect(t, c.do("POST", "/api/v1/cases/999999/sentence", judge, []byte(fmt.Sprintf(`{"defendant_id": 1, "ban": {"first_day": %q, "months": 6}}`, today))), 404, "")
+	// Nothing half-written: the refused sentences left no ban and no movement.
+	r = c.do("GET", fmt.Sprintf("/api/v1/cases/%d", int64(ids["R1"])), judge, nil)
+	if m := r.json(t); len(m["bans"].([]any)) != 0 || len(m["movements"].([]any)) != 2 {
+		t.Fatalf("a refused sentence wrote something: %s", r.body)
+	}
+	// Sentences.
+	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": %q, "months": 12}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, int64(defs["R1"]), today))
+	expect(t, r, 201, "")
+	ban := r.json(t)["ban"].(map[string]any)
+	// 12 months from today: the day before the same day-number a year later
+	// (a missing 29/02 rolls forward to 01/03, so the last day is 28/02).
+	wantLast := civil.New(today.Year+1, today.Month, today.Day).AddDays(-1)
+	if ban["law"] != "Lei 14.597/2023" || ban["article"] != "art. 201, § 2º" || ban["source"] != "sentence" || ban["facts_date"] != "2025-03-30" {
+		t.Fatalf("R1 ban: %v", ban)
+	}
+	if ban["first_day"] != today.String() || ban["last_day"] != wantLast.String() {
+		t.Fatalf("R1 ban term: %v", ban)
+	}
+	expect(t, sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": %q, "months": 12}}`, int64(defs["R1"]), today)), 409, "")
+	// R2 without publication: blocklist only.
+	expect(t, sentence("R2", fmt.Sprintf(`{"defendant_id": %d, "publish": false, "ban": {"first_day": %q, "months": 6}}`, int64(defs["R2"]), today)), 201, "")
+	// R7: facts of 2018 (art. 41-B § 2º); a term that already ended.
+	r = sentence("R7", fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": "2019-01-10", "months": 6}}`, int64(defs["R7"])))
+	expect(t, r, 201, "")
+	if b := r.json(t)["ban"].(map[string]any); b["article"] != "art. 41-B, § 2º" || b["last_day"] != "2019-07-09" {
+		t.Fatalf("R7 ban: %v", b)
+	}
+	// R8: facts of 2008 (art. 39 of 2003, 3 to 12 months).
+	r = sentence("R8", fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": %q, "months": 12}}`, int64(defs["R8"]), today))
+	expect(t, r, 201, "")
+	if b := r.json(t)["ban"].(map[string]any); b["article"] != "art. 39" || b["law"] != "Lei 10.671/2003" {
+		t.Fatalf("R8 ban: %v", b)
+	}
+
+	// Public list: names of published bans in force; never a CPF.
+	r = c.do("GET", "/api/v1/public/banned", "", nil)
+	expect(t, r, 200, "")
+	pub := string(r.body)
+	for name, want := range map[string]bool{"Marcelo Augusto Figueiredo": true, "Gustavo Brum Ferreira": true, "Thiago Gonçalves Lacerda": false, "Wellington José Cavalcanti": false} {
+		if strings.Contains(pub, name) != want {
+			t.Errorf("public list: %s present=%v, want %v: %s", name, !want, want, pub)
+		}
+	}
+	for _, leak := range []string{"cpf", "66392332154", "birth_date", "1991-07-22"} {
+		if strings.Contains(pub, leak) {
+			t.Errorf("public list leaks %q: %s", leak, pub)
+		}
+	}
+	r = c.do("GET", "/impedidos", "", nil)
+	if r.status != 200 || !strings.Contains(string(r.body), "Marcelo Augusto Figueiredo") || !strings.Contains(r.header.Get("Content-Type"), "text/html") {
+		t.Fatalf("/impedidos: %d %s", r.status, r.body)
+	}
+
+	// Blocklist: club only; one item per ban in force; ETag and 304.
+	expect(t, c.do("GET", "/api/v1/blocklist", "", nil), 401, "")
+	expect(t, c.do("GET", "/api/v1/blocklist", pros, nil), 403, "")
+	r = c.do("GET", "/api/v1/blocklist", club, nil)
+	expect(t, r, 200, "")
+	var snap struct {
+		Version     int64     `json:"version"`
+		GeneratedAt time.Time `json:"generated_at"`
+		Items       []struct {
+			CPF      string `json:"cpf"`
+			BanID    int64  `json:"ban_id"`
+			LastDay  string `json:"last_day"`
+			FirstDay string `json:"first_day"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(r.body, &snap); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, it := range snap.Items {
+		got[it.CPF] = true
+	}
+	want := map[string]bool{"66392332154": true, "46881973659": true, "83970523214": true}
+	if len(got) != 3 || !got["66392332154"] || !got["46881973659"] || !got["83970523214"] || got["48063581776"] {
+		t.Fatalf("blocklist CPFs %v, want %v", got, want)
+	}
+	etag := r.header.Get("ETag")
+	if !strings.HasPrefix(etag, `"`) || snap.Version < 1 || snap.GeneratedAt.IsZero() {
+		t.Fatalf("ETag %q version %d generated_at %v", etag, snap.Version, snap.GeneratedAt)
+	}
+	r = c.do("GET", "/api/v1/blocklist", club, nil, "If-None-Match", etag)
+	if r.status != 304 || len(r.body) != 0 {
+		t.Fatalf("If-None-Match: %d %s", r.status, r.body)
+	}
+	r = c.do("GET", "/api/v1/blocklist?format=csv", club, nil)
+	expect(t, r, 200, "")
+	if !strings.HasPrefix(r.header.Get("Content-Type"), "text/csv") || !strings.Contains(string(r.body), "66392332154") || !strings.HasPrefix(string(r.body), "cpf,") {
+		t.Fatalf("CSV: %s", r.body)
+	}
+	if r.header.Get("ETag") == etag || r.header.Get("ETag") == "" {
+		t.Fatalf("CSV and JSON share the ETag %q", etag)
+	}
+	r = c.do("GET", "/api/v1/blocklist", club, nil, "Accept", "text/csv")
+	if !strings.HasPrefix(string(r.body), "cpf,") {
+		t.Fatalf("Accept: text/csv gave %s", r.body)
+	}
+	// CPF checks.
+	r = c.do("GET", "/api/v1/blocklist/check/663.923.321-54", club, nil)
+	if m := r.json(t); r.status != 200 || m["blocked"] != true || len(m["bans"].([]any)) != 1 {
+		t.Fatalf("check R1: %s", r.body)
+	}
+	r = c.do("GET", "/api/v1/blocklist/check/48063581776", club, nil)
+	if m := r.json(t); r.status != 200 || m["blocked"] != false {
+		t.Fatalf("check R7 (ended ban): %s", r.body)
+	}
+	expect(t, c.do("GET", "/api/v1/blocklist/check/66392332155", club, nil), 422, "cpf")
+	expect(t, c.do("GET", "/api/v1/blocklist/check/66392332154", pros, nil), 403, "")
+	// Legal computations need no token.
+	r = c.do("GET", "/api/v1/legal/ban-term?first_day=2023-11-30&months=3", "", nil)
+	if m := r.json(t); m["last_day"] != "2024-02-29" {
+		t.Fatalf("ban-term: %s", r.body)
+	}
+}
+
+// TestDayAfterLastDay runs the in-process server with a clock the test moves:
+// a ban is in force until the end of its last day in America/Sao_Paulo and
+// on neither list from the first instant of the next day.
+func TestDayAfterLastDay(t *testing.T) {
+	clk := clock.NewFixed(time.Date(2026, 3, 1, 10, 0, 0, 0, saoPaulo))
+	cfg := config.Config{Addr: "127.0.0.1:0", DatabaseURL: pgtest.NewDSN(t), Court: "26.0100", TimeZone: "America/Sao_Paulo"}
+	m := &Main{Config: cfg, Clock: clk}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { cancel(); m.Close() })
+	if err := m.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	tok := func(role, name, club string) string {
+		tk, _, err := createToken(ctx, m.DB, authz.UserSpec{Name: name, Role: role, Court: "26.0100", Club: club})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tk
+	}
+	pros, judge, club := tok("prosecutor", "p", ""), tok("judge", "j", ""), tok("club", "c", "Palmeiras")
+	c := client{t, "http://" + m.Addr()}
+	r := c.do("POST", "/api/v1/cases", pros, fixtures(t)["R1"])
+	expect(t, r, 201, "")
+	k := r.json(t)
+	def := k["defendants"].([]any)[0].(map[string]any)["id"].(float64)
+	// First day 2026-01-31, 3 months: last day 2026-04-30 (CP art. 10, rolled forward).
+	r = c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", int64(k["id"].(float64))), judge,
+		[]byte(fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": "2026-01-31", "months": 3}}`, int64(def))))
+	expect(t, r, 201, "")
+	if b := r.json(t)["ban"].(map[string]any); b["last_day"] != "2026-04-30" {
+		t.Fatalf("last day %v, want 2026-04-30", b["last_day"])
+	}
+	listed := func() (public, blocked bool, version float64) {
+		p := c.do("GET", "/api/v1/public/banned", "", nil)
+		b := c.do("GET", "/api/v1/blocklist", club, nil)
+		ch := c.do("GET", "/api/v1/blocklist/check/66392332154", club, nil).json(t)
+		inBlock := strings.Contains(string(b.body), "66392332154")
+		if inBlock != (ch["blocked"] == true) {
+			t.Fatalf("blocklist and check disagree: %s / %v", b.body, ch)
+		}
+		return strings.Contains(string(p.body), "Marcelo Augusto Figueiredo"), inBlock, b.json(t)["version"].(float64)
+	}
+	pub, blk, v1 := listed()
+	if !pub || !blk {
+		t.Fatalf("in force on 2026-03-01: public %v blocklist %v", pub, blk)
+	}
+	clk.Set(time.Date(2026, 4, 30, 23, 59, 59, 0, saoPaulo))
+	if pub, blk, v2 := listed(); !pub || !blk || v2 != v1 {
+		t.Fatalf("last day 23:59:59: public %v blocklist %v version %v→%v", pub, blk, v1, v2)
+	}
+	clk.Set(time.Date(2026, 5, 1, 0, 0, 1, 0, saoPaulo))
+	pub, blk, v3 := listed()
+	if pub || blk {
+		t.Fatalf("day after the last day: public %v blocklist %v", pub, blk)
+	}
+	if v3 <= v1 {
+		t.Fatalf("the expiry at midnight made no new blocklist version: %v then %v", v1, v3)
+	}
+	// Before the first day it was not in force either.
+	clk.Set(time.Date(2026, 1, 30, 23, 59, 0, 0, saoPaulo))
+	if pub, blk, _ := listed(); pub || blk {
+		t.Fatalf("before the first day: public %v blocklist %v", pub, blk)
+	}
+}

@@ -1,0 +1,250 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/internal/pgtest"
+	"github.com/juizado/juizado/internal/web"
+	"github.com/juizado/juizado/templates"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+type fixture struct {
+	srv    *web.Server
+	tokens map[string]string // role → token
+	rules  [][]string
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	g := pgtest.NewDB(t)
+	if err := cases.EnsureCourt(ctx, g, "26.0100", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Exec("INSERT INTO fan_groups (id, name) VALUES (1, 'Torcida Teste')").Error; err != nil {
+		t.Fatal(err)
+	}
+	enf, err := authz.Policy(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, _ := time.LoadLocation("America/Sao_Paulo")
+	srv, err := web.New(web.Deps{DB: g, Enforcer: enf, Clock: clock.System{}, Loc: loc, Templates: templates.FS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{srv: srv, tokens: map[string]string{}}
+	for _, role := range authz.Roles {
+		spec := authz.UserSpec{Name: "u-" + role, Role: role, Court: "26.0100", Club: "Clube", Group: 1}
+		if !authz.IsStaff(role) {
+			spec.Court = ""
+		}
+		u, _, err := authz.EnsureUser(ctx, g, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, err := authz.NewToken(ctx, g, u.ID, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.tokens[role] = tok
+	}
+	f.rules, err = authz.BasePolicy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *fixture) call(method, path, token string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, path, strings.NewReader(`{}`))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	rec := httptest.NewRecorder()
+	f.srv.Echo.ServeHTTP(rec, req)
+	return rec
+}
+
+// concrete turns a route template into a path the router matches.
+func concrete(path string) string {
+	r := strings.NewReplacer(":id", "1", ":number", "0000001-39.2024.8.26.0100", ":cpf", "52601815906")
+	return r.Replace(path)
+}
+
+// Every route of the router is covered by a policy or by the public
+// allowlist (deny by default must not hide a route nobody can reach).
+func TestEveryRouteHasAPolicyOrIsPublic(t *testing.T) {
+	f := newFixture(t)
+	covered := map[string]bool{}
+	for _, r := range f.rules {
+		covered[r[2]+" "+r[1]] = true
+	}
+	for _, rt := range f.srv.Routes() {
+		if !web.Public[rt] && !covered[rt] {
+			t.Errorf("route %s has no policy and is not public", rt)
+		}
+	}
+	routes := map[string]bool{}
+	for _, rt := range f.srv.Routes() {
+		routes[rt] = true
+	}
+	for k := range covered {
+		if !routes[k] {
+			t.Errorf("policy for %s names no route", k)
+		}
+	}
+}
+
+// The matrix of every role against every protected route: allowed roles get
+// past authorization (neither 401 nor 403), the others get 403; no token is
+// 401; public routes answer without a token.
+func TestRoleMatrix(t *testing.T) {
+	f := newFixture(t)
+	allowed := map[string]map[string]bool{}
+	for _, r := range f.rules {
+		k := r[2] + " " + r[1]
+		if allowed[k] == nil {
+			allowed[k] = map[string]bool{}
+		}
+		allowed[k][r[0]] = true
+	}
+	routes := f.srv.Routes()
+	sort.Strings(routes)
+	for _, rt := range routes {
+		method, path, _ := strings.Cut(rt, " ")
+		if web.Public[rt] {
+			if rec := f.call(method, concrete(path), ""); rec.Code == 401 || rec.Code == 403 {
+				t.Errorf("public %s answered %d without a token", rt, rec.Code)
+			}
+			continue
+		}
+		if rec := f.call(method, concrete(path), ""); rec.Code != 401 {
+			t.Errorf("%s without a token: %d, want 401", rt, rec.Code)
+		}
+		for _, role := range authz.Roles {
+			rec := f.call(method, concrete(path), f.tokens[role])
+			if allowed[rt][role] {
+				if rec.Code == 401 || rec.Code == 403 {
+					t.Errorf("%s as %s: %d, want allowed (%s)", rt, role, rec.Code, rec.Body)
+				}
+			} else if rec.Code != 403 {
+				t.Errorf("%s as %s: %d, want 403", rt, role, rec.Code)
+			}
+		}
+	}
+	// The API.md table, spelled out for the main job.
+	for role, want := range map[string]int{"prosecutor": 422, "police": 422, "judge": 403, "clerk": 403, "club": 403, "fan_group": 403, "admin": 403} {
+		if rec := f.call("POST", "/api/v1/cases", f.tokens[role]); rec.Code != want {
+			t.Errorf("POST /api/v1/cases as %s: %d, want %d", role, rec.Code, want)
+		}
+	}
+	if rec := f.call("GET", "/api/v1/blocklist", f.tokens["club"]); rec.Code != 200 {
+		t.Errorf("club reads the blocklist: %d", rec.Code)
+	}
+}
+
+// Errors are problem+json, never a 500 for bad input.
+func TestProblemsForBadInput(t *testing.T) {
+	f := newFixture(t)
+	p := f.tokens["prosecutor"]
+	for _, tc := range []struct {
+		method, path, body, ctype string
+		status                    int
+	}{
+		{"POST", "/api/v1/cases", `{`, "application/json", 400},
+		{"POST", "/api/v1/cases", ``, "application/json", 400},
+		{"POST", "/api/v1/cases", `[]`, "application/json", 400},
+		{"POST", "/api/v1/cases", `{"defendants": "x"}`, "application/json", 422},
+		{"POST", "/api/v1/cases", `{"facts": {"latitude": "norte"}}`, "application/json", 422},
+		{"POST", "/api/v1/cases", `a=b`, "application/x-www-form-urlencoded", 415},
+		{"GET", "/api/v1/nothing", ``, "", 404},
+		{"DELETE", "/api/v1/cases", ``, "", 405},
+		{"GET", "/api/v1/legal/ban-range?subject=alien&facts_date=2024-13-01", ``, "", 422},
+		{"GET", "/api/v1/legal/ban-range?subject=person&facts_date=2001-01-01", ``, "", 422},
+		{"GET", "/api/v1/legal/ban-term?first_day=2024-02-30&months=3", ``, "", 422},
+		{"GET", "/api/v1/legal/ban-term?first_day=2024-02-01&months=-3", ``, "", 422},
+		{"GET", "/api/v1/cases?page=x", ``, "", 422},
+		{"GET", "/api/v1/cases?cpf=123", ``, "", 422},
+	} {
+		req := httptest.NewRequest(tc.method, tc.path, strings.NewReader(tc.body))
+		if tc.ctype != "" {
+			req.Header.Set("Content-Type", tc.ctype)
+		}
+		req.Header.Set("Authorization", "Bearer "+p)
+		rec := httptest.NewRecorder()
+		f.srv.Echo.ServeHTTP(rec, req)
+		if rec.Code != tc.status {
+			t.Errorf("%s %s %q: %d, want %d: %s", tc.method, tc.path, tc.body, rec.Code, tc.status, rec.Body)
+			continue
+		}
+		if ct := rec.Header().Get("Content-Type"); ct != "application/problem+json" {
+			t.Errorf("%s %s: content type %q", tc.method, tc.path, ct)
+		}
+		var prob map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &prob); err != nil || prob["status"] != float64(tc.status) || prob["detail"] == "" {
+			t.Errorf("%s %s: not a problem document: %s", tc.method, tc.path, rec.Body)
+		}
+	}
+}
+
+// The OpenAPI document lists exactly the routes of the router.
+func TestOpenAPIInStepWithRouter(t *testing.T) {
+	f := newFixture(t)
+	var doc struct {
+		Paths map[string]map[string]any `json:"paths"`
+	}
+	if err := json.Unmarshal(web.OpenAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	for p, ops := range doc.Paths {
+		for m := range ops {
+			tmpl := p
+			for _, name := range []string{"id", "number", "cpf"} {
+				tmpl = strings.ReplaceAll(tmpl, "{"+name+"}", ":"+name)
+			}
+			documented[strings.ToUpper(m)+" "+tmpl] = true
+		}
+	}
+	for _, rt := range f.srv.Routes() {
+		if !documented[rt] {
+			t.Errorf("route %s is not in openapi.json", rt)
+		}
+		delete(documented, rt)
+	}
+	for rt := range documented {
+		t.Errorf("openapi.json documents %s, which the router lacks", rt)
+	}
+	if rec := f.call("GET", "/api/v1/openapi.json", ""); rec.Code != http.StatusOK {
+		t.Errorf("openapi.json: %d", rec.Code)
+	}
+}
+
+func TestLegalEndpointsSharedCases(t *testing.T) {
+	f := newFixture(t)
+	for q, want := range map[string]string{
+		"subject=person&facts_date=2008-03-09":                `"max_months":12`,
+		"subject=person&facts_date=2024-05-12&sec7=true":      `"max_months":72`,
+		"subject=person&facts_date=2016-04-03&eligible=false": `"convertible":false`,
+		"subject=group&facts_date=2024-09-01&off_venue=true":  `"members":"involved"`,
+	} {
+		rec := f.call("GET", "/api/v1/legal/ban-range?"+q, "")
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("ban-range?%s: %d %s, want %s", q, rec.Code, rec.Body, want)
+		}
+	}
+}

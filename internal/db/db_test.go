@@ -1,0 +1,52 @@
+package db_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"testing"
+
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/pgtest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// migrate up, status, down and up again on an empty database; CheckSchema
+// reports a schema that is behind.
+func TestMigrateUpDownStatus(t *testing.T) {
+	ctx := context.Background()
+	sqlDB, err := sql.Open("pgx", pgtest.NewEmptyDSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sqlDB.Close()
+	if err := db.CheckSchema(ctx, sqlDB); !errors.Is(err, db.ErrSchemaBehind) {
+		t.Fatalf("empty database: CheckSchema = %v, want ErrSchemaBehind", err)
+	}
+	applied, err := db.MigrateUp(ctx, sqlDB)
+	if err != nil || len(applied) == 0 || applied[0] != 1 {
+		t.Fatalf("up: %v %v", applied, err)
+	}
+	if err := db.CheckSchema(ctx, sqlDB); err != nil {
+		t.Fatalf("after up: %v", err)
+	}
+	st, err := db.Status(ctx, sqlDB)
+	if err != nil || len(st) != len(applied) || st[0].AppliedAt.IsZero() {
+		t.Fatalf("status: %+v %v", st, err)
+	}
+	last := applied[len(applied)-1]
+	for range applied {
+		if _, err := db.MigrateDown(ctx, sqlDB); err != nil {
+			t.Fatalf("down: %v", err)
+		}
+	}
+	var n int
+	if err := sqlDB.QueryRow("SELECT count(*) FROM information_schema.tables WHERE table_name = 'cases'").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("cases table after down: %d %v", n, err)
+	}
+	again, err := db.MigrateUp(ctx, sqlDB)
+	if err != nil || again[len(again)-1] != last {
+		t.Fatalf("up again: %v %v", again, err)
+	}
+}

@@ -72,8 +72,8 @@ func (u User) Court() string {
 	return *u.CourtCode
 }
 
-// Policy returns a Casbin enforcer on the database's casbin_rule table. When
-// the table is empty it is filled with the embedded base policy.
+// Policy returns a Casbin enforcer on the database's casbin_rule table,
+// after adding the embedded base policy rules that the table lacks.
 func Policy(ctx context.Context, g *gorm.DB) (*casbin.SyncedEnforcer, error) {
 	m, err := model.NewModelFromString(modelText)
 	if err != nil {
@@ -89,18 +89,14 @@ func Policy(ctx context.Context, g *gorm.DB) (*casbin.SyncedEnforcer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("authz: enforcer: %w", err)
 	}
-	existing, err := e.GetPolicy()
+	// The base policy is the floor: rules a release adds reach databases
+	// seeded by an earlier one; rules added in the database are kept.
+	rules, err := BasePolicy()
 	if err != nil {
-		return nil, fmt.Errorf("authz: reading the policy: %w", err)
+		return nil, err
 	}
-	if len(existing) == 0 {
-		rules, err := BasePolicy()
-		if err != nil {
-			return nil, err
-		}
-		if _, err := e.AddPolicies(rules); err != nil {
-			return nil, fmt.Errorf("authz: seeding the base policy: %w", err)
-		}
+	if _, err := e.AddPoliciesEx(rules); err != nil {
+		return nil, fmt.Errorf("authz: seeding the base policy: %w", err)
 	}
 	return e, nil
 }

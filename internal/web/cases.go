@@ -10,6 +10,14 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
+func (s *Server) caseRoutes(api *echo.Group) {
+	api.POST("/cases", s.fileCase)
+	api.GET("/cases", s.listCases)
+	api.GET("/cases/:id", s.getCase)
+	api.GET("/cases/by-number/:number", s.caseByNumber)
+	api.POST("/cases/:id/sentence", s.sentence)
+}
+
 func pathID(c echo.Context, name string) (int64, error) {
 	id, err := strconv.ParseInt(c.Param(name), 10, 64)
 	if err != nil || id <= 0 {

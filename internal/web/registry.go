@@ -16,6 +16,12 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
+func (s *Server) registryRoutes(api *echo.Group) {
+	api.GET("/public/banned", s.publicBanned)
+	api.GET("/blocklist", s.blocklist)
+	api.GET("/blocklist/check/:cpf", s.blocklistCheck)
+}
+
 func parsePages(fsys fs.FS) (map[string]*template.Template, error) {
 	pages := map[string]*template.Template{}
 	if fsys == nil {

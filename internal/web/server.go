@@ -96,16 +96,9 @@ func (s *Server) routes() {
 	e.GET("/impedidos", s.publicPage)
 	e.GET("/api/v1/openapi.json", s.openapi)
 	api := e.Group("/api/v1")
-	api.POST("/cases", s.fileCase)
-	api.GET("/cases", s.listCases)
-	api.GET("/cases/:id", s.getCase)
-	api.GET("/cases/by-number/:number", s.caseByNumber)
-	api.POST("/cases/:id/sentence", s.sentence)
-	api.GET("/public/banned", s.publicBanned)
-	api.GET("/blocklist", s.blocklist)
-	api.GET("/blocklist/check/:cpf", s.blocklistCheck)
-	api.GET("/legal/ban-range", s.banRange)
-	api.GET("/legal/ban-term", s.banTerm)
+	s.caseRoutes(api)
+	s.registryRoutes(api)
+	s.sanctionsRoutes(api)
 }
 
 // Routes returns "METHOD /template" for every route of the router.

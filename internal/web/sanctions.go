@@ -12,6 +12,11 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
+func (s *Server) sanctionsRoutes(api *echo.Group) {
+	api.GET("/legal/ban-range", s.banRange)
+	api.GET("/legal/ban-term", s.banTerm)
+}
+
 func boolParam(c echo.Context, name string, f *errs.Fields) *bool {
 	v := c.QueryParam(name)
 	if v == "" {

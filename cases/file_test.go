@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/sanctions"
 )
 
 // Res. CNJ 65/2008: NNNNNNN-DD.AAAA.J.TR.OOOO, J = 8 (state courts), TR.OOOO
@@ -196,7 +198,7 @@ func TestFile_Validation(t *testing.T) {
 		invalidField(t, err, "facts.conduct", true)
 	})
 	t.Run("MinorAtFactsDate_ECA", func(t *testing.T) {
-		r := fixture(t, "R1") // facts 30/03/2025
+		r := fixture(t, "R1")                    // facts 30/03/2025
 		r.Defendants[0].BirthDate = "2007-03-31" // 18 the day after the facts
 		_, err := e.svc.File(ctx, e.pros, r)
 		invalidField(t, err, "defendants[0].birth_date", false)
@@ -320,5 +322,43 @@ func TestDistribution_TwoJudgesSplitEvenly(t *testing.T) {
 		if per[j.UserID] != 2 {
 			t.Errorf("split = %v, want 2 per judge", per)
 		}
+	}
+}
+
+// A fan_group defendant is linked to the one registered group of the same
+// name (case and accents ignored); a group_id that does not exist is 422;
+// a linked group is sentenced under LGE art. 183 § 2º (up to 60 months),
+// as a civil judgment, unpublished by default.
+func TestFile_FanGroupLinkAndGroupBanArt183(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	r := fixture(t, "R5")
+	r.Defendants[0].GroupID = ptr(int64(999))
+	_, err := e.svc.File(ctx, e.pros, r)
+	invalidField(t, err, "defendants[0].group_id", false)
+
+	var gid int64
+	if err := e.g.Raw("INSERT INTO fan_groups (name, supported_club) VALUES ('TORCIDA ORGANIZADA GARRA DO TATUAPE', 'Corinthians') RETURNING id").Scan(&gid).Error; err != nil {
+		t.Fatal(err)
+	}
+	c := e.file(t, fixture(t, "R5"))
+	d := e.defendants(t, c.ID)[0]
+	if d.GroupID == nil || *d.GroupID != gid {
+		t.Fatalf("group_id = %v, want %d", d.GroupID, gid)
+	}
+	j := e.judgeOf(t, c)
+	_, err = e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 61))
+	if msg := invalidField(t, err, "ban.months", false); !strings.Contains(msg, "art. 183") {
+		t.Errorf("61 months: message %q does not name art. 183", msg)
+	}
+	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 60))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := res.Ban
+	if b.Subject != sanctions.Group || !strings.HasPrefix(b.Article, "art. 183") || b.Source != sanctions.FromCivilJudgment ||
+		b.Publish || b.GroupID == nil || *b.GroupID != gid || b.CPF != nil || b.Name != "Torcida Organizada Garra do Tatuapé" {
+		t.Errorf("group ban = %+v", b)
 	}
 }

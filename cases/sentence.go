@@ -253,8 +253,7 @@ func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, 
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
-	uid := ban.CreatedAt
-	_ = uid
+	ban.CreatedBy = c.JudgeID // the judge deciding (checked by Sentence)
 	if err := tx.Create(&ban).Error; err != nil {
 		return nil, err
 	}

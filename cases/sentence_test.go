@@ -1,0 +1,298 @@
+package cases_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/sanctions"
+)
+
+func sentenceIn(defID int64, first string, months int) cases.SentenceInput {
+	return cases.SentenceInput{DefendantID: defID, Ban: cases.BanInput{FirstDay: first, Months: &months}}
+}
+
+// fileOne files ref and returns the case, its first defendant and its judge.
+func (e *env) fileOne(t *testing.T, ref string) (*cases.Case, cases.Defendant, cases.Actor) {
+	t.Helper()
+	c := e.file(t, fixture(t, ref))
+	return c, e.defendants(t, c.ID)[0], e.judgeOf(t, c)
+}
+
+// The term must lie in the range of the rule in force at the date of the
+// facts, and the refusal names that article: LGE art. 201 § 2º (2025),
+// Estatuto art. 41-B § 2º (2018), Estatuto art. 39 (2008).
+func TestSentence_TermRangeByDateOfFacts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		ref, first string
+		max        int
+		article    string
+	}{
+		{"R1", "2025-03-30", 36, "art. 201"},
+		{"R7", "2018-09-15", 36, "art. 41-B"},
+		{"R8", "2008-03-09", 12, "art. 39"},
+	} {
+		t.Run(tc.ref, func(t *testing.T) {
+			c, d, j := e.fileOne(t, tc.ref)
+			for _, m := range []int{tc.max + 1, 2} {
+				_, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, tc.first, m))
+				msg := invalidField(t, err, "ban.months", false)
+				if !strings.Contains(msg, tc.article) {
+					t.Errorf("%d months: message %q does not name %q", m, msg, tc.article)
+				}
+			}
+			if n := e.count(t, "bans", "case_id = ?", c.ID); n != 0 {
+				t.Fatalf("%d bans after refused sentences", n)
+			}
+			res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, tc.first, tc.max))
+			if err != nil {
+				t.Fatalf("%d months: %v", tc.max, err)
+			}
+			if !strings.HasPrefix(res.Ban.Article, tc.article) {
+				t.Errorf("article = %q, want %q", res.Ban.Article, tc.article)
+			}
+			if res.Ban.RangeMaxMonths != tc.max || res.Ban.RangeMinMonths != 3 {
+				t.Errorf("range = %d..%d, want 3..%d", res.Ban.RangeMinMonths, res.Ban.RangeMaxMonths, tc.max)
+			}
+		})
+	}
+}
+
+// The ban cannot start before the date of the facts.
+func TestSentence_FirstDayNotBeforeFacts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	c, d, j := e.fileOne(t, "R1")
+	_, err := e.svc.Sentence(context.Background(), j, c.ID, sentenceIn(d.ID, "2025-03-29", 6))
+	invalidField(t, err, "ban.first_day", false)
+	if n := e.count(t, "bans", ""); n != 0 {
+		t.Errorf("%d bans, want 0", n)
+	}
+}
+
+// CP art. 10: the first day counts; the last day is the day before the same
+// day-number; a missing day rolls to the 1st of the next month.
+func TestSentence_LastDayCPArt10(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	for _, tc := range []struct{ first, last string }{
+		{"2025-05-31", "2025-08-30"},
+		{"2025-11-30", "2026-02-28"},
+	} {
+		c, d, j := e.fileOne(t, "R1")
+		res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, tc.first, 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Ban.LastDay == nil || res.Ban.LastDay.String() != tc.last {
+			t.Errorf("%s + 3 months: last day %v, want %s", tc.first, res.Ban.LastDay, tc.last)
+		}
+		var b sanctions.Ban
+		if err := e.g.Take(&b, res.Ban.ID).Error; err != nil {
+			t.Fatal(err)
+		}
+		if b.FirstDay.String() != tc.first || b.LastDay == nil || b.LastDay.String() != tc.last ||
+			b.ComputedLastDay == nil || b.ComputedLastDay.String() != tc.last || b.Months == nil || *b.Months != 3 {
+			t.Errorf("stored ban: first %s last %v computed %v months %v; want %s..%s, 3", b.FirstDay, b.LastDay, b.ComputedLastDay, b.Months, tc.first, tc.last)
+		}
+	}
+}
+
+// § 2º: without the conditions (eligible=false) there is no conversion; the
+// refusal writes nothing (one transaction).
+func TestSentence_NotEligibleArt201Sec2_WritesNothing(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	c, d, j := e.fileOne(t, "R1")
+	bans, moves := e.count(t, "bans", ""), e.count(t, "movements", "")
+	versions := e.count(t, "blocklist_versions", "")
+	in := sentenceIn(d.ID, "2025-06-10", 12)
+	in.Eligible = ptr(false)
+	_, err := e.svc.Sentence(context.Background(), j, c.ID, in)
+	invalidField(t, err, "eligible", false)
+	if n := e.count(t, "bans", ""); n != bans {
+		t.Errorf("bans %d → %d after a refused sentence", bans, n)
+	}
+	if n := e.count(t, "movements", ""); n != moves {
+		t.Errorf("movements %d → %d after a refused sentence", moves, n)
+	}
+	if n := e.count(t, "blocklist_versions", ""); n != versions {
+		t.Errorf("blocklist versions %d → %d after a refused sentence", versions, n)
+	}
+	var got cases.Case
+	if err := e.g.Take(&got, c.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != cases.StatusDistributed {
+		t.Errorf("status = %q, want distributed", got.Status)
+	}
+}
+
+// A defendant is sentenced once (409); only the case's judge sentences (403).
+func TestSentence_ConflictAndForbidden(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 2)
+	ctx := context.Background()
+	c, d, j := e.fileOne(t, "R1")
+	other := e.judges[0]
+	if other.UserID == j.UserID {
+		other = e.judges[1]
+	}
+	_, err := e.svc.Sentence(ctx, other, c.ID, sentenceIn(d.ID, "2025-06-10", 12))
+	kindIs(t, err, errs.Forbidden)
+	_, err = e.svc.Sentence(ctx, e.pros, c.ID, sentenceIn(d.ID, "2025-06-10", 12))
+	kindIs(t, err, errs.Forbidden)
+	if n := e.count(t, "bans", ""); n != 0 {
+		t.Fatalf("%d bans after forbidden sentences", n)
+	}
+	if _, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 12)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-07-10", 6))
+	kindIs(t, err, errs.Conflict)
+	if n := e.count(t, "bans", "defendant_id = ?", d.ID); n != 1 {
+		t.Errorf("%d bans for the defendant, want 1", n)
+	}
+}
+
+// The ban records the law, the article, the source and the date of the facts
+// that chose them (DOMAIN.md §2); the case becomes sentenced with TPU 219.
+func TestSentence_RecordsRuleAndSentencesCase(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	c, d, j := e.fileOne(t, "R1")
+	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b sanctions.Ban
+	if err := e.g.Take(&b, res.Ban.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if b.Law != "Lei 14.597/2023" || !strings.HasPrefix(b.Article, "art. 201") || b.Source != sanctions.FromSentence ||
+		b.FactsDate != civil.MustParse("2025-03-30") || b.Subject != sanctions.Person {
+		t.Errorf("ban law %q article %q source %q facts %s subject %q", b.Law, b.Article, b.Source, b.FactsDate, b.Subject)
+	}
+	if b.CPF == nil || *b.CPF != "66392332154" || b.Name != "Marcelo Augusto Figueiredo" || b.CaseNumber != c.Number ||
+		b.CourtCode != court || b.BirthDate == nil || b.BirthDate.String() != "1991-07-22" || b.Status != "active" || !b.Publish {
+		t.Errorf("ban identity: %+v", b)
+	}
+	if b.CreatedBy == nil || *b.CreatedBy != j.UserID {
+		t.Errorf("ban created_by = %v, want the judge %d", b.CreatedBy, j.UserID)
+	}
+	v, err := e.svc.Get(ctx, j, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Status != cases.StatusSentenced {
+		t.Errorf("status = %q, want sentenced", v.Status)
+	}
+	has := map[int]bool{}
+	for _, m := range v.Movements {
+		if m.TPUCode != nil {
+			has[*m.TPUCode] = true
+		}
+	}
+	if !has[cases.TPUDistribution] || !has[cases.TPUConviction] {
+		t.Errorf("movement codes %v, want 26 and 219", has)
+	}
+	if len(v.Bans) != 1 || v.Bans[0].ID != b.ID {
+		t.Errorf("view bans = %+v", v.Bans)
+	}
+}
+
+// LGE art. 201 § 7º (racism, R3): the range doubles to 6–72 months by the
+// court's default reading; § 6º (organiser, R4): no conversion at all.
+func TestSentence_Art201Sec7DoublesAndSec6Refuses(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	c, d, j := e.fileOne(t, "R3")
+	for _, m := range []int{5, 73} {
+		_, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", m))
+		if msg := invalidField(t, err, "ban.months", false); !strings.Contains(msg, "§ 7º") {
+			t.Errorf("%d months: message %q does not name § 7º", m, msg)
+		}
+	}
+	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 72))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Ban.Sec7Applied || !res.Ban.Sec7DoublesBan || res.Ban.RangeMinMonths != 6 || res.Ban.RangeMaxMonths != 72 {
+		t.Errorf("§ 7º ban: %+v", res.Ban)
+	}
+
+	c, d, j = e.fileOne(t, "R4")
+	_, err = e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 12))
+	if msg := invalidField(t, err, "organiser", false); !strings.Contains(msg, "§ 6º") {
+		t.Errorf("organiser: message %q does not name § 6º", msg)
+	}
+	if n := e.count(t, "bans", "case_id = ?", c.ID); n != 0 {
+		t.Errorf("%d bans for the organiser", n)
+	}
+}
+
+// The judge may override the computed last day with a reason; both stay
+// recorded (DOMAIN.md §3).
+func TestSentence_LastDayOverrideKeepsComputed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	c, d, j := e.fileOne(t, "R1")
+	in := sentenceIn(d.ID, "2025-05-31", 3)
+	in.Ban.LastDayOverride = "2025-08-29"
+	_, err := e.svc.Sentence(ctx, j, c.ID, in)
+	invalidField(t, err, "ban.last_day_override", false) // reason missing
+	in.Ban.OverrideReason = "Leitura do prazo pelo juízo."
+	res, err := e.svc.Sentence(ctx, j, c.ID, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b sanctions.Ban
+	if err := e.g.Take(&b, res.Ban.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if b.LastDay == nil || b.LastDay.String() != "2025-08-29" || b.ComputedLastDay == nil || b.ComputedLastDay.String() != "2025-08-30" || b.OverrideReason == "" {
+		t.Errorf("override: last %v computed %v reason %q", b.LastDay, b.ComputedLastDay, b.OverrideReason)
+	}
+}
+
+// A precautionary ban has no term and does not count as the sentence: the
+// defendant can still be sentenced and the case stays open until then.
+func TestSentence_PrecautionaryThenSentence(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	c, d, j := e.fileOne(t, "R1")
+	res, err := e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: d.ID, Precautionary: true, Ban: cases.BanInput{FirstDay: "2025-06-10"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ban.LastDay != nil || res.Ban.Source != sanctions.FromPrecautionaryOrder || res.Ban.Publish {
+		t.Errorf("precautionary ban: last %v source %q publish %v", res.Ban.LastDay, res.Ban.Source, res.Ban.Publish)
+	}
+	var got cases.Case
+	if err := e.g.Take(&got, c.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if got.Status == cases.StatusSentenced {
+		t.Error("a precautionary ban sentenced the case")
+	}
+	if _, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 12)); err != nil {
+		t.Fatalf("sentence after a precautionary ban: %v", err)
+	}
+	if err := e.g.Take(&got, c.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != cases.StatusSentenced {
+		t.Errorf("status = %q, want sentenced", got.Status)
+	}
+}

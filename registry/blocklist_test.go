@@ -1,0 +1,434 @@
+package registry_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	_ "time/tzdata"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/internal/pgtest"
+	"github.com/juizado/juizado/internal/sharedfix"
+	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/sanctions"
+	"gorm.io/gorm"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+const court = "26.0100"
+
+var saoPaulo = func() *time.Location {
+	l, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()
+
+// t0: 10/06/2025 12:00 in São Paulo, after every fixture's facts.
+var t0 = time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo)
+
+type env struct {
+	g     *gorm.DB
+	clk   *clock.Fixed
+	svc   *cases.Service
+	lists *registry.Lists
+	pros  cases.Actor
+	judge cases.Actor
+	reps  map[string]cases.Representation
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	ctx := context.Background()
+	g := pgtest.NewDB(t)
+	if err := cases.EnsureCourt(ctx, g, court, ""); err != nil {
+		t.Fatal(err)
+	}
+	clk := clock.NewFixed(t0)
+	lists := &registry.Lists{DB: g, Clock: clk, Loc: saoPaulo, FormatNumber: cases.FormatNumber}
+	e := &env{g: g, clk: clk, lists: lists, svc: &cases.Service{DB: g, Clock: clk, Loc: saoPaulo, Blocklist: lists}}
+	for _, u := range []struct {
+		name, role string
+		into       *cases.Actor
+	}{{"Promotora", "prosecutor", &e.pros}, {"Juiz", "judge", &e.judge}} {
+		usr, _, err := authz.EnsureUser(ctx, g, authz.UserSpec{Name: u.name, Role: u.role, Court: court})
+		if err != nil {
+			t.Fatal(err)
+		}
+		*u.into = cases.Actor{UserID: usr.ID, Name: usr.Name, Role: u.role, Court: court}
+	}
+	b, err := os.ReadFile(sharedfix.Path(t, "fixtures", "representations.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Representations []cases.Representation `json:"representations"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	e.reps = map[string]cases.Representation{}
+	for _, r := range f.Representations {
+		e.reps[r.Ref] = r
+	}
+	return e
+}
+
+type sentenceOpt func(*cases.SentenceInput)
+
+func unpublished(in *cases.SentenceInput) { f := false; in.Publish = &f }
+
+// sentence files rep (after edit) and sentences its defendant to months from
+// first; it returns the ban and the warnings.
+func (e *env) sentence(t *testing.T, rep cases.Representation, first string, months int, opts ...sentenceOpt) (sanctions.Ban, []string) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := e.svc.File(ctx, e.pros, rep)
+	if err != nil {
+		t.Fatalf("File(%s): %v", rep.Ref, err)
+	}
+	var d cases.Defendant
+	if err := e.g.Where("case_id = ?", c.ID).Take(&d).Error; err != nil {
+		t.Fatal(err)
+	}
+	in := cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{FirstDay: first, Months: &months}}
+	for _, o := range opts {
+		o(&in)
+	}
+	res, err := e.svc.Sentence(ctx, e.judge, c.ID, in)
+	if err != nil {
+		t.Fatalf("Sentence(%s): %v", rep.Ref, err)
+	}
+	return res.Ban, res.Warnings
+}
+
+func (e *env) at(t time.Time) { e.clk.Set(t) }
+
+type state struct {
+	public   bool
+	blocked  bool
+	snapshot *registry.Snapshot
+	entry    *registry.Entry
+}
+
+// look returns whether the ban is on the public list, whether cpf is blocked
+// and the blocklist snapshot, at the clock's instant.
+func (e *env) look(t *testing.T, b sanctions.Ban) state {
+	t.Helper()
+	ctx := context.Background()
+	var s state
+	pub, err := e.lists.Public(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pub {
+		if p.Name == b.Name && p.CaseNumber == cases.FormatNumber(b.CaseNumber) {
+			s.public = true
+		}
+	}
+	snap, err := e.lists.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.snapshot = snap
+	for i, it := range snap.Items {
+		if it.BanID == b.ID {
+			s.entry = &snap.Items[i]
+		}
+	}
+	if b.CPF != nil {
+		cpf, err := registry.ParseCPF(*b.CPF)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := e.lists.Check(ctx, cpf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.blocked = res.Blocked
+		if res.Blocked != (len(res.Bans) > 0) {
+			t.Errorf("check %+v: blocked disagrees with bans", res)
+		}
+	}
+	return s
+}
+
+// DOMAIN.md §6: a ban in force is on the public list (names only) and on the
+// blocklist (by CPF) from the first instant of its first day to the end of
+// its last day in America/Sao_Paulo; it leaves both the moment it ends.
+func TestLists_BanInForceFromFirstToLastDayInSaoPaulo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	b, _ := e.sentence(t, e.reps["R1"], "2025-06-10", 3) // last day 09/09/2025
+	if b.LastDay == nil || b.LastDay.String() != "2025-09-09" {
+		t.Fatalf("last day = %v, want 2025-09-09", b.LastDay)
+	}
+	s := e.look(t, b)
+	if !s.public || s.entry == nil || !s.blocked {
+		t.Fatalf("on the first day: public %v blocklist %v blocked %v; want all true", s.public, s.entry != nil, s.blocked)
+	}
+	want := registry.Entry{CPF: "66392332154", Name: "Marcelo Augusto Figueiredo", FirstDay: b.FirstDay, LastDay: b.LastDay,
+		BanID: b.ID, CaseNumber: cases.FormatNumber(b.CaseNumber), Court: court}
+	got := *s.entry
+	if got.CPF != want.CPF || got.Name != want.Name || got.FirstDay != want.FirstDay || *got.LastDay != *want.LastDay ||
+		got.CaseNumber != want.CaseNumber || got.Court != want.Court || got.BirthDate == nil || got.BirthDate.String() != "1991-07-22" {
+		t.Errorf("blocklist entry = %+v, want %+v", got, want)
+	}
+	if !strings.Contains(got.CaseNumber, "-") || !strings.HasSuffix(got.CaseNumber, ".8.26.0100") {
+		t.Errorf("case number %q not formatted", got.CaseNumber)
+	}
+	// The public list carries no CPF nor birth date (Estatuto art. 5º par. único VI).
+	pub, _ := e.lists.Public(context.Background())
+	raw, _ := json.Marshal(pub)
+	if strings.Contains(string(raw), "66392332154") || strings.Contains(string(raw), "663.923.321-54") || strings.Contains(string(raw), "1991-07-22") {
+		t.Errorf("public list leaks CPF or birth date: %s", raw)
+	}
+
+	for _, tc := range []struct {
+		name    string
+		at      time.Time
+		inForce bool
+	}{
+		{"day before first day, 23:59:59", time.Date(2025, 6, 9, 23, 59, 59, 0, saoPaulo), false},
+		{"first day, 00:00:01", time.Date(2025, 6, 10, 0, 0, 1, 0, saoPaulo), true},
+		{"last day, 23:59:59", time.Date(2025, 9, 9, 23, 59, 59, 0, saoPaulo), true},
+		{"day after last day, 00:00:01", time.Date(2025, 9, 10, 0, 0, 1, 0, saoPaulo), false},
+		{"a year later", time.Date(2026, 9, 10, 12, 0, 0, 0, saoPaulo), false},
+	} {
+		e.at(tc.at)
+		s := e.look(t, b)
+		if s.public != tc.inForce || (s.entry != nil) != tc.inForce || s.blocked != tc.inForce {
+			t.Errorf("%s (%s): public %v blocklist %v blocked %v; want %v", tc.name, tc.at.UTC().Format(time.RFC3339),
+				s.public, s.entry != nil, s.blocked, tc.inForce)
+		}
+	}
+}
+
+// A ban whose term ended before today is on neither list.
+func TestLists_EndedBanOnNeitherList(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	old, _ := e.sentence(t, e.reps["R8"], "2008-03-09", 12)    // 09/03/2008 – 08/03/2009
+	recent, _ := e.sentence(t, e.reps["R7"], "2024-06-10", 12) // 10/06/2024 – 09/06/2025, yesterday
+	for _, b := range []sanctions.Ban{old, recent} {
+		s := e.look(t, b)
+		if s.public || s.entry != nil || s.blocked {
+			t.Errorf("ban %s–%v: public %v blocklist %v blocked %v; want none", b.FirstDay, b.LastDay, s.public, s.entry != nil, s.blocked)
+		}
+	}
+	if s := e.look(t, old); len(s.snapshot.Items) != 0 {
+		t.Errorf("blocklist = %+v, want empty", s.snapshot.Items)
+	}
+}
+
+// A future ban is on neither list until its first day.
+func TestLists_FutureBanNotYetInForce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	b, _ := e.sentence(t, e.reps["R1"], "2025-07-01", 3)
+	if s := e.look(t, b); s.public || s.entry != nil || s.blocked {
+		t.Errorf("before the first day: public %v blocklist %v blocked %v", s.public, s.entry != nil, s.blocked)
+	}
+	e.at(time.Date(2025, 7, 1, 0, 0, 1, 0, saoPaulo))
+	if s := e.look(t, b); !s.public || s.entry == nil || !s.blocked {
+		t.Errorf("on the first day: public %v blocklist %v blocked %v", s.public, s.entry != nil, s.blocked)
+	}
+}
+
+// Publication is the judge's order per ban: an unpublished ban is still on the
+// gates' blocklist but not on the public list.
+func TestLists_UnpublishedBanOnlyOnBlocklist(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	b, _ := e.sentence(t, e.reps["R1"], "2025-06-10", 6, unpublished)
+	if b.Publish {
+		t.Fatal("ban stored as published")
+	}
+	s := e.look(t, b)
+	if s.public || s.entry == nil || !s.blocked {
+		t.Errorf("unpublished: public %v blocklist %v blocked %v; want false true true", s.public, s.entry != nil, s.blocked)
+	}
+}
+
+// A person without CPF awaits identification: the ban is made with a warning
+// and never reaches the blocklist (a name alone stops namesakes).
+func TestLists_PersonWithoutCPFNotOnBlocklist(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	rep := e.reps["R2"]
+	rep.Defendants = append([]cases.DefendantInput(nil), rep.Defendants...)
+	rep.Defendants[0].CPF = nil
+	b, warnings := e.sentence(t, rep, "2025-06-10", 6)
+	if b.CPF != nil {
+		t.Fatalf("ban CPF = %v, want nil", *b.CPF)
+	}
+	found := false
+	for _, w := range warnings {
+		found = found || strings.Contains(w, "CPF")
+	}
+	if !found {
+		t.Errorf("warnings %q: none about the missing CPF", warnings)
+	}
+	s := e.look(t, b)
+	if s.entry != nil || len(s.snapshot.Items) != 0 {
+		t.Errorf("blocklist = %+v, want no entry without CPF", s.snapshot.Items)
+	}
+}
+
+// One blocklist entry per ban; a CPF is blocked while any of its bans is in force.
+func TestLists_CPFBlockedWhileAnyBanInForce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	a, _ := e.sentence(t, e.reps["R1"], "2025-06-10", 3)  // to 09/09/2025
+	b, _ := e.sentence(t, e.reps["R1"], "2025-06-10", 12) // to 09/06/2026
+	s := e.look(t, a)
+	n := 0
+	for _, it := range s.snapshot.Items {
+		if it.CPF == "66392332154" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d entries for the CPF, want 2 (one per ban)", n)
+	}
+	e.at(time.Date(2025, 9, 10, 0, 0, 1, 0, saoPaulo))
+	if s := e.look(t, b); !s.blocked || s.entry == nil || len(s.snapshot.Items) != 1 {
+		t.Errorf("after the first ban ended: blocked %v entries %d; want blocked by the second", s.blocked, len(s.snapshot.Items))
+	}
+}
+
+// The blocklist version grows with every change, including a ban ending at
+// midnight with nobody acting, and stays put without changes.
+func TestLists_BlocklistVersion(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	cur := func() *registry.Snapshot {
+		t.Helper()
+		s, err := e.lists.Current(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	v1 := cur()
+	if v1.Version < 1 || len(v1.Items) != 0 {
+		t.Fatalf("empty blocklist: %+v", v1)
+	}
+	if v := cur(); v.Version != v1.Version || !v.GeneratedAt.Equal(v1.GeneratedAt) {
+		t.Errorf("unchanged blocklist: version %d → %d", v1.Version, v.Version)
+	}
+	b, _ := e.sentence(t, e.reps["R1"], "2025-06-10", 3)
+	// The sentence itself made the version, in its transaction (Refresh).
+	var latest int64
+	if err := e.g.Raw("SELECT max(version) FROM blocklist_versions").Scan(&latest).Error; err != nil {
+		t.Fatal(err)
+	}
+	if latest <= v1.Version {
+		t.Errorf("the sentence made no blocklist version: latest %d, before %d", latest, v1.Version)
+	}
+	v2 := cur()
+	if v2.Version != latest {
+		t.Errorf("Current after the sentence: version %d, want the sentence's %d", v2.Version, latest)
+	}
+	if v2.Version <= v1.Version || len(v2.Items) != 1 || v2.Items[0].BanID != b.ID {
+		t.Errorf("after a sentence: version %d → %d, items %+v", v1.Version, v2.Version, v2.Items)
+	}
+	if v := cur(); v.Version != v2.Version {
+		t.Errorf("unchanged after the sentence: version %d → %d", v2.Version, v.Version)
+	}
+	// A sentence starting in the future changes nothing in force now.
+	e.sentence(t, e.reps["R7"], "2025-12-01", 3)
+	if v := cur(); v.Version != v2.Version {
+		t.Errorf("after a future ban: version %d → %d, want unchanged", v2.Version, v.Version)
+	}
+	e.at(time.Date(2025, 9, 10, 0, 0, 1, 0, saoPaulo))
+	v3 := cur()
+	if v3.Version <= v2.Version || len(v3.Items) != 0 {
+		t.Errorf("after the last day passed: version %d → %d, items %+v", v2.Version, v3.Version, v3.Items)
+	}
+	if !v3.GeneratedAt.Equal(e.clk.Now()) {
+		t.Errorf("generated_at = %s, want %s", v3.GeneratedAt, e.clk.Now())
+	}
+	if v := cur(); v.Version != v3.Version {
+		t.Errorf("unchanged after expiry: version %d → %d", v3.Version, v.Version)
+	}
+	e.at(time.Date(2025, 12, 1, 0, 0, 1, 0, saoPaulo))
+	if v := cur(); v.Version <= v3.Version || len(v.Items) != 1 {
+		t.Errorf("after the future ban started: version %d → %d, items %+v", v3.Version, v.Version, v.Items)
+	}
+}
+
+// Versions are assigned in commit order: with sentences and reads running at
+// once, a later version never holds fewer of these (only added) bans.
+func TestLists_BlocklistVersionsInCommitOrder(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	const n = 8
+	type job struct {
+		caseID, defID int64
+	}
+	var jobs []job
+	for i := 0; i < n; i++ {
+		c, err := e.svc.File(ctx, e.pros, e.reps["R1"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d cases.Defendant
+		if err := e.g.Where("case_id = ?", c.ID).Take(&d).Error; err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, job{c.ID, d.ID})
+	}
+	var wg sync.WaitGroup
+	errc := make(chan error, 2*n)
+	for _, j := range jobs {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			months := 6
+			_, err := e.svc.Sentence(ctx, e.judge, j.caseID, cases.SentenceInput{DefendantID: j.defID, Ban: cases.BanInput{FirstDay: "2025-06-10", Months: &months}})
+			errc <- err
+		}()
+		go func() {
+			defer wg.Done()
+			_, err := e.lists.Current(ctx)
+			errc <- err
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	var rows []struct {
+		Version int64
+		Entries int
+	}
+	if err := e.g.Raw("SELECT version, entries FROM blocklist_versions ORDER BY version").Scan(&rows).Error; err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(rows); i++ {
+		if rows[i].Entries <= rows[i-1].Entries {
+			t.Errorf("versions %+v: entries must grow with the version", rows)
+			break
+		}
+	}
+	if len(rows) == 0 || rows[len(rows)-1].Entries != n {
+		t.Errorf("versions %+v: last must hold %d entries", rows, n)
+	}
+	if s, err := e.lists.Current(ctx); err != nil || len(s.Items) != n || s.Version != rows[len(rows)-1].Version {
+		t.Errorf("current = %+v, %v", s, err)
+	}
+}

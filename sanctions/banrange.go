@@ -132,7 +132,7 @@ func banRange(cat []rule, q Query) (Range, error) {
 		return Range{}, err
 	}
 	r.Why = fmt.Sprintf("Fatos em %s: aplica-se o %s, em vigor para fatos %s (lei do tempo do fato; lei posterior mais gravosa não retroage: CF, art. 5º, XL).",
-		q.FactsDate.BR(), cur.cite(), period(cur))
+		q.FactsDate.BR(), cite(r.Article, r.Law), period(cur))
 
 	// Lex mitior: a later rule of the same subject and kind that is strictly
 	// milder for these facts governs them (CF, art. 5º, XL; CP, art. 2º,

@@ -41,11 +41,14 @@ type rule struct {
 // cite names the rule in a Portuguese sentence: "art. 41-B, § 2º, da Lei
 // 10.671/2003 (Lei 12.299/2010)", "art. 39-A da Lei 10.671/2003 (Lei
 // 12.299/2010)".
-func (r rule) cite() string {
-	if strings.Contains(r.Article, ",") {
-		return r.Article + ", da " + r.Law
+func (r rule) cite() string { return cite(r.Article, r.Law) }
+
+// cite names an article of a law in a Portuguese sentence.
+func cite(article, law string) string {
+	if strings.Contains(article, ",") {
+		return article + ", da " + law
 	}
-	return r.Article + " da " + r.Law
+	return article + " da " + law
 }
 
 func (r rule) inForce(d civil.Date) bool {

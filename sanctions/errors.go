@@ -31,8 +31,8 @@ type OutOfRangeError struct {
 // Error returns a Portuguese message naming the term, the range, the article
 // and the law.
 func (e *OutOfRangeError) Error() string {
-	return fmt.Sprintf("prazo de %s fora do intervalo permitido de %s a %s (%s, da %s)",
-		monthsPT(e.Months), monthsPT(e.Min), monthsPT(e.Max), e.Article, e.Law)
+	return fmt.Sprintf("prazo de %s fora do intervalo permitido de %s a %s (%s)",
+		monthsPT(e.Months), monthsPT(e.Min), monthsPT(e.Max), cite(e.Article, e.Law))
 }
 
 // NotConvertibleError is returned by CheckMonths when the rule allows no ban

@@ -26,8 +26,8 @@ func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		h := c.Request().Header.Get(echo.HeaderAuthorization)
-		token, ok := strings.CutPrefix(h, "Bearer ")
-		if !ok || strings.TrimSpace(token) == "" {
+		scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 			return errs.New(errs.Unauthorized, "Envie um token válido no cabeçalho Authorization: Bearer <token>.")
 		}
 		u, err := authz.Authenticate(c.Request().Context(), s.deps.DB, strings.TrimSpace(token), s.now())

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,8 +9,10 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/labstack/echo/v4"
@@ -132,7 +135,9 @@ func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // bindJSON decodes a JSON body into dst: 415 for another media type, 400 for
-// an unreadable body, 422 naming the field for a value of the wrong type.
+// an unreadable body (not JSON, not UTF-8, not an object), 422 naming the
+// field (with array indices) for a value of the wrong type or a string that
+// holds a NUL character, which PostgreSQL cannot store.
 func bindJSON(c echo.Context, dst any) error {
 	ct := c.Request().Header.Get(echo.HeaderContentType)
 	if ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
@@ -146,16 +151,28 @@ func bindJSON(c echo.Context, dst any) error {
 		}
 		return errs.New(errs.Unreadable, "Não foi possível ler o corpo da requisição.")
 	}
-	if len(strings.TrimSpace(string(body))) == 0 {
+	if len(bytes.TrimSpace(body)) == 0 {
 		return errs.New(errs.Unreadable, "O corpo da requisição está vazio: envie um objeto JSON.")
 	}
-	dec := json.NewDecoder(strings.NewReader(string(body)))
-	if err := dec.Decode(dst); err != nil {
+	if !utf8.Valid(body) {
+		return errs.New(errs.Unreadable, "O corpo da requisição não está em UTF-8 válido.")
+	}
+	var tree any
+	if err := json.Unmarshal(body, &tree); err != nil {
+		return errs.New(errs.Unreadable, "JSON ilegível: "+err.Error())
+	}
+	if _, ok := tree.(map[string]any); !ok {
+		return errs.New(errs.Unreadable, "O corpo deve ser um objeto JSON.")
+	}
+	if path := findNUL(tree, ""); path != "" {
+		return errs.InvalidField(path, "no_nul", "o texto contém um caractere nulo (U+0000), que não é aceito.")
+	}
+	if err := json.Unmarshal(body, dst); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			field := te.Field
-			if field == "" {
-				return errs.New(errs.Unreadable, "O corpo deve ser um objeto JSON.")
+			field, ok := locate(tree, strings.Split(te.Field, "."), te.Value, "")
+			if !ok {
+				field = te.Field
 			}
 			return errs.InvalidField(field, "type", fmt.Sprintf("tipo inválido: esperado %s.", typePT(te.Type.Kind().String())))
 		}
@@ -163,15 +180,92 @@ func bindJSON(c echo.Context, dst any) error {
 		if errors.As(err, &pe) {
 			return pe
 		}
-		if strings.Contains(err.Error(), "civil:") {
-			return errs.New(errs.Invalid, "Data inválida: use AAAA-MM-DD.")
-		}
 		return errs.New(errs.Unreadable, "JSON ilegível: "+err.Error())
 	}
-	if dec.More() {
-		return errs.New(errs.Unreadable, "JSON ilegível: conteúdo após o objeto.")
-	}
 	return nil
+}
+
+// findNUL returns the dotted path of the first string (or key) holding a NUL.
+func findNUL(v any, path string) string {
+	switch t := v.(type) {
+	case string:
+		if strings.ContainsRune(t, 0) {
+			return path
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			if strings.ContainsRune(k, 0) {
+				return path
+			}
+			if r := findNUL(t[k], p); r != "" {
+				return r
+			}
+		}
+	case []any:
+		for i, e := range t {
+			if r := findNUL(e, fmt.Sprintf("%s[%d]", path, i)); r != "" {
+				return r
+			}
+		}
+	}
+	return ""
+}
+
+// locate turns encoding/json's index-less field path ("defendants.cpf") into
+// the path of the first value of JSON type kind ("number", "string", ...)
+// found there, with array indices ("defendants[1].cpf").
+func locate(v any, segs []string, kind, path string) (string, bool) {
+	if arr, ok := v.([]any); ok && (len(segs) > 0 || kind != "array") {
+		for i, e := range arr {
+			if p, ok := locate(e, segs, kind, fmt.Sprintf("%s[%d]", path, i)); ok {
+				return p, true
+			}
+		}
+		return "", false
+	}
+	if len(segs) == 0 {
+		return path, jsonKind(v) == kind
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return "", false
+	}
+	child, ok := m[segs[0]]
+	if !ok {
+		return "", false
+	}
+	p := segs[0]
+	if path != "" {
+		p = path + "." + segs[0]
+	}
+	return locate(child, segs[1:], kind, p)
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case float64:
+		return "number"
+	case bool:
+		return "bool"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	case nil:
+		return "null"
+	}
+	return ""
 }
 
 func typePT(k string) string {

@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/juizado/juizado/internal/civil"
@@ -78,7 +79,7 @@ func (s *Server) blocklist(c echo.Context) error {
 	switch format {
 	case "":
 		format = "json"
-		if strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "text/csv") {
+		if acceptsCSV(c.Request().Header.Get(echo.HeaderAccept)) {
 			format = "csv"
 		}
 	case "json", "csv":
@@ -112,6 +113,28 @@ func (s *Server) blocklist(c echo.Context) error {
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
 }
 
+// acceptsCSV reports whether an Accept header asks for text/csv (with a
+// non-zero quality) ahead of JSON.
+func acceptsCSV(accept string) bool {
+	best, bestQ := "", -1.0
+	for _, part := range strings.Split(accept, ",") {
+		fields := strings.Split(part, ";")
+		media := strings.ToLower(strings.TrimSpace(fields[0]))
+		q := 1.0
+		for _, p := range fields[1:] {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
+				if f, err := strconv.ParseFloat(v, 64); err == nil {
+					q = f
+				}
+			}
+		}
+		if (media == "text/csv" || media == "application/json") && q > 0 && q > bestQ {
+			best, bestQ = media, q
+		}
+	}
+	return best == "text/csv"
+}
+
 // etagMatches implements If-None-Match's weak comparison (RFC 9110 §13.1.2).
 func etagMatches(header, etag string) bool {
 	for _, t := range strings.Split(header, ",") {
@@ -138,10 +161,20 @@ func blocklistCSV(snap *registry.Snapshot) ([]byte, error) {
 		if e.GroupBanID != nil {
 			gb = fmt.Sprint(*e.GroupBanID)
 		}
-		_ = w.Write([]string{e.CPF, e.Name, bd, e.FirstDay.String(), ld, fmt.Sprint(e.BanID), gb, e.CaseNumber, e.Court})
+		_ = w.Write([]string{e.CPF, SafeCell(e.Name), bd, e.FirstDay.String(), ld, fmt.Sprint(e.BanID), gb, e.CaseNumber, e.Court})
 	}
 	w.Flush()
 	return buf.Bytes(), w.Error()
+}
+
+// SafeCell keeps a CSV cell from running as a spreadsheet formula: a cell
+// that begins with =, +, -, @, tab or carriage return is prefixed with an
+// apostrophe (OWASP "CSV injection").
+func SafeCell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
 
 // blocklistCheck: GET /api/v1/blocklist/check/:cpf (club).

@@ -3,6 +3,8 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -41,7 +43,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	loc, _ := time.LoadLocation("America/Sao_Paulo")
-	srv, err := web.New(web.Deps{DB: g, Enforcer: enf, Clock: clock.System{}, Loc: loc, Templates: templates.FS})
+	srv, err := web.New(web.Deps{DB: g, Enforcer: enf, Clock: clock.System{}, Loc: loc, Templates: templates.FS, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,6 +247,37 @@ func TestLegalEndpointsSharedCases(t *testing.T) {
 		rec := f.call("GET", "/api/v1/legal/ban-range?"+q, "")
 		if rec.Code != 200 || !strings.Contains(rec.Body.String(), want) {
 			t.Errorf("ban-range?%s: %d %s, want %s", q, rec.Code, rec.Body, want)
+		}
+	}
+}
+
+// Type errors and NUL characters name the field with its array index.
+func TestFieldPathsWithIndices(t *testing.T) {
+	f := newFixture(t)
+	for body, field := range map[string]string{
+		`{"defendants": [{"kind": "person"}, {"kind": "person", "cpf": 123}]}`:           `"field":"defendants[1].cpf"`,
+		`{"facts": {"police_reports": ["a", 7]}}`:                                        `"field":"facts.police_reports[1]"`,
+		`{"facts": {"description": "a\u0000b"}}`:                                         `"field":"facts.description"`,
+		`{"defendants": [{"kind": "person", "full_name": "x\u0000"}]}`:                   `"field":"defendants[0].full_name"`,
+		`{"defendants": [{"kind": "person"}], "facts": {"conduct": ["riot", {"a": 1}]}}`: `"field":"facts.conduct`,
+	} {
+		req := httptest.NewRequest("POST", "/api/v1/cases", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+f.tokens["prosecutor"])
+		rec := httptest.NewRecorder()
+		f.srv.Echo.ServeHTTP(rec, req)
+		if rec.Code != 422 || !strings.Contains(rec.Body.String(), field) {
+			t.Errorf("%s: %d %s, want 422 naming %s", body, rec.Code, rec.Body, field)
+		}
+	}
+	for _, body := range []string{"null", "\xff\xfe{}", `"x"`} {
+		req := httptest.NewRequest("POST", "/api/v1/cases", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+f.tokens["prosecutor"])
+		rec := httptest.NewRecorder()
+		f.srv.Echo.ServeHTTP(rec, req)
+		if rec.Code != 400 {
+			t.Errorf("%q: %d, want 400", body, rec.Code)
 		}
 	}
 }

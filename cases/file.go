@@ -265,6 +265,18 @@ func (s *Service) validate(ctx context.Context, in Representation) (*validated, 
 	if strings.TrimSpace(in.FiledBy.Name) == "" {
 		f.Add("filed_by.name", "required", "informe o nome de quem representa.")
 	}
+	checkText(&f, "filed_by.name", in.FiledBy.Name, maxShort, false)
+	checkText(&f, "ref", in.Ref, maxListItemLen, false)
+	checkText(&f, "facts.description", in.Facts.Description, maxLong, true)
+	if len(in.Facts.PoliceReports) > maxListItems {
+		f.Add("facts.police_reports", "max_items", fmt.Sprintf("no máximo %d boletins por representação.", maxListItems))
+	}
+	if len(in.Facts.Conduct) > len(sanctions.ConductWords) {
+		f.Add("facts.conduct", "max_items", fmt.Sprintf("no máximo %d condutas (as palavras de conduta, sem repetição).", len(sanctions.ConductWords)))
+	}
+	if len(in.Defendants) > maxListItems {
+		f.Add("defendants", "max_items", fmt.Sprintf("no máximo %d representados por representação.", maxListItems))
+	}
 	// Facts.
 	if in.Facts.OccurredAt == "" {
 		f.Add("facts.occurred_at", "required", "informe o instante dos fatos (RFC 3339).")
@@ -300,6 +312,7 @@ func (s *Service) validate(ctx context.Context, in Representation) (*validated, 
 		if strings.TrimSpace(r) == "" {
 			f.Add(fmt.Sprintf("facts.police_reports[%d]", i), "required", "número de boletim vazio.")
 		}
+		checkText(&f, fmt.Sprintf("facts.police_reports[%d]", i), r, maxListItemLen, false)
 	}
 	// Event.
 	if in.Event == nil {
@@ -307,6 +320,10 @@ func (s *Service) validate(ctx context.Context, in Representation) (*validated, 
 			f.Add("event", "required", "informe o evento esportivo; só conduta fora do local do evento (art. 184 da Lei 14.597/2023) dispensa o evento.")
 		}
 	} else {
+		checkText(&f, "event.competition", in.Event.Competition, maxName, false)
+		checkText(&f, "event.home", in.Event.Home, maxName, false)
+		checkText(&f, "event.away", in.Event.Away, maxName, false)
+		checkText(&f, "event.venue", in.Event.Venue, maxShort, false)
 		if strings.TrimSpace(in.Event.Venue) == "" {
 			f.Add("event.venue", "required", "informe o local do evento.")
 		} else if venue, err := FindVenue(ctx, s.DB, in.Event.Venue); err != nil {
@@ -320,6 +337,8 @@ func (s *Service) validate(ctx context.Context, in Representation) (*validated, 
 			t, err := time.Parse(time.RFC3339, in.Event.Kickoff)
 			if err != nil {
 				f.Add("event.kickoff", "rfc3339", "horário de início inválido: use o formato 2025-03-30T16:00:00-03:00.")
+			} else if !v.occurredAt.IsZero() && (t.Sub(v.occurredAt) > 48*time.Hour || v.occurredAt.Sub(t) > 48*time.Hour) {
+				f.Add("event.kickoff", "near_facts", "o início da partida deve estar a até 48 horas do instante dos fatos.")
 			} else {
 				v.kickoff = &t
 			}
@@ -338,13 +357,17 @@ func (s *Service) validate(ctx context.Context, in Representation) (*validated, 
 			if len(strings.Fields(def.FullName)) < 2 {
 				f.Add(p+".full_name", "required", "informe o nome completo (nome e sobrenome).")
 			}
+			checkText(&f, p+".full_name", d.FullName, maxName, false)
+			checkText(&f, p+".mother_name", d.MotherName, maxName, false)
+			checkText(&f, p+".father_name", d.FatherName, maxName, false)
+			checkText(&f, p+".address", d.Address, maxShort, false)
 			if def.MotherName == "" {
 				f.Add(p+".mother_name", "required", "informe o nome da mãe.")
 			}
 			if d.BirthDate == "" {
 				f.Add(p+".birth_date", "required", "informe a data de nascimento (AAAA-MM-DD).")
-			} else if bd, err := civil.Parse(d.BirthDate); err != nil {
-				f.Add(p+".birth_date", "date", "data inválida: use AAAA-MM-DD.")
+			} else if bd, ok := parseDate(&f, p+".birth_date", d.BirthDate); !ok {
+				// parseDate said why
 			} else if bd.After(civil.Today(now, s.Loc)) || bd.Year < 1900 {
 				f.Add(p+".birth_date", "range", "data de nascimento fora do intervalo possível.")
 			} else {
@@ -362,8 +385,9 @@ func (s *Service) validate(ctx context.Context, in Representation) (*validated, 
 					def.CPF = &s
 					if j, dup := seen[s]; dup {
 						f.Add(p+".cpf", "unique", fmt.Sprintf("CPF repetido: já informado em defendants[%d].", j))
+					} else {
+						seen[s] = i
 					}
-					seen[s] = i
 				}
 			}
 			v.defendants = append(v.defendants, def)
@@ -372,6 +396,8 @@ func (s *Service) validate(ctx context.Context, in Representation) (*validated, 
 			if def.GroupName == "" {
 				f.Add(p+".name", "required", "informe o nome da torcida organizada.")
 			}
+			checkText(&f, p+".name", d.Name, maxName, false)
+			checkText(&f, p+".supported_club", d.SupportedClub, maxName, false)
 			if d.CNPJ != nil && strings.TrimSpace(*d.CNPJ) != "" {
 				c, err := ParseCNPJ(*d.CNPJ)
 				if err != nil {

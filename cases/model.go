@@ -16,6 +16,9 @@ const (
 	StatusSentenced   = "sentenced"
 )
 
+// Statuses lists the statuses a case can be in.
+var Statuses = []string{StatusFiled, StatusDistributed, StatusSentenced}
+
 // CNJ TPU movement codes used here (DOMAIN.md §4; kept as data, not logic).
 const (
 	TPUDistribution = 26  // distribuição

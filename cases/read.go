@@ -185,11 +185,15 @@ func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, i
 			tx = tx.Where("id IN (SELECT case_id FROM defendants WHERE cpf = ?)", cpf.String())
 		}
 	}
+	checkText(&f, "q", q.Q, maxName, false)
 	if q.Q = strings.TrimSpace(q.Q); q.Q != "" {
 		tx = tx.Where(`id IN (SELECT case_id FROM defendants WHERE f_unaccent(full_name) LIKE '%' || f_unaccent(?) || '%'
 			OR f_unaccent(group_name) LIKE '%' || f_unaccent(?) || '%')`, escapeLike(q.Q), escapeLike(q.Q))
 	}
 	if q.Status != "" {
+		if !contains(Statuses, q.Status) {
+			f.Add("status", "oneof", "situação desconhecida; use: "+strings.Join(Statuses, ", ")+".")
+		}
 		tx = tx.Where("status = ?", q.Status)
 	}
 	if err := f.Err(); err != nil {

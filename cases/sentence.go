@@ -155,15 +155,20 @@ func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, 
 	var warnings []string
 	warnings = append(warnings, rg.Notes...)
 
-	first, ferr := civil.Parse(in.Ban.FirstDay)
-	switch {
-	case in.Ban.FirstDay == "":
+	var first civil.Date
+	ferr := errors.New("no first day")
+	today := civil.Today(s.now(), s.Loc)
+	if in.Ban.FirstDay == "" {
 		f.Add("ban.first_day", "required", "informe o primeiro dia do impedimento (AAAA-MM-DD).")
-	case ferr != nil:
-		f.Add("ban.first_day", "date", "data inválida: use AAAA-MM-DD.")
-	case first.Before(c.FactsDate):
-		f.Add("ban.first_day", "after_facts", fmt.Sprintf("o impedimento não pode começar antes da data dos fatos (%s).", c.FactsDate.BR()))
-		ferr = errors.New("before facts")
+	} else if d, ok := parseDate(&f, "ban.first_day", in.Ban.FirstDay); ok {
+		switch {
+		case d.Before(c.FactsDate):
+			f.Add("ban.first_day", "after_facts", fmt.Sprintf("o impedimento não pode começar antes da data dos fatos (%s).", c.FactsDate.BR()))
+		case d.After(civil.New(today.Year+maxFirstDayYears, today.Month, today.Day)):
+			f.Add("ban.first_day", "max", fmt.Sprintf("o primeiro dia não pode estar mais de %d anos no futuro.", maxFirstDayYears))
+		default:
+			first, ferr = d, nil
+		}
 	}
 	ban := sanctions.Ban{
 		CaseID: c.ID, DefendantID: d.ID, Subject: subject, CourtCode: c.CourtCode, CaseNumber: c.Number,
@@ -191,9 +196,16 @@ func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, 
 	if in.Publish != nil {
 		ban.Publish = *in.Publish
 	}
-	if in.PrisonMonths != nil && *in.PrisonMonths <= 0 {
-		f.Add("prison_months", "positive", "a pena privativa em meses deve ser positiva.")
+	if in.PrisonMonths != nil {
+		lo, hi, ok := prisonRange(rg)
+		switch {
+		case !ok:
+			f.Add("prison_months", "not_applicable", fmt.Sprintf("o %s da %s não prevê pena privativa de liberdade.", rg.Article, rg.Law))
+		case *in.PrisonMonths < lo || *in.PrisonMonths > hi:
+			f.Add("prison_months", "range", fmt.Sprintf("a pena de reclusão deve estar entre %d e %d meses (%s da %s).", lo, hi, rg.Article, rg.Law))
+		}
 	}
+	checkText(&f, "ban.override_reason", in.Ban.OverrideReason, maxLong, true)
 	if !in.Precautionary {
 		if in.Ban.Months == nil {
 			f.Add("ban.months", "required", "informe o prazo do impedimento em meses.")
@@ -219,6 +231,10 @@ func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, 
 			f.Add("ban.last_day_override", "date", "data inválida: use AAAA-MM-DD.")
 		case ferr == nil && ov.Before(first):
 			f.Add("ban.last_day_override", "after_first_day", "o último dia não pode ser anterior ao primeiro.")
+		case ban.LastDay != nil && !withinOverrideBounds(first, ov, rg):
+			lo, hi := overrideBounds(first, rg)
+			f.Add("ban.last_day_override", "range", fmt.Sprintf("o último dia alterado deve ficar entre %s e %s: o prazo continua limitado ao intervalo de %d a %d meses (%s da %s).",
+				lo.BR(), hi.BR(), max(rg.MinMonths, 1), rg.MaxMonths, rg.Article, rg.Law))
 		case ban.LastDay != nil:
 			ban.LastDay = &ov
 			ban.OverrideReason = strings.TrimSpace(in.Ban.OverrideReason)
@@ -226,6 +242,9 @@ func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, 
 		}
 	}
 	if in.ReportingDuty != nil {
+		checkText(&f, "reporting_duty.place", in.ReportingDuty.Place, maxShort, false)
+		checkText(&f, "reporting_duty.club", in.ReportingDuty.Club, maxName, false)
+		checkText(&f, "reporting_duty.competition", in.ReportingDuty.Competition, maxName, false)
 		if subject != sanctions.Person {
 			f.Add("reporting_duty", "person_only", "a obrigação de permanência aplica-se a pessoas (art. 201, § 4º).")
 		} else if strings.TrimSpace(in.ReportingDuty.Place) == "" {
@@ -246,6 +265,9 @@ func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, 
 		} else {
 			warnings = append(warnings, "A extensão do impedimento aos associados ainda não está disponível nesta versão; nenhum associado foi incluído.")
 		}
+	}
+	if years := prescriptionWarningYears; c.FactsDate.Before(civil.New(today.Year-years, today.Month, today.Day)) {
+		warnings = append(warnings, fmt.Sprintf("Fatos de %s, há mais de %d anos: verifique a prescrição (CP, art. 109); o sistema não a decide.", c.FactsDate.BR(), years))
 	}
 	if subject == sanctions.Person && d.CPF == nil {
 		warnings = append(warnings, "Réu sem CPF: aguarda identificação e não entra na lista de bloqueio.")
@@ -295,6 +317,41 @@ func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, 
 		warnings = []string{}
 	}
 	return &SentenceResult{Ban: ban, MemberBans: []sanctions.Ban{}, Range: rg, Warnings: warnings}, nil
+}
+
+// maxFirstDayYears bounds how far in the future a ban may start.
+const maxFirstDayYears = 20
+
+// prescriptionWarningYears is the shortest prescription period of CP art.
+// 109 (VI: 3 years, for a maximum penalty under 1 year); older facts get a
+// warning and the judge decides (DOMAIN.md §4).
+const prescriptionWarningYears = 3
+
+// prisonRange is the custodial quantum in months allowed by the rule before
+// conversion: reclusão of 1 to 2 years (art. 41-B; Lei 14.597/2023, art.
+// 201), doubled under § 7º. Art. 39 of 2003 and group bans have none.
+func prisonRange(rg sanctions.Range) (lo, hi int, ok bool) {
+	if strings.HasPrefix(rg.Article, "art. 41-B") || strings.HasPrefix(rg.Article, "art. 201") {
+		if rg.Sec7 {
+			return 24, 48, true
+		}
+		return 12, 24, true
+	}
+	return 0, 0, false
+}
+
+// overrideBounds are the last days a judge's override may choose: from the
+// day before the minimum term's last day (the clamp reading of CP art. 10 at
+// month ends) to the maximum term's last day.
+func overrideBounds(first civil.Date, rg sanctions.Range) (lo, hi civil.Date) {
+	lo, _ = sanctions.LastDay(first, max(rg.MinMonths, 1))
+	hi, _ = sanctions.LastDay(first, rg.MaxMonths)
+	return lo.AddDays(-1), hi
+}
+
+func withinOverrideBounds(first, last civil.Date, rg sanctions.Range) bool {
+	lo, hi := overrideBounds(first, rg)
+	return !last.Before(lo) && !last.After(hi)
 }
 
 func termPT(b sanctions.Ban) string {

@@ -133,6 +133,10 @@ func (m *Main) Close() error {
 	return nil
 }
 
+// startedCluster is the private cluster this process started, if any: `juizado
+// dev` (make run) stops it when it ends.
+var startedCluster *pgcluster.Cluster
+
 // dsn returns DATABASE_URL, or the private cluster's DSN after making sure
 // that cluster exists, runs and has the juizado database.
 func dsn(ctx context.Context, cfg config.Config) (string, error) {
@@ -149,8 +153,11 @@ func dsn(ctx context.Context, cfg config.Config) (string, error) {
 	if err := c.Init(); err != nil {
 		return "", err
 	}
-	if err := c.Start(false); err != nil {
-		return "", err
+	if !c.Running() {
+		if err := c.Start(false); err != nil {
+			return "", err
+		}
+		startedCluster = c
 	}
 	admin, err := sql.Open("pgx", c.DSN("postgres"))
 	if err != nil {

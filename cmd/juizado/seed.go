@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/juizado/juizado/cases"
@@ -58,7 +59,14 @@ func devCmd() *cobra.Command {
 				return err
 			}
 			sqlDB.Close()
-			return serve(cfg)
+			err = serve(cfg)
+			if startedCluster != nil {
+				fmt.Fprintln(os.Stderr, "juizado: stopping the private PostgreSQL cluster")
+				if serr := startedCluster.Stop(); serr != nil && err == nil {
+					err = serr
+				}
+			}
+			return err
 		},
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/errs"
@@ -75,13 +77,18 @@ func (s *Server) listCases(c echo.Context) error {
 			return 0
 		}
 		n, err := strconv.Atoi(v)
-		if err != nil {
-			f.Add(name, "integer", "deve ser um número inteiro.")
+		if err != nil || n < 1 {
+			f.Add(name, "integer", "deve ser um número inteiro a partir de 1.")
 			return -1
 		}
 		return n
 	}
 	q := cases.ListQuery{Q: c.QueryParam("q"), CPF: c.QueryParam("cpf"), Status: c.QueryParam("status"), Page: num("page"), PerPage: num("per_page")}
+	for _, name := range []string{"q", "cpf", "status"} {
+		if v := c.QueryParam(name); strings.ContainsRune(v, 0) || !utf8.ValidString(v) {
+			f.Add(name, "text", "o parâmetro contém caracteres inválidos.")
+		}
+	}
 	if err := f.Err(); err != nil {
 		return err
 	}

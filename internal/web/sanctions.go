@@ -127,5 +127,8 @@ func (s *Server) banTerm(c echo.Context) error {
 	if err != nil {
 		return errs.InvalidField("months", "range", err.Error())
 	}
+	if last.Year > 9999 {
+		return errs.InvalidField("months", "range", "o último dia passaria do ano 9999.")
+	}
 	return c.JSON(http.StatusOK, map[string]any{"first_day": first, "months": months, "last_day": last})
 }

@@ -1,0 +1,94 @@
+package cases_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/juizado/juizado/cases"
+)
+
+type reprs = cases.Representation
+
+// Bad input is refused naming the field: text limits, control characters,
+// days that do not exist, the first occurrence of a repeated CPF, a kick-off
+// far from the facts.
+func TestFile_TextLimitsAndDates(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name, field, want string
+		mutate            func(r *reprs)
+	}{
+		{"long name", "defendants[0].full_name", "máximo", func(r *reprs) { r.Defendants[0].FullName = "Ana " + strings.Repeat("x", 300) }},
+		{"control char", "defendants[0].full_name", "controle", func(r *reprs) { r.Defendants[0].FullName = "Ana\x07 Souza" }},
+		{"long description", "facts.description", "máximo", func(r *reprs) { r.Facts.Description = strings.Repeat("a", 20001) }},
+		{"many reports", "facts.police_reports", "máximo", func(r *reprs) { r.Facts.PoliceReports = make([]string, 51) }},
+		{"29 Feb of a common year", "defendants[0].birth_date", "não existe", func(r *reprs) { r.Defendants[0].BirthDate = "2001-02-29" }},
+		{"month 13", "defendants[0].birth_date", "não existe", func(r *reprs) { r.Defendants[0].BirthDate = "2001-13-01" }},
+		{"kick-off years away", "event.kickoff", "48 horas", func(r *reprs) { r.Event.Kickoff = "2019-03-30T16:00:00-03:00" }},
+	} {
+		r := fixture(t, "R1")
+		tc.mutate(&r)
+		_, err := e.svc.File(ctx, e.pros, r)
+		if msg := invalidField(t, err, tc.field, false); !strings.Contains(msg, tc.want) {
+			t.Errorf("%s: message %q lacks %q", tc.name, msg, tc.want)
+		}
+	}
+	r := fixture(t, "R1")
+	r.Defendants = append(r.Defendants, r.Defendants[0], r.Defendants[0])
+	_, err := e.svc.File(ctx, e.pros, r)
+	if msg := invalidField(t, err, "defendants[2].cpf", false); !strings.Contains(msg, "defendants[0]") {
+		t.Errorf("third copy of a CPF points to %q, want defendants[0]", msg)
+	}
+}
+
+// The judge's last-day override stays within the legal range (Lei
+// 14.597/2023, art. 201, § 2º: 3 months to 3 years); prison_months within
+// reclusão of 1 to 2 years; facts older than 3 years warn about
+// prescription (CP art. 109).
+func TestSentence_OverridePrisonAndPrescription_Art201(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	c, d, j := e.fileOne(t, "R1")
+	in := sentenceIn(d.ID, "2025-06-01", 36)
+	in.Ban.LastDayOverride, in.Ban.OverrideReason = "2035-01-01", "motivo"
+	if msg := invalidField(t, func() error { _, err := e.svc.Sentence(ctx, j, c.ID, in); return err }(), "ban.last_day_override", false); !strings.Contains(msg, "art. 201") {
+		t.Errorf("override message %q does not name art. 201", msg)
+	}
+	in = sentenceIn(d.ID, "2025-06-01", 12)
+	in.PrisonMonths = ptr(100)
+	invalidField(t, func() error { _, err := e.svc.Sentence(ctx, j, c.ID, in); return err }(), "prison_months", false)
+	in = sentenceIn(d.ID, "2025-06-01", 12)
+	in.Ban.FirstDay = "2025-02-30"
+	if msg := invalidField(t, func() error { _, err := e.svc.Sentence(ctx, j, c.ID, in); return err }(), "ban.first_day", false); !strings.Contains(msg, "não existe") {
+		t.Errorf("first day message %q", msg)
+	}
+	// Upper bound accepted: the last day of the maximum term (2028-05-31).
+	in = sentenceIn(d.ID, "2025-06-01", 12)
+	in.Ban.LastDayOverride, in.Ban.OverrideReason = "2028-05-31", "leitura do juízo"
+	in.PrisonMonths = ptr(18)
+	res, err := e.svc.Sentence(ctx, j, c.ID, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ban.LastDay.String() != "2028-05-31" || res.Ban.ComputedLastDay.String() != "2026-05-31" {
+		t.Errorf("last day %v computed %v", res.Ban.LastDay, res.Ban.ComputedLastDay)
+	}
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "prescrição") {
+			t.Errorf("facts of 2025 sentenced in %v warn about prescription: %q", t0, w)
+		}
+	}
+	// R8: facts of 2008 → prescription warning.
+	c8, d8, j8 := e.fileOne(t, "R8")
+	res, err = e.svc.Sentence(ctx, j8, c8.ID, sentenceIn(d8.ID, "2025-06-01", 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(res.Warnings, " "), "prescrição") {
+		t.Errorf("facts of 2008: no prescription warning in %v", res.Warnings)
+	}
+}

@@ -1,0 +1,54 @@
+package cases
+
+import (
+	"fmt"
+	"regexp"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/errs"
+)
+
+// Text limits in characters for the fields of a representation and a
+// sentence: generous for real documents, bounded so that nobody stores a
+// megabyte in a name.
+const (
+	maxName        = 200
+	maxShort       = 300
+	maxLong        = 20000
+	maxListItems   = 50
+	maxListItemLen = 200
+)
+
+// checkText adds an error when s is longer than max characters or holds
+// control characters (tabs and line breaks are allowed only when multiline).
+func checkText(f *errs.Fields, field, s string, max int, multiline bool) {
+	if n := utf8.RuneCountInString(s); n > max {
+		f.Add(field, "max_length", fmt.Sprintf("texto longo demais: %d caracteres, o máximo é %d.", n, max))
+		return
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) && !(multiline && (r == '\n' || r == '\r' || r == '\t')) {
+			f.Add(field, "no_control", "o texto contém caracteres de controle, que não são aceitos.")
+			return
+		}
+	}
+}
+
+var isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// parseDate reads a YYYY-MM-DD date and adds the right error to f: the form,
+// or a day that does not exist (2023-02-29).
+func parseDate(f *errs.Fields, field, s string) (civil.Date, bool) {
+	d, err := civil.Parse(s)
+	if err == nil {
+		return d, true
+	}
+	if isoDate.MatchString(s) {
+		f.Add(field, "date", fmt.Sprintf("a data %s não existe no calendário.", s))
+	} else {
+		f.Add(field, "date", "data inválida: use AAAA-MM-DD.")
+	}
+	return civil.Date{}, false
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+	"github.com/prometheus/client_golang/prometheus"
 	"gorm.io/gorm"
 )
 
@@ -40,6 +41,9 @@ type Server struct {
 	lists    *registry.Lists
 	pages    map[string]*template.Template
 	routeSet map[string]bool
+	// Metrics is the server's Prometheus registry (GET /metrics); other
+	// components may register their collectors on it.
+	Metrics *prometheus.Registry
 }
 
 // Public lists the routes (method and Echo route template) anyone may call
@@ -47,6 +51,7 @@ type Server struct {
 // token and a Casbin policy.
 var Public = map[string]bool{
 	"GET /healthz":                true,
+	"GET /metrics":                true,
 	"GET /readyz":                 true,
 	"GET /impedidos":              true,
 	"GET /api/v1/public/banned":   true,
@@ -79,6 +84,9 @@ func New(d Deps) (*Server, error) {
 	e.Use(s.recoverer)
 	e.Use(s.requestLog)
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{XSSProtection: "0", ContentTypeNosniff: "nosniff", XFrameOptions: "DENY", ReferrerPolicy: "same-origin"}))
+	if err := s.metrics(); err != nil {
+		return nil, err
+	}
 	e.Use(middleware.BodyLimit("2M"))
 	e.Use(s.authorize)
 	s.routes()

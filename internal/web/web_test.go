@@ -281,3 +281,19 @@ func TestFieldPathsWithIndices(t *testing.T) {
 		}
 	}
 }
+
+// /metrics speaks Prometheus text, labels requests by route template and
+// never by the raw path (CPFs travel in paths).
+func TestMetricsByRouteTemplate(t *testing.T) {
+	f := newFixture(t)
+	f.call("GET", "/api/v1/blocklist/check/52601815906", f.tokens["club"])
+	f.call("GET", "/no/such/path/52601815906", "")
+	rec := f.call("GET", "/metrics", "")
+	body := rec.Body.String()
+	if rec.Code != 200 || !strings.Contains(body, `url="/api/v1/blocklist/check/:cpf"`) || !strings.Contains(body, `go_sql_max_open_connections{db_name="juizado"}`) {
+		t.Fatalf("metrics: %d\n%s", rec.Code, body)
+	}
+	if strings.Contains(body, "52601815906") {
+		t.Fatal("a CPF leaked into the metrics labels")
+	}
+}

@@ -38,6 +38,8 @@ type Ban struct {
 	Name                 string      `json:"name"`
 	BirthDate            *civil.Date `json:"birth_date,omitempty"`
 	GroupID              *int64      `json:"group_id,omitempty"`
+	GroupBanID           *int64      `json:"group_ban_id,omitempty"` // a member's ban: the group ban it extends (DOMAIN.md §2, §6)
+	MemberID             *int64      `json:"member_id,omitempty"`    // a member's ban: the member of the group's register
 	FactsDate            civil.Date  `json:"facts_date"`
 	Law                  string      `json:"law"`
 	Article              string      `json:"article"`

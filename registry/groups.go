@@ -1,0 +1,395 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Groups keeps the organised fan groups (torcidas organizadas, LGE art. 178)
+// and their member registers (art. 178 § 4º): the group's managers write
+// only their own register; prosecutors, police, clerks and judges read the
+// registers of their court, and each of their reads is recorded
+// (member_reads); nobody else reads a register (DOMAIN.md §5, §7).
+type Groups struct {
+	DB    *gorm.DB
+	Clock clock.Clock
+	Loc   *time.Location // the court's zone (America/Sao_Paulo)
+}
+
+// Actor is who asks: the user, their role and their domain (the court of
+// staff, the group of a fan_group manager).
+type Actor struct {
+	UserID  int64
+	Name    string
+	Role    string
+	Court   string
+	GroupID int64 // fan_group role only
+}
+
+// StaleAfterMonths: a register not updated for this long is flagged (the
+// group must keep it up to date, LGE art. 178 § 4º).
+const StaleAfterMonths = 12
+
+// Roles that read the registers of their court (DOMAIN.md §7).
+var registerReaders = map[string]bool{"prosecutor": true, "police": true, "clerk": true, "judge": true}
+
+// FanGroup is a registered organised fan group, legal entity (CNPJ) or de
+// facto (LGE art. 178 § 2º), in a court.
+type FanGroup struct {
+	ID                int64
+	Name              string
+	CNPJ              *string `gorm:"column:cnpj"`
+	SupportedClub     string
+	Status            string
+	CourtCode         *string
+	CreatedBy         *int64
+	RegisterUpdatedAt *time.Time
+	CreatedAt         time.Time
+}
+
+// TableName maps FanGroup to fan_groups.
+func (FanGroup) TableName() string { return "fan_groups" }
+
+// GroupInput is the body of POST /api/v1/groups.
+type GroupInput struct {
+	Name          string  `json:"name"`
+	CNPJ          *string `json:"cnpj"`
+	SupportedClub string  `json:"supported_club"`
+}
+
+// Manager is a user who keeps a group's register (role fan_group).
+type Manager struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+// GroupView is a group as the API shows it: the register's last update and
+// whether it is stale (not updated for 12 months).
+type GroupView struct {
+	ID                int64      `json:"id"`
+	Name              string     `json:"name"`
+	CNPJ              *string    `json:"cnpj"`
+	DeFacto           bool       `json:"de_facto"`
+	SupportedClub     string     `json:"supported_club"`
+	Status            string     `json:"status"`
+	Court             string     `json:"court"`
+	Managers          []Manager  `json:"managers"`
+	ActiveMembers     int64      `json:"active_members"`
+	RegisterUpdatedAt *time.Time `json:"register_updated_at"`
+	RegisterStale     bool       `json:"register_stale"`
+	CreatedAt         time.Time  `json:"created_at"`
+}
+
+func (s *Groups) now() time.Time {
+	if s.Clock == nil {
+		return time.Now()
+	}
+	return s.Clock.Now()
+}
+
+func (s *Groups) loc() *time.Location {
+	if s.Loc == nil {
+		return time.UTC
+	}
+	return s.Loc
+}
+
+func (s *Groups) today() civil.Date { return civil.Today(s.now(), s.loc()) }
+
+// CreateGroup registers a fan group in the actor's court (admin or clerk;
+// the route's policy checks the role). errs.Invalid for a bad name, CNPJ or
+// club; errs.Conflict when a group of the same name exists (case and
+// accents ignored).
+func (s *Groups) CreateGroup(ctx context.Context, a Actor, in GroupInput) (*GroupView, error) {
+	var f errs.Fields
+	name := strings.Join(strings.Fields(in.Name), " ")
+	club := strings.Join(strings.Fields(in.SupportedClub), " ")
+	checkLine(&f, "name", name, 200, true)
+	checkLine(&f, "supported_club", club, 200, true)
+	var cnpj *string
+	if in.CNPJ != nil && strings.TrimSpace(*in.CNPJ) != "" {
+		c, err := parseCNPJ(*in.CNPJ)
+		if err != nil {
+			f.Add("cnpj", "cnpj", err.Error())
+		} else {
+			cnpj = &c
+		}
+	}
+	if a.Court == "" {
+		return nil, errs.New(errs.Forbidden, "Somente usuários de um juizado cadastram torcidas.")
+	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	g := FanGroup{Name: name, CNPJ: cnpj, SupportedClub: club, Status: "active", CourtCode: &a.Court, CreatedAt: s.now()}
+	if a.UserID != 0 {
+		g.CreatedBy = &a.UserID
+	}
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, s.DB)
+		var n int64
+		if err := tx.Raw("SELECT count(*) FROM fan_groups WHERE f_unaccent(name) = f_unaccent(?)", name).Scan(&n).Error; err != nil {
+			return err
+		}
+		if n > 0 {
+			return errs.New(errs.Conflict, fmt.Sprintf("Já existe uma torcida cadastrada com o nome %q (maiúsculas e acentos não contam).", name))
+		}
+		return tx.Create(&g).Error
+	})
+	if db.IsUniqueViolation(err, "") {
+		return nil, errs.New(errs.Conflict, fmt.Sprintf("Já existe uma torcida cadastrada com o nome %q (maiúsculas e acentos não contam).", name))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.view(ctx, g)
+}
+
+// ListGroups returns the groups the actor may see: the court's groups for
+// staff, the own group for a manager; none for anyone else.
+func (s *Groups) ListGroups(ctx context.Context, a Actor) ([]GroupView, error) {
+	q := db.Conn(ctx, s.DB).Order("id")
+	switch {
+	case a.Role == "fan_group" && a.GroupID != 0:
+		q = q.Where("id = ?", a.GroupID)
+	case a.Court != "" && a.Role != "fan_group" && a.Role != "club":
+		q = q.Where("court_code = ?", a.Court)
+	default:
+		return []GroupView{}, nil
+	}
+	var gs []FanGroup
+	if err := q.Limit(1000).Find(&gs).Error; err != nil {
+		return nil, err
+	}
+	out := make([]GroupView, 0, len(gs))
+	for _, g := range gs {
+		v, err := s.view(ctx, g)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *v)
+	}
+	return out, nil
+}
+
+// GetGroup returns group id when the actor is staff of its court or one of
+// its managers; errs.NotFound otherwise (another court's or group's data
+// does not show that it exists).
+func (s *Groups) GetGroup(ctx context.Context, a Actor, id int64) (*GroupView, error) {
+	g, err := s.group(ctx, id, false)
+	if err != nil {
+		return nil, err
+	}
+	manager := a.Role == "fan_group" && a.GroupID == g.ID
+	staff := a.Role != "fan_group" && a.Role != "club" && a.Court != "" && g.CourtCode != nil && *g.CourtCode == a.Court
+	if !manager && !staff {
+		return nil, groupNotFound(id)
+	}
+	return s.view(ctx, *g)
+}
+
+func groupNotFound(id int64) error {
+	return errs.New(errs.NotFound, fmt.Sprintf("Torcida %d não encontrada.", id))
+}
+
+// group loads a group, locking it for update when lock is set.
+func (s *Groups) group(ctx context.Context, id int64, lock bool) (*FanGroup, error) {
+	q := db.Conn(ctx, s.DB)
+	if lock {
+		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+	}
+	var g FanGroup
+	err := q.Where("id = ?", id).Take(&g).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, groupNotFound(id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &g, nil
+}
+
+// canRead reports whether a may read group g's register, and whether the
+// read must be recorded (anyone but the group's managers).
+func canRead(a Actor, g *FanGroup) (ok, logged bool) {
+	if a.Role == "fan_group" {
+		return a.GroupID == g.ID, false
+	}
+	if registerReaders[a.Role] && a.Court != "" && g.CourtCode != nil && *g.CourtCode == a.Court {
+		return true, true
+	}
+	return false, false
+}
+
+// canWrite reports whether a keeps group g's register (its managers only).
+func canWrite(a Actor, g *FanGroup) bool {
+	return a.Role == "fan_group" && a.GroupID != 0 && a.GroupID == g.ID
+}
+
+// readable loads group id for a read by a (errs.NotFound when a may not read
+// it) and records the read when it must be recorded.
+func (s *Groups) readable(ctx context.Context, a Actor, id int64, what string, memberID *int64) (*FanGroup, error) {
+	g, err := s.group(ctx, id, false)
+	if err != nil {
+		return nil, err
+	}
+	ok, logged := canRead(a, g)
+	if !ok {
+		return nil, groupNotFound(id)
+	}
+	if logged {
+		if err := s.logRead(ctx, a, g.ID, memberID, what); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+// writable loads and locks group id for a change by a; errs.NotFound when a
+// is not one of its managers.
+func (s *Groups) writable(ctx context.Context, a Actor, id int64) (*FanGroup, error) {
+	g, err := s.group(ctx, id, true)
+	if err != nil {
+		return nil, err
+	}
+	if !canWrite(a, g) {
+		return nil, groupNotFound(id)
+	}
+	return g, nil
+}
+
+// MemberRead is one recorded read of member data.
+type MemberRead struct {
+	ID       int64     `json:"id"`
+	At       time.Time `json:"at"`
+	UserID   int64     `json:"user_id"`
+	Role     string    `json:"role"`
+	GroupID  int64     `json:"group_id"`
+	MemberID *int64    `json:"member_id"`
+	What     string    `json:"what"`
+}
+
+// TableName maps MemberRead to member_reads.
+func (MemberRead) TableName() string { return "member_reads" }
+
+func (s *Groups) logRead(ctx context.Context, a Actor, groupID int64, memberID *int64, what string) error {
+	return db.Conn(ctx, s.DB).Create(&MemberRead{At: s.now(), UserID: a.UserID, Role: a.Role, GroupID: groupID, MemberID: memberID, What: what}).Error
+}
+
+// Reads returns the recorded reads of group id's register, newest first
+// (for tests and audits).
+func (s *Groups) Reads(ctx context.Context, groupID int64) ([]MemberRead, error) {
+	var out []MemberRead
+	err := db.Conn(ctx, s.DB).Where("group_id = ?", groupID).Order("id DESC").Limit(1000).Find(&out).Error
+	return out, err
+}
+
+func (s *Groups) view(ctx context.Context, g FanGroup) (*GroupView, error) {
+	tx := db.Conn(ctx, s.DB)
+	v := GroupView{ID: g.ID, Name: g.Name, CNPJ: g.CNPJ, DeFacto: g.CNPJ == nil, SupportedClub: g.SupportedClub, Status: g.Status,
+		RegisterUpdatedAt: g.RegisterUpdatedAt, CreatedAt: g.CreatedAt, Managers: []Manager{}}
+	if g.CourtCode != nil {
+		v.Court = *g.CourtCode
+	}
+	if err := tx.Raw("SELECT id, name FROM users WHERE role = 'fan_group' AND group_id = ? AND disabled_at IS NULL ORDER BY id", g.ID).Scan(&v.Managers).Error; err != nil {
+		return nil, err
+	}
+	if err := tx.Raw("SELECT count(*) FROM member_periods WHERE group_id = ? AND left_on IS NULL", g.ID).Scan(&v.ActiveMembers).Error; err != nil {
+		return nil, err
+	}
+	v.RegisterStale = Stale(g.RegisterUpdatedAt, g.CreatedAt, s.now(), s.loc())
+	return &v, nil
+}
+
+// Stale reports whether a register last updated at updated (nil: never;
+// then counted from the group's registration) is older than
+// StaleAfterMonths at now, by the court's calendar.
+func Stale(updated *time.Time, created, now time.Time, loc *time.Location) bool {
+	from := created
+	if updated != nil {
+		from = *updated
+	}
+	limit := from.In(loc).AddDate(0, StaleAfterMonths, 0)
+	return !now.Before(limit)
+}
+
+// touch records that group id's register changed now.
+func (s *Groups) touch(ctx context.Context, id int64) error {
+	return db.Conn(ctx, s.DB).Exec("UPDATE fan_groups SET register_updated_at = ? WHERE id = ?", s.now(), id).Error
+}
+
+// checkLine adds an error for a one-line text: required, at most max
+// characters, no control characters.
+func checkLine(f *errs.Fields, field, s string, max int, required bool) {
+	if required && strings.TrimSpace(s) == "" {
+		f.Add(field, "required", "campo obrigatório.")
+		return
+	}
+	if msg := lineProblem(s, max); msg != "" {
+		f.Add(field, "text", msg)
+	}
+}
+
+// lineProblem says what is wrong with a one-line text, or "".
+func lineProblem(s string, max int) string {
+	if !utf8.ValidString(s) {
+		return "o texto não está em UTF-8 válido."
+	}
+	if n := utf8.RuneCountInString(s); n > max {
+		return fmt.Sprintf("texto longo demais: %d caracteres, o máximo é %d.", n, max)
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) || r == '\uFFFD' {
+			return "o texto contém caracteres de controle ou inválidos, que não são aceitos."
+		}
+	}
+	return ""
+}
+
+// parseCNPJ reads a CNPJ (00.000.000/0000-00 or 14 digits) and checks its
+// mod-11 digits.
+func parseCNPJ(s string) (string, error) {
+	d := strings.Map(func(r rune) rune {
+		switch {
+		case r >= '0' && r <= '9':
+			return r
+		case r == '.' || r == '/' || r == '-' || r == ' ':
+			return -1
+		}
+		return 'x'
+	}, strings.TrimSpace(s))
+	if len(d) != 14 || strings.ContainsRune(d, 'x') {
+		return "", errors.New("CNPJ deve ter 14 dígitos.")
+	}
+	if strings.Count(d, d[:1]) == 14 {
+		return "", errors.New("CNPJ com todos os dígitos iguais é inválido.")
+	}
+	check := func(n int) byte {
+		weights := []int{6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2}[13-n:]
+		sum := 0
+		for i := 0; i < n; i++ {
+			sum += int(d[i]-'0') * weights[i]
+		}
+		r := sum % 11
+		if r < 2 {
+			return '0'
+		}
+		return byte('0' + 11 - r)
+	}
+	if check(12) != d[12] || check(13) != d[13] {
+		return "", errors.New("dígitos verificadores do CNPJ não conferem.")
+	}
+	return d, nil
+}

@@ -52,7 +52,31 @@ func Open(ctx context.Context, dsn string) (*gorm.DB, error) {
 
 type txKey struct{}
 
-// WithTx runs fn in one transaction carried by the context: stores called
+type actorKey struct{}
+
+// Actor is who acts, for the audit trail: the user's id, name, role and
+// domain (court code, group or club). Zero for the system.
+type Actor struct {
+	ID     int64
+	Name   string
+	Role   string
+	Domain string
+}
+
+// WithActor returns ctx carrying the actor whose writes the audit trail
+// records (migration 00006: the transaction settings juizado.actor_*).
+func WithActor(ctx context.Context, a Actor) context.Context {
+	return context.WithValue(ctx, actorKey{}, a)
+}
+
+// ActorFrom returns the actor carried by ctx, if any.
+func ActorFrom(ctx context.Context) (Actor, bool) {
+	a, ok := ctx.Value(actorKey{}).(Actor)
+	return a, ok
+}
+
+// WithTx runs fn in one transaction carried by the context (with the
+// actor of WithActor set for the audit trail): stores called
 // with that context use it (see Conn). A transaction already in ctx is
 // reused, so use cases compose. fn's error rolls everything back.
 func WithTx(ctx context.Context, g *gorm.DB, fn func(ctx context.Context) error) error {
@@ -60,6 +84,16 @@ func WithTx(ctx context.Context, g *gorm.DB, fn func(ctx context.Context) error)
 		return fn(ctx)
 	}
 	return g.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if a, ok := ActorFrom(ctx); ok {
+			id := ""
+			if a.ID != 0 {
+				id = fmt.Sprint(a.ID)
+			}
+			if err := tx.Exec(`SELECT set_config('juizado.actor_id', ?, true), set_config('juizado.actor_name', ?, true),
+				set_config('juizado.actor_role', ?, true), set_config('juizado.actor_domain', ?, true)`, id, a.Name, a.Role, a.Domain).Error; err != nil {
+				return err
+			}
+		}
 		return fn(context.WithValue(ctx, txKey{}, tx))
 	})
 }

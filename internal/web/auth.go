@@ -2,10 +2,12 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/labstack/echo/v4"
 )
@@ -49,8 +51,23 @@ func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 			return errs.New(errs.Forbidden, "O perfil "+u.Role+" não tem permissão para esta operação.")
 		}
 		c.Set(userKey, u)
+		c.SetRequest(c.Request().WithContext(db.WithActor(c.Request().Context(), db.Actor{ID: u.ID, Name: u.Name, Role: u.Role, Domain: domainOf(u)})))
 		return next(c)
 	}
+}
+
+// domainOf names the user's domain for the audit trail: the court code,
+// "group:ID" or "club:NAME".
+func domainOf(u authz.User) string {
+	switch {
+	case u.CourtCode != nil:
+		return *u.CourtCode
+	case u.GroupID != nil:
+		return fmt.Sprintf("group:%d", *u.GroupID)
+	case u.Club != nil:
+		return "club:" + *u.Club
+	}
+	return ""
 }
 
 // actor returns the authenticated user as a cases.Actor.

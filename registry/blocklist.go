@@ -1,11 +1,9 @@
 package registry
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/json"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/juizado/juizado/internal/civil"
@@ -23,6 +21,10 @@ type Lists struct {
 	Loc   *time.Location // America/Sao_Paulo
 	// FormatNumber formats a 20-digit CNJ number for people and gates.
 	FormatNumber func(string) string
+	// OnVersion, when set, is told each new version number as Refresh makes
+	// it (inside its transaction, before the commit): caches use it to look
+	// for the new version on their next read.
+	OnVersion func(version int64)
 }
 
 // Entry is one blocklist item: one ban in force for a CPF (a person with two
@@ -56,80 +58,6 @@ func (l *Lists) number(n string) string {
 		return n
 	}
 	return l.FormatNumber(n)
-}
-
-func (l *Lists) entries(ctx context.Context) ([]Entry, error) {
-	bans, err := sanctions.InForceOn(ctx, db.Conn(ctx, l.DB), l.today(), func(q *gorm.DB) *gorm.DB {
-		return q.Where("cpf IS NOT NULL")
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Entry, 0, len(bans))
-	for _, b := range bans {
-		out = append(out, Entry{CPF: *b.CPF, Name: b.Name, BirthDate: b.BirthDate, FirstDay: b.FirstDay, LastDay: b.LastDay,
-			BanID: b.ID, CaseNumber: l.number(b.CaseNumber), Court: b.CourtCode})
-	}
-	return out, nil
-}
-
-// blocklistLock serialises version assignment (pg_advisory_xact_lock key).
-const blocklistLock = 0x6a75697a61646f01
-
-// Refresh makes a new blocklist version when the entries in force now differ
-// from the latest version's, inside the caller's transaction when there is
-// one (a sentence), so that versions follow commit order. It is also how a
-// ban that starts or ends at midnight makes a version with nobody acting.
-func (l *Lists) Refresh(ctx context.Context) error {
-	_, err := l.Current(ctx)
-	return err
-}
-
-// Current returns the blocklist in force now with its version, making a new
-// version first when the entries changed since the latest one.
-func (l *Lists) Current(ctx context.Context) (*Snapshot, error) {
-	var snap *Snapshot
-	err := db.WithTx(ctx, l.DB, func(ctx context.Context) error {
-		tx := db.Conn(ctx, l.DB)
-		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", int64(blocklistLock)).Error; err != nil {
-			return err
-		}
-		items, err := l.entries(ctx)
-		if err != nil {
-			return err
-		}
-		digest, err := digestOf(items)
-		if err != nil {
-			return err
-		}
-		var last struct {
-			Version     int64
-			GeneratedAt time.Time
-			Digest      []byte
-		}
-		if err := tx.Raw("SELECT version, generated_at, digest FROM blocklist_versions ORDER BY version DESC LIMIT 1").Scan(&last).Error; err != nil {
-			return err
-		}
-		if last.Version == 0 || !bytes.Equal(last.Digest, digest) {
-			now := l.Clock.Now()
-			if err := tx.Raw("INSERT INTO blocklist_versions (generated_at, digest, entries) VALUES (?, ?, ?) RETURNING version, generated_at",
-				now, digest, len(items)).Scan(&last).Error; err != nil {
-				return err
-			}
-		}
-		snap = &Snapshot{Version: last.Version, GeneratedAt: last.GeneratedAt.UTC(), Items: items}
-		return nil
-	})
-	return snap, err
-}
-
-func digestOf(items []Entry) ([]byte, error) {
-	b, err := json.Marshal(items)
-	if err != nil {
-		return nil, err
-	}
-	h := sha256.Sum256(b)
-	return h[:], nil
 }
 
 // CheckResult answers a gate's CPF check.
@@ -175,10 +103,39 @@ type PublicEntry struct {
 	Court      string      `json:"court"`
 }
 
-// Public returns the published bans in force today, ordered by name.
-func (l *Lists) Public(ctx context.Context) ([]PublicEntry, error) {
+// PublicFilter narrows the public list: Court is a court code TR.OOOO, Club
+// the home club of the case's event (case and accents ignored); empty
+// fields do not filter.
+type PublicFilter struct {
+	Court string
+	Club  string
+}
+
+// ValidCourt reports whether s is a court code TR.OOOO (e.g. 26.0100).
+func ValidCourt(s string) bool {
+	if len(s) != 7 || s[2] != '.' {
+		return false
+	}
+	for i, r := range s {
+		if i != 2 && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Public returns the published bans in force today, ordered by name,
+// narrowed by f.
+func (l *Lists) Public(ctx context.Context, f PublicFilter) ([]PublicEntry, error) {
 	bans, err := sanctions.InForceOn(ctx, db.Conn(ctx, l.DB), l.today(), func(q *gorm.DB) *gorm.DB {
-		return q.Where("publish")
+		q = q.Where("publish")
+		if f.Court != "" {
+			q = q.Where("court_code = ?", f.Court)
+		}
+		if club := strings.TrimSpace(f.Club); club != "" {
+			q = q.Where("case_id IN (SELECT id FROM cases WHERE lower(f_unaccent(home_team)) = lower(f_unaccent(?)))", club)
+		}
+		return q
 	})
 	if err != nil {
 		return nil, err
@@ -188,6 +145,41 @@ func (l *Lists) Public(ctx context.Context) ([]PublicEntry, error) {
 		out = append(out, PublicEntry{Name: b.Name, FirstDay: b.FirstDay, LastDay: b.LastDay, CaseNumber: l.number(b.CaseNumber), Court: b.CourtCode})
 	}
 	sortByName(out)
+	return out, nil
+}
+
+// Awaiting is a ban in force whose person has no CPF: it stays out of the
+// blocklist (never a name-only entry) until the court identifies the person.
+type Awaiting struct {
+	BanID       int64       `json:"ban_id"`
+	CaseID      int64       `json:"case_id"`
+	DefendantID int64       `json:"defendant_id"`
+	Name        string      `json:"name"`
+	BirthDate   *civil.Date `json:"birth_date"`
+	FirstDay    civil.Date  `json:"first_day"`
+	LastDay     *civil.Date `json:"last_day"`
+	CaseNumber  string      `json:"case_number"`
+	Court       string      `json:"court"`
+}
+
+// AwaitingIdentification returns the person bans in force today without a
+// CPF, of court (all courts when empty), ordered by ban id.
+func (l *Lists) AwaitingIdentification(ctx context.Context, court string) ([]Awaiting, error) {
+	bans, err := sanctions.InForceOn(ctx, db.Conn(ctx, l.DB), l.today(), func(q *gorm.DB) *gorm.DB {
+		q = q.Where("cpf IS NULL AND subject = 'person'")
+		if court != "" {
+			q = q.Where("court_code = ?", court)
+		}
+		return q
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Awaiting, 0, len(bans))
+	for _, b := range bans {
+		out = append(out, Awaiting{BanID: b.ID, CaseID: b.CaseID, DefendantID: b.DefendantID, Name: b.Name, BirthDate: b.BirthDate,
+			FirstDay: b.FirstDay, LastDay: b.LastDay, CaseNumber: l.number(b.CaseNumber), Court: b.CourtCode})
+	}
 	return out, nil
 }
 

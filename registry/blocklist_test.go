@@ -125,7 +125,7 @@ func (e *env) look(t *testing.T, b sanctions.Ban) state {
 	t.Helper()
 	ctx := context.Background()
 	var s state
-	pub, err := e.lists.Public(ctx)
+	pub, err := e.lists.Public(ctx, registry.PublicFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestLists_BanInForceFromFirstToLastDayInSaoPaulo(t *testing.T) {
 		t.Errorf("case number %q not formatted", got.CaseNumber)
 	}
 	// The public list carries no CPF nor birth date (Estatuto art. 5º par. único VI).
-	pub, _ := e.lists.Public(context.Background())
+	pub, _ := e.lists.Public(context.Background(), registry.PublicFilter{})
 	raw, _ := json.Marshal(pub)
 	if strings.Contains(string(raw), "66392332154") || strings.Contains(string(raw), "663.923.321-54") || strings.Contains(string(raw), "1991-07-22") {
 		t.Errorf("public list leaks CPF or birth date: %s", raw)

@@ -144,7 +144,7 @@ func TestEndToEndBinary(t *testing.T) {
 	}
 	dsn := pgtest.NewEmptyDSN(t)
 	addr := freeAddr(t)
-	env := append(os.Environ(), "DATABASE_URL="+dsn, "JUIZADO_ADDR="+addr, "JUIZADO_COURT=26.0100")
+	env := append(os.Environ(), "DATABASE_URL="+dsn, "JUIZADO_ADDR="+addr, "JUIZADO_COURT=26.0100", "JUIZADO_KEY_DIR="+filepath.Join(t.TempDir(), "keys"))
 	run := func(args ...string) (string, error) {
 		cmd := exec.Command(bin, args...)
 		cmd.Env = env

@@ -24,6 +24,7 @@ import (
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgcluster"
 	"github.com/juizado/juizado/internal/web"
+	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/templates"
 	"gorm.io/gorm"
 )
@@ -79,7 +80,11 @@ func (m *Main) Open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	m.Server, err = web.New(web.Deps{DB: g, Enforcer: enf, Clock: m.Clock, Loc: loc, Templates: templates.FS, Logger: m.Logger})
+	var keys *registry.KeyRing
+	if m.Config.KeyDir != "" {
+		keys = &registry.KeyRing{Dir: m.Config.KeyDir}
+	}
+	m.Server, err = web.New(web.Deps{DB: g, Enforcer: enf, Clock: m.Clock, Loc: loc, Templates: templates.FS, Logger: m.Logger, Keys: keys})
 	return err
 }
 
@@ -108,6 +113,10 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- m.httpServer.Serve(m.listener) }()
+	tctx, stopTicker := context.WithCancel(ctx)
+	defer stopTicker()
+	go m.Server.RunBlocklistTicker(tctx, time.Minute)
+	defer m.Server.Close() // writes the CPF checks still queued
 	m.Logger.Info("serving", "addr", m.Addr())
 	select {
 	case err := <-errc:
@@ -125,6 +134,9 @@ func (m *Main) Run(ctx context.Context) error {
 
 // Close releases the database.
 func (m *Main) Close() error {
+	if m.Server != nil {
+		m.Server.Close()
+	}
 	if m.DB != nil {
 		if sqlDB, err := m.DB.DB(); err == nil {
 			return sqlDB.Close()

@@ -2,14 +2,20 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/juizado/juizado/internal/authz"
 	"html/template"
 	"io/fs"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
@@ -20,7 +26,10 @@ import (
 func (s *Server) registryRoutes(api *echo.Group) {
 	api.GET("/public/banned", s.publicBanned)
 	api.GET("/blocklist", s.blocklist)
+	api.GET("/blocklist/changes", s.blocklistChanges)
+	api.GET("/blocklist/key", s.blocklistKey)
 	api.GET("/blocklist/check/:cpf", s.blocklistCheck)
+	api.GET("/blocklist/awaiting-identification", s.awaitingIdentification)
 }
 
 func parsePages(fsys fs.FS) (map[string]*template.Template, error) {
@@ -54,7 +63,11 @@ func (s *Server) render(c echo.Context, status int, name string, data any) error
 
 // publicBanned: GET /api/v1/public/banned (anyone).
 func (s *Server) publicBanned(c echo.Context) error {
-	items, err := s.lists.Public(c.Request().Context())
+	f, err := publicFilter(c)
+	if err != nil {
+		return err
+	}
+	items, err := s.lists.Public(c.Request().Context(), f)
 	if err != nil {
 		return err
 	}
@@ -63,54 +76,17 @@ func (s *Server) publicBanned(c echo.Context) error {
 
 // publicPage: GET /impedidos, the public list for people (pt-BR).
 func (s *Server) publicPage(c echo.Context) error {
-	items, err := s.lists.Public(c.Request().Context())
+	f, err := publicFilter(c)
+	if err != nil {
+		return err
+	}
+	items, err := s.lists.Public(c.Request().Context(), f)
 	if err != nil {
 		return err
 	}
 	return s.render(c, http.StatusOK, "impedidos", map[string]any{
 		"Items": items, "Today": civil.Today(s.now(), s.deps.Loc).BR(),
 	})
-}
-
-// blocklist: GET /api/v1/blocklist (club): JSON or CSV, strong ETag per
-// version and representation, 304 on a matching If-None-Match.
-func (s *Server) blocklist(c echo.Context) error {
-	format := c.QueryParam("format")
-	switch format {
-	case "":
-		format = "json"
-		if acceptsCSV(c.Request().Header.Get(echo.HeaderAccept)) {
-			format = "csv"
-		}
-	case "json", "csv":
-	default:
-		return errs.InvalidField("format", "oneof", "formato deve ser json ou csv.")
-	}
-	snap, err := s.lists.Current(c.Request().Context())
-	if err != nil {
-		return err
-	}
-	etag := fmt.Sprintf(`"blocklist-v%d-%s"`, snap.Version, format)
-	h := c.Response().Header()
-	h.Set("ETag", etag)
-	h.Set("Cache-Control", "private, no-cache")
-	h.Set("X-Blocklist-Version", fmt.Sprint(snap.Version))
-	h.Add("Vary", "Accept")
-	if etagMatches(c.Request().Header.Get("If-None-Match"), etag) {
-		return c.NoContent(http.StatusNotModified)
-	}
-	if format == "csv" {
-		body, err := blocklistCSV(snap)
-		if err != nil {
-			return err
-		}
-		return c.Blob(http.StatusOK, "text/csv; charset=utf-8", body)
-	}
-	body, err := json.Marshal(snap)
-	if err != nil {
-		return err
-	}
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
 }
 
 // acceptsCSV reports whether an Accept header asks for text/csv (with a
@@ -177,15 +153,354 @@ func SafeCell(s string) string {
 	return s
 }
 
-// blocklistCheck: GET /api/v1/blocklist/check/:cpf (club).
+// publicFilter reads ?court=TR.OOOO and ?club=NAME of the public list.
+func publicFilter(c echo.Context) (registry.PublicFilter, error) {
+	f := registry.PublicFilter{Court: strings.TrimSpace(c.QueryParam("court")), Club: strings.TrimSpace(c.QueryParam("club"))}
+	if f.Court != "" && !registry.ValidCourt(f.Court) {
+		return f, errs.InvalidField("court", "court", "court deve ser um código TR.OOOO (por exemplo 26.0100).")
+	}
+	if len(f.Club) > 200 || strings.ContainsRune(f.Club, 0) {
+		return f, errs.InvalidField("club", "club", "club inválido.")
+	}
+	return f, nil
+}
+
+// Blocklist bodies are prepared once per version: the JSON and CSV bytes,
+// their signatures and (on first demand) their gzip forms. A read serves the
+// prepared bytes; the version is looked up in the database at most every
+// blocklistFresh, at once after this process made a new version
+// (Lists.OnVersion), and the blocklist is refreshed first when the court's
+// date changed since the last look.
+const blocklistFresh = time.Second
+
+type blocklistCache struct {
+	mu        sync.Mutex // serialises lookups and rebuilds
+	state     atomic.Pointer[blocklistState]
+	pending   atomic.Int64 // the highest version Refresh made in this process
+	pendingAt atomic.Int64 // when (unix ns)
+}
+
+type blocklistState struct {
+	p       *preparedList
+	day     civil.Date // the court's date when the version was looked up
+	checked time.Time  // when (real time)
+}
+
+type preparedList struct {
+	version     int64
+	generatedAt time.Time
+	json, csv   *preparedBody
+	byCPF       map[string][]registry.CheckBan
+}
+
+type preparedBody struct {
+	body        []byte
+	contentType string
+	etag        string // strong, per version and representation
+	keyID, sig  string
+	gzOnce      sync.Once
+	gz          []byte
+}
+
+func (b *preparedBody) gzipped() []byte {
+	b.gzOnce.Do(func() { b.gz = gzipBytes(b.body) })
+	return b.gz
+}
+
+func gzipBytes(body []byte) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
+	_, _ = zw.Write(body)
+	_ = zw.Close()
+	return buf.Bytes()
+}
+
+// noteVersion is Lists.OnVersion: the next read looks the version up.
+func (s *Server) noteVersion(v int64) {
+	for {
+		cur := s.bl.pending.Load()
+		if v <= cur || s.bl.pending.CompareAndSwap(cur, v) {
+			break
+		}
+	}
+	s.bl.pendingAt.Store(time.Now().UnixNano())
+}
+
+// preparedBlocklist returns the prepared bodies of the latest version.
+func (s *Server) preparedBlocklist(ctx context.Context) (*preparedList, error) {
+	today := civil.Today(s.now(), s.deps.Loc)
+	if st := s.bl.state.Load(); st != nil && s.fresh(st, today) {
+		return st.p, nil
+	}
+	s.bl.mu.Lock()
+	defer s.bl.mu.Unlock()
+	st := s.bl.state.Load()
+	if st != nil && s.fresh(st, today) {
+		return st.p, nil
+	}
+	if st == nil || st.day != today {
+		// Bans that start or end at midnight: a new version with nobody acting.
+		if err := s.lists.Refresh(ctx); err != nil {
+			return nil, err
+		}
+	}
+	v, err := s.lists.Latest(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var p *preparedList
+	if st != nil && st.p.version == v.Version && v.Version != 0 {
+		p = st.p
+	} else {
+		if v.Version == 0 {
+			if err := s.lists.Refresh(ctx); err != nil {
+				return nil, err
+			}
+		}
+		snap, err := s.lists.Read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if p, err = s.prepare(snap); err != nil {
+			return nil, err
+		}
+	}
+	s.bl.state.Store(&blocklistState{p: p, day: today, checked: time.Now()})
+	return p, nil
+}
+
+func (s *Server) fresh(st *blocklistState, today civil.Date) bool {
+	if st.day != today || time.Since(st.checked) >= blocklistFresh {
+		return false
+	}
+	if pv := s.bl.pending.Load(); pv > st.p.version && time.Since(time.Unix(0, s.bl.pendingAt.Load())) < 30*time.Second {
+		return false
+	}
+	return true
+}
+
+func (s *Server) prepare(snap *registry.Snapshot) (*preparedList, error) {
+	p := &preparedList{version: snap.Version, generatedAt: snap.GeneratedAt, byCPF: make(map[string][]registry.CheckBan, len(snap.Items))}
+	for _, e := range snap.Items {
+		p.byCPF[e.CPF] = append(p.byCPF[e.CPF], registry.CheckBan{BanID: e.BanID, FirstDay: e.FirstDay, LastDay: e.LastDay, CaseNumber: e.CaseNumber, Court: e.Court})
+	}
+	jb, err := json.Marshal(snap)
+	if err != nil {
+		return nil, err
+	}
+	cb, err := blocklistCSV(snap)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range []struct {
+		into        **preparedBody
+		body        []byte
+		format, ctp string
+	}{{&p.json, jb, "json", echo.MIMEApplicationJSON}, {&p.csv, cb, "csv", "text/csv; charset=utf-8"}} {
+		kid, sig, err := s.deps.Keys.Sign(r.body)
+		if err != nil {
+			return nil, err
+		}
+		*r.into = &preparedBody{body: r.body, contentType: r.ctp, etag: fmt.Sprintf(`"blocklist-v%d-%s"`, snap.Version, r.format), keyID: kid, sig: sig}
+	}
+	return p, nil
+}
+
+// blocklist: GET /api/v1/blocklist (club): JSON or CSV from the prepared
+// body, signed; strong ETag per version and representation (and content
+// coding), 304 on a matching If-None-Match; gzip when accepted.
+func (s *Server) blocklist(c echo.Context) error {
+	format := c.QueryParam("format")
+	switch format {
+	case "":
+		format = "json"
+		if acceptsCSV(c.Request().Header.Get(echo.HeaderAccept)) {
+			format = "csv"
+		}
+	case "json", "csv":
+	default:
+		return errs.InvalidField("format", "oneof", "formato deve ser json ou csv.")
+	}
+	p, err := s.preparedBlocklist(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	b := p.json
+	if format == "csv" {
+		b = p.csv
+	}
+	gz := acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding))
+	etag := b.etag
+	if gz {
+		etag = strings.TrimSuffix(etag, `"`) + `-gzip"`
+	}
+	h := c.Response().Header()
+	h.Set("ETag", etag)
+	h.Set("Cache-Control", "private, no-cache")
+	h.Set("X-Blocklist-Version", strconv.FormatInt(p.version, 10))
+	h.Set("X-Juizado-Key-Id", b.keyID)
+	h.Set("X-Juizado-Signature", b.sig)
+	h.Add("Vary", "Accept, Accept-Encoding")
+	inm := c.Request().Header.Get("If-None-Match")
+	if inm != "" && (etagMatches(inm, b.etag) || etagMatches(inm, strings.TrimSuffix(b.etag, `"`)+`-gzip"`)) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	if gz {
+		h.Set(echo.HeaderContentEncoding, "gzip")
+		return c.Blob(http.StatusOK, b.contentType, b.gzipped())
+	}
+	return c.Blob(http.StatusOK, b.contentType, b.body)
+}
+
+// acceptsGzip reports whether an Accept-Encoding header accepts gzip.
+func acceptsGzip(ae string) bool {
+	for _, part := range strings.Split(ae, ",") {
+		fields := strings.Split(part, ";")
+		coding := strings.ToLower(strings.TrimSpace(fields[0]))
+		if coding != "gzip" && coding != "x-gzip" && coding != "*" {
+			continue
+		}
+		q := 1.0
+		for _, p := range fields[1:] {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
+				if f, err := strconv.ParseFloat(v, 64); err == nil {
+					q = f
+				}
+			}
+		}
+		if q > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// blocklistChanges: GET /api/v1/blocklist/changes?since=V[&limit=N][&cursor=C]
+// (club): a signed page of the change feed.
+func (s *Server) blocklistChanges(c echo.Context) error {
+	ctx := c.Request().Context()
+	if !c.QueryParams().Has("since") {
+		return errs.InvalidField("since", "required", "informe since: a versão da última lista que o portão aplicou.")
+	}
+	since, err := registry.ParseVersion("since", c.QueryParam("since"))
+	if err != nil {
+		return err
+	}
+	limit := registry.MaxFeedPage
+	if l := c.QueryParam("limit"); l != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(l))
+		if err != nil || n < 1 {
+			return errs.InvalidField("limit", "min", "limit deve ser um inteiro de 1 a 1000.")
+		}
+		limit = min(n, registry.MaxFeedPage)
+	}
+	if _, err := s.preparedBlocklist(ctx); err != nil { // refreshes at a new day
+		return err
+	}
+	page, err := s.lists.Changes(ctx, since, limit, c.QueryParam("cursor"))
+	if err != nil {
+		return err
+	}
+	body, err := json.Marshal(page)
+	if err != nil {
+		return err
+	}
+	kid, sig, err := s.deps.Keys.Sign(body)
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set("X-Juizado-Key-Id", kid)
+	h.Set("X-Juizado-Signature", sig)
+	h.Set("Cache-Control", "private, no-cache")
+	h.Add("Vary", "Accept-Encoding")
+	if len(body) > 1024 && acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding)) {
+		h.Set(echo.HeaderContentEncoding, "gzip")
+		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, gzipBytes(body))
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
+}
+
+// blocklistKey: GET /api/v1/blocklist/key (anyone): the public keys that
+// verify the blocklist's signatures.
+func (s *Server) blocklistKey(c echo.Context) error {
+	keys, err := s.deps.Keys.Keys(s.now())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"keys": keys})
+}
+
+// checkAnswer is the answer to a CPF check, with the list version it read.
+type checkAnswer struct {
+	CPF     string              `json:"cpf"`
+	Blocked bool                `json:"blocked"`
+	Bans    []registry.CheckBan `json:"bans"`
+	Version int64               `json:"version"`
+}
+
+// blocklistCheck: GET /api/v1/blocklist/check/:cpf (club), answered from the
+// prepared version in memory; the check is logged off the request path.
 func (s *Server) blocklistCheck(c echo.Context) error {
 	cpf, err := registry.ParseCPF(c.Param("cpf"))
 	if err != nil {
 		return errs.InvalidField("cpf", "cpf", err.Error())
 	}
-	res, err := s.lists.Check(c.Request().Context(), cpf)
+	p, err := s.preparedBlocklist(c.Request().Context())
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, res)
+	bans := p.byCPF[cpf.String()]
+	if bans == nil {
+		bans = []registry.CheckBan{}
+	}
+	if u, ok := c.Get(userKey).(authz.User); ok && s.checkLog != nil {
+		club := ""
+		if u.Club != nil {
+			club = *u.Club
+		}
+		s.checkLog.Log(registry.CheckRecord{UserID: u.ID, Club: club, CPF: cpf.String(), CheckedAt: s.now(), Version: p.version})
+	}
+	return c.JSON(http.StatusOK, checkAnswer{CPF: cpf.String(), Blocked: len(bans) > 0, Bans: bans, Version: p.version})
+}
+
+// awaitingIdentification: GET /api/v1/blocklist/awaiting-identification
+// (clerk, judge): bans in force of persons without a CPF, of the user's court.
+func (s *Server) awaitingIdentification(c echo.Context) error {
+	items, err := s.lists.AwaitingIdentification(c.Request().Context(), actor(c).Court)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": items})
+}
+
+// RunBlocklistTicker refreshes the blocklist every interval until ctx ends,
+// so that a ban starting or ending at midnight (America/Sao_Paulo) makes a
+// new version within a minute with nobody acting, and prepares its bodies.
+func (s *Server) RunBlocklistTicker(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := s.lists.Refresh(ctx); err != nil {
+				if ctx.Err() == nil {
+					s.deps.Logger.Error("blocklist refresh", "err", err.Error())
+				}
+				continue
+			}
+			if _, err := s.preparedBlocklist(ctx); err != nil && ctx.Err() == nil {
+				s.deps.Logger.Error("blocklist prepare", "err", err.Error())
+			}
+		}
+	}
+}
+
+// Close writes the CPF checks still queued.
+func (s *Server) Close() {
+	if s.checkLog != nil {
+		s.checkLog.Close()
+	}
 }

@@ -31,6 +31,9 @@ type Deps struct {
 	Loc       *time.Location
 	Templates fs.FS // templates.FS
 	Logger    *slog.Logger
+	// Keys signs the blocklist (registry.KeyRing on JUIZADO_KEY_DIR); nil:
+	// a key kept in memory for this process only.
+	Keys *registry.KeyRing
 }
 
 // Server is the HTTP server with its services.
@@ -41,6 +44,8 @@ type Server struct {
 	lists    *registry.Lists
 	pages    map[string]*template.Template
 	routeSet map[string]bool
+	bl       blocklistCache
+	checkLog *registry.CheckLog
 	// Metrics is the server's Prometheus registry (GET /metrics); other
 	// components may register their collectors on it.
 	Metrics *prometheus.Registry
@@ -55,6 +60,7 @@ var Public = map[string]bool{
 	"GET /readyz":                 true,
 	"GET /impedidos":              true,
 	"GET /api/v1/public/banned":   true,
+	"GET /api/v1/blocklist/key":   true,
 	"GET /api/v1/legal/ban-range": true,
 	"GET /api/v1/legal/ban-term":  true,
 	"GET /api/v1/openapi.json":    true,
@@ -64,6 +70,9 @@ var Public = map[string]bool{
 func New(d Deps) (*Server, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
+	}
+	if d.Keys == nil {
+		d.Keys = registry.EphemeralKeyRing()
 	}
 	lists := &registry.Lists{DB: d.DB, Clock: d.Clock, Loc: d.Loc, FormatNumber: cases.FormatNumber}
 	s := &Server{
@@ -94,6 +103,8 @@ func New(d Deps) (*Server, error) {
 	for _, r := range e.Routes() {
 		s.routeSet[r.Method+" "+r.Path] = true
 	}
+	lists.OnVersion = s.noteVersion
+	s.checkLog = registry.NewCheckLog(d.DB, d.Logger, 0, 0)
 	return s, nil
 }
 
@@ -107,6 +118,7 @@ func (s *Server) routes() {
 	s.caseRoutes(api)
 	s.registryRoutes(api)
 	s.sanctionsRoutes(api)
+	s.auditRoutes(api)
 }
 
 // Routes returns "METHOD /template" for every route of the router.

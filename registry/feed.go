@@ -1,0 +1,465 @@
+package registry
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"gorm.io/gorm"
+)
+
+// Change reasons (why an entry entered or left the blocklist).
+const (
+	ReasonNewBan     = "new_ban"    // a sentence or order in force at once
+	ReasonLifted     = "lifted"     // the ban was lifted
+	ReasonExpiry     = "expiry"     // the ban's last day passed
+	ReasonStart      = "start"      // a ban sentenced earlier reached its first day
+	ReasonCorrection = "correction" // an entry's data changed, or a ban came to or left the list otherwise
+	ReasonMember     = "member"     // a member named in a group ban
+)
+
+// Change is one addition or removal in the blocklist feed: the entry as
+// added, or as it was when removed.
+type Change struct {
+	Version int64  `json:"version"`
+	Op      string `json:"op"` // add | remove
+	Reason  string `json:"reason"`
+	Entry
+}
+
+// MarshalJSON keeps the change flat: {version, op, reason, ban_id, cpf, ...}.
+func (c Change) MarshalJSON() ([]byte, error) {
+	type flat struct {
+		Version    int64       `json:"version"`
+		Op         string      `json:"op"`
+		Reason     string      `json:"reason"`
+		BanID      int64       `json:"ban_id"`
+		CPF        string      `json:"cpf"`
+		Name       string      `json:"name"`
+		BirthDate  *civil.Date `json:"birth_date"`
+		FirstDay   civil.Date  `json:"first_day"`
+		LastDay    *civil.Date `json:"last_day"`
+		GroupBanID *int64      `json:"group_ban_id"`
+		CaseNumber string      `json:"case_number"`
+		Court      string      `json:"court"`
+	}
+	e := c.Entry
+	return json.Marshal(flat{c.Version, c.Op, c.Reason, e.BanID, e.CPF, e.Name, e.BirthDate, e.FirstDay, e.LastDay, e.GroupBanID, e.CaseNumber, e.Court})
+}
+
+// entryRow is an entry as stored (case number in 20 digits).
+type entryRow struct {
+	BanID      int64
+	CPF        string `gorm:"column:cpf"`
+	Name       string
+	BirthDate  *civil.Date
+	FirstDay   civil.Date
+	LastDay    *civil.Date
+	GroupBanID *int64
+	CaseNumber string
+	Court      string
+}
+
+func (l *Lists) entry(r entryRow) Entry {
+	return Entry{CPF: r.CPF, Name: r.Name, BirthDate: r.BirthDate, FirstDay: r.FirstDay, LastDay: r.LastDay,
+		BanID: r.BanID, GroupBanID: r.GroupBanID, CaseNumber: l.number(strings.TrimSpace(r.CaseNumber)), Court: r.Court}
+}
+
+type changeRow struct {
+	ID      int64 `gorm:"primaryKey"`
+	Version int64
+	Op      string
+	Reason  string
+	E       entryRow `gorm:"embedded"`
+}
+
+func (changeRow) TableName() string { return "blocklist_changes" }
+
+// Version is a blocklist version: its number and when it was made.
+type Version struct {
+	Version     int64
+	GeneratedAt time.Time
+}
+
+// diffRow is one difference between the bans in force and the stored entries.
+type diffRow struct {
+	Kind       string // add | remove | change
+	BanID      int64
+	New        entryRow `gorm:"embedded;embeddedPrefix:n_"`
+	Old        entryRow `gorm:"embedded;embeddedPrefix:o_"`
+	BanExists  bool
+	BanStatus  *string
+	BanLastDay *civil.Date
+}
+
+// inForceSQL selects the blocklist entries in force on a day (the first
+// parameter, twice): bans in force whose person has a CPF. A ban of a person
+// without a CPF stays out (AwaitingIdentification).
+//
+// group_ban_id is NULL until member bans are stored with their group ban.
+const inForceSQL = `
+	SELECT b.id AS ban_id, b.cpf, b.name, b.birth_date, b.first_day, b.last_day, NULL::bigint AS group_ban_id,
+	       b.case_number, b.court_code AS court
+	FROM bans b
+	WHERE b.status = 'active' AND b.first_day <= ? AND (b.last_day IS NULL OR b.last_day >= ?) AND b.cpf IS NOT NULL`
+
+// blocklistLock serialises version assignment (pg_advisory_xact_lock key).
+const blocklistLock = 0x6a75697a61646f01
+
+const diffSQL = `
+	WITH cur AS (` + inForceSQL + `)
+	SELECT CASE WHEN e.ban_id IS NULL THEN 'add' WHEN c.ban_id IS NULL THEN 'remove' ELSE 'change' END AS kind,
+	       COALESCE(c.ban_id, e.ban_id) AS ban_id,
+	       c.ban_id AS n_ban_id, c.cpf AS n_cpf, c.name AS n_name, c.birth_date AS n_birth_date, c.first_day AS n_first_day,
+	       c.last_day AS n_last_day, c.group_ban_id AS n_group_ban_id, c.case_number AS n_case_number, c.court AS n_court,
+	       e.ban_id AS o_ban_id, e.cpf AS o_cpf, e.name AS o_name, e.birth_date AS o_birth_date, e.first_day AS o_first_day,
+	       e.last_day AS o_last_day, e.group_ban_id AS o_group_ban_id, e.case_number AS o_case_number, e.court AS o_court,
+	       b.id IS NOT NULL AS ban_exists, b.status AS ban_status, b.last_day AS ban_last_day
+	FROM cur c
+	FULL JOIN blocklist_entries e ON e.ban_id = c.ban_id
+	LEFT JOIN bans b ON b.id = COALESCE(c.ban_id, e.ban_id)
+	WHERE c.ban_id IS NULL OR e.ban_id IS NULL
+	   OR (c.cpf, c.name, c.birth_date, c.first_day, c.last_day, c.group_ban_id, c.case_number, c.court)
+	      IS DISTINCT FROM (e.cpf, e.name, e.birth_date, e.first_day, e.last_day, e.group_ban_id, e.case_number, e.court)
+	ORDER BY 2`
+
+// Refresh makes a new blocklist version when the entries in force now differ
+// from the latest version's, with one change per addition and removal,
+// inside the caller's transaction when there is one (a sentence), so that
+// versions follow commit order (pg_advisory_xact_lock). It is also how a ban
+// that starts or ends at midnight makes a version with nobody acting (the
+// server calls it every minute).
+func (l *Lists) Refresh(ctx context.Context) error {
+	return db.WithTx(ctx, l.DB, func(ctx context.Context) error {
+		_, err := l.refresh(ctx)
+		return err
+	})
+}
+
+// refresh runs in a transaction: it takes the blocklist lock, writes a
+// version when needed, and returns the latest version.
+func (l *Lists) refresh(ctx context.Context) (Version, error) {
+	tx := db.Conn(ctx, l.DB)
+	if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", int64(blocklistLock)).Error; err != nil {
+		return Version{}, err
+	}
+	var feed struct {
+		Floor       int64
+		Initialised bool
+	}
+	if err := tx.Raw("SELECT floor, initialised FROM blocklist_feed").Scan(&feed).Error; err != nil {
+		return Version{}, err
+	}
+	var last struct {
+		Version     int64
+		GeneratedAt time.Time
+		Digest      []byte
+		Entries     int
+		MaxBanID    int64
+	}
+	if err := tx.Raw("SELECT version, generated_at, digest, entries, max_ban_id FROM blocklist_versions ORDER BY version DESC LIMIT 1").Scan(&last).Error; err != nil {
+		return Version{}, err
+	}
+	today := l.today()
+	var diff []diffRow
+	if err := tx.Raw(diffSQL, today, today).Scan(&diff).Error; err != nil {
+		return Version{}, err
+	}
+	if last.Version != 0 && feed.Initialised && len(diff) == 0 {
+		return Version{last.Version, last.GeneratedAt.UTC()}, nil
+	}
+	prevDay := civil.Today(last.GeneratedAt, l.Loc)
+	var removes, adds []changeRow
+	for _, d := range diff {
+		switch d.Kind {
+		case "add":
+			reason := ReasonNewBan
+			switch {
+			case d.New.GroupBanID != nil:
+				reason = ReasonMember
+			case last.Version != 0 && d.BanID <= last.MaxBanID: // the ban existed at the last version
+				reason = ReasonCorrection
+				if d.New.FirstDay.After(prevDay) {
+					reason = ReasonStart
+				}
+			}
+			adds = append(adds, changeRow{Op: "add", Reason: reason, E: d.New})
+		case "remove":
+			reason := ReasonCorrection
+			switch {
+			case !d.BanExists:
+			case d.BanStatus != nil && *d.BanStatus == "lifted":
+				reason = ReasonLifted
+			case d.BanLastDay != nil && d.BanLastDay.Before(today):
+				reason = ReasonExpiry
+			}
+			removes = append(removes, changeRow{Op: "remove", Reason: reason, E: d.Old})
+		default:
+			removes = append(removes, changeRow{Op: "remove", Reason: ReasonCorrection, E: d.Old})
+			adds = append(adds, changeRow{Op: "add", Reason: ReasonCorrection, E: d.New})
+		}
+	}
+	all := append(removes, adds...)
+	// The digest chains the versions: SHA-256(previous digest, changes).
+	h := sha256.New()
+	h.Write(last.Digest)
+	body, _ := json.Marshal(all)
+	h.Write(body)
+	now := l.Clock.Now()
+	var v Version
+	if err := tx.Raw(`INSERT INTO blocklist_versions (generated_at, digest, entries, max_ban_id)
+		VALUES (?, ?, ?, (SELECT COALESCE(max(id), 0) FROM bans)) RETURNING version, generated_at`,
+		now, h.Sum(nil), last.Entries+len(adds)-len(removes)).Scan(&v).Error; err != nil {
+		return Version{}, err
+	}
+	v.GeneratedAt = v.GeneratedAt.UTC()
+	if len(all) > 0 {
+		for i := range all {
+			all[i].Version = v.Version
+		}
+		if err := tx.CreateInBatches(all, 500).Error; err != nil {
+			return Version{}, err
+		}
+		if len(removes) > 0 {
+			if err := tx.Exec(`DELETE FROM blocklist_entries e USING blocklist_changes c
+				WHERE c.version = ? AND c.op = 'remove' AND e.ban_id = c.ban_id`, v.Version).Error; err != nil {
+				return Version{}, err
+			}
+		}
+		if len(adds) > 0 {
+			if err := tx.Exec(`INSERT INTO blocklist_entries (ban_id, cpf, name, birth_date, first_day, last_day, group_ban_id, case_number, court)
+				SELECT ban_id, cpf, name, birth_date, first_day, last_day, group_ban_id, case_number, court
+				FROM blocklist_changes WHERE version = ? AND op = 'add' ORDER BY id`, v.Version).Error; err != nil {
+				return Version{}, err
+			}
+		}
+	}
+	if !feed.Initialised {
+		// A database that had versions before the feed: the feed starts here.
+		if err := tx.Exec("UPDATE blocklist_feed SET floor = ?, initialised = true", v.Version).Error; err != nil {
+			return Version{}, err
+		}
+	}
+	if l.OnVersion != nil {
+		l.OnVersion(v.Version)
+	}
+	return v, nil
+}
+
+// Current returns the blocklist in force now with its version, making a new
+// version first when the entries changed since the latest one.
+func (l *Lists) Current(ctx context.Context) (*Snapshot, error) {
+	var snap *Snapshot
+	err := db.WithTx(ctx, l.DB, func(ctx context.Context) error {
+		v, err := l.refresh(ctx)
+		if err != nil {
+			return err
+		}
+		items, err := l.storedEntries(ctx)
+		if err != nil {
+			return err
+		}
+		snap = &Snapshot{Version: v.Version, GeneratedAt: v.GeneratedAt, Items: items}
+		return nil
+	})
+	return snap, err
+}
+
+func (l *Lists) storedEntries(ctx context.Context) ([]Entry, error) {
+	var rows []entryRow
+	if err := db.Conn(ctx, l.DB).Raw("SELECT * FROM blocklist_entries ORDER BY ban_id").Scan(&rows).Error; err != nil {
+		return nil, err
+	}
+	out := make([]Entry, len(rows))
+	for i, r := range rows {
+		out[i] = l.entry(r)
+	}
+	return out, nil
+}
+
+// readOnly runs fn in its own REPEATABLE READ read-only transaction: one
+// consistent view of versions, entries and changes.
+func (l *Lists) readOnly(ctx context.Context, fn func(ctx context.Context, tx *gorm.DB) error) error {
+	return l.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		return fn(ctx, tx)
+	}, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+}
+
+// Latest returns the latest blocklist version (zero when none was made yet),
+// without making one.
+func (l *Lists) Latest(ctx context.Context) (Version, error) {
+	var v Version
+	err := db.Conn(ctx, l.DB).Raw("SELECT version, generated_at FROM blocklist_versions ORDER BY version DESC LIMIT 1").Scan(&v).Error
+	v.GeneratedAt = v.GeneratedAt.UTC()
+	return v, err
+}
+
+// Read returns the latest stored version with its entries, without making
+// a new version (Refresh does that).
+func (l *Lists) Read(ctx context.Context) (*Snapshot, error) {
+	var snap *Snapshot
+	err := l.readOnly(ctx, func(ctx context.Context, tx *gorm.DB) error {
+		var v Version
+		if err := tx.Raw("SELECT version, generated_at FROM blocklist_versions ORDER BY version DESC LIMIT 1").Scan(&v).Error; err != nil {
+			return err
+		}
+		var rows []entryRow
+		if err := tx.Raw("SELECT * FROM blocklist_entries ORDER BY ban_id").Scan(&rows).Error; err != nil {
+			return err
+		}
+		items := make([]Entry, len(rows))
+		for i, r := range rows {
+			items[i] = l.entry(r)
+		}
+		snap = &Snapshot{Version: v.Version, GeneratedAt: v.GeneratedAt.UTC(), Items: items}
+		return nil
+	})
+	return snap, err
+}
+
+// MaxFeedPage is the largest page of the change feed.
+const MaxFeedPage = 1000
+
+// FeedPage is one page of the change feed: applying Changes to the snapshot
+// of version From gives the snapshot of version To. When a single version
+// holds more changes than a page, the page has a Cursor and To == From:
+// call again with the same since and that cursor.
+type FeedPage struct {
+	From    int64    `json:"from"`
+	To      int64    `json:"to"`
+	Changes []Change `json:"changes"`
+	Cursor  string   `json:"cursor,omitempty"`
+}
+
+// ErrFeedGone is returned by Changes when since is older than the oldest
+// version the feed keeps (HTTP 410): take a new snapshot.
+var ErrFeedGone = errs.New(errs.Gone, "A versão pedida é anterior ao que o feed de alterações guarda: baixe a lista completa (GET /api/v1/blocklist) e continue a partir da versão dela.")
+
+// Changes returns the changes after version since, in version order, at
+// most limit (1..MaxFeedPage) of them, never splitting a version across
+// pages unless the version alone holds more than limit changes (then cursor
+// pages within it). Errors: ErrFeedGone; an errs.Invalid on "since" when it
+// is negative or above the latest version, on "cursor" when it is malformed.
+func (l *Lists) Changes(ctx context.Context, since int64, limit int, cursor string) (*FeedPage, error) {
+	if limit <= 0 || limit > MaxFeedPage {
+		limit = MaxFeedPage
+	}
+	if since < 0 {
+		return nil, errs.InvalidField("since", "min", "since deve ser uma versão (inteiro não negativo).")
+	}
+	startVersion, startID := since, int64(-1)
+	if cursor != "" {
+		cv, cid, ok := decodeCursor(cursor)
+		if !ok || cv <= since {
+			return nil, errs.InvalidField("cursor", "cursor", "cursor inválido: use o valor devolvido pela página anterior, com o mesmo since.")
+		}
+		startVersion, startID = cv, cid
+	}
+	var page *FeedPage
+	err := l.readOnly(ctx, func(ctx context.Context, tx *gorm.DB) error {
+		var cur int64
+		if err := tx.Raw("SELECT COALESCE(max(version), 0) FROM blocklist_versions").Scan(&cur).Error; err != nil {
+			return err
+		}
+		if since > cur {
+			return errs.InvalidField("since", "max", fmt.Sprintf("since (%d) é maior que a versão atual (%d).", since, cur))
+		}
+		var floor int64
+		if err := tx.Raw("SELECT floor FROM blocklist_feed").Scan(&floor).Error; err != nil {
+			return err
+		}
+		if since < floor {
+			return ErrFeedGone
+		}
+		var rows []changeRow
+		q := tx.Raw(`SELECT * FROM blocklist_changes
+			WHERE (version, id) > (?, ?) AND version > ? AND version <= ?
+			ORDER BY version, id LIMIT ?`, startVersion, startIDOr(startID), since, cur, limit+1)
+		if err := q.Scan(&rows).Error; err != nil {
+			return err
+		}
+		page = &FeedPage{From: since, To: cur}
+		if len(rows) > limit {
+			next := rows[limit].Version
+			n := 0
+			for n < limit && rows[n].Version < next {
+				n++
+			}
+			if n > 0 {
+				rows = rows[:n]
+				page.To = rows[n-1].Version
+			} else {
+				rows = rows[:limit]
+				page.To = since
+				page.Cursor = encodeCursor(rows[limit-1].Version, rows[limit-1].ID)
+			}
+		}
+		page.Changes = make([]Change, len(rows))
+		for i, r := range rows {
+			page.Changes[i] = Change{Version: r.Version, Op: r.Op, Reason: r.Reason, Entry: l.entry(r.E)}
+		}
+		return nil
+	})
+	return page, err
+}
+
+// startIDOr: without a cursor the start is "every id of versions above since".
+func startIDOr(id int64) int64 {
+	if id < 0 {
+		return 1<<63 - 1
+	}
+	return id
+}
+
+func encodeCursor(version, id int64) string {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], uint64(version))
+	binary.BigEndian.PutUint64(b[8:], uint64(id))
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+func decodeCursor(s string) (version, id int64, ok bool) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(b) != 16 {
+		return 0, 0, false
+	}
+	return int64(binary.BigEndian.Uint64(b[:8])), int64(binary.BigEndian.Uint64(b[8:])), true
+}
+
+// ParseVersion parses a version number from a query parameter: an errs.Invalid
+// on field when it is not a non-negative integer.
+func ParseVersion(field, s string) (int64, error) {
+	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return 0, errs.InvalidField(field, "integer", field+" deve ser um número inteiro de versão.")
+	}
+	if v < 0 {
+		return 0, errs.InvalidField(field, "min", field+" não pode ser negativo.")
+	}
+	return v, nil
+}
+
+// PruneFeed forgets the changes of versions up to and including before: a
+// gate whose version is older must take a new snapshot (410 on the feed).
+func (l *Lists) PruneFeed(ctx context.Context, before int64) error {
+	return db.WithTx(ctx, l.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, l.DB)
+		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", int64(blocklistLock)).Error; err != nil {
+			return err
+		}
+		if err := tx.Exec("DELETE FROM blocklist_changes WHERE version <= ?", before).Error; err != nil {
+			return err
+		}
+		return tx.Exec("UPDATE blocklist_feed SET floor = GREATEST(floor, ?)", before).Error
+	})
+}

@@ -147,6 +147,7 @@ func Checkpoint(ctx context.Context, g *gorm.DB, s Signer) (int64, error) {
 
 // Filter narrows List: the record (table and id), the actor, a period.
 type Filter struct {
+	Domain   string // court code, "group:ID" or "club:NAME"; empty: every domain
 	Table    string
 	RecordID string
 	ActorID  int64
@@ -157,6 +158,9 @@ type Filter struct {
 // List returns the trail's rows that match, newest first.
 func List(ctx context.Context, g *gorm.DB, f Filter) ([]Entry, error) {
 	q := db.Conn(ctx, g).Model(&Entry{})
+	if f.Domain != "" {
+		q = q.Where("domain = ?", f.Domain)
+	}
 	if f.Table != "" {
 		q = q.Where("table_name = ?", f.Table)
 	}

@@ -1,12 +1,14 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -16,6 +18,7 @@ import (
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/pgtest"
+	"github.com/juizado/juizado/internal/sharedfix"
 	"github.com/juizado/juizado/internal/web"
 	"github.com/juizado/juizado/templates"
 )
@@ -295,5 +298,41 @@ func TestMetricsByRouteTemplate(t *testing.T) {
 	}
 	if strings.Contains(body, "52601815906") {
 		t.Fatal("a CPF leaked into the metrics labels")
+	}
+}
+
+// The audit trail records a filing with the prosecutor as actor; admins and
+// judges of the court read it, filtered by record; others may not.
+func TestAuditTrailOverHTTP(t *testing.T) {
+	f := newFixture(t)
+	raw, err := os.ReadFile(sharedfix.Path(t, "fixtures", "representations.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Representations []json.RawMessage }
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest("POST", "/api/v1/cases", bytes.NewReader(doc.Representations[0]))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+f.tokens["prosecutor"])
+	res := httptest.NewRecorder()
+	f.srv.Echo.ServeHTTP(res, req)
+	if res.Code != 201 {
+		t.Fatalf("filing: %d %s", res.Code, res.Body)
+	}
+	rec := f.call("GET", "/api/v1/audit?table=cases", f.tokens["admin"])
+	body := rec.Body.String()
+	if rec.Code != 200 || !strings.Contains(body, `"actor_name":"u-prosecutor"`) || !strings.Contains(body, `"action":"insert"`) || !strings.Contains(body, `"domain":"26.0100"`) {
+		t.Fatalf("audit as admin: %d %s", rec.Code, body)
+	}
+	if rec := f.call("GET", "/api/v1/audit?table=cases&actor_id=999999", f.tokens["judge"]); rec.Code != 200 || strings.Contains(rec.Body.String(), "u-prosecutor") {
+		t.Fatalf("filter by another actor: %d %s", rec.Code, rec.Body)
+	}
+	if rec := f.call("GET", "/api/v1/audit?from=2024-13-01", f.tokens["judge"]); rec.Code != 422 {
+		t.Fatalf("bad period: %d", rec.Code)
+	}
+	if rec := f.call("GET", "/api/v1/audit", f.tokens["prosecutor"]); rec.Code != 403 {
+		t.Fatalf("audit as prosecutor: %d", rec.Code)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -32,6 +33,7 @@ type SentenceInput struct {
 	Publish           *bool          `json:"publish"`
 	MemberIDs         []int64        `json:"member_ids"`
 	ExcludedMemberIDs []int64        `json:"excluded_member_ids"`
+	ExclusionReason   string         `json:"exclusion_reason"` // optional; recorded in the docket
 }
 
 // BanInput is the term the judge fixes: the first day and the months; the
@@ -259,11 +261,27 @@ func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, 
 	} else if subject == sanctions.Person && !in.Precautionary && rg.Article != "art. 39" {
 		warnings = append(warnings, "Conversão sem obrigação de permanência: o art. 201, § 4º (art. 41-B, § 4º) determina que a sentença a fixe.")
 	}
-	if len(in.MemberIDs) > 0 || len(in.ExcludedMemberIDs) > 0 {
-		if subject != sanctions.Group {
+	// Group bans reach members (DOMAIN.md §2): the registry says which.
+	var reached *registry.BanSelection
+	if subject != sanctions.Group {
+		if len(in.MemberIDs) > 0 || len(in.ExcludedMemberIDs) > 0 {
 			f.Add("member_ids", "group_only", "member_ids e excluded_member_ids valem só para torcidas.")
-		} else {
-			warnings = append(warnings, "A extensão do impedimento aos associados ainda não está disponível nesta versão; nenhum associado foi incluído.")
+		}
+	} else if d.GroupID != nil {
+		checkText(&f, "exclusion_reason", in.ExclusionReason, maxLong, true)
+		sel, err := registry.SelectBanMembers(ctx, s.DB, *d.GroupID, c.FactsDate, rg.Members, in.MemberIDs, in.ExcludedMemberIDs)
+		var fe *errs.Error
+		switch {
+		case errors.As(err, &fe) && fe.Kind == errs.Invalid:
+			f = append(f, fe.Fields...)
+		case err != nil:
+			return nil, err
+		default:
+			reached = sel
+			warnings = append(warnings, sel.Warnings...)
+			if len(sel.Members) == 0 && rg.Members == registry.ReachAll {
+				warnings = append(warnings, fmt.Sprintf("Nenhum associado do cadastro da torcida era associado(a) na data dos fatos (%s): o impedimento alcança só a torcida.", c.FactsDate.BR()))
+			}
 		}
 	}
 	if years := prescriptionWarningYears; c.FactsDate.Before(civil.New(today.Year-years, today.Month, today.Day)) {
@@ -278,6 +296,23 @@ func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, 
 	ban.CreatedBy = c.JudgeID // the judge deciding (checked by Sentence)
 	if err := tx.Create(&ban).Error; err != nil {
 		return nil, err
+	}
+	memberBans := []sanctions.Ban{}
+	if reached != nil {
+		// Each member reached gets a ban of their own, linked to the group
+		// ban, so that the CPF reaches the blocklist; published only when
+		// the judge orders it (DOMAIN.md §6).
+		for _, m := range reached.Members {
+			mb := ban
+			mb.ID, mb.Subject, mb.Name = 0, sanctions.Person, m.FullName
+			cpf, birth, groupBan, member := m.CPF, m.BirthDate, ban.ID, m.ID
+			mb.CPF, mb.BirthDate, mb.GroupBanID, mb.MemberID = &cpf, &birth, &groupBan, &member
+			mb.Publish = in.Publish != nil && *in.Publish
+			if err := tx.Create(&mb).Error; err != nil {
+				return nil, err
+			}
+			memberBans = append(memberBans, mb)
+		}
 	}
 	now := s.now()
 	var skipped []string
@@ -298,6 +333,25 @@ func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, 
 	if err := tx.Create(&Movement{CaseID: c.ID, At: now, TPUCode: &code, Description: text, AuthorRole: "judge", AuthorUserID: c.JudgeID}).Error; err != nil {
 		return nil, err
 	}
+	if reached != nil && (len(memberBans) > 0 || len(in.ExcludedMemberIDs) > 0) {
+		names := make([]string, len(memberBans))
+		for i, mb := range memberBans {
+			names[i] = fmt.Sprintf("%s (associado %d)", mb.Name, *mb.MemberID)
+		}
+		mt := fmt.Sprintf("Impedimento estendido a %d associado(s) da torcida (%s, %s)", len(memberBans), rg.Article, rg.Law)
+		if len(names) > 0 {
+			mt += ": " + strings.Join(names, "; ")
+		}
+		if len(in.ExcludedMemberIDs) > 0 {
+			mt += fmt.Sprintf(". Excluídos pelo(a) juiz(a): associados %s", joinIDs(in.ExcludedMemberIDs))
+			if r := strings.TrimSpace(in.ExclusionReason); r != "" {
+				mt += ", por este motivo: " + r
+			}
+		}
+		if err := tx.Create(&Movement{CaseID: c.ID, At: now, Description: mt + ".", AuthorRole: "judge", AuthorUserID: c.JudgeID}).Error; err != nil {
+			return nil, err
+		}
+	}
 	var open int64
 	if err := tx.Raw(`SELECT count(*) FROM defendants d WHERE d.case_id = ? AND NOT EXISTS
 		(SELECT 1 FROM bans b WHERE b.defendant_id = d.id AND NOT b.precautionary)`, c.ID).Scan(&open).Error; err != nil {
@@ -316,7 +370,15 @@ func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, 
 	if warnings == nil {
 		warnings = []string{}
 	}
-	return &SentenceResult{Ban: ban, MemberBans: []sanctions.Ban{}, Range: rg, Warnings: warnings}, nil
+	return &SentenceResult{Ban: ban, MemberBans: memberBans, Range: rg, Warnings: warnings}, nil
+}
+
+func joinIDs(ids []int64) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = fmt.Sprint(id)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // maxFirstDayYears bounds how far in the future a ban may start.

@@ -93,7 +93,7 @@ var headerAliases = map[string]string{
 	"cpf": "cpf", "numero do cpf": "cpf",
 	"data de nascimento": "birth_date", "nascimento": "birth_date", "data nascimento": "birth_date", "dt nascimento": "birth_date", "dt nasc": "birth_date",
 	"estado civil": "civil_status",
-	"profissao": "profession", "ocupacao": "profession",
+	"profissao":    "profession", "ocupacao": "profession",
 	"endereco completo": "address", "endereco": "address",
 	"escolaridade": "schooling", "grau de instrucao": "schooling", "grau de escolaridade": "schooling",
 	"foto": colPhoto, "fotografia": colPhoto, "arquivo da foto": colPhoto, "foto arquivo": colPhoto,

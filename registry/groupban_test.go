@@ -1,0 +1,150 @@
+package registry_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/sanctions"
+)
+
+func representation(t *testing.T, ref string) cases.Representation {
+	t.Helper()
+	var f struct {
+		Representations []cases.Representation `json:"representations"`
+	}
+	if err := json.Unmarshal(readFix(t, "fixtures", "representations.json"), &f); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range f.Representations {
+		if r.Ref == ref {
+			return r
+		}
+	}
+	t.Fatalf("no representation %s", ref)
+	return cases.Representation{}
+}
+
+// R5 (Garra do Tatuapé, 06/04/2025, on-venue riot and invasion: LGE art.
+// 183 § 2º): the group's imported members whose membership covers the date
+// of the facts are banned each by a ban of their own, linked to the group
+// ban, and reach the blocklist; the member the judge excludes, a minor and
+// a member who joined later are not; the member bans are not published
+// unless the judge orders it; an unknown member id is 422 naming it.
+func TestGroupSentence_R5MembersReachTheBlocklist(t *testing.T) {
+	t.Parallel()
+	e := newRegEnv(t)
+	ctx := context.Background()
+	g, mgr := e.group(t, "Torcida Organizada Garra do Tatuapé")
+	rep, err := e.svc.Import(ctx, mgr, g.ID, registry.ImportInput{Body: readFix(t, "fixtures", "members-valid-excel-ptbr.csv"), ContentType: "text/csv"})
+	if err != nil || !rep.Applied {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	minorIn := memberIn("Kauã Menor", "529.982.247-25", "2010-02-02")
+	minorIn.JoinedOn = str("2024-05-01")
+	minor, err := e.svc.AddMember(ctx, mgr, g.ID, minorIn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.clk.Set(time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo))
+	laterIn := memberIn("Chegou Depois", "390.533.447-05", "1990-02-02")
+	laterIn.JoinedOn = str("2025-05-01")
+	if _, err := e.svc.AddMember(ctx, mgr, g.ID, laterIn); err != nil {
+		t.Fatal(err)
+	}
+	members, _ := e.svc.ListMembers(ctx, mgr, g.ID)
+	byCPF := map[string]int64{}
+	for _, m := range members {
+		byCPF[m.CPF] = m.ID
+	}
+	luis := byCPF["97037600903"]
+	// Rafaela leaves after the facts: still banned (leaving ends nothing).
+	if _, err := e.svc.Leave(ctx, mgr, byCPF["68078490950"], registry.DateInput{LeftOn: "2025-05-20"}); err != nil {
+		t.Fatal(err)
+	}
+
+	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
+	judgeU := e.user(t, "juiz", "judge", "26.0100", 0)
+	c, err := e.casesS.File(ctx, cases.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}, representation(t, "R5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := e.casesS.Get(ctx, cases.Actor{UserID: pros.UserID, Role: "prosecutor", Court: "26.0100"}, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := v.Defendants[0]
+	if d.GroupID == nil || *d.GroupID != g.ID {
+		t.Fatalf("R5 defendant not linked to the registered group: %+v", d)
+	}
+	judge := cases.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
+	months := 24
+	in := cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{FirstDay: "2025-06-10", Months: &months},
+		ExcludedMemberIDs: []int64{luis}, ExclusionReason: "comprovou estar internado na data dos fatos"}
+
+	bad := in
+	bad.MemberIDs = []int64{999999}
+	_, err = e.casesS.Sentence(ctx, judge, c.ID, bad)
+	var ae *errs.Error
+	if !errors.As(err, &ae) || ae.Kind != errs.Invalid || ae.Fields[0].Field != "member_ids[0]" {
+		t.Fatalf("unknown member id: %v", err)
+	}
+
+	res, err := e.casesS.Sentence(ctx, judge, c.ID, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ban.Subject != sanctions.Group || res.Ban.Article != "art. 183, § 2º" {
+		t.Errorf("group ban: %+v", res.Ban)
+	}
+	if len(res.MemberBans) != 4 {
+		t.Fatalf("member bans: %d, want 4 (5 imported − 1 excluded; not the minor, not the later member): %+v", len(res.MemberBans), res.MemberBans)
+	}
+	for _, mb := range res.MemberBans {
+		if mb.ID == 0 || mb.GroupBanID == nil || *mb.GroupBanID != res.Ban.ID || mb.Subject != sanctions.Person || mb.CPF == nil ||
+			mb.BirthDate == nil || mb.Source != sanctions.FromCivilJudgment || mb.Publish || mb.LastDay == nil || *mb.LastDay != *res.Ban.LastDay ||
+			mb.MemberID == nil {
+			t.Errorf("member ban: %+v", mb)
+		}
+	}
+	for _, cpf := range []string{"06420642370", "01720368872", "06909990382", "68078490950"} {
+		r, err := e.lists.Check(ctx, registry.CPF(cpf))
+		if err != nil || !r.Blocked {
+			t.Errorf("CPF %s not blocked: %+v %v", cpf, r, err)
+		}
+	}
+	for _, cpf := range []string{"97037600903", "52998224725", "39053344705"} {
+		if r, _ := e.lists.Check(ctx, registry.CPF(cpf)); r.Blocked {
+			t.Errorf("CPF %s (excluded, minor or joined later) blocked", cpf)
+		}
+	}
+	snap, err := e.lists.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inSnap := 0
+	for _, it := range snap.Items {
+		for _, mb := range res.MemberBans {
+			if it.BanID == mb.ID && it.CPF == *mb.CPF {
+				inSnap++
+			}
+		}
+	}
+	if inSnap != 4 {
+		t.Errorf("blocklist snapshot has %d of the 4 member bans", inSnap)
+	}
+	pub, _ := e.lists.Public(ctx, registry.PublicFilter{})
+	if len(pub) != 0 {
+		t.Errorf("unpublished member bans on the public list: %+v", pub)
+	}
+	for _, mb := range res.MemberBans {
+		if *mb.MemberID == minor.ID || *mb.MemberID == luis {
+			t.Errorf("member %d banned", *mb.MemberID)
+		}
+	}
+}

@@ -24,7 +24,7 @@ func rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(serveCmd(), migrateCmd(), tokenCmd(), seedCmd(), devCmd(), backupCmd(), restoreCmd(), blocklistCmd())
+	root.AddCommand(serveCmd(), migrateCmd(), tokenCmd(), seedCmd(), devCmd(), backupCmd(), restoreCmd(), blocklistCmd(), auditCmd())
 	return root
 }
 

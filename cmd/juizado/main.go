@@ -18,6 +18,7 @@ import (
 	_ "time/tzdata" // the binary never depends on the host's zoneinfo
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
@@ -84,7 +85,8 @@ func (m *Main) Open(ctx context.Context) error {
 	if m.Config.KeyDir != "" {
 		keys = &registry.KeyRing{Dir: m.Config.KeyDir}
 	}
-	m.Server, err = web.New(web.Deps{DB: g, Enforcer: enf, Clock: m.Clock, Loc: loc, Templates: templates.FS, Logger: m.Logger, Keys: keys})
+	m.Server, err = web.New(web.Deps{DB: g, Enforcer: enf, Clock: m.Clock, Loc: loc, Templates: templates.FS, Logger: m.Logger, Keys: keys,
+		PublicURL: m.Config.PublicURL, TemplatesDir: m.Config.TemplatesDir, Court: m.Config.Court})
 	return err
 }
 
@@ -116,6 +118,9 @@ func (m *Main) Run(ctx context.Context) error {
 	tctx, stopTicker := context.WithCancel(ctx)
 	defer stopTicker()
 	go m.Server.RunBlocklistTicker(tctx, time.Minute)
+	if m.Config.KeyDir != "" {
+		go m.checkpointAudit(tctx, 10*time.Minute)
+	}
 	defer m.Server.Close() // writes the CPF checks still queued
 	m.Logger.Info("serving", "addr", m.Addr())
 	select {
@@ -130,6 +135,24 @@ func (m *Main) Run(ctx context.Context) error {
 		err = nil
 	}
 	return err
+}
+
+// checkpointAudit signs the audit chain's head every interval (and once at
+// start) with the key under JUIZADO_KEY_DIR/audit, so that rewriting the
+// chain from a row onwards is caught by `juizado audit verify`.
+func (m *Main) checkpointAudit(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if _, err := audit.Checkpoint(ctx, m.DB, auditKeys(m.Config)); err != nil && !errors.Is(err, audit.ErrEmpty) && ctx.Err() == nil {
+			m.Logger.Error("audit checkpoint", "err", err.Error())
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // Close releases the database.

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -117,10 +118,10 @@ func checkpointMessage(auditID int64, head []byte) []byte {
 	return []byte(fmt.Sprintf("juizado-audit-checkpoint:%d:%x", auditID, head))
 }
 
-// Signer signs checkpoints: the key id and the Ed25519 private key.
-type Signer struct {
-	KeyID string
-	Key   ed25519.PrivateKey
+// Signer signs checkpoints with a key kept outside the database: it returns
+// the key id and the base64 of the Ed25519 signature (registry.KeyRing).
+type Signer interface {
+	Sign(msg []byte) (keyID, signature string, err error)
 }
 
 // ErrEmpty is returned by Checkpoint when the trail has no rows yet.
@@ -139,9 +140,23 @@ func Checkpoint(ctx context.Context, g *gorm.DB, s Signer) (int64, error) {
 	if head.ID == 0 {
 		return 0, ErrEmpty
 	}
-	sig := ed25519.Sign(s.Key, checkpointMessage(head.ID, head.RowHash))
-	err := db.Conn(ctx, g).Exec("INSERT INTO audit_checkpoints (audit_id, head_hash, key_id, signature) VALUES (?, ?, ?, ?)",
-		head.ID, head.RowHash, s.KeyID, sig).Error
+	var last int64
+	if err := db.Conn(ctx, g).Raw("SELECT coalesce(max(audit_id), 0) FROM audit_checkpoints").Scan(&last).Error; err != nil {
+		return 0, err
+	}
+	if last == head.ID {
+		return head.ID, nil // nothing new since the last checkpoint
+	}
+	keyID, sig64, err := s.Sign(checkpointMessage(head.ID, head.RowHash))
+	if err != nil {
+		return 0, err
+	}
+	sig, err := base64.StdEncoding.DecodeString(sig64)
+	if err != nil {
+		return 0, err
+	}
+	err = db.Conn(ctx, g).Exec("INSERT INTO audit_checkpoints (audit_id, head_hash, key_id, signature) VALUES (?, ?, ?, ?)",
+		head.ID, head.RowHash, keyID, sig).Error
 	return head.ID, err
 }
 

@@ -3,6 +3,7 @@ package audit_test
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/base64"
 	"errors"
 	"strings"
 	"testing"
@@ -15,6 +16,12 @@ import (
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
+
+type signer struct{ key ed25519.PrivateKey }
+
+func (s signer) Sign(msg []byte) (string, string, error) {
+	return "k1", base64.StdEncoding.EncodeToString(ed25519.Sign(s.key, msg)), nil
+}
 
 func write(t *testing.T, g *gorm.DB, name string) {
 	t.Helper()
@@ -50,7 +57,7 @@ func TestTrailRecordsWritesAndVerify(t *testing.T) {
 		t.Fatalf("intact trail: %v", err)
 	}
 	pub, priv, _ := ed25519.GenerateKey(nil)
-	if _, err := audit.Checkpoint(ctx, g, audit.Signer{KeyID: "k1", Key: priv}); err != nil {
+	if _, err := audit.Checkpoint(ctx, g, signer{priv}); err != nil {
 		t.Fatal(err)
 	}
 	keys := map[string]ed25519.PublicKey{"k1": pub}

@@ -422,3 +422,16 @@ func TestCheckLog(t *testing.T) {
 		t.Errorf("%d check rows, want 2501 (%v)", n, err)
 	}
 }
+
+func TestParseCPFAnySpelling(t *testing.T) {
+	for _, s := range []string{"468.819.736-59", "46881973659", " 468 819 736 59 ", "468.819.73659", "468-819-736-59"} {
+		if c, err := registry.ParseCPFAnySpelling(s); err != nil || c != "46881973659" {
+			t.Errorf("%q: %q %v", s, c, err)
+		}
+	}
+	for _, s := range []string{"", "468.819.736-58", "4688197365", "468819736590", "468x819x736x59", "11111111111", "４６８８１９７３６５９"} {
+		if _, err := registry.ParseCPFAnySpelling(s); err == nil {
+			t.Errorf("%q accepted", s)
+		}
+	}
+}

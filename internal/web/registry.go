@@ -442,7 +442,7 @@ type checkAnswer struct {
 // blocklistCheck: GET /api/v1/blocklist/check/:cpf (club), answered from the
 // prepared version in memory; the check is logged off the request path.
 func (s *Server) blocklistCheck(c echo.Context) error {
-	cpf, err := registry.ParseCPF(c.Param("cpf"))
+	cpf, err := registry.ParseCPFAnySpelling(c.Param("cpf"))
 	if err != nil {
 		return errs.InvalidField("cpf", "cpf", err.Error())
 	}
@@ -504,3 +504,10 @@ func (s *Server) Close() {
 		s.checkLog.Close()
 	}
 }
+
+// Lists returns the server's public list and blocklist service.
+func (s *Server) Lists() *registry.Lists { return s.lists }
+
+// RefreshBlocklist makes a new blocklist version now if the bans in force
+// changed (the ticker does it every minute).
+func (s *Server) RefreshBlocklist(ctx context.Context) error { return s.lists.Refresh(ctx) }

@@ -1,0 +1,369 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/registry"
+	"github.com/labstack/echo/v4"
+)
+
+// groupHandlers serve the fan groups and their member registers
+// (../shared/API.md "Fan groups and member registers"). The Casbin policy
+// checks the role; the registry checks the domain (the group's managers,
+// the staff of the group's court) and answers 404 across domains.
+type groupHandlers struct {
+	s   *Server
+	svc *registry.Groups
+}
+
+// largeBodyRoutes take bodies above the server's 2 MB limit and bound them
+// themselves: a photo (5 MB, 413 above) and an import (a ZIP with photos).
+var largeBodyRoutes = map[string]int64{
+	"PUT /api/v1/members/:id/photo":           registry.MaxPhotoBytes,
+	"POST /api/v1/groups/:id/members/import": registry.MaxImportBytes,
+}
+
+// largeBody is the BodyLimit skipper for largeBodyRoutes.
+func largeBody(c echo.Context) bool {
+	_, ok := largeBodyRoutes[c.Request().Method+" "+c.Path()]
+	return ok
+}
+
+func (s *Server) groupRoutes(api *echo.Group) {
+	h := &groupHandlers{s: s, svc: &registry.Groups{DB: s.deps.DB, Clock: s.deps.Clock, Loc: s.deps.Loc}}
+	api.POST("/groups", h.createGroup)
+	api.GET("/groups", h.listGroups)
+	api.GET("/groups/:id", h.getGroup)
+	api.GET("/groups/:id/members", h.listMembers)
+	api.POST("/groups/:id/members", h.addMember)
+	api.POST("/groups/:id/members/import", h.importMembers)
+	api.GET("/groups/:id/members/export", h.exportMembers)
+	api.GET("/members/:id", h.getMember)
+	api.PATCH("/members/:id", h.patchMember)
+	api.POST("/members/:id/leave", h.leave)
+	api.POST("/members/:id/rejoin", h.rejoin)
+	api.PUT("/members/:id/photo", h.putPhoto)
+	api.GET("/members/:id/photo", h.getPhoto)
+}
+
+// groupActor returns the authenticated user with their domain.
+func groupActor(c echo.Context) registry.Actor {
+	u, _ := c.Get(userKey).(authz.User)
+	a := registry.Actor{UserID: u.ID, Name: u.Name, Role: u.Role, Court: u.Court()}
+	if u.GroupID != nil {
+		a.GroupID = *u.GroupID
+	}
+	return a
+}
+
+func idParam(c echo.Context, what string) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errs.New(errs.NotFound, fmt.Sprintf("%s %q não encontrado(a): o identificador deve ser um número inteiro positivo.", what, c.Param("id")))
+	}
+	return id, nil
+}
+
+// noStore marks a response with personal data as not cacheable.
+func noStore(c echo.Context) {
+	c.Response().Header().Set("Cache-Control", "no-store")
+}
+
+// createGroup: POST /api/v1/groups (admin, clerk).
+func (h *groupHandlers) createGroup(c echo.Context) error {
+	var in registry.GroupInput
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	g, err := h.svc.CreateGroup(c.Request().Context(), groupActor(c), in)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, fmt.Sprintf("/api/v1/groups/%d", g.ID))
+	return c.JSON(http.StatusCreated, g)
+}
+
+// listGroups: GET /api/v1/groups (staff of the court; a manager sees their group).
+func (h *groupHandlers) listGroups(c echo.Context) error {
+	gs, err := h.svc.ListGroups(c.Request().Context(), groupActor(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": gs})
+}
+
+// getGroup: GET /api/v1/groups/:id.
+func (h *groupHandlers) getGroup(c echo.Context) error {
+	id, err := idParam(c, "Torcida")
+	if err != nil {
+		return err
+	}
+	g, err := h.svc.GetGroup(c.Request().Context(), groupActor(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, g)
+}
+
+// listMembers: GET /api/v1/groups/:id/members (the group's managers;
+// prosecutor, police, clerk, judge of its court; recorded).
+func (h *groupHandlers) listMembers(c echo.Context) error {
+	id, err := idParam(c, "Torcida")
+	if err != nil {
+		return err
+	}
+	items, err := h.svc.ListMembers(c.Request().Context(), groupActor(c), id)
+	if err != nil {
+		return err
+	}
+	noStore(c)
+	return c.JSON(http.StatusOK, map[string]any{"items": items})
+}
+
+// addMember: POST /api/v1/groups/:id/members (the group's managers).
+func (h *groupHandlers) addMember(c echo.Context) error {
+	id, err := idParam(c, "Torcida")
+	if err != nil {
+		return err
+	}
+	var in registry.MemberInput
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	m, err := h.svc.AddMember(c.Request().Context(), groupActor(c), id, in)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, fmt.Sprintf("/api/v1/members/%d", m.ID))
+	return c.JSON(http.StatusCreated, m)
+}
+
+// getMember: GET /api/v1/members/:id (recorded for anyone but the managers).
+func (h *groupHandlers) getMember(c echo.Context) error {
+	id, err := idParam(c, "Associado")
+	if err != nil {
+		return err
+	}
+	m, err := h.svc.GetMember(c.Request().Context(), groupActor(c), id)
+	if err != nil {
+		return err
+	}
+	noStore(c)
+	return c.JSON(http.StatusOK, m)
+}
+
+// patchMember: PATCH /api/v1/members/:id (the group's managers).
+func (h *groupHandlers) patchMember(c echo.Context) error {
+	id, err := idParam(c, "Associado")
+	if err != nil {
+		return err
+	}
+	var in registry.MemberInput
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	m, err := h.svc.UpdateMember(c.Request().Context(), groupActor(c), id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, m)
+}
+
+// bindOptionalJSON binds a JSON body that may be empty.
+func bindOptionalJSON(c echo.Context, dst any) error {
+	if c.Request().ContentLength == 0 {
+		return nil
+	}
+	return bindJSON(c, dst)
+}
+
+// leave: POST /api/v1/members/:id/leave {left_on?} (the group's managers).
+func (h *groupHandlers) leave(c echo.Context) error {
+	id, err := idParam(c, "Associado")
+	if err != nil {
+		return err
+	}
+	var in registry.DateInput
+	if err := bindOptionalJSON(c, &in); err != nil {
+		return err
+	}
+	m, err := h.svc.Leave(c.Request().Context(), groupActor(c), id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, m)
+}
+
+// rejoin: POST /api/v1/members/:id/rejoin {joined_on?} (the group's managers).
+func (h *groupHandlers) rejoin(c echo.Context) error {
+	id, err := idParam(c, "Associado")
+	if err != nil {
+		return err
+	}
+	var in registry.DateInput
+	if err := bindOptionalJSON(c, &in); err != nil {
+		return err
+	}
+	m, err := h.svc.Rejoin(c.Request().Context(), groupActor(c), id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, m)
+}
+
+// readBody reads at most limit bytes of the body: 413 above.
+func readBody(c echo.Context, limit int64) ([]byte, error) {
+	if c.Request().ContentLength > limit {
+		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+	}
+	b, err := io.ReadAll(io.LimitReader(c.Request().Body, limit+1))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+		}
+		return nil, errs.New(errs.Unreadable, "Não foi possível ler o corpo da requisição.")
+	}
+	if int64(len(b)) > limit {
+		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+	}
+	return b, nil
+}
+
+// tooLarge maps the registry's *TooLargeError to 413.
+func tooLarge(err error) error {
+	var tl *registry.TooLargeError
+	if errors.As(err, &tl) {
+		return echo.NewHTTPError(http.StatusRequestEntityTooLarge, tl.Message)
+	}
+	return err
+}
+
+// putPhoto: PUT /api/v1/members/:id/photo, body the JPEG or PNG (checked by
+// content, at most 5 MB, stored without metadata; the group's managers).
+func (h *groupHandlers) putPhoto(c echo.Context) error {
+	id, err := idParam(c, "Associado")
+	if err != nil {
+		return err
+	}
+	ct := strings.ToLower(strings.TrimSpace(strings.SplitN(c.Request().Header.Get(echo.HeaderContentType), ";", 2)[0]))
+	switch ct {
+	case "", "image/jpeg", "image/jpg", "image/png", "application/octet-stream":
+	default:
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType)
+	}
+	body, err := readBody(c, registry.MaxPhotoBytes)
+	if err != nil {
+		return err
+	}
+	m, err := h.svc.SetPhoto(c.Request().Context(), groupActor(c), id, body)
+	if err != nil {
+		return tooLarge(err)
+	}
+	return c.JSON(http.StatusOK, m)
+}
+
+// getPhoto: GET /api/v1/members/:id/photo (who may read the register; recorded).
+func (h *groupHandlers) getPhoto(c echo.Context) error {
+	id, err := idParam(c, "Associado")
+	if err != nil {
+		return err
+	}
+	ctype, data, sum, err := h.svc.GetPhoto(c.Request().Context(), groupActor(c), id)
+	if err != nil {
+		return err
+	}
+	noStore(c)
+	c.Response().Header().Set("ETag", `"`+sum+`"`)
+	c.Response().Header().Set("Content-Disposition", "inline")
+	return c.Blob(http.StatusOK, ctype, data)
+}
+
+// importMembers: POST /api/v1/groups/:id/members/import[?dry_run=true]
+// (the group's managers): text/csv or application/zip. Dry run 200 with the
+// report; real import 201 when applied, 422 with the report and nothing
+// applied when a line has an error.
+func (h *groupHandlers) importMembers(c echo.Context) error {
+	id, err := idParam(c, "Torcida")
+	if err != nil {
+		return err
+	}
+	dry := false
+	switch strings.ToLower(c.QueryParam("dry_run")) {
+	case "", "false", "0":
+	case "true", "1":
+		dry = true
+	default:
+		return errs.InvalidField("dry_run", "boolean", "dry_run deve ser true ou false.")
+	}
+	ct := strings.ToLower(strings.TrimSpace(strings.SplitN(c.Request().Header.Get(echo.HeaderContentType), ";", 2)[0]))
+	switch ct {
+	case "", "text/csv", "application/csv", "text/plain", "application/vnd.ms-excel", "text/comma-separated-values",
+		"application/zip", "application/x-zip-compressed", "application/octet-stream":
+	default:
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType)
+	}
+	body, err := readBody(c, registry.MaxImportBytes)
+	if err != nil {
+		return err
+	}
+	rep, err := h.svc.Import(c.Request().Context(), groupActor(c), id, registry.ImportInput{Body: body, ContentType: ct, DryRun: dry})
+	if err != nil {
+		return tooLarge(err)
+	}
+	switch {
+	case dry:
+		return c.JSON(http.StatusOK, rep)
+	case rep.Applied:
+		return c.JSON(http.StatusCreated, rep)
+	}
+	// 422: the report as a problem document; nothing was applied.
+	b, err := json.Marshal(rep)
+	if err != nil {
+		return err
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return err
+	}
+	doc["type"] = "about:blank"
+	doc["title"] = titleOf[http.StatusUnprocessableEntity]
+	doc["status"] = http.StatusUnprocessableEntity
+	doc["detail"] = fmt.Sprintf("A planilha tem %d linha(s) com erro; nada foi importado.", rep.Errors)
+	doc["instance"] = c.Request().URL.Path
+	out, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusUnprocessableEntity, "application/problem+json", out)
+}
+
+// exportMembers: GET /api/v1/groups/:id/members/export?format=csv (who may
+// read the register; recorded). CSV for Excel in Brazil: UTF-8 with BOM,
+// `;`. PDF comes with the court documents.
+func (h *groupHandlers) exportMembers(c echo.Context) error {
+	id, err := idParam(c, "Torcida")
+	if err != nil {
+		return err
+	}
+	switch c.QueryParam("format") {
+	case "", "csv":
+	default:
+		return errs.InvalidField("format", "oneof", "formato de exportação disponível: csv.")
+	}
+	body, _, err := h.svc.ExportCSV(c.Request().Context(), groupActor(c), id)
+	if err != nil {
+		return err
+	}
+	noStore(c)
+	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="cadastro-torcida-%d.csv"`, id))
+	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", body)
+}

@@ -1,0 +1,248 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/internal/pgtest"
+	"github.com/juizado/juizado/internal/sharedfix"
+	"github.com/juizado/juizado/internal/web"
+	"github.com/juizado/juizado/templates"
+	"gorm.io/gorm"
+)
+
+type groupsFixture struct {
+	t      *testing.T
+	g      *gorm.DB
+	srv    *web.Server
+	tokens map[string]string
+}
+
+func newGroupsFixture(t *testing.T) *groupsFixture {
+	t.Helper()
+	ctx := context.Background()
+	g := pgtest.NewDB(t)
+	for _, c := range []string{"26.0100", "19.0001"} {
+		if err := cases.EnsureCourt(ctx, g, c, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	enf, err := authz.Policy(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, _ := time.LoadLocation("America/Sao_Paulo")
+	srv, err := web.New(web.Deps{DB: g, Enforcer: enf, Clock: clock.System{}, Loc: loc, Templates: templates.FS, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &groupsFixture{t: t, g: g, srv: srv, tokens: map[string]string{}}
+	for _, role := range []string{"admin", "clerk", "judge", "prosecutor", "police"} {
+		f.token(role, authz.UserSpec{Name: "g-" + role, Role: role, Court: "26.0100"})
+	}
+	f.token("judge-rj", authz.UserSpec{Name: "g-judge-rj", Role: "judge", Court: "19.0001"})
+	f.token("club", authz.UserSpec{Name: "g-club", Role: "club", Club: "Corinthians"})
+	return f
+}
+
+func (f *groupsFixture) token(key string, spec authz.UserSpec) {
+	f.t.Helper()
+	ctx := context.Background()
+	u, _, err := authz.EnsureUser(ctx, f.g, spec)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	tok, err := authz.NewToken(ctx, f.g, u.ID, time.Time{})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.tokens[key] = tok
+}
+
+func (f *groupsFixture) do(method, path, who, ctype string, body []byte) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, path, bytes.NewReader(body))
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	if who != "" {
+		req.Header.Set("Authorization", "Bearer "+f.tokens[who])
+	}
+	rec := httptest.NewRecorder()
+	f.srv.Echo.ServeHTTP(rec, req)
+	return rec
+}
+
+func decode(t *testing.T, rec *httptest.ResponseRecorder) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil {
+		t.Fatalf("not JSON (%d): %s", rec.Code, rec.Body)
+	}
+	return m
+}
+
+func fixtureBytes(t *testing.T, elem ...string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(sharedfix.Path(t, elem...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// The register over HTTP: a clerk registers groups (409 for the same name
+// with other case and accents); the manager imports the fixture spreadsheets
+// (dry run 200, applied 201, errors 422 with the report); the authorities
+// of the court read it (recorded); a manager of another group, staff of
+// another court, admins, clubs and the public read or change nothing.
+func TestGroupsAndMemberRegisterOverHTTP(t *testing.T) {
+	t.Parallel()
+	f := newGroupsFixture(t)
+	rec := f.do("POST", "/api/v1/groups", "clerk", "application/json", []byte(`{"name": "Torcida Organizada Garra do Tatuapé", "supported_club": "Corinthians"}`))
+	if rec.Code != 201 {
+		t.Fatalf("create group: %d %s", rec.Code, rec.Body)
+	}
+	ga := int64(decode(t, rec)["id"].(float64))
+	if rec := f.do("POST", "/api/v1/groups", "admin", "application/json", []byte(`{"name": "TORCIDA ORGANIZADA GARRA DO TATUAPE", "supported_club": "Corinthians"}`)); rec.Code != 409 {
+		t.Errorf("same name: %d %s", rec.Code, rec.Body)
+	}
+	if rec := f.do("POST", "/api/v1/groups", "judge", "application/json", []byte(`{"name": "X", "supported_club": "Y"}`)); rec.Code != 403 {
+		t.Errorf("judge registers a group: %d", rec.Code)
+	}
+	rec = f.do("POST", "/api/v1/groups", "clerk", "application/json", []byte(`{"name": "Outra Torcida", "supported_club": "Palmeiras"}`))
+	gb := int64(decode(t, rec)["id"].(float64))
+	f.token("mgrA", authz.UserSpec{Name: "mgr-a", Role: "fan_group", Group: ga})
+	f.token("mgrB", authz.UserSpec{Name: "mgr-b", Role: "fan_group", Group: gb})
+	membersA := fmt.Sprintf("/api/v1/groups/%d/members", ga)
+
+	// Import.
+	rec = f.do("POST", membersA+"/import?dry_run=true", "mgrA", "text/csv", fixtureBytes(t, "fixtures", "members-valid-excel-ptbr.csv"))
+	if rec.Code != 200 || decode(t, rec)["created"] != float64(5) {
+		t.Fatalf("dry run: %d %s", rec.Code, rec.Body)
+	}
+	rec = f.do("POST", membersA+"/import", "mgrA", "text/csv", fixtureBytes(t, "fixtures", "members-with-errors-excel-ptbr.csv"))
+	if rec.Code != 422 || rec.Header().Get("Content-Type") != "application/problem+json" {
+		t.Fatalf("errors: %d %s", rec.Code, rec.Body)
+	}
+	rep := decode(t, rec)
+	lines := rep["lines"].([]any)
+	bad := map[float64]bool{}
+	for _, l := range lines {
+		lm := l.(map[string]any)
+		if lm["status"] == "error" {
+			bad[lm["line"].(float64)] = true
+			if len(lm["errors"].([]any)) == 0 {
+				t.Errorf("line %v: error without reasons", lm["line"])
+			}
+		}
+	}
+	if len(bad) != 4 || !bad[4] || !bad[5] || !bad[6] || !bad[7] {
+		t.Errorf("bad lines %v: %s", bad, rec.Body)
+	}
+	if rec := f.do("POST", membersA+"/import", "mgrA", "application/json", []byte(`{}`)); rec.Code != 415 {
+		t.Errorf("JSON import: %d", rec.Code)
+	}
+	if rec := f.do("POST", membersA+"/import", "mgrB", "text/csv", fixtureBytes(t, "fixtures", "members-valid-excel-ptbr.csv")); rec.Code != 404 {
+		t.Errorf("manager B imports into A: %d", rec.Code)
+	}
+	rec = f.do("POST", membersA+"/import", "mgrA", "text/csv", fixtureBytes(t, "fixtures", "members-valid-excel-ptbr.csv"))
+	if rec.Code != 201 || decode(t, rec)["created"] != float64(5) {
+		t.Fatalf("import: %d %s", rec.Code, rec.Body)
+	}
+
+	// Reads.
+	rec = f.do("GET", membersA, "prosecutor", "", nil)
+	if rec.Code != 200 {
+		t.Fatalf("prosecutor reads: %d %s", rec.Code, rec.Body)
+	}
+	items := decode(t, rec)["items"].([]any)
+	if len(items) != 5 {
+		t.Fatalf("items: %d", len(items))
+	}
+	first := items[0].(map[string]any)
+	for _, k := range []string{"id", "full_name", "cpf", "joined_on", "left_on"} {
+		if _, ok := first[k]; !ok {
+			t.Errorf("member without %s: %v", k, first)
+		}
+	}
+	mid := int64(first["id"].(float64))
+	member := fmt.Sprintf("/api/v1/members/%d", mid)
+	for who, want := range map[string]int{"mgrA": 200, "judge": 200, "police": 200, "clerk": 200, "mgrB": 404, "judge-rj": 404, "admin": 403, "club": 403, "": 401} {
+		for _, p := range []string{membersA, member, membersA + "/export"} {
+			if rec := f.do("GET", p, who, "", nil); rec.Code != want {
+				t.Errorf("GET %s as %q: %d, want %d", p, who, rec.Code, want)
+			}
+		}
+	}
+	// Changes by another group's manager: 404 on every route.
+	for _, c := range []struct{ method, path, ctype, body string }{
+		{"PATCH", member, "application/json", `{"profession": "x"}`},
+		{"POST", member + "/leave", "application/json", `{}`},
+		{"POST", member + "/rejoin", "application/json", `{}`},
+		{"PUT", member + "/photo", "image/png", string(fixtureBytes(t, "fixtures", "member-photos", "rafaela.png"))},
+		{"POST", membersA, "application/json", `{"full_name": "X"}`},
+	} {
+		if rec := f.do(c.method, c.path, "mgrB", c.ctype, []byte(c.body)); rec.Code != 404 {
+			t.Errorf("%s %s as manager B: %d %s", c.method, c.path, rec.Code, rec.Body)
+		}
+		if rec := f.do(c.method, c.path, "judge", c.ctype, []byte(c.body)); rec.Code != 403 {
+			t.Errorf("%s %s as judge: %d", c.method, c.path, rec.Code)
+		}
+	}
+
+	// Photos.
+	if rec := f.do("PUT", member+"/photo", "mgrA", "image/png", make([]byte, 6<<20)); rec.Code != 413 {
+		t.Errorf("6 MB photo: %d", rec.Code)
+	}
+	if rec := f.do("PUT", member+"/photo", "mgrA", "image/png", fixtureBytes(t, "fixtures", "member-photos", "not-an-image.png")); rec.Code != 422 {
+		t.Errorf("fake photo: %d %s", rec.Code, rec.Body)
+	}
+	if rec := f.do("PUT", member+"/photo", "mgrA", "image/png", fixtureBytes(t, "fixtures", "member-photos", "rafaela.png")); rec.Code != 200 {
+		t.Errorf("photo: %d %s", rec.Code, rec.Body)
+	}
+	if rec := f.do("GET", member+"/photo", "judge", "", nil); rec.Code != 200 || rec.Header().Get("Content-Type") != "image/png" {
+		t.Errorf("judge reads the photo: %d %s", rec.Code, rec.Header().Get("Content-Type"))
+	}
+	if rec := f.do("GET", member+"/photo", "club", "", nil); rec.Code != 403 {
+		t.Errorf("club reads the photo: %d", rec.Code)
+	}
+
+	// Export for Excel in Brazil.
+	rec = f.do("GET", membersA+"/export?format=csv", "police", "", nil)
+	body := rec.Body.String()
+	if rec.Code != 200 || !strings.HasPrefix(body, "\uFEFFNome completo;Nome da mãe;") || !strings.Contains(body, "069.099.903-82") {
+		t.Errorf("export: %d %q", rec.Code, body)
+	}
+	// The export imports back unchanged.
+	rec = f.do("POST", membersA+"/import?dry_run=true", "mgrA", "text/csv", rec.Body.Bytes())
+	if rec.Code != 200 || decode(t, rec)["unchanged"] != float64(5) {
+		t.Errorf("export re-imported: %d %s", rec.Code, rec.Body)
+	}
+
+	// Leave and the read log.
+	if rec := f.do("POST", member+"/leave", "mgrA", "application/json", nil); rec.Code != 200 || decode(t, rec)["active"] != false {
+		t.Errorf("leave: %d %s", rec.Code, rec.Body)
+	}
+	var reads int64
+	f.g.Raw("SELECT count(*) FROM member_reads WHERE group_id = ?", ga).Scan(&reads)
+	if reads < 10 {
+		t.Errorf("member_reads: %d", reads)
+	}
+	var managerReads int64
+	f.g.Raw("SELECT count(*) FROM member_reads r JOIN users u ON u.id = r.user_id WHERE u.role = 'fan_group'").Scan(&managerReads)
+	if managerReads != 0 {
+		t.Errorf("manager reads recorded: %d", managerReads)
+	}
+}

@@ -83,6 +83,10 @@ type FactsInput struct {
 	Conduct       []string `json:"conduct"`
 	PoliceReports []string `json:"police_reports"`
 	Description   string   `json:"description"`
+	// OnRoute: the facts happened on the way to or from the venue (Lei
+	// 14.597/2023, art. 201, § 1º, I, "no trajeto"); optional, default
+	// false; needs an event.
+	OnRoute *bool `json:"on_route"`
 }
 
 // offVenueWords may stand without an event (LGE art. 184; Lei 10.671/2003,
@@ -95,6 +99,9 @@ type validated struct {
 	kickoff    *time.Time
 	venue      *Venue
 	defendants []Defendant
+	distance   *int
+	relation   *string
+	onRoute    bool
 }
 
 func (s *Service) now() time.Time { return s.Clock.Now() }
@@ -138,6 +145,7 @@ func (s *Service) File(ctx context.Context, actor Actor, in Representation) (*Ca
 			Latitude: in.Facts.Latitude, Longitude: in.Facts.Longitude,
 			Conduct: dedupe(in.Facts.Conduct), PoliceReports: trimAll(in.Facts.PoliceReports),
 			Description: strings.TrimSpace(in.Facts.Description), FiledAt: now,
+			DistanceToVenueM: v.distance, PlaceRelation: v.relation, OnRoute: v.onRoute,
 		}
 		if in.Event != nil {
 			c.Competition, c.HomeTeam, c.AwayTeam = strings.TrimSpace(in.Event.Competition), strings.TrimSpace(in.Event.Home), strings.TrimSpace(in.Event.Away)
@@ -344,6 +352,7 @@ func (s *Service) validate(ctx context.Context, in Representation) (*validated, 
 			}
 		}
 	}
+	placeOf(&f, v, in)
 	// Defendants.
 	if len(in.Defendants) == 0 {
 		f.Add("defendants", "required", "informe ao menos um representado.")
@@ -526,4 +535,32 @@ func contains(l []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// placeOf records where the facts happened relative to the venue, for the
+// 5,000 m rule (Lei 14.597/2023, art. 201, § 1º, I; Lei 10.671/2003, art.
+// 41-B, § 1º, I, and art. 39, § 1º): the great-circle distance in whole
+// metres from the facts' coordinates to the venue's and its relation
+// (sanctions.PlaceOf). Without coordinates only the filer's on_route
+// statement is recorded; facts.on_route without an event is refused.
+func placeOf(f *errs.Fields, v *validated, in Representation) {
+	v.onRoute = in.Facts.OnRoute != nil && *in.Facts.OnRoute
+	if v.onRoute && in.Event == nil {
+		f.Add("facts.on_route", "needs_event", "o trajeto de ida ou volta (art. 201, § 1º, I, da Lei 14.597/2023) pressupõe um evento com local: informe o evento.")
+		return
+	}
+	if v.venue == nil {
+		return
+	}
+	lat, lon := in.Facts.Latitude, in.Facts.Longitude
+	if lat == nil || lon == nil || math.IsNaN(*lat) || math.IsNaN(*lon) || math.Abs(*lat) > 90 || math.Abs(*lon) > 180 {
+		if v.onRoute {
+			r := string(sanctions.OnRoute)
+			v.relation = &r
+		}
+		return
+	}
+	d := math.Round(sanctions.DistanceMeters(*lat, *lon, v.venue.Latitude, v.venue.Longitude))
+	m, r := int(d), string(sanctions.PlaceOf(d, v.onRoute))
+	v.distance, v.relation = &m, &r
 }

@@ -74,6 +74,9 @@ type Venue struct {
 	Latitude  float64
 	Longitude float64
 	Capacity  int
+	// TimeZone is the IANA zone of the venue's local times (kick-offs of
+	// the imported schedule); America/Sao_Paulo unless set.
+	TimeZone string
 }
 
 // Case is one proceeding (processo) with its CNJ number, the filer, the
@@ -104,6 +107,14 @@ type Case struct {
 	PoliceReports StringList
 	Description   string
 	FiledAt       time.Time
+	// DistanceToVenueM is the great-circle distance in whole metres from
+	// the facts' coordinates to the venue's (sanctions.DistanceMeters); nil
+	// without coordinates or venue. PlaceRelation is sanctions.PlaceOf of
+	// it (Lei 14.597/2023, art. 201, § 1º, I); OnRoute is the filer's
+	// statement that the facts happened on the way to or from the venue.
+	DistanceToVenueM *int    `gorm:"column:distance_to_venue_m"`
+	PlaceRelation    *string `gorm:"column:place_relation"`
+	OnRoute          bool
 }
 
 // Defendant is a party accused in a case: a person (fan) or an organised

@@ -32,6 +32,9 @@ type View struct {
 	Defendants []DefendantView `json:"defendants"`
 	Movements  []MovementView  `json:"movements,omitempty"`
 	Bans       []BanView       `json:"bans"`
+	// Warnings about the case as filed, in Portuguese (e.g. facts beyond
+	// the 5,000 m of Lei 14.597/2023, art. 201, § 1º, I).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // JudgeView names the judge a case is distributed to.
@@ -67,6 +70,13 @@ type FactsView struct {
 	Conduct       []string   `json:"conduct"`
 	PoliceReports []string   `json:"police_reports"`
 	Description   string     `json:"description"`
+	// DistanceToVenueM: great-circle distance in whole metres from the
+	// facts to the venue; PlaceRelation: at_venue (≤ 500 m), within_5000m,
+	// on_route or beyond_5000m (Lei 14.597/2023, art. 201, § 1º, I); both
+	// null without coordinates or venue. OnRoute: as the filer said.
+	DistanceToVenueM *int    `json:"distance_to_venue_m"`
+	PlaceRelation    *string `json:"place_relation"`
+	OnRoute          bool    `json:"on_route"`
 }
 
 // DefendantView is a party: person fields or fan-group fields by kind.
@@ -98,6 +108,10 @@ type BanView struct {
 	sanctions.Ban
 	CaseNumber    string         `json:"case_number"`
 	ReportingDuty *ReportingDuty `json:"reporting_duty"`
+	// LiftedOn and LiftReason: the decision lifting a precautionary ban
+	// (CPP art. 282, § 5º); set with status "lifted".
+	LiftedOn   *civil.Date `json:"lifted_on,omitempty"`
+	LiftReason string      `json:"lift_reason,omitempty"`
 }
 
 // NewBanView formats a stored ban for the API.
@@ -228,7 +242,8 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 		ID: c.ID, Number: FormatNumber(c.Number), Status: c.Status, Court: c.CourtCode, Ref: c.Ref,
 		FiledBy: FiledByView{Kind: c.FiledByKind, Name: c.FiledByName, Role: c.FilerRole}, FiledAt: c.FiledAt,
 		Facts: FactsView{OccurredAt: c.OccurredAt, Date: c.FactsDate, Latitude: c.Latitude, Longitude: c.Longitude,
-			Conduct: c.Conduct, PoliceReports: c.PoliceReports, Description: c.Description},
+			Conduct: c.Conduct, PoliceReports: c.PoliceReports, Description: c.Description,
+			DistanceToVenueM: c.DistanceToVenueM, PlaceRelation: c.PlaceRelation, OnRoute: c.OnRoute},
 		Defendants: []DefendantView{}, Bans: []BanView{},
 	}
 	if c.JudgeID != nil {
@@ -254,6 +269,9 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 			MotherName: d.MotherName, FatherName: d.FatherName, Name: d.GroupName, CNPJ: d.CNPJ, SupportedClub: d.SupportedClub, GroupID: d.GroupID,
 			AwaitingIdentification: d.Kind == "person" && d.CPF == nil})
 	}
+	if c.PlaceRelation != nil && *c.PlaceRelation == string(sanctions.Beyond5000m) {
+		v.Warnings = append(v.Warnings, fmt.Sprintf("Fatos a %d m do local do evento, fora do raio de %d m e não declarados no trajeto: a conduta fica fora do art. 201, § 1º, I, da Lei 14.597/2023.", *c.DistanceToVenueM, sanctions.SurroundingsMeters))
+	}
 	if !full {
 		return v, nil
 	}
@@ -265,12 +283,14 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 	for _, m := range ms {
 		v.Movements = append(v.Movements, MovementView{At: m.At, TPUCode: m.TPUCode, Description: m.Description})
 	}
-	var bans []sanctions.Ban
+	var bans []banRow
 	if err := tx.Where("case_id = ?", c.ID).Order("id").Find(&bans).Error; err != nil {
 		return nil, err
 	}
 	for _, b := range bans {
-		v.Bans = append(v.Bans, NewBanView(b))
+		bv := NewBanView(b.Ban)
+		bv.LiftedOn, bv.LiftReason = b.LiftedOn, b.LiftReason
+		v.Bans = append(v.Bans, bv)
 	}
 	return v, nil
 }

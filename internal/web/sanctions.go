@@ -15,6 +15,10 @@ import (
 func (s *Server) sanctionsRoutes(api *echo.Group) {
 	api.GET("/legal/ban-range", s.banRange)
 	api.GET("/legal/ban-term", s.banTerm)
+	// Bans after the sentence (breach, lift, extension, reporting windows)
+	// and the match schedule of the reporting duties.
+	s.banRoutes(api)
+	s.matchRoutes(api)
 }
 
 func boolParam(c echo.Context, name string, f *errs.Fields) *bool {

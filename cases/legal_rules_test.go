@@ -1,0 +1,394 @@
+package cases_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/sharedfix"
+)
+
+// LGE art. 201, § 1º, I: the distance from the facts to the venue and the
+// place relation are recorded at filing and shown with the case.
+func TestFile_LGE_art_201_sec1_I_DistanceAndPlace(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name     string
+		in       func() cases.Representation
+		rel      string
+		min, max int
+		warn     bool
+	}{
+		{"R1_at_venue", func() cases.Representation { return fixture(t, "R1") }, "at_venue", 140, 152, false},
+		{"R2_haddock_lobo_within_5000m", func() cases.Representation { return fixture(t, "R2") }, "within_5000m", 3500, 3650, false},
+		{"R2_on_route_said_but_within_5000m", func() cases.Representation {
+			r := fixture(t, "R2")
+			r.Facts.OnRoute = ptr(true)
+			return r
+		}, "within_5000m", 3500, 3650, false},
+		{"far_on_route", func() cases.Representation {
+			r := fixture(t, "R2")
+			r.Facts.Latitude, r.Facts.Longitude, r.Facts.OnRoute = ptr(-22.99), ptr(-43.36), ptr(true)
+			return r
+		}, "on_route", 5001, 20000, false},
+		{"far_not_on_route_warns", func() cases.Representation {
+			r := fixture(t, "R2")
+			r.Facts.Latitude, r.Facts.Longitude = ptr(-22.99), ptr(-43.36)
+			return r
+		}, "beyond_5000m", 5001, 20000, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := e.file(t, tc.in())
+			if c.PlaceRelation == nil || *c.PlaceRelation != tc.rel || c.DistanceToVenueM == nil {
+				t.Fatalf("relation %v distance %v, want %s", c.PlaceRelation, c.DistanceToVenueM, tc.rel)
+			}
+			v, err := e.svc.Get(ctx, e.pros, c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Facts.PlaceRelation == nil || *v.Facts.PlaceRelation != tc.rel || v.Facts.DistanceToVenueM == nil ||
+				*v.Facts.DistanceToVenueM < tc.min || *v.Facts.DistanceToVenueM > tc.max {
+				t.Errorf("view: relation %v distance %v, want %s in %d..%d m", v.Facts.PlaceRelation, v.Facts.DistanceToVenueM, tc.rel, tc.min, tc.max)
+			}
+			if got := len(v.Warnings) > 0 && strings.Contains(v.Warnings[0], "art. 201, § 1º, I"); got != tc.warn {
+				t.Errorf("warnings %q, want a § 1º, I warning: %v", v.Warnings, tc.warn)
+			}
+		})
+	}
+	// The route needs an event.
+	r := fixture(t, "R1")
+	r.Event, r.Facts.Conduct, r.Facts.OnRoute = nil, []string{"fan_fight"}, ptr(true)
+	_, err := e.svc.File(ctx, e.pros, r)
+	invalidField(t, err, "facts.on_route", false)
+	// Without coordinates nothing is computed.
+	r = fixture(t, "R1")
+	r.Facts.Latitude, r.Facts.Longitude = nil, nil
+	c := e.file(t, r)
+	if c.DistanceToVenueM != nil || c.PlaceRelation != nil {
+		t.Errorf("no coordinates: distance %v relation %v, want none", c.DistanceToVenueM, c.PlaceRelation)
+	}
+}
+
+func matchesCSV(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile(sharedfix.Path(t, "fixtures", "matches-2025.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// The schedule of matches-2025.csv imports whole; a second import changes
+// nothing; a dry run writes nothing; a file with bad lines is refused line
+// by line, column by column, with nothing applied.
+func TestImportMatches_LGE_art_201_sec4_Schedule(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	clerk := e.user(t, "Escrivã", "clerk")
+	rep, err := e.svc.ImportMatches(ctx, clerk, matchesCSV(t), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Created != 10 || rep.Applied || e.count(t, "matches", "") != 0 {
+		t.Fatalf("dry run: created %d applied %v, %d rows", rep.Created, rep.Applied, e.count(t, "matches", ""))
+	}
+	rep, err = e.svc.ImportMatches(ctx, clerk, matchesCSV(t), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Created != 10 || !rep.Applied || len(rep.Lines) != 10 || rep.Lines[0].Line != 2 || rep.Lines[9].Line != 11 {
+		t.Fatalf("report %+v", rep)
+	}
+	if n := e.count(t, "matches", ""); n != 10 {
+		t.Fatalf("%d matches stored, want 10", n)
+	}
+	// Kick-off is the venue's local time: 23:30 in São Januário is 02:30 UTC.
+	if n := e.count(t, "matches", "home = 'Vasco da Gama' AND away = 'Cruzeiro' AND kickoff = '2025-04-21T02:30:00Z' AND match_minutes = 120"); n != 1 {
+		t.Errorf("23:30 local kick-off not stored as 02:30 UTC")
+	}
+	rep, err = e.svc.ImportMatches(ctx, clerk, matchesCSV(t), false)
+	if err != nil || rep.Unchanged != 10 || rep.Created != 0 {
+		t.Fatalf("second import: %+v %v", rep, err)
+	}
+	// A rescheduled match updates; ; and Windows-1252 are read.
+	resched := "competi\xe7\xe3o;rodada;mandante;visitante;est\xe1dio;data;hor\xe1rio\r\nCopa do Brasil;3\xaa fase (ida);Corinthians;Flamengo;Arena Corinthians;24/04/2025;21:30\r\n"
+	rep, err = e.svc.ImportMatches(ctx, clerk, []byte(resched), false)
+	if err != nil || rep.Updated != 1 || rep.Lines[0].Status != cases.LineUpdate {
+		t.Fatalf("reschedule: %+v %v", rep, err)
+	}
+	if n := e.count(t, "matches", "home = 'Corinthians' AND away = 'Flamengo' AND kickoff = '2025-04-25T00:30:00Z'"); n != 1 {
+		t.Errorf("rescheduled match not updated")
+	}
+	bad := "competition,round,home,away,venue,date,kickoff_local\n" +
+		"Campeonato Brasileiro Série A,6,Palmeiras,Corinthians,Allianz Parque,2025-05-04,16:00\n" +
+		"Campeonato Brasileiro Série A,7,Corinthians,Bahia,Estádio Inexistente,2025-05-11,16:00\n" +
+		"Campeonato Brasileiro Série A,8,Corinthians,Vitória,Arena Corinthians,2025-02-30,25:00\n" +
+		"Campeonato Brasileiro Série A,6,Palmeiras,Corinthians,Allianz Parque,2025-05-04,16:00\n"
+	before := e.count(t, "matches", "")
+	rep, err = e.svc.ImportMatches(ctx, clerk, []byte(bad), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.HasErrors() || rep.Applied || e.count(t, "matches", "") != before {
+		t.Fatalf("bad file applied: %+v", rep)
+	}
+	want := map[int][]string{3: {"venue"}, 4: {"date", "kickoff_local"}, 5: {"home"}}
+	for _, l := range rep.Lines {
+		cols := want[l.Line]
+		if cols == nil {
+			if l.Status == cases.LineError {
+				t.Errorf("line %d: unexpected errors %+v", l.Line, l.Errors)
+			}
+			continue
+		}
+		if l.Status != cases.LineError || len(l.Errors) != len(cols) {
+			t.Errorf("line %d: %s %+v, want errors on %v", l.Line, l.Status, l.Errors, cols)
+			continue
+		}
+		for i, c := range cols {
+			if l.Errors[i].Column != c || l.Errors[i].Message == "" {
+				t.Errorf("line %d: error %+v, want column %s", l.Line, l.Errors[i], c)
+			}
+		}
+	}
+	// A header without a required column names it on line 1.
+	rep, err = e.svc.ImportMatches(ctx, clerk, []byte("competition,home,away,date\nX,A,B,2025-01-01\n"), false)
+	if err != nil || !rep.HasErrors() || rep.Lines[0].Line != 1 || !strings.Contains(rep.Lines[0].Errors[0].Column+" "+rep.Lines[0].Errors[1].Column, "venue") {
+		t.Errorf("missing columns: %+v %v", rep, err)
+	}
+	if _, err := e.svc.ImportMatches(ctx, clerk, []byte("  \n"), false); errs.KindOf(err) != errs.Unreadable {
+		t.Errorf("empty file: %v, want Unreadable", err)
+	}
+}
+
+// sentenceR1 files R1 and sentences it: first day, months, prison months
+// and a reporting duty for Corinthians; it returns the case, the ban id and
+// the judge.
+func (e *env) sentenceR1(t *testing.T, first string, months int, prison *int) (*cases.Case, int64, cases.Actor) {
+	t.Helper()
+	c, d, j := e.fileOne(t, "R1")
+	in := sentenceIn(d.ID, first, months)
+	in.PrisonMonths = prison
+	in.ReportingDuty = &cases.ReportingDuty{Place: "24º DP – São Paulo", Club: "Corinthians"}
+	res, err := e.svc.Sentence(context.Background(), j, c.ID, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, res.Ban.ID, j
+}
+
+// LGE art. 201, § 4º: a ban on R1 with a duty for Corinthians over a term
+// covering April 2025 has the 6 Corinthians matches of the fixture, each
+// from 2 h before kick-off to 2 h after the end; the feed is iCalendar.
+func TestReportingWindows_LGE_art_201_sec4_R1Corinthians(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	if _, err := e.svc.ImportMatches(ctx, e.user(t, "Escrivão", "clerk"), matchesCSV(t), false); err != nil {
+		t.Fatal(err)
+	}
+	_, banID, _ := e.sentenceR1(t, "2025-03-30", 3, nil)
+	police := e.user(t, "Delegado", "police")
+	v, err := e.svc.ReportingWindows(ctx, police, banID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Windows) != 6 {
+		t.Fatalf("%d windows, want the 6 Corinthians matches: %+v", len(v.Windows), v.Windows)
+	}
+	want := []string{"Palmeiras", "São Paulo", "Santos", "Grêmio", "Flamengo", "Internacional"}
+	for i, w := range v.Windows {
+		other := w.Away
+		if w.Away == "Corinthians" {
+			other = w.Home
+		}
+		if other != want[i] {
+			t.Errorf("window %d against %s, want %s", i, other, want[i])
+		}
+		if w.Start.Sub(w.Kickoff).Hours() != -2 || w.End.Sub(w.Kickoff).Hours() != 4 || w.Clipped {
+			t.Errorf("window %d: %s – %s for kick-off %s", i, w.Start, w.End, w.Kickoff)
+		}
+	}
+	if v.Windows[0].Start.Format("2006-01-02T15:04:05Z07:00") != "2025-03-30T14:00:00-03:00" {
+		t.Errorf("first window starts %s", v.Windows[0].Start)
+	}
+	ics := string(v.ICS(t0))
+	if !strings.HasPrefix(ics, "BEGIN:VCALENDAR\r\n") || strings.Count(ics, "BEGIN:VEVENT\r\n") != 6 ||
+		!strings.Contains(ics, "DTSTART:20250330T170000Z\r\n") || !strings.Contains(ics, "DTEND:20250330T230000Z\r\n") {
+		t.Errorf("ics:\n%s", ics)
+	}
+	uids := map[string]bool{}
+	for _, l := range strings.Split(ics, "\r\n") {
+		if strings.HasPrefix(l, "UID:") {
+			uids[l] = true
+		}
+	}
+	if len(uids) != 6 {
+		t.Errorf("%d distinct UIDs, want 6", len(uids))
+	}
+	// Another court does not see the ban.
+	if _, err := e.svc.ReportingWindows(ctx, cases.Actor{UserID: police.UserID, Role: "police", Court: "19.0001"}, banID); errs.KindOf(err) != errs.NotFound {
+		t.Errorf("other court: %v, want NotFound", err)
+	}
+}
+
+// LGE art. 201, § 3º: a breach records the days served and the balance (at
+// least 30 days), with a movement, in one transaction.
+func TestRecordBreach_LGE_art_201_sec3(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	c, banID, _ := e.sentenceR1(t, "2025-04-01", 12, ptr(12))
+	moves := e.count(t, "movements", "case_id = ?", c.ID)
+	in := cases.BreachInput{OccurredOn: "2025-05-01", Source: "gate_hit", Reference: "Catraca 12 – Arena Corinthians", Description: "Tentou entrar no setor Leste."}
+	res, err := e.svc.RecordBreach(ctx, e.pros, banID, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cv := res.Conversion
+	if cv == nil || cv.DaysServed != 30 || *cv.QuantumDays != 365 || *cv.BalanceDays != 335 || cv.FloorApplied {
+		t.Fatalf("conversion %+v, want 30 served, 365 quantum, 335 balance", cv)
+	}
+	if e.count(t, "breaches", "ban_id = ? AND days_served = 30 AND balance_days = 335", banID) != 1 || e.count(t, "movements", "case_id = ?", c.ID) != moves+1 {
+		t.Errorf("breach or movement not stored")
+	}
+	_, err = e.svc.RecordBreach(ctx, e.pros, banID, in)
+	kindIs(t, err, errs.Conflict)
+	for day, rule := range map[string]string{"2025-03-31": "in_term", "2025-06-11": "not_future", "2025-02-30": "date"} {
+		_, err = e.svc.RecordBreach(ctx, e.pros, banID, cases.BreachInput{OccurredOn: day, Source: "police_report", Reference: "BO 1/2025"})
+		if msg := invalidField(t, err, "occurred_on", false); msg == "" {
+			t.Errorf("%s (%s): empty message", day, rule)
+		}
+	}
+	_, err = e.svc.RecordBreach(ctx, e.pros, banID, cases.BreachInput{OccurredOn: "2025-05-02", Source: "rumour"})
+	invalidField(t, err, "source", false)
+	invalidField(t, err, "reference", false)
+	if n := e.count(t, "breaches", ""); n != 1 {
+		t.Errorf("%d breaches after refusals, want 1", n)
+	}
+	// Without prison months: the days served, and the quantum must be fixed.
+	_, ban2, _ := e.sentenceR1(t, "2025-04-01", 12, nil)
+	res, err = e.svc.RecordBreach(ctx, e.pros, ban2, cases.BreachInput{OccurredOn: "2025-04-11", Source: "police_report", Reference: "BO 99/2025"})
+	if err != nil || res.Conversion == nil || res.Conversion.QuantumFixed || res.Conversion.DaysServed != 10 || res.Conversion.BalanceDays != nil {
+		t.Fatalf("no quantum: %+v %v", res, err)
+	}
+	// The 30-day floor.
+	_, ban3, _ := e.sentenceR1(t, "2025-04-01", 12, ptr(12))
+	e.clk.Set(e.clk.Now().AddDate(1, 0, 0))
+	res, err = e.svc.RecordBreach(ctx, e.pros, ban3, cases.BreachInput{OccurredOn: "2026-03-20", Source: "police_report", Reference: "BO 7/2026"})
+	if err != nil || *res.Conversion.BalanceDays != 30 || !res.Conversion.FloorApplied {
+		t.Fatalf("floor: %+v %v", res, err)
+	}
+}
+
+// CPP art. 319, II: a precautionary ban (no last day) is in force until the
+// judge of the case lifts it; lifting sets status lifted, records the
+// decision and a movement, and refreshes the blocklist.
+func TestLift_CPP_art_319_II_Precautionary(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 2)
+	ctx := context.Background()
+	c, d, j := e.fileOne(t, "R1")
+	in := cases.SentenceInput{DefendantID: d.ID, Precautionary: true, Ban: cases.BanInput{FirstDay: "2025-04-01"}}
+	res, err := e.svc.Sentence(ctx, j, c.ID, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ban.LastDay != nil || e.count(t, "bans", "id = ? AND last_day IS NULL AND status = 'active'", res.Ban.ID) != 1 {
+		t.Fatalf("precautionary ban stored with a last day")
+	}
+	other := e.judges[0]
+	if other.UserID == j.UserID {
+		other = e.judges[1]
+	}
+	_, err = e.svc.Lift(ctx, other, res.Ban.ID, cases.LiftInput{LiftedOn: "2025-06-10", Reason: "x"})
+	kindIs(t, err, errs.Forbidden)
+	_, err = e.svc.Lift(ctx, j, res.Ban.ID, cases.LiftInput{LiftedOn: "2025-06-11"})
+	invalidField(t, err, "lifted_on", false)
+	invalidField(t, err, "reason", false)
+	versions := e.count(t, "blocklist_versions", "")
+	b, err := e.svc.Lift(ctx, j, res.Ban.ID, cases.LiftInput{LiftedOn: "2025-06-10", Reason: "Cessaram os motivos da cautelar."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Status != "lifted" || b.LiftedOn == nil || b.LiftedOn.String() != "2025-06-10" {
+		t.Errorf("lifted view %+v", b)
+	}
+	if e.count(t, "bans", "id = ? AND status = 'lifted' AND lifted_on = '2025-06-10' AND lift_reason <> ''", res.Ban.ID) != 1 {
+		t.Errorf("ban not lifted in the database")
+	}
+	if e.count(t, "blocklist_versions", "") <= versions {
+		t.Errorf("blocklist not refreshed by the lifting")
+	}
+	if e.count(t, "movements", "case_id = ? AND description LIKE 'Revogada%'", c.ID) != 1 {
+		t.Errorf("no movement for the lifting")
+	}
+	_, err = e.svc.Lift(ctx, j, res.Ban.ID, cases.LiftInput{LiftedOn: "2025-06-10", Reason: "de novo"})
+	kindIs(t, err, errs.Conflict)
+	v, err := e.svc.Get(ctx, e.pros, c.ID)
+	if err != nil || len(v.Bans) != 1 || v.Bans[0].LiftedOn == nil || v.Bans[0].Status != "lifted" {
+		t.Errorf("case view bans %+v %v", v.Bans, err)
+	}
+	// A sentence ban is not lifted by this route.
+	_, banID, j2 := e.sentenceR1(t, "2025-04-01", 12, nil)
+	_, err = e.svc.Lift(ctx, j2, banID, cases.LiftInput{LiftedOn: "2025-06-10", Reason: "x"})
+	kindIs(t, err, errs.Conflict)
+}
+
+// DOMAIN.md §3 / LGE art. 201, § 2º: an extension counts from the original
+// first day (31/08/2025 + 3 + 1 months ends on 30/12/2025, not on
+// 31/12/2025 as chaining from 30/11/2025 would give), within the range
+// recorded on the ban, with a history row and a movement.
+func TestExtend_LGE_art_201_sec2_FromOriginalFirstDay(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 2)
+	ctx := context.Background()
+	c, banID, j := e.sentenceR1(t, "2025-08-31", 3, nil)
+	if e.count(t, "bans", "id = ? AND last_day = '2025-11-30'", banID) != 1 {
+		t.Fatal("3 months from 31/08/2025 should end on 30/11/2025")
+	}
+	other := e.judges[0]
+	if other.UserID == j.UserID {
+		other = e.judges[1]
+	}
+	_, err := e.svc.Extend(ctx, other, banID, cases.ExtendInput{Months: ptr(1), Reason: "x"})
+	kindIs(t, err, errs.Forbidden)
+	_, err = e.svc.Extend(ctx, j, banID, cases.ExtendInput{Months: ptr(34), Reason: "demais"})
+	if msg := invalidField(t, err, "months", false); !strings.Contains(msg, "art. 201") || !strings.Contains(msg, "37") {
+		t.Errorf("out of range message %q should name art. 201 and the total", msg)
+	}
+	_, err = e.svc.Extend(ctx, j, banID, cases.ExtendInput{Months: ptr(0)})
+	invalidField(t, err, "months", false)
+	invalidField(t, err, "reason", false)
+	res, err := e.svc.Extend(ctx, j, banID, cases.ExtendInput{Months: ptr(1), Reason: "Reincidência no curso do impedimento."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ban.LastDay.String() != "2025-12-30" || *res.Ban.Months != 4 || res.Extension.PreviousLastDay.String() != "2025-11-30" {
+		t.Errorf("extended ban: last %s months %d (previous %s), want 2025-12-30, 4", res.Ban.LastDay, *res.Ban.Months, res.Extension.PreviousLastDay)
+	}
+	if e.count(t, "bans", "id = ? AND months = 4 AND last_day = '2025-12-30' AND computed_last_day = '2025-12-30'", banID) != 1 ||
+		e.count(t, "ban_extensions", "ban_id = ? AND total_months = 4 AND new_last_day = '2025-12-30'", banID) != 1 ||
+		e.count(t, "movements", "case_id = ? AND description LIKE 'Prorrogado%'", c.ID) != 1 {
+		t.Errorf("extension not stored with its history and movement")
+	}
+	// A second extension still counts from 31/08/2025: 4 + 2 = 6 months.
+	res, err = e.svc.Extend(ctx, j, banID, cases.ExtendInput{Months: ptr(2), Reason: "Nova prorrogação."})
+	if err != nil || res.Ban.LastDay.String() != "2026-02-28" {
+		t.Fatalf("second extension: %v %v, want last day 2026-02-28", res, err)
+	}
+	// Precautionary bans have no term to extend.
+	c2, d2, j2 := e.fileOne(t, "R1")
+	p, err := e.svc.Sentence(ctx, j2, c2.ID, cases.SentenceInput{DefendantID: d2.ID, Precautionary: true, Ban: cases.BanInput{FirstDay: "2025-04-01"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.svc.Extend(ctx, j2, p.Ban.ID, cases.ExtendInput{Months: ptr(3), Reason: "x"})
+	kindIs(t, err, errs.Conflict)
+}

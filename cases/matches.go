@@ -1,0 +1,435 @@
+package cases
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/sanctions"
+	"golang.org/x/text/encoding/charmap"
+	"gorm.io/gorm"
+)
+
+// Match is one match of the schedule a court imports for reporting duties
+// (Lei 14.597/2023, art. 201, § 4º): MatchDate and KickoffLocal as the
+// schedule writes them (the venue's local time), Kickoff the instant they
+// name in the venue's zone, MatchMinutes the match's duration.
+type Match struct {
+	ID           int64
+	CourtCode    string
+	Competition  string
+	Round        string
+	Home         string
+	Away         string
+	VenueID      int64
+	MatchDate    civil.Date
+	KickoffLocal string
+	Kickoff      time.Time
+	MatchMinutes int
+	ImportedAt   time.Time
+	ImportedBy   *int64
+}
+
+// Import line statuses (as the member import of ../shared/API.md).
+const (
+	LineCreate    = "create"
+	LineUpdate    = "update"
+	LineUnchanged = "unchanged"
+	LineError     = "error"
+)
+
+// MaxMatchLines bounds the data lines of one schedule file.
+const MaxMatchLines = 10000
+
+// ImportError is a problem with one cell: Column is the header text as
+// written in the file ("" for the whole line), Message in Portuguese.
+type ImportError struct {
+	Column  string `json:"column"`
+	Message string `json:"message"`
+}
+
+// ImportLine is the outcome of one line: Line is the physical line, the
+// header being line 1 (a record spanning lines is numbered by its first).
+type ImportLine struct {
+	Line    int           `json:"line"`
+	Status  string        `json:"status"`
+	Errors  []ImportError `json:"errors"`
+	MatchID *int64        `json:"match_id,omitempty"`
+}
+
+// ImportReport is the answer to a schedule import: one entry per line and
+// the counts. Applied is false for a dry run and whenever a line has an
+// error (whole or nothing).
+type ImportReport struct {
+	Lines     []ImportLine `json:"lines"`
+	Created   int          `json:"created"`
+	Updated   int          `json:"updated"`
+	Unchanged int          `json:"unchanged"`
+	Applied   bool         `json:"applied"`
+}
+
+// HasErrors reports whether any line has an error.
+func (r *ImportReport) HasErrors() bool {
+	for _, l := range r.Lines {
+		if l.Status == LineError {
+			return true
+		}
+	}
+	return false
+}
+
+// matchColumns are the columns of matches-2025.csv, with Portuguese
+// aliases, found by header text (case, accents and order ignored).
+var matchColumns = []struct {
+	key      string
+	aliases  []string
+	required bool
+}{
+	{"competition", []string{"competition", "competicao", "campeonato"}, true},
+	{"round", []string{"round", "rodada", "fase"}, false},
+	{"home", []string{"home", "mandante"}, true},
+	{"away", []string{"away", "visitante"}, true},
+	{"venue", []string{"venue", "local", "estadio"}, true},
+	{"date", []string{"date", "data"}, true},
+	{"kickoff_local", []string{"kickoff_local", "kickoff", "horario", "hora"}, true},
+	{"duration_minutes", []string{"duration_minutes", "duracao_minutos", "duracao"}, false},
+}
+
+var hhmm = regexp.MustCompile(`^([01]?[0-9]|2[0-3]):([0-5][0-9])$`)
+var brDate = regexp.MustCompile(`^(\d{1,2})/(\d{1,2})/(\d{4})$`)
+
+// ImportMatches imports a match schedule into the actor's court (CSV in the
+// format of ../shared/fixtures/matches-2025.csv: competition, round, home,
+// away, venue, date, kickoff_local, optional duration_minutes; UTF-8 with
+// or without BOM, or Windows-1252; separated by "," or ";"). kickoff_local
+// is the venue's local time (venues.time_zone); a match lasts
+// duration_minutes, else its competition's setting, else 120 minutes. A
+// match already in the schedule (same competition, round, home and away,
+// accents and case ignored) is updated.
+//
+// The import is whole or nothing, in one transaction: when any line has an
+// error, or when dryRun, nothing is written and the report says why, line
+// by line. It returns errs.Unreadable for an empty body.
+func (s *Service) ImportMatches(ctx context.Context, actor Actor, body []byte, dryRun bool) (*ImportReport, error) {
+	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, errs.New(errs.Unreadable, "O arquivo está vazio: envie a tabela de partidas em CSV com a linha de cabeçalho.")
+	}
+	if !utf8.Valid(body) {
+		dec, err := charmap.Windows1252.NewDecoder().Bytes(body)
+		if err != nil {
+			return nil, errs.New(errs.Unreadable, "Não foi possível ler o arquivo: use UTF-8 ou Windows-1252.")
+		}
+		body = dec
+	}
+	if bytes.IndexByte(body, 0) >= 0 {
+		return nil, errs.New(errs.Unreadable, "O arquivo contém caracteres nulos: não é um CSV de texto.")
+	}
+	first, _, _ := bytes.Cut(body, []byte("\n"))
+	r := csv.NewReader(bytes.NewReader(body))
+	if bytes.Count(first, []byte(";")) > bytes.Count(first, []byte(",")) {
+		r.Comma = ';'
+	}
+	r.FieldsPerRecord = -1
+	report := &ImportReport{Lines: []ImportLine{}}
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, s.DB)
+		// One import at a time per court: the lookups below stay true until commit.
+		if err := tx.Exec("SELECT 1 FROM courts WHERE code = ? FOR UPDATE", actor.Court).Error; err != nil {
+			return err
+		}
+		rows, err := s.parseMatches(ctx, actor, r, report)
+		if err != nil {
+			return err
+		}
+		if report.HasErrors() || dryRun {
+			return nil
+		}
+		for i := range rows {
+			m := rows[i]
+			if m.match.ID == 0 {
+				if err := tx.Create(&m.match).Error; err != nil {
+					return err
+				}
+			} else if m.status == LineUpdate {
+				if err := tx.Save(&m.match).Error; err != nil {
+					return err
+				}
+			}
+			id := m.match.ID
+			report.Lines[m.index].MatchID = &id
+		}
+		report.Applied = true
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return report, nil
+}
+
+type parsedMatch struct {
+	index  int // in report.Lines
+	status string
+	match  Match
+}
+
+func (s *Service) parseMatches(ctx context.Context, actor Actor, r *csv.Reader, report *ImportReport) ([]parsedMatch, error) {
+	tx := db.Conn(ctx, s.DB)
+	header, err := r.Read()
+	if err != nil {
+		report.Lines = append(report.Lines, ImportLine{Line: 1, Status: LineError, Errors: []ImportError{{Message: "cabeçalho ilegível: " + csvReason(err)}}})
+		return nil, nil
+	}
+	col := map[string]int{}
+	written := map[string]string{}
+	var herrs []ImportError
+	for i, h := range header {
+		k := sanctions.Fold(strings.ReplaceAll(strings.TrimSpace(h), " ", "_"))
+		for _, c := range matchColumns {
+			for _, a := range c.aliases {
+				if k == a {
+					if _, dup := col[c.key]; dup {
+						herrs = append(herrs, ImportError{Column: h, Message: fmt.Sprintf("coluna repetida: %q já aparece no cabeçalho.", written[c.key])})
+					} else {
+						col[c.key], written[c.key] = i, h
+					}
+				}
+			}
+		}
+	}
+	for _, c := range matchColumns {
+		if _, ok := col[c.key]; !ok && c.required {
+			herrs = append(herrs, ImportError{Column: c.key, Message: fmt.Sprintf("coluna obrigatória ausente: %s.", c.key)})
+		}
+	}
+	if len(herrs) > 0 {
+		report.Lines = append(report.Lines, ImportLine{Line: 1, Status: LineError, Errors: herrs})
+		return nil, nil
+	}
+	durations, err := competitionMinutes(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	venues := map[string]*Venue{}
+	zones := map[string]*time.Location{}
+	seen := map[string]int{}
+	var out []parsedMatch
+	now := s.now()
+	for n := 0; ; n++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		line, _ := r.FieldPos(0)
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				line = pe.StartLine
+			}
+			report.Lines = append(report.Lines, ImportLine{Line: line, Status: LineError, Errors: []ImportError{{Message: "linha ilegível: " + csvReason(err) + "; o restante do arquivo não foi lido."}}})
+			break
+		}
+		if n >= MaxMatchLines {
+			report.Lines = append(report.Lines, ImportLine{Line: line, Status: LineError, Errors: []ImportError{{Message: fmt.Sprintf("arquivo longo demais: no máximo %d partidas por importação.", MaxMatchLines)}}})
+			break
+		}
+		ln := ImportLine{Line: line, Errors: []ImportError{}}
+		bad := func(key, msg string) {
+			c := written[key]
+			if c == "" {
+				c = key
+			}
+			ln.Errors = append(ln.Errors, ImportError{Column: c, Message: msg})
+		}
+		if len(rec) != len(header) {
+			ln.Errors = append(ln.Errors, ImportError{Message: fmt.Sprintf("a linha tem %d colunas; o cabeçalho, %d.", len(rec), len(header))})
+		}
+		cell := func(key string) string {
+			i, ok := col[key]
+			if !ok || i >= len(rec) {
+				return ""
+			}
+			return clean(rec[i])
+		}
+		m := Match{CourtCode: actor.Court, Competition: cell("competition"), Round: cell("round"), Home: cell("home"), Away: cell("away"),
+			ImportedAt: now, ImportedBy: &actor.UserID}
+		for _, k := range []string{"competition", "round", "home", "away"} {
+			v := cell(k)
+			var f errs.Fields
+			checkText(&f, k, v, maxName, false)
+			if len(f) > 0 {
+				bad(k, f[0].Message)
+			} else if v == "" && k != "round" {
+				bad(k, "campo obrigatório vazio.")
+			}
+		}
+		if m.Home != "" && sanctions.Fold(m.Home) == sanctions.Fold(m.Away) {
+			bad("away", "o visitante é o próprio mandante.")
+		}
+		var venue *Venue
+		if vn := cell("venue"); vn == "" {
+			bad("venue", "campo obrigatório vazio.")
+		} else if v, ok := venues[sanctions.Fold(vn)]; ok {
+			venue = v
+		} else if len(vn) > maxShort {
+			bad("venue", "nome do local longo demais.")
+		} else {
+			v, err := FindVenue(ctx, s.DB, vn)
+			if err != nil {
+				return nil, err
+			}
+			venues[sanctions.Fold(vn)] = v
+			venue = v
+		}
+		if cell("venue") != "" && venue == nil {
+			bad("venue", fmt.Sprintf("local desconhecido %q: não consta da tabela de locais do juizado.", cell("venue")))
+		}
+		var loc *time.Location
+		if venue != nil {
+			m.VenueID = venue.ID
+			tz := venue.TimeZone
+			if tz == "" {
+				tz = "America/Sao_Paulo"
+			}
+			if l, ok := zones[tz]; ok {
+				loc = l
+			} else if l, err := time.LoadLocation(tz); err == nil {
+				zones[tz], loc = l, l
+			} else {
+				bad("venue", fmt.Sprintf("o local tem um fuso horário desconhecido (%s): corrija a tabela de locais.", tz))
+			}
+		}
+		date, dateOK := parseScheduleDate(cell("date"))
+		if !dateOK {
+			bad("date", fmt.Sprintf("data inválida %q: use AAAA-MM-DD (ou DD/MM/AAAA) e um dia que exista.", cell("date")))
+		} else if date.Year < 2003 || date.Year > civil.Today(now, s.Loc).Year+5 {
+			bad("date", "data fora do intervalo aceito (de 2003 até 5 anos à frente).")
+		}
+		ko := hhmm.FindStringSubmatch(cell("kickoff_local"))
+		if ko == nil {
+			bad("kickoff_local", fmt.Sprintf("horário inválido %q: use HH:MM (00:00 a 23:59), hora local do estádio.", cell("kickoff_local")))
+		}
+		m.MatchMinutes = int(sanctions.DefaultMatchDuration / time.Minute)
+		if d, ok := durations[sanctions.Fold(m.Competition)]; ok {
+			m.MatchMinutes = d
+		}
+		if ds := cell("duration_minutes"); ds != "" {
+			d, err := strconv.Atoi(ds)
+			if err != nil || d < 30 || d > 600 {
+				bad("duration_minutes", "duração inválida: informe os minutos da partida, de 30 a 600.")
+			} else {
+				m.MatchMinutes = d
+			}
+		}
+		if dateOK && ko != nil && loc != nil {
+			h, _ := strconv.Atoi(ko[1])
+			mi, _ := strconv.Atoi(ko[2])
+			t := time.Date(date.Year, date.Month, date.Day, h, mi, 0, 0, loc)
+			if t.Hour() != h || t.Minute() != mi || civil.Of(t) != date {
+				bad("kickoff_local", fmt.Sprintf("o horário %02d:%02d não existe em %s no fuso %s (mudança de horário de verão).", h, mi, date.BR(), loc))
+			} else {
+				m.MatchDate, m.KickoffLocal, m.Kickoff = date, fmt.Sprintf("%02d:%02d", h, mi), t
+			}
+		}
+		key := strings.Join([]string{sanctions.Fold(m.Competition), sanctions.Fold(m.Round), sanctions.Fold(m.Home), sanctions.Fold(m.Away)}, "\x00")
+		if prev, dup := seen[key]; dup && m.Home != "" && m.Competition != "" {
+			bad("home", fmt.Sprintf("partida repetida: a mesma competição, rodada, mandante e visitante já estão na linha %d.", prev))
+		} else {
+			seen[key] = line
+		}
+		if len(ln.Errors) > 0 {
+			ln.Status = LineError
+			report.Lines = append(report.Lines, ln)
+			continue
+		}
+		var old Match
+		err = tx.Where(`court_code = ? AND f_unaccent(competition) = f_unaccent(?) AND f_unaccent(round) = f_unaccent(?)
+			AND f_unaccent(home) = f_unaccent(?) AND f_unaccent(away) = f_unaccent(?)`, m.CourtCode, m.Competition, m.Round, m.Home, m.Away).
+			Limit(1).Find(&old).Error
+		if err != nil {
+			return nil, err
+		}
+		ln.Status = LineCreate
+		if old.ID != 0 {
+			m.ID = old.ID
+			ln.Status = LineUpdate
+			if old.VenueID == m.VenueID && old.Kickoff.Equal(m.Kickoff) && old.MatchMinutes == m.MatchMinutes && old.MatchDate == m.MatchDate &&
+				old.Competition == m.Competition && old.Round == m.Round && old.Home == m.Home && old.Away == m.Away {
+				ln.Status = LineUnchanged
+			}
+			id := old.ID
+			ln.MatchID = &id
+		}
+		switch ln.Status {
+		case LineCreate:
+			report.Created++
+		case LineUpdate:
+			report.Updated++
+		default:
+			report.Unchanged++
+		}
+		report.Lines = append(report.Lines, ln)
+		out = append(out, parsedMatch{index: len(report.Lines) - 1, status: ln.Status, match: m})
+	}
+	if len(report.Lines) == 0 {
+		report.Lines = append(report.Lines, ImportLine{Line: 1, Status: LineError, Errors: []ImportError{{Message: "o arquivo não tem partidas: só o cabeçalho."}}})
+	}
+	return out, nil
+}
+
+// competitionMinutes returns the match duration of each competition with a
+// setting, by folded name.
+func competitionMinutes(ctx context.Context, tx *gorm.DB) (map[string]int, error) {
+	var rows []struct {
+		Name         string
+		MatchMinutes int
+	}
+	if err := tx.Raw("SELECT name, match_minutes FROM competitions").Scan(&rows).Error; err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for _, r := range rows {
+		out[sanctions.Fold(r.Name)] = r.MatchMinutes
+	}
+	return out, nil
+}
+
+func parseScheduleDate(s string) (civil.Date, bool) {
+	if d, err := civil.Parse(s); err == nil {
+		return d, true
+	}
+	if m := brDate.FindStringSubmatch(s); m != nil {
+		day, _ := strconv.Atoi(m[1])
+		mon, _ := strconv.Atoi(m[2])
+		y, _ := strconv.Atoi(m[3])
+		d := civil.Date{Year: y, Month: time.Month(mon), Day: day}
+		return d, d.Valid()
+	}
+	return civil.Date{}, false
+}
+
+func csvReason(err error) string {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		switch {
+		case errors.Is(pe.Err, csv.ErrQuote), errors.Is(pe.Err, csv.ErrBareQuote):
+			return "aspas mal fechadas"
+		}
+	}
+	if err == io.EOF {
+		return "arquivo vazio"
+	}
+	return "formato CSV inválido"
+}

@@ -27,7 +27,7 @@ type groupHandlers struct {
 // largeBodyRoutes take bodies above the server's 2 MB limit and bound them
 // themselves: a photo (5 MB, 413 above) and an import (a ZIP with photos).
 var largeBodyRoutes = map[string]int64{
-	"PUT /api/v1/members/:id/photo":           registry.MaxPhotoBytes,
+	"PUT /api/v1/members/:id/photo":          registry.MaxPhotoBytes,
 	"POST /api/v1/groups/:id/members/import": registry.MaxImportBytes,
 }
 

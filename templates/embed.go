@@ -4,7 +4,8 @@ package templates
 
 import "embed"
 
-// FS holds html/*.html (and later pdf/*).
+// FS holds html/*.html and pdf/*.tmpl (the default wording of the court
+// documents; JUIZADO_TEMPLATES_DIR overrides it file by file).
 //
-//go:embed html
+//go:embed html pdf/*.tmpl
 var FS embed.FS

@@ -34,6 +34,14 @@ type Deps struct {
 	// Keys signs the blocklist (registry.KeyRing on JUIZADO_KEY_DIR); nil:
 	// a key kept in memory for this process only.
 	Keys *registry.KeyRing
+	// PublicURL is the court's public address, printed on documents and in
+	// their QR codes (JUIZADO_PUBLIC_URL).
+	PublicURL string
+	// TemplatesDir holds the court's own document wording, file by file
+	// over the embedded one (JUIZADO_TEMPLATES_DIR; "" for none).
+	TemplatesDir string
+	// Court is the court the public poster is issued by (JUIZADO_COURT).
+	Court string
 }
 
 // Server is the HTTP server with its services.
@@ -64,6 +72,9 @@ var Public = map[string]bool{
 	"GET /api/v1/legal/ban-range": true,
 	"GET /api/v1/legal/ban-term":  true,
 	"GET /api/v1/openapi.json":    true,
+	"GET /impedidos.pdf":          true,
+	"GET /verificar/:code":        true,
+	"POST /verificar/:code":       true,
 }
 
 // New builds the server and its routes.
@@ -120,6 +131,7 @@ func (s *Server) routes() {
 	s.sanctionsRoutes(api)
 	s.groupRoutes(api)
 	s.auditRoutes(api)
+	s.documentRoutes(e, api)
 }
 
 // Routes returns "METHOD /template" for every route of the router.

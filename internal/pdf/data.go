@@ -1,0 +1,386 @@
+package pdf
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/sanctions"
+)
+
+// The data the wording templates read. Every free-text value (names,
+// places, descriptions) is already escaped for the markup (Esc); dates are
+// written out ("15 de junho de 2023"), CNJ numbers and CPFs formatted.
+
+// CourtData names the court that issues a document.
+type CourtData struct {
+	Code     string // TR.OOOO
+	Name     string
+	Tribunal string // "Tribunal de Justiça do Estado de São Paulo"
+}
+
+// CaseData is a case for the case documents (summary, sentence, notice,
+// letter).
+type CaseData struct {
+	Court       CourtData
+	Number      string // NNNNNNN-DD.AAAA.J.TR.OOOO
+	Status      string // in Portuguese
+	FiledAt     string // long date
+	FiledBy     string
+	FiledByKind string // in Portuguese
+	FiledByRole string
+	Ref         string
+	Judge       string
+	Event       *EventData
+	Facts       FactsData
+	Defendants  []DefendantData
+	Movements   []MovementData
+	Bans        []BanData
+	// Ban and Defendant are the ban a sentence, notice or letter is about
+	// and its defendant.
+	Ban       *BanData
+	Defendant *DefendantData
+	// Clubs are the clubs a letter goes to: those of the event and the
+	// club of the reporting duty, each once.
+	Clubs []string
+	Today string // long date of issue
+}
+
+// EventData is the sporting event of the facts.
+type EventData struct {
+	Competition, Home, Away, Venue string
+	Kickoff                        string // "15 de junho de 2023, às 16h00" or ""
+}
+
+// FactsData is what happened.
+type FactsData struct {
+	Date          string // long date
+	DateShort     string // dd/mm/aaaa
+	At            string // "15 de junho de 2023, às 16h00"
+	Conduct       []string
+	PoliceReports []string
+	Description   string
+}
+
+// DefendantData is a party.
+type DefendantData struct {
+	ID         int64
+	Person     bool
+	Name       string
+	CPF        string // formatted, or ""
+	BirthDate  string // long date, or ""
+	MotherName string
+	FatherName string
+	CNPJ       string
+	Club       string // a group's supported club
+}
+
+// MovementData is a docket entry.
+type MovementData struct {
+	At   string // dd/mm/aaaa hh:mm
+	TPU  string
+	Text string
+}
+
+// ReportingData is the duty to stay at a place around matches (art. 201, §
+// 4º).
+type ReportingData struct {
+	Place, Club, Competition string
+	Windows                  []WindowData // empty when no schedule is known
+}
+
+// WindowData is one period of the reporting duty.
+type WindowData struct {
+	Match string // "Clube A x Clube B (Competição)"
+	Start string // dd/mm/aaaa hh:mm
+	End   string
+}
+
+// BanData is a stadium ban.
+type BanData struct {
+	ID              int64
+	Person          bool
+	Name            string
+	CPF             string
+	BirthDate       string
+	Source          string // in Portuguese
+	Law, Article    string
+	Rule            string // "art. 201, § 2º, da Lei 14.597/2023"
+	RangeMin        string // "3 (três) meses"
+	RangeMax        string
+	Months          string // "6 (seis) meses"; "" for a precautionary ban
+	Precautionary   bool
+	FirstDay        string // long date
+	LastDay         string // long date; "" for a precautionary ban
+	FirstDayShort   string
+	LastDayShort    string
+	Overridden      bool
+	ComputedLastDay string
+	OverrideReason  string
+	PrisonMonths    string
+	Sec7            bool
+	Organiser       bool
+	FactsDate       string
+	CaseNumber      string
+	Court           string
+	Status          string // "em vigor", "a iniciar", "encerrado", "revogado"
+	Publish         bool
+	Reporting       *ReportingData
+	// DutyRule and BreachRule cite the reporting duty (§ 4º) and the
+	// conversion on breach (§ 3º) of the law applied; "" when that law has
+	// none (art. 39 of 2003, group bans).
+	DutyRule, BreachRule string
+}
+
+var statusPT = map[string]string{cases.StatusFiled: "autuado", cases.StatusDistributed: "distribuído", cases.StatusSentenced: "sentenciado"}
+
+var filerPT = map[string]string{"prosecutor": "Ministério Público", "police": "autoridade policial", "other_authority": "outra autoridade",
+	"home_club": "clube mandante", "fan": "torcedor presente à partida"}
+
+var conductPT = map[string]string{
+	sanctions.WordViolence:               "praticar ou incitar a violência",
+	sanctions.WordRiot:                   "promover tumulto",
+	sanctions.WordInvasion:               "invadir local restrito aos competidores ou árbitros",
+	sanctions.WordWeapons:                "portar instrumentos que possam servir à prática de violência",
+	sanctions.WordFanFight:               "participar de briga de torcidas",
+	sanctions.WordRacism:                 "racismo no esporte",
+	sanctions.WordAgainstWomen:           "infração cometida contra mulheres",
+	sanctions.WordOrganiser:              "organizar, preparar ou incitar o tumulto",
+	sanctions.WordDiscrimination:         "condutas discriminatórias, xenófobas, homofóbicas ou transfóbicas",
+	sanctions.WordTrainingGroundInvasion: "invasão de local de treinamento",
+	sanctions.WordAttackOnSportPeople:    "ilícitos contra esportistas, árbitros, organizadores ou jornalistas esportivos",
+}
+
+var sourcePT = map[sanctions.Source]string{
+	sanctions.FromSentence:              "sentença condenatória",
+	sanctions.FromPleaAgreement:         "transação penal (Lei 9.099/1995, art. 76)",
+	sanctions.FromConditionalSuspension: "suspensão condicional do processo (Lei 9.099/1995, art. 89)",
+	sanctions.FromCivilJudgment:         "sentença em ação civil pública",
+	sanctions.FromSettlement:            "termo de ajustamento de conduta homologado",
+	sanctions.FromPrecautionaryOrder:    "medida cautelar (CPP, art. 319, II)",
+}
+
+func or(m map[string]string, k string) string {
+	if v, ok := m[k]; ok {
+		return v
+	}
+	return k
+}
+
+func dateOf(d *civil.Date) string {
+	if d == nil {
+		return ""
+	}
+	return LongDate(*d)
+}
+
+// NewCaseData prepares a case view for the wording. loc is the court's zone,
+// now the instant of issue.
+func NewCaseData(v *cases.View, court CourtData, loc *time.Location, now time.Time) *CaseData {
+	c := &CaseData{
+		Court: court, Number: FormatCNJ(v.Number), Status: or(statusPT, v.Status),
+		FiledAt: LongDate(civil.Of(v.FiledAt.In(loc))), FiledBy: Esc(v.FiledBy.Name), FiledByKind: or(filerPT, v.FiledBy.Kind),
+		FiledByRole: or(filerPT, v.FiledBy.Role), Ref: Esc(v.Ref),
+		Today: LongDate(civil.Today(now, loc)),
+		Facts: FactsData{Date: LongDate(v.Facts.Date), DateShort: v.Facts.Date.BR(), At: LongDateTime(v.Facts.OccurredAt, loc),
+			Description: Esc(v.Facts.Description)},
+	}
+	if v.Judge != nil {
+		c.Judge = Esc(v.Judge.Name)
+	}
+	if e := v.Event; e != nil {
+		c.Event = &EventData{Competition: Esc(e.Competition), Home: Esc(e.Home), Away: Esc(e.Away), Venue: Esc(e.Venue)}
+		c.addClub(c.Event.Home)
+		c.addClub(c.Event.Away)
+		if e.Kickoff != nil {
+			c.Event.Kickoff = LongDateTime(*e.Kickoff, loc)
+		}
+	}
+	for _, w := range v.Facts.Conduct {
+		c.Facts.Conduct = append(c.Facts.Conduct, Esc(or(conductPT, w)))
+	}
+	for _, r := range v.Facts.PoliceReports {
+		c.Facts.PoliceReports = append(c.Facts.PoliceReports, Esc(r))
+	}
+	for _, d := range v.Defendants {
+		dd := DefendantData{ID: d.ID, Person: d.Kind == "person", Name: Esc(d.FullName), MotherName: Esc(d.MotherName),
+			FatherName: Esc(d.FatherName), Club: Esc(d.SupportedClub)}
+		if !dd.Person {
+			dd.Name = Esc(d.Name)
+		}
+		if d.CPF != nil {
+			dd.CPF = FormatCPF(*d.CPF)
+		}
+		if d.CNPJ != nil {
+			dd.CNPJ = formatCNPJ(*d.CNPJ)
+		}
+		dd.BirthDate = dateOf(d.BirthDate)
+		c.Defendants = append(c.Defendants, dd)
+	}
+	for _, m := range v.Movements {
+		md := MovementData{At: ShortDateTime(m.At, loc), Text: Esc(m.Description)}
+		if m.TPUCode != nil {
+			md.TPU = fmt.Sprint(*m.TPUCode)
+		}
+		c.Movements = append(c.Movements, md)
+	}
+	today := civil.Today(now, loc)
+	for _, b := range v.Bans {
+		c.Bans = append(c.Bans, NewBanData(b.Ban, today))
+	}
+	return c
+}
+
+// WithBan picks the ban id of the case (and its defendant) for a sentence,
+// notice or letter; false when the case has no such ban.
+func (c *CaseData) WithBan(id int64, defendantID int64) bool {
+	for i := range c.Bans {
+		if c.Bans[i].ID != id {
+			continue
+		}
+		c.Ban = &c.Bans[i]
+		if r := c.Ban.Reporting; r != nil && r.Club != "" {
+			c.addClub(r.Club)
+		}
+		for j := range c.Defendants {
+			if c.Defendants[j].ID == defendantID {
+				c.Defendant = &c.Defendants[j]
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// NewBanData prepares a ban for the wording; today (the court's date) says
+// whether it is in force.
+func NewBanData(b sanctions.Ban, today civil.Date) BanData {
+	d := BanData{
+		ID: b.ID, Person: b.Subject == sanctions.Person, Name: Esc(b.Name), Source: string(b.Source),
+		Law: Esc(b.Law), Article: Esc(b.Article), RangeMin: Months(b.RangeMinMonths), RangeMax: Months(b.RangeMaxMonths),
+		Precautionary: b.Precautionary, FirstDay: LongDate(b.FirstDay), FirstDayShort: b.FirstDay.BR(),
+		LastDay: dateOf(b.LastDay), OverrideReason: Esc(b.OverrideReason), Sec7: b.Sec7Applied, Organiser: b.Organiser,
+		FactsDate: LongDate(b.FactsDate), CaseNumber: FormatCNJ(b.CaseNumber), Court: b.CourtCode, Publish: b.Publish,
+	}
+	d.Rule = d.Article + " da " + d.Law
+	if strings.Contains(b.Article, ",") {
+		d.Rule = d.Article + ", da " + d.Law
+	}
+	switch {
+	case strings.HasPrefix(b.Article, "art. 201"):
+		d.DutyRule, d.BreachRule = "Lei 14.597/2023, art. 201, § 4º", "Lei 14.597/2023, art. 201, § 3º"
+	case strings.HasPrefix(b.Article, "art. 41-B"):
+		d.DutyRule, d.BreachRule = "Lei 10.671/2003, art. 41-B, § 4º", "Lei 10.671/2003, art. 41-B, § 3º"
+	}
+	if s, ok := sourcePT[b.Source]; ok {
+		d.Source = s
+	}
+	if b.RangeMinMonths == 0 {
+		d.RangeMin = ""
+	}
+	if b.CPF != nil {
+		d.CPF = FormatCPF(*b.CPF)
+	}
+	d.BirthDate = dateOf(b.BirthDate)
+	if b.Months != nil {
+		d.Months = Months(*b.Months)
+	}
+	if b.LastDay != nil {
+		d.LastDayShort = b.LastDay.BR()
+	}
+	if b.ComputedLastDay != nil && b.LastDay != nil && *b.ComputedLastDay != *b.LastDay {
+		d.Overridden, d.ComputedLastDay = true, LongDate(*b.ComputedLastDay)
+	}
+	if b.PrisonMonths != nil {
+		d.PrisonMonths = Months(*b.PrisonMonths)
+	}
+	switch {
+	case b.Status == "lifted":
+		d.Status = "revogado"
+	case today.Before(b.FirstDay):
+		d.Status = "a iniciar"
+	case b.InForce(today):
+		d.Status = "em vigor"
+	default:
+		d.Status = "cumprido"
+	}
+	if b.ReportingPlace != "" {
+		d.Reporting = &ReportingData{Place: Esc(b.ReportingPlace), Club: Esc(b.ReportingClub), Competition: Esc(b.ReportingCompetition)}
+	}
+	return d
+}
+
+// SetWindows adds the reporting windows of the ban (from the court's match
+// schedule) to its reporting duty.
+func (d *BanData) SetWindows(ws []sanctions.Window, loc *time.Location) {
+	if d.Reporting == nil {
+		return
+	}
+	for _, w := range ws {
+		m := w.Match.Home + " x " + w.Match.Away
+		if w.Match.Competition != "" {
+			m += " (" + w.Match.Competition + ")"
+		}
+		d.Reporting.Windows = append(d.Reporting.Windows, WindowData{Match: Esc(m), Start: ShortDateTime(w.Start, loc), End: ShortDateTime(w.End, loc)})
+	}
+}
+
+func formatCNPJ(s string) string {
+	if len(s) != 14 || strings.Trim(s, "0123456789") != "" {
+		return s
+	}
+	return s[0:2] + "." + s[2:5] + "." + s[5:8] + "/" + s[8:12] + "-" + s[12:14]
+}
+
+// CertificateData is a certificate of a person's ban status (certidão).
+type CertificateData struct {
+	Court CourtData
+	CPF   string // formatted
+	Name  string // from the court's records; "" when none
+	Bans  []BanData
+	Today string
+	Time  string // "15 de junho de 2023, às 14h05"
+}
+
+// PosterData is the public list poster.
+type PosterData struct {
+	Court   CourtData
+	Entries []PosterEntry
+	Today   string
+}
+
+// PosterEntry is a name on the public list.
+type PosterEntry struct {
+	Name, FirstDay, LastDay, CaseNumber, Court string
+}
+
+// NewPosterData prepares the public list (registry.Lists.Public) for the
+// poster.
+func NewPosterData(court CourtData, items []registry.PublicEntry, today civil.Date) *PosterData {
+	p := &PosterData{Court: court, Today: LongDate(today)}
+	for _, e := range items {
+		pe := PosterEntry{Name: Esc(e.Name), FirstDay: e.FirstDay.BR(), CaseNumber: Esc(e.CaseNumber), Court: Esc(e.Court)}
+		if e.LastDay != nil {
+			pe.LastDay = e.LastDay.BR()
+		}
+		p.Entries = append(p.Entries, pe)
+	}
+	return p
+}
+
+// addClub adds a club to Clubs unless it is there (case and accents
+// ignored).
+func (c *CaseData) addClub(name string) {
+	if strings.TrimSpace(name) == "" {
+		return
+	}
+	for _, have := range c.Clubs {
+		if sanctions.Fold(have) == sanctions.Fold(name) {
+			return
+		}
+	}
+	c.Clubs = append(c.Clubs, name)
+}

@@ -1,0 +1,239 @@
+package pdf
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/sanctions"
+	"gorm.io/gorm"
+)
+
+// Service issues the court documents: it reads the case, ban or list,
+// fills the wording, lays out the PDF with a fresh verification code and
+// stores it. Safe for concurrent use.
+type Service struct {
+	DB      *gorm.DB
+	Cases   *cases.Service
+	Lists   *registry.Lists
+	Wording Wording
+	// BaseURL is the court's public address (JUIZADO_PUBLIC_URL); the QR
+	// code points to BaseURL/verificar/CODE.
+	BaseURL string
+	// Court is the court the public poster is issued by (JUIZADO_COURT).
+	Court string
+	Clock clock.Clock
+	Loc   *time.Location
+	// Windows returns the reporting windows of a ban from the court's match
+	// schedule, for the notice; nil: the notice states the duty only.
+	Windows func(ctx context.Context, b sanctions.Ban) ([]sanctions.Window, error)
+	// NewCode makes verification codes (NewCode when nil).
+	NewCode func() (string, error)
+}
+
+func (s *Service) store() *Store { return &Store{DB: s.DB} }
+
+// VerifyURL is where a code is checked.
+func (s *Service) VerifyURL(code string) string {
+	base := strings.TrimRight(s.BaseURL, "/")
+	if base == "" {
+		base = "http://localhost:8080"
+	}
+	return base + "/verificar/" + GroupCode(code)
+}
+
+// CourtData reads a court's name.
+func (s *Service) CourtData(ctx context.Context, code string) (CourtData, error) {
+	var names []string
+	if err := db.Conn(ctx, s.DB).Raw("SELECT name FROM courts WHERE code = ?", code).Scan(&names).Error; err != nil {
+		return CourtData{}, err
+	}
+	if len(names) == 0 {
+		return CourtData{}, errs.New(errs.NotFound, "Juizado "+code+" não encontrado.")
+	}
+	name := names[0]
+	return CourtData{Code: code, Name: Esc(name), Tribunal: Tribunal(code)}, nil
+}
+
+// issue fills the wording of kind with data, lays it out under a new code
+// and stores it with doc's references.
+func (s *Service) issue(ctx context.Context, kind Kind, court CourtData, data any, doc Document) (*Document, error) {
+	markup, err := s.Wording.Execute(kind, data)
+	if err != nil {
+		return nil, err
+	}
+	now := s.Clock.Now()
+	newCode := s.NewCode
+	if newCode == nil {
+		newCode = NewCode
+	}
+	source := sha256.Sum256([]byte(markup))
+	for attempt := 0; ; attempt++ {
+		code, err := newCode()
+		if err != nil {
+			return nil, err
+		}
+		meta := Meta{Title: kind.Title(), CourtCode: court.Code, CourtName: plain(court.Name), Code: code,
+			VerifyURL: s.VerifyURL(code), IssuedAt: now, Loc: s.Loc}
+		b, pages, err := Layout(meta, markup)
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(b)
+		d := doc
+		d.Code, d.Kind, d.CourtCode, d.IssuedAt, d.Pages, d.Size = code, kind, court.Code, now, pages, len(b)
+		d.SHA256, d.SourceSHA256, d.Content = sum[:], source[:], b
+		err = s.store().Insert(ctx, &d)
+		if err == nil {
+			return &d, nil
+		}
+		if !db.IsUniqueViolation(err, "documents_code_key") || attempt >= 3 {
+			return nil, err
+		}
+	}
+}
+
+// CaseDocument issues the summary of case id, or its sentence, notice or
+// letter about ban banID. Cases of other courts are errs.NotFound; a ban
+// that is not of the case is errs.NotFound; a missing ban id errs.Invalid.
+func (s *Service) CaseDocument(ctx context.Context, actor cases.Actor, kind Kind, caseID, banID int64) (*Document, error) {
+	v, err := s.Cases.Get(ctx, actor, caseID)
+	if err != nil {
+		return nil, err
+	}
+	court, err := s.CourtData(ctx, v.Court)
+	if err != nil {
+		return nil, err
+	}
+	data := NewCaseData(v, court, s.Loc, s.Clock.Now())
+	number := strings.NewReplacer("-", "", ".", "").Replace(v.Number)
+	doc := Document{CaseID: &v.ID, CaseNumber: &number, IssuedBy: userID(actor)}
+	if kind != KindSummary {
+		if banID == 0 {
+			return nil, errs.InvalidField("ban_id", "required", "informe o impedimento (ban_id) a que o documento se refere.")
+		}
+		var ban *cases.BanView
+		for i := range v.Bans {
+			if v.Bans[i].ID == banID {
+				ban = &v.Bans[i]
+			}
+		}
+		if ban == nil || !data.WithBan(banID, ban.DefendantID) {
+			return nil, errs.New(errs.NotFound, fmt.Sprintf("Impedimento %d não encontrado no processo %s.", banID, v.Number))
+		}
+		if kind == KindNotice && s.Windows != nil && data.Ban.Reporting != nil {
+			ws, err := s.Windows(ctx, ban.Ban)
+			if err != nil {
+				return nil, err
+			}
+			data.Ban.SetWindows(ws, s.Loc)
+		}
+		doc.BanID = &banID
+	}
+	return s.issue(ctx, kind, court, data, doc)
+}
+
+func userID(a cases.Actor) *int64 {
+	if a.UserID == 0 {
+		return nil
+	}
+	id := a.UserID
+	return &id
+}
+
+// Certificate issues the certificate of the ban status of cpf in the
+// actor's court: the bans in force or yet to start ("nada consta" when
+// none). A malformed CPF is errs.Invalid.
+func (s *Service) Certificate(ctx context.Context, actor cases.Actor, cpfText string) (*Document, error) {
+	cpf, err := registry.ParseCPF(cpfText)
+	if err != nil {
+		return nil, errs.InvalidField("cpf", "cpf", err.Error())
+	}
+	court, err := s.CourtData(ctx, actor.Court)
+	if err != nil {
+		return nil, err
+	}
+	now := s.Clock.Now()
+	today := civil.Today(now, s.Loc)
+	var bans []sanctions.Ban
+	if err := db.Conn(ctx, s.DB).Where("cpf = ? AND court_code = ? AND status = 'active' AND (last_day IS NULL OR last_day >= ?)",
+		cpf.String(), actor.Court, today).Order("first_day, id").Find(&bans).Error; err != nil {
+		return nil, err
+	}
+	var name string
+	if err := db.Conn(ctx, s.DB).Raw(`SELECT d.full_name FROM defendants d JOIN cases c ON c.id = d.case_id
+		WHERE d.cpf = ? AND c.court_code = ? ORDER BY d.id DESC LIMIT 1`, cpf.String(), actor.Court).Scan(&name).Error; err != nil {
+		return nil, err
+	}
+	data := &CertificateData{Court: court, CPF: cpf.Formatted(), Name: Esc(name), Today: LongDate(today), Time: LongDateTime(now, s.Loc)}
+	for _, b := range bans {
+		data.Bans = append(data.Bans, NewBanData(b, today))
+	}
+	return s.issue(ctx, KindCertificate, court, data, Document{IssuedBy: userID(actor)})
+}
+
+// Poster issues the public list poster (registry.Lists.Public narrowed by
+// f), headed by the court f.Court or else s.Court; the same list on the
+// same day gives back the document already issued.
+func (s *Service) Poster(ctx context.Context, f registry.PublicFilter) (*Document, error) {
+	code := f.Court
+	if code == "" {
+		code = s.Court
+	}
+	if code == "" {
+		if err := db.Conn(ctx, s.DB).Raw("SELECT code FROM courts ORDER BY code LIMIT 1").Scan(&code).Error; err != nil {
+			return nil, err
+		}
+	}
+	court, err := s.CourtData(ctx, code)
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.Lists.Public(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	data := NewPosterData(court, items, civil.Today(s.Clock.Now(), s.Loc))
+	markup, err := s.Wording.Execute(KindPoster, data)
+	if err != nil {
+		return nil, err
+	}
+	source := sha256.Sum256([]byte(markup))
+	if d, err := s.store().bySource(ctx, KindPoster, code, source[:]); err != nil || d != nil {
+		return d, err
+	}
+	return s.issue(ctx, KindPoster, court, data, Document{})
+}
+
+// Verify tells what the document issued under code is (text as typed:
+// ParseCode); errs.Invalid for text that cannot be a code, errs.NotFound
+// for a code never issued.
+func (s *Service) Verify(ctx context.Context, text string) (*Verification, *Document, error) {
+	code, err := ParseCode(text)
+	if err != nil {
+		return nil, nil, errs.InvalidField("code", "code", err.Error())
+	}
+	d, err := s.store().ByCode(ctx, code)
+	if err != nil {
+		return nil, nil, err
+	}
+	court, err := s.CourtData(ctx, d.CourtCode)
+	if err != nil {
+		return nil, nil, err
+	}
+	v := &Verification{Code: GroupCode(d.Code), Kind: d.Kind, Title: d.Kind.Title(), IssuedAt: d.IssuedAt.UTC(),
+		IssuedOn: LongDate(civil.Today(d.IssuedAt, s.Loc)), Court: d.CourtCode, CourtName: plain(court.Name),
+		Tribunal: court.Tribunal, Pages: d.Pages, Size: d.Size, SHA256: fmt.Sprintf("%x", d.SHA256)}
+	if d.CaseNumber != nil {
+		v.CaseNumber = FormatCNJ(*d.CaseNumber)
+	}
+	return v, d, nil
+}

@@ -1,0 +1,124 @@
+package pdf
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/template"
+)
+
+// Kind is a kind of court document.
+type Kind string
+
+// Document kinds; each has its wording in templates/pdf/KIND.tmpl.
+const (
+	KindSentence    Kind = "sentence"    // sentença com a ordem de impedimento
+	KindNotice      Kind = "notice"      // intimação do torcedor
+	KindLetter      Kind = "letter"      // ofício ao organizador, à federação e aos clubes
+	KindCertificate Kind = "certificate" // certidão de situação por CPF
+	KindPoster      Kind = "poster"      // relação pública de impedidos (cartaz)
+	KindSummary     Kind = "summary"     // resumo da representação
+)
+
+// Kinds lists every document kind.
+var Kinds = []Kind{KindSentence, KindNotice, KindLetter, KindCertificate, KindPoster, KindSummary}
+
+// Title is how people call a kind (verification page, PDF title).
+func (k Kind) Title() string {
+	switch k {
+	case KindSentence:
+		return "Sentença com ordem de impedimento"
+	case KindNotice:
+		return "Intimação do torcedor"
+	case KindLetter:
+		return "Ofício ao organizador, à federação e aos clubes"
+	case KindCertificate:
+		return "Certidão de situação de impedimento"
+	case KindPoster:
+		return "Relação pública de torcedores impedidos"
+	case KindSummary:
+		return "Resumo da representação"
+	}
+	return string(k)
+}
+
+// Wording finds the wording of each document: KIND.tmpl in Dir when that
+// file exists (the court's own wording, read at every use, so a change
+// needs no restart), else the embedded default in Embedded (pdf/KIND.tmpl).
+type Wording struct {
+	Embedded fs.FS
+	Dir      string
+}
+
+var funcs = template.FuncMap{
+	"upper": strings.ToUpper,
+	"esc":   Esc,
+	"cpf":   FormatCPF,
+	"cnj":   FormatCNJ,
+	"words": Words,
+	"months": func(n int) string {
+		return Months(n)
+	},
+	"join": strings.Join,
+	// list joins "a, b e c".
+	"list": func(xs []string) string {
+		if len(xs) < 2 {
+			return strings.Join(xs, "")
+		}
+		return strings.Join(xs[:len(xs)-1], ", ") + " e " + xs[len(xs)-1]
+	},
+	"inc": func(i int) int { return i + 1 },
+}
+
+func (w Wording) source(k Kind) ([]byte, error) {
+	name := string(k) + ".tmpl"
+	if w.Dir != "" {
+		b, err := os.ReadFile(filepath.Join(w.Dir, name))
+		if err == nil {
+			return b, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("pdf: wording %s: %w", name, err)
+		}
+	}
+	if w.Embedded == nil {
+		return nil, fmt.Errorf("pdf: no wording for %s", name)
+	}
+	return fs.ReadFile(w.Embedded, "pdf/"+name)
+}
+
+// Execute fills the wording of kind k with data and returns the markup.
+func (w Wording) Execute(k Kind, data any) (string, error) {
+	src, err := w.source(k)
+	if err != nil {
+		return "", err
+	}
+	t, err := template.New(string(k)).Funcs(funcs).Option("missingkey=error").Parse(string(src))
+	if err != nil {
+		return "", fmt.Errorf("pdf: wording %s: %w", k, err)
+	}
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, data); err != nil {
+		return "", fmt.Errorf("pdf: wording %s: %w", k, err)
+	}
+	return buf.String(), nil
+}
+
+// Check parses and runs every wording with sample data; a court's override
+// folder is checked the same way (juizado serve refuses broken wording).
+func (w Wording) Check() error {
+	for _, k := range Kinds {
+		src, err := w.source(k)
+		if err != nil {
+			return err
+		}
+		if _, err := template.New(string(k)).Funcs(funcs).Parse(string(src)); err != nil {
+			return fmt.Errorf("pdf: wording %s: %w", k, err)
+		}
+	}
+	return nil
+}

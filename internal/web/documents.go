@@ -1,0 +1,263 @@
+package web
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/pdf"
+	"github.com/juizado/juizado/registry"
+	"github.com/labstack/echo/v4"
+)
+
+// documents serves the court documents (PDF) and their verification.
+type documents struct {
+	s    *Server
+	svc  *pdf.Service
+	page *template.Template
+}
+
+// maxUpload bounds a copy uploaded for verification (the server's body
+// limit is 2 MB as well; issued documents are far smaller).
+const maxUpload = 2 << 20
+
+func (s *Server) documentRoutes(e *echo.Echo, api *echo.Group) {
+	d := &documents{s: s, svc: &pdf.Service{
+		DB: s.deps.DB, Cases: s.cases, Lists: s.lists, Clock: s.deps.Clock, Loc: s.deps.Loc,
+		Wording: pdf.Wording{Embedded: s.deps.Templates, Dir: s.deps.TemplatesDir},
+		BaseURL: s.deps.PublicURL, Court: s.deps.Court,
+	}}
+	if s.deps.Templates != nil {
+		d.page = template.Must(template.ParseFS(s.deps.Templates, "html/verificar.html"))
+		if err := d.svc.Wording.Check(); err != nil {
+			s.deps.Logger.Error("document wording", "err", err.Error())
+		}
+	}
+	e.GET("/verificar/:code", d.verify)
+	e.POST("/verificar/:code", d.compare)
+	e.GET("/impedidos.pdf", d.poster)
+	for _, k := range []pdf.Kind{pdf.KindSentence, pdf.KindNotice, pdf.KindLetter, pdf.KindSummary} {
+		api.GET("/cases/:id/documents/"+string(k)+".pdf", d.caseDocument(k))
+	}
+	api.GET("/certificates/:cpf", d.certificate)
+}
+
+// send answers with a stored document.
+func (d *documents) send(c echo.Context, doc *pdf.Document, name string) error {
+	h := c.Response().Header()
+	h.Set("X-Juizado-Document-Code", pdf.GroupCode(doc.Code))
+	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": name + ".pdf"}))
+	h.Set("Cache-Control", "private, no-store")
+	return c.Blob(http.StatusOK, "application/pdf", doc.Content)
+}
+
+func (d *documents) caseDocument(k pdf.Kind) echo.HandlerFunc {
+	names := map[pdf.Kind]string{pdf.KindSentence: "sentenca", pdf.KindNotice: "intimacao", pdf.KindLetter: "oficio", pdf.KindSummary: "resumo"}
+	return func(c echo.Context) error {
+		id, err := pathID(c, "id")
+		if err != nil {
+			return err
+		}
+		var banID int64
+		if k != pdf.KindSummary {
+			v := c.QueryParam("ban_id")
+			if v == "" {
+				return errs.InvalidField("ban_id", "required", "informe o impedimento (ban_id) a que o documento se refere.")
+			}
+			banID, err = strconv.ParseInt(v, 10, 64)
+			if err != nil || banID <= 0 {
+				return errs.InvalidField("ban_id", "integer", "ban_id deve ser um número inteiro positivo.")
+			}
+		}
+		doc, err := d.svc.CaseDocument(c.Request().Context(), actor(c), k, id, banID)
+		if err != nil {
+			return err
+		}
+		return d.send(c, doc, names[k]+"-"+pdf.FormatCNJ(*doc.CaseNumber))
+	}
+}
+
+// certificate: GET /api/v1/certificates/:cpf (the CPF with or without
+// punctuation, optionally ending in .pdf).
+func (d *documents) certificate(c echo.Context) error {
+	cpf := strings.TrimSuffix(c.Param("cpf"), ".pdf")
+	doc, err := d.svc.Certificate(c.Request().Context(), actor(c), cpf)
+	if err != nil {
+		return err
+	}
+	return d.send(c, doc, "certidao-"+pdf.GroupCode(doc.Code))
+}
+
+// poster: GET /impedidos.pdf[?court=TR.OOOO][&club=NAME] (anyone).
+func (d *documents) poster(c echo.Context) error {
+	f := registry.PublicFilter{Court: strings.TrimSpace(c.QueryParam("court")), Club: c.QueryParam("club")}
+	if f.Court != "" && !registry.ValidCourt(f.Court) {
+		return errs.InvalidField("court", "court", "código do juizado inválido: use TR.OOOO (ex.: 26.0100).")
+	}
+	if len(f.Club) > 200 {
+		return errs.InvalidField("club", "max_length", "nome de clube longo demais.")
+	}
+	doc, err := d.svc.Poster(c.Request().Context(), f)
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set("X-Juizado-Document-Code", pdf.GroupCode(doc.Code))
+	h.Set("Content-Disposition", `inline; filename="impedidos.pdf"`)
+	h.Set("Cache-Control", "public, max-age=300")
+	return c.Blob(http.StatusOK, "application/pdf", doc.Content)
+}
+
+// wantsJSON: ?format=json, or an Accept header that prefers JSON to HTML.
+func wantsJSON(c echo.Context) (bool, error) {
+	switch c.QueryParam("format") {
+	case "json":
+		return true, nil
+	case "html":
+		return false, nil
+	case "":
+	default:
+		return false, errs.InvalidField("format", "oneof", "formato deve ser html ou json.")
+	}
+	accept := strings.ToLower(c.Request().Header.Get(echo.HeaderAccept))
+	return strings.Contains(accept, "application/json") && !strings.Contains(accept, "text/html"), nil
+}
+
+// verifyPage is what the HTML verification page shows.
+type verifyPage struct {
+	Code       string
+	V          *pdf.Verification
+	Comparison *pdf.Comparison
+	Error      string
+}
+
+func (d *documents) html(c echo.Context, status int, p verifyPage) error {
+	if d.page == nil {
+		return c.String(status, p.Error)
+	}
+	var buf strings.Builder
+	if err := d.page.Execute(&buf, p); err != nil {
+		return err
+	}
+	return c.HTMLBlob(status, []byte(buf.String()))
+}
+
+// htmlError renders a typed error on the HTML page with its status.
+func (d *documents) htmlError(c echo.Context, code string, err error) error {
+	var e *errs.Error
+	if !errors.As(err, &e) || e.Kind == errs.Internal {
+		return err
+	}
+	msg := e.Message
+	for _, f := range e.Fields {
+		msg = f.Message
+	}
+	return d.html(c, statusOf[e.Kind], verifyPage{Code: code, Error: msg})
+}
+
+// verify: GET /verificar/:code (anyone): what the document is, HTML or JSON.
+func (d *documents) verify(c echo.Context) error {
+	asJSON, err := wantsJSON(c)
+	if err != nil {
+		return err
+	}
+	v, _, err := d.svc.Verify(c.Request().Context(), c.Param("code"))
+	if err != nil {
+		if asJSON {
+			return err
+		}
+		return d.htmlError(c, c.Param("code"), err)
+	}
+	if asJSON {
+		return c.JSON(http.StatusOK, v)
+	}
+	return d.html(c, http.StatusOK, verifyPage{Code: v.Code, V: v})
+}
+
+// compare: POST /verificar/:code with the copy (multipart field "file",
+// or the PDF as the body) or ?sha256=HEX: authentic or altered.
+func (d *documents) compare(c echo.Context) error {
+	asJSON, err := wantsJSON(c)
+	if err != nil {
+		return err
+	}
+	fail := func(err error) error {
+		if asJSON {
+			return err
+		}
+		return d.htmlError(c, c.Param("code"), err)
+	}
+	v, doc, err := d.svc.Verify(c.Request().Context(), c.Param("code"))
+	if err != nil {
+		return fail(err)
+	}
+	sum, err := submittedSum(c)
+	if err != nil {
+		return fail(err)
+	}
+	cmp := pdf.Compare(*v, doc, sum)
+	if asJSON {
+		return c.JSON(http.StatusOK, cmp)
+	}
+	return d.html(c, http.StatusOK, verifyPage{Code: v.Code, V: v, Comparison: &cmp})
+}
+
+// submittedSum is the SHA-256 of the copy sent: ?sha256= (or form field
+// sha256), a multipart file "file", or the raw body.
+func submittedSum(c echo.Context) ([]byte, error) {
+	hexSum := strings.TrimSpace(c.QueryParam("sha256"))
+	ct := strings.ToLower(c.Request().Header.Get(echo.HeaderContentType))
+	if hexSum == "" && strings.HasPrefix(ct, "application/x-www-form-urlencoded") {
+		hexSum = strings.TrimSpace(c.FormValue("sha256"))
+	}
+	if hexSum != "" {
+		return parseSum(hexSum)
+	}
+	var r io.Reader = c.Request().Body
+	if strings.HasPrefix(ct, "multipart/form-data") {
+		if err := c.Request().ParseMultipartForm(maxUpload); err != nil {
+			return nil, errs.New(errs.Unreadable, "Não foi possível ler o arquivo enviado.")
+		}
+		if v := strings.TrimSpace(c.Request().FormValue("sha256")); v != "" {
+			return parseSum(v)
+		}
+		fh, err := c.FormFile("file")
+		if err != nil {
+			return nil, errs.InvalidField("file", "required", "envie a cópia do documento (PDF) no campo file, ou o sha256.")
+		}
+		f, err := fh.Open()
+		if err != nil {
+			return nil, errs.New(errs.Unreadable, "Não foi possível ler o arquivo enviado.")
+		}
+		defer f.Close()
+		r = f
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(r, maxUpload+1))
+	if err != nil {
+		return nil, errs.New(errs.Unreadable, "Não foi possível ler o arquivo enviado.")
+	}
+	if n == 0 {
+		return nil, errs.InvalidField("file", "required", "envie a cópia do documento (PDF) ou o sha256.")
+	}
+	if n > maxUpload {
+		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("arquivo maior que %d MB", maxUpload>>20))
+	}
+	return h.Sum(nil), nil
+}
+
+func parseSum(v string) ([]byte, error) {
+	b, err := hex.DecodeString(strings.ToLower(strings.TrimSpace(v)))
+	if err != nil || len(b) != sha256.Size {
+		return nil, errs.InvalidField("sha256", "sha256", "sha256 deve ter 64 algarismos hexadecimais.")
+	}
+	return b, nil
+}

@@ -314,15 +314,15 @@ func NewBanData(b sanctions.Ban, today civil.Date) BanData {
 }
 
 // SetWindows adds the reporting windows of the ban (from the court's match
-// schedule) to its reporting duty.
-func (d *BanData) SetWindows(ws []sanctions.Window, loc *time.Location) {
+// schedule: cases.Service.ReportingWindows) to its reporting duty.
+func (d *BanData) SetWindows(ws []cases.WindowView, loc *time.Location) {
 	if d.Reporting == nil {
 		return
 	}
 	for _, w := range ws {
-		m := w.Match.Home + " x " + w.Match.Away
-		if w.Match.Competition != "" {
-			m += " (" + w.Match.Competition + ")"
+		m := w.Home + " x " + w.Away
+		if w.Competition != "" {
+			m += " (" + w.Competition + ")"
 		}
 		d.Reporting.Windows = append(d.Reporting.Windows, WindowData{Match: Esc(m), Start: ShortDateTime(w.Start, loc), End: ShortDateTime(w.End, loc)})
 	}

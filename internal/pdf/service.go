@@ -32,9 +32,6 @@ type Service struct {
 	Court string
 	Clock clock.Clock
 	Loc   *time.Location
-	// Windows returns the reporting windows of a ban from the court's match
-	// schedule, for the notice; nil: the notice states the duty only.
-	Windows func(ctx context.Context, b sanctions.Ban) ([]sanctions.Window, error)
 	// NewCode makes verification codes (NewCode when nil).
 	NewCode func() (string, error)
 }
@@ -129,12 +126,12 @@ func (s *Service) CaseDocument(ctx context.Context, actor cases.Actor, kind Kind
 		if ban == nil || !data.WithBan(banID, ban.DefendantID) {
 			return nil, errs.New(errs.NotFound, fmt.Sprintf("Impedimento %d não encontrado no processo %s.", banID, v.Number))
 		}
-		if kind == KindNotice && s.Windows != nil && data.Ban.Reporting != nil {
-			ws, err := s.Windows(ctx, ban.Ban)
+		if kind == KindNotice && data.Ban.Reporting != nil {
+			wv, err := s.Cases.ReportingWindows(ctx, actor, banID)
 			if err != nil {
 				return nil, err
 			}
-			data.Ban.SetWindows(ws, s.Loc)
+			data.Ban.SetWindows(wv.Windows, s.Loc)
 		}
 		doc.BanID = &banID
 	}

@@ -113,7 +113,9 @@ func representation(t *testing.T, ref string) cases.Representation {
 // sentenced files R1 for "Łukasz Muñoz Sørensen" and sentences him to 6
 // months from 01/08/2025 with a reporting duty; it returns the case id and
 // the ban id.
-func (e *env) sentenced(t *testing.T) (int64, int64) {
+func (e *env) sentenced(t *testing.T) (int64, int64) { return e.sentencedFrom(t, "2025-08-01") }
+
+func (e *env) sentencedFrom(t *testing.T, first string) (int64, int64) {
 	t.Helper()
 	ctx := context.Background()
 	r := representation(t, "R1")
@@ -128,7 +130,7 @@ func (e *env) sentenced(t *testing.T) (int64, int64) {
 	}
 	months := 6
 	res, err := e.cases.Sentence(ctx, e.judge, c.ID, cases.SentenceInput{DefendantID: v.Defendants[0].ID,
-		Ban:           cases.BanInput{FirstDay: "2025-08-01", Months: &months},
+		Ban:           cases.BanInput{FirstDay: first, Months: &months},
 		ReportingDuty: &cases.ReportingDuty{Place: "24º Distrito Policial – Ponte Rasa", Club: "Corinthians"}})
 	if err != nil {
 		t.Fatal(err)
@@ -368,3 +370,30 @@ func TestWordingOverride(t *testing.T) {
 }
 
 func sha256Sum(b []byte) [32]byte { return sha256.Sum256(b) }
+
+// The notice lists the reporting windows of the court's match schedule.
+func TestNoticeWithReportingWindows(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	caseID, banID := e.sentencedFrom(t, "2025-04-01")
+	csv, err := os.ReadFile(sharedfix.Path(t, "fixtures", "matches-2025.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.cases.ImportMatches(ctx, e.staff, csv, false); err != nil {
+		t.Fatal(err)
+	}
+	d, err := e.svc.CaseDocument(ctx, e.staff, pdf.KindNotice, caseID, banID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dump(t, "notice-windows", d.Content)
+	got := text(t, d.Content)
+	golden(t, "notice-windows", got)
+	flat := strings.Join(strings.Fields(got), " ")
+	for _, want := range []string{"Corinthians x Santos (Campeonato Brasileiro Série A)", "13/04/2025 09:00", "13/04/2025 15:00", "Corinthians x Flamengo (Copa do Brasil)"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("notice lacks %q", want)
+		}
+	}
+}

@@ -293,8 +293,8 @@ func (s *Service) parseMatches(ctx context.Context, actor Actor, r *csv.Reader, 
 			venues[sanctions.Fold(vn)] = v
 			venue = v
 		}
-		if cell("venue") != "" && venue == nil {
-			bad("venue", fmt.Sprintf("local desconhecido %q: não consta da tabela de locais do juizado.", cell("venue")))
+		if vn := cell("venue"); vn != "" && len(vn) <= maxShort && venue == nil {
+			bad("venue", fmt.Sprintf("local desconhecido %q: não consta da tabela de locais do juizado.", vn))
 		}
 		var loc *time.Location
 		if venue != nil {

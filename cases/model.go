@@ -76,7 +76,7 @@ type Venue struct {
 	Capacity  int
 	// TimeZone is the IANA zone of the venue's local times (kick-offs of
 	// the imported schedule); America/Sao_Paulo unless set.
-	TimeZone string
+	TimeZone string `gorm:"default:America/Sao_Paulo"`
 }
 
 // Case is one proceeding (processo) with its CNJ number, the filer, the

@@ -95,10 +95,16 @@ func TestBlocklistSignedAndFeed(t *testing.T) {
 	if st, err := os.Stat(keyDir); err != nil || st.Mode().Perm() != 0o700 {
 		t.Fatalf("key dir: %v %v", st, err)
 	}
+	// Key files 0600 in 0700 folders (audit/ holds the audit trail's key).
 	files, _ := filepath.Glob(filepath.Join(keyDir, "*"))
-	for _, f := range files {
-		if st, _ := os.Stat(f); st.Mode().Perm() != 0o600 {
-			t.Errorf("%s: mode %v", f, st.Mode().Perm())
+	sub, _ := filepath.Glob(filepath.Join(keyDir, "*", "*"))
+	for _, f := range append(files, sub...) {
+		want := os.FileMode(0o600)
+		if st, _ := os.Stat(f); st.IsDir() {
+			want = 0o700
+		}
+		if st, _ := os.Stat(f); st.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", f, st.Mode().Perm(), want)
 		}
 	}
 	verify := func(what string, r response) {

@@ -408,7 +408,7 @@ func (s *Service) validate(ctx context.Context, in Representation) (*validated, 
 			checkText(&f, p+".name", d.Name, maxName, false)
 			checkText(&f, p+".supported_club", d.SupportedClub, maxName, false)
 			if d.CNPJ != nil && strings.TrimSpace(*d.CNPJ) != "" {
-				c, err := ParseCNPJ(*d.CNPJ)
+				c, err := registry.ParseCNPJ(*d.CNPJ)
 				if err != nil {
 					f.Add(p+".cnpj", "cnpj", err.Error())
 				} else {

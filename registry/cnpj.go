@@ -1,4 +1,4 @@
-package cases
+package registry
 
 import (
 	"errors"

@@ -2,10 +2,14 @@ package registry
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	"gorm.io/gorm"
 )
 
@@ -94,13 +98,45 @@ func (l *CheckLog) run() {
 	}
 }
 
+// write stores a batch with COPY (pgx), or with INSERTs when the
+// connection is not pgx's.
 func (l *CheckLog) write(rs []CheckRecord) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := l.db.WithContext(ctx).CreateInBatches(rs, 1000).Error; err != nil {
+	err := errNotPgx
+	if sqlDB, e := l.db.DB(); e == nil {
+		err = copyChecks(ctx, sqlDB, rs)
+	}
+	if errors.Is(err, errNotPgx) {
+		err = l.db.WithContext(ctx).CreateInBatches(rs, 1000).Error
+	}
+	if err != nil {
 		// The CPF stays out of the log line.
 		l.logger.Error("blocklist check log: batch not written", "records", len(rs), "err", err.Error())
 	}
+}
+
+var errNotPgx = errors.New("registry: not a pgx connection")
+
+func copyChecks(ctx context.Context, sqlDB *sql.DB, rs []CheckRecord) error {
+	conn, err := sqlDB.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		pc, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return errNotPgx
+		}
+		_, err := pc.Conn().CopyFrom(ctx, pgx.Identifier{"blocklist_checks"},
+			[]string{"user_id", "club", "cpf", "checked_at", "version"},
+			pgx.CopyFromSlice(len(rs), func(i int) ([]any, error) {
+				r := rs[i]
+				return []any{r.UserID, r.Club, r.CPF, r.CheckedAt, r.Version}, nil
+			}))
+		return err
+	})
 }
 
 // Close stops taking records into the buffer and waits until every queued

@@ -106,9 +106,9 @@ type diffRow struct {
 // parameter, twice): bans in force whose person has a CPF. A ban of a person
 // without a CPF stays out (AwaitingIdentification).
 //
-// group_ban_id is NULL until member bans are stored with their group ban.
+// A member's ban carries its group ban (group_ban_id).
 const inForceSQL = `
-	SELECT b.id AS ban_id, b.cpf, b.name, b.birth_date, b.first_day, b.last_day, NULL::bigint AS group_ban_id,
+	SELECT b.id AS ban_id, b.cpf, b.name, b.birth_date, b.first_day, b.last_day, b.group_ban_id,
 	       b.case_number, b.court_code AS court
 	FROM bans b
 	WHERE b.status = 'active' AND b.first_day <= ? AND (b.last_day IS NULL OR b.last_day >= ?) AND b.cpf IS NOT NULL`
@@ -381,12 +381,21 @@ func (l *Lists) Changes(ctx context.Context, since int64, limit int, cursor stri
 		if since < floor {
 			return ErrFeedGone
 		}
+		// Both reads walk the index (version, id).
 		var rows []changeRow
-		q := tx.Raw(`SELECT * FROM blocklist_changes
-			WHERE (version, id) > (?, ?) AND version > ? AND version <= ?
-			ORDER BY version, id LIMIT ?`, startVersion, startIDOr(startID), since, cur, limit+1)
-		if err := q.Scan(&rows).Error; err != nil {
-			return err
+		if startID >= 0 { // the rest of the cursor's version
+			if err := tx.Raw(`SELECT * FROM blocklist_changes WHERE version = ? AND id > ? ORDER BY version, id LIMIT ?`,
+				startVersion, startID, limit+1).Scan(&rows).Error; err != nil {
+				return err
+			}
+		}
+		if len(rows) <= limit {
+			var more []changeRow
+			if err := tx.Raw(`SELECT * FROM blocklist_changes WHERE version > ? AND version <= ? ORDER BY version, id LIMIT ?`,
+				startVersion, cur, limit+1-len(rows)).Scan(&more).Error; err != nil {
+				return err
+			}
+			rows = append(rows, more...)
 		}
 		page = &FeedPage{From: since, To: cur}
 		if len(rows) > limit {
@@ -411,14 +420,6 @@ func (l *Lists) Changes(ctx context.Context, since int64, limit int, cursor stri
 		return nil
 	})
 	return page, err
-}
-
-// startIDOr: without a cursor the start is "every id of versions above since".
-func startIDOr(id int64) int64 {
-	if id < 0 {
-		return 1<<63 - 1
-	}
-	return id
 }
 
 func encodeCursor(version, id int64) string {

@@ -32,7 +32,7 @@ func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 			return errs.New(errs.Unauthorized, "Envie um token válido no cabeçalho Authorization: Bearer <token>.")
 		}
-		u, err := authz.Authenticate(c.Request().Context(), s.deps.DB, strings.TrimSpace(token), s.now())
+		u, err := s.authenticate(c.Request().Context(), strings.TrimSpace(token))
 		if errors.Is(err, authz.ErrUnauthenticated) {
 			return errs.New(errs.Unauthorized, "Token desconhecido, expirado ou revogado.")
 		}

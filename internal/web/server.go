@@ -54,6 +54,7 @@ type Server struct {
 	routeSet map[string]bool
 	bl       blocklistCache
 	checkLog *registry.CheckLog
+	tokens   tokenCache
 	// Metrics is the server's Prometheus registry (GET /metrics); other
 	// components may register their collectors on it.
 	Metrics *prometheus.Registry

@@ -450,6 +450,22 @@ func ParseVersion(field, s string) (int64, error) {
 	return v, nil
 }
 
+// FeedRetention is how long the change feed keeps a version's changes: a
+// gate offline for longer takes a new snapshot (410 on the feed).
+const FeedRetention = 90 * 24 * time.Hour
+
+// PruneFeedOlderThan forgets the changes of the versions made before cutoff
+// (all but the latest version, which a snapshot always reflects).
+func (l *Lists) PruneFeedOlderThan(ctx context.Context, cutoff time.Time) error {
+	var before int64
+	err := db.Conn(ctx, l.DB).Raw(`SELECT coalesce(max(version), 0) FROM blocklist_versions
+		WHERE generated_at < ? AND version < (SELECT max(version) FROM blocklist_versions)`, cutoff).Scan(&before).Error
+	if err != nil || before == 0 {
+		return err
+	}
+	return l.PruneFeed(ctx, before)
+}
+
 // PruneFeed forgets the changes of versions up to and including before: a
 // gate whose version is older must take a new snapshot (410 on the feed).
 func (l *Lists) PruneFeed(ctx context.Context, before int64) error {

@@ -357,4 +357,3 @@ func lineProblem(s string, max int) string {
 	}
 	return ""
 }
-

@@ -478,6 +478,7 @@ func (s *Server) awaitingIdentification(c echo.Context) error {
 // so that a ban starting or ending at midnight (America/Sao_Paulo) makes a
 // new version within a minute with nobody acting, and prepares its bodies.
 func (s *Server) RunBlocklistTicker(ctx context.Context, interval time.Duration) {
+	var lastPrune time.Time
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -493,6 +494,12 @@ func (s *Server) RunBlocklistTicker(ctx context.Context, interval time.Duration)
 			}
 			if _, err := s.preparedBlocklist(ctx); err != nil && ctx.Err() == nil {
 				s.deps.Logger.Error("blocklist prepare", "err", err.Error())
+			}
+			if now := s.now(); now.Sub(lastPrune) > time.Hour {
+				lastPrune = now
+				if err := s.lists.PruneFeedOlderThan(ctx, now.Add(-registry.FeedRetention)); err != nil && ctx.Err() == nil {
+					s.deps.Logger.Error("blocklist feed prune", "err", err.Error())
+				}
 			}
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/sanctions"
 )
 
 type reprs = cases.Representation
@@ -90,5 +92,25 @@ func TestSentence_OverridePrisonAndPrescription_Art201(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(res.Warnings, " "), "prescrição") {
 		t.Errorf("facts of 2008: no prescription warning in %v", res.Warnings)
+	}
+}
+
+// A ban's state follows the court's calendar: not started, in force, ended
+// (the status stays active), lifted.
+func TestBanState(t *testing.T) {
+	last := civil.MustParse("2025-08-31")
+	b := sanctions.Ban{Status: "active", FirstDay: civil.MustParse("2025-06-01"), LastDay: &last}
+	for day, want := range map[string]string{"2025-05-31": "not_started", "2025-06-01": "in_force", "2025-08-31": "in_force", "2025-09-01": "ended"} {
+		if got := cases.BanState(b, civil.MustParse(day)); got != want {
+			t.Errorf("%s: %s, want %s", day, got, want)
+		}
+	}
+	b.Status = "lifted"
+	if got := cases.BanState(b, civil.MustParse("2025-07-01")); got != "lifted" {
+		t.Errorf("lifted ban: %s", got)
+	}
+	b.Status, b.LastDay = "active", nil
+	if got := cases.BanState(b, civil.MustParse("2030-01-01")); got != "in_force" {
+		t.Errorf("precautionary ban: %s", got)
 	}
 }

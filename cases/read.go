@@ -106,6 +106,10 @@ type MovementView struct {
 // BanView is a ban as the API shows it.
 type BanView struct {
 	sanctions.Ban
+	// State is where the ban stands today in the court's zone: in_force,
+	// not_started, ended or lifted (status stays "active" for a ban that
+	// merely ran its term).
+	State         string         `json:"state,omitempty"`
 	CaseNumber    string         `json:"case_number"`
 	ReportingDuty *ReportingDuty `json:"reporting_duty"`
 	// LiftedOn and LiftReason: the decision lifting a precautionary ban
@@ -121,6 +125,21 @@ func NewBanView(b sanctions.Ban) BanView {
 		v.ReportingDuty = &ReportingDuty{Place: b.ReportingPlace, Club: b.ReportingClub, Competition: b.ReportingCompetition}
 	}
 	return v
+}
+
+// BanState says where ban b stands on day: "lifted", "not_started",
+// "ended" or "in_force" (DOMAIN.md §3: from the first day to the last day,
+// inclusive, in the court's zone).
+func BanState(b sanctions.Ban, day civil.Date) string {
+	switch {
+	case b.Status != "active":
+		return "lifted"
+	case day.Before(b.FirstDay):
+		return "not_started"
+	case b.LastDay != nil && day.After(*b.LastDay):
+		return "ended"
+	}
+	return "in_force"
 }
 
 // FormatNumber formats a 20-digit CNJ number as NNNNNNN-DD.AAAA.J.TR.OOOO.
@@ -287,9 +306,11 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 	if err := tx.Where("case_id = ?", c.ID).Order("id").Find(&bans).Error; err != nil {
 		return nil, err
 	}
+	today := civil.Today(s.now(), s.Loc)
 	for _, b := range bans {
 		bv := NewBanView(b.Ban)
 		bv.LiftedOn, bv.LiftReason = b.LiftedOn, b.LiftReason
+		bv.State = BanState(b.Ban, today)
 		v.Bans = append(v.Bans, bv)
 	}
 	return v, nil

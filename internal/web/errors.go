@@ -272,7 +272,9 @@ func typePT(k string) string {
 	switch k {
 	case "string":
 		return "texto"
-	case "int", "int64", "int32", "float64":
+	case "int", "int64", "int32", "uint", "uint64", "uint32":
+		return "número inteiro"
+	case "float64", "float32":
 		return "número"
 	case "bool":
 		return "true ou false"

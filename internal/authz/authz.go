@@ -101,7 +101,10 @@ func Policy(ctx context.Context, g *gorm.DB) (*casbin.SyncedEnforcer, error) {
 	return e, nil
 }
 
-// BasePolicy returns the embedded base policy rules as [role, route, method].
+// BasePolicy returns the embedded base policy rules as [role, domain,
+// route, method]. A line is "p, role, domain, route, method", domain "*"
+// for every domain; a line of three fields (the format before domains,
+// "p, role, route, method") is read as applying to every domain.
 func BasePolicy() ([][]string, error) {
 	var rules [][]string
 	sc := bufio.NewScanner(bytes.NewReader(basePolicy))
@@ -111,12 +114,49 @@ func BasePolicy() ([][]string, error) {
 			continue
 		}
 		f := strings.Split(line, ",")
-		if len(f) != 4 || strings.TrimSpace(f[0]) != "p" {
+		for i := range f {
+			f[i] = strings.TrimSpace(f[i])
+		}
+		if f[0] != "p" || (len(f) != 4 && len(f) != 5) {
 			return nil, fmt.Errorf("authz: bad policy line %q", line)
 		}
-		rules = append(rules, []string{strings.TrimSpace(f[1]), strings.TrimSpace(f[2]), strings.TrimSpace(f[3])})
+		if len(f) == 4 {
+			f = []string{"p", f[1], AnyDomain, f[2], f[3]}
+		}
+		for _, x := range f {
+			if x == "" {
+				return nil, fmt.Errorf("authz: bad policy line %q", line)
+			}
+		}
+		if !IsRole(f[1]) {
+			return nil, fmt.Errorf("authz: policy line %q: unknown role %q", line, f[1])
+		}
+		rules = append(rules, f[1:])
 	}
 	return rules, sc.Err()
+}
+
+// AnyDomain is the domain of a rule that applies in every domain.
+const AnyDomain = "*"
+
+// Domain names the user's domain, as the policy and the audit trail spell
+// it: the court code (staff), "group:ID" (fan_group) or "club:NAME" (club).
+func (u User) Domain() string {
+	switch {
+	case u.CourtCode != nil:
+		return *u.CourtCode
+	case u.GroupID != nil:
+		return fmt.Sprintf("group:%d", *u.GroupID)
+	case u.Club != nil:
+		return "club:" + *u.Club
+	}
+	return ""
+}
+
+// Allowed makes the one check of a request: may the user's role, in the
+// user's domain, call the route template with the method?
+func Allowed(e *casbin.SyncedEnforcer, u User, route, method string) (bool, error) {
+	return e.Enforce(u.Role, u.Domain(), route, method)
 }
 
 // ErrUnauthenticated is returned by Authenticate for a missing, unknown,

@@ -2,29 +2,46 @@ package web
 
 import (
 	"errors"
-	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/labstack/echo/v4"
 )
 
 const userKey = "juizado.user"
 
-// authorize authenticates the bearer token and makes the one Casbin check
-// of the route: (role, route template, method). Public routes pass; routes
-// the router does not know pass to its 404/405; everything else is denied
-// by default: 401 without a valid token, 403 without a policy.
+// authorize authenticates the request and makes the one Casbin check of
+// the route: (role, domain, route template, method), the domain being the
+// user's court, group:ID or club:NAME. Public routes pass; routes the
+// router does not know pass to its 404/405; everything else is denied by
+// default. API routes (/api/...) take a bearer token: 401 without a valid
+// one, 403 without a policy. Page routes take the session of a signed-in
+// person: without one, a redirect to /entrar; without a policy, a 403 page.
 func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		key := c.Request().Method + " " + c.Path()
-		if c.Request().Method == "HEAD" {
-			key = "GET " + c.Path()
+		method := c.Request().Method
+		if method == "HEAD" {
+			method = "GET"
 		}
+		key := method + " " + c.Path()
 		if Public[key] || !s.routeSet[key] {
+			return next(c)
+		}
+		if !strings.HasPrefix(c.Path(), "/api/") {
+			u, ok := s.currentUser(c)
+			if !ok {
+				return s.toLogin(c)
+			}
+			allowed, err := authz.Allowed(s.deps.Enforcer, u, c.Path(), method)
+			if err != nil {
+				return err
+			}
+			if !allowed {
+				return s.pageError(c, http.StatusForbidden, "O perfil "+roleLabel(u.Role)+" não tem acesso a esta página.")
+			}
 			return next(c)
 		}
 		h := c.Request().Header.Get(echo.HeaderAuthorization)
@@ -39,35 +56,16 @@ func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		method := c.Request().Method
-		if method == "HEAD" {
-			method = "GET"
-		}
-		ok, err = s.deps.Enforcer.Enforce(u.Role, c.Path(), method)
+		ok, err = authz.Allowed(s.deps.Enforcer, u, c.Path(), method)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			return errs.New(errs.Forbidden, "O perfil "+u.Role+" não tem permissão para esta operação.")
 		}
-		c.Set(userKey, u)
-		c.SetRequest(c.Request().WithContext(db.WithActor(c.Request().Context(), db.Actor{ID: u.ID, Name: u.Name, Role: u.Role, Domain: domainOf(u)})))
+		s.setUser(c, u)
 		return next(c)
 	}
-}
-
-// domainOf names the user's domain for the audit trail: the court code,
-// "group:ID" or "club:NAME".
-func domainOf(u authz.User) string {
-	switch {
-	case u.CourtCode != nil:
-		return *u.CourtCode
-	case u.GroupID != nil:
-		return fmt.Sprintf("group:%d", *u.GroupID)
-	case u.Club != nil:
-		return "club:" + *u.Club
-	}
-	return ""
 }
 
 // actor returns the authenticated user as a cases.Actor.

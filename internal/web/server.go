@@ -12,8 +12,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/alexedwards/scs/v2"
 	"github.com/casbin/casbin/v2"
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/registry"
@@ -42,6 +44,13 @@ type Deps struct {
 	TemplatesDir string
 	// Court is the court the public poster is issued by (JUIZADO_COURT).
 	Court string
+	// SecureCookies marks the session cookie Secure on every request
+	// (JUIZADO_SECURE_COOKIES); without it, only requests over TLS or
+	// with X-Forwarded-Proto: https get a Secure cookie.
+	SecureCookies bool
+	// TrustProxy takes the client's address from X-Forwarded-For for the
+	// login lockout (JUIZADO_TRUST_PROXY: behind a reverse proxy only).
+	TrustProxy bool
 }
 
 // Server is the HTTP server with its services.
@@ -55,6 +64,8 @@ type Server struct {
 	bl       blocklistCache
 	checkLog *registry.CheckLog
 	tokens   tokenCache
+	sessions *scs.SessionManager
+	lockout  authz.Lockout
 	// Metrics is the server's Prometheus registry (GET /metrics); other
 	// components may register their collectors on it.
 	Metrics *prometheus.Registry
@@ -76,6 +87,9 @@ var Public = map[string]bool{
 	"GET /impedidos.pdf":          true,
 	"GET /verificar/:code":        true,
 	"POST /verificar/:code":       true,
+	"GET /entrar":                 true,
+	"POST /entrar":                true,
+	"POST /sair":                  true,
 }
 
 // New builds the server and its routes.
@@ -98,6 +112,13 @@ func New(d Deps) (*Server, error) {
 		return nil, err
 	}
 	s.pages = pages
+	if err := s.parseAccountPages(d.Templates); err != nil {
+		return nil, err
+	}
+	if s.sessions, err = newSessions(d); err != nil {
+		return nil, err
+	}
+	s.lockout = authz.DefaultLockout
 	e := s.Echo
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.errorHandler
@@ -109,6 +130,8 @@ func New(d Deps) (*Server, error) {
 		return nil, err
 	}
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "2M", Skipper: largeBody})) // photos and imports bound themselves (groups.go)
+	// Page routes: the session cookie and CSRF (session.go).
+	e.Use(s.session)
 	e.Use(s.authorize)
 	s.routes()
 	s.routeSet = map[string]bool{}
@@ -133,6 +156,7 @@ func (s *Server) routes() {
 	s.groupRoutes(api)
 	s.auditRoutes(api)
 	s.documentRoutes(e, api)
+	s.pageRoutes(e)
 }
 
 // Routes returns "METHOD /template" for every route of the router.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"sort"
 	"strings"
@@ -21,14 +22,18 @@ import (
 	"github.com/juizado/juizado/internal/sharedfix"
 	"github.com/juizado/juizado/internal/web"
 	"github.com/juizado/juizado/templates"
+	"gorm.io/gorm"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
 type fixture struct {
-	srv    *web.Server
-	tokens map[string]string // role → token
-	rules  [][]string
+	srv      *web.Server
+	tokens   map[string]string // role → token
+	rules    [][]string        // role, domain, route, method
+	g        *gorm.DB
+	users    map[string]authz.User // role → user
+	sessions map[string]*browser   // role → signed-in browser (accounts_test.go)
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -50,7 +55,7 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{srv: srv, tokens: map[string]string{}}
+	f := &fixture{srv: srv, tokens: map[string]string{}, g: g, users: map[string]authz.User{}, sessions: map[string]*browser{}}
 	for _, role := range authz.Roles {
 		spec := authz.UserSpec{Name: "u-" + role, Role: role, Court: "26.0100", Club: "Clube", Group: 1}
 		if !authz.IsStaff(role) {
@@ -65,6 +70,7 @@ func newFixture(t *testing.T) *fixture {
 			t.Fatal(err)
 		}
 		f.tokens[role] = tok
+		f.users[role] = u
 	}
 	f.rules, err = authz.BasePolicy()
 	if err != nil {
@@ -96,7 +102,7 @@ func TestEveryRouteHasAPolicyOrIsPublic(t *testing.T) {
 	f := newFixture(t)
 	covered := map[string]bool{}
 	for _, r := range f.rules {
-		covered[r[2]+" "+r[1]] = true
+		covered[r[3]+" "+r[2]] = true
 	}
 	for _, rt := range f.srv.Routes() {
 		if !web.Public[rt] && !covered[rt] {
@@ -121,7 +127,10 @@ func TestRoleMatrix(t *testing.T) {
 	f := newFixture(t)
 	allowed := map[string]map[string]bool{}
 	for _, r := range f.rules {
-		k := r[2] + " " + r[1]
+		if r[1] != authz.AnyDomain && r[1] != f.users[r[0]].Domain() {
+			continue // a rule of another domain
+		}
+		k := r[3] + " " + r[2]
 		if allowed[k] == nil {
 			allowed[k] = map[string]bool{}
 		}
@@ -132,16 +141,32 @@ func TestRoleMatrix(t *testing.T) {
 	for _, rt := range routes {
 		method, path, _ := strings.Cut(rt, " ")
 		if web.Public[rt] {
-			if rec := f.call(method, concrete(path), ""); rec.Code == 401 || rec.Code == 403 {
+			rec := f.call(method, concrete(path), "")
+			if method == "POST" && !strings.HasPrefix(path, "/api/") && rec.Code == 403 {
+				// A public form takes the CSRF token of its page's session.
+				b := newBrowser(t, f.srv, "192.0.2.1")
+				b.do("GET", "/entrar", nil)
+				rec = b.do(method, concrete(path), url.Values{})
+			}
+			if rec.Code == 401 || rec.Code == 403 {
 				t.Errorf("public %s answered %d without a token", rt, rec.Code)
 			}
 			continue
 		}
-		if rec := f.call(method, concrete(path), ""); rec.Code != 401 {
+		if !strings.HasPrefix(path, "/api/") { // a page: sessions, not tokens
+			if rec := f.call(method, concrete(path), f.tokens["admin"]); rec.Code != 303 || !strings.HasPrefix(rec.Header().Get("Location"), "/entrar") {
+				t.Errorf("page %s without a session: %d, want 303 to /entrar", rt, rec.Code)
+			}
+		} else if rec := f.call(method, concrete(path), ""); rec.Code != 401 {
 			t.Errorf("%s without a token: %d, want 401", rt, rec.Code)
 		}
 		for _, role := range authz.Roles {
-			rec := f.call(method, concrete(path), f.tokens[role])
+			var rec *httptest.ResponseRecorder
+			if strings.HasPrefix(path, "/api/") {
+				rec = f.call(method, concrete(path), f.tokens[role])
+			} else {
+				rec = f.browser(t, role).do(method, concrete(path), nil)
+			}
 			if allowed[rt][role] {
 				if rec.Code == 401 || rec.Code == 403 {
 					t.Errorf("%s as %s: %d, want allowed (%s)", rt, role, rec.Code, rec.Body)

@@ -1,0 +1,310 @@
+package authz_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/pgtest"
+	"gorm.io/gorm"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+func open(t *testing.T, dsn string) *gorm.DB {
+	t.Helper()
+	g, err := db.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s, _ := g.DB(); s.Close() })
+	return g
+}
+
+// The base policy has the domain shape, names known roles and applies to
+// every domain; the enforcer checks (role, domain, route, method).
+func TestBasePolicyAndDomains(t *testing.T) {
+	rules, err := authz.BasePolicy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rules) < 50 {
+		t.Fatalf("%d rules", len(rules))
+	}
+	for _, r := range rules {
+		if len(r) != 4 || r[1] != authz.AnyDomain || !strings.HasPrefix(r[2], "/") {
+			t.Errorf("rule %v", r)
+		}
+	}
+	ctx := context.Background()
+	g := pgtest.NewDB(t)
+	e, err := authz.Policy(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	court := "26.0100"
+	club := "Clube"
+	judge := authz.User{Role: "judge", CourtCode: &court}
+	for _, tc := range []struct {
+		u             authz.User
+		route, method string
+		want          bool
+	}{
+		{judge, "/api/v1/cases/:id/sentence", "POST", true},
+		{judge, "/api/v1/cases", "POST", false},
+		{authz.User{Role: "club", Club: &club}, "/api/v1/blocklist", "GET", true},
+		{authz.User{Role: "club", Club: &club}, "/api/v1/cases", "GET", false},
+	} {
+		if ok, err := authz.Allowed(e, tc.u, tc.route, tc.method); err != nil || ok != tc.want {
+			t.Errorf("%s %s %s %s: %v %v", tc.u.Role, tc.u.Domain(), tc.method, tc.route, ok, err)
+		}
+	}
+	// A rule for one domain.
+	if _, err := e.AddPolicy("clerk", "19.0001", "/api/v1/audit", "GET"); err != nil {
+		t.Fatal(err)
+	}
+	other, mine := "19.0001", court
+	if ok, _ := authz.Allowed(e, authz.User{Role: "clerk", CourtCode: &other}, "/api/v1/audit", "GET"); !ok {
+		t.Error("the clerk of 19.0001 lacks its own rule")
+	}
+	if ok, _ := authz.Allowed(e, authz.User{Role: "clerk", CourtCode: &mine}, "/api/v1/audit", "GET"); ok {
+		t.Error("the clerk of 26.0100 has the rule of 19.0001")
+	}
+	var n int64
+	g.Raw("SELECT count(*) FROM casbin_rule WHERE v1 = '*' AND v3 <> ''").Scan(&n)
+	if n != int64(len(rules)) {
+		t.Errorf("casbin_rule holds %d base rules, want %d", n, len(rules))
+	}
+}
+
+// A policy change made through one server instance (or in the database) is
+// in force on another within 5 s: two enforcers on one database, each with
+// its watcher.
+func TestPolicyPropagatesAcrossInstances(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.NewDSN(t)
+	g1, g2 := open(t, dsn), open(t, dsn)
+	e1, err := authz.Policy(ctx, g1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e2, err := authz.Policy(ctx, g2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w1, err := authz.Watch(ctx, g1, e1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w1.Close()
+	w2, err := authz.Watch(ctx, g2, e2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w2.Close()
+	within := func(what string, cond func() bool) {
+		t.Helper()
+		start := time.Now()
+		for !cond() {
+			if time.Since(start) > 5*time.Second {
+				t.Fatalf("%s: not in force after 5 s", what)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Logf("%s: in force after %v", what, time.Since(start).Round(time.Millisecond))
+	}
+	allowed := func(e interface {
+		Enforce(...any) (bool, error)
+	}) bool {
+		ok, err := e.Enforce("police", "26.0100", "/api/v1/audit", "GET")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if allowed(e1) || allowed(e2) {
+		t.Fatal("police reads the audit trail before the change")
+	}
+	if _, err := e1.AddPolicy("police", "26.0100", "/api/v1/audit", "GET"); err != nil {
+		t.Fatal(err)
+	}
+	within("a rule added on instance 1, on instance 2", func() bool { return allowed(e2) })
+	if _, err := e2.RemovePolicy("police", "26.0100", "/api/v1/audit", "GET"); err != nil {
+		t.Fatal(err)
+	}
+	within("the rule removed on instance 2, on instance 1", func() bool { return !allowed(e1) })
+	if err := g1.Exec("INSERT INTO casbin_rule (ptype, v0, v1, v2, v3, v4, v5) VALUES ('p', 'police', '*', '/api/v1/audit', 'GET', '', '')").Error; err != nil {
+		t.Fatal(err)
+	}
+	within("a rule inserted in the database, on both", func() bool { return allowed(e1) && allowed(e2) })
+	// The watcher survives losing its connection.
+	if err := g1.Exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN casbin' AND datname = current_database()").Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := g1.Exec("DELETE FROM casbin_rule WHERE v0 = 'police' AND v2 = '/api/v1/audit'").Error; err != nil {
+		t.Fatal(err)
+	}
+	within("a rule deleted while the watchers reconnect", func() bool { return !allowed(e1) && !allowed(e2) })
+}
+
+// Migration 00008 turns rules of the former shape (role, route, method)
+// into rules for every domain; its down step turns them back.
+func TestMigrationConvertsOldRules(t *testing.T) {
+	ctx := context.Background()
+	g := pgtest.NewDB(t)
+	if _, err := authz.Policy(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	sqlDB, _ := g.DB()
+	for {
+		v, err := db.MigrateDown(ctx, sqlDB)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v <= 8 {
+			break
+		}
+	}
+	var n int64
+	g.Raw("SELECT count(*) FROM casbin_rule WHERE v1 = '*' OR coalesce(v3, '') <> ''").Scan(&n)
+	if n != 0 {
+		t.Fatalf("%d rules kept the domain shape after down", n)
+	}
+	if err := g.Exec("INSERT INTO casbin_rule (ptype, v0, v1, v2) VALUES ('p', 'clerk', '/api/v1/old', 'GET')").Error; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.MigrateUp(ctx, sqlDB); err != nil {
+		t.Fatal(err)
+	}
+	var r struct{ V0, V1, V2, V3 string }
+	g.Raw("SELECT v0, v1, v2, v3 FROM casbin_rule WHERE v2 = '/api/v1/old'").Scan(&r)
+	if r != (struct{ V0, V1, V2, V3 string }{"clerk", "*", "/api/v1/old", "GET"}) {
+		t.Fatalf("converted rule: %+v", r)
+	}
+	g.Raw("SELECT count(*) FROM casbin_rule WHERE ptype = 'p' AND coalesce(v3, '') = ''").Scan(&n)
+	if n != 0 {
+		t.Fatalf("%d rules of the former shape remain", n)
+	}
+	e, err := authz.Policy(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := e.Enforce("clerk", "26.0100", "/api/v1/old", "GET"); !ok {
+		t.Error("the converted rule is not in force")
+	}
+}
+
+func TestPasswords(t *testing.T) {
+	h, err := authz.HashPassword("correct horse battery")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(h, "$argon2id$v=19$m=19456,t=2,p=1$") {
+		t.Fatalf("hash %q", h)
+	}
+	h2, _ := authz.HashPassword("correct horse battery")
+	if h == h2 {
+		t.Error("two hashes of one password are equal (no salt?)")
+	}
+	if !authz.VerifyPassword(h, "correct horse battery") || authz.VerifyPassword(h, "correct horse batterY") {
+		t.Error("verify")
+	}
+	for _, bad := range []string{"", "$argon2i$v=19$m=19456,t=2,p=1$AAAA$AAAA", h[:len(h)-4], strings.Replace(h, "t=2", "t=0", 1)} {
+		if authz.VerifyPassword(bad, "correct horse battery") {
+			t.Errorf("verified against %q", bad)
+		}
+	}
+	ctx := context.Background()
+	g := pgtest.NewDB(t)
+	if err := cases.EnsureCourt(ctx, g, "26.0100", ""); err != nil {
+		t.Fatal(err)
+	}
+	u, _, err := authz.EnsureUser(ctx, g, authz.UserSpec{Name: "Ana", Role: "clerk", Court: "26.0100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := authz.SetPassword(ctx, g, u.ID, "curta"); !errors.Is(err, authz.ErrWeakPassword) {
+		t.Fatalf("short password: %v", err)
+	}
+	if err := authz.SetPassword(ctx, g, u.ID, "uma senha longa"); err != nil {
+		t.Fatal(err)
+	}
+	if err := authz.SetPassword(ctx, g, u.ID, "outra senha longa"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := authz.CheckPassword(ctx, g, "Ana", "outra senha longa"); err != nil || got.ID != u.ID {
+		t.Fatalf("check: %v %v", got, err)
+	}
+	for _, c := range [][2]string{{"Ana", "uma senha longa"}, {"ana", "outra senha longa"}, {"Bia", "outra senha longa"}} {
+		if _, err := authz.CheckPassword(ctx, g, c[0], c[1]); !errors.Is(err, authz.ErrBadCredentials) {
+			t.Errorf("%v: %v", c, err)
+		}
+	}
+	// The audit trail records password changes without the hash.
+	var after []string
+	g.Raw("SELECT after::text FROM audit_log WHERE table_name = 'user_passwords' ORDER BY id").Scan(&after)
+	if len(after) != 2 {
+		t.Fatalf("audit rows: %v", after)
+	}
+	for _, a := range after {
+		if strings.Contains(a, "argon2") || !strings.Contains(a, "(oculto)") {
+			t.Errorf("audit row shows the hash: %s", a)
+		}
+	}
+}
+
+// Five failures lock the account for 15 minutes from the first of them,
+// even for the right password; then it opens again.
+func TestLockoutWindow(t *testing.T) {
+	ctx := context.Background()
+	g := pgtest.NewDB(t)
+	if err := cases.EnsureCourt(ctx, g, "26.0100", ""); err != nil {
+		t.Fatal(err)
+	}
+	u, _, err := authz.EnsureUser(ctx, g, authz.UserSpec{Name: "juiza", Role: "judge", Court: "26.0100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := authz.SetPassword(ctx, g, u.ID, "senha da juíza"); err != nil {
+		t.Fatal(err)
+	}
+	l := authz.DefaultLockout
+	t0 := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	for i := 0; i < 5; i++ {
+		_, n, err := l.Login(ctx, g, "juiza", "errada", "203.0.113.1", t0.Add(time.Duration(i)*time.Second))
+		if !errors.Is(err, authz.ErrBadCredentials) || n != i+1 {
+			t.Fatalf("failure %d: %v, count %d", i+1, err, n)
+		}
+	}
+	_, _, err = l.Login(ctx, g, "JUIZA", "senha da juíza", "203.0.113.2", t0.Add(time.Minute))
+	var le *authz.LockedError
+	if !errors.As(err, &le) || !le.Until.Equal(t0.Add(15*time.Minute)) {
+		t.Fatalf("locked: %v", err)
+	}
+	if got, _, err := l.Login(ctx, g, "juiza", "senha da juíza", "203.0.113.2", t0.Add(15*time.Minute+time.Second)); err != nil || got.ID != u.ID {
+		t.Fatalf("after the lock: %v", err)
+	}
+	var n int64
+	g.Raw("SELECT count(*) FROM login_failures WHERE account = 'juiza'").Scan(&n)
+	if n != 0 {
+		t.Errorf("a success left %d failures", n)
+	}
+}
+
+func TestParseExpiry(t *testing.T) {
+	for in, want := range map[string]time.Duration{"90d": 90 * 24 * time.Hour, "1d": 24 * time.Hour, "12h": 12 * time.Hour, "30m": 30 * time.Minute} {
+		if got, err := authz.ParseExpiry(in); err != nil || got != want {
+			t.Errorf("%s: %v %v", in, got, err)
+		}
+	}
+	for _, in := range []string{"", "0d", "-1d", "d", "1.5d", "x", "99999d", "-3h"} {
+		if _, err := authz.ParseExpiry(in); err == nil {
+			t.Errorf("%q accepted", in)
+		}
+	}
+}

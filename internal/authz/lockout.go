@@ -1,0 +1,122 @@
+package authz
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/juizado/juizado/internal/db"
+	"gorm.io/gorm"
+)
+
+// Lockout bounds password guessing: PerAccount failed logins for one account
+// name, or PerIP from one address, within Window lock that account or
+// address until the oldest of those failures is Window old (so about Window
+// after a burst). Failures live in login_failures (not audited).
+type Lockout struct {
+	Window     time.Duration
+	PerAccount int
+	PerIP      int
+}
+
+// DefaultLockout: 5 failures per account or 20 per address in 15 minutes
+// lock for 15 minutes.
+var DefaultLockout = Lockout{Window: 15 * time.Minute, PerAccount: 5, PerIP: 20}
+
+// LockedError is returned by Login while the account or the address is
+// locked.
+type LockedError struct{ Until time.Time }
+
+func (e *LockedError) Error() string {
+	return "authz: too many failed logins; locked until " + e.Until.Format(time.RFC3339)
+}
+
+// ErrLocked matches a *LockedError with errors.Is.
+var ErrLocked = errors.New("authz: locked")
+
+// Is makes errors.Is(err, ErrLocked) true.
+func (e *LockedError) Is(target error) bool { return target == ErrLocked }
+
+// accountKey is how failures are counted per account: the name as typed,
+// trimmed and lower-cased, bounded.
+func accountKey(name string) string {
+	k := strings.ToLower(strings.TrimSpace(name))
+	if len(k) > 200 {
+		k = k[:200]
+	}
+	return k
+}
+
+// Login checks name and pw under the lockout: *LockedError while locked
+// (the password is not even tried), ErrBadCredentials on a failure (which
+// is recorded; failures is then the account's recent count, for slowing
+// the answer), the user on success (which clears the account's failures).
+// Attempts on one account are serialised (an advisory lock), so parallel
+// guesses cannot slip past the limit.
+func (l Lockout) Login(ctx context.Context, g *gorm.DB, name, pw, ip string, now time.Time) (u User, failures int, err error) {
+	acct := accountKey(name)
+	err = db.WithTx(ctx, g, func(ctx context.Context) error {
+		conn := db.Conn(ctx, g)
+		if err := conn.Exec("SELECT pg_advisory_xact_lock(hashtextextended(?, 7))", "login:"+acct).Error; err != nil {
+			return err
+		}
+		until, err := l.lockedUntil(ctx, g, acct, ip, now)
+		if err != nil {
+			return err
+		}
+		if !until.IsZero() {
+			return &LockedError{Until: until}
+		}
+		u, err = CheckPassword(ctx, g, strings.TrimSpace(name), pw)
+		if errors.Is(err, ErrBadCredentials) {
+			if err := conn.Exec("INSERT INTO login_failures (account, ip, at) VALUES (?, ?, ?)", acct, ip, now).Error; err != nil {
+				return err
+			}
+			var n int64
+			if err := conn.Raw("SELECT count(*) FROM login_failures WHERE account = ? AND at > ?", acct, now.Add(-l.Window)).Scan(&n).Error; err != nil {
+				return err
+			}
+			failures = int(n)
+			return nil // commit the failure; reported below
+		}
+		if err != nil {
+			return err
+		}
+		return conn.Exec("DELETE FROM login_failures WHERE account = ?", acct).Error
+	})
+	if err == nil && u.ID == 0 {
+		err = ErrBadCredentials
+	}
+	return u, failures, err
+}
+
+// lockedUntil returns when the lock on acct or ip ends, or zero.
+func (l Lockout) lockedUntil(ctx context.Context, g *gorm.DB, acct, ip string, now time.Time) (time.Time, error) {
+	var until time.Time
+	for _, q := range []struct {
+		col, val string
+		limit    int
+	}{{"account", acct, l.PerAccount}, {"ip", ip, l.PerIP}} {
+		if q.limit <= 0 || q.val == "" {
+			continue
+		}
+		var ats []struct{ At time.Time }
+		err := db.Conn(ctx, g).Raw("SELECT at FROM login_failures WHERE "+q.col+" = ? AND at > ? ORDER BY at DESC LIMIT ?",
+			q.val, now.Add(-l.Window), q.limit).Scan(&ats).Error
+		if err != nil {
+			return time.Time{}, err
+		}
+		if len(ats) >= q.limit {
+			if t := ats[len(ats)-1].At.Add(l.Window); t.After(until) {
+				until = t
+			}
+		}
+	}
+	return until, nil
+}
+
+// PurgeLoginFailures deletes failures older than the window.
+func (l Lockout) PurgeLoginFailures(ctx context.Context, g *gorm.DB, now time.Time) error {
+	return db.Conn(ctx, g).Exec("DELETE FROM login_failures WHERE at < ?", now.Add(-l.Window)).Error
+}

@@ -1,7 +1,10 @@
 package cases
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -104,7 +107,12 @@ type validated struct {
 	onRoute    bool
 }
 
-func (s *Service) now() time.Time { return s.Clock.Now() }
+func (s *Service) now() time.Time {
+	if s.Clock == nil {
+		return time.Now()
+	}
+	return s.Clock.Now()
+}
 
 // File records a representation as a new case of the actor's court: it
 // validates the input (errs.Invalid naming each field and rule), gives the
@@ -112,11 +120,25 @@ func (s *Service) now() time.Time { return s.Clock.Now() }
 // distributes it to a judge of the court (TPU 26). Lei 9.099/1995; LGE
 // art. 180.
 func (s *Service) File(ctx context.Context, actor Actor, in Representation) (*Case, error) {
+	c, _, err := s.FileOnce(ctx, actor, in, "")
+	return c, err
+}
+
+// FileOnce is File with an idempotency key (the Idempotency-Key header):
+// a filing repeated by the same filer with the same key returns the case
+// of the first one (replayed true) instead of a second case; the same key
+// with a different body is errs.Invalid on "Idempotency-Key". An empty key
+// files as File does.
+func (s *Service) FileOnce(ctx context.Context, actor Actor, in Representation, key string) (*Case, bool, error) {
+	if key != "" && (len(key) > 255 || strings.IndexFunc(key, func(r rune) bool { return r < 0x21 || r > 0x7e }) >= 0) {
+		return nil, false, errs.InvalidField("Idempotency-Key", "format", "a chave de idempotência tem de 1 a 255 caracteres ASCII visíveis.")
+	}
 	v, err := s.validate(ctx, in)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	var out *Case
+	replayed := false
 	err = db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)
 		var court Court
@@ -127,6 +149,18 @@ func (s *Service) File(ctx context.Context, actor Actor, in Representation) (*Ca
 			return err
 		}
 		now := s.now()
+		var keyID int64
+		if key != "" {
+			first, id, err := s.claimKey(ctx, actor, in, key, now)
+			if err != nil {
+				return err
+			}
+			if first != nil {
+				out, replayed = first, true
+				return nil
+			}
+			keyID = id
+		}
 		year := now.In(s.Loc).Year()
 		var seq int
 		if err := tx.Raw(`INSERT INTO case_sequences (court_code, year, last) VALUES (?, ?, 1)
@@ -146,6 +180,7 @@ func (s *Service) File(ctx context.Context, actor Actor, in Representation) (*Ca
 			Conduct: dedupe(in.Facts.Conduct), PoliceReports: trimAll(in.Facts.PoliceReports),
 			Description: strings.TrimSpace(in.Facts.Description), FiledAt: now,
 			DistanceToVenueM: v.distance, PlaceRelation: v.relation, OnRoute: v.onRoute,
+			Version: 1, Flow: flowOf(v.defendants),
 		}
 		if in.Event != nil {
 			c.Competition, c.HomeTeam, c.AwayTeam = strings.TrimSpace(in.Event.Competition), strings.TrimSpace(in.Event.Home), strings.TrimSpace(in.Event.Away)
@@ -166,13 +201,68 @@ func (s *Service) File(ctx context.Context, actor Actor, in Representation) (*Ca
 			Description: fmt.Sprintf("Representação recebida de %s (%s).", c.FiledByName, kindPT(c.FiledByKind))}).Error; err != nil {
 			return err
 		}
-		if err := s.distribute(ctx, c, now); err != nil {
+		if err := s.distribute(ctx, c, now, nil); err != nil {
 			return err
+		}
+		if keyID != 0 {
+			if err := tx.Exec("UPDATE filing_keys SET case_id = ? WHERE id = ?", c.ID, keyID).Error; err != nil {
+				return err
+			}
 		}
 		out = c
 		return nil
 	})
-	return out, err
+	return out, replayed, err
+}
+
+// flowOf is the flow of a case with these defendants: civil when every one
+// is a fan group (DOMAIN.md §2), else the JECRIM's.
+func flowOf(ds []Defendant) string {
+	for _, d := range ds {
+		if d.Kind != "fan_group" {
+			return FlowCriminal
+		}
+	}
+	if len(ds) == 0 {
+		return FlowCriminal
+	}
+	return FlowCivil
+}
+
+// claimKey records the filer's idempotency key with the request's hash. A
+// key already used returns the case it filed (same body) or errs.Invalid
+// (another body). A concurrent filing with the same key waits on the
+// unique index until the first one commits.
+func (s *Service) claimKey(ctx context.Context, actor Actor, in Representation, key string, now time.Time) (*Case, int64, error) {
+	tx := db.Conn(ctx, s.DB)
+	body, err := json.Marshal(in)
+	if err != nil {
+		return nil, 0, err
+	}
+	sum := sha256.Sum256(body)
+	var id int64
+	if err := tx.Raw(`INSERT INTO filing_keys (user_id, key, request_hash, created_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (user_id, key) DO NOTHING RETURNING id`, actor.UserID, key, sum[:], now).Scan(&id).Error; err != nil {
+		return nil, 0, err
+	}
+	if id != 0 {
+		return nil, id, nil
+	}
+	var prev struct {
+		RequestHash []byte
+		CaseID      *int64
+	}
+	if err := tx.Raw("SELECT request_hash, case_id FROM filing_keys WHERE user_id = ? AND key = ?", actor.UserID, key).Scan(&prev).Error; err != nil {
+		return nil, 0, err
+	}
+	if !bytes.Equal(prev.RequestHash, sum[:]) || prev.CaseID == nil {
+		return nil, 0, errs.InvalidField("Idempotency-Key", "reused", "esta chave de idempotência já foi usada por você com outra representação: use uma chave nova para um novo processo.")
+	}
+	var c Case
+	if err := tx.Where("id = ?", *prev.CaseID).Take(&c).Error; err != nil {
+		return nil, 0, err
+	}
+	return &c, 0, nil
 }
 
 // NewCNJFor returns the CNJ number of sequence seq of year in the court
@@ -189,7 +279,7 @@ func NewCNJFor(court string, year, seq int) (CNJNumber, error) {
 // (ties to the earliest judge): equitable distribution in turn. Without a
 // judge the case stays filed until DistributePending runs. The court row is
 // locked by the caller.
-func (s *Service) distribute(ctx context.Context, c *Case, now time.Time) error {
+func (s *Service) distribute(ctx context.Context, c *Case, now time.Time, by *Actor) error {
 	tx := db.Conn(ctx, s.DB)
 	var judge struct {
 		ID   int64
@@ -204,9 +294,7 @@ func (s *Service) distribute(ctx context.Context, c *Case, now time.Time) error 
 	if err := tx.Model(c).Updates(map[string]any{"judge_id": judge.ID, "status": StatusDistributed}).Error; err != nil {
 		return err
 	}
-	code := TPUDistribution
-	return tx.Create(&Movement{CaseID: c.ID, At: now, TPUCode: &code,
-		Description: "Distribuído por sorteio equitativo ao(à) juiz(a) " + judge.Name + "."}).Error
+	return s.move(ctx, c, by, now, TPUDistribution, "Distribuído por sorteio equitativo ao(à) juiz(a) "+judge.Name+".")
 }
 
 // DistributePending distributes the court's cases filed while it had no
@@ -223,7 +311,7 @@ func (s *Service) DistributePending(ctx context.Context, court string) (int, err
 			return err
 		}
 		for i := range pending {
-			if err := s.distribute(ctx, &pending[i], s.now()); err != nil {
+			if err := s.distribute(ctx, &pending[i], s.now(), nil); err != nil {
 				return err
 			}
 			if pending[i].JudgeID != nil {

@@ -114,13 +114,13 @@ func TestFile_CNJYearInSaoPauloAndSequencePerYear(t *testing.T) {
 	}
 }
 
-// Gapless and unique sequence under concurrency: 20 filings at once get
-// exactly 1..20.
+// Gapless and unique sequence under concurrency: 200 filings at once get
+// exactly 1..200.
 func TestFile_CNJSequenceGaplessUnderConcurrency(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 2)
 	r := fixture(t, "R1")
-	const n = 20
+	const n = 200
 	var wg sync.WaitGroup
 	errsCh := make(chan error, n)
 	seqs := make(chan int, n)
@@ -166,7 +166,7 @@ func TestFile_CNJSequenceGaplessUnderConcurrency(t *testing.T) {
 	if k := e.count(t, "cases", ""); k != n {
 		t.Errorf("%d cases stored, want %d", k, n)
 	}
-	// Equitable distribution in turn under concurrency: 10 each.
+	// Equitable distribution in turn under concurrency: 100 each.
 	for _, j := range e.judges {
 		if k := e.count(t, "cases", "judge_id = ?", j.UserID); k != n/2 {
 			t.Errorf("judge %s has %d cases, want %d", j.Name, k, n/2)

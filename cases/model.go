@@ -9,21 +9,74 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 )
 
-// Case statuses (DOMAIN.md §4, JECRIM flow under Lei 9.099/1995).
+// Case statuses (DOMAIN.md §4, JECRIM flow under Lei 9.099/1995; §2, the
+// civil flow of group cases). The transitions between them are data
+// (CriminalFlow, CivilFlow in workflow.go).
 const (
-	StatusFiled       = "filed"
-	StatusDistributed = "distributed"
-	StatusSentenced   = "sentenced"
+	StatusFiled                 = "filed"
+	StatusDistributed           = "distributed"
+	StatusPreliminaryHearing    = "preliminary_hearing"
+	StatusPleaOffered           = "plea_offered"
+	StatusPleaAccepted          = "plea_accepted"
+	StatusPleaRefused           = "plea_refused"
+	StatusConditionalSuspension = "conditional_suspension"
+	StatusAccusation            = "accusation"
+	StatusInstructionHearing    = "instruction_hearing"
+	StatusSentenced             = "sentenced"
+	StatusAppeal                = "appeal"
+	StatusFinal                 = "final"
+	StatusExecuting             = "executing"
+	StatusArchived              = "archived"
+	StatusHearing               = "hearing"    // civil: settlement attempt
+	StatusJudgment              = "judgment"   // civil: judgment of the ação civil pública
+	StatusSettlement            = "settlement" // civil: homologated TAC
 )
 
 // Statuses lists the statuses a case can be in.
-var Statuses = []string{StatusFiled, StatusDistributed, StatusSentenced}
+var Statuses = []string{StatusFiled, StatusDistributed, StatusPreliminaryHearing, StatusPleaOffered, StatusPleaAccepted,
+	StatusPleaRefused, StatusConditionalSuspension, StatusAccusation, StatusInstructionHearing, StatusSentenced,
+	StatusAppeal, StatusFinal, StatusExecuting, StatusArchived, StatusHearing, StatusJudgment, StatusSettlement}
 
-// CNJ TPU movement codes used here (DOMAIN.md §4; kept as data, not logic).
+// StatusPT names each status in Portuguese, for the docket and documents.
+var StatusPT = map[string]string{
+	StatusFiled: "autuado", StatusDistributed: "distribuído", StatusPreliminaryHearing: "audiência preliminar",
+	StatusPleaOffered: "transação penal proposta", StatusPleaAccepted: "transação penal aceita",
+	StatusPleaRefused: "transação penal recusada", StatusConditionalSuspension: "suspensão condicional do processo",
+	StatusAccusation: "denúncia oferecida", StatusInstructionHearing: "audiência de instrução e julgamento",
+	StatusSentenced: "sentenciado", StatusAppeal: "em recurso", StatusFinal: "transitado em julgado",
+	StatusExecuting: "em execução", StatusArchived: "arquivado", StatusHearing: "audiência de conciliação",
+	StatusJudgment: "julgado", StatusSettlement: "TAC homologado",
+}
+
+// Flows: JECRIM (persons) or civil (group cases, DOMAIN.md §2).
 const (
-	TPUDistribution = 26  // distribuição
-	TPUConviction   = 219 // julgamento: procedência (condenação)
+	FlowCriminal = "criminal"
+	FlowCivil    = "civil"
 )
+
+// CNJ TPU movement codes (DOMAIN.md §4; kept as data, not logic).
+const (
+	TPUDistribution  = 26  // distribuição
+	TPUConviction    = 219 // julgamento: procedência (condenação)
+	TPUAcquittal     = 220 // julgamento: improcedência (absolvição)
+	TPUPartial       = 221 // julgamento: procedência em parte
+	TPUFinalJudgment = 848 // trânsito em julgado
+	TPUArchive       = 246 // arquivamento definitivo
+	TPUBaixa         = 22  // baixa definitiva
+	TPUConclusion    = 51  // conclusão ao juiz
+	TPUReceipt       = 132 // recebimento
+	TPUAppealGranted = 237 // provimento do recurso
+	TPUAppealDenied  = 239 // não provimento do recurso
+)
+
+// TPUNames names the TPU codes the court uses; other codes are accepted as
+// given (the TPU has thousands) and shown without a name.
+var TPUNames = map[int]string{
+	TPUDistribution: "Distribuição", TPUConviction: "Julgamento: procedência", TPUAcquittal: "Julgamento: improcedência",
+	TPUPartial: "Julgamento: procedência em parte", TPUFinalJudgment: "Trânsito em julgado", TPUArchive: "Arquivamento definitivo",
+	TPUBaixa: "Baixa definitiva", TPUConclusion: "Conclusão", TPUReceipt: "Recebimento",
+	TPUAppealGranted: "Provimento", TPUAppealDenied: "Não provimento",
+}
 
 // StringList is a JSON array of strings stored in a jsonb column.
 type StringList []string
@@ -115,6 +168,11 @@ type Case struct {
 	DistanceToVenueM *int    `gorm:"column:distance_to_venue_m"`
 	PlaceRelation    *string `gorm:"column:place_relation"`
 	OnRoute          bool
+	// Version grows with every change of the case (status, docket,
+	// hearings, evidence...): the ETag "v{version}" and If-Match.
+	Version int `gorm:"default:1"`
+	// Flow is FlowCriminal or FlowCivil (every defendant a fan group).
+	Flow string `gorm:"default:criminal"`
 }
 
 // Defendant is a party accused in a case: a person (fan) or an organised

@@ -35,6 +35,16 @@ type View struct {
 	// Warnings about the case as filed, in Portuguese (e.g. facts beyond
 	// the 5,000 m of Lei 14.597/2023, art. 201, § 1º, I).
 	Warnings []string `json:"warnings,omitempty"`
+	// Version of the case (ETag "v{version}", If-Match); Flow criminal or
+	// civil; Next the transitions allowed from its status.
+	Version int          `json:"version"`
+	Flow    string       `json:"flow"`
+	Next    []Transition `json:"next_transitions,omitempty"`
+	// Deadlines: each notified defendant's appeal window with its last day.
+	Deadlines   []DeadlineView `json:"deadlines,omitempty"`
+	Hearings    []HearingView  `json:"hearings,omitempty"`
+	Pleas       []Plea         `json:"plea_agreements,omitempty"`
+	Suspensions []Suspension   `json:"conditional_suspensions,omitempty"`
 }
 
 // JudgeView names the judge a case is distributed to.
@@ -96,11 +106,21 @@ type DefendantView struct {
 	AwaitingIdentification bool `json:"awaiting_identification,omitempty"`
 }
 
-// MovementView is a docket entry.
+// MovementView is a docket entry: when, the TPU code (and its name when
+// the court names it), the text and who recorded it (nil: the system).
 type MovementView struct {
-	At          time.Time `json:"at"`
-	TPUCode     *int      `json:"tpu_code"`
-	Description string    `json:"description"`
+	At          time.Time   `json:"at"`
+	TPUCode     *int        `json:"tpu_code"`
+	TPUName     string      `json:"tpu_name,omitempty"`
+	Description string      `json:"description"`
+	Author      *AuthorView `json:"author"`
+}
+
+// AuthorView is who recorded a movement.
+type AuthorView struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+	Role string `json:"role"`
 }
 
 // BanView is a ban as the API shows it.
@@ -186,15 +206,22 @@ func (s *Service) ByNumber(ctx context.Context, actor Actor, number string) (*Vi
 	return s.view(ctx, c, true)
 }
 
-// ListQuery filters List: Q matches defendant names (accents and case
-// ignored), CPF a defendant's CPF, Status the case status; Page from 1.
+// ListQuery filters List: Q matches defendant names word by word (accents
+// and case ignored: "joao conceicao" finds "João da Conceição"), CPF a
+// defendant's CPF, Status the case status, JudgeID the judge, From and To
+// the date of the facts (YYYY-MM-DD, inclusive), Number the CNJ number
+// (with or without punctuation); Sort "filed" (newest first, the default)
+// or "name" (first defendant's name, Portuguese collation); Page from 1.
 type ListQuery struct {
 	Q, CPF, Status string
+	JudgeID        int64
+	From, To       string
+	Number         string
+	Sort           string
 	Page, PerPage  int
 }
 
-// List returns the actor's court's cases that match, newest first, and the
-// total count.
+// List returns the actor's court's cases that match and the total count.
 func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, int64, error) {
 	var f errs.Fields
 	if q.Page == 0 {
@@ -219,15 +246,62 @@ func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, i
 		}
 	}
 	checkText(&f, "q", q.Q, maxName, false)
-	if q.Q = strings.TrimSpace(q.Q); q.Q != "" {
-		tx = tx.Where(`id IN (SELECT case_id FROM defendants WHERE f_unaccent(full_name) LIKE '%' || f_unaccent(?) || '%'
-			OR f_unaccent(group_name) LIKE '%' || f_unaccent(?) || '%')`, escapeLike(q.Q), escapeLike(q.Q))
+	if words := strings.Fields(q.Q); len(words) > 0 && len(words) <= 20 {
+		var person, group []string
+		var args []any
+		for _, w := range words {
+			person = append(person, `f_unaccent(full_name) LIKE '%' || f_unaccent(?) || '%'`)
+			args = append(args, escapeLike(w))
+		}
+		for _, w := range words {
+			group = append(group, `f_unaccent(group_name) LIKE '%' || f_unaccent(?) || '%'`)
+			args = append(args, escapeLike(w))
+		}
+		tx = tx.Where("id IN (SELECT case_id FROM defendants WHERE ("+strings.Join(person, " AND ")+") OR ("+strings.Join(group, " AND ")+"))", args...)
+	} else if len(words) > 20 {
+		f.Add("q", "max_words", "no máximo 20 palavras.")
 	}
 	if q.Status != "" {
 		if !contains(Statuses, q.Status) {
 			f.Add("status", "oneof", "situação desconhecida; use: "+strings.Join(Statuses, ", ")+".")
 		}
 		tx = tx.Where("status = ?", q.Status)
+	}
+	if q.JudgeID != 0 {
+		tx = tx.Where("judge_id = ?", q.JudgeID)
+	}
+	var from, to civil.Date
+	if q.From != "" {
+		if d, ok := parseDate(&f, "from", q.From); ok {
+			from = d
+			tx = tx.Where("facts_date >= ?", d)
+		}
+	}
+	if q.To != "" {
+		if d, ok := parseDate(&f, "to", q.To); ok {
+			to = d
+			tx = tx.Where("facts_date <= ?", d)
+		}
+	}
+	if !from.IsZero() && !to.IsZero() && to.Before(from) {
+		f.Add("to", "after_from", "o fim do período não pode ser anterior ao início.")
+	}
+	if q.Number != "" {
+		n, err := ParseCNJ(q.Number)
+		if err != nil {
+			f.Add("number", "cnj", err.Error())
+		} else {
+			tx = tx.Where("number = ?", n.Digits())
+		}
+	}
+	order := "filed_at DESC, id DESC"
+	switch q.Sort {
+	case "", "filed":
+	case "name":
+		order = `(SELECT CASE WHEN d.kind = 'person' THEN d.full_name ELSE d.group_name END FROM defendants d
+			WHERE d.case_id = cases.id ORDER BY d.position LIMIT 1) COLLATE juizado_pt, id`
+	default:
+		f.Add("sort", "oneof", "ordem desconhecida; use filed ou name.")
 	}
 	if err := f.Err(); err != nil {
 		return nil, 0, err
@@ -237,7 +311,7 @@ func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, i
 		return nil, 0, err
 	}
 	var cs []Case
-	if err := tx.Order("filed_at DESC, id DESC").Offset((q.Page - 1) * q.PerPage).Limit(q.PerPage).Find(&cs).Error; err != nil {
+	if err := tx.Order(order).Offset((q.Page - 1) * q.PerPage).Limit(q.PerPage).Find(&cs).Error; err != nil {
 		return nil, 0, err
 	}
 	out := make([]View, 0, len(cs))
@@ -263,7 +337,7 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 		Facts: FactsView{OccurredAt: c.OccurredAt, Date: c.FactsDate, Latitude: c.Latitude, Longitude: c.Longitude,
 			Conduct: c.Conduct, PoliceReports: c.PoliceReports, Description: c.Description,
 			DistanceToVenueM: c.DistanceToVenueM, PlaceRelation: c.PlaceRelation, OnRoute: c.OnRoute},
-		Defendants: []DefendantView{}, Bans: []BanView{},
+		Defendants: []DefendantView{}, Bans: []BanView{}, Version: c.Version, Flow: c.Flow,
 	}
 	if c.JudgeID != nil {
 		var name string
@@ -294,13 +368,42 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 	if !full {
 		return v, nil
 	}
-	var ms []Movement
-	if err := tx.Where("case_id = ?", c.ID).Order("at, id").Find(&ms).Error; err != nil {
+	var ms []struct {
+		Movement
+		AuthorName string
+	}
+	if err := tx.Raw(`SELECT m.*, coalesce(u.name, '') AS author_name FROM movements m LEFT JOIN users u ON u.id = m.author_user_id
+		WHERE m.case_id = ? ORDER BY m.at, m.id`, c.ID).Scan(&ms).Error; err != nil {
 		return nil, err
 	}
 	v.Movements = []MovementView{}
 	for _, m := range ms {
-		v.Movements = append(v.Movements, MovementView{At: m.At, TPUCode: m.TPUCode, Description: m.Description})
+		mv := MovementView{At: m.At, TPUCode: m.TPUCode, Description: m.Description}
+		if m.TPUCode != nil {
+			mv.TPUName = TPUNames[*m.TPUCode]
+		}
+		if m.AuthorUserID != nil {
+			mv.Author = &AuthorView{ID: *m.AuthorUserID, Name: m.AuthorName, Role: m.AuthorRole}
+		}
+		v.Movements = append(v.Movements, mv)
+	}
+	v.Next = Next(c.Flow, c.Status)
+	var err error
+	if v.Deadlines, err = s.deadlines(ctx, &c); err != nil {
+		return nil, err
+	}
+	var hs []Hearing
+	if err := tx.Where("case_id = ?", c.ID).Order("starts_at, id").Find(&hs).Error; err != nil {
+		return nil, err
+	}
+	if v.Hearings, err = s.hearingViews(ctx, hs); err != nil {
+		return nil, err
+	}
+	if err := tx.Where("case_id = ?", c.ID).Order("id").Find(&v.Pleas).Error; err != nil {
+		return nil, err
+	}
+	if err := tx.Where("case_id = ?", c.ID).Order("id").Find(&v.Suspensions).Error; err != nil {
+		return nil, err
 	}
 	var bans []banRow
 	if err := tx.Where("case_id = ?", c.ID).Order("id").Find(&bans).Error; err != nil {

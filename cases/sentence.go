@@ -11,8 +11,6 @@ import (
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
-	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 )
 
 // SentenceInput is the body of POST /api/v1/cases/{id}/sentence
@@ -74,18 +72,16 @@ func (s *Service) Sentence(ctx context.Context, actor Actor, caseID int64, in Se
 	var res *SentenceResult
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)
-		var c Case
-		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", caseID).Take(&c).Error; err != nil {
-			if errors.Is(err, gorm.ErrRecordNotFound) {
-				return errs.New(errs.NotFound, fmt.Sprintf("Processo %d não encontrado.", caseID))
-			}
+		cp, err := s.lockCase(ctx, actor, caseID)
+		if err != nil {
 			return err
 		}
-		if c.CourtCode != actor.Court {
-			return errs.New(errs.NotFound, fmt.Sprintf("Processo %d não encontrado.", caseID))
-		}
+		c := *cp
 		if c.JudgeID == nil || *c.JudgeID != actor.UserID {
 			return errs.New(errs.Forbidden, "Somente o(a) juiz(a) a quem o processo foi distribuído pode sentenciá-lo.")
+		}
+		if !beforeDecision(c.Flow, c.Status) {
+			return errs.New(errs.Conflict, fmt.Sprintf("O processo já está em %s (%s): a sentença cabe antes da decisão.", c.Status, StatusPT[c.Status]))
 		}
 		var court Court
 		if err := tx.Where("code = ?", c.CourtCode).Take(&court).Error; err != nil {
@@ -118,8 +114,86 @@ func (s *Service) Sentence(ctx context.Context, actor Actor, caseID int64, in Se
 	return res, err
 }
 
+// banPlan is a ban checked against the rule in force at the date of the
+// facts and ready to be written, with the members of a group it reaches.
+type banPlan struct {
+	ban      sanctions.Ban
+	rg       sanctions.Range
+	reached  *registry.BanSelection
+	warnings []string
+}
+
 func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, in SentenceInput) (*SentenceResult, error) {
+	p, err := s.planBan(ctx, c, d, court, in, "")
+	if err != nil {
+		return nil, err
+	}
 	tx := db.Conn(ctx, s.DB)
+	ban, rg, reached, warnings := &p.ban, p.rg, p.reached, p.warnings
+	memberBans, err := s.writeBan(ctx, p, in)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	if skipped := skippedSteps(c.Flow, c.Status); len(skipped) > 0 {
+		if err := tx.Create(&Movement{CaseID: c.ID, At: now, Description: "Etapas não registradas no sistema antes da sentença: " + strings.Join(skipped, ", ") + "."}).Error; err != nil {
+			return nil, err
+		}
+	}
+	code := TPUConviction
+	text := fmt.Sprintf("Sentença: impedimento de comparecimento (%s, %s) de %s, com início em %s", rg.Article, rg.Law, termPT(*ban), ban.FirstDay.BR())
+	if ban.LastDay != nil {
+		text += " e término em " + ban.LastDay.BR()
+	}
+	text += "."
+	if err := tx.Create(&Movement{CaseID: c.ID, At: now, TPUCode: &code, Description: text, AuthorRole: "judge", AuthorUserID: c.JudgeID}).Error; err != nil {
+		return nil, err
+	}
+	if reached != nil && (len(memberBans) > 0 || len(in.ExcludedMemberIDs) > 0) {
+		names := make([]string, len(memberBans))
+		for i, mb := range memberBans {
+			names[i] = fmt.Sprintf("%s (associado %d)", mb.Name, *mb.MemberID)
+		}
+		mt := fmt.Sprintf("Impedimento estendido a %d associado(s) da torcida (%s, %s)", len(memberBans), rg.Article, rg.Law)
+		if len(names) > 0 {
+			mt += ": " + strings.Join(names, "; ")
+		}
+		if len(in.ExcludedMemberIDs) > 0 {
+			mt += fmt.Sprintf(". Excluídos pelo(a) juiz(a): associados %s", joinIDs(in.ExcludedMemberIDs))
+			if r := strings.TrimSpace(in.ExclusionReason); r != "" {
+				mt += ", por este motivo: " + r
+			}
+		}
+		if err := tx.Create(&Movement{CaseID: c.ID, At: now, Description: mt + ".", AuthorRole: "judge", AuthorUserID: c.JudgeID}).Error; err != nil {
+			return nil, err
+		}
+	}
+	var open int64
+	if err := tx.Raw(`SELECT count(*) FROM defendants d WHERE d.case_id = ? AND NOT EXISTS
+		(SELECT 1 FROM bans b WHERE b.defendant_id = d.id AND NOT b.precautionary)`, c.ID).Scan(&open).Error; err != nil {
+		return nil, err
+	}
+	status := ""
+	if open == 0 {
+		status = decided(c.Flow)
+	}
+	if err := s.touch(ctx, &c, status); err != nil {
+		return nil, err
+	}
+	if err := s.refreshBlocklist(ctx); err != nil {
+		return nil, err
+	}
+	return &SentenceResult{Ban: *ban, MemberBans: memberBans, Range: rg, Warnings: warnings}, nil
+}
+
+// planBan checks a ban for defendant d of case c: the rule in force at the
+// date of the facts (sanctions.BanRange), the term within its range, the
+// last day (CP art. 10) or the judge's override, the reporting duty, and
+// for a group the members it reaches. source "" is the sentence's
+// (sentence, civil judgment or precautionary order); a plea agreement
+// passes sanctions.FromPleaAgreement. Used by the sentence and by the
+// homologation of a plea agreement (Lei 14.597/2023, art. 201, § 5º).
+func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court, in SentenceInput, source sanctions.Source) (*banPlan, error) {
 	var f errs.Fields
 	subject := sanctions.Person
 	if d.Kind == "fan_group" {
@@ -290,87 +364,43 @@ func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, 
 	if subject == sanctions.Person && d.CPF == nil {
 		warnings = append(warnings, "Réu sem CPF: aguarda identificação e não entra na lista de bloqueio.")
 	}
+	if source != "" {
+		ban.Source = source
+	}
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
-	ban.CreatedBy = c.JudgeID // the judge deciding (checked by Sentence)
-	if err := tx.Create(&ban).Error; err != nil {
-		return nil, err
-	}
-	memberBans := []sanctions.Ban{}
-	if reached != nil {
-		// Each member reached gets a ban of their own, linked to the group
-		// ban, so that the CPF reaches the blocklist; published only when
-		// the judge orders it (DOMAIN.md §6).
-		for _, m := range reached.Members {
-			mb := ban
-			mb.ID, mb.Subject, mb.Name = 0, sanctions.Person, m.FullName
-			cpf, birth, groupBan, member := m.CPF, m.BirthDate, ban.ID, m.ID
-			mb.CPF, mb.BirthDate, mb.GroupBanID, mb.MemberID = &cpf, &birth, &groupBan, &member
-			mb.Publish = in.Publish != nil && *in.Publish
-			if err := tx.Create(&mb).Error; err != nil {
-				return nil, err
-			}
-			memberBans = append(memberBans, mb)
-		}
-	}
-	now := s.now()
-	var skipped []string
-	if c.Status == StatusFiled || c.Status == StatusDistributed {
-		skipped = []string{"audiência preliminar", "audiência de instrução e julgamento"}
-	}
-	if len(skipped) > 0 {
-		if err := tx.Create(&Movement{CaseID: c.ID, At: now, Description: "Etapas não registradas no sistema antes da sentença: " + strings.Join(skipped, ", ") + "."}).Error; err != nil {
-			return nil, err
-		}
-	}
-	code := TPUConviction
-	text := fmt.Sprintf("Sentença: impedimento de comparecimento (%s, %s) de %s, com início em %s", rg.Article, rg.Law, termPT(ban), ban.FirstDay.BR())
-	if ban.LastDay != nil {
-		text += " e término em " + ban.LastDay.BR()
-	}
-	text += "."
-	if err := tx.Create(&Movement{CaseID: c.ID, At: now, TPUCode: &code, Description: text, AuthorRole: "judge", AuthorUserID: c.JudgeID}).Error; err != nil {
-		return nil, err
-	}
-	if reached != nil && (len(memberBans) > 0 || len(in.ExcludedMemberIDs) > 0) {
-		names := make([]string, len(memberBans))
-		for i, mb := range memberBans {
-			names[i] = fmt.Sprintf("%s (associado %d)", mb.Name, *mb.MemberID)
-		}
-		mt := fmt.Sprintf("Impedimento estendido a %d associado(s) da torcida (%s, %s)", len(memberBans), rg.Article, rg.Law)
-		if len(names) > 0 {
-			mt += ": " + strings.Join(names, "; ")
-		}
-		if len(in.ExcludedMemberIDs) > 0 {
-			mt += fmt.Sprintf(". Excluídos pelo(a) juiz(a): associados %s", joinIDs(in.ExcludedMemberIDs))
-			if r := strings.TrimSpace(in.ExclusionReason); r != "" {
-				mt += ", por este motivo: " + r
-			}
-		}
-		if err := tx.Create(&Movement{CaseID: c.ID, At: now, Description: mt + ".", AuthorRole: "judge", AuthorUserID: c.JudgeID}).Error; err != nil {
-			return nil, err
-		}
-	}
-	var open int64
-	if err := tx.Raw(`SELECT count(*) FROM defendants d WHERE d.case_id = ? AND NOT EXISTS
-		(SELECT 1 FROM bans b WHERE b.defendant_id = d.id AND NOT b.precautionary)`, c.ID).Scan(&open).Error; err != nil {
-		return nil, err
-	}
-	if open == 0 {
-		if err := tx.Model(&Case{}).Where("id = ?", c.ID).Update("status", StatusSentenced).Error; err != nil {
-			return nil, err
-		}
-	}
-	if s.Blocklist != nil {
-		if err := s.Blocklist.Refresh(ctx); err != nil {
-			return nil, err
-		}
-	}
+	ban.CreatedBy = c.JudgeID // the judge deciding (checked by the callers)
 	if warnings == nil {
 		warnings = []string{}
 	}
-	return &SentenceResult{Ban: ban, MemberBans: memberBans, Range: rg, Warnings: warnings}, nil
+	return &banPlan{ban: ban, rg: rg, reached: reached, warnings: warnings}, nil
+}
+
+// writeBan stores a planned ban and, for a group, one ban per member it
+// reaches, linked to the group ban, so that each CPF reaches the blocklist
+// (published only when the judge orders it, DOMAIN.md §6).
+func (s *Service) writeBan(ctx context.Context, p *banPlan, in SentenceInput) ([]sanctions.Ban, error) {
+	tx := db.Conn(ctx, s.DB)
+	if err := tx.Create(&p.ban).Error; err != nil {
+		return nil, err
+	}
+	memberBans := []sanctions.Ban{}
+	if p.reached == nil {
+		return memberBans, nil
+	}
+	for _, m := range p.reached.Members {
+		mb := p.ban
+		mb.ID, mb.Subject, mb.Name = 0, sanctions.Person, m.FullName
+		cpf, birth, groupBan, member := m.CPF, m.BirthDate, p.ban.ID, m.ID
+		mb.CPF, mb.BirthDate, mb.GroupBanID, mb.MemberID = &cpf, &birth, &groupBan, &member
+		mb.Publish = in.Publish != nil && *in.Publish
+		if err := tx.Create(&mb).Error; err != nil {
+			return nil, err
+		}
+		memberBans = append(memberBans, mb)
+	}
+	return memberBans, nil
 }
 
 func joinIDs(ids []int64) string {

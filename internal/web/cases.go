@@ -18,6 +18,7 @@ func (s *Server) caseRoutes(api *echo.Group) {
 	api.GET("/cases/:id", s.getCase)
 	api.GET("/cases/by-number/:number", s.caseByNumber)
 	api.POST("/cases/:id/sentence", s.sentence)
+	s.workflowRoutes(api)
 }
 
 func pathID(c echo.Context, name string) (int64, error) {
@@ -28,13 +29,17 @@ func pathID(c echo.Context, name string) (int64, error) {
 	return id, nil
 }
 
-// fileCase: POST /api/v1/cases (prosecutor, police).
+// fileCase: POST /api/v1/cases (prosecutor, police). With an
+// Idempotency-Key header, a filing repeated by the same filer with the
+// same key and body answers 200 with the first case (Idempotent-Replayed:
+// true); the same key with another body is 422.
 func (s *Server) fileCase(c echo.Context) error {
 	var in cases.Representation
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	k, err := s.cases.File(c.Request().Context(), actor(c), in)
+	key := strings.TrimSpace(c.Request().Header.Get("Idempotency-Key"))
+	k, replayed, err := s.cases.FileOnce(c.Request().Context(), actor(c), in, key)
 	if err != nil {
 		return err
 	}
@@ -43,6 +48,11 @@ func (s *Server) fileCase(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderLocation, fmt.Sprintf("/api/v1/cases/%d", k.ID))
+	c.Response().Header().Set("ETag", etag(v.Version))
+	if replayed {
+		c.Response().Header().Set("Idempotent-Replayed", "true")
+		return c.JSON(http.StatusOK, v)
+	}
 	return c.JSON(http.StatusCreated, v)
 }
 
@@ -56,6 +66,19 @@ func (s *Server) getCase(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	return caseJSON(c, v)
+}
+
+// caseJSON answers a case with its ETag ("v{version}"); 304 when
+// If-None-Match names it.
+func caseJSON(c echo.Context, v *cases.View) error {
+	tag := etag(v.Version)
+	c.Response().Header().Set("ETag", tag)
+	for _, t := range strings.Split(c.Request().Header.Get("If-None-Match"), ",") {
+		if t = strings.TrimPrefix(strings.TrimSpace(t), "W/"); t == tag || t == "*" {
+			return c.NoContent(http.StatusNotModified)
+		}
+	}
 	return c.JSON(http.StatusOK, v)
 }
 
@@ -65,10 +88,10 @@ func (s *Server) caseByNumber(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, v)
+	return caseJSON(c, v)
 }
 
-// listCases: GET /api/v1/cases?q=&cpf=&status=&page=&per_page=.
+// listCases: GET /api/v1/cases?q=&cpf=&status=&judge_id=&from=&to=&number=&sort=&page=&per_page=.
 func (s *Server) listCases(c echo.Context) error {
 	var f errs.Fields
 	num := func(name string) int {
@@ -83,8 +106,16 @@ func (s *Server) listCases(c echo.Context) error {
 		}
 		return n
 	}
-	q := cases.ListQuery{Q: c.QueryParam("q"), CPF: c.QueryParam("cpf"), Status: c.QueryParam("status"), Page: num("page"), PerPage: num("per_page")}
-	for _, name := range []string{"q", "cpf", "status"} {
+	q := cases.ListQuery{Q: c.QueryParam("q"), CPF: c.QueryParam("cpf"), Status: c.QueryParam("status"), Page: num("page"), PerPage: num("per_page"),
+		From: c.QueryParam("from"), To: c.QueryParam("to"), Number: c.QueryParam("number"), Sort: c.QueryParam("sort")}
+	if v := c.QueryParam("judge_id"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			f.Add("judge_id", "integer", "deve ser o identificador (número inteiro positivo) de um(a) juiz(a).")
+		}
+		q.JudgeID = n
+	}
+	for _, name := range []string{"q", "cpf", "status", "from", "to", "number", "sort"} {
 		if v := c.QueryParam(name); strings.ContainsRune(v, 0) || !utf8.ValidString(v) {
 			f.Add(name, "text", "o parâmetro contém caracteres inválidos.")
 		}
@@ -109,9 +140,10 @@ func (s *Server) sentence(c echo.Context) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
+	withIfMatch(c)
 	r, err := s.cases.Sentence(c.Request().Context(), actor(c), id, in)
 	if err != nil {
-		return err
+		return caseFail(c, err)
 	}
 	members := make([]cases.BanView, 0, len(r.MemberBans))
 	for _, m := range r.MemberBans {

@@ -1,0 +1,240 @@
+package cases
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+)
+
+// Hearing kinds: the preliminary hearing (Lei 9.099/1995, art. 72), the
+// instruction and judgment hearing (art. 81), and the conciliation of the
+// civil flow of group cases.
+var HearingKinds = map[string][]string{
+	FlowCriminal: {"preliminary", "instruction"},
+	FlowCivil:    {"conciliation"},
+}
+
+var hearingPT = map[string]string{"preliminary": "audiência preliminar", "instruction": "audiência de instrução e julgamento", "conciliation": "audiência de conciliação"}
+
+// Hearing is a scheduled hearing of a case, before the case's judge, in a
+// room of the court.
+type Hearing struct {
+	ID        int64
+	CaseID    int64
+	CourtCode string
+	JudgeID   int64
+	Kind      string
+	Room      string
+	StartsAt  time.Time
+	EndsAt    time.Time
+	Status    string
+	CreatedAt time.Time
+	CreatedBy *int64
+}
+
+// HearingView is a hearing as the API shows it.
+type HearingView struct {
+	ID         int64     `json:"id"`
+	CaseID     int64     `json:"case_id"`
+	CaseNumber string    `json:"case_number"`
+	Kind       string    `json:"kind"`
+	Room       string    `json:"room"`
+	StartsAt   time.Time `json:"starts_at"`
+	EndsAt     time.Time `json:"ends_at"`
+	Status     string    `json:"status"`
+	Judge      JudgeView `json:"judge"`
+}
+
+// HearingInput is the body of POST /api/v1/cases/{id}/hearings; ends_at
+// defaults to an hour after starts_at.
+type HearingInput struct {
+	Kind     string `json:"kind"`
+	StartsAt string `json:"starts_at"`
+	EndsAt   string `json:"ends_at"`
+	Room     string `json:"room"`
+}
+
+// maxHearing bounds a hearing's length.
+const maxHearing = 12 * time.Hour
+
+// ScheduleHearing schedules a hearing of the case before its judge. A
+// hearing that overlaps another of the same judge or in the same room of
+// the court is errs.Conflict (exclusion constraints of migration 00007
+// guard against concurrent schedules).
+func (s *Service) ScheduleHearing(ctx context.Context, actor Actor, caseID int64, in HearingInput) (*HearingView, error) {
+	var out *HearingView
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, s.DB)
+		c, err := s.lockCase(ctx, actor, caseID)
+		if err != nil {
+			return err
+		}
+		if c.JudgeID == nil {
+			return errs.New(errs.Conflict, "O processo ainda não foi distribuído a um(a) juiz(a): distribua-o antes de designar audiência.")
+		}
+		if c.Status == StatusArchived {
+			return errs.New(errs.Conflict, "O processo está arquivado.")
+		}
+		var f errs.Fields
+		kinds := HearingKinds[c.Flow]
+		if !contains(kinds, in.Kind) {
+			f.Add("kind", "oneof", fmt.Sprintf("no rito %s a audiência é: %s.", flowPT(c.Flow), strings.Join(kinds, ", ")))
+		}
+		room := clean(in.Room)
+		if room == "" {
+			f.Add("room", "required", "informe a sala.")
+		}
+		checkText(&f, "room", in.Room, maxName, false)
+		now := s.now()
+		var start, end time.Time
+		if in.StartsAt == "" {
+			f.Add("starts_at", "required", "informe o início (RFC 3339).")
+		} else if t, err := time.Parse(time.RFC3339, in.StartsAt); err != nil {
+			f.Add("starts_at", "rfc3339", "instante inválido: use o formato 2025-07-01T14:00:00-03:00.")
+		} else if t.Before(now) {
+			f.Add("starts_at", "future", "a audiência deve ser designada para o futuro.")
+		} else if t.After(now.AddDate(5, 0, 0)) {
+			f.Add("starts_at", "max", "a audiência não pode ser designada para mais de 5 anos adiante.")
+		} else {
+			start, end = t, t.Add(time.Hour)
+		}
+		if in.EndsAt != "" {
+			if t, err := time.Parse(time.RFC3339, in.EndsAt); err != nil {
+				f.Add("ends_at", "rfc3339", "instante inválido: use o formato 2025-07-01T15:00:00-03:00.")
+			} else if !start.IsZero() && !t.After(start) {
+				f.Add("ends_at", "after_start", "o término deve ser posterior ao início.")
+			} else if !start.IsZero() && t.Sub(start) > maxHearing {
+				f.Add("ends_at", "max", "uma audiência dura no máximo 12 horas.")
+			} else {
+				end = t
+			}
+		}
+		if err := f.Err(); err != nil {
+			return err
+		}
+		// A readable answer first; the exclusion constraints stay the guard.
+		var clash struct {
+			ID       int64
+			JudgeID  int64
+			Room     string
+			StartsAt time.Time
+			EndsAt   time.Time
+		}
+		if err := tx.Raw(`SELECT id, judge_id, room, starts_at, ends_at FROM hearings WHERE status = 'scheduled'
+			AND tstzrange(starts_at, ends_at) && tstzrange(?, ?) AND (judge_id = ? OR (court_code = ? AND lower(room) = lower(?)))
+			ORDER BY starts_at LIMIT 1`, start, end, *c.JudgeID, c.CourtCode, room).Scan(&clash).Error; err != nil {
+			return err
+		}
+		if clash.ID != 0 {
+			return hearingConflict(clash.JudgeID == *c.JudgeID, clash.Room, clash.StartsAt.In(s.Loc), clash.EndsAt.In(s.Loc))
+		}
+		uid := actor.UserID
+		h := Hearing{CaseID: c.ID, CourtCode: c.CourtCode, JudgeID: *c.JudgeID, Kind: in.Kind, Room: room,
+			StartsAt: start, EndsAt: end, Status: "scheduled", CreatedAt: now, CreatedBy: &uid}
+		if err := tx.Create(&h).Error; err != nil {
+			var pg *pgconn.PgError
+			if errors.As(err, &pg) && pg.Code == "23P01" {
+				return hearingConflict(pg.ConstraintName == "hearings_judge_free", room, start.In(s.Loc), end.In(s.Loc))
+			}
+			return err
+		}
+		text := fmt.Sprintf("Designada %s para %s, das %s às %s, na sala %s.", hearingPT[h.Kind],
+			civil.Today(start, s.Loc).BR(), start.In(s.Loc).Format("15:04"), end.In(s.Loc).Format("15:04"), room)
+		if err := s.move(ctx, c, &actor, now, 0, text); err != nil {
+			return err
+		}
+		if err := s.touch(ctx, c, ""); err != nil {
+			return err
+		}
+		vs, err := s.hearingViews(ctx, []Hearing{h})
+		if err != nil {
+			return err
+		}
+		out = &vs[0]
+		return nil
+	})
+	return out, err
+}
+
+func hearingConflict(sameJudge bool, room string, start, end time.Time) error {
+	when := fmt.Sprintf("%s, das %s às %s", civil.Of(start).BR(), start.Format("15:04"), end.Format("15:04"))
+	if sameJudge {
+		return errs.New(errs.Conflict, "Conflito de agenda: o(a) juiz(a) do processo já tem audiência em "+when+".")
+	}
+	return errs.New(errs.Conflict, fmt.Sprintf("Conflito de agenda: a sala %s já está ocupada em %s.", room, when))
+}
+
+func (s *Service) hearingViews(ctx context.Context, hs []Hearing) ([]HearingView, error) {
+	out := make([]HearingView, 0, len(hs))
+	if len(hs) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		CaseID    int64
+		Number    string
+		JudgeID   int64
+		JudgeName string
+	}
+	ids := make([]int64, len(hs))
+	for i, h := range hs {
+		ids[i] = h.ID
+	}
+	if err := db.Conn(ctx, s.DB).Raw(`SELECT h.case_id, k.number, h.judge_id, u.name AS judge_name FROM hearings h
+		JOIN cases k ON k.id = h.case_id JOIN users u ON u.id = h.judge_id WHERE h.id IN ?`, ids).Scan(&rows).Error; err != nil {
+		return nil, err
+	}
+	numbers, judges := map[int64]string{}, map[int64]string{}
+	for _, r := range rows {
+		numbers[r.CaseID], judges[r.JudgeID] = r.Number, r.JudgeName
+	}
+	for _, h := range hs {
+		out = append(out, HearingView{ID: h.ID, CaseID: h.CaseID, CaseNumber: FormatNumber(numbers[h.CaseID]), Kind: h.Kind, Room: h.Room,
+			StartsAt: h.StartsAt, EndsAt: h.EndsAt, Status: h.Status, Judge: JudgeView{ID: h.JudgeID, Name: judges[h.JudgeID]}})
+	}
+	return out, nil
+}
+
+// Calendar lists the hearings of the actor's court that start from the
+// first day to the last (YYYY-MM-DD, the court's time zone; default today
+// and 30 days on; at most 366 days), in time order.
+func (s *Service) Calendar(ctx context.Context, actor Actor, from, to string) ([]HearingView, error) {
+	var f errs.Fields
+	first := civil.Today(s.now(), s.Loc)
+	last := first.AddDays(30)
+	if from != "" {
+		if d, ok := parseDate(&f, "from", from); ok {
+			first = d
+			if to == "" {
+				last = d.AddDays(30)
+			}
+		}
+	}
+	if to != "" {
+		if d, ok := parseDate(&f, "to", to); ok {
+			last = d
+		}
+	}
+	if len(f) == 0 {
+		if last.Before(first) {
+			f.Add("to", "after_from", "o fim do período não pode ser anterior ao início.")
+		} else if first.AddDays(366).Before(last) {
+			f.Add("to", "max_range", "o período tem no máximo 366 dias.")
+		}
+	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	var hs []Hearing
+	if err := db.Conn(ctx, s.DB).Where("court_code = ? AND status = 'scheduled' AND starts_at >= ? AND starts_at < ?",
+		actor.Court, first.Start(s.Loc), last.AddDays(1).Start(s.Loc)).Order("starts_at, id").Find(&hs).Error; err != nil {
+		return nil, err
+	}
+	return s.hearingViews(ctx, hs)
+}

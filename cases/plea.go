@@ -1,0 +1,450 @@
+package cases
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/sanctions"
+)
+
+// Plea is a plea agreement (transação penal, Lei 9.099/1995, art. 76),
+// which here takes the form of the ban (Lei 14.597/2023, art. 201, § 5º):
+// offered by the prosecutor, accepted or refused by the defendant (a
+// transition), homologated by the judge (the ban, source plea_agreement).
+type Plea struct {
+	ID            int64       `json:"id"`
+	CaseID        int64       `json:"case_id"`
+	DefendantID   int64       `json:"defendant_id"`
+	CPF           *string     `json:"-" gorm:"column:cpf"`
+	Months        int         `json:"months"`
+	FirstDay      *civil.Date `json:"first_day"`
+	Status        string      `json:"status"` // offered, accepted, refused, homologated
+	OfferedAt     time.Time   `json:"offered_at"`
+	OfferedBy     *int64      `json:"offered_by"`
+	AnsweredAt    *time.Time  `json:"answered_at"`
+	HomologatedAt *time.Time  `json:"homologated_at"`
+	BanID         *int64      `json:"ban_id"`
+}
+
+// TableName is plea_agreements.
+func (Plea) TableName() string { return "plea_agreements" }
+
+// PleaInput is the body of POST /api/v1/cases/{id}/plea: the defendant,
+// the ban's term in months and optionally its first day (default: the day
+// of the homologation).
+type PleaInput struct {
+	DefendantID int64  `json:"defendant_id"`
+	Months      *int   `json:"months"`
+	FirstDay    string `json:"first_day"`
+}
+
+// PleaResult is an offer with its notes.
+type PleaResult struct {
+	Plea     Plea     `json:"plea"`
+	Range    any      `json:"range"`
+	Warnings []string `json:"warnings"`
+}
+
+// pleaBarYears: no plea agreement for someone who had one in the last five
+// years (Lei 9.099/1995, art. 76, § 2º, II).
+const pleaBarYears = 5
+
+func (s *Service) personOf(ctx context.Context, c *Case, id int64, field string) (*Defendant, error) {
+	if id == 0 {
+		return nil, errs.InvalidField(field, "required", "informe o réu (defendant_id).")
+	}
+	var d Defendant
+	if err := db.Conn(ctx, s.DB).Where("id = ? AND case_id = ?", id, c.ID).Limit(1).Find(&d).Error; err != nil {
+		return nil, err
+	}
+	if d.ID == 0 {
+		return nil, errs.InvalidField(field, "defendant_of_case", fmt.Sprintf("o réu %d não é parte deste processo.", id))
+	}
+	return &d, nil
+}
+
+// civilRefused is the answer to a plea or a suspension in a group case.
+func civilRefused(what string) error {
+	return errs.New(errs.Conflict, fmt.Sprintf("Processos de torcidas seguem o rito civil (ação civil pública ou TAC; DOMAIN.md §2): não há %s.", what))
+}
+
+// OfferPlea records the prosecutor's plea agreement offer for a person
+// defendant (Lei 9.099/1995, art. 76): refused for groups, for an
+// organiser under Lei 14.597/2023, art. 201, § 6º (or another rule without
+// conversion), for a term outside the range of the ban (art. 201, § 5º, via
+// § 2º), and for a person who had a plea agreement in the last five years
+// (art. 76, § 2º, II; by CPF, across cases). The case moves to
+// plea_offered.
+func (s *Service) OfferPlea(ctx context.Context, actor Actor, caseID int64, in PleaInput) (*PleaResult, error) {
+	var out *PleaResult
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, s.DB)
+		c, err := s.lockCase(ctx, actor, caseID)
+		if err != nil {
+			return err
+		}
+		if c.Flow == FlowCivil {
+			return civilRefused("transação penal")
+		}
+		if c.Status != StatusPleaOffered {
+			t, err := transitionFor(c, StatusPleaOffered)
+			if err != nil {
+				return err
+			}
+			if err := mayMake(actor, c, t); err != nil {
+				return err
+			}
+		} else if actor.Role != "prosecutor" {
+			return errs.New(errs.Forbidden, "A proposta de transação penal cabe ao Ministério Público (prosecutor).")
+		}
+		d, err := s.personOf(ctx, c, in.DefendantID, "defendant_id")
+		if err != nil {
+			return err
+		}
+		if d.Kind != "person" {
+			return errs.InvalidField("defendant_id", "person_only", "não há transação penal para torcidas (rito civil, DOMAIN.md §2).")
+		}
+		var open int64
+		if err := tx.Model(&Plea{}).Where("defendant_id = ? AND status IN ('offered', 'accepted', 'homologated')", d.ID).Count(&open).Error; err != nil {
+			return err
+		}
+		if open > 0 {
+			return errs.New(errs.Conflict, "Já há proposta de transação penal pendente ou aceita para este réu.")
+		}
+		rg, err := sanctions.BanRange(sanctions.Query{Subject: sanctions.Person, FactsDate: c.FactsDate, Conduct: c.Conduct})
+		if err != nil {
+			var nc *sanctions.NotCoveredError
+			if errors.As(err, &nc) {
+				return errs.InvalidField("defendant_id", "covered", nc.Reason)
+			}
+			return err
+		}
+		if !rg.Convertible {
+			msg := rg.Reason
+			if rg.Organiser {
+				msg = "organizador, preparador ou incitador (art. 201, § 6º, da Lei 14.597/2023): sem transação penal nem conversão em impedimento. " + rg.Reason
+			}
+			return errs.InvalidField("defendant_id", "plea_barred", msg)
+		}
+		var f errs.Fields
+		if in.Months == nil {
+			f.Add("months", "required", "informe o prazo do impedimento em meses (art. 201, § 5º).")
+		} else if err := sanctions.CheckMonths(rg, *in.Months); err != nil {
+			f.Add("months", "range", err.Error())
+		}
+		var first *civil.Date
+		if in.FirstDay != "" {
+			if fd, ok := parseDate(&f, "first_day", in.FirstDay); ok {
+				if fd.Before(c.FactsDate) {
+					f.Add("first_day", "after_facts", fmt.Sprintf("o impedimento não pode começar antes da data dos fatos (%s).", c.FactsDate.BR()))
+				} else {
+					first = &fd
+				}
+			}
+		}
+		if err := f.Err(); err != nil {
+			return err
+		}
+		warnings := []string{}
+		now := s.now()
+		if d.CPF == nil {
+			warnings = append(warnings, "Réu sem CPF: não foi possível verificar transação penal nos últimos 5 anos (art. 76, § 2º, II).")
+		} else {
+			since := now.AddDate(-pleaBarYears, 0, 0)
+			var prev struct {
+				At     *time.Time
+				Number string
+			}
+			err := tx.Raw(`SELECT at, number FROM (
+				SELECT coalesce(p.homologated_at, p.answered_at) AS at, k.number FROM plea_agreements p JOIN cases k ON k.id = p.case_id
+				 WHERE p.cpf = ? AND p.defendant_id <> ? AND p.status IN ('accepted', 'homologated')
+				UNION ALL
+				SELECT b.created_at, b.case_number FROM bans b WHERE b.cpf = ? AND b.source = 'plea_agreement' AND b.defendant_id <> ?
+			) x WHERE at >= ? ORDER BY at DESC LIMIT 1`, *d.CPF, d.ID, *d.CPF, d.ID, since).Scan(&prev).Error
+			if err != nil {
+				return err
+			}
+			if prev.At != nil {
+				return errs.InvalidField("defendant_id", "plea_five_years", fmt.Sprintf("o autor do fato foi beneficiado por transação penal em %s (processo %s), há menos de %d anos: Lei 9.099/1995, art. 76, § 2º, II.",
+					civil.Today(*prev.At, s.Loc).BR(), FormatNumber(prev.Number), pleaBarYears))
+			}
+		}
+		uid := actor.UserID
+		p := Plea{CaseID: c.ID, DefendantID: d.ID, CPF: d.CPF, Months: *in.Months, FirstDay: first, Status: "offered", OfferedAt: now, OfferedBy: &uid}
+		if err := tx.Create(&p).Error; err != nil {
+			return err
+		}
+		text := fmt.Sprintf("Proposta de transação penal pelo Ministério Público a %s: impedimento de comparecimento de %s (Lei 9.099/1995, art. 76; Lei 14.597/2023, art. 201, § 5º).", d.FullName, monthsText(p.Months))
+		if err := s.move(ctx, c, &actor, now, 0, text); err != nil {
+			return err
+		}
+		if err := s.touch(ctx, c, StatusPleaOffered); err != nil {
+			return err
+		}
+		out = &PleaResult{Plea: p, Warnings: warnings,
+			Range: map[string]any{"law": rg.Law, "article": rg.Article, "min_months": rg.MinMonths, "max_months": rg.MaxMonths}}
+		return nil
+	})
+	return out, err
+}
+
+// HomologateInput is the body of POST /api/v1/cases/{id}/plea/homologate:
+// the defendant (default: the one accepted plea) and the first day when
+// the offer did not fix it (default today).
+type HomologateInput struct {
+	DefendantID int64  `json:"defendant_id"`
+	FirstDay    string `json:"first_day"`
+}
+
+// Homologate is the judge's homologation of an accepted plea agreement: it
+// creates the ban with source plea_agreement through the same checks as a
+// sentence (range, last day; Lei 14.597/2023, art. 201, § 5º), refreshes
+// the blocklist, and moves the case to executing when no accepted offer
+// remains.
+func (s *Service) Homologate(ctx context.Context, actor Actor, caseID int64, in HomologateInput) (*SentenceResult, error) {
+	var out *SentenceResult
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, s.DB)
+		c, err := s.lockCase(ctx, actor, caseID)
+		if err != nil {
+			return err
+		}
+		if c.Flow == FlowCivil {
+			return civilRefused("transação penal")
+		}
+		t, err := transitionFor(c, StatusExecuting)
+		if err != nil {
+			return err
+		}
+		if t.Via != viaHomologate {
+			return errs.New(errs.Conflict, fmt.Sprintf("A homologação da transação penal cabe a processo em %s; este está em %s.", StatusPleaAccepted, c.Status))
+		}
+		if err := mayMake(actor, c, t); err != nil {
+			return err
+		}
+		var pleas []Plea
+		q := tx.Where("case_id = ? AND status = 'accepted'", c.ID)
+		if in.DefendantID != 0 {
+			q = q.Where("defendant_id = ?", in.DefendantID)
+		}
+		if err := q.Order("id").Find(&pleas).Error; err != nil {
+			return err
+		}
+		switch {
+		case len(pleas) == 0:
+			return errs.InvalidField("defendant_id", "accepted", "não há transação penal aceita para este réu.")
+		case len(pleas) > 1:
+			return errs.InvalidField("defendant_id", "required", "há mais de uma transação aceita: informe o réu (defendant_id).")
+		}
+		p := pleas[0]
+		d, err := s.personOf(ctx, c, p.DefendantID, "defendant_id")
+		if err != nil {
+			return err
+		}
+		var court Court
+		if err := tx.Where("code = ?", c.CourtCode).Take(&court).Error; err != nil {
+			return err
+		}
+		first := civil.Today(s.now(), s.Loc).String()
+		if p.FirstDay != nil {
+			first = p.FirstDay.String()
+		}
+		if in.FirstDay != "" {
+			first = in.FirstDay
+		}
+		months := p.Months
+		sin := SentenceInput{DefendantID: d.ID, Ban: BanInput{FirstDay: first, Months: &months}}
+		plan, err := s.planBan(ctx, *c, *d, court, sin, sanctions.FromPleaAgreement)
+		if err != nil {
+			return renameField(err, "ban.first_day", "first_day")
+		}
+		// No sentence fixes a reporting duty here; its warning is the
+		// sentence's, not the agreement's.
+		plan.warnings = dropPrefix(plan.warnings, "Conversão sem obrigação de permanência")
+		if _, err := s.writeBan(ctx, plan, sin); err != nil {
+			return err
+		}
+		now := s.now()
+		if err := tx.Model(&Plea{}).Where("id = ?", p.ID).Updates(map[string]any{"status": "homologated", "homologated_at": now, "ban_id": plan.ban.ID}).Error; err != nil {
+			return err
+		}
+		text := fmt.Sprintf("Homologada a transação penal de %s: impedimento de comparecimento (%s, %s) de %s, com início em %s e término em %s (Lei 9.099/1995, art. 76, § 4º; Lei 14.597/2023, art. 201, § 5º).",
+			d.FullName, plan.rg.Article, plan.rg.Law, monthsText(months), plan.ban.FirstDay.BR(), plan.ban.LastDay.BR())
+		if err := s.move(ctx, c, &actor, now, 0, text); err != nil {
+			return err
+		}
+		var left int64
+		if err := tx.Model(&Plea{}).Where("case_id = ? AND status = 'accepted'", c.ID).Count(&left).Error; err != nil {
+			return err
+		}
+		status := ""
+		if left == 0 {
+			status = StatusExecuting
+		}
+		if err := s.touch(ctx, c, status); err != nil {
+			return err
+		}
+		if err := s.refreshBlocklist(ctx); err != nil {
+			return err
+		}
+		out = &SentenceResult{Ban: plan.ban, MemberBans: []sanctions.Ban{}, Range: plan.rg, Warnings: plan.warnings}
+		return nil
+	})
+	return out, err
+}
+
+// renameField renames an invalid field of err (the sentence's names to the
+// homologation's).
+func renameField(err error, from, to string) error {
+	var e *errs.Error
+	if errors.As(err, &e) {
+		for i := range e.Fields {
+			if e.Fields[i].Field == from {
+				e.Fields[i].Field = to
+			}
+		}
+	}
+	return err
+}
+
+func dropPrefix(l []string, prefix string) []string {
+	out := []string{}
+	for _, s := range l {
+		if !strings.HasPrefix(s, prefix) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Suspension is a conditional suspension of the proceedings (suspensão
+// condicional do processo, Lei 9.099/1995, art. 89): 2 to 4 years of
+// probation with conditions.
+type Suspension struct {
+	ID          int64      `json:"id"`
+	CaseID      int64      `json:"case_id"`
+	DefendantID int64      `json:"defendant_id"`
+	Months      int        `json:"months"`
+	FirstDay    civil.Date `json:"first_day"`
+	LastDay     civil.Date `json:"last_day"`
+	Conditions  StringList `json:"conditions"`
+	Status      string     `json:"status"` // active, revoked, extinguished
+	CreatedAt   time.Time  `json:"created_at"`
+	CreatedBy   *int64     `json:"-"`
+}
+
+// TableName is conditional_suspensions.
+func (Suspension) TableName() string { return "conditional_suspensions" }
+
+// SuspensionInput is the body of POST /api/v1/cases/{id}/suspension: the
+// defendant, the probation in months (24 to 48), its first day (default
+// today) and the conditions (art. 89, §§ 1º and 2º).
+type SuspensionInput struct {
+	DefendantID int64    `json:"defendant_id"`
+	Months      *int     `json:"months"`
+	FirstDay    string   `json:"first_day"`
+	Conditions  []string `json:"conditions"`
+}
+
+// Suspend records the judge's conditional suspension of the proceedings
+// for a person defendant, on the prosecutor's proposal accepted by the
+// defendant (Lei 9.099/1995, art. 89). Refused for groups and for the
+// offences whose minimum penalty is above one year: the organiser (Lei
+// 14.597/2023, art. 201, § 6º) and the doubled penalties of § 7º.
+func (s *Service) Suspend(ctx context.Context, actor Actor, caseID int64, in SuspensionInput) (*Suspension, error) {
+	var out *Suspension
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, s.DB)
+		c, err := s.lockCase(ctx, actor, caseID)
+		if err != nil {
+			return err
+		}
+		if c.Flow == FlowCivil {
+			return civilRefused("suspensão condicional do processo")
+		}
+		t, err := transitionFor(c, StatusConditionalSuspension)
+		if err != nil {
+			return err
+		}
+		if err := mayMake(actor, c, t); err != nil {
+			return err
+		}
+		d, err := s.personOf(ctx, c, in.DefendantID, "defendant_id")
+		if err != nil {
+			return err
+		}
+		if d.Kind != "person" {
+			return errs.InvalidField("defendant_id", "person_only", "não há suspensão condicional do processo para torcidas (rito civil).")
+		}
+		rg, err := sanctions.BanRange(sanctions.Query{Subject: sanctions.Person, FactsDate: c.FactsDate, Conduct: c.Conduct})
+		if err == nil && (rg.Organiser || rg.Sec7) {
+			why := "§ 6º (organizador: pena aumentada de 1/3 a 1/2)"
+			if rg.Sec7 {
+				why = "§ 7º (penas em dobro)"
+			}
+			return errs.InvalidField("defendant_id", "suspension_barred", fmt.Sprintf("a pena mínima passa de um ano com o art. 201, %s, da Lei 14.597/2023: sem suspensão condicional do processo (Lei 9.099/1995, art. 89).", why))
+		}
+		var f errs.Fields
+		if in.Months == nil {
+			f.Add("months", "required", "informe o período de prova em meses (de 24 a 48).")
+		} else if *in.Months < 24 || *in.Months > 48 {
+			f.Add("months", "range", "o período de prova é de 2 a 4 anos: de 24 a 48 meses (Lei 9.099/1995, art. 89).")
+		}
+		if len(in.Conditions) == 0 {
+			f.Add("conditions", "required", "informe as condições (art. 89, § 1º: reparação do dano, proibição de frequentar lugares, comparecimento mensal...).")
+		}
+		if len(in.Conditions) > maxListItems {
+			f.Add("conditions", "max_items", fmt.Sprintf("no máximo %d condições.", maxListItems))
+		}
+		for i, cond := range in.Conditions {
+			field := fmt.Sprintf("conditions[%d]", i)
+			if strings.TrimSpace(cond) == "" {
+				f.Add(field, "required", "condição vazia.")
+			}
+			checkText(&f, field, cond, maxShort, false)
+		}
+		first := civil.Today(s.now(), s.Loc)
+		if in.FirstDay != "" {
+			if fd, ok := parseDate(&f, "first_day", in.FirstDay); ok {
+				first = fd
+			}
+		}
+		if err := f.Err(); err != nil {
+			return err
+		}
+		var active int64
+		if err := tx.Model(&Suspension{}).Where("defendant_id = ? AND status = 'active'", d.ID).Count(&active).Error; err != nil {
+			return err
+		}
+		if active > 0 {
+			return errs.New(errs.Conflict, "Este réu já está com o processo suspenso.")
+		}
+		last, err := sanctions.LastDay(first, *in.Months)
+		if err != nil {
+			return errs.InvalidField("months", "range", err.Error())
+		}
+		uid := actor.UserID
+		sp := Suspension{CaseID: c.ID, DefendantID: d.ID, Months: *in.Months, FirstDay: first, LastDay: last,
+			Conditions: trimAll(in.Conditions), Status: "active", CreatedAt: s.now(), CreatedBy: &uid}
+		if err := tx.Create(&sp).Error; err != nil {
+			return err
+		}
+		text := fmt.Sprintf("Suspenso condicionalmente o processo quanto a %s por %s, de %s a %s (Lei 9.099/1995, art. 89), com as condições: %s.",
+			d.FullName, monthsText(sp.Months), first.BR(), last.BR(), strings.Join(sp.Conditions, "; "))
+		if err := s.move(ctx, c, &actor, s.now(), 0, text); err != nil {
+			return err
+		}
+		if err := s.touch(ctx, c, StatusConditionalSuspension); err != nil {
+			return err
+		}
+		out = &sp
+		return nil
+	})
+	return out, err
+}

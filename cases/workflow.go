@@ -1,0 +1,485 @@
+package cases
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Transition is an allowed move of a case from one status to another: who
+// may make it (roles; "judge" means the judge the case is distributed to),
+// the TPU code of its docket movement (0: none) and the movement's text.
+// Via names the endpoint that makes it when it needs more than a note (a
+// plea offer, a homologation, a conditional suspension, a conviction).
+type Transition struct {
+	From  string   `json:"from"`
+	To    string   `json:"to"`
+	Roles []string `json:"roles"`
+	TPU   int      `json:"tpu_code,omitempty"`
+	Text  string   `json:"-"`
+	Via   string   `json:"via,omitempty"`
+}
+
+var (
+	clerk      = []string{"clerk"}
+	prosecutor = []string{"prosecutor"}
+	judge      = []string{"judge"}
+	answer     = []string{"clerk", "prosecutor"}
+)
+
+// Endpoints that make the transitions needing more than a note.
+const (
+	viaPlea       = "POST /api/v1/cases/{id}/plea"
+	viaHomologate = "POST /api/v1/cases/{id}/plea/homologate"
+	viaSuspension = "POST /api/v1/cases/{id}/suspension"
+)
+
+// CriminalFlow is the JECRIM flow (Lei 9.099/1995; DOMAIN.md §4): the
+// representation is distributed (TPU 26), a preliminary hearing (art. 72)
+// leads to a plea agreement (art. 76), a conditional suspension (art. 89)
+// or an accusation (art. 77); then the instruction and judgment hearing
+// (art. 81), the sentence (TPU 219/220/221; POST .../sentence for a
+// conviction), the appeal (art. 82), the final judgment (TPU 848), the
+// execution of the ban and the archive (TPU 246).
+var CriminalFlow = []Transition{
+	{From: StatusFiled, To: StatusDistributed, Roles: clerk, TPU: TPUDistribution},
+	{From: StatusDistributed, To: StatusPreliminaryHearing, Roles: clerk, Text: "Realizada a audiência preliminar (Lei 9.099/1995, art. 72)."},
+	{From: StatusPreliminaryHearing, To: StatusPleaOffered, Roles: prosecutor, Via: viaPlea},
+	{From: StatusPreliminaryHearing, To: StatusConditionalSuspension, Roles: judge, Via: viaSuspension},
+	{From: StatusPreliminaryHearing, To: StatusAccusation, Roles: prosecutor, Text: "Oferecida denúncia oral pelo Ministério Público (Lei 9.099/1995, art. 77)."},
+	{From: StatusPleaOffered, To: StatusPleaAccepted, Roles: answer, Text: "Proposta de transação penal aceita pelo autor do fato e por seu defensor (Lei 9.099/1995, art. 76, § 3º)."},
+	{From: StatusPleaOffered, To: StatusPleaRefused, Roles: answer, Text: "Proposta de transação penal recusada pelo autor do fato."},
+	{From: StatusPleaAccepted, To: StatusExecuting, Roles: judge, Via: viaHomologate},
+	{From: StatusPleaRefused, To: StatusAccusation, Roles: prosecutor, Text: "Oferecida denúncia oral pelo Ministério Público (Lei 9.099/1995, art. 77)."},
+	{From: StatusAccusation, To: StatusConditionalSuspension, Roles: judge, Via: viaSuspension},
+	{From: StatusAccusation, To: StatusInstructionHearing, Roles: clerk, TPU: TPUReceipt, Text: "Audiência de instrução e julgamento: recebida a denúncia (Lei 9.099/1995, art. 81)."},
+	{From: StatusConditionalSuspension, To: StatusAccusation, Roles: judge, Text: "Revogada a suspensão condicional do processo (Lei 9.099/1995, art. 89, §§ 3º e 4º): o processo retoma seu curso."},
+	{From: StatusConditionalSuspension, To: StatusArchived, Roles: judge, TPU: TPUArchive, Text: "Expirado o período de prova sem revogação: extinta a punibilidade (Lei 9.099/1995, art. 89, § 5º). Arquivamento definitivo."},
+	{From: StatusInstructionHearing, To: StatusSentenced, Roles: judge, TPU: TPUAcquittal, Text: "Sentença."},
+	{From: StatusSentenced, To: StatusAppeal, Roles: clerk, Text: "Interposto recurso para a Turma Recursal (Lei 9.099/1995, art. 82)."},
+	{From: StatusSentenced, To: StatusFinal, Roles: clerk, TPU: TPUFinalJudgment, Text: "Certificado o trânsito em julgado da sentença."},
+	{From: StatusAppeal, To: StatusFinal, Roles: clerk, TPU: TPUFinalJudgment, Text: "Julgado o recurso pela Turma Recursal; certificado o trânsito em julgado."},
+	{From: StatusFinal, To: StatusExecuting, Roles: clerk, Text: "Iniciada a execução da pena de impedimento de comparecimento."},
+	{From: StatusFinal, To: StatusArchived, Roles: clerk, TPU: TPUArchive, Text: "Arquivamento definitivo."},
+	{From: StatusExecuting, To: StatusArchived, Roles: clerk, TPU: TPUArchive, Text: "Cumprida a pena: arquivamento definitivo."},
+}
+
+// CivilFlow is the flow of group cases (DOMAIN.md §2; LGE art. 180): an
+// ação civil pública or a TAC; no plea agreement, no suspension.
+var CivilFlow = []Transition{
+	{From: StatusFiled, To: StatusDistributed, Roles: clerk, TPU: TPUDistribution},
+	{From: StatusDistributed, To: StatusHearing, Roles: clerk, Text: "Realizada a audiência de conciliação."},
+	{From: StatusHearing, To: StatusSettlement, Roles: judge, Text: "Homologado o termo de ajustamento de conduta (TAC)."},
+	{From: StatusHearing, To: StatusJudgment, Roles: judge, TPU: TPUAcquittal, Text: "Sentença."},
+	{From: StatusJudgment, To: StatusAppeal, Roles: clerk, Text: "Interposto recurso."},
+	{From: StatusJudgment, To: StatusFinal, Roles: clerk, TPU: TPUFinalJudgment, Text: "Certificado o trânsito em julgado da sentença."},
+	{From: StatusSettlement, To: StatusFinal, Roles: clerk, TPU: TPUFinalJudgment, Text: "Certificado o trânsito em julgado da homologação do TAC."},
+	{From: StatusAppeal, To: StatusFinal, Roles: clerk, TPU: TPUFinalJudgment, Text: "Julgado o recurso; certificado o trânsito em julgado."},
+	{From: StatusFinal, To: StatusArchived, Roles: clerk, TPU: TPUArchive, Text: "Arquivamento definitivo."},
+}
+
+// canonical is the main path of each flow up to the decision: the steps a
+// sentence given earlier skips are recorded in the docket.
+var canonical = map[string][]string{
+	FlowCriminal: {StatusFiled, StatusDistributed, StatusPreliminaryHearing, StatusAccusation, StatusInstructionHearing},
+	FlowCivil:    {StatusFiled, StatusDistributed, StatusHearing},
+}
+
+// rank places side states of the criminal flow on its main path.
+var rank = map[string]string{
+	StatusPleaOffered: StatusPreliminaryHearing, StatusPleaAccepted: StatusPreliminaryHearing,
+	StatusPleaRefused: StatusPreliminaryHearing, StatusConditionalSuspension: StatusAccusation,
+}
+
+// decided is the status of a case whose defendants are all decided.
+func decided(flow string) string {
+	if flow == FlowCivil {
+		return StatusJudgment
+	}
+	return StatusSentenced
+}
+
+// FlowOf returns the transitions of a flow.
+func FlowOf(flow string) []Transition {
+	if flow == FlowCivil {
+		return CivilFlow
+	}
+	return CriminalFlow
+}
+
+// Next returns the transitions allowed from status in flow.
+func Next(flow, status string) []Transition {
+	var out []Transition
+	for _, t := range FlowOf(flow) {
+		if t.From == status {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// skippedSteps names, in Portuguese, the main-path steps between status and
+// the decision that the case never went through.
+func skippedSteps(flow, status string) []string {
+	path := canonical[flow]
+	if r, ok := rank[status]; ok {
+		status = r
+	}
+	var out []string
+	for i, st := range path {
+		if st == status {
+			for _, rest := range path[i+1:] {
+				if rest != StatusDistributed && rest != StatusFiled {
+					out = append(out, StatusPT[rest])
+				}
+			}
+			return out
+		}
+	}
+	return out
+}
+
+// beforeDecision reports whether a case in status may still be sentenced.
+func beforeDecision(flow, status string) bool {
+	switch status {
+	case StatusSentenced, StatusJudgment, StatusSettlement, StatusAppeal, StatusFinal, StatusExecuting, StatusArchived:
+		return false
+	}
+	return true
+}
+
+var rolePT = map[string]string{"clerk": "cartório (clerk)", "prosecutor": "Ministério Público (prosecutor)", "judge": "juiz(a) do processo (judge)"}
+
+func rolesPT(roles []string) string {
+	out := make([]string, len(roles))
+	for i, r := range roles {
+		out[i] = rolePT[r]
+	}
+	return strings.Join(out, " ou ")
+}
+
+// transitionFor finds the transition of c to to, or an errs.Invalid on
+// "to" naming the transitions allowed from c's status.
+func transitionFor(c *Case, to string) (Transition, error) {
+	next := Next(c.Flow, c.Status)
+	for _, t := range next {
+		if t.To == to {
+			return t, nil
+		}
+	}
+	var names []string
+	for _, t := range next {
+		names = append(names, t.To)
+	}
+	allowed := "nenhuma (situação final)"
+	if len(names) > 0 {
+		allowed = strings.Join(names, ", ")
+	}
+	what := fmt.Sprintf("%q", to)
+	if _, ok := StatusPT[to]; !ok || !validIn(c.Flow, to) {
+		what = fmt.Sprintf("%q (situação desconhecida no rito %s)", to, flowPT(c.Flow))
+	}
+	return Transition{}, &errs.Error{Kind: errs.Invalid,
+		Message: fmt.Sprintf("Transição não permitida: o processo está em %s (%s).", c.Status, StatusPT[c.Status]),
+		Fields: []errs.FieldError{{Field: "to", Rule: "transition",
+			Message: fmt.Sprintf("de %s não se passa a %s; permitidas: %s.", c.Status, what, allowed)}}}
+}
+
+func validIn(flow, status string) bool {
+	for _, t := range FlowOf(flow) {
+		if t.From == status || t.To == status {
+			return true
+		}
+	}
+	return false
+}
+
+func flowPT(flow string) string {
+	if flow == FlowCivil {
+		return "civil (torcidas)"
+	}
+	return "do JECRIM"
+}
+
+// mayMake checks that actor may make t on c: the role, and for the judge,
+// the judge the case is distributed to.
+func mayMake(actor Actor, c *Case, t Transition) error {
+	if !contains(t.Roles, actor.Role) {
+		return errs.New(errs.Forbidden, fmt.Sprintf("A passagem de %s a %s cabe a: %s.", t.From, t.To, rolesPT(t.Roles)))
+	}
+	if actor.Role == "judge" {
+		return judgeOfCase(actor, c, "decidir esta etapa")
+	}
+	return nil
+}
+
+// StaleError is returned when the If-Match version a client sent is not
+// the case's current version (HTTP 412).
+type StaleError struct{ Current, Sent int }
+
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("O processo mudou desde a sua leitura (versão atual %d, enviada %d): leia-o de novo e refaça a operação.", e.Current, e.Sent)
+}
+
+type versionKey struct{}
+
+// ExpectVersion returns ctx carrying the case version a write expects
+// (If-Match); the write is refused with *StaleError when the case is at
+// another version.
+func ExpectVersion(ctx context.Context, version int) context.Context {
+	return context.WithValue(ctx, versionKey{}, version)
+}
+
+// lockCase loads case id of the actor's court for update, checking the
+// version the request expects (ExpectVersion).
+func (s *Service) lockCase(ctx context.Context, actor Actor, id int64) (*Case, error) {
+	var c Case
+	err := db.Conn(ctx, s.DB).Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", id).Take(&c).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) || (err == nil && c.CourtCode != actor.Court) {
+		return nil, notFound(fmt.Sprintf("Processo %d", id))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if v, ok := ctx.Value(versionKey{}).(int); ok && v != c.Version {
+		return nil, &StaleError{Current: c.Version, Sent: v}
+	}
+	return &c, nil
+}
+
+// touch moves c to status (unchanged when "") and increments its version.
+func (s *Service) touch(ctx context.Context, c *Case, status string) error {
+	if status == "" {
+		status = c.Status
+	}
+	var v int
+	if err := db.Conn(ctx, s.DB).Raw("UPDATE cases SET status = ?, version = version + 1 WHERE id = ? RETURNING version", status, c.ID).Scan(&v).Error; err != nil {
+		return err
+	}
+	c.Status, c.Version = status, v
+	return nil
+}
+
+// move writes a docket movement by actor (nil: the system).
+func (s *Service) move(ctx context.Context, c *Case, actor *Actor, at time.Time, tpu int, text string) error {
+	m := Movement{CaseID: c.ID, At: at, Description: text}
+	if tpu != 0 {
+		m.TPUCode = &tpu
+	}
+	if actor != nil {
+		uid := actor.UserID
+		m.AuthorUserID, m.AuthorRole = &uid, actor.Role
+	}
+	return db.Conn(ctx, s.DB).Create(&m).Error
+}
+
+// TransitionInput is the body of POST /api/v1/cases/{id}/transitions: the
+// status to move to, a note for the docket, and for plea answers the
+// defendant (default: every pending offer).
+type TransitionInput struct {
+	To          string `json:"to"`
+	Note        string `json:"note"`
+	DefendantID *int64 `json:"defendant_id"`
+}
+
+// Transition moves the case along an allowed transition of its flow, with a
+// docket movement (and its TPU code). A transition not allowed from the
+// current status is errs.Invalid on "to" naming the allowed ones; one that
+// needs its own endpoint names it; a role that may not make it is
+// errs.Forbidden naming who may. Certifying the final judgment waits for
+// every defendant's appeal window (Lei 9.099/1995, art. 82, § 1º).
+func (s *Service) Transition(ctx context.Context, actor Actor, caseID int64, in TransitionInput) (*View, error) {
+	var out *View
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		c, err := s.lockCase(ctx, actor, caseID)
+		if err != nil {
+			return err
+		}
+		var f errs.Fields
+		checkText(&f, "note", in.Note, maxLong, true)
+		if strings.TrimSpace(in.To) == "" {
+			f.Add("to", "required", "informe a situação de destino (to).")
+		}
+		if err := f.Err(); err != nil {
+			return err
+		}
+		t, err := transitionFor(c, strings.TrimSpace(in.To))
+		if err != nil {
+			return err
+		}
+		if t.Via != "" {
+			return errs.InvalidField("to", "via", fmt.Sprintf("a passagem a %s é feita por %s, com os seus dados.", t.To, t.Via))
+		}
+		if err := mayMake(actor, c, t); err != nil {
+			return err
+		}
+		now := s.now()
+		text, code := t.Text, t.TPU
+		switch t.To {
+		case StatusDistributed:
+			if err := db.Conn(ctx, s.DB).Exec("SELECT 1 FROM courts WHERE code = ? FOR UPDATE", c.CourtCode).Error; err != nil {
+				return err
+			}
+			if err := s.distribute(ctx, c, now, &actor); err != nil {
+				return err
+			}
+			if c.JudgeID == nil {
+				return errs.New(errs.Conflict, "O juizado não tem juiz(a) ativo(a): não há a quem distribuir o processo.")
+			}
+			text, code = "", 0 // distribute wrote the movement (TPU 26)
+		case StatusPleaAccepted, StatusPleaRefused:
+			st := "accepted"
+			if t.To == StatusPleaRefused {
+				st = "refused"
+			}
+			q := db.Conn(ctx, s.DB).Model(&Plea{}).Where("case_id = ? AND status = 'offered'", c.ID)
+			if in.DefendantID != nil {
+				q = q.Where("defendant_id = ?", *in.DefendantID)
+			}
+			res := q.Updates(map[string]any{"status": st, "answered_at": now})
+			if res.Error != nil {
+				return res.Error
+			}
+			if res.RowsAffected == 0 {
+				return errs.InvalidField("defendant_id", "offered", "não há proposta de transação penal pendente para este réu.")
+			}
+		case StatusSentenced, StatusJudgment:
+			// Conviction with a ban goes through POST .../sentence; here the
+			// judge acquits (TPU 220) the defendants still undecided, or
+			// closes a partly decided case (TPU 221).
+			var banned int64
+			if err := db.Conn(ctx, s.DB).Raw("SELECT count(*) FROM bans WHERE case_id = ? AND NOT precautionary AND source IN ('sentence', 'civil_judgment')", c.ID).Scan(&banned).Error; err != nil {
+				return err
+			}
+			text = "Sentença: julgada improcedente a representação (absolvição)."
+			if banned > 0 {
+				code, text = TPUPartial, "Sentença: julgada procedente em parte a representação (réus sem condenação absolvidos)."
+			}
+		case StatusFinal:
+			if c.Status == StatusSentenced || c.Status == StatusJudgment {
+				if err := s.appealWindowsClosed(ctx, c); err != nil {
+					return err
+				}
+			}
+		}
+		if c.Status == StatusConditionalSuspension {
+			st := "extinguished"
+			if t.To == StatusAccusation {
+				st = "revoked"
+			}
+			if err := db.Conn(ctx, s.DB).Model(&Suspension{}).Where("case_id = ? AND status = 'active'", c.ID).Update("status", st).Error; err != nil {
+				return err
+			}
+		}
+		if text != "" {
+			if n := strings.TrimSpace(in.Note); n != "" {
+				text += " " + n
+			}
+			if err := s.move(ctx, c, &actor, now, code, text); err != nil {
+				return err
+			}
+		}
+		if err := s.touch(ctx, c, t.To); err != nil {
+			return err
+		}
+		v, err := s.view(ctx, *c, true)
+		out = v
+		return err
+	})
+	return out, err
+}
+
+// MovementInput is the body of POST /api/v1/cases/{id}/movements: a docket
+// entry the clerk records, with its TPU code when there is one and the
+// instant it happened (default now).
+type MovementInput struct {
+	Description string `json:"description"`
+	TPUCode     *int   `json:"tpu_code"`
+	At          string `json:"at"`
+}
+
+// AddMovement records a docket movement by the actor. The instant may not
+// be in the future nor before the filing; the TPU code is a positive
+// number (codes the court names are shown with their names).
+func (s *Service) AddMovement(ctx context.Context, actor Actor, caseID int64, in MovementInput) (*MovementView, error) {
+	var out *MovementView
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		c, err := s.lockCase(ctx, actor, caseID)
+		if err != nil {
+			return err
+		}
+		var f errs.Fields
+		now := s.now()
+		if strings.TrimSpace(in.Description) == "" {
+			f.Add("description", "required", "descreva a movimentação.")
+		}
+		checkText(&f, "description", in.Description, maxLong, true)
+		code := 0
+		if in.TPUCode != nil {
+			if *in.TPUCode < 1 || *in.TPUCode > 999999 {
+				f.Add("tpu_code", "range", "o código TPU é um número inteiro positivo (ex.: 51 conclusão, 22 baixa definitiva).")
+			} else {
+				code = *in.TPUCode
+			}
+		}
+		at := now
+		if in.At != "" {
+			t, err := time.Parse(time.RFC3339, in.At)
+			switch {
+			case err != nil:
+				f.Add("at", "rfc3339", "instante inválido: use o formato 2025-03-30T15:20:00-03:00.")
+			case t.After(now):
+				f.Add("at", "not_future", "a movimentação não pode estar no futuro.")
+			case t.Before(c.FiledAt):
+				f.Add("at", "after_filing", "a movimentação não pode ser anterior à autuação do processo.")
+			default:
+				at = t
+			}
+		}
+		if err := f.Err(); err != nil {
+			return err
+		}
+		text := strings.TrimSpace(in.Description)
+		if err := s.move(ctx, c, &actor, at, code, text); err != nil {
+			return err
+		}
+		if err := s.touch(ctx, c, ""); err != nil {
+			return err
+		}
+		out = &MovementView{At: at, TPUCode: in.TPUCode, TPUName: TPUNames[code], Description: text,
+			Author: &AuthorView{ID: actor.UserID, Name: actor.Name, Role: actor.Role}}
+		return nil
+	})
+	return out, err
+}
+
+// appealWindowsClosed refuses the final judgment while a defendant was not
+// notified of the decision or their appeal window is open.
+func (s *Service) appealWindowsClosed(ctx context.Context, c *Case) error {
+	ds, err := s.deadlines(ctx, c)
+	if err != nil {
+		return err
+	}
+	var n int64
+	if err := db.Conn(ctx, s.DB).Model(&Defendant{}).Where("case_id = ?", c.ID).Count(&n).Error; err != nil {
+		return err
+	}
+	if int64(len(ds)) < n {
+		return errs.New(errs.Conflict, "Trânsito em julgado prematuro: há réu não intimado da sentença (registre a ciência em POST /api/v1/cases/{id}/notifications).")
+	}
+	today := civil.Today(s.now(), s.Loc)
+	for _, d := range ds {
+		if !today.After(d.LastDay) {
+			return errs.New(errs.Conflict, fmt.Sprintf("Trânsito em julgado prematuro: o prazo de recurso do réu %d corre até %s (Lei 9.099/1995, art. 82, § 1º).", d.DefendantID, d.LastDay.BR()))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,298 @@
+package web
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/labstack/echo/v4"
+)
+
+// evidenceRoute takes bodies above the server's 2 MB limit and bounds them
+// itself (cases.MaxEvidenceBytes, 413 above).
+const evidenceRoute = "POST /api/v1/cases/:id/evidence"
+
+func init() { largeBodyRoutes[evidenceRoute] = cases.MaxEvidenceBytes + multipartSlack }
+
+// multipartSlack is room for the multipart framing and the other fields.
+const multipartSlack = 1 << 20
+
+// workflowRoutes: the case workflow (transitions, docket, evidence,
+// hearings, plea agreements, suspensions, notifications and the court's
+// holidays). Writes on a case take an optional If-Match with the ETag of
+// GET /api/v1/cases/{id} ("v{version}"): a stale one is 412.
+func (s *Server) workflowRoutes(api *echo.Group) {
+	api.POST("/cases/:id/transitions", s.transition)
+	api.POST("/cases/:id/movements", s.addMovement)
+	api.POST("/cases/:id/evidence", s.addEvidence)
+	api.GET("/cases/:id/evidence", s.listEvidence)
+	api.GET("/evidence/:id", s.getEvidence)
+	api.POST("/cases/:id/hearings", s.scheduleHearing)
+	api.GET("/hearings", s.calendar)
+	api.POST("/cases/:id/plea", s.offerPlea)
+	api.POST("/cases/:id/plea/homologate", s.homologate)
+	api.POST("/cases/:id/suspension", s.suspend)
+	api.POST("/cases/:id/notifications", s.notify)
+	api.POST("/holidays", s.addHoliday)
+	api.GET("/holidays", s.holidays)
+}
+
+var etagVersion = regexp.MustCompile(`^(?:W/)?"v([0-9]{1,9})"$`)
+
+// etag is the case's ETag for its version.
+func etag(version int) string { return fmt.Sprintf(`"v%d"`, version) }
+
+// withIfMatch returns the request context carrying the version that
+// If-Match names (cases.ExpectVersion); "*" or no header expects none. A
+// header that names no version of ours can match nothing: version 0.
+func withIfMatch(c echo.Context) {
+	h := strings.TrimSpace(c.Request().Header.Get("If-Match"))
+	if h == "" || h == "*" {
+		return
+	}
+	v := 0
+	for _, tag := range strings.Split(h, ",") {
+		if m := etagVersion.FindStringSubmatch(strings.TrimSpace(tag)); m != nil {
+			v, _ = strconv.Atoi(m[1])
+			break
+		}
+	}
+	c.SetRequest(c.Request().WithContext(cases.ExpectVersion(c.Request().Context(), v)))
+}
+
+// caseFail renders a stale If-Match as 412 problem+json (the other errors
+// go to the server's error handler).
+func caseFail(c echo.Context, err error) error {
+	var stale *cases.StaleError
+	if errors.As(err, &stale) {
+		b, _ := json.Marshal(Problem{Type: "about:blank", Title: "Pré-condição falhou", Status: http.StatusPreconditionFailed,
+			Detail: stale.Error(), Instance: c.Request().URL.Path})
+		c.Response().Header().Set("ETag", etag(stale.Current))
+		return c.Blob(http.StatusPreconditionFailed, "application/problem+json", b)
+	}
+	return err
+}
+
+// caseWrite runs a write on case :id with its body bound into in.
+func caseWrite[T any](s *Server, c echo.Context, status int, do func(id int64, in T) (any, error)) error {
+	id, err := pathID(c, "id")
+	if err != nil {
+		return err
+	}
+	var in T
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	withIfMatch(c)
+	out, err := do(id, in)
+	if err != nil {
+		return caseFail(c, err)
+	}
+	if v, ok := out.(*cases.View); ok {
+		c.Response().Header().Set("ETag", etag(v.Version))
+	}
+	return c.JSON(status, out)
+}
+
+// transition: POST /api/v1/cases/:id/transitions {to, note} (clerk,
+// prosecutor, judge: each transition names its role).
+func (s *Server) transition(c echo.Context) error {
+	return caseWrite(s, c, http.StatusOK, func(id int64, in cases.TransitionInput) (any, error) {
+		return s.cases.Transition(c.Request().Context(), actor(c), id, in)
+	})
+}
+
+// addMovement: POST /api/v1/cases/:id/movements {description, tpu_code?, at?} (clerk).
+func (s *Server) addMovement(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.MovementInput) (any, error) {
+		return s.cases.AddMovement(c.Request().Context(), actor(c), id, in)
+	})
+}
+
+// offerPlea: POST /api/v1/cases/:id/plea {defendant_id, months, first_day?} (prosecutor).
+func (s *Server) offerPlea(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.PleaInput) (any, error) {
+		return s.cases.OfferPlea(c.Request().Context(), actor(c), id, in)
+	})
+}
+
+// homologate: POST /api/v1/cases/:id/plea/homologate {defendant_id?, first_day?} (judge of the case).
+func (s *Server) homologate(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.HomologateInput) (any, error) {
+		r, err := s.cases.Homologate(c.Request().Context(), actor(c), id, in)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"ban": cases.NewBanView(r.Ban), "warnings": r.Warnings,
+			"range": map[string]any{"law": r.Range.Law, "article": r.Range.Article, "min_months": r.Range.MinMonths, "max_months": r.Range.MaxMonths}}, nil
+	})
+}
+
+// suspend: POST /api/v1/cases/:id/suspension {defendant_id, months, first_day?, conditions} (judge of the case).
+func (s *Server) suspend(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.SuspensionInput) (any, error) {
+		return s.cases.Suspend(c.Request().Context(), actor(c), id, in)
+	})
+}
+
+// notify: POST /api/v1/cases/:id/notifications {defendant_id, notified_on} (clerk):
+// the ciência and the appeal deadline it opens.
+func (s *Server) notify(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.NotificationInput) (any, error) {
+		return s.cases.Notify(c.Request().Context(), actor(c), id, in)
+	})
+}
+
+// scheduleHearing: POST /api/v1/cases/:id/hearings {kind, starts_at, ends_at?, room} (clerk).
+func (s *Server) scheduleHearing(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.HearingInput) (any, error) {
+		return s.cases.ScheduleHearing(c.Request().Context(), actor(c), id, in)
+	})
+}
+
+// calendar: GET /api/v1/hearings?from=YYYY-MM-DD&to=YYYY-MM-DD (staff of the court).
+func (s *Server) calendar(c echo.Context) error {
+	items, err := s.cases.Calendar(c.Request().Context(), actor(c), c.QueryParam("from"), c.QueryParam("to"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": items})
+}
+
+// addHoliday: POST /api/v1/holidays {date, name} (clerk).
+func (s *Server) addHoliday(c echo.Context) error {
+	var in cases.HolidayInput
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	h, err := s.cases.AddHoliday(c.Request().Context(), actor(c), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, h)
+}
+
+// holidays: GET /api/v1/holidays[?year=YYYY] (staff of the court).
+func (s *Server) holidays(c echo.Context) error {
+	items, err := s.cases.Holidays(c.Request().Context(), actor(c), c.QueryParam("year"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": items})
+}
+
+// addEvidence: POST /api/v1/cases/:id/evidence, multipart/form-data with
+// the field file (PDF, JPEG or PNG, told by content; at most 10 MB, 413
+// above) and an optional description (prosecutor, police, clerk).
+func (s *Server) addEvidence(c echo.Context) error {
+	id, err := pathID(c, "id")
+	if err != nil {
+		return err
+	}
+	mt, _, err := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
+	if err != nil || mt != "multipart/form-data" {
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType)
+	}
+	req := c.Request()
+	req.Body = http.MaxBytesReader(c.Response(), req.Body, cases.MaxEvidenceBytes+multipartSlack)
+	mr, err := req.MultipartReader()
+	if err != nil {
+		return errs.New(errs.Unreadable, "Corpo multipart ilegível.")
+	}
+	var (
+		data        []byte
+		filename    string
+		description string
+		gotFile     bool
+	)
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return tooLargeOr(err, "Corpo multipart ilegível.")
+		}
+		switch part.FormName() {
+		case "file":
+			if gotFile {
+				return errs.InvalidField("file", "one_file", "envie um arquivo por requisição.")
+			}
+			gotFile, filename = true, part.FileName()
+			data, err = io.ReadAll(io.LimitReader(part, cases.MaxEvidenceBytes+1))
+			if err != nil {
+				return tooLargeOr(err, "Não foi possível ler o arquivo.")
+			}
+			if len(data) > cases.MaxEvidenceBytes {
+				return echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+			}
+		case "description":
+			b, err := io.ReadAll(io.LimitReader(part, 64<<10))
+			if err != nil {
+				return tooLargeOr(err, "Não foi possível ler a descrição.")
+			}
+			description = string(b)
+		}
+		part.Close()
+	}
+	if !gotFile {
+		return errs.InvalidField("file", "required", "envie o arquivo no campo file (multipart/form-data).")
+	}
+	withIfMatch(c)
+	v, err := s.cases.AddEvidence(req.Context(), actor(c), id, filename, description, data)
+	if err != nil {
+		return caseFail(c, err)
+	}
+	c.Response().Header().Set(echo.HeaderLocation, fmt.Sprintf("/api/v1/evidence/%d", v.ID))
+	return c.JSON(http.StatusCreated, v)
+}
+
+func tooLargeOr(err error, msg string) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+	}
+	return errs.New(errs.Unreadable, msg)
+}
+
+// listEvidence: GET /api/v1/cases/:id/evidence (staff of the court).
+func (s *Server) listEvidence(c echo.Context) error {
+	id, err := pathID(c, "id")
+	if err != nil {
+		return err
+	}
+	items, err := s.cases.ListEvidence(c.Request().Context(), actor(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": items})
+}
+
+// getEvidence: GET /api/v1/evidence/:id (staff of the court): the file as
+// stored, with its type and SHA-256.
+func (s *Server) getEvidence(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return errs.New(errs.NotFound, fmt.Sprintf("Prova %q não encontrada.", c.Param("id")))
+	}
+	v, data, err := s.cases.GetEvidence(c.Request().Context(), actor(c), id)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(data)
+	h := c.Response().Header()
+	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": v.Filename}))
+	h.Set("Repr-Digest", "sha-256=:"+base64.StdEncoding.EncodeToString(sum[:])+":")
+	h.Set("ETag", `"`+v.SHA256+`"`)
+	return c.Blob(http.StatusOK, v.ContentType, data)
+}

@@ -4,13 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/spf13/cobra"
@@ -24,7 +21,7 @@ func rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(serveCmd(), migrateCmd(), tokenCmd(), seedCmd(), devCmd(), backupCmd(), restoreCmd(), blocklistCmd(), auditCmd())
+	root.AddCommand(serveCmd(), migrateCmd(), tokenCmd(), seedCmd(), devCmd(), backupCmd(), restoreCmd(), blocklistCmd(), auditCmd(), userCmd())
 	return root
 }
 
@@ -115,53 +112,44 @@ func migrateCmd() *cobra.Command {
 }
 
 func tokenCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "token", Short: "API tokens"}
+	cmd := &cobra.Command{Use: "token", Short: "API tokens: create, list, revoke"}
 	var spec authz.UserSpec
-	var group string
+	var group, expires string
 	create := &cobra.Command{
-		Use:   "create --role ROLE --name NAME [--court TR.OOOO] [--club NAME] [--group ID]",
+		Use:   "create --role ROLE --name NAME [--court TR.OOOO] [--club NAME] [--group ID] [--expires 90d]",
 		Short: "Create the user NAME (or reuse it) and print a new token as the last line",
 		RunE: func(c *cobra.Command, _ []string) error {
-			cfg := config.FromEnv()
-			if group != "" {
-				id, err := strconv.ParseInt(group, 10, 64)
-				if err != nil || id <= 0 {
-					return fmt.Errorf("--group must be a fan group id (a positive integer)")
+			var until time.Time
+			if expires != "" {
+				d, err := authz.ParseExpiry(expires)
+				if err != nil {
+					return err
 				}
-				spec.Group = id
+				until = time.Now().Add(d)
 			}
-			if authz.IsStaff(spec.Role) && spec.Court == "" {
-				spec.Court = cfg.Court
-			}
-			ctx := context.Background()
-			g, err := openDB(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			if h, err := sqlHandle(g); err == nil {
-				defer h.Close()
-			}
-			sqlDB, _ := g.DB()
-			if err := db.CheckSchema(ctx, sqlDB); err != nil {
-				return err
-			}
-			tok, u, err := createToken(ctx, g, spec)
-			if err != nil {
-				return err
-			}
-			fmt.Printf("user %s (id %d, role %s%s)\n", u.Name, u.ID, u.Role, domainOf(u))
-			fmt.Println(tok)
-			return nil
+			return withDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
+				if err := completeSpec(&spec, group, cfg); err != nil {
+					return err
+				}
+				tok, u, err := createTokenUntil(ctx, g, spec, until)
+				if err != nil {
+					return err
+				}
+				exp := ""
+				if !until.IsZero() {
+					exp = ", expires " + until.Format(time.RFC3339)
+				}
+				fmt.Fprintf(c.OutOrStdout(), "user %s (id %d, role %s%s)%s\n", u.Name, u.ID, u.Role, domainOf(u), exp)
+				fmt.Fprintln(c.OutOrStdout(), tok)
+				return nil
+			})
 		},
 	}
-	create.Flags().StringVar(&spec.Role, "role", "", "admin, clerk, judge, prosecutor, police, fan_group or club")
-	create.Flags().StringVar(&spec.Name, "name", "", "the user's name (created when missing)")
-	create.Flags().StringVar(&spec.Court, "court", "", "court TR.OOOO for staff roles (default JUIZADO_COURT)")
-	create.Flags().StringVar(&spec.Club, "club", "", "club name, for role club")
-	create.Flags().StringVar(&group, "group", "", "fan group id, for role fan_group")
+	specFlags(create, &spec, &group)
+	create.Flags().StringVar(&expires, "expires", "", "lifetime: days (90d) or a duration (12h); default none")
 	_ = create.MarkFlagRequired("role")
 	_ = create.MarkFlagRequired("name")
-	cmd.AddCommand(create)
+	cmd.AddCommand(create, tokenListCmd(), tokenRevokeCmd())
 	return cmd
 }
 
@@ -177,34 +165,19 @@ func domainOf(u authz.User) string {
 	return ""
 }
 
-// createToken makes (or reuses) the user and a token; a new judge receives
-// the cases its court filed while it had none.
+// createToken makes (or reuses) the user and a token without expiry; a
+// new judge receives the cases its court filed while it had none.
 func createToken(ctx context.Context, g *gorm.DB, spec authz.UserSpec) (string, authz.User, error) {
-	if authz.IsStaff(spec.Role) {
-		if err := cases.EnsureCourt(ctx, g, spec.Court, ""); err != nil {
-			return "", authz.User{}, err
-		}
+	return createTokenUntil(ctx, g, spec, time.Time{})
+}
+
+// createTokenUntil is createToken with a token that expires at until
+// (zero: never).
+func createTokenUntil(ctx context.Context, g *gorm.DB, spec authz.UserSpec, until time.Time) (string, authz.User, error) {
+	u, _, err := ensureAccount(ctx, g, spec)
+	if err != nil {
+		return "", u, err
 	}
-	var tok string
-	var u authz.User
-	err := db.WithTx(ctx, g, func(ctx context.Context) error {
-		var created bool
-		var err error
-		u, created, err = authz.EnsureUser(ctx, g, spec)
-		if err != nil {
-			return err
-		}
-		tok, err = authz.NewToken(ctx, g, u.ID, time.Time{})
-		if err != nil {
-			return err
-		}
-		if created && u.Role == "judge" {
-			svc := &cases.Service{DB: g, Clock: clock.System{}}
-			if _, err := svc.DistributePending(ctx, u.Court()); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	tok, err := authz.NewToken(ctx, g, u.ID, until)
 	return tok, u, err
 }

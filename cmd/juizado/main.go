@@ -86,7 +86,8 @@ func (m *Main) Open(ctx context.Context) error {
 		keys = &registry.KeyRing{Dir: m.Config.KeyDir}
 	}
 	m.Server, err = web.New(web.Deps{DB: g, Enforcer: enf, Clock: m.Clock, Loc: loc, Templates: templates.FS, Logger: m.Logger, Keys: keys,
-		PublicURL: m.Config.PublicURL, TemplatesDir: m.Config.TemplatesDir, Court: m.Config.Court})
+		PublicURL: m.Config.PublicURL, TemplatesDir: m.Config.TemplatesDir, Court: m.Config.Court,
+		SecureCookies: m.Config.SecureCookies, TrustProxy: m.Config.TrustProxy})
 	return err
 }
 
@@ -118,6 +119,9 @@ func (m *Main) Run(ctx context.Context) error {
 	tctx, stopTicker := context.WithCancel(ctx)
 	defer stopTicker()
 	go m.Server.RunBlocklistTicker(tctx, time.Minute)
+	if err := m.Server.StartAccounts(tctx); err != nil { // policy watcher, session janitor
+		return err
+	}
 	if m.Config.KeyDir != "" {
 		go m.checkpointAudit(tctx, 10*time.Minute)
 	}

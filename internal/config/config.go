@@ -5,6 +5,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Config is the whole configuration.
@@ -31,19 +32,28 @@ type Config struct {
 	// (KIND.tmpl files replacing templates/pdf/KIND.tmpl one by one;
 	// JUIZADO_TEMPLATES_DIR, default none: the embedded wording).
 	TemplatesDir string
+	// SecureCookies marks the session cookie Secure on every response
+	// (JUIZADO_SECURE_COOKIES=1); without it, only requests that arrive
+	// over TLS or with X-Forwarded-Proto: https get a Secure cookie.
+	SecureCookies bool
+	// TrustProxy takes the client's address from X-Forwarded-For for the
+	// login lockout (JUIZADO_TRUST_PROXY=1; only behind a reverse proxy).
+	TrustProxy bool
 }
 
 // FromEnv reads the configuration from the environment with its defaults.
 func FromEnv() Config {
 	home, _ := os.UserHomeDir()
 	return Config{
-		Addr:         env("JUIZADO_ADDR", ":8080"),
-		DatabaseURL:  os.Getenv("DATABASE_URL"),
-		Court:        env("JUIZADO_COURT", "26.0100"),
-		KeyDir:       env("JUIZADO_KEY_DIR", filepath.Join(home, ".local", "share", "juizado", "keys")),
-		TimeZone:     env("JUIZADO_TZ", "America/Sao_Paulo"),
-		PublicURL:    env("JUIZADO_PUBLIC_URL", "http://localhost:8080"),
-		TemplatesDir: os.Getenv("JUIZADO_TEMPLATES_DIR"),
+		Addr:          env("JUIZADO_ADDR", ":8080"),
+		DatabaseURL:   os.Getenv("DATABASE_URL"),
+		Court:         env("JUIZADO_COURT", "26.0100"),
+		KeyDir:        env("JUIZADO_KEY_DIR", filepath.Join(home, ".local", "share", "juizado", "keys")),
+		TimeZone:      env("JUIZADO_TZ", "America/Sao_Paulo"),
+		PublicURL:     env("JUIZADO_PUBLIC_URL", "http://localhost:8080"),
+		TemplatesDir:  os.Getenv("JUIZADO_TEMPLATES_DIR"),
+		SecureCookies: truthy(os.Getenv("JUIZADO_SECURE_COOKIES")),
+		TrustProxy:    truthy(os.Getenv("JUIZADO_TRUST_PROXY")),
 	}
 }
 
@@ -52,4 +62,13 @@ func env(name, def string) string {
 		return v
 	}
 	return def
+}
+
+// truthy reads a boolean setting: 1, true, yes or on.
+func truthy(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "yes", "on", "sim":
+		return true
+	}
+	return false
 }

@@ -1,0 +1,332 @@
+package main
+
+// Accounts on the command line: `juizado user create|password|disable|
+// enable|list` and `juizado token list|revoke` (token create is in
+// commands.go).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/internal/config"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+	"gorm.io/gorm"
+)
+
+// withDB opens the database of the environment, refuses a schema that is
+// behind and runs fn.
+func withDB(fn func(ctx context.Context, g *gorm.DB, cfg config.Config) error) error {
+	cfg := config.FromEnv()
+	ctx := context.Background()
+	g, err := openDB(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if h, err := sqlHandle(g); err == nil {
+		defer h.Close()
+	}
+	sqlDB, _ := g.DB()
+	if err := db.CheckSchema(ctx, sqlDB); err != nil {
+		return err
+	}
+	return fn(ctx, g, cfg)
+}
+
+// specFlags adds --role, --court, --club and --group to cmd.
+func specFlags(cmd *cobra.Command, spec *authz.UserSpec, group *string) {
+	cmd.Flags().StringVar(&spec.Role, "role", "", "admin, clerk, judge, prosecutor, police, fan_group or club")
+	cmd.Flags().StringVar(&spec.Name, "name", "", "the user's name")
+	cmd.Flags().StringVar(&spec.Court, "court", "", "court TR.OOOO for staff roles (default JUIZADO_COURT)")
+	cmd.Flags().StringVar(&spec.Club, "club", "", "club name, for role club")
+	cmd.Flags().StringVar(group, "group", "", "fan group id, for role fan_group")
+}
+
+// completeSpec reads --group and fills the default court of staff roles.
+func completeSpec(spec *authz.UserSpec, group string, cfg config.Config) error {
+	if group != "" {
+		id, err := strconv.ParseInt(group, 10, 64)
+		if err != nil || id <= 0 {
+			return fmt.Errorf("--group must be a fan group id (a positive integer)")
+		}
+		spec.Group = id
+	}
+	if authz.IsStaff(spec.Role) && spec.Court == "" {
+		spec.Court = cfg.Court
+	}
+	return nil
+}
+
+// ensureAccount makes (or reuses) the user of spec, its court first; a new
+// judge receives the cases its court filed while it had none.
+func ensureAccount(ctx context.Context, g *gorm.DB, spec authz.UserSpec) (authz.User, bool, error) {
+	if authz.IsStaff(spec.Role) {
+		if err := cases.EnsureCourt(ctx, g, spec.Court, ""); err != nil {
+			return authz.User{}, false, err
+		}
+	}
+	var u authz.User
+	var created bool
+	err := db.WithTx(ctx, g, func(ctx context.Context) error {
+		var err error
+		u, created, err = authz.EnsureUser(ctx, g, spec)
+		if err != nil {
+			return err
+		}
+		if created && u.Role == "judge" {
+			svc := &cases.Service{DB: g, Clock: clock.System{}}
+			if _, err := svc.DistributePending(ctx, u.Court()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return u, created, err
+}
+
+// readPassword reads a new password: the whole of stdin (without its final
+// line break) with --password-stdin, else typed twice at the terminal.
+func readPassword(c *cobra.Command, fromStdin bool) (string, error) {
+	if fromStdin {
+		b, err := io.ReadAll(io.LimitReader(c.InOrStdin(), 4096))
+		if err != nil {
+			return "", err
+		}
+		return strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r"), nil
+	}
+	fd := int(os.Stdin.Fd())
+	if !term.IsTerminal(fd) {
+		return "", errors.New("no terminal to type the password: use --password-stdin")
+	}
+	ask := func(prompt string) (string, error) {
+		fmt.Fprint(c.ErrOrStderr(), prompt)
+		b, err := term.ReadPassword(fd)
+		fmt.Fprintln(c.ErrOrStderr())
+		return string(b), err
+	}
+	pw, err := ask("Senha: ")
+	if err != nil {
+		return "", err
+	}
+	again, err := ask("Repita a senha: ")
+	if err != nil {
+		return "", err
+	}
+	if pw != again {
+		return "", errors.New("the passwords differ")
+	}
+	return pw, nil
+}
+
+func userCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "user", Short: "People's accounts: create, password, disable, enable, list"}
+
+	var spec authz.UserSpec
+	var group string
+	var fromStdin bool
+	create := &cobra.Command{
+		Use:   "create --name NAME --role ROLE [--court TR.OOOO|--club NAME|--group ID] [--password-stdin]",
+		Short: "Create a user who signs in with a password (argon2id); typed twice, or read from stdin",
+		RunE: func(c *cobra.Command, _ []string) error {
+			return withDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
+				if err := completeSpec(&spec, group, cfg); err != nil {
+					return err
+				}
+				if _, err := authz.FindUser(ctx, g, spec.Name); err == nil {
+					var has int64
+					if err := g.WithContext(ctx).Raw("SELECT count(*) FROM user_passwords p JOIN users u ON u.id = p.user_id WHERE u.name = ?", strings.TrimSpace(spec.Name)).Scan(&has).Error; err != nil {
+						return err
+					}
+					if has > 0 {
+						return fmt.Errorf("user %q exists and has a password: use `juizado user password --name %s`", spec.Name, spec.Name)
+					}
+				}
+				pw, err := readPassword(c, fromStdin)
+				if err != nil {
+					return err
+				}
+				if err := authz.CheckPasswordLength(pw); err != nil {
+					return err
+				}
+				u, created, err := ensureAccount(ctx, g, spec)
+				if err != nil {
+					return err
+				}
+				if err := authz.SetPassword(ctx, g, u.ID, pw); err != nil {
+					return err
+				}
+				verb := "created"
+				if !created {
+					verb = "password set for existing"
+				}
+				fmt.Fprintf(c.OutOrStdout(), "%s user %s (id %d, role %s%s)\n", verb, u.Name, u.ID, u.Role, domainOf(u))
+				return nil
+			})
+		},
+	}
+	specFlags(create, &spec, &group)
+	create.Flags().BoolVar(&fromStdin, "password-stdin", false, "read the password from stdin")
+	_ = create.MarkFlagRequired("name")
+	_ = create.MarkFlagRequired("role")
+
+	var pwName string
+	var pwStdin bool
+	password := &cobra.Command{
+		Use:   "password --name NAME [--password-stdin]",
+		Short: "Set a user's password",
+		RunE: func(c *cobra.Command, _ []string) error {
+			return withDB(func(ctx context.Context, g *gorm.DB, _ config.Config) error {
+				u, err := authz.FindUser(ctx, g, pwName)
+				if err != nil {
+					return err
+				}
+				pw, err := readPassword(c, pwStdin)
+				if err != nil {
+					return err
+				}
+				if err := authz.SetPassword(ctx, g, u.ID, pw); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.OutOrStdout(), "password set for %s\n", u.Name)
+				return nil
+			})
+		},
+	}
+	password.Flags().StringVar(&pwName, "name", "", "the user's name")
+	password.Flags().BoolVar(&pwStdin, "password-stdin", false, "read the password from stdin")
+	_ = password.MarkFlagRequired("name")
+
+	toggle := func(use, short string, disable bool) *cobra.Command {
+		var name string
+		cc := &cobra.Command{
+			Use:   use + " --name NAME",
+			Short: short,
+			RunE: func(c *cobra.Command, _ []string) error {
+				return withDB(func(ctx context.Context, g *gorm.DB, _ config.Config) error {
+					u, err := authz.SetDisabled(ctx, g, name, disable, time.Now())
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(c.OutOrStdout(), "user %s %sd\n", u.Name, use)
+					return nil
+				})
+			},
+		}
+		cc.Flags().StringVar(&name, "name", "", "the user's name")
+		_ = cc.MarkFlagRequired("name")
+		return cc
+	}
+
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the users",
+		RunE: func(c *cobra.Command, _ []string) error {
+			return withDB(func(ctx context.Context, g *gorm.DB, _ config.Config) error {
+				us, err := authz.ListUsers(ctx, g)
+				if err != nil {
+					return err
+				}
+				w := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
+				fmt.Fprintln(w, "ID\tNAME\tROLE\tDOMAIN\tSTATE")
+				for _, u := range us {
+					state := "active"
+					if u.DisabledAt != nil {
+						state = "disabled " + u.DisabledAt.Format(time.RFC3339)
+					}
+					fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\n", u.ID, u.Name, u.Role, u.Domain(), state)
+				}
+				return w.Flush()
+			})
+		},
+	}
+	cmd.AddCommand(create, password, toggle("disable", "Disable a user: its tokens answer 401, its sessions end, it cannot sign in", true),
+		toggle("enable", "Enable a disabled user again", false), list)
+	return cmd
+}
+
+func tokenListCmd() *cobra.Command {
+	var name string
+	cmd := &cobra.Command{
+		Use:   "list --name NAME",
+		Short: "List a user's tokens (ids, dates, state; never the tokens)",
+		RunE: func(c *cobra.Command, _ []string) error {
+			return withDB(func(ctx context.Context, g *gorm.DB, _ config.Config) error {
+				u, err := authz.FindUser(ctx, g, name)
+				if err != nil {
+					return err
+				}
+				ts, err := authz.ListTokens(ctx, g, u.ID)
+				if err != nil {
+					return err
+				}
+				now := time.Now()
+				w := tabwriter.NewWriter(c.OutOrStdout(), 0, 4, 2, ' ', 0)
+				fmt.Fprintln(w, "ID\tCREATED\tEXPIRES\tSTATE")
+				for _, t := range ts {
+					exp := "never"
+					if t.ExpiresAt != nil {
+						exp = t.ExpiresAt.Format(time.RFC3339)
+					}
+					fmt.Fprintf(w, "%d\t%s\t%s\t%s\n", t.ID, t.CreatedAt.Format(time.RFC3339), exp, t.State(now))
+				}
+				return w.Flush()
+			})
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "", "the user's name")
+	_ = cmd.MarkFlagRequired("name")
+	return cmd
+}
+
+func tokenRevokeCmd() *cobra.Command {
+	var name string
+	var all bool
+	cmd := &cobra.Command{
+		Use:   "revoke ID | --all --name NAME",
+		Short: "Revoke a token by id (see token list), or every token of a user; revoked tokens answer 401",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if all == (len(args) == 1) || all && name == "" || !all && name != "" {
+				return errors.New("give a token ID, or --all --name NAME")
+			}
+			return withDB(func(ctx context.Context, g *gorm.DB, _ config.Config) error {
+				if all {
+					u, err := authz.FindUser(ctx, g, name)
+					if err != nil {
+						return err
+					}
+					n, err := authz.RevokeAll(ctx, g, u.ID, time.Now())
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(c.OutOrStdout(), "revoked %d token(s) of %s\n", n, u.Name)
+					return nil
+				}
+				id, err := strconv.ParseInt(args[0], 10, 64)
+				if err != nil || id <= 0 {
+					return fmt.Errorf("token id %q: a positive integer (see juizado token list)", args[0])
+				}
+				t, err := authz.RevokeToken(ctx, g, id, time.Now())
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(c.OutOrStdout(), "token %d revoked at %s\n", t.ID, t.RevokedAt.Format(time.RFC3339))
+				return nil
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&all, "all", false, "every token of the user --name")
+	cmd.Flags().StringVar(&name, "name", "", "the user's name (with --all)")
+	return cmd
+}

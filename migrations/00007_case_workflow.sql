@@ -29,7 +29,6 @@ ALTER TABLE cases ADD COLUMN flow text NOT NULL DEFAULT 'criminal' CHECK (flow I
 UPDATE cases SET flow = 'civil'
  WHERE NOT EXISTS (SELECT 1 FROM defendants d WHERE d.case_id = cases.id AND d.kind <> 'fan_group');
 CREATE INDEX cases_facts_date ON cases (court_code, facts_date);
-CREATE INDEX defendants_group_name_trgm ON defendants USING gin (f_unaccent(group_name) gin_trgm_ops);
 
 -- Idempotent filings: a key per filer names one case; the request's hash
 -- tells a replay from a different body under the same key.
@@ -152,7 +151,6 @@ SELECT audit_attach('notifications');
 
 -- +goose Down
 DROP TABLE notifications, court_holidays, conditional_suspensions, plea_agreements, hearings, evidence, filing_keys;
-DROP INDEX defendants_group_name_trgm;
 DROP INDEX cases_facts_date;
 ALTER TABLE cases DROP COLUMN flow;
 ALTER TABLE cases DROP COLUMN version;

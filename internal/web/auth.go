@@ -35,7 +35,7 @@ func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 			if !ok {
 				return s.toLogin(c)
 			}
-			allowed, err := authz.Allowed(s.deps.Enforcer, u, c.Path(), method)
+			allowed, err := s.decider.Allowed(u, c.Path(), method)
 			if err != nil {
 				return err
 			}
@@ -56,7 +56,7 @@ func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		ok, err = authz.Allowed(s.deps.Enforcer, u, c.Path(), method)
+		ok, err = s.decider.Allowed(u, c.Path(), method)
 		if err != nil {
 			return err
 		}

@@ -61,6 +61,7 @@ type Server struct {
 	lists    *registry.Lists
 	pages    map[string]*template.Template
 	routeSet map[string]bool
+	decider  *authz.Decider // Casbin decisions cached 1 s
 	bl       blocklistCache
 	checkLog *registry.CheckLog
 	tokens   tokenCache
@@ -102,10 +103,11 @@ func New(d Deps) (*Server, error) {
 	}
 	lists := &registry.Lists{DB: d.DB, Clock: d.Clock, Loc: d.Loc, FormatNumber: cases.FormatNumber}
 	s := &Server{
-		Echo:  echo.New(),
-		deps:  d,
-		lists: lists,
-		cases: &cases.Service{DB: d.DB, Clock: d.Clock, Loc: d.Loc, Blocklist: lists},
+		Echo:    echo.New(),
+		deps:    d,
+		lists:   lists,
+		cases:   &cases.Service{DB: d.DB, Clock: d.Clock, Loc: d.Loc, Blocklist: lists},
+		decider: &authz.Decider{E: d.Enforcer},
 	}
 	pages, err := parsePages(d.Templates)
 	if err != nil {

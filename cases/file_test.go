@@ -358,7 +358,7 @@ func TestFile_FanGroupLinkAndGroupBanArt183(t *testing.T) {
 	}
 	b := res.Ban
 	if b.Subject != sanctions.Group || !strings.HasPrefix(b.Article, "art. 183") || b.Source != sanctions.FromCivilJudgment ||
-		b.Publish || b.GroupID == nil || *b.GroupID != gid || b.CPF != nil || b.Name != "Torcida Organizada Garra do Tatuapé" {
+		b.Publish || b.GroupID == nil || *b.GroupID != gid || b.CPF != nil || b.Name != "TORCIDA ORGANIZADA GARRA DO TATUAPE" { // the registered name
 		t.Errorf("group ban = %+v", b)
 	}
 }

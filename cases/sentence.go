@@ -31,7 +31,7 @@ type SentenceInput struct {
 	Publish           *bool          `json:"publish"`
 	MemberIDs         []int64        `json:"member_ids"`
 	ExcludedMemberIDs []int64        `json:"excluded_member_ids"`
-	ExclusionReason   string         `json:"exclusion_reason"` // optional; recorded in the docket
+	ExclusionReason   string         `json:"exclusion_reason"` // required with excluded_member_ids; recorded in the docket
 }
 
 // BanInput is the term the judge fixes: the first day and the months; the
@@ -259,6 +259,15 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 	ban.Publish = court.PublishDefault
 	if subject == sanctions.Group {
 		ban.Name = d.GroupName
+		if d.GroupID != nil { // the name as registered, not as typed in the representation
+			var registered string
+			if err := db.Conn(ctx, s.DB).Raw("SELECT name FROM fan_groups WHERE id = ?", *d.GroupID).Scan(&registered).Error; err != nil {
+				return nil, err
+			}
+			if registered != "" {
+				ban.Name = registered
+			}
+		}
 		ban.Source = sanctions.FromCivilJudgment
 		ban.Publish = false // DOMAIN.md §6: group bans are published only when the judge orders it
 	}
@@ -343,6 +352,10 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 		}
 	} else if d.GroupID != nil {
 		checkText(&f, "exclusion_reason", in.ExclusionReason, maxLong, true)
+		if len(in.ExcludedMemberIDs) > 0 && strings.TrimSpace(in.ExclusionReason) == "" {
+			// DOMAIN.md §2: members are excluded by the judge "with a reason".
+			f.Add("exclusion_reason", "required", "informe o motivo da exclusão dos associados (excluded_member_ids).")
+		}
 		sel, err := registry.SelectBanMembers(ctx, s.DB, *d.GroupID, c.FactsDate, rg.Members, in.MemberIDs, in.ExcludedMemberIDs)
 		var fe *errs.Error
 		switch {

@@ -95,9 +95,19 @@ func TestGroupSentence_R5MembersReachTheBlocklist(t *testing.T) {
 		t.Fatalf("unknown member id: %v", err)
 	}
 
+	noReason := in
+	noReason.ExclusionReason = " "
+	_, err = e.casesS.Sentence(ctx, judge, c.ID, noReason)
+	if !errors.As(err, &ae) || ae.Kind != errs.Invalid || ae.Fields[0].Field != "exclusion_reason" {
+		t.Fatalf("exclusion without a reason (DOMAIN.md §2): %v", err)
+	}
+
 	res, err := e.casesS.Sentence(ctx, judge, c.ID, in)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if res.Ban.Name != g.Name {
+		t.Errorf("group ban name %q, want the registered %q", res.Ban.Name, g.Name)
 	}
 	if res.Ban.Subject != sanctions.Group || res.Ban.Article != "art. 183, § 2º" {
 		t.Errorf("group ban: %+v", res.Ban)

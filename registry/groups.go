@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
@@ -21,7 +23,8 @@ import (
 // and their member registers (art. 178 § 4º): the group's managers write
 // only their own register; prosecutors, police, clerks and judges read the
 // registers of their court, and each of their reads is recorded
-// (member_reads); nobody else reads a register (DOMAIN.md §5, §7).
+// (member_reads and the audit trail, audit_log); nobody else reads a
+// register (DOMAIN.md §5, §7).
 type Groups struct {
 	DB    *gorm.DB
 	Clock clock.Clock
@@ -284,8 +287,22 @@ type MemberRead struct {
 // TableName maps MemberRead to member_reads.
 func (MemberRead) TableName() string { return "member_reads" }
 
+// logRead records a read in member_reads (the register's own log) and in
+// the audit trail (audit_log, hash-chained): action "read" on members
+// (record: the member) for a member's record or photo, on fan_groups
+// (record: the group) for a list or an export, which name the group only.
+// Both in the transaction of the read (callers run in db.WithTx).
 func (s *Groups) logRead(ctx context.Context, a Actor, groupID int64, memberID *int64, what string) error {
-	return db.Conn(ctx, s.DB).Create(&MemberRead{At: s.now(), UserID: a.UserID, Role: a.Role, GroupID: groupID, MemberID: memberID, What: what}).Error
+	if err := db.Conn(ctx, s.DB).Create(&MemberRead{At: s.now(), UserID: a.UserID, Role: a.Role, GroupID: groupID, MemberID: memberID, What: what}).Error; err != nil {
+		return err
+	}
+	table, record := "fan_groups", strconv.FormatInt(groupID, 10)
+	detail := map[string]any{"what": what, "group_id": groupID}
+	if memberID != nil {
+		table, record = "members", strconv.FormatInt(*memberID, 10)
+		detail["member_id"] = *memberID
+	}
+	return audit.Read(ctx, s.DB, db.Actor{ID: a.UserID, Name: a.Name, Role: a.Role, Domain: a.Court}, table, record, detail)
 }
 
 // Reads returns the recorded reads of group id's register, newest first

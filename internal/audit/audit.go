@@ -198,3 +198,33 @@ func List(ctx context.Context, g *gorm.DB, f Filter) ([]Entry, error) {
 	err := q.Order("id DESC").Limit(f.Limit).Find(&out).Error
 	return out, err
 }
+
+// Read records a read of personal data (issue 7: every read of a member's
+// personal data): a row with action "read", the table and record read and
+// what was read (detail, kept as the row's after), by the actor that ctx
+// carries (db.WithActor), else by fallback. It is inserted through SQL so
+// that the chaining trigger (audit_chain) hashes it like any other row, in
+// the transaction that ctx carries (db.WithTx) when there is one: a read
+// whose logging fails is not served.
+func Read(ctx context.Context, g *gorm.DB, fallback db.Actor, table, recordID string, detail map[string]any) error {
+	a, ok := db.ActorFrom(ctx)
+	if !ok {
+		a = fallback
+	}
+	var actorID *int64
+	if a.ID != 0 {
+		id := a.ID
+		actorID = &id
+	}
+	var after *string
+	if detail != nil {
+		b, err := json.Marshal(detail)
+		if err != nil {
+			return err
+		}
+		s := string(b)
+		after = &s
+	}
+	return db.Conn(ctx, g).Exec(`INSERT INTO audit_log (id, actor_id, actor_name, role, domain, action, table_name, record_id, after, prev_hash, row_hash)
+		VALUES (0, ?, ?, ?, ?, 'read', ?, ?, ?::jsonb, '\x', '\x')`, actorID, a.Name, a.Role, a.Domain, table, recordID, after).Error
+}

@@ -398,15 +398,15 @@ func TestTokenExpiryAndRevocation(t *testing.T) {
 }
 
 // A club reaches nothing but the blocklist: every protected route other
-// than /api/v1/blocklist... is 403 for a club's token, and a club's person
-// has no panel either.
+// than /api/v1/blocklist... (and its page, /clube...) is 403 for a club's
+// token, and a club's person has no panel either.
 func TestClubReachesOnlyTheBlocklist(t *testing.T) {
 	f := newFixture(t)
 	clubRoutes := map[string]bool{}
 	for _, r := range f.rules {
 		if r[0] == "club" {
 			clubRoutes[r[3]+" "+r[2]] = true
-			if !strings.HasPrefix(r[2], "/api/v1/blocklist") {
+			if !strings.HasPrefix(r[2], "/api/v1/blocklist") && r[2] != "/clube" && !strings.HasPrefix(r[2], "/clube/") {
 				t.Errorf("policy gives club %s %s", r[3], r[2])
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -29,12 +30,26 @@ type Page struct {
 	CSRF string
 	// Error is a message shown at the top of the page.
 	Error string
+	// Notice is a message of success shown at the top of the page (the
+	// flash left by the POST that redirected here).
+	Notice string
+	// Errs holds the message of each field at fault, by the field's name
+	// (the API's field path, e.g. "defendants[0].cpf"): shown next to it.
+	Errs map[string]string
+	// Form holds what was typed, by field name, to fill the form again.
+	Form url.Values
 	// Data is the page's own content.
 	Data any
 }
 
-// accountPages are the page templates parsed with the layout.
-var accountPages = []string{"entrar", "painel", "erro"}
+// LayoutPages are the page templates parsed with the layout html/base.html
+// and the shared parts html/comum.html, one template set per page, parsed
+// once at start-up.
+var LayoutPages = []string{"entrar", "painel", "erro",
+	"processos", "processo_novo", "processo", "sentenca", "distribuicao", "audiencias",
+	"torcida", "associado", "importar",
+	"clube", "verificar_form",
+	"admin_usuarios", "admin_papeis", "admin_juizados", "admin_auditoria"}
 
 // parseAccountPages adds the pages above to s.pages, each parsed with the
 // layout html/base.html (which calls the page's "content" template).
@@ -42,14 +57,23 @@ func (s *Server) parseAccountPages(fsys fs.FS) error {
 	if fsys == nil {
 		return nil
 	}
-	for _, name := range accountPages {
-		t, err := template.New("base.html").Funcs(template.FuncMap{"domain": domainLabel, "papel": roleLabel}).ParseFS(fsys, "html/base.html", "html/"+name+".html")
+	for _, name := range LayoutPages {
+		t, err := ParseLayoutPage(fsys, name, s.deps.Loc)
 		if err != nil {
-			return fmt.Errorf("web: template %s: %w", name, err)
+			return err
 		}
 		s.pages[name] = t
 	}
 	return nil
+}
+
+// ParseLayoutPage parses page name with the layout and the shared parts.
+func ParseLayoutPage(fsys fs.FS, name string, loc *time.Location) (*template.Template, error) {
+	t, err := template.New("base.html").Funcs(pageFuncs(loc)).ParseFS(fsys, "html/base.html", "html/comum.html", "html/"+name+".html")
+	if err != nil {
+		return nil, fmt.Errorf("web: template %s: %w", name, err)
+	}
+	return t, nil
 }
 
 // domainLabel names a user's domain in Portuguese.
@@ -82,6 +106,11 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	e.POST("/entrar", s.login)
 	e.POST("/sair", s.logout)
 	e.GET("/painel", s.panel, s.requirePage())
+	s.casePages(e)
+	s.groupPages(e)
+	s.clubPages(e)
+	s.adminPages(e)
+	s.publicPages(e)
 }
 
 // page renders a page template with the signed-in user and the CSRF token.
@@ -90,6 +119,9 @@ func (s *Server) page(c echo.Context, status int, name string, p Page) error {
 		p.User = &u
 	}
 	p.CSRF = s.csrfToken(c)
+	if p.Notice == "" && c.Get(sessionKey) != nil && status < 300 {
+		p.Notice = s.sessions.PopString(c.Request().Context(), sessFlash)
+	}
 	if s.pages[name] == nil { // no templates (tests without them)
 		return c.String(status, p.Title+"\n"+p.Error)
 	}
@@ -134,8 +166,15 @@ func (s *Server) login(c echo.Context) error {
 	name := strings.TrimSpace(c.FormValue("usuario"))
 	pw := c.FormValue("senha")
 	data := loginData{Usuario: name, Volta: localPath(c.FormValue("volta"))}
+	errs := map[string]string{}
+	if name == "" {
+		errs["usuario"] = "Informe o usuário."
+	}
+	if pw == "" {
+		errs["senha"] = "Informe a senha."
+	}
 	if name == "" || pw == "" {
-		return s.page(c, http.StatusUnprocessableEntity, "entrar", Page{Title: "Entrar", Error: "Informe o usuário e a senha.", Data: data})
+		return s.page(c, http.StatusUnprocessableEntity, "entrar", Page{Title: "Entrar", Error: "Informe o usuário e a senha.", Errs: errs, Data: data})
 	}
 	ip := c.Request().RemoteAddr
 	if h, _, err := net.SplitHostPort(ip); err == nil {
@@ -167,6 +206,9 @@ func (s *Server) login(c echo.Context) error {
 		return err
 	}
 	s.deps.Logger.Info("login", "request_id", c.Response().Header().Get(echo.HeaderXRequestID), "user_id", u.ID, "role", u.Role)
+	if u.Role == "club" && data.Volta == "/painel" { // a club reaches only its blocklist page
+		data.Volta = "/clube"
+	}
 	return c.Redirect(http.StatusSeeOther, data.Volta)
 }
 
@@ -178,7 +220,8 @@ func (s *Server) logout(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, "/entrar")
 }
 
-// panel: GET /painel, the first page after signing in.
+// panel: GET /painel, the first page after signing in: the links of the
+// user's role.
 func (s *Server) panel(c echo.Context) error {
 	return s.page(c, http.StatusOK, "painel", Page{Title: "Painel"})
 }

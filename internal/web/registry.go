@@ -76,17 +76,19 @@ func (s *Server) publicBanned(c echo.Context) error {
 
 // publicPage: GET /impedidos, the public list for people (pt-BR).
 func (s *Server) publicPage(c echo.Context) error {
+	data := map[string]any{"Today": civil.Today(s.now(), s.deps.Loc).BR(),
+		"Court": c.QueryParam("court"), "Club": c.QueryParam("club")}
 	f, err := publicFilter(c)
-	if err != nil {
-		return err
+	if err != nil { // the form again, the error next to the filter
+		data["Error"] = err.(*errs.Error).Fields[0].Message
+		return s.render(c, http.StatusUnprocessableEntity, "impedidos", data)
 	}
 	items, err := s.lists.Public(c.Request().Context(), f)
 	if err != nil {
 		return err
 	}
-	return s.render(c, http.StatusOK, "impedidos", map[string]any{
-		"Items": items, "Today": civil.Today(s.now(), s.deps.Loc).BR(),
-	})
+	data["Items"] = items
+	return s.render(c, http.StatusOK, "impedidos", data)
 }
 
 // acceptsCSV reports whether an Accept header asks for text/csv (with a

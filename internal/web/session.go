@@ -13,6 +13,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -105,6 +106,15 @@ func (s *Server) session(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		r := c.Request()
+		if n, ok := largeBodyRoutes[r.Method+" "+c.Path()]; ok { // pages that take files
+			r.Body = http.MaxBytesReader(c.Response(), r.Body, n)
+			if mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt == "multipart/form-data" {
+				var mbe *http.MaxBytesError
+				if err := r.ParseMultipartForm(8 << 20); errors.As(err, &mbe) {
+					return s.pageError(c, http.StatusRequestEntityTooLarge, "O arquivo enviado é grande demais.")
+				}
+			}
+		}
 		var token string
 		if ck, err := r.Cookie(SessionCookie); err == nil {
 			token = ck.Value
@@ -122,6 +132,9 @@ func (s *Server) session(next echo.HandlerFunc) echo.HandlerFunc {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
 		default:
 			if !csrfExempt[r.Method+" "+c.Path()] && !s.validCSRF(c) {
+				if _, ok := s.currentUser(c); !ok && !Public[r.Method+" "+c.Path()] {
+					return s.toLogin(c) // nobody signed in: the login page, not a form error
+				}
 				return s.pageError(c, http.StatusForbidden, "O formulário expirou ou não veio desta página. Volte, recarregue a página e tente de novo.")
 			}
 		}

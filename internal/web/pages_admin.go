@@ -1,0 +1,296 @@
+package web
+
+// The administrator's pages: users (list, create with a password, disable,
+// enable), the roles and what each may do (the Casbin policy), the courts
+// with their settings (§ 7º reading, publication by default) and the audit
+// trail of the administrator's court.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/audit"
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/labstack/echo/v4"
+)
+
+func (s *Server) adminPages(e *echo.Echo) {
+	a := s.requirePage("admin")
+	e.GET("/admin/usuarios", s.usersPage, a)
+	e.POST("/admin/usuarios", s.createUserPage, a)
+	e.POST("/admin/usuarios/:id/desativar", s.setUserDisabled(true), a)
+	e.POST("/admin/usuarios/:id/ativar", s.setUserDisabled(false), a)
+	e.GET("/admin/papeis", s.rolesPage, a)
+	e.GET("/admin/juizados", s.courtsPage, a)
+	e.POST("/admin/juizados", s.createCourtPage, a)
+	e.POST("/admin/juizados/configuracao", s.courtSettingsPage, a)
+	e.GET("/admin/auditoria", s.auditPage, a)
+}
+
+type usersData struct {
+	Users  []authz.User
+	Courts []cases.Court
+	Roles  []string
+}
+
+func (s *Server) courts(c echo.Context) ([]cases.Court, error) {
+	var cs []cases.Court
+	err := db.Conn(c.Request().Context(), s.deps.DB).Order("code").Find(&cs).Error
+	return cs, err
+}
+
+// usersPage: GET /admin/usuarios.
+func (s *Server) usersPage(c echo.Context) error {
+	return s.renderUsers(c, http.StatusOK, Page{Form: url.Values{"court": {actor(c).Court}}})
+}
+
+func (s *Server) renderUsers(c echo.Context, status int, p Page) error {
+	us, err := authz.ListUsers(c.Request().Context(), s.deps.DB)
+	if err != nil {
+		return err
+	}
+	cs, err := s.courts(c)
+	if err != nil {
+		return err
+	}
+	p.Title = "Usuários"
+	p.Data = usersData{Users: us, Courts: cs, Roles: authz.Roles}
+	return s.page(c, status, "admin_usuarios", p)
+}
+
+// createUserPage: POST /admin/usuarios (name, role, court | club | group,
+// senha, senha2).
+func (s *Server) createUserPage(c echo.Context) error {
+	ctx := c.Request().Context()
+	var f errs.Fields
+	spec := authz.UserSpec{Name: strings.TrimSpace(c.FormValue("name")), Role: c.FormValue("role")}
+	if spec.Name == "" {
+		f.Add("name", "required", "Informe o nome de usuário.")
+	}
+	if !authz.IsRole(spec.Role) {
+		f.Add("role", "oneof", "Escolha um perfil.")
+	}
+	switch {
+	case authz.IsStaff(spec.Role):
+		spec.Court = c.FormValue("court")
+		if spec.Court == "" {
+			f.Add("court", "required", "Escolha o juizado deste perfil.")
+		}
+	case spec.Role == "club":
+		spec.Club = strings.TrimSpace(c.FormValue("club"))
+		if spec.Club == "" {
+			f.Add("club", "required", "Informe o clube.")
+		}
+	case spec.Role == "fan_group":
+		spec.Group, _ = strconv.ParseInt(strings.TrimSpace(c.FormValue("group")), 10, 64)
+		if spec.Group <= 0 {
+			f.Add("group", "required", "Informe o número da torcida organizada.")
+		}
+	}
+	pw := c.FormValue("senha")
+	if err := authz.CheckPasswordLength(pw); err != nil {
+		f.Add("senha", "length", fmt.Sprintf("A senha deve ter de %d a %d caracteres.", authz.MinPasswordLen, authz.MaxPasswordLen))
+	} else if pw != c.FormValue("senha2") {
+		f.Add("senha2", "match", "As senhas não conferem.")
+	}
+	if spec.Name != "" {
+		if _, err := authz.FindUser(ctx, s.deps.DB, spec.Name); err == nil {
+			f.Add("name", "unique", "Já existe um usuário com este nome.")
+		}
+	}
+	fail := func(err error) error {
+		fields, msg, status, ok := formErrors(err)
+		if !ok {
+			return err
+		}
+		form := formOf(c)
+		form.Del("senha")
+		form.Del("senha2")
+		return s.renderUsers(c, status, Page{Form: form, Errs: fields, Error: msg})
+	}
+	if err := f.Err(); err != nil {
+		return fail(err)
+	}
+	var u authz.User
+	err := db.WithTx(ctx, s.deps.DB, func(ctx context.Context) error {
+		var err error
+		if u, _, err = authz.EnsureUser(ctx, s.deps.DB, spec); err != nil {
+			return err
+		}
+		return authz.SetPassword(ctx, s.deps.DB, u.ID, pw)
+	})
+	if errors.Is(err, authz.ErrInvalidUser) {
+		return fail(errs.InvalidField("role", "domain", "O juizado ou a torcida informados não existem."))
+	}
+	if err != nil {
+		return err
+	}
+	msg := "Usuário " + u.Name + " criado (" + roleLabel(u.Role) + ")."
+	if u.Role == "judge" {
+		if n, err := s.cases.DistributePending(ctx, u.Court()); err == nil && n > 0 {
+			msg += fmt.Sprintf(" %d processo(s) pendente(s) distribuído(s).", n)
+		}
+	}
+	s.flash(c, msg)
+	return redirect(c, "/admin/usuarios")
+}
+
+// setUserDisabled: POST /admin/usuarios/:id/desativar and /ativar.
+func (s *Server) setUserDisabled(disabled bool) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		id, err := idParam(c, "Usuário")
+		if err != nil {
+			return s.pageFail(c, err)
+		}
+		if id == pageUser(c).ID {
+			return s.pageError(c, http.StatusUnprocessableEntity, "Você não pode desativar a própria conta.")
+		}
+		var u authz.User
+		if err := db.Conn(c.Request().Context(), s.deps.DB).Where("id = ?", id).Limit(1).Find(&u).Error; err != nil {
+			return err
+		}
+		if u.ID == 0 {
+			return s.pageError(c, http.StatusNotFound, "Usuário não encontrado.")
+		}
+		if _, err := authz.SetDisabled(c.Request().Context(), s.deps.DB, u.Name, disabled, s.now()); err != nil {
+			return err
+		}
+		s.tokens.mu.Lock()
+		s.tokens.m = nil
+		s.tokens.mu.Unlock()
+		if disabled {
+			s.flash(c, "Usuário "+u.Name+" desativado: seus tokens e sessões deixam de valer.")
+		} else {
+			s.flash(c, "Usuário "+u.Name+" reativado.")
+		}
+		return redirect(c, "/admin/usuarios")
+	}
+}
+
+type roleRules struct {
+	Role  string
+	Rules []string
+}
+
+// rolesPage: GET /admin/papeis — what each role may do (the base policy and
+// the rules added in the database).
+func (s *Server) rolesPage(c echo.Context) error {
+	rules, err := s.deps.Enforcer.GetPolicy()
+	if err != nil {
+		return err
+	}
+	by := map[string][]string{}
+	for _, r := range rules {
+		if len(r) >= 4 {
+			dom := ""
+			if r[1] != authz.AnyDomain {
+				dom = " (só em " + r[1] + ")"
+			}
+			by[r[0]] = append(by[r[0]], r[3]+" "+r[2]+dom)
+		}
+	}
+	var out []roleRules
+	for _, role := range authz.Roles {
+		rs := by[role]
+		sort.Strings(rs)
+		out = append(out, roleRules{Role: role, Rules: rs})
+	}
+	return s.page(c, http.StatusOK, "admin_papeis", Page{Title: "Perfis", Data: out})
+}
+
+// courtsPage: GET /admin/juizados.
+func (s *Server) courtsPage(c echo.Context) error {
+	return s.renderCourts(c, http.StatusOK, Page{})
+}
+
+func (s *Server) renderCourts(c echo.Context, status int, p Page) error {
+	cs, err := s.courts(c)
+	if err != nil {
+		return err
+	}
+	p.Title = "Juizados e configurações"
+	p.Data = cs
+	return s.page(c, status, "admin_juizados", p)
+}
+
+// createCourtPage: POST /admin/juizados (code TR.OOOO, name).
+func (s *Server) createCourtPage(c echo.Context) error {
+	code, name := strings.TrimSpace(c.FormValue("code")), strings.TrimSpace(c.FormValue("name"))
+	var f errs.Fields
+	var tr, unit int
+	if n, _ := fmt.Sscanf(code, "%02d.%04d", &tr, &unit); n != 2 || len(code) != 7 {
+		f.Add("code", "court", "Use o código TR.OOOO do CNJ, por exemplo 26.0100.")
+	}
+	if err := f.Err(); err != nil {
+		fields, msg, status, _ := formErrors(err)
+		return s.renderCourts(c, status, Page{Form: formOf(c), Errs: fields, Error: msg})
+	}
+	if err := cases.EnsureCourt(c.Request().Context(), s.deps.DB, code, name); err != nil {
+		return err
+	}
+	s.flash(c, "Juizado "+code+" cadastrado.")
+	return redirect(c, "/admin/juizados")
+}
+
+// courtSettingsPage: POST /admin/juizados/configuracao (code,
+// sec7_doubles_ban, publish_default): the court's reading of art. 201, § 7º
+// and whether sentences publish the name by default.
+func (s *Server) courtSettingsPage(c echo.Context) error {
+	code := c.FormValue("code")
+	res := db.Conn(c.Request().Context(), s.deps.DB).Model(&cases.Court{}).Where("code = ?", code).
+		Updates(map[string]any{"sec7_doubles_ban": c.FormValue("sec7_doubles_ban") == "true", "publish_default": c.FormValue("publish_default") == "true"})
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected == 0 {
+		return s.pageError(c, http.StatusNotFound, "Juizado não encontrado.")
+	}
+	s.flash(c, "Configurações do juizado "+code+" salvas.")
+	return redirect(c, "/admin/juizados")
+}
+
+// auditPage: GET /admin/auditoria[?table=&record_id=&actor_id=&from=&to=]
+// — the trail of the administrator's court, newest first.
+func (s *Server) auditPage(c echo.Context) error {
+	var f errs.Fields
+	q := c.QueryParams()
+	flt := audit.Filter{Domain: actor(c).Court, Table: strings.TrimSpace(q.Get("table")), RecordID: strings.TrimSpace(q.Get("record_id")), Limit: 200}
+	if v := strings.TrimSpace(q.Get("actor_id")); v != "" {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id <= 0 {
+			f.Add("actor_id", "integer", "Use o número do usuário.")
+		}
+		flt.ActorID = id
+	}
+	if d := isoDate(&f, "from", q.Get("from")); d != "" {
+		dd, _ := parseDateBR(d)
+		flt.From = dd.Start(s.deps.Loc)
+	}
+	if d := isoDate(&f, "to", q.Get("to")); d != "" {
+		dd, _ := parseDateBR(d)
+		flt.To = dd.AddDays(1).Start(s.deps.Loc)
+	}
+	p := Page{Title: "Auditoria", Form: q}
+	status := http.StatusOK
+	var items []audit.Entry
+	if err := f.Err(); err != nil {
+		fields, msg, st, _ := formErrors(err)
+		p.Errs, p.Error, status = fields, msg, st
+	} else {
+		var err error
+		if items, err = audit.List(c.Request().Context(), s.deps.DB, flt); err != nil {
+			return err
+		}
+	}
+	p.Data = items
+	return s.page(c, status, "admin_auditoria", p)
+}

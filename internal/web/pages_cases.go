@@ -1,0 +1,829 @@
+package web
+
+// Case pages for the staff of a court: the list of cases, the filing of a
+// representation (prosecutor, police), the case page with its docket,
+// parties, facts, documents and the forms of each role (evidence, plea
+// agreement, breach, movement, hearing, transition), the judge's sentence
+// form, the distribution and the hearings calendar. They call the same
+// cases.Service as the JSON API.
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/pdf"
+	"github.com/juizado/juizado/sanctions"
+	"github.com/labstack/echo/v4"
+)
+
+// Page routes that take files bound themselves (session.go applies the bound).
+func init() {
+	largeBodyRoutes["POST /processos"] = 3*cases.MaxEvidenceBytes + multipartSlack
+	largeBodyRoutes["POST /processos/:id/provas"] = cases.MaxEvidenceBytes + multipartSlack
+}
+
+var staffReaders = []string{"prosecutor", "police", "clerk", "judge"}
+
+func (s *Server) casePages(e *echo.Echo) {
+	read := s.requirePage(staffReaders...)
+	filers := s.requirePage("prosecutor", "police")
+	e.GET("/processos", s.casesPage, read)
+	e.GET("/processos/novo", s.fileForm, filers)
+	e.POST("/processos", s.filePage, filers)
+	e.GET("/processos/:id", s.casePage, read)
+	e.POST("/processos/:id/provas", s.evidencePage, s.requirePage("prosecutor", "police", "clerk"))
+	e.GET("/provas/:id", s.pageDownload(s.getEvidence), read)
+	e.POST("/processos/:id/acordo", s.pleaPage, s.requirePage("prosecutor"))
+	e.POST("/processos/:id/descumprimento", s.breachPage, filers)
+	e.POST("/processos/:id/movimentos", s.movementPage, s.requirePage("clerk"))
+	e.POST("/processos/:id/audiencias", s.hearingPage, s.requirePage("clerk"))
+	e.POST("/processos/:id/andamento", s.transitionPage, s.requirePage("clerk", "prosecutor", "judge"))
+	e.GET("/processos/:id/sentenca", s.sentenceForm, s.requirePage("judge"))
+	e.POST("/processos/:id/sentenca", s.sentencePage, s.requirePage("judge"))
+	d := s.documentsService()
+	for k, name := range map[pdf.Kind]string{pdf.KindSentence: "sentenca", pdf.KindNotice: "intimacao", pdf.KindLetter: "oficio", pdf.KindSummary: "resumo"} {
+		e.GET("/processos/:id/"+name+".pdf", s.pageDownload(d.caseDocument(k)), read)
+	}
+	e.GET("/distribuicao", s.distributionPage, s.requirePage("clerk", "judge"))
+	e.POST("/distribuicao", s.distributePending, s.requirePage("clerk"))
+	e.GET("/audiencias", s.hearingsPage, read)
+}
+
+// documentsService is the court documents' service as documentRoutes builds it.
+func (s *Server) documentsService() *documents {
+	return &documents{s: s, svc: &pdf.Service{
+		DB: s.deps.DB, Cases: s.cases, Lists: s.lists, Clock: s.deps.Clock, Loc: s.deps.Loc,
+		Wording: pdf.Wording{Embedded: s.deps.Templates, Dir: s.deps.TemplatesDir},
+		BaseURL: s.deps.PublicURL, Court: s.deps.Court,
+	}}
+}
+
+// pageDownload serves a file with an API handler; its errors become pages.
+func (s *Server) pageDownload(h echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if err := h(c); err != nil {
+			return s.pageFail(c, err)
+		}
+		return nil
+	}
+}
+
+// casesList is the data of the list of cases.
+type casesList struct {
+	Items    []cases.View
+	Total    int64
+	Statuses []string
+	Mine     bool
+}
+
+// casesPage: GET /processos[?q=&status=&todos=1] — the court's cases; a
+// judge sees the cases distributed to them unless todos=1.
+func (s *Server) casesPage(c echo.Context) error {
+	u := pageUser(c)
+	q := cases.ListQuery{Q: c.QueryParam("q"), Status: c.QueryParam("status"), Number: c.QueryParam("number"), PerPage: 100}
+	mine := u.Role == "judge" && c.QueryParam("todos") == ""
+	if mine {
+		q.JudgeID = u.ID
+	}
+	form := url.Values{"q": {q.Q}, "status": {q.Status}, "number": {q.Number}}
+	p := Page{Title: "Processos", Form: form}
+	if mine {
+		p.Title = "Meus processos"
+	}
+	items, total, err := s.cases.List(c.Request().Context(), actor(c), q)
+	if err != nil {
+		fields, msg, status, ok := formErrors(err)
+		if !ok {
+			return err
+		}
+		p.Errs, p.Error = fields, msg
+		p.Data = casesList{Statuses: cases.Statuses, Mine: mine}
+		return s.page(c, status, "processos", p)
+	}
+	p.Data = casesList{Items: items, Total: total, Statuses: cases.Statuses, Mine: mine}
+	return s.page(c, http.StatusOK, "processos", p)
+}
+
+// fileData is the data of the filing form.
+type fileData struct {
+	Venues     []cases.Venue
+	Defendants int
+	FilerKinds []string
+}
+
+func (s *Server) venues(c echo.Context) ([]cases.Venue, error) {
+	var vs []cases.Venue
+	err := db.Conn(c.Request().Context(), s.deps.DB).Order("name").Find(&vs).Error
+	return vs, err
+}
+
+// fileForm: GET /processos/novo.
+func (s *Server) fileForm(c echo.Context) error {
+	u := pageUser(c)
+	form := url.Values{"filed_by.kind": {u.Role}, "n": {"1"}}
+	return s.renderFileForm(c, http.StatusOK, Page{Form: form}, 1)
+}
+
+func (s *Server) renderFileForm(c echo.Context, status int, p Page, n int) error {
+	vs, err := s.venues(c)
+	if err != nil {
+		return err
+	}
+	p.Title = "Nova representação"
+	p.Data = fileData{Venues: vs, Defendants: n, FilerKinds: cases.FilerKinds}
+	return s.page(c, status, "processo_novo", p)
+}
+
+const maxFormDefendants = 20
+
+// filePage: POST /processos (multipart or urlencoded): files the
+// representation, then stores the attachments, and goes to the case. The
+// button "acao=mais" adds a defendant's fields instead; "acao=menos"
+// removes the last.
+func (s *Server) filePage(c echo.Context) error {
+	form, err := c.FormParams()
+	if err != nil {
+		return s.pageError(c, http.StatusBadRequest, "Formulário ilegível.")
+	}
+	delete(form, CSRFField)
+	n, _ := strconv.Atoi(form.Get("n"))
+	n = max(1, min(n, maxFormDefendants))
+	switch form.Get("acao") {
+	case "mais":
+		n = min(n+1, maxFormDefendants)
+		form.Set("n", strconv.Itoa(n))
+		return s.renderFileForm(c, http.StatusOK, Page{Form: form}, n)
+	case "menos":
+		n = max(1, n-1)
+		form.Set("n", strconv.Itoa(n))
+		return s.renderFileForm(c, http.StatusOK, Page{Form: form}, n)
+	}
+	var f errs.Fields
+	in := cases.Representation{Ref: form.Get("ref"), FiledBy: cases.FiledByInput{Kind: form.Get("filed_by.kind"), Name: form.Get("filed_by.name")}}
+	for i := 0; i < n; i++ {
+		get := func(k string) string { return strings.TrimSpace(form.Get(fmt.Sprintf("defendants[%d].%s", i, k))) }
+		d := cases.DefendantInput{Kind: get("kind")}
+		if d.Kind == "" {
+			d.Kind = "person"
+		}
+		if d.Kind == "person" {
+			d.FullName, d.MotherName, d.FatherName, d.Address = get("full_name"), get("mother_name"), get("father_name"), get("address")
+			if v := get("cpf"); v != "" {
+				d.CPF = &v
+			}
+			d.BirthDate = isoDate(&f, fmt.Sprintf("defendants[%d].birth_date", i), get("birth_date"))
+			if d.BirthDate == "" && get("birth_date") != "" {
+				d.BirthDate = "-" // already reported
+			}
+		} else {
+			d.Name, d.SupportedClub = get("name"), get("supported_club")
+			if v := get("cnpj"); v != "" {
+				d.CNPJ = &v
+			}
+		}
+		in.Defendants = append(in.Defendants, d)
+	}
+	if form.Get("event.venue") != "" || form.Get("event.competition") != "" || form.Get("event.home") != "" {
+		in.Event = &cases.EventInput{Competition: form.Get("event.competition"), Home: form.Get("event.home"), Away: form.Get("event.away"), Venue: form.Get("event.venue")}
+		in.Event.Kickoff = instant(&f, "event.kickoff", form.Get("event.kickoff"), form.Get("event.kickoff_hora"), s.deps.Loc, false)
+	}
+	in.Facts.OccurredAt = instant(&f, "facts.occurred_at", form.Get("facts.occurred_at"), form.Get("facts.occurred_at_hora"), s.deps.Loc, true)
+	for _, k := range []string{"latitude", "longitude"} {
+		if v := strings.TrimSpace(form.Get("facts." + k)); v != "" {
+			x, err := strconv.ParseFloat(strings.Replace(v, ",", ".", 1), 64)
+			if err != nil {
+				f.Add("facts."+k, "number", "Use um número decimal, por exemplo -23,5453.")
+				continue
+			}
+			if k == "latitude" {
+				in.Facts.Latitude = &x
+			} else {
+				in.Facts.Longitude = &x
+			}
+		}
+	}
+	in.Facts.Conduct = form["facts.conduct"]
+	for _, line := range strings.Split(form.Get("facts.police_reports"), "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			in.Facts.PoliceReports = append(in.Facts.PoliceReports, line)
+		}
+	}
+	in.Facts.Description = form.Get("facts.description")
+	if form.Get("facts.on_route") != "" {
+		t := true
+		in.Facts.OnRoute = &t
+	}
+	// Attachments are checked before filing, so that a refused file files nothing.
+	type upload struct {
+		name string
+		data []byte
+	}
+	var uploads []upload
+	if mf, err := c.MultipartForm(); err == nil && mf != nil {
+		for _, fh := range mf.File["anexos"] {
+			if fh.Size == 0 && fh.Filename == "" {
+				continue
+			}
+			if fh.Size > cases.MaxEvidenceBytes {
+				f.Add("anexos", "size", fmt.Sprintf("O arquivo %s passa de 10 MB.", fh.Filename))
+				continue
+			}
+			fd, err := fh.Open()
+			if err != nil {
+				return err
+			}
+			b, err := io.ReadAll(fd)
+			fd.Close()
+			if err != nil {
+				return err
+			}
+			if ct := http.DetectContentType(b); ct != "application/pdf" && ct != "image/jpeg" && ct != "image/png" {
+				f.Add("anexos", "type", fmt.Sprintf("O arquivo %s não é PDF, JPEG nem PNG.", fh.Filename))
+				continue
+			}
+			uploads = append(uploads, upload{fh.Filename, b})
+		}
+	}
+	fail := func(err error) error {
+		fields, msg, status, ok := formErrors(err)
+		if !ok {
+			return err
+		}
+		if len(uploads) > 0 {
+			msg += " Os anexos precisam ser escolhidos de novo."
+		}
+		return s.renderFileForm(c, status, Page{Form: form, Errs: fields, Error: msg}, n)
+	}
+	if err := f.Err(); err != nil {
+		// Report the service's own checks too, in one pass.
+		return fail(mergeInvalid(err, s.checkRepresentation(c, in)))
+	}
+	k, err := s.cases.File(c.Request().Context(), actor(c), in)
+	if err != nil {
+		return fail(err)
+	}
+	var notes []string
+	for _, up := range uploads {
+		if _, err := s.cases.AddEvidence(c.Request().Context(), actor(c), k.ID, up.name, "Anexo da representação", up.data); err != nil {
+			notes = append(notes, fmt.Sprintf("o anexo %s foi recusado (%v)", up.name, err))
+		}
+	}
+	msg := "Representação autuada: processo " + cases.FormatNumber(k.Number) + "."
+	if k.DistanceToVenueM != nil {
+		msg += fmt.Sprintf(" Distância dos fatos ao local do evento: %s m (%s).", thousands(*k.DistanceToVenueM), placeLabel(k.PlaceRelation))
+	}
+	if len(uploads) > 0 {
+		msg += fmt.Sprintf(" %d anexo(s) juntado(s).", len(uploads)-len(notes))
+	}
+	if len(notes) > 0 {
+		msg += " Atenção: " + strings.Join(notes, "; ") + "."
+	}
+	s.flash(c, msg)
+	return redirect(c, fmt.Sprintf("/processos/%d", k.ID))
+}
+
+// checkRepresentation runs the service's validation alone (no filing) for
+// the error list of a form that already failed our own parsing; nil when
+// the service has nothing to add.
+func (s *Server) checkRepresentation(c echo.Context, in cases.Representation) error {
+	// The service validates before touching the database beyond lookups;
+	// an actor without court makes it stop at the court lookup.
+	_, err := s.cases.File(c.Request().Context(), cases.Actor{Court: "00.0000"}, in)
+	if errs.KindOf(err) == errs.Invalid {
+		return err
+	}
+	return nil
+}
+
+// mergeInvalid joins the field errors of two Invalid errors (first wins
+// for a field named by both).
+func mergeInvalid(a, b error) error {
+	ea, _ := a.(*errs.Error)
+	eb, _ := b.(*errs.Error)
+	if eb == nil {
+		return a
+	}
+	if ea == nil {
+		return b
+	}
+	seen := map[string]bool{}
+	out := &errs.Error{Kind: errs.Invalid, Message: ea.Message}
+	for _, f := range ea.Fields {
+		seen[f.Field] = true
+		out.Fields = append(out.Fields, f)
+	}
+	for _, f := range eb.Fields {
+		if !seen[f.Field] && !(f.Field == "defendants" || strings.HasSuffix(f.Field, ".birth_date") && seen[f.Field]) {
+			out.Fields = append(out.Fields, f)
+		}
+	}
+	return out
+}
+
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte('.')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// caseData is the data of the case page.
+type caseData struct {
+	Case     *cases.View
+	Evidence []cases.EvidenceView
+	Next     []cases.Transition
+	Persons  []cases.DefendantView
+	Distance string
+	Kinds    []string
+}
+
+func caseID(c echo.Context) (int64, error) { return pathID(c, "id") }
+
+// casePage: GET /processos/:id.
+func (s *Server) casePage(c echo.Context) error {
+	return s.renderCase(c, http.StatusOK, Page{})
+}
+
+func (s *Server) renderCase(c echo.Context, status int, p Page) error {
+	id, err := caseID(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	v, err := s.cases.Get(c.Request().Context(), actor(c), id)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	ev, err := s.cases.ListEvidence(c.Request().Context(), actor(c), id)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	u := pageUser(c)
+	d := caseData{Case: v, Evidence: ev, Kinds: cases.HearingKinds[v.Flow]}
+	for _, t := range v.Next {
+		if t.Via == "" && contains(t.Roles, u.Role) {
+			d.Next = append(d.Next, t)
+		}
+	}
+	for _, def := range v.Defendants {
+		if def.Kind == "person" {
+			d.Persons = append(d.Persons, def)
+		}
+	}
+	if v.Facts.DistanceToVenueM != nil {
+		d.Distance = thousands(*v.Facts.DistanceToVenueM) + " m"
+	}
+	p.Title = "Processo " + v.Number
+	p.Data = d
+	return s.page(c, status, "processo", p)
+}
+
+// caseFormFail re-renders the case page with a form's errors (fields
+// prefixed with the form's name) or answers the error.
+func (s *Server) caseFormFail(c echo.Context, prefix string, err error) error {
+	fields, msg, status, ok := formErrors(err)
+	if !ok {
+		return err
+	}
+	if status == http.StatusNotFound || status == http.StatusForbidden {
+		return s.pageError(c, status, msg)
+	}
+	pf := map[string]string{}
+	for k, v := range fields {
+		pf[prefix+k] = v
+	}
+	form, _ := c.FormParams()
+	if len(fields) == 0 {
+		msg = upperFirst(msg)
+	}
+	return s.renderCase(c, status, Page{Errs: pf, Form: form, Error: msg})
+}
+
+// caseExists answers 404 for a case the user cannot see (before reading a form).
+func (s *Server) caseExists(c echo.Context) (int64, error) {
+	id, err := caseID(c)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := s.cases.Get(c.Request().Context(), actor(c), id); err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+// evidencePage: POST /processos/:id/provas (multipart: arquivo, descricao).
+func (s *Server) evidencePage(c echo.Context) error {
+	id, err := s.caseExists(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	fh, err := c.FormFile("prova.file")
+	if err != nil {
+		return s.caseFormFail(c, "prova.", errs.InvalidField("file", "required", "escolha o arquivo (PDF, JPEG ou PNG, até 10 MB)."))
+	}
+	fd, err := fh.Open()
+	if err != nil {
+		return err
+	}
+	defer fd.Close()
+	data, err := io.ReadAll(io.LimitReader(fd, cases.MaxEvidenceBytes+1))
+	if err != nil {
+		return err
+	}
+	if len(data) > cases.MaxEvidenceBytes {
+		return s.caseFormFail(c, "prova.", errs.InvalidField("file", "size", "o arquivo passa de 10 MB."))
+	}
+	if _, err := s.cases.AddEvidence(c.Request().Context(), actor(c), id, fh.Filename, c.FormValue("prova.description"), data); err != nil {
+		return s.caseFormFail(c, "prova.", err)
+	}
+	s.flash(c, "Arquivo "+fh.Filename+" juntado aos autos.")
+	return redirect(c, fmt.Sprintf("/processos/%d#provas", id))
+}
+
+func formInt(f *errs.Fields, field, v string) *int {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		f.Add(field, "integer", "Use um número inteiro.")
+		return nil
+	}
+	return &n
+}
+
+func formID(v string) int64 {
+	n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	return n
+}
+
+// pleaPage: POST /processos/:id/acordo (prosecutor): offers a plea agreement.
+func (s *Server) pleaPage(c echo.Context) error {
+	id, err := s.caseExists(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	var f errs.Fields
+	in := cases.PleaInput{DefendantID: formID(c.FormValue("acordo.defendant_id")), Months: formInt(&f, "months", c.FormValue("acordo.months")),
+		FirstDay: isoDate(&f, "first_day", c.FormValue("acordo.first_day"))}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, "acordo.", err)
+	}
+	r, err := s.cases.OfferPlea(c.Request().Context(), actor(c), id, in)
+	if err != nil {
+		return s.caseFormFail(c, "acordo.", err)
+	}
+	msg := fmt.Sprintf("Transação penal proposta: impedimento de %d meses.", r.Plea.Months)
+	if len(r.Warnings) > 0 {
+		msg += " " + strings.Join(r.Warnings, " ")
+	}
+	s.flash(c, msg)
+	return redirect(c, fmt.Sprintf("/processos/%d", id))
+}
+
+// breachPage: POST /processos/:id/descumprimento (prosecutor, police): an
+// unjustified breach of one of the case's bans.
+func (s *Server) breachPage(c echo.Context) error {
+	id, err := s.caseExists(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	var f errs.Fields
+	banID := formID(c.FormValue("desc.ban_id"))
+	if banID == 0 {
+		f.Add("ban_id", "required", "Escolha o impedimento descumprido.")
+	}
+	in := cases.BreachInput{OccurredOn: isoDate(&f, "occurred_on", c.FormValue("desc.occurred_on")), Source: c.FormValue("desc.source"),
+		Reference: c.FormValue("desc.reference"), Description: c.FormValue("desc.description")}
+	if in.OccurredOn == "" && c.FormValue("desc.occurred_on") == "" {
+		f.Add("occurred_on", "required", "Informe a data do descumprimento (dd/mm/aaaa).")
+	}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, "desc.", err)
+	}
+	r, err := s.cases.RecordBreach(c.Request().Context(), actor(c), banID, in)
+	if err != nil {
+		return s.caseFormFail(c, "desc.", err)
+	}
+	if r.Breach.CaseID != id {
+		return s.pageError(c, http.StatusNotFound, "Impedimento não encontrado neste processo.")
+	}
+	s.flash(c, "Descumprimento registrado (art. 201, § 3º): o juízo decidirá sobre a conversão.")
+	return redirect(c, fmt.Sprintf("/processos/%d", id))
+}
+
+// movementPage: POST /processos/:id/movimentos (clerk).
+func (s *Server) movementPage(c echo.Context) error {
+	id, err := s.caseExists(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	var f errs.Fields
+	in := cases.MovementInput{Description: c.FormValue("mov.description"), TPUCode: formInt(&f, "tpu_code", c.FormValue("mov.tpu_code"))}
+	if c.FormValue("mov.at") != "" {
+		in.At = instant(&f, "at", c.FormValue("mov.at"), c.FormValue("mov.at_hora"), s.deps.Loc, false)
+	}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, "mov.", err)
+	}
+	if _, err := s.cases.AddMovement(c.Request().Context(), actor(c), id, in); err != nil {
+		return s.caseFormFail(c, "mov.", err)
+	}
+	s.flash(c, "Movimentação registrada.")
+	return redirect(c, fmt.Sprintf("/processos/%d#autos", id))
+}
+
+// hearingPage: POST /processos/:id/audiencias (clerk).
+func (s *Server) hearingPage(c echo.Context) error {
+	id, err := s.caseExists(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	var f errs.Fields
+	in := cases.HearingInput{Kind: c.FormValue("aud.kind"), Room: c.FormValue("aud.room"),
+		StartsAt: instant(&f, "starts_at", c.FormValue("aud.date"), c.FormValue("aud.starts"), s.deps.Loc, true)}
+	if c.FormValue("aud.ends") != "" && c.FormValue("aud.date") != "" {
+		in.EndsAt = instant(&f, "ends_at", c.FormValue("aud.date"), c.FormValue("aud.ends"), s.deps.Loc, false)
+	}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, "aud.", remap(err, map[string]string{"starts_at": "date"}))
+	}
+	h, err := s.cases.ScheduleHearing(c.Request().Context(), actor(c), id, in)
+	if err != nil {
+		return s.caseFormFail(c, "aud.", remap(err, map[string]string{"starts_at": "date", "ends_at": "ends"}))
+	}
+	s.flash(c, fmt.Sprintf("Audiência marcada para %s, sala %s.", dateTimeBR(h.StartsAt, s.deps.Loc), h.Room))
+	return redirect(c, fmt.Sprintf("/processos/%d#audiencias", id))
+}
+
+// remap renames the fields of an Invalid error (API names to form names).
+func remap(err error, names map[string]string) error {
+	e, ok := err.(*errs.Error)
+	if !ok {
+		return err
+	}
+	out := &errs.Error{Kind: e.Kind, Message: e.Message}
+	for _, f := range e.Fields {
+		if n, ok := names[f.Field]; ok {
+			f.Field = n
+		}
+		out.Fields = append(out.Fields, f)
+	}
+	return out
+}
+
+// transitionPage: POST /processos/:id/andamento (clerk, prosecutor, judge).
+func (s *Server) transitionPage(c echo.Context) error {
+	id, err := s.caseExists(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	in := cases.TransitionInput{To: c.FormValue("and.to"), Note: c.FormValue("and.note")}
+	if d := formID(c.FormValue("and.defendant_id")); d != 0 {
+		in.DefendantID = &d
+	}
+	v, err := s.cases.Transition(c.Request().Context(), actor(c), id, in)
+	if err != nil {
+		return s.caseFormFail(c, "and.", err)
+	}
+	s.flash(c, "Andamento registrado: "+orSelf(cases.StatusPT[v.Status], v.Status)+".")
+	return redirect(c, fmt.Sprintf("/processos/%d", id))
+}
+
+// sentenceData is the data of the sentence form: the case, the person or
+// group sentenced, and the law, range and last day computed from what the
+// judge typed (sanctions.BanRange, sanctions.LastDay).
+type sentenceData struct {
+	Case       *cases.View
+	Defendant  *cases.DefendantView
+	Range      *sanctions.Range
+	RangeError string
+	LastDay    string
+	Court      cases.Court
+	Subject    string
+}
+
+// sentenceForm: GET /processos/:id/sentenca[?defendant_id=&eligible=&...]
+// (judge): the form with the law and range that apply to the date of the
+// facts, recomputed from the query (the "Recalcular" button, no JavaScript).
+func (s *Server) sentenceForm(c echo.Context) error {
+	form := c.QueryParams()
+	return s.renderSentence(c, http.StatusOK, Page{Form: form})
+}
+
+func (s *Server) renderSentence(c echo.Context, status int, p Page) error {
+	id, err := caseID(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	v, err := s.cases.Get(c.Request().Context(), actor(c), id)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	var court cases.Court
+	if err := db.Conn(c.Request().Context(), s.deps.DB).Where("code = ?", v.Court).Take(&court).Error; err != nil {
+		return err
+	}
+	if p.Form == nil {
+		p.Form = url.Values{}
+	}
+	f := p.Form
+	d := sentenceData{Case: v, Court: court}
+	want := formID(f.Get("defendant_id"))
+	for i := range v.Defendants {
+		if v.Defendants[i].ID == want || (want == 0 && d.Defendant == nil) {
+			d.Defendant = &v.Defendants[i]
+		}
+	}
+	if d.Defendant != nil {
+		f.Set("defendant_id", strconv.FormatInt(d.Defendant.ID, 10))
+	}
+	// Defaults: eligible; § 7º reading and publication as the court's settings.
+	if f.Get("eligible") == "" {
+		f.Set("eligible", "true")
+	}
+	if f.Get("sec7_doubles_ban") == "" {
+		f.Set("sec7_doubles_ban", strconv.FormatBool(court.Sec7DoublesBan))
+	}
+	if f.Get("publish") == "" && status == http.StatusOK && f.Get("ban.months") == "" {
+		f.Set("publish", strconv.FormatBool(court.PublishDefault))
+	}
+	q := sanctions.Query{Subject: sanctions.Person, FactsDate: v.Facts.Date, Conduct: v.Facts.Conduct,
+		Eligible: triState(f.Get("eligible")), Organiser: triState(f.Get("organiser")), Sec7: triState(f.Get("sec7")), Sec7DoublesBan: triState(f.Get("sec7_doubles_ban"))}
+	if d.Defendant != nil && d.Defendant.Kind == "fan_group" {
+		q.Subject = sanctions.Group
+	}
+	d.Subject = string(q.Subject)
+	if r, err := sanctions.BanRange(q); err != nil {
+		d.RangeError = err.Error()
+	} else {
+		d.Range = &r
+	}
+	if first, err := parseDateBR(f.Get("ban.first_day")); err == nil {
+		if m, err := strconv.Atoi(f.Get("ban.months")); err == nil && m > 0 && m <= 1200 {
+			if last, err := sanctions.LastDay(first, m); err == nil {
+				d.LastDay = last.BR()
+			}
+		}
+	}
+	p.Title = "Sentença · processo " + v.Number
+	p.Data = d
+	return s.page(c, status, "sentenca", p)
+}
+
+// triState reads "true"/"false" ("sim"/"não") or "" (nil: derived).
+func triState(v string) *bool {
+	switch v {
+	case "true", "sim", "on":
+		t := true
+		return &t
+	case "false", "nao", "não":
+		f := false
+		return &f
+	}
+	return nil
+}
+
+// sentencePage: POST /processos/:id/sentenca (judge of the case): signs the
+// sentence and goes to the case with the documents to download.
+func (s *Server) sentencePage(c echo.Context) error {
+	id, err := s.caseExists(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	form, _ := c.FormParams()
+	delete(form, CSRFField)
+	var f errs.Fields
+	in := cases.SentenceInput{DefendantID: formID(form.Get("defendant_id")),
+		Eligible: triState(form.Get("eligible")), Organiser: triState(form.Get("organiser")), Sec7: triState(form.Get("sec7")),
+		Sec7DoublesBan: triState(form.Get("sec7_doubles_ban")), Publish: triState(form.Get("publish")),
+		ExclusionReason: form.Get("exclusion_reason")}
+	in.Ban.FirstDay = isoDate(&f, "ban.first_day", form.Get("ban.first_day"))
+	in.Ban.Months = formInt(&f, "ban.months", form.Get("ban.months"))
+	in.Ban.LastDayOverride = isoDate(&f, "ban.last_day_override", form.Get("ban.last_day_override"))
+	in.Ban.OverrideReason = form.Get("ban.override_reason")
+	if place := strings.TrimSpace(form.Get("reporting_duty.place")); place != "" || form.Get("reporting_duty.club") != "" || form.Get("reporting_duty.competition") != "" {
+		in.ReportingDuty = &cases.ReportingDuty{Place: place, Club: strings.TrimSpace(form.Get("reporting_duty.club")), Competition: strings.TrimSpace(form.Get("reporting_duty.competition"))}
+	}
+	if in.Ban.FirstDay == "" && form.Get("ban.first_day") == "" {
+		f.Add("ban.first_day", "required", "Informe o primeiro dia do impedimento (dd/mm/aaaa).")
+	}
+	err = f.Err()
+	var r *cases.SentenceResult
+	if err == nil {
+		r, err = s.cases.Sentence(c.Request().Context(), actor(c), id, in)
+	}
+	if err != nil {
+		fields, msg, status, ok := formErrors(err)
+		if !ok {
+			return err
+		}
+		if status == http.StatusNotFound || status == http.StatusForbidden {
+			return s.pageError(c, status, msg)
+		}
+		return s.renderSentence(c, status, Page{Form: form, Errs: fields, Error: msg})
+	}
+	msg := fmt.Sprintf("Sentença assinada: impedimento de %s a %s (%s da %s). Baixe os documentos abaixo.", r.Ban.FirstDay.BR(), dateBR(r.Ban.LastDay), r.Range.Article, r.Range.Law)
+	if len(r.Warnings) > 0 {
+		msg += " " + strings.Join(r.Warnings, " ")
+	}
+	s.flash(c, msg)
+	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
+}
+
+// distributionRow is one judge's count of cases.
+type distributionRow struct {
+	JudgeID int64
+	Name    string
+	Total   int
+	Open    int
+}
+
+type distributionData struct {
+	Judges  []distributionRow
+	Pending []cases.View
+	Recent  []cases.View
+}
+
+// distributionPage: GET /distribuicao (clerk, judge): cases per judge, the
+// cases waiting for a judge, the latest distributed.
+func (s *Server) distributionPage(c echo.Context) error {
+	ctx := c.Request().Context()
+	court := actor(c).Court
+	var d distributionData
+	err := db.Conn(ctx, s.deps.DB).Raw(`SELECT u.id AS judge_id, u.name, count(k.id) AS total,
+		count(k.id) FILTER (WHERE k.status NOT IN ('final', 'archived')) AS open
+		FROM users u LEFT JOIN cases k ON k.judge_id = u.id
+		WHERE u.role = 'judge' AND u.court_code = ? AND u.disabled_at IS NULL GROUP BY u.id, u.name ORDER BY u.name`, court).Scan(&d.Judges).Error
+	if err != nil {
+		return err
+	}
+	if d.Pending, _, err = s.cases.List(ctx, actor(c), cases.ListQuery{Status: cases.StatusFiled, PerPage: 100}); err != nil {
+		return err
+	}
+	if d.Recent, _, err = s.cases.List(ctx, actor(c), cases.ListQuery{PerPage: 20}); err != nil {
+		return err
+	}
+	return s.page(c, http.StatusOK, "distribuicao", Page{Title: "Distribuição", Data: d})
+}
+
+// distributePending: POST /distribuicao (clerk): distributes the cases
+// filed while the court had no judge.
+func (s *Server) distributePending(c echo.Context) error {
+	n, err := s.cases.DistributePending(c.Request().Context(), actor(c).Court)
+	if err != nil {
+		return err
+	}
+	s.flash(c, fmt.Sprintf("%d processo(s) distribuído(s).", n))
+	return redirect(c, "/distribuicao")
+}
+
+type hearingDay struct {
+	Day   string
+	Items []cases.HearingView
+}
+
+// hearingsPage: GET /audiencias[?from=&to=] — the calendar, by date.
+func (s *Server) hearingsPage(c echo.Context) error {
+	var f errs.Fields
+	form := url.Values{"from": {c.QueryParam("from")}, "to": {c.QueryParam("to")}}
+	from := isoDate(&f, "from", c.QueryParam("from"))
+	to := isoDate(&f, "to", c.QueryParam("to"))
+	p := Page{Title: "Audiências", Form: form}
+	var items []cases.HearingView
+	err := f.Err()
+	if err == nil {
+		items, err = s.cases.Calendar(c.Request().Context(), actor(c), from, to)
+	}
+	status := http.StatusOK
+	if err != nil {
+		fields, msg, st, ok := formErrors(err)
+		if !ok {
+			return err
+		}
+		p.Errs, p.Error, status = fields, msg, st
+	}
+	var days []hearingDay
+	for _, h := range items {
+		day := civil.Today(h.StartsAt, s.deps.Loc).BR()
+		if len(days) == 0 || days[len(days)-1].Day != day {
+			days = append(days, hearingDay{Day: day})
+		}
+		days[len(days)-1].Items = append(days[len(days)-1].Items, h)
+	}
+	p.Data = days
+	return s.page(c, status, "audiencias", p)
+}

@@ -1,0 +1,340 @@
+package web
+
+// Helpers of people's pages: the template functions (dates dd/mm/aaaa,
+// CPF formatted, labels in Portuguese, form fields with their error next
+// to them), the flash message left for the page after a redirect, the
+// mapping of a service's typed error to a page, and the parsing of dates
+// typed as dd/mm/aaaa.
+
+import (
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/sanctions"
+	"github.com/labstack/echo/v4"
+)
+
+// sessFlash is the session key of the message shown once by the next page.
+const sessFlash = "flash"
+
+// flash leaves msg for the next page the user sees (after a redirect).
+func (s *Server) flash(c echo.Context, msg string) {
+	if c.Get(sessionKey) != nil {
+		s.sessions.Put(c.Request().Context(), sessFlash, msg)
+	}
+}
+
+// redirect answers a POST with 303 to path (redirect after POST).
+func redirect(c echo.Context, path string) error { return c.Redirect(http.StatusSeeOther, path) }
+
+// formErrors splits a service error into the messages by field (what the
+// form shows next to each field) and the page's message. ok is false for
+// an error that is not the user's input (a fault of ours): the caller
+// returns it.
+func formErrors(err error) (fields map[string]string, msg string, status int, ok bool) {
+	var e *errs.Error
+	if !errors.As(err, &e) || e.Kind == errs.Internal || e.Kind == errs.Unauthorized {
+		return nil, "", 0, false
+	}
+	fields = map[string]string{}
+	for _, f := range e.Fields {
+		name := f.Field
+		if i := strings.Index(name, "facts.conduct["); i == 0 {
+			name = "facts.conduct"
+		}
+		if prev, dup := fields[name]; dup {
+			fields[name] = prev + " " + upperFirst(f.Message)
+		} else {
+			fields[name] = upperFirst(f.Message)
+		}
+	}
+	msg = e.Message
+	if len(e.Fields) > 0 {
+		msg = "Corrija os campos indicados abaixo."
+	}
+	return fields, msg, statusOf[e.Kind], true
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	r := []rune(s)
+	return strings.ToUpper(string(r[0])) + string(r[1:])
+}
+
+// pageFail answers a page request whose service call failed: the error's
+// status and message on the error page; internal faults go to the error
+// handler (500).
+func (s *Server) pageFail(c echo.Context, err error) error {
+	var e *errs.Error
+	if errors.As(err, &e) && e.Kind != errs.Internal {
+		msg := e.Message
+		for _, f := range e.Fields {
+			msg += " " + upperFirst(f.Message)
+		}
+		return s.pageError(c, statusOf[e.Kind], msg)
+	}
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		msg := fmt.Sprint(he.Message)
+		if he.Code == http.StatusRequestEntityTooLarge {
+			msg = "O arquivo enviado é grande demais."
+		}
+		return s.pageError(c, he.Code, msg)
+	}
+	return err
+}
+
+// pageUser returns the signed-in user (the guards have checked there is one).
+func pageUser(c echo.Context) authz.User {
+	u, _ := c.Get(userKey).(authz.User)
+	return u
+}
+
+// parseDateBR reads a date typed as dd/mm/aaaa (or AAAA-MM-DD).
+func parseDateBR(s string) (civil.Date, error) {
+	s = strings.TrimSpace(s)
+	if d, err := civil.Parse(s); err == nil {
+		return d, nil
+	}
+	var d, m, y int
+	if n, err := fmt.Sscanf(s, "%d/%d/%d", &d, &m, &y); err != nil || n != 3 || y < 1000 {
+		return civil.Date{}, fmt.Errorf("data inválida: use dd/mm/aaaa")
+	}
+	out := civil.New(y, time.Month(m), d)
+	if !out.Valid() || out.Day != d || int(out.Month) != m {
+		return civil.Date{}, fmt.Errorf("data inexistente: confira dia e mês")
+	}
+	return out, nil
+}
+
+// isoDate turns a typed date into AAAA-MM-DD for the services; "" stays
+// "", and a date it cannot read is added to f under field.
+func isoDate(f *errs.Fields, field, typed string) string {
+	typed = strings.TrimSpace(typed)
+	if typed == "" {
+		return ""
+	}
+	d, err := parseDateBR(typed)
+	if err != nil {
+		f.Add(field, "date", err.Error()+".")
+		return ""
+	}
+	return d.String()
+}
+
+// instant joins a date (dd/mm/aaaa) and a time (hh:mm) in loc into RFC 3339.
+func instant(f *errs.Fields, field, date, clock string, loc *time.Location, required bool) string {
+	if strings.TrimSpace(date) == "" {
+		if required {
+			f.Add(field, "required", "Informe a data (dd/mm/aaaa).")
+		}
+		return ""
+	}
+	d, err := parseDateBR(date)
+	if err != nil {
+		f.Add(field, "date", err.Error()+".")
+		return ""
+	}
+	var hh, mm int
+	clock = strings.TrimSpace(clock)
+	if clock == "" {
+		f.Add(field, "time", "Informe também a hora (hh:mm).")
+		return ""
+	}
+	if n, err := fmt.Sscanf(clock, "%d:%d", &hh, &mm); err != nil || n != 2 || hh < 0 || hh > 23 || mm < 0 || mm > 59 {
+		f.Add(field, "time", "Hora inválida: use hh:mm (por exemplo 15:20).")
+		return ""
+	}
+	return time.Date(d.Year, d.Month, d.Day, hh, mm, 0, 0, loc).Format(time.RFC3339)
+}
+
+// fieldView is one labelled form field with what was typed and its error.
+type fieldView struct {
+	ID, Name, Label, Type, Value, Err, Hint string
+	Required                                bool
+	Attrs                                   map[string]string
+}
+
+// fieldID is the HTML id of a field name: letters, digits and dashes.
+func fieldID(name string) string {
+	r := strings.NewReplacer("[", "-", "]", "", ".", "-", "_", "-")
+	return "f-" + r.Replace(name)
+}
+
+// pageFuncs are the functions every page template may call.
+func pageFuncs(loc *time.Location) template.FuncMap {
+	if loc == nil {
+		loc = time.UTC
+	}
+	return template.FuncMap{
+		"domain": domainLabel,
+		"papel":  roleLabel,
+		// campo builds a field: campo $ "name" "Label" "text" ["obrigatorio"] ["dica=..."] ["attr=value"]...
+		"campo": func(p Page, name, label, typ string, opts ...string) fieldView {
+			fv := fieldView{ID: fieldID(name), Name: name, Label: label, Type: typ, Value: p.Form.Get(name), Err: p.Errs[name], Attrs: map[string]string{}}
+			for _, o := range opts {
+				switch k, v, _ := strings.Cut(o, "="); k {
+				case "obrigatorio":
+					fv.Required = true
+				case "dica":
+					fv.Hint = v
+				case "valor":
+					if fv.Value == "" {
+						fv.Value = v
+					}
+				default:
+					fv.Attrs[k] = v
+				}
+			}
+			return fv
+		},
+		"erro":   func(p Page, name string) string { return p.Errs[name] },
+		"valor":  func(p Page, name string) string { return p.Form.Get(name) },
+		"id":     fieldID,
+		"marcado": func(p Page, name, value string) bool {
+			for _, v := range p.Form[name] {
+				if v == value {
+					return true
+				}
+			}
+			return false
+		},
+		"campoN": func(prefix string, i int, field string) string { return fmt.Sprintf("%s[%d].%s", prefix, i, field) },
+		"seq": func(n int) []int {
+			out := make([]int, n)
+			for i := range out {
+				out[i] = i
+			}
+			return out
+		},
+		"data":     dateBR,
+		"dataHora": func(t any) string { return dateTimeBR(t, loc) },
+		"hora": func(t time.Time) string {
+			return t.In(loc).Format("15:04")
+		},
+		"cpf": func(v any) string {
+			var s string
+			switch x := v.(type) {
+			case string:
+				s = x
+			case *string:
+				if x == nil {
+					return ""
+				}
+				s = *x
+			}
+			if c, err := registry.ParseCPF(s); err == nil {
+				return c.Formatted()
+			}
+			return s
+		},
+		"situacao":   func(s string) string { return orSelf(cases.StatusPT[s], s) },
+		"conduta":    conductLabel,
+		"condutas":   func() []string { return sanctions.ConductWords },
+		"relacao":    placeLabel,
+		"audiencia":  func(k string) string { return orSelf(hearingLabels[k], k) },
+		"estadoBan":  func(s string) string { return orSelf(banStateLabels[s], s) },
+		"papeis":     func() []string { return authz.Roles },
+		"contem":     func(list []string, s string) bool { return contains(list, s) },
+		"mais":       func(a, b int) int { return a + b },
+		"tpu":        func(code *int) string { return tpuLabel(code) },
+		"simnao":     func(b bool) string { return map[bool]string{true: "sim", false: "não"}[b] },
+		"linhaErros": func(l registry.ImportLine) bool { return len(l.Errors) > 0 },
+	}
+}
+
+func orSelf(label, s string) string {
+	if label == "" {
+		return s
+	}
+	return label
+}
+
+func tpuLabel(code *int) string {
+	if code == nil {
+		return ""
+	}
+	if n := cases.TPUNames[*code]; n != "" {
+		return fmt.Sprintf("%d – %s", *code, n)
+	}
+	return fmt.Sprint(*code)
+}
+
+// dateBR writes a civil date (or instant) as dd/mm/aaaa; "" for none.
+func dateBR(v any) string {
+	switch x := v.(type) {
+	case civil.Date:
+		if x.IsZero() {
+			return ""
+		}
+		return x.BR()
+	case *civil.Date:
+		if x == nil || x.IsZero() {
+			return ""
+		}
+		return x.BR()
+	case time.Time:
+		if x.IsZero() {
+			return ""
+		}
+		return x.Format("02/01/2006")
+	case *time.Time:
+		if x == nil {
+			return ""
+		}
+		return dateBR(*x)
+	}
+	return ""
+}
+
+// dateTimeBR writes an instant as dd/mm/aaaa hh:mm in loc.
+func dateTimeBR(v any, loc *time.Location) string {
+	switch x := v.(type) {
+	case time.Time:
+		if x.IsZero() {
+			return ""
+		}
+		return x.In(loc).Format("02/01/2006 15:04")
+	case *time.Time:
+		if x == nil {
+			return ""
+		}
+		return dateTimeBR(*x, loc)
+	}
+	return ""
+}
+
+var conductLabels = map[string]string{
+	"violence": "violência (praticou ou incitou)", "riot": "tumulto", "invasion": "invasão de área restrita",
+	"weapons": "porte de instrumento de violência", "fan_fight": "briga entre torcidas", "racism": "racismo no esporte",
+	"against_women": "crime contra a mulher", "organiser": "organizou, preparou ou incitou",
+	"discrimination": "conduta discriminatória, xenófoba, homofóbica ou transfóbica",
+	"training_ground_invasion": "invasão de centro de treinamento", "attack_on_sport_people": "agressão a atleta, árbitro, organizador ou jornalista esportivo",
+}
+
+func conductLabel(w string) string { return orSelf(conductLabels[w], w) }
+
+var placeLabels = map[string]string{"at_venue": "no local do evento (até 500 m)", "within_5000m": "num raio de 5.000 m do local",
+	"on_route": "no trajeto de ida ou volta", "beyond_5000m": "além de 5.000 m do local"}
+
+func placeLabel(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return orSelf(placeLabels[*p], *p)
+}
+
+var hearingLabels = map[string]string{"preliminary": "audiência preliminar", "instruction": "audiência de instrução e julgamento", "conciliation": "audiência de conciliação"}
+
+var banStateLabels = map[string]string{"in_force": "em vigor", "not_started": "a começar", "ended": "cumprido", "lifted": "revogado"}

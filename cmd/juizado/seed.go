@@ -18,9 +18,10 @@ import (
 )
 
 func seedCmd() *cobra.Command {
-	return &cobra.Command{
+	var scale *scaleOptions
+	cmd := &cobra.Command{
 		Use:   "seed",
-		Short: "Seed demo users (printing a fresh token for each) and, on an empty database, two demo cases with bans",
+		Short: "Seed demo users (printing a fresh token for each) and, on an empty database, two demo cases with bans; with --scale N, N synthetic cases for benchmarks",
 		RunE: func(*cobra.Command, []string) error {
 			ctx := context.Background()
 			cfg := config.FromEnv()
@@ -31,9 +32,14 @@ func seedCmd() *cobra.Command {
 			if h, err := sqlHandle(g); err == nil {
 				defer h.Close()
 			}
+			if scale.N > 0 {
+				return runSeedScale(ctx, g, cfg, *scale)
+			}
 			return seedDemo(ctx, g, cfg)
 		},
 	}
+	scale = scaleFlags(cmd)
+	return cmd
 }
 
 func devCmd() *cobra.Command {

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# bench/search.sh: case search latency, GET /api/v1/cases?q=NAME and
+# ?cpf=CPF, at 100,000 and 1,000,000 cases (juizado seed --scale, COPY),
+# on loopback with the bounded load client bench/load. For each scale:
+# seed, serve, four query sets drawn from the seeded data (full names, two
+# surnames, one surname, CPFs), EXPLAIN ANALYZE of the SQL the search runs.
+# Usage: bench/search.sh            SCALES="100000 1000000" (default)
+#        SCALES=100000 CONNS=8 N=2000 DUR=20s bench/search.sh
+# With DATABASE_URL set it uses that (empty) database instead of a private
+# cluster; give one scale then.
+source "$(dirname "$0")/lib.sh"
+bench_cluster "$@"
+SCALES=${SCALES:-100000 1000000}; CONNS=${CONNS:-8}; N=${N:-2000}; DUR=${DUR:-20s}
+for n in $SCALES; do
+	echo; echo "######## $n cases"
+	bench_setup "$n"
+	bench_serve
+	TOK=$(bench_token clerk bench-cartorio)
+	# Query sets: 500 each, drawn deterministically (by md5 of the id).
+	psql "$DATABASE_URL" -Atc "SELECT full_name FROM defendants ORDER BY md5(id::text) LIMIT 500" >"$T/full"
+	psql "$DATABASE_URL" -Atc "SELECT regexp_replace(full_name, '^.* ([^ ]+ [^ ]+)$', '\1') FROM defendants WHERE full_name !~ ' (da|de|dos) [^ ]+$' ORDER BY md5(id::text || 'two') LIMIT 500" >"$T/two"
+	psql "$DATABASE_URL" -Atc "SELECT regexp_replace(full_name, '^.* ([^ ]+)$', '\1') FROM defendants ORDER BY md5(id::text || 'one') LIMIT 500" >"$T/one"
+	psql "$DATABASE_URL" -Atc "SELECT substr(cpf,1,3)||'.'||substr(cpf,4,3)||'.'||substr(cpf,7,3)||'-'||substr(cpf,10,2) FROM defendants WHERE cpf IS NOT NULL ORDER BY md5(id::text || 'cpf') LIMIT 500" >"$T/cpf"
+	for set in full two one; do
+		awk -v a="$APP" -v t="$TOK" '{printf "GET\thttp://%s/api/v1/cases?q=%s\t%s\n", a, $0, t}' "$T/$set" >"$T/$set.req"
+	done
+	awk -v a="$APP" -v t="$TOK" '{printf "GET\thttp://%s/api/v1/cases?cpf=%s\t%s\n", a, $0, t}' "$T/cpf" >"$T/cpf.req"
+	echo "matches per query (total of the first page's answer), median over 20 queries of each set:"
+	for set in full two one cpf; do
+		key=q; [ $set = cpf ] && key=cpf
+		head -20 "$T/$set" | while read -r v; do
+			curl -s -G -H "Authorization: Bearer $TOK" --data-urlencode "$key=$v" "http://$APP/api/v1/cases" | grep -o '"total":[0-9]*' | cut -d: -f2
+		done | sort -n | awk -v s=$set '{a[NR]=$1} END {print "  " s ": median " a[int((NR+1)/2)] ", max " a[NR]}'
+	done
+	echo
+	bench_load "search $n full name" "$T/full.req" -c "$CONNS" -n "$N" -d "$DUR" -warm 50
+	bench_load "search $n two surnames" "$T/two.req" -c "$CONNS" -n "$N" -d "$DUR" -warm 50
+	bench_load "search $n one surname" "$T/one.req" -c "$CONNS" -n "$N" -d "$DUR" -warm 50
+	bench_load "search $n CPF" "$T/cpf.req" -c "$CONNS" -n "$N" -d "$DUR" -warm 50
+	# The plans: the count and the page of List (cases/read.go), for one
+	# query of each kind.
+	NAME=$(sed -n 7p "$T/two" | sed "s/'/''/g"); CPF=$(sed -n 7p "$T/cpf" | tr -d '.-')
+	NAMEQ="id IN (SELECT case_id FROM defendants WHERE f_unaccent(full_name) LIKE '%' || f_unaccent('$NAME') || '%' OR f_unaccent(group_name) LIKE '%' || f_unaccent('$NAME') || '%')"
+	CPFQ="id IN (SELECT case_id FROM defendants WHERE cpf = '$CPF')"
+	for what in "name '$NAME'|$NAMEQ" "cpf $CPF|$CPFQ"; do
+		label=${what%%|*}; cond=${what#*|}
+		echo "-- EXPLAIN ANALYZE, $label: count, then page 1"
+		psql "$DATABASE_URL" -Atc "EXPLAIN (ANALYZE, COSTS OFF) SELECT count(*) FROM cases WHERE court_code = '26.0100' AND $cond" | grep -E 'Index|Scan|Execution|Heap Blocks' | sed 's/^/   /'
+		psql "$DATABASE_URL" -Atc "EXPLAIN (ANALYZE, COSTS OFF) SELECT * FROM cases WHERE court_code = '26.0100' AND $cond ORDER BY filed_at DESC, id DESC LIMIT 20" | grep -E 'Index|Scan|Execution' | sed 's/^/   /'
+	done
+	bench_stop_serve
+	bench_drop "$n"
+done

@@ -14,7 +14,7 @@ build:
 	$(GO) build -o bin/juizado ./cmd/juizado
 
 # Installs what the tests need when missing (as root: gcc for -race,
-# PostgreSQL, poppler-utils for the PDF text tests), checks formatting and vet, then runs every test with the race
+# PostgreSQL, poppler-utils for the PDF text tests, chromium for the browser tests), checks formatting and vet, then runs every test with the race
 # detector against one throwaway PostgreSQL cluster.
 test: deps fmt-check vet
 	$(GO) run ./internal/pgtest/cmd/testcluster -- $(GO) test -race -count=1 -timeout 30m ./...
@@ -23,6 +23,7 @@ deps:
 	@missing=""; \
 	command -v gcc >/dev/null || missing="$$missing gcc libc6-dev"; \
 	command -v pdftotext >/dev/null || missing="$$missing poppler-utils"; \
+	command -v chromium >/dev/null || missing="$$missing chromium"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql postgresql-contrib"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \

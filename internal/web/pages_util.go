@@ -199,9 +199,9 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 			}
 			return fv
 		},
-		"erro":   func(p Page, name string) string { return p.Errs[name] },
-		"valor":  func(p Page, name string) string { return p.Form.Get(name) },
-		"id":     fieldID,
+		"erro":  func(p Page, name string) string { return p.Errs[name] },
+		"valor": func(p Page, name string) string { return p.Form.Get(name) },
+		"id":    fieldID,
 		"marcado": func(p Page, name, value string) bool {
 			for _, v := range p.Form[name] {
 				if v == value {
@@ -319,7 +319,7 @@ var conductLabels = map[string]string{
 	"violence": "violência (praticou ou incitou)", "riot": "tumulto", "invasion": "invasão de área restrita",
 	"weapons": "porte de instrumento de violência", "fan_fight": "briga entre torcidas", "racism": "racismo no esporte",
 	"against_women": "crime contra a mulher", "organiser": "organizou, preparou ou incitou",
-	"discrimination": "conduta discriminatória, xenófoba, homofóbica ou transfóbica",
+	"discrimination":           "conduta discriminatória, xenófoba, homofóbica ou transfóbica",
 	"training_ground_invasion": "invasão de centro de treinamento", "attack_on_sport_people": "agressão a atleta, árbitro, organizador ou jornalista esportivo",
 }
 

@@ -70,11 +70,13 @@ func judgeOfCase(actor Actor, c *Case, what string) error {
 	return nil
 }
 
-func (s *Service) refreshBlocklist(ctx context.Context) error {
+// refreshBlocklist makes the blocklist version of a write that changed the
+// bans banIDs, in the write's transaction (registry.Lists.RefreshBans).
+func (s *Service) refreshBlocklist(ctx context.Context, banIDs ...int64) error {
 	if s.Blocklist == nil {
 		return nil
 	}
-	return s.Blocklist.Refresh(ctx)
+	return s.Blocklist.RefreshBans(ctx, banIDs...)
 }
 
 // ---- Breach (Lei 14.597/2023, art. 201, § 3º) ----
@@ -288,7 +290,7 @@ func (s *Service) Lift(ctx context.Context, actor Actor, banID int64, in LiftInp
 			Description: fmt.Sprintf("Revogada em %s a medida cautelar de proibição de acesso a eventos esportivos (impedimento %d; CPP, art. 282, § 5º): %s", on.BR(), b.ID, reason)}).Error; err != nil {
 			return err
 		}
-		if err := s.refreshBlocklist(ctx); err != nil {
+		if err := s.refreshBlocklist(ctx, b.ID); err != nil {
 			return err
 		}
 		b.Status, b.LiftedOn, b.LiftReason = "lifted", &on, reason
@@ -415,7 +417,7 @@ func (s *Service) Extend(ctx context.Context, actor Actor, banID int64, in Exten
 				b.ID, monthsText(*in.Months), total, b.FirstDay.BR(), last.BR(), b.LastDay.BR(), ext.Reason)}).Error; err != nil {
 			return err
 		}
-		if err := s.refreshBlocklist(ctx); err != nil {
+		if err := s.refreshBlocklist(ctx, b.ID); err != nil {
 			return err
 		}
 		b.Months, b.ComputedLastDay, b.LastDay, b.OverrideReason = &total, &last, &last, ""

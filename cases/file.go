@@ -30,7 +30,7 @@ type Service struct {
 	// Blocklist is told, inside the sentence's transaction, that the bans
 	// changed (registry.Blocklist.Refresh); nil skips it.
 	Blocklist interface {
-		Refresh(ctx context.Context) error
+		RefreshBans(ctx context.Context, banIDs ...int64) error
 	}
 }
 

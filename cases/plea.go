@@ -290,7 +290,7 @@ func (s *Service) Homologate(ctx context.Context, actor Actor, caseID int64, in 
 		if err := s.touch(ctx, c, status); err != nil {
 			return err
 		}
-		if err := s.refreshBlocklist(ctx); err != nil {
+		if err := s.refreshBlocklist(ctx, plan.ban.ID); err != nil {
 			return err
 		}
 		out = &SentenceResult{Ban: plan.ban, MemberBans: []sanctions.Ban{}, Range: plan.rg, Warnings: plan.warnings}

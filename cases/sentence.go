@@ -114,6 +114,15 @@ func (s *Service) Sentence(ctx context.Context, actor Actor, caseID int64, in Se
 	return res, err
 }
 
+// banIDs lists the ids of a ban and its member bans.
+func banIDs(b sanctions.Ban, members []sanctions.Ban) []int64 {
+	ids := []int64{b.ID}
+	for _, m := range members {
+		ids = append(ids, m.ID)
+	}
+	return ids
+}
+
 // banPlan is a ban checked against the rule in force at the date of the
 // facts and ready to be written, with the members of a group it reaches.
 type banPlan struct {
@@ -180,7 +189,7 @@ func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, 
 	if err := s.touch(ctx, &c, status); err != nil {
 		return nil, err
 	}
-	if err := s.refreshBlocklist(ctx); err != nil {
+	if err := s.refreshBlocklist(ctx, banIDs(*ban, memberBans)...); err != nil {
 		return nil, err
 	}
 	return &SentenceResult{Ban: *ban, MemberBans: memberBans, Range: rg, Warnings: warnings}, nil

@@ -116,8 +116,10 @@ const inForceSQL = `
 // blocklistLock serialises version assignment (pg_advisory_xact_lock key).
 const blocklistLock = 0x6a75697a61646f01
 
-const diffSQL = `
-	WITH cur AS (` + inForceSQL + `)
+// diffSQL compares the entries in force (cur) with the stored set; the
+// %s slots narrow both sides to some bans (diffSome) or not at all.
+const diffSQLTemplate = `
+	WITH cur AS (` + inForceSQL + ` %s)
 	SELECT CASE WHEN e.ban_id IS NULL THEN 'add' WHEN c.ban_id IS NULL THEN 'remove' ELSE 'change' END AS kind,
 	       COALESCE(c.ban_id, e.ban_id) AS ban_id,
 	       c.ban_id AS n_ban_id, c.cpf AS n_cpf, c.name AS n_name, c.birth_date AS n_birth_date, c.first_day AS n_first_day,
@@ -126,12 +128,17 @@ const diffSQL = `
 	       e.last_day AS o_last_day, e.group_ban_id AS o_group_ban_id, e.case_number AS o_case_number, e.court AS o_court,
 	       b.id IS NOT NULL AS ban_exists, b.status AS ban_status, b.last_day AS ban_last_day
 	FROM cur c
-	FULL JOIN blocklist_entries e ON e.ban_id = c.ban_id
+	FULL JOIN (SELECT * FROM blocklist_entries %s) e ON e.ban_id = c.ban_id
 	LEFT JOIN bans b ON b.id = COALESCE(c.ban_id, e.ban_id)
 	WHERE c.ban_id IS NULL OR e.ban_id IS NULL
 	   OR (c.cpf, c.name, c.birth_date, c.first_day, c.last_day, c.group_ban_id, c.case_number, c.court)
 	      IS DISTINCT FROM (e.cpf, e.name, e.birth_date, e.first_day, e.last_day, e.group_ban_id, e.case_number, e.court)
 	ORDER BY 2`
+
+var (
+	diffSQL  = fmt.Sprintf(diffSQLTemplate, "", "")
+	diffSome = fmt.Sprintf(diffSQLTemplate, "AND b.id = ANY(?)", "WHERE ban_id = ANY(?)")
+)
 
 // Refresh makes a new blocklist version when the entries in force now differ
 // from the latest version's, with one change per addition and removal,
@@ -141,14 +148,28 @@ const diffSQL = `
 // server calls it every minute).
 func (l *Lists) Refresh(ctx context.Context) error {
 	return db.WithTx(ctx, l.DB, func(ctx context.Context) error {
-		_, err := l.refresh(ctx)
+		_, err := l.refresh(ctx, nil)
+		return err
+	})
+}
+
+// RefreshBans is Refresh for a write that changed only the bans banIDs (a
+// sentence and its member bans, a lifting, an extension): while the court's
+// date is the one of the latest version, only those bans can have changed
+// their entries, so only they are compared — the cost no longer grows with
+// the blocklist. On a new day it falls back to the full comparison, which
+// also picks up bans starting or ending at midnight. With no ids it is
+// Refresh.
+func (l *Lists) RefreshBans(ctx context.Context, banIDs ...int64) error {
+	return db.WithTx(ctx, l.DB, func(ctx context.Context) error {
+		_, err := l.refresh(ctx, banIDs)
 		return err
 	})
 }
 
 // refresh runs in a transaction: it takes the blocklist lock, writes a
 // version when needed, and returns the latest version.
-func (l *Lists) refresh(ctx context.Context) (Version, error) {
+func (l *Lists) refresh(ctx context.Context, only []int64) (Version, error) {
 	tx := db.Conn(ctx, l.DB)
 	if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", int64(blocklistLock)).Error; err != nil {
 		return Version{}, err
@@ -172,7 +193,13 @@ func (l *Lists) refresh(ctx context.Context) (Version, error) {
 	}
 	today := l.today()
 	var diff []diffRow
-	if err := tx.Raw(diffSQL, today, today).Scan(&diff).Error; err != nil {
+	sameDay := last.Version != 0 && feed.Initialised && civil.Today(last.GeneratedAt, l.Loc) == today
+	if len(only) > 0 && sameDay {
+		ids := pgIDs(only)
+		if err := tx.Raw(diffSome, today, today, ids, ids).Scan(&diff).Error; err != nil {
+			return Version{}, err
+		}
+	} else if err := tx.Raw(diffSQL, today, today).Scan(&diff).Error; err != nil {
 		return Version{}, err
 	}
 	if last.Version != 0 && feed.Initialised && len(diff) == 0 {
@@ -256,12 +283,21 @@ func (l *Lists) refresh(ctx context.Context) (Version, error) {
 	return v, nil
 }
 
+// pgIDs writes ids as a PostgreSQL bigint[] literal.
+func pgIDs(ids []int64) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.FormatInt(id, 10)
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
 // Current returns the blocklist in force now with its version, making a new
 // version first when the entries changed since the latest one.
 func (l *Lists) Current(ctx context.Context) (*Snapshot, error) {
 	var snap *Snapshot
 	err := db.WithTx(ctx, l.DB, func(ctx context.Context) error {
-		v, err := l.refresh(ctx)
+		v, err := l.refresh(ctx, nil)
 		if err != nil {
 			return err
 		}

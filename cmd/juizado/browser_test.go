@@ -86,14 +86,14 @@ func (b *browserRun) shot(name string) {
 		err := chromedp.Do(ctx, chromedp.EmulateViewport(w.width, w.height, opts...))
 		var buf []byte
 		if err == nil {
-			buf, err = chromedp.Run(ctx, chromedp.FullScreenshot(80))
+			buf, err = chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100: PNG
 		}
 		cancel()
 		if err != nil {
 			b.t.Logf("screenshot %s: %v", name, err)
 			continue
 		}
-		p := filepath.Join(b.dir, fmt.Sprintf("%02d-%s-%s.jpg", b.step, name, w.label))
+		p := filepath.Join(b.dir, fmt.Sprintf("%02d-%s-%s.png", b.step, name, w.label))
 		if err := os.WriteFile(p, buf, 0o644); err != nil {
 			b.t.Fatal(err)
 		}

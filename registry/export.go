@@ -80,3 +80,29 @@ func safeCell(s string) string {
 	}
 	return s
 }
+
+// Extract returns group groupID and its register (members past and present,
+// by name) for the register extract (the PDF "extrato do cadastro de
+// associados", internal/pdf), to those who may read the register; the read
+// is recorded as an export for anyone but the managers. errs.NotFound
+// otherwise. Run it in the transaction that stores the document
+// (db.WithTx) so that the read and the document go together.
+func (s *Groups) Extract(ctx context.Context, a Actor, groupID int64) (*GroupView, []MemberView, error) {
+	var gv *GroupView
+	var ms []MemberView
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		g, err := s.readable(ctx, a, groupID, "export", nil)
+		if err != nil {
+			return err
+		}
+		if gv, err = s.view(ctx, *g); err != nil {
+			return err
+		}
+		ms, err = s.memberViews(ctx, groupID, nil)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return gv, ms, nil
+}

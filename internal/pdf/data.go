@@ -2,6 +2,9 @@ package pdf
 
 import (
 	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,6 +50,35 @@ type CaseData struct {
 	// club of the reporting duty, each once.
 	Clubs []string
 	Today string // long date of issue
+	// Civil is set for a group ban and a member's ban: a civil decision
+	// (the group is the requerida; no pena, no réu). Group is the group
+	// defendant; GroupBan, for a member's ban, the group ban it extends.
+	Civil    bool
+	Group    *DefendantData
+	GroupBan *BanData
+	// GroupLabel names the group in running text: "torcida organizada
+	// NAME", or NAME alone when it already begins with "Torcida".
+	GroupLabel string
+	// Reached are the members a group ban was extended to, each with a ban
+	// of their own, by name; Excluded those the judge excluded, for
+	// ExclusionReason ("" when none was recorded). ReachInvolved: the rule
+	// reaches only the members the judge names (art. 39-C; LGE art. 184),
+	// not every member at the date of the facts (art. 39-A; LGE art. 183, §
+	// 2º).
+	Reached         []MemberBanData
+	Excluded        []MemberBanData
+	ExclusionReason string
+	ReachInvolved   bool
+}
+
+// MemberBanData is a member of a group's register named by a group ban's
+// sentence: reached (with their own ban) or excluded by the judge.
+type MemberBanData struct {
+	BanID    int64 // the member's own ban; 0 for an excluded member
+	MemberID int64
+	Name     string
+	CPF      string // formatted
+	Status   string // of the member's ban: "em vigor", "a iniciar", "cumprido", "revogado"
 }
 
 // EventData is the sporting event of the facts.
@@ -133,6 +165,9 @@ type BanData struct {
 	// conversion on breach (§ 3º) of the law applied; "" when that law has
 	// none (art. 39 of 2003, group bans).
 	DutyRule, BreachRule string
+	// GroupBanID and MemberID: a member's ban, extending group ban
+	// GroupBanID to member MemberID of the group's register; 0 otherwise.
+	GroupBanID, MemberID int64
 }
 
 var statusPT = map[string]string{cases.StatusFiled: "autuado", cases.StatusDistributed: "distribuído", cases.StatusSentenced: "sentenciado"}
@@ -235,7 +270,11 @@ func NewCaseData(v *cases.View, court CourtData, loc *time.Location, now time.Ti
 }
 
 // WithBan picks the ban id of the case (and its defendant) for a sentence,
-// notice or letter; false when the case has no such ban.
+// notice or letter; false when the case has no such ban. For a group ban
+// it also gathers the members the ban was extended to (the member bans
+// linked to it); for a member's ban, the group ban it extends: both are
+// civil decisions (Civil), the group defendant in Group (a member's ban has
+// no Defendant of its own: it shares the group's).
 func (c *CaseData) WithBan(id int64, defendantID int64) bool {
 	for i := range c.Bans {
 		if c.Bans[i].ID != id {
@@ -250,9 +289,90 @@ func (c *CaseData) WithBan(id int64, defendantID int64) bool {
 				c.Defendant = &c.Defendants[j]
 			}
 		}
+		switch {
+		case c.Ban.GroupBanID != 0:
+			c.Civil, c.Group, c.Defendant = true, c.Defendant, nil
+			for k := range c.Bans {
+				if c.Bans[k].ID == c.Ban.GroupBanID {
+					c.GroupBan = &c.Bans[k]
+				}
+			}
+			c.ReachInvolved = reachInvolved(c.Ban.Article)
+		case !c.Ban.Person:
+			c.Civil, c.Group = true, c.Defendant
+			c.ReachInvolved = reachInvolved(c.Ban.Article)
+			for _, b := range c.Bans {
+				if b.GroupBanID == id {
+					c.Reached = append(c.Reached, MemberBanData{BanID: b.ID, MemberID: b.MemberID, Name: b.Name, CPF: b.CPF, Status: b.Status})
+				}
+			}
+			sortMembers(c.Reached)
+		}
+		if c.Civil {
+			name := c.Ban.Name
+			if c.GroupBan != nil {
+				name = c.GroupBan.Name
+			}
+			c.GroupLabel = name
+			if !strings.HasPrefix(sanctions.Fold(name), "torcida") {
+				c.GroupLabel = "torcida organizada " + name
+			}
+		}
 		return true
 	}
 	return false
+}
+
+// reachInvolved: the group rule reaches only the members the judge names
+// (Lei 10.671/2003, art. 39-C; Lei 14.597/2023, art. 184).
+func reachInvolved(article string) bool {
+	return strings.HasPrefix(article, "art. 39-C") || strings.HasPrefix(article, "art. 184")
+}
+
+// sortMembers orders members by name (case and accents ignored), then id.
+func sortMembers(ms []MemberBanData) {
+	sort.SliceStable(ms, func(i, j int) bool {
+		a, b := sanctions.Fold(ms[i].Name), sanctions.Fold(ms[j].Name)
+		if a != b {
+			return a < b
+		}
+		return ms[i].MemberID < ms[j].MemberID
+	})
+}
+
+// exclusionNote matches the docket entry of a group sentence that records
+// the members the judge excluded (cases.Service.Sentence): "… Excluídos
+// pelo(a) juiz(a): associados 3, 4, por este motivo: REASON."
+var exclusionNote = regexp.MustCompile(`(?s)Excluídos pelo\(a\) juiz\(a\): associados ([0-9]+(?:, [0-9]+)*)(?:, por este motivo: (.*?))?\.?$`)
+
+// Exclusions reads, from the docket entries of a case, the members that
+// the sentence of a group ban under article and law (as stored on the ban)
+// excluded, and the reason recorded with them ("" when none): the sentence
+// records them in the docket only (cases.Service.Sentence).
+func Exclusions(movements []cases.MovementView, article, law string) (ids []int64, reason string) {
+	tag := "(" + article + ", " + law + ")"
+	for _, m := range movements {
+		d := m.Description
+		if !strings.HasPrefix(d, "Impedimento estendido a ") || !strings.Contains(d, tag) {
+			continue
+		}
+		i := strings.LastIndex(d, "Excluídos pelo(a) juiz(a):")
+		if i < 0 {
+			continue
+		}
+		p := exclusionNote.FindStringSubmatch(d[i:])
+		if p == nil {
+			continue
+		}
+		ids = ids[:0]
+		for _, f := range strings.Split(p[1], ", ") {
+			if id, err := strconv.ParseInt(f, 10, 64); err == nil {
+				ids = append(ids, id)
+			}
+		}
+		reason = strings.TrimRight(strings.TrimSpace(p[2]), ".")
+	}
+	return ids, reason
 }
 
 // NewBanData prepares a ban for the wording; today (the court's date) says
@@ -306,6 +426,15 @@ func NewBanData(b sanctions.Ban, today civil.Date) BanData {
 		d.Status = "em vigor"
 	default:
 		d.Status = "cumprido"
+	}
+	if b.GroupBanID != nil {
+		d.GroupBanID = *b.GroupBanID
+	}
+	if b.MemberID != nil {
+		d.MemberID = *b.MemberID
+	}
+	if b.Precautionary && (b.Subject == sanctions.Group || b.GroupBanID != nil) {
+		d.Source = "tutela de urgência (Código de Processo Civil, art. 300)"
 	}
 	if b.ReportingPlace != "" {
 		d.Reporting = &ReportingData{Place: Esc(b.ReportingPlace), Club: Esc(b.ReportingClub), Competition: Esc(b.ReportingCompetition)}
@@ -383,4 +512,96 @@ func (c *CaseData) addClub(name string) {
 		}
 	}
 	c.Clubs = append(c.Clubs, name)
+}
+
+// RegisterData is the extract of a group's register of members
+// ("extrato do cadastro de associados", LGE art. 178 § 4º): the group and,
+// per member, the name, CPF, birth date, membership and whether the record
+// is complete. Never the photo, nor the other personal fields (filiação,
+// RG, address...), which stay in the register.
+type RegisterData struct {
+	Court   CourtData
+	Group   RegisterGroup
+	Members []RegisterRow
+	Active  int // members today
+	Former  int // members who left
+	// Returning counts the members with earlier memberships (Earlier).
+	Returning int
+	Today     string
+	Time      string // "15 de junho de 2023, às 14h05"
+}
+
+// RegisterGroup is the group an extract is about.
+type RegisterGroup struct {
+	ID        int64
+	Name      string
+	CNPJ      string // formatted; "" for a de facto group
+	Club      string
+	Status    string // in Portuguese
+	Managers  []string
+	UpdatedAt string // long date of the register's last change; "" never
+	Stale     bool   // not updated for 12 months (registry.StaleAfterMonths)
+}
+
+// RegisterRow is one member of an extract.
+type RegisterRow struct {
+	Name       string
+	CPF        string // formatted
+	BirthDate  string // dd/mm/aaaa
+	JoinedOn   string // dd/mm/aaaa, the latest membership
+	LeftOn     string // dd/mm/aaaa, or "" while a member
+	Status     string // "ativo" or "desligado"
+	Incomplete bool
+	Missing    []string // in Portuguese ("foto")
+	Earlier    []string // earlier memberships: "dd/mm/aaaa a dd/mm/aaaa"
+}
+
+var groupStatusPT = map[string]string{"active": "ativa", "inactive": "inativa", "dissolved": "dissolvida", "suspended": "suspensa"}
+
+var missingPT = map[string]string{"photo": "foto"}
+
+// NewRegisterData prepares a group's register (registry.Groups.Extract) for
+// the extract; now is the instant of issue in the court's zone loc.
+func NewRegisterData(court CourtData, g *registry.GroupView, ms []registry.MemberView, loc *time.Location, now time.Time) *RegisterData {
+	d := &RegisterData{Court: court, Today: LongDate(civil.Today(now, loc)), Time: LongDateTime(now, loc),
+		Group: RegisterGroup{ID: g.ID, Name: Esc(g.Name), Club: Esc(g.SupportedClub), Status: or(groupStatusPT, g.Status), Stale: g.RegisterStale}}
+	if g.CNPJ != nil {
+		d.Group.CNPJ = formatCNPJ(*g.CNPJ)
+	}
+	if g.RegisterUpdatedAt != nil {
+		d.Group.UpdatedAt = LongDate(civil.Of(g.RegisterUpdatedAt.In(loc)))
+	}
+	for _, m := range g.Managers {
+		d.Group.Managers = append(d.Group.Managers, Esc(m.Name))
+	}
+	for _, m := range ms {
+		r := RegisterRow{Name: Esc(m.FullName), CPF: FormatCPF(m.CPF), BirthDate: m.BirthDate.BR(), Status: "ativo", Incomplete: m.Incomplete}
+		if !m.JoinedOn.IsZero() {
+			r.JoinedOn = m.JoinedOn.BR()
+		}
+		if m.LeftOn != nil {
+			r.LeftOn, r.Status = m.LeftOn.BR(), "desligado"
+			d.Former++
+		} else {
+			d.Active++
+		}
+		for _, k := range m.Missing {
+			r.Missing = append(r.Missing, Esc(or(missingPT, k)))
+		}
+		for i, p := range m.Periods {
+			if i == len(m.Periods)-1 {
+				break
+			}
+			e := p.JoinedOn.BR() + " a "
+			if p.LeftOn != nil {
+				e += p.LeftOn.BR()
+			}
+			r.Earlier = append(r.Earlier, e)
+		}
+		if len(r.Earlier) > 0 {
+			d.Returning++
+		}
+		d.Members = append(d.Members, r)
+	}
+	return d
 }

@@ -126,6 +126,11 @@ func (s *Service) CaseDocument(ctx context.Context, actor cases.Actor, kind Kind
 		if ban == nil || !data.WithBan(banID, ban.DefendantID) {
 			return nil, errs.New(errs.NotFound, fmt.Sprintf("Impedimento %d não encontrado no processo %s.", banID, v.Number))
 		}
+		if !data.Ban.Person && data.Ban.GroupBanID == 0 && ban.GroupID != nil {
+			if err := s.exclusions(ctx, v, ban, data); err != nil {
+				return nil, err
+			}
+		}
 		if kind == KindNotice && data.Ban.Reporting != nil {
 			wv, err := s.Cases.ReportingWindows(ctx, actor, banID)
 			if err != nil {
@@ -136,6 +141,30 @@ func (s *Service) CaseDocument(ctx context.Context, actor cases.Actor, kind Kind
 		doc.BanID = &banID
 	}
 	return s.issue(ctx, kind, court, data, doc)
+}
+
+// exclusions adds to the sentence of group ban ban the members the judge
+// excluded (name and CPF from the group's register) and the reason, as the
+// docket records them.
+func (s *Service) exclusions(ctx context.Context, v *cases.View, ban *cases.BanView, data *CaseData) error {
+	ids, reason := Exclusions(v.Movements, ban.Article, ban.Law)
+	if len(ids) == 0 {
+		return nil
+	}
+	var ms []struct {
+		ID       int64
+		FullName string
+		CPF      string `gorm:"column:cpf"`
+	}
+	if err := db.Conn(ctx, s.DB).Raw("SELECT id, full_name, cpf FROM members WHERE group_id = ? AND id IN ?", *ban.GroupID, ids).Scan(&ms).Error; err != nil {
+		return err
+	}
+	for _, m := range ms {
+		data.Excluded = append(data.Excluded, MemberBanData{MemberID: m.ID, Name: Esc(m.FullName), CPF: FormatCPF(m.CPF)})
+	}
+	sortMembers(data.Excluded)
+	data.ExclusionReason = Esc(reason)
+	return nil
 }
 
 func userID(a cases.Actor) *int64 {
@@ -233,4 +262,38 @@ func (s *Service) Verify(ctx context.Context, text string) (*Verification, *Docu
 		v.CaseNumber = FormatCNJ(*d.CaseNumber)
 	}
 	return v, d, nil
+}
+
+// Register issues the extract of group groupID's register of members
+// ("extrato do cadastro de associados", LGE art. 178 § 4º) to those who may
+// read the register (registry.Groups.Extract: the group's managers; the
+// prosecutors, police, clerks and judges of its court, whose read is
+// recorded), headed by the group's court. errs.NotFound for anyone else.
+// The read, its records and the stored document go in one transaction.
+func (s *Service) Register(ctx context.Context, a registry.Actor, groupID int64) (*Document, error) {
+	var out *Document
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		groups := &registry.Groups{DB: s.DB, Clock: s.Clock, Loc: s.Loc}
+		g, ms, err := groups.Extract(ctx, a, groupID)
+		if err != nil {
+			return err
+		}
+		code := g.Court
+		if code == "" {
+			code = s.Court
+		}
+		court, err := s.CourtData(ctx, code)
+		if err != nil {
+			return err
+		}
+		data := NewRegisterData(court, g, ms, s.Loc, s.Clock.Now())
+		doc := Document{GroupID: &g.ID}
+		if a.UserID != 0 {
+			id := a.UserID
+			doc.IssuedBy = &id
+		}
+		out, err = s.issue(ctx, KindRegister, court, data, doc)
+		return err
+	})
+	return out, err
 }

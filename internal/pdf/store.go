@@ -22,6 +22,7 @@ type Document struct {
 	CaseID       *int64
 	CaseNumber   *string // 20 digits
 	BanID        *int64
+	GroupID      *int64 // a register extract: the group (migration 00010)
 	IssuedAt     time.Time
 	IssuedBy     *int64
 	Pages        int
@@ -37,9 +38,14 @@ func (Document) TableName() string { return "documents" }
 // Store keeps issued documents.
 type Store struct{ DB *gorm.DB }
 
-// Insert stores d; a code already taken is reported by db.IsUniqueViolation.
+// Insert stores d, in the transaction of ctx when there is one (with the
+// actor of ctx for the audit trail); a code already taken is reported by
+// db.IsUniqueViolation and, as the insert runs under a savepoint, leaves
+// that transaction usable for another try.
 func (s *Store) Insert(ctx context.Context, d *Document) error {
-	return db.Conn(ctx, s.DB).Create(d).Error
+	return db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		return db.Conn(ctx, s.DB).Transaction(func(tx *gorm.DB) error { return tx.Create(d).Error })
+	})
 }
 
 // ByCode returns the document with code (normalised by ParseCode):

@@ -22,10 +22,11 @@ const (
 	KindCertificate Kind = "certificate" // certidão de situação por CPF
 	KindPoster      Kind = "poster"      // relação pública de impedidos (cartaz)
 	KindSummary     Kind = "summary"     // resumo da representação
+	KindRegister    Kind = "register"    // extrato do cadastro de associados de uma torcida
 )
 
 // Kinds lists every document kind.
-var Kinds = []Kind{KindSentence, KindNotice, KindLetter, KindCertificate, KindPoster, KindSummary}
+var Kinds = []Kind{KindSentence, KindNotice, KindLetter, KindCertificate, KindPoster, KindSummary, KindRegister}
 
 // Title is how people call a kind (verification page, PDF title).
 func (k Kind) Title() string {
@@ -42,6 +43,8 @@ func (k Kind) Title() string {
 		return "Relação pública de torcedores impedidos"
 	case KindSummary:
 		return "Resumo da representação"
+	case KindRegister:
+		return "Extrato do cadastro de associados de torcida organizada"
 	}
 	return string(k)
 }

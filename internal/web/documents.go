@@ -29,12 +29,17 @@ type documents struct {
 // limit is 2 MB as well; issued documents are far smaller).
 const maxUpload = 2 << 20
 
-func (s *Server) documentRoutes(e *echo.Echo, api *echo.Group) {
-	d := &documents{s: s, svc: &pdf.Service{
+// pdfService is the court documents' service with the server's settings.
+func (s *Server) pdfService() *pdf.Service {
+	return &pdf.Service{
 		DB: s.deps.DB, Cases: s.cases, Lists: s.lists, Clock: s.deps.Clock, Loc: s.deps.Loc,
 		Wording: pdf.Wording{Embedded: s.deps.Templates, Dir: s.deps.TemplatesDir},
 		BaseURL: s.deps.PublicURL, Court: s.deps.Court,
-	}}
+	}
+}
+
+func (s *Server) documentRoutes(e *echo.Echo, api *echo.Group) {
+	d := &documents{s: s, svc: s.pdfService()}
 	if s.deps.Templates != nil {
 		d.page = template.Must(template.ParseFS(s.deps.Templates, "html/verificar.html"))
 		if err := d.svc.Wording.Check(); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
 )
@@ -20,8 +21,9 @@ import (
 // checks the role; the registry checks the domain (the group's managers,
 // the staff of the group's court) and answers 404 across domains.
 type groupHandlers struct {
-	s   *Server
-	svc *registry.Groups
+	s    *Server
+	svc  *registry.Groups
+	docs *pdf.Service // the register extract (PDF)
 }
 
 // largeBodyRoutes take bodies above the server's 2 MB limit and bound them
@@ -38,7 +40,7 @@ func largeBody(c echo.Context) bool {
 }
 
 func (s *Server) groupRoutes(api *echo.Group) {
-	h := &groupHandlers{s: s, svc: &registry.Groups{DB: s.deps.DB, Clock: s.deps.Clock, Loc: s.deps.Loc}}
+	h := &groupHandlers{s: s, svc: &registry.Groups{DB: s.deps.DB, Clock: s.deps.Clock, Loc: s.deps.Loc}, docs: s.pdfService()}
 	api.POST("/groups", h.createGroup)
 	api.GET("/groups", h.listGroups)
 	api.GET("/groups/:id", h.getGroup)
@@ -346,9 +348,11 @@ func (h *groupHandlers) importMembers(c echo.Context) error {
 	return c.Blob(http.StatusUnprocessableEntity, "application/problem+json", out)
 }
 
-// exportMembers: GET /api/v1/groups/:id/members/export?format=csv (who may
-// read the register; recorded). CSV for Excel in Brazil: UTF-8 with BOM,
-// `;`. PDF comes with the court documents.
+// exportMembers: GET /api/v1/groups/:id/members/export?format=csv|pdf (who
+// may read the register; recorded). CSV for Excel in Brazil: UTF-8 with
+// BOM, `;`. PDF: the register extract ("extrato do cadastro de associados",
+// LGE art. 178 § 4º), a court document stored under a verification code
+// (X-Juizado-Document-Code), without the photos.
 func (h *groupHandlers) exportMembers(c echo.Context) error {
 	id, err := idParam(c, "Torcida")
 	if err != nil {
@@ -356,8 +360,14 @@ func (h *groupHandlers) exportMembers(c echo.Context) error {
 	}
 	switch c.QueryParam("format") {
 	case "", "csv":
+	case "pdf":
+		doc, err := h.docs.Register(c.Request().Context(), groupActor(c), id)
+		if err != nil {
+			return err
+		}
+		return (&documents{s: h.s, svc: h.docs}).send(c, doc, fmt.Sprintf("cadastro-torcida-%d", id))
 	default:
-		return errs.InvalidField("format", "oneof", "formato de exportação disponível: csv.")
+		return errs.InvalidField("format", "oneof", "formatos de exportação disponíveis: csv e pdf.")
 	}
 	body, _, err := h.svc.ExportCSV(c.Request().Context(), groupActor(c), id)
 	if err != nil {

@@ -231,6 +231,33 @@ func TestGroupsAndMemberRegisterOverHTTP(t *testing.T) {
 		t.Errorf("export re-imported: %d %s", rec.Code, rec.Body)
 	}
 
+	// The register extract (PDF): same access as the CSV, stored under a
+	// verification code.
+	rec = f.do("GET", membersA+"/export?format=pdf", "police", "", nil)
+	code := rec.Header().Get("X-Juizado-Document-Code")
+	if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/pdf" || !strings.HasPrefix(rec.Body.String(), "%PDF-") || code == "" ||
+		!strings.Contains(rec.Header().Get("Content-Disposition"), "cadastro-torcida-") || !strings.Contains(rec.Header().Get("Cache-Control"), "no-store") {
+		t.Errorf("PDF export: %d %v", rec.Code, rec.Header())
+	}
+	if rec := f.do("GET", "/verificar/"+code+"?format=json", "", "", nil); rec.Code != 200 || decode(t, rec)["kind"] != "register" {
+		t.Errorf("PDF export verification: %d %s", rec.Code, rec.Body)
+	}
+	for who, want := range map[string]int{"mgrA": 200, "judge": 200, "mgrB": 404, "judge-rj": 404, "admin": 403, "club": 403, "": 401} {
+		if rec := f.do("GET", membersA+"/export?format=pdf", who, "", nil); rec.Code != want {
+			t.Errorf("PDF export as %q: %d, want %d", who, rec.Code, want)
+		}
+	}
+	if rec := f.do("GET", membersA+"/export?format=xlsx", "police", "", nil); rec.Code != 422 {
+		t.Errorf("unknown format: %d", rec.Code)
+	}
+	// Staff reads reach the audit trail with the request's actor.
+	var auditReads int64
+	f.g.Raw(`SELECT count(*) FROM audit_log a JOIN users u ON u.id = a.actor_id
+		WHERE a.action = 'read' AND u.role = 'police' AND a.domain = '26.0100' AND a.table_name IN ('members', 'fan_groups')`).Scan(&auditReads)
+	if auditReads < 3 {
+		t.Errorf("police reads in audit_log: %d", auditReads)
+	}
+
 	// Leave and the read log.
 	if rec := f.do("POST", member+"/leave", "mgrA", "application/json", nil); rec.Code != 200 || decode(t, rec)["active"] != false {
 		t.Errorf("leave: %d %s", rec.Code, rec.Body)

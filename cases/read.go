@@ -307,22 +307,102 @@ func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, i
 		return nil, 0, err
 	}
 	var total int64
-	if err := tx.Count(&total).Error; err != nil {
+	matches := tx.Session(&gorm.Session{}).Select("cases.id").Limit(listCap)
+	if err := db.Conn(ctx, s.DB).Raw("SELECT count(*) FROM (?) AS m", matches).Scan(&total).Error; err != nil {
 		return nil, 0, err
 	}
 	var cs []Case
 	if err := tx.Order(order).Offset((q.Page - 1) * q.PerPage).Limit(q.PerPage).Find(&cs).Error; err != nil {
 		return nil, 0, err
 	}
-	out := make([]View, 0, len(cs))
-	for _, c := range cs {
-		v, err := s.view(ctx, c, false)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, *v)
+	out, err := s.views(ctx, cs)
+	if err != nil {
+		return nil, 0, err
 	}
 	return out, total, nil
+}
+
+// listCap bounds the total a search counts (../shared/API.md: "total may
+// be capped"): counting every match of a common surname in a million cases
+// costs more than the page itself.
+const listCap = 1000
+
+// views builds the summary views of cases (no docket, no bans) with three
+// queries for the whole page: judges, venues, defendants.
+func (s *Service) views(ctx context.Context, cs []Case) ([]View, error) {
+	tx := db.Conn(ctx, s.DB)
+	caseIDs := make([]int64, 0, len(cs))
+	judgeIDs, venueIDs := []int64{}, []int64{}
+	for _, c := range cs {
+		caseIDs = append(caseIDs, c.ID)
+		if c.JudgeID != nil {
+			judgeIDs = append(judgeIDs, *c.JudgeID)
+		}
+		if c.VenueID != nil {
+			venueIDs = append(venueIDs, *c.VenueID)
+		}
+	}
+	judges := map[int64]string{}
+	if len(judgeIDs) > 0 {
+		var rows []struct {
+			ID   int64
+			Name string
+		}
+		if err := tx.Raw("SELECT id, name FROM users WHERE id IN ?", judgeIDs).Scan(&rows).Error; err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			judges[r.ID] = r.Name
+		}
+	}
+	venues := map[int64]Venue{}
+	if len(venueIDs) > 0 {
+		var vs []Venue
+		if err := tx.Where("id IN ?", venueIDs).Find(&vs).Error; err != nil {
+			return nil, err
+		}
+		for _, v := range vs {
+			venues[v.ID] = v
+		}
+	}
+	defs := map[int64][]Defendant{}
+	if len(caseIDs) > 0 {
+		var ds []Defendant
+		if err := tx.Where("case_id IN ?", caseIDs).Order("case_id, position").Find(&ds).Error; err != nil {
+			return nil, err
+		}
+		for _, d := range ds {
+			defs[d.CaseID] = append(defs[d.CaseID], d)
+		}
+	}
+	out := make([]View, 0, len(cs))
+	for _, c := range cs {
+		v := View{
+			ID: c.ID, Number: FormatNumber(c.Number), Status: c.Status, Court: c.CourtCode, Ref: c.Ref,
+			FiledBy: FiledByView{Kind: c.FiledByKind, Name: c.FiledByName, Role: c.FilerRole}, FiledAt: c.FiledAt,
+			Facts: FactsView{OccurredAt: c.OccurredAt, Date: c.FactsDate, Latitude: c.Latitude, Longitude: c.Longitude,
+				Conduct: c.Conduct, PoliceReports: c.PoliceReports, Description: c.Description,
+				DistanceToVenueM: c.DistanceToVenueM, PlaceRelation: c.PlaceRelation, OnRoute: c.OnRoute},
+			Defendants: []DefendantView{}, Bans: []BanView{}, Version: c.Version, Flow: c.Flow,
+		}
+		if c.JudgeID != nil {
+			v.Judge = &JudgeView{ID: *c.JudgeID, Name: judges[*c.JudgeID]}
+		}
+		if c.VenueID != nil {
+			venue := venues[*c.VenueID]
+			v.Event = &EventView{Competition: c.Competition, Home: c.HomeTeam, Away: c.AwayTeam, Venue: venue.Name, VenueID: venue.ID, Kickoff: c.Kickoff}
+		}
+		for _, d := range defs[c.ID] {
+			v.Defendants = append(v.Defendants, DefendantView{ID: d.ID, Kind: d.Kind, FullName: d.FullName, CPF: d.CPF, BirthDate: d.BirthDate,
+				MotherName: d.MotherName, FatherName: d.FatherName, Name: d.GroupName, CNPJ: d.CNPJ, SupportedClub: d.SupportedClub, GroupID: d.GroupID,
+				AwaitingIdentification: d.Kind == "person" && d.CPF == nil})
+		}
+		if c.PlaceRelation != nil && *c.PlaceRelation == string(sanctions.Beyond5000m) {
+			v.Warnings = append(v.Warnings, fmt.Sprintf("Fatos a %d m do local do evento, fora do raio de %d m e não declarados no trajeto: a conduta fica fora do art. 201, § 1º, I, da Lei 14.597/2023.", *c.DistanceToVenueM, sanctions.SurroundingsMeters))
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 func escapeLike(s string) string {
@@ -331,40 +411,11 @@ func escapeLike(s string) string {
 
 func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 	tx := db.Conn(ctx, s.DB)
-	v := &View{
-		ID: c.ID, Number: FormatNumber(c.Number), Status: c.Status, Court: c.CourtCode, Ref: c.Ref,
-		FiledBy: FiledByView{Kind: c.FiledByKind, Name: c.FiledByName, Role: c.FilerRole}, FiledAt: c.FiledAt,
-		Facts: FactsView{OccurredAt: c.OccurredAt, Date: c.FactsDate, Latitude: c.Latitude, Longitude: c.Longitude,
-			Conduct: c.Conduct, PoliceReports: c.PoliceReports, Description: c.Description,
-			DistanceToVenueM: c.DistanceToVenueM, PlaceRelation: c.PlaceRelation, OnRoute: c.OnRoute},
-		Defendants: []DefendantView{}, Bans: []BanView{}, Version: c.Version, Flow: c.Flow,
-	}
-	if c.JudgeID != nil {
-		var name string
-		if err := tx.Raw("SELECT name FROM users WHERE id = ?", *c.JudgeID).Scan(&name).Error; err != nil {
-			return nil, err
-		}
-		v.Judge = &JudgeView{ID: *c.JudgeID, Name: name}
-	}
-	if c.VenueID != nil {
-		var venue Venue
-		if err := tx.Where("id = ?", *c.VenueID).Take(&venue).Error; err != nil {
-			return nil, err
-		}
-		v.Event = &EventView{Competition: c.Competition, Home: c.HomeTeam, Away: c.AwayTeam, Venue: venue.Name, VenueID: venue.ID, Kickoff: c.Kickoff}
-	}
-	var ds []Defendant
-	if err := tx.Where("case_id = ?", c.ID).Order("position").Find(&ds).Error; err != nil {
+	vs, err := s.views(ctx, []Case{c})
+	if err != nil {
 		return nil, err
 	}
-	for _, d := range ds {
-		v.Defendants = append(v.Defendants, DefendantView{ID: d.ID, Kind: d.Kind, FullName: d.FullName, CPF: d.CPF, BirthDate: d.BirthDate,
-			MotherName: d.MotherName, FatherName: d.FatherName, Name: d.GroupName, CNPJ: d.CNPJ, SupportedClub: d.SupportedClub, GroupID: d.GroupID,
-			AwaitingIdentification: d.Kind == "person" && d.CPF == nil})
-	}
-	if c.PlaceRelation != nil && *c.PlaceRelation == string(sanctions.Beyond5000m) {
-		v.Warnings = append(v.Warnings, fmt.Sprintf("Fatos a %d m do local do evento, fora do raio de %d m e não declarados no trajeto: a conduta fica fora do art. 201, § 1º, I, da Lei 14.597/2023.", *c.DistanceToVenueM, sanctions.SurroundingsMeters))
-	}
+	v := &vs[0]
 	if !full {
 		return v, nil
 	}
@@ -388,7 +439,6 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 		v.Movements = append(v.Movements, mv)
 	}
 	v.Next = Next(c.Flow, c.Status)
-	var err error
 	if v.Deadlines, err = s.deadlines(ctx, &c); err != nil {
 		return nil, err
 	}

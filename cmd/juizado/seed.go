@@ -77,6 +77,9 @@ func devCmd() *cobra.Command {
 	}
 }
 
+// demoPassword is the password of every demo account (development only).
+const demoPassword = "juizado-demo"
+
 type demoUser struct {
 	spec authz.UserSpec
 	what string
@@ -94,12 +97,30 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 		{authz.UserSpec{Name: "demo-admin", Role: "admin", Court: cfg.Court}, "administração"},
 		{authz.UserSpec{Name: "demo-portaria", Role: "club", Club: "Corinthians"}, "clube: baixa a lista de bloqueio"},
 	}
+	// A demo fan group of the court, kept by the demo manager.
+	if err := cases.EnsureCourt(ctx, g, cfg.Court, ""); err != nil {
+		return err
+	}
+	var groupID int64
+	if err := g.WithContext(ctx).Raw(`INSERT INTO fan_groups (name, supported_club, court_code) VALUES ('Torcida Demonstração', 'Corinthians', ?)
+		ON CONFLICT DO NOTHING RETURNING id`, cfg.Court).Scan(&groupID).Error; err != nil {
+		return fmt.Errorf("seed group: %w", err)
+	}
+	if groupID == 0 {
+		if err := g.WithContext(ctx).Raw("SELECT id FROM fan_groups WHERE f_unaccent(name) = f_unaccent('Torcida Demonstração')").Scan(&groupID).Error; err != nil {
+			return err
+		}
+	}
+	users = append(users, demoUser{authz.UserSpec{Name: "demo-torcida", Role: "fan_group", Group: groupID}, "torcida organizada: mantém o cadastro de associados"})
 	tokens := map[string]string{}
 	ids := map[string]authz.User{}
-	fmt.Println("Demo accounts (a fresh token each time; send it as Authorization: Bearer <token>):")
+	fmt.Printf("Demo accounts: sign in at /entrar with the name and the password %q, or send the token as Authorization: Bearer <token> (a fresh token each time):\n", demoPassword)
 	for _, u := range users {
 		tok, user, err := createToken(ctx, g, u.spec)
 		if err != nil {
+			return fmt.Errorf("seed %s: %w", u.spec.Name, err)
+		}
+		if err := authz.SetPassword(ctx, g, user.ID, demoPassword); err != nil {
 			return fmt.Errorf("seed %s: %w", u.spec.Name, err)
 		}
 		tokens[u.spec.Role], ids[u.spec.Role] = tok, user

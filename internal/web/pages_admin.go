@@ -21,6 +21,7 @@ import (
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/labstack/echo/v4"
+	"gorm.io/gorm"
 )
 
 func (s *Server) adminPages(e *echo.Echo) {
@@ -161,7 +162,10 @@ func (s *Server) setUserDisabled(disabled bool) echo.HandlerFunc {
 		if u.ID == 0 {
 			return s.pageError(c, http.StatusNotFound, "Usuário não encontrado.")
 		}
-		if _, err := authz.SetDisabled(c.Request().Context(), s.deps.DB, u.Name, disabled, s.now()); err != nil {
+		if err := s.inTx(c, func(ctx context.Context) error {
+			_, err := authz.SetDisabled(ctx, s.deps.DB, u.Name, disabled, s.now())
+			return err
+		}); err != nil {
 			return err
 		}
 		s.tokens.mu.Lock()
@@ -234,7 +238,7 @@ func (s *Server) createCourtPage(c echo.Context) error {
 		fields, msg, status, _ := formErrors(err)
 		return s.renderCourts(c, status, Page{Form: formOf(c), Errs: fields, Error: msg})
 	}
-	if err := cases.EnsureCourt(c.Request().Context(), s.deps.DB, code, name); err != nil {
+	if err := s.inTx(c, func(ctx context.Context) error { return cases.EnsureCourt(ctx, s.deps.DB, code, name) }); err != nil {
 		return err
 	}
 	s.flash(c, "Juizado "+code+" cadastrado.")
@@ -246,10 +250,13 @@ func (s *Server) createCourtPage(c echo.Context) error {
 // and whether sentences publish the name by default.
 func (s *Server) courtSettingsPage(c echo.Context) error {
 	code := c.FormValue("code")
-	res := db.Conn(c.Request().Context(), s.deps.DB).Model(&cases.Court{}).Where("code = ?", code).
-		Updates(map[string]any{"sec7_doubles_ban": c.FormValue("sec7_doubles_ban") == "true", "publish_default": c.FormValue("publish_default") == "true"})
-	if res.Error != nil {
+	var res *gorm.DB
+	if err := s.inTx(c, func(ctx context.Context) error {
+		res = db.Conn(ctx, s.deps.DB).Model(&cases.Court{}).Where("code = ?", code).
+			Updates(map[string]any{"sec7_doubles_ban": c.FormValue("sec7_doubles_ban") == "true", "publish_default": c.FormValue("publish_default") == "true"})
 		return res.Error
+	}); err != nil {
+		return err
 	}
 	if res.RowsAffected == 0 {
 		return s.pageError(c, http.StatusNotFound, "Juizado não encontrado.")

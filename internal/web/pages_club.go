@@ -6,6 +6,7 @@ package web
 // tokens of the club's own gate users.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -158,8 +159,12 @@ func (s *Server) clubNewToken(c echo.Context) error {
 		fields, msg, status, _ := formErrors(err)
 		return s.clubFail(c, status, fields, msg)
 	}
-	tok, err := authz.NewToken(c.Request().Context(), s.deps.DB, target.ID, exp)
-	if err != nil {
+	var tok string
+	if err := s.inTx(c, func(ctx context.Context) error {
+		var err error
+		tok, err = authz.NewToken(ctx, s.deps.DB, target.ID, exp)
+		return err
+	}); err != nil {
 		return err
 	}
 	s.sessions.Put(c.Request().Context(), sessNewToken, tok)
@@ -205,7 +210,10 @@ func (s *Server) clubRevokeToken(c echo.Context) error {
 	if !mine {
 		return s.pageError(c, http.StatusNotFound, "Token não encontrado entre os do clube.")
 	}
-	if _, err := authz.RevokeToken(c.Request().Context(), s.deps.DB, id, s.now()); err != nil {
+	if err := s.inTx(c, func(ctx context.Context) error {
+		_, err := authz.RevokeToken(ctx, s.deps.DB, id, s.now())
+		return err
+	}); err != nil {
 		if errors.Is(err, authz.ErrNoToken) {
 			return s.pageError(c, http.StatusNotFound, "Token não encontrado.")
 		}

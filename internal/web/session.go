@@ -246,6 +246,13 @@ func (s *Server) signIn(c echo.Context, u authz.User) error {
 	return nil
 }
 
+// inTx runs a page's write in one transaction carrying the request's actor,
+// so that the audit trail names who made it (writes outside a transaction
+// have no actor settings: db.WithTx sets them).
+func (s *Server) inTx(c echo.Context, fn func(ctx context.Context) error) error {
+	return db.WithTx(c.Request().Context(), s.deps.DB, fn)
+}
+
 // signOut ends the session.
 func (s *Server) signOut(c echo.Context) error {
 	if c.Get(sessionKey) == nil {

@@ -40,6 +40,8 @@ type View struct {
 	Version int          `json:"version"`
 	Flow    string       `json:"flow"`
 	Next    []Transition `json:"next_transitions,omitempty"`
+	// Sentenceable: the case may still be sentenced (before the decision).
+	Sentenceable bool `json:"sentenceable"`
 	// Deadlines: each notified defendant's appeal window with its last day.
 	Deadlines   []DeadlineView `json:"deadlines,omitempty"`
 	Hearings    []HearingView  `json:"hearings,omitempty"`
@@ -439,6 +441,7 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 		v.Movements = append(v.Movements, mv)
 	}
 	v.Next = Next(c.Flow, c.Status)
+	v.Sentenceable = beforeDecision(c.Flow, c.Status)
 	if v.Deadlines, err = s.deadlines(ctx, &c); err != nil {
 		return nil, err
 	}

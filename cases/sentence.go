@@ -81,7 +81,7 @@ func (s *Service) Sentence(ctx context.Context, actor Actor, caseID int64, in Se
 			return errs.New(errs.Forbidden, "Somente o(a) juiz(a) a quem o processo foi distribuído pode sentenciá-lo.")
 		}
 		if !beforeDecision(c.Flow, c.Status) {
-			return errs.New(errs.Conflict, fmt.Sprintf("O processo já está em %s (%s): a sentença cabe antes da decisão.", c.Status, StatusPT[c.Status]))
+			return errs.New(errs.Conflict, fmt.Sprintf("O processo já está na fase “%s”: a sentença cabe antes da decisão.", orStatus(c.Status)))
 		}
 		var court Court
 		if err := tx.Where("code = ?", c.CourtCode).Take(&court).Error; err != nil {
@@ -112,6 +112,14 @@ func (s *Service) Sentence(ctx context.Context, actor Actor, caseID int64, in Se
 		return nil
 	})
 	return res, err
+}
+
+// orStatus names a status in Portuguese (the code itself when unnamed).
+func orStatus(st string) string {
+	if pt, ok := StatusPT[st]; ok {
+		return pt
+	}
+	return st
 }
 
 // banIDs lists the ids of a ban and its member bans.

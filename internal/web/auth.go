@@ -61,7 +61,7 @@ func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		if !ok {
-			return errs.New(errs.Forbidden, "O perfil "+u.Role+" não tem permissão para esta operação.")
+			return errs.New(errs.Forbidden, "O perfil "+roleLabel(u.Role)+" não tem permissão para esta operação.")
 		}
 		s.setUser(c, u)
 		return next(c)

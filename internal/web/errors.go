@@ -159,7 +159,7 @@ func bindJSON(c echo.Context, dst any) error {
 	}
 	var tree any
 	if err := json.Unmarshal(body, &tree); err != nil {
-		return errs.New(errs.Unreadable, "JSON ilegível: "+err.Error())
+		return unreadableJSON(err)
 	}
 	if _, ok := tree.(map[string]any); !ok {
 		return errs.New(errs.Unreadable, "O corpo deve ser um objeto JSON.")
@@ -180,9 +180,18 @@ func bindJSON(c echo.Context, dst any) error {
 		if errors.As(err, &pe) {
 			return pe
 		}
-		return errs.New(errs.Unreadable, "JSON ilegível: "+err.Error())
+		return unreadableJSON(err)
 	}
 	return nil
+}
+
+// unreadableJSON says in Portuguese where a body stopped being JSON.
+func unreadableJSON(err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return errs.New(errs.Unreadable, fmt.Sprintf("JSON ilegível: erro de sintaxe perto do byte %d do corpo.", se.Offset))
+	}
+	return errs.New(errs.Unreadable, "JSON ilegível: o corpo termina antes de fechar o objeto ou não é JSON.")
 }
 
 // findNUL returns the dotted path of the first string (or key) holding a NUL.

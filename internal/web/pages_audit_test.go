@@ -3,6 +3,7 @@ package web_test
 import (
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +34,43 @@ func TestPageWritesNameTheirActor(t *testing.T) {
 		if n == 0 {
 			t.Errorf("no audit row for %s %s by %s", c.action, c.table, c.actor)
 		}
+	}
+}
+
+// A wrong time is reported next to the time field, not the date; the
+// sentence form's "Recalcular" is a POST that signs nothing.
+func TestPageTimeErrorAndRecalculate(t *testing.T) {
+	f := newFixture(t)
+	pros := f.browser(t, "prosecutor")
+	pros.do("GET", "/processos/novo", nil)
+	form := url.Values{"n": {"1"}, "acao": {"autuar"}, "filed_by.kind": {"prosecutor"}, "filed_by.name": {"Promotoria"},
+		"defendants[0].kind": {"person"}, "defendants[0].full_name": {"Marcelo Augusto Figueiredo"}, "defendants[0].cpf": {"663.923.321-54"},
+		"defendants[0].birth_date": {"22/07/1991"}, "defendants[0].mother_name": {"Sandra Figueiredo"},
+		"event.competition": {"Série A"}, "event.home": {"Corinthians"}, "event.away": {"Palmeiras"}, "event.venue": {"Arena Corinthians"},
+		"facts.occurred_at": {"30/03/2025"}, "facts.occurred_at_hora": {"25:10"}, "facts.conduct": {"violence"}}
+	rec := pros.do("POST", "/processos", form)
+	body := rec.Body.String()
+	if rec.Code != 422 || !strings.Contains(body, `id="f-facts-occurred-at-hora-erro"`) || strings.Contains(body, `id="f-facts-occurred-at-erro"`) {
+		t.Fatalf("wrong time: %d, want the error on the time field", rec.Code)
+	}
+	form.Set("facts.occurred_at_hora", "15:20")
+	rec = pros.do("POST", "/processos", form)
+	if rec.Code != 303 {
+		t.Fatalf("filing: %d %s", rec.Code, rec.Body)
+	}
+	caseURL := rec.Header().Get("Location")
+	judge := f.browser(t, "judge")
+	page := judge.do("GET", caseURL+"/sentenca", nil).Body.String()
+	if strings.Contains(page, `formmethod="get"`) {
+		t.Error("the sentence form still recalculates by GET (the CSRF token would travel in the URL)")
+	}
+	rec = judge.do("POST", caseURL+"/sentenca", url.Values{"acao": {"recalcular"}, "ban.first_day": {"31/01/2026"}, "ban.months": {"3"}})
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "30/04/2026") {
+		t.Fatalf("recalculate: %d, want the form with the last day 30/04/2026", rec.Code)
+	}
+	var n int64
+	f.g.Raw("SELECT count(*) FROM bans").Scan(&n)
+	if n != 0 {
+		t.Fatalf("recalculating signed a sentence: %d bans", n)
 	}
 }

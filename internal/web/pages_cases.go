@@ -318,6 +318,9 @@ func mergeInvalid(a, b error) error {
 	out := &errs.Error{Kind: errs.Invalid, Message: ea.Message}
 	for _, f := range ea.Fields {
 		seen[f.Field] = true
+		// A wrong time (field X_hora) left X empty for the service: its
+		// "required" on X would point at the date the user typed right.
+		seen[strings.TrimSuffix(f.Field, "_hora")] = true
 		out.Fields = append(out.Fields, f)
 	}
 	for _, f := range eb.Fields {
@@ -706,6 +709,12 @@ func (s *Server) sentencePage(c echo.Context) error {
 	}
 	form, _ := c.FormParams()
 	delete(form, CSRFField)
+	if form.Get("acao") == "recalcular" {
+		// The "Recalcular" button: the same form, recomputed, nothing signed
+		// (a POST, so the CSRF token never travels in a URL).
+		form.Del("acao")
+		return s.renderSentence(c, http.StatusOK, Page{Form: form})
+	}
 	var f errs.Fields
 	in := cases.SentenceInput{DefendantID: formID(form.Get("defendant_id")),
 		Eligible: triState(form.Get("eligible")), Organiser: triState(form.Get("organiser")), Sec7: triState(form.Get("sec7")),

@@ -148,12 +148,13 @@ func instant(f *errs.Fields, field, date, clock string, loc *time.Location, requ
 	}
 	var hh, mm int
 	clock = strings.TrimSpace(clock)
+	// The time has a field of its own, named field+"_hora": its error goes there.
 	if clock == "" {
-		f.Add(field, "time", "Informe também a hora (hh:mm).")
+		f.Add(field+"_hora", "time", "Informe também a hora (hh:mm).")
 		return ""
 	}
 	if n, err := fmt.Sscanf(clock, "%d:%d", &hh, &mm); err != nil || n != 2 || hh < 0 || hh > 23 || mm < 0 || mm > 59 {
-		f.Add(field, "time", "Hora inválida: use hh:mm (por exemplo 15:20).")
+		f.Add(field+"_hora", "time", "Hora inválida: use hh:mm (por exemplo 15:20).")
 		return ""
 	}
 	return time.Date(d.Year, d.Month, d.Day, hh, mm, 0, 0, loc).Format(time.RFC3339)

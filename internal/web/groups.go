@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -188,24 +189,14 @@ func bindOptionalJSON(c echo.Context, dst any) error {
 }
 
 // leave: POST /api/v1/members/:id/leave {left_on?} (the group's managers).
-func (h *groupHandlers) leave(c echo.Context) error {
-	id, err := idParam(c, "Associado")
-	if err != nil {
-		return err
-	}
-	var in registry.DateInput
-	if err := bindOptionalJSON(c, &in); err != nil {
-		return err
-	}
-	m, err := h.svc.Leave(c.Request().Context(), groupActor(c), id, in)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, m)
-}
+func (h *groupHandlers) leave(c echo.Context) error { return h.memberDate(c, h.svc.Leave) }
 
 // rejoin: POST /api/v1/members/:id/rejoin {joined_on?} (the group's managers).
-func (h *groupHandlers) rejoin(c echo.Context) error {
+func (h *groupHandlers) rejoin(c echo.Context) error { return h.memberDate(c, h.svc.Rejoin) }
+
+// memberDate runs a dated change of a membership (leave, rejoin) on the
+// member of the path with the optional date of the body.
+func (h *groupHandlers) memberDate(c echo.Context, change func(context.Context, registry.Actor, int64, registry.DateInput) (*registry.MemberView, error)) error {
 	id, err := idParam(c, "Associado")
 	if err != nil {
 		return err
@@ -214,7 +205,7 @@ func (h *groupHandlers) rejoin(c echo.Context) error {
 	if err := bindOptionalJSON(c, &in); err != nil {
 		return err
 	}
-	m, err := h.svc.Rejoin(c.Request().Context(), groupActor(c), id, in)
+	m, err := change(c.Request().Context(), groupActor(c), id, in)
 	if err != nil {
 		return err
 	}

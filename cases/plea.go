@@ -74,6 +74,20 @@ func civilRefused(what string) error {
 	return errs.New(errs.Conflict, fmt.Sprintf("Processos de torcidas seguem o rito civil (ação civil pública ou TAC; DOMAIN.md §2): não há %s.", what))
 }
 
+// lockCriminalCase locks the case for a step of the criminal flow only
+// (plea agreement, conditional suspension): a group case, civil, is
+// refused naming the step (errs.Conflict).
+func (s *Service) lockCriminalCase(ctx context.Context, actor Actor, caseID int64, what string) (*Case, error) {
+	c, err := s.lockCase(ctx, actor, caseID)
+	if err != nil {
+		return nil, err
+	}
+	if c.Flow == FlowCivil {
+		return nil, civilRefused(what)
+	}
+	return c, nil
+}
+
 // OfferPlea records the prosecutor's plea agreement offer for a person
 // defendant (Lei 9.099/1995, art. 76): refused for groups, for an
 // organiser under Lei 14.597/2023, art. 201, § 6º (or another rule without
@@ -85,12 +99,9 @@ func (s *Service) OfferPlea(ctx context.Context, actor Actor, caseID int64, in P
 	var out *PleaResult
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)
-		c, err := s.lockCase(ctx, actor, caseID)
+		c, err := s.lockCriminalCase(ctx, actor, caseID, "transação penal")
 		if err != nil {
 			return err
-		}
-		if c.Flow == FlowCivil {
-			return civilRefused("transação penal")
 		}
 		if c.Status != StatusPleaOffered {
 			t, err := transitionFor(c, StatusPleaOffered)
@@ -211,12 +222,9 @@ func (s *Service) Homologate(ctx context.Context, actor Actor, caseID int64, in 
 	var out *SentenceResult
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)
-		c, err := s.lockCase(ctx, actor, caseID)
+		c, err := s.lockCriminalCase(ctx, actor, caseID, "transação penal")
 		if err != nil {
 			return err
-		}
-		if c.Flow == FlowCivil {
-			return civilRefused("transação penal")
 		}
 		t, err := transitionFor(c, StatusExecuting)
 		if err != nil {
@@ -361,12 +369,9 @@ func (s *Service) Suspend(ctx context.Context, actor Actor, caseID int64, in Sus
 	var out *Suspension
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)
-		c, err := s.lockCase(ctx, actor, caseID)
+		c, err := s.lockCriminalCase(ctx, actor, caseID, "suspensão condicional do processo")
 		if err != nil {
 			return err
-		}
-		if c.Flow == FlowCivil {
-			return civilRefused("suspensão condicional do processo")
 		}
 		t, err := transitionFor(c, StatusConditionalSuspension)
 		if err != nil {

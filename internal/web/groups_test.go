@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -19,7 +17,6 @@ import (
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
 	"github.com/juizado/juizado/internal/web"
-	"github.com/juizado/juizado/templates"
 	"gorm.io/gorm"
 )
 
@@ -39,15 +36,7 @@ func newGroupsFixture(t *testing.T) *groupsFixture {
 			t.Fatal(err)
 		}
 	}
-	enf, err := authz.Policy(ctx, g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	loc, _ := time.LoadLocation("America/Sao_Paulo")
-	srv, err := web.New(web.Deps{DB: g, Enforcer: enf, Clock: clock.System{}, Loc: loc, Templates: templates.FS, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newServer(t, g, clock.System{})
 	f := &groupsFixture{t: t, g: g, srv: srv, tokens: map[string]string{}}
 	for _, role := range []string{"admin", "clerk", "judge", "prosecutor", "police"} {
 		f.token(role, authz.UserSpec{Name: "g-" + role, Role: role, Court: "26.0100"})

@@ -36,6 +36,25 @@ type fixture struct {
 	sessions map[string]*browser   // role → signed-in browser (accounts_test.go)
 }
 
+// newServer builds the server of a test on database g with clock clk: the
+// policy from the database, the court's zone, the embedded templates, no logs.
+func newServer(t testing.TB, g *gorm.DB, clk clock.Clock) *web.Server {
+	t.Helper()
+	enf, err := authz.Policy(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := web.New(web.Deps{DB: g, Enforcer: enf, Clock: clk, Loc: loc, Templates: templates.FS, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	ctx := context.Background()
@@ -46,15 +65,7 @@ func newFixture(t *testing.T) *fixture {
 	if err := g.Exec("INSERT INTO fan_groups (id, name) VALUES (1, 'Torcida Teste')").Error; err != nil {
 		t.Fatal(err)
 	}
-	enf, err := authz.Policy(ctx, g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	loc, _ := time.LoadLocation("America/Sao_Paulo")
-	srv, err := web.New(web.Deps{DB: g, Enforcer: enf, Clock: clock.System{}, Loc: loc, Templates: templates.FS, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newServer(t, g, clock.System{})
 	f := &fixture{srv: srv, tokens: map[string]string{}, g: g, users: map[string]authz.User{}, sessions: map[string]*browser{}}
 	for _, role := range authz.Roles {
 		spec := authz.UserSpec{Name: "u-" + role, Role: role, Court: "26.0100", Club: "Clube", Group: 1}
@@ -72,10 +83,11 @@ func newFixture(t *testing.T) *fixture {
 		f.tokens[role] = tok
 		f.users[role] = u
 	}
-	f.rules, err = authz.BasePolicy()
+	rules, err := authz.BasePolicy()
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.rules = rules
 	return f
 }
 

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"mime/multipart"
 	"net/http/httptest"
 	"os"
@@ -20,7 +19,6 @@ import (
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
 	"github.com/juizado/juizado/internal/web"
-	"github.com/juizado/juizado/templates"
 	"gorm.io/gorm"
 )
 
@@ -46,16 +44,9 @@ func newWF(t *testing.T) *wf {
 	if err := g.Exec("INSERT INTO fan_groups (name, supported_club) VALUES ('Torcida Organizada Garra do Tatuapé', 'Corinthians')").Error; err != nil {
 		t.Fatal(err)
 	}
-	enf, err := authz.Policy(ctx, g)
-	if err != nil {
-		t.Fatal(err)
-	}
 	loc, _ := time.LoadLocation("America/Sao_Paulo")
 	clk := clock.NewFixed(time.Date(2025, 6, 10, 12, 0, 0, 0, loc))
-	srv, err := web.New(web.Deps{DB: g, Enforcer: enf, Clock: clk, Loc: loc, Templates: templates.FS, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := newServer(t, g, clk)
 	w := &wf{t: t, srv: srv, g: g, clk: clk, tok: map[string]string{}, loc: loc}
 	for _, role := range []string{"prosecutor", "police", "clerk", "club"} {
 		w.token(role, "wf-"+role)

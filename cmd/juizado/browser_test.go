@@ -26,8 +26,6 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
-	"github.com/juizado/juizado/internal/config"
-	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
 )
 
@@ -144,19 +142,7 @@ func set(id, value string) chromedp.Action[chromedp.Void] {
 func TestBrowserFlow(t *testing.T) {
 	exe := chromiumPath(t)
 	clk := clock.NewFixed(time.Date(2026, 3, 1, 10, 0, 0, 0, saoPaulo))
-	cfg := config.Config{Addr: "127.0.0.1:0", DatabaseURL: pgtest.NewDSN(t), Court: "26.0100", TimeZone: "America/Sao_Paulo"}
-	m := &Main{Config: cfg, Clock: clk}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); m.Close() })
-	if err := m.Open(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	m, ctx := startInProcess(t, clk)
 	if err := cases.EnsureCourt(ctx, m.DB, "26.0100", ""); err != nil {
 		t.Fatal(err)
 	}

@@ -380,11 +380,11 @@ func TestEndToEndBinary(t *testing.T) {
 	}
 }
 
-// TestDayAfterLastDay runs the in-process server with a clock the test moves:
-// a ban is in force until the end of its last day in America/Sao_Paulo and
-// on neither list from the first instant of the next day.
-func TestDayAfterLastDay(t *testing.T) {
-	clk := clock.NewFixed(time.Date(2026, 3, 1, 10, 0, 0, 0, saoPaulo))
+// startInProcess runs the real server in this process on a fresh database
+// and 127.0.0.1:0, with clock clk; it stops when the test ends. The context
+// ends with the test too.
+func startInProcess(t *testing.T, clk clock.Clock) (*Main, context.Context) {
+	t.Helper()
 	cfg := config.Config{Addr: "127.0.0.1:0", DatabaseURL: pgtest.NewDSN(t), Court: "26.0100", TimeZone: "America/Sao_Paulo"}
 	m := &Main{Config: cfg, Clock: clk}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -398,6 +398,15 @@ func TestDayAfterLastDay(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- m.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
+	return m, ctx
+}
+
+// TestDayAfterLastDay runs the in-process server with a clock the test moves:
+// a ban is in force until the end of its last day in America/Sao_Paulo and
+// on neither list from the first instant of the next day.
+func TestDayAfterLastDay(t *testing.T) {
+	clk := clock.NewFixed(time.Date(2026, 3, 1, 10, 0, 0, 0, saoPaulo))
+	m, ctx := startInProcess(t, clk)
 	tok := func(role, name, club string) string {
 		tk, _, err := createToken(ctx, m.DB, authz.UserSpec{Name: name, Role: role, Court: "26.0100", Club: club})
 		if err != nil {

@@ -26,81 +26,129 @@ type CheckRecord struct {
 // TableName is the table of check records.
 func (CheckRecord) TableName() string { return "blocklist_checks" }
 
-// CheckLog writes check records in batches off the request path: Log hands a
-// record to a buffered channel; one goroutine writes a batch every Interval
-// or every BatchSize records. Close writes what is left.
+// CheckLog writes check records in batches off the request path: Log
+// appends a record to a pending slice under a mutex (no goroutine is woken
+// per record); one goroutine writes the pending records every Interval, or
+// as soon as BatchSize of them wait. A batch that cannot be written is kept
+// and tried again at the next tick (records are breach evidence, never
+// dropped); while Buffer records wait, Log waits too. Close writes what is
+// left. DOMAIN.md §6; issue 6 ("logged in batches off the request path").
 type CheckLog struct {
 	db       *gorm.DB
 	logger   *slog.Logger
-	ch       chan CheckRecord
-	done     chan struct{}
 	interval time.Duration
-	batch    int
-	once     sync.Once
-	mu       sync.RWMutex // Log holds it for reading; Close for writing
-	closed   bool
+	batch    int // records per COPY and the size that wakes the writer
+	max      int // pending records beyond which Log waits
+
+	mu      sync.Mutex
+	space   *sync.Cond // signalled when pending is taken or Close is called
+	pending []CheckRecord
+	closed  bool
+
+	kick chan struct{} // capacity 1: a full batch waits
+	stop chan struct{}
+	done chan struct{}
+	once sync.Once
 }
 
-// NewCheckLog starts the flusher. buffer is the channel's capacity (a full
-// buffer makes Log wait: records are evidence, never dropped).
+// NewCheckLog starts the writer. buffer bounds the records waiting to be
+// written (0: 65,536; a full buffer makes Log wait); interval is the longest
+// a record waits before its batch is written (0: 200 ms).
 func NewCheckLog(g *gorm.DB, logger *slog.Logger, buffer int, interval time.Duration) *CheckLog {
 	if logger == nil {
 		logger = slog.Default()
 	}
 	if buffer <= 0 {
-		buffer = 8192
+		buffer = 65536
 	}
 	if interval <= 0 {
 		interval = 200 * time.Millisecond
 	}
-	l := &CheckLog{db: g, logger: logger, ch: make(chan CheckRecord, buffer), done: make(chan struct{}), interval: interval, batch: 1000}
+	batch := 1000
+	if batch > buffer {
+		batch = buffer
+	}
+	l := &CheckLog{db: g, logger: logger, interval: interval, batch: batch, max: buffer,
+		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	l.space = sync.NewCond(&l.mu)
 	go l.run()
 	return l
 }
 
 // Log queues a record. After Close it writes the record at once.
 func (l *CheckLog) Log(r CheckRecord) {
-	l.mu.RLock()
-	if !l.closed {
-		l.ch <- r
-		l.mu.RUnlock()
+	l.mu.Lock()
+	for len(l.pending) >= l.max && !l.closed {
+		l.space.Wait()
+	}
+	if l.closed {
+		l.mu.Unlock()
+		l.write([]CheckRecord{r})
 		return
 	}
-	l.mu.RUnlock()
-	l.write([]CheckRecord{r})
+	l.pending = append(l.pending, r)
+	full := len(l.pending) == l.batch
+	l.mu.Unlock()
+	if full {
+		select {
+		case l.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// take removes and returns the pending records.
+func (l *CheckLog) take() []CheckRecord {
+	l.mu.Lock()
+	rs := l.pending
+	l.pending = nil
+	l.space.Broadcast()
+	l.mu.Unlock()
+	return rs
 }
 
 func (l *CheckLog) run() {
 	defer close(l.done)
 	t := time.NewTicker(l.interval)
 	defer t.Stop()
-	buf := make([]CheckRecord, 0, l.batch)
+	var failed []CheckRecord // a batch that could not be written, tried again
 	flush := func() {
-		if len(buf) > 0 {
-			l.write(buf)
-			buf = buf[:0]
+		rs := append(failed, l.take()...)
+		failed = nil
+		for len(rs) > 0 {
+			n := min(len(rs), l.batch)
+			if err := l.write(rs[:n]); err != nil {
+				if over := len(rs) - l.max; over > 0 {
+					// The database has refused writes for so long that
+					// the memory bound is reached: the oldest go.
+					l.logger.Error("blocklist check log: records dropped after failed writes", "records", over)
+					rs = rs[over:]
+				}
+				failed = rs
+				return
+			}
+			rs = rs[n:]
 		}
 	}
 	for {
 		select {
-		case r, ok := <-l.ch:
-			if !ok {
-				flush()
-				return
-			}
-			buf = append(buf, r)
-			if len(buf) >= l.batch {
-				flush()
-			}
+		case <-l.kick:
+			flush()
 		case <-t.C:
 			flush()
+		case <-l.stop:
+			flush()
+			if len(failed) > 0 {
+				l.logger.Error("blocklist check log: records not written at close", "records", len(failed))
+			}
+			return
 		}
 	}
 }
 
 // write stores a batch with COPY (pgx), or with INSERTs when the
 // connection is not pgx's.
-func (l *CheckLog) write(rs []CheckRecord) {
+func (l *CheckLog) write(rs []CheckRecord) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	err := errNotPgx
@@ -114,6 +162,7 @@ func (l *CheckLog) write(rs []CheckRecord) {
 		// The CPF stays out of the log line.
 		l.logger.Error("blocklist check log: batch not written", "records", len(rs), "err", err.Error())
 	}
+	return err
 }
 
 var errNotPgx = errors.New("registry: not a pgx connection")
@@ -139,14 +188,15 @@ func copyChecks(ctx context.Context, sqlDB *sql.DB, rs []CheckRecord) error {
 	})
 }
 
-// Close stops taking records into the buffer and waits until every queued
-// record is written.
+// Close stops queueing records (later ones are written at once) and waits
+// until every queued record is written.
 func (l *CheckLog) Close() {
 	l.once.Do(func() {
 		l.mu.Lock()
 		l.closed = true
-		close(l.ch)
+		l.space.Broadcast()
 		l.mu.Unlock()
+		close(l.stop)
 		<-l.done
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -433,5 +435,33 @@ func TestParseCPFAnySpelling(t *testing.T) {
 		if _, err := registry.ParseCPFAnySpelling(s); err == nil {
 			t.Errorf("%q accepted", s)
 		}
+	}
+}
+
+// A batch the database refuses (here: the table is briefly renamed) is kept
+// and written at a later tick; none is lost.
+func TestCheckLogRetries(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	u, _, err := authz.EnsureUser(ctx, e.g, authz.UserSpec{Name: "portaria", Role: "club", Club: "Santos"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.g.Exec("ALTER TABLE blocklist_checks RENAME TO blocklist_checks_away").Error; err != nil {
+		t.Fatal(err)
+	}
+	log := registry.NewCheckLog(e.g, slog.New(slog.NewTextHandler(io.Discard, nil)), 0, 10*time.Millisecond)
+	for i := 0; i < 1500; i++ {
+		log.Log(registry.CheckRecord{UserID: u.ID, Club: "Santos", CPF: "66392332154", CheckedAt: t0, Version: 3})
+	}
+	time.Sleep(100 * time.Millisecond) // several ticks fail
+	if err := e.g.Exec("ALTER TABLE blocklist_checks_away RENAME TO blocklist_checks").Error; err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	var n int64
+	if err := e.g.Raw("SELECT count(*) FROM blocklist_checks WHERE club = 'Santos' AND version = 3").Scan(&n).Error; err != nil || n != 1500 {
+		t.Errorf("%d check rows after the failed writes, want 1500 (%v)", n, err)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/logsink"
 	"github.com/juizado/juizado/internal/pgcluster"
 	"github.com/juizado/juizado/internal/web"
 	"github.com/juizado/juizado/registry"
@@ -49,6 +50,7 @@ type Main struct {
 
 	httpServer *http.Server
 	listener   net.Listener
+	logSink    *logsink.Writer // when Open made the logger
 }
 
 // Open connects to the database, refuses a schema that is behind, makes
@@ -58,7 +60,10 @@ func (m *Main) Open(ctx context.Context) error {
 		m.Clock = clock.System{}
 	}
 	if m.Logger == nil {
-		m.Logger = slog.New(slog.NewJSONHandler(os.Stderr, nil))
+		// JSON lines on stderr, written in batches (every 100 ms; warnings
+		// and errors at once; the rest at Close).
+		m.logSink = logsink.New(os.Stderr, 0, 0)
+		m.Logger = slog.New(logsink.Handler(slog.NewJSONHandler(m.logSink, nil), m.logSink))
 	}
 	loc, err := time.LoadLocation(m.Config.TimeZone)
 	if err != nil {
@@ -159,10 +164,13 @@ func (m *Main) checkpointAudit(ctx context.Context, every time.Duration) {
 	}
 }
 
-// Close releases the database.
+// Close releases the database and writes the log lines still buffered.
 func (m *Main) Close() error {
 	if m.Server != nil {
 		m.Server.Close()
+	}
+	if m.logSink != nil {
+		_ = m.logSink.Close()
 	}
 	if m.DB != nil {
 		if sqlDB, err := m.DB.DB(); err == nil {

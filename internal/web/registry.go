@@ -193,6 +193,7 @@ type preparedList struct {
 	generatedAt time.Time
 	json, csv   *preparedBody
 	byCPF       map[string][]registry.CheckBan
+	bansJSON    map[string][]byte // byCPF's values encoded once per version
 }
 
 type preparedBody struct {
@@ -285,6 +286,14 @@ func (s *Server) prepare(snap *registry.Snapshot) (*preparedList, error) {
 	p := &preparedList{version: snap.Version, generatedAt: snap.GeneratedAt, byCPF: make(map[string][]registry.CheckBan, len(snap.Items))}
 	for _, e := range snap.Items {
 		p.byCPF[e.CPF] = append(p.byCPF[e.CPF], registry.CheckBan{BanID: e.BanID, FirstDay: e.FirstDay, LastDay: e.LastDay, CaseNumber: e.CaseNumber, Court: e.Court})
+	}
+	p.bansJSON = make(map[string][]byte, len(p.byCPF))
+	for cpf, bans := range p.byCPF {
+		b, err := json.Marshal(bans)
+		if err != nil {
+			return nil, err
+		}
+		p.bansJSON[cpf] = b
 	}
 	jb, err := json.Marshal(snap)
 	if err != nil {
@@ -452,10 +461,7 @@ func (s *Server) blocklistCheck(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	bans := p.byCPF[cpf.String()]
-	if bans == nil {
-		bans = []registry.CheckBan{}
-	}
+	bans := p.bansJSON[cpf.String()]
 	if u, ok := c.Get(userKey).(authz.User); ok && s.checkLog != nil {
 		club := ""
 		if u.Club != nil {
@@ -463,7 +469,26 @@ func (s *Server) blocklistCheck(c echo.Context) error {
 		}
 		s.checkLog.Log(registry.CheckRecord{UserID: u.ID, Club: club, CPF: cpf.String(), CheckedAt: s.now(), Version: p.version})
 	}
-	return c.JSON(http.StatusOK, checkAnswer{CPF: cpf.String(), Blocked: len(bans) > 0, Bans: bans, Version: p.version})
+	return c.JSONBlob(http.StatusOK, appendCheckAnswer(make([]byte, 0, 64+len(bans)), cpf.String(), bans, p.version))
+}
+
+// appendCheckAnswer appends the JSON of a checkAnswer (same fields, same
+// order) built from the bans already encoded with the version, so that a
+// gate's check encodes nothing per request. bans is nil when not blocked.
+func appendCheckAnswer(b []byte, cpf string, bans []byte, version int64) []byte {
+	b = append(b, `{"cpf":"`...)
+	b = append(b, cpf...) // 11 digits: nothing to escape
+	b = append(b, `","blocked":`...)
+	b = strconv.AppendBool(b, bans != nil)
+	b = append(b, `,"bans":`...)
+	if bans == nil {
+		b = append(b, `[]`...)
+	} else {
+		b = append(b, bans...)
+	}
+	b = append(b, `,"version":`...)
+	b = strconv.AppendInt(b, version, 10)
+	return append(b, '}', '\n')
 }
 
 // awaitingIdentification: GET /api/v1/blocklist/awaiting-identification

@@ -55,7 +55,7 @@ func newServer(t testing.TB, g *gorm.DB, clk clock.Clock) *web.Server {
 	return srv
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	g := pgtest.NewDB(t)

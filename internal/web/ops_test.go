@@ -1,7 +1,11 @@
 package web_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -21,5 +25,37 @@ func TestMetricsIgnoreHostHeader(t *testing.T) {
 	}
 	if !strings.Contains(rec.Body.String(), `url="/healthz"`) {
 		t.Fatal("no series for /healthz")
+	}
+}
+
+// Every answer carries a request id (32 hex digits, distinct per request)
+// and the request's JSON log line names it, its route and status, never the
+// CPF of the path.
+func TestRequestIDInAnswerAndLog(t *testing.T) {
+	f := newFixture(t)
+	var logs bytes.Buffer
+	srv := newServerWithLogger(t, f.g, slog.New(slog.NewJSONHandler(&logs, nil)))
+	ids := map[string]bool{}
+	for i := 0; i < 50; i++ {
+		req := httptest.NewRequest("GET", "/api/v1/blocklist/check/468.819.736-59", nil)
+		req.Header.Set("Authorization", "Bearer "+f.tokens["club"])
+		rec := httptest.NewRecorder()
+		srv.Echo.ServeHTTP(rec, req)
+		id := rec.Header().Get("X-Request-Id")
+		if rec.Code != 200 || !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(id) || ids[id] {
+			t.Fatalf("answer %d, request id %q (seen before: %v)", rec.Code, id, ids[id])
+		}
+		ids[id] = true
+	}
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	var last map[string]any
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+		t.Fatal(err)
+	}
+	if !ids[last["request_id"].(string)] || last["route"] != "/api/v1/blocklist/check/:cpf" || last["status"] != float64(200) {
+		t.Errorf("log line %v", last)
+	}
+	if strings.Contains(logs.String(), "46881973659") || strings.Contains(logs.String(), "468.819.736-59") {
+		t.Error("the CPF reached the request log")
 	}
 }

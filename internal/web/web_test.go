@@ -40,6 +40,17 @@ type fixture struct {
 // policy from the database, the court's zone, the embedded templates, no logs.
 func newServer(t testing.TB, g *gorm.DB, clk clock.Clock) *web.Server {
 	t.Helper()
+	return newServerWith(t, g, clk, slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+// newServerWithLogger is newServer with the system clock and logs to logger.
+func newServerWithLogger(t testing.TB, g *gorm.DB, logger *slog.Logger) *web.Server {
+	t.Helper()
+	return newServerWith(t, g, clock.System{}, logger)
+}
+
+func newServerWith(t testing.TB, g *gorm.DB, clk clock.Clock, logger *slog.Logger) *web.Server {
+	t.Helper()
 	enf, err := authz.Policy(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +59,7 @@ func newServer(t testing.TB, g *gorm.DB, clk clock.Clock) *web.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := web.New(web.Deps{DB: g, Enforcer: enf, Clock: clk, Loc: loc, Templates: templates.FS, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv, err := web.New(web.Deps{DB: g, Enforcer: enf, Clock: clk, Loc: loc, Templates: templates.FS, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,8 @@
 #   2. GET /api/v1/blocklist (prepared body, identity and gzip) vs nginx
 #      serving the same bytes as a static file;
 #   3. GET /api/v1/blocklist/changes?since=V (a page of 1,000 changes).
-# Usage: bench/blocklist.sh   (DUR=10s CONNS=32 THREADS=2 to change the load)
+# Usage: bench/blocklist.sh   (DUR=10s CONNS=32 THREADS=2 to change the load;
+#        BANS=1000000 for ten times the bans in force)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" != inner ]; then
@@ -15,7 +16,7 @@ if [ "${1:-}" != inner ]; then
 	command -v nginx >/dev/null || apt-get install -y nginx-light
 	exec go run ./internal/pgtest/cmd/testcluster -- bash bench/blocklist.sh inner
 fi
-DUR=${DUR:-10s}; CONNS=${CONNS:-32}; THREADS=${THREADS:-2}
+DUR=${DUR:-10s}; CONNS=${CONNS:-32}; THREADS=${THREADS:-2}; BANS=${BANS:-100000}
 APP=127.0.0.1:18080; CONST=127.0.0.1:18081; NGINX=127.0.0.1:18082
 T=$(mktemp -d)
 pids=()
@@ -28,8 +29,8 @@ export DATABASE_URL="${PGTEST_DSN/dbname=postgres/dbname=bench}" JUIZADO_ADDR=$A
 "$T/juizado" migrate up >/dev/null
 CLUB=$("$T/juizado" token create --role club --name bench-club --club Corinthians | tail -1)
 "$T/juizado" token create --role prosecutor --name bench-prosecutor >/dev/null   # the court and the filer of the seeded case
-psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qf bench/seed.sql
-echo "== blocklist refresh (100,000 entries into the feed)"; time "$T/juizado" blocklist refresh
+psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -v bans="$BANS" -qf bench/seed.sql
+echo "== blocklist refresh ($BANS entries into the feed)"; time "$T/juizado" blocklist refresh
 psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qf bench/feed.sql
 psql "$DATABASE_URL" -Atc "SELECT 'bans in force: ' || count(*) FROM bans WHERE status = 'active'; SELECT 'entries: ' || count(*) FROM blocklist_entries; SELECT 'feed changes: ' || count(*) FROM blocklist_changes"
 "$T/juizado" serve 2>"$T/serve.log" & pids+=($!)

@@ -1,5 +1,5 @@
 -- bench/seed.sql: :bans bans in force (psql -v bans=N; blocklist.sh passes BANS,
--- 100,000 by default), one of them of the valid CPF 468.819.736-59, each of
+-- 100,000 by default), one of them of the valid CPF 468.819.736-59, each of its own defendant, in one
 -- case; CPFs are 11 digits (not check-digit valid: the database does not
 -- check them; the bench queries one valid CPF added by blocklist.sh).
 INSERT INTO cases (number, court_code, year, sequence, status, filer_user_id, filer_role, filed_by_kind, filed_by_name,

@@ -97,6 +97,14 @@ func (l *CheckLog) Log(r CheckRecord) {
 	}
 }
 
+// Pending is the number of records waiting to be written (a figure for
+// /metrics: it grows when the database falls behind the gates).
+func (l *CheckLog) Pending() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.pending)
+}
+
 // take removes and returns the pending records.
 func (l *CheckLog) take() []CheckRecord {
 	l.mu.Lock()

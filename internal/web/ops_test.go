@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"regexp"
@@ -57,5 +58,48 @@ func TestRequestIDInAnswerAndLog(t *testing.T) {
 	}
 	if strings.Contains(logs.String(), "46881973659") || strings.Contains(logs.String(), "468.819.736-59") {
 		t.Error("the CPF reached the request log")
+	}
+}
+
+// /metrics gives the blocklist version this instance serves, its entries,
+// and how many committed versions it has not served yet.
+func TestBlocklistMetrics(t *testing.T) {
+	f := newFixture(t)
+	if rec := f.call("GET", "/api/v1/blocklist/check/46881973659", f.tokens["club"]); rec.Code != 200 {
+		t.Fatalf("check: %d %s", rec.Code, rec.Body)
+	}
+	var v struct {
+		Version int64
+		Entries int64
+	}
+	if err := f.g.Raw("SELECT version, entries FROM blocklist_versions ORDER BY version DESC LIMIT 1").Scan(&v).Error; err != nil || v.Version == 0 {
+		t.Fatalf("no version made by the check: %v", err)
+	}
+	metric := func(name string) string {
+		body := f.call("GET", "/metrics", "").Body.String()
+		m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("%s missing from /metrics", name)
+		}
+		return m[1]
+	}
+	if got := metric("juizado_blocklist_version"); got != fmt.Sprint(v.Version) {
+		t.Errorf("version %s, want %d", got, v.Version)
+	}
+	if got := metric("juizado_blocklist_entries"); got != fmt.Sprint(v.Entries) {
+		t.Errorf("entries %s, want %d", got, v.Entries)
+	}
+	if got := metric("juizado_blocklist_feed_lag_versions"); got != "0" {
+		t.Errorf("lag %s, want 0", got)
+	}
+	// A version committed by another instance, not yet served here.
+	if err := f.g.Exec("INSERT INTO blocklist_versions (generated_at, digest, entries) SELECT now(), '\\x00', entries FROM blocklist_versions ORDER BY version DESC LIMIT 1").Error; err != nil {
+		t.Fatal(err)
+	}
+	if got := metric("juizado_blocklist_feed_lag_versions"); got != "1" {
+		t.Errorf("lag %s after another instance's version, want 1", got)
+	}
+	if got := metric("juizado_blocklist_check_log_pending"); got == "" {
+		t.Error("no check log gauge")
 	}
 }

@@ -191,6 +191,7 @@ type blocklistState struct {
 type preparedList struct {
 	version     int64
 	generatedAt time.Time
+	entries     int
 	json, csv   *preparedBody
 	byCPF       map[string][]registry.CheckBan
 	bansJSON    map[string][]byte // byCPF's values encoded once per version
@@ -283,7 +284,7 @@ func (s *Server) fresh(st *blocklistState, today civil.Date) bool {
 }
 
 func (s *Server) prepare(snap *registry.Snapshot) (*preparedList, error) {
-	p := &preparedList{version: snap.Version, generatedAt: snap.GeneratedAt, byCPF: make(map[string][]registry.CheckBan, len(snap.Items))}
+	p := &preparedList{version: snap.Version, generatedAt: snap.GeneratedAt, entries: len(snap.Items), byCPF: make(map[string][]registry.CheckBan, len(snap.Items))}
 	for _, e := range snap.Items {
 		p.byCPF[e.CPF] = append(p.byCPF[e.CPF], registry.CheckBan{BanID: e.BanID, FirstDay: e.FirstDay, LastDay: e.LastDay, CaseNumber: e.CaseNumber, Court: e.Court})
 	}

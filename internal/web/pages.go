@@ -46,7 +46,7 @@ type Page struct {
 // and the shared parts html/comum.html, one template set per page, parsed
 // once at start-up.
 var LayoutPages = []string{"entrar", "painel", "erro",
-	"processos", "processo_novo", "processo", "sentenca", "distribuicao", "audiencias",
+	"processos", "processo_novo", "processo", "sentenca", "distribuicao", "audiencias", "feriados",
 	"torcida", "associado", "importar",
 	"clube", "verificar_form",
 	"admin_usuarios", "admin_papeis", "admin_juizados", "admin_auditoria"}
@@ -107,6 +107,8 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	e.POST("/sair", s.logout)
 	e.GET("/painel", s.panel, s.requirePage())
 	s.casePages(e)
+	s.banPages(e)
+	s.workflowPages(e)
 	s.groupPages(e)
 	s.clubPages(e)
 	s.adminPages(e)

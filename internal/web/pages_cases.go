@@ -351,6 +351,8 @@ type caseData struct {
 	Persons  []cases.DefendantView
 	Distance string
 	Kinds    []string
+	// Actions: the decision forms the user is offered (pages_workflow.go).
+	Actions caseActions
 }
 
 func caseID(c echo.Context) (int64, error) { return pathID(c, "id") }
@@ -374,7 +376,7 @@ func (s *Server) renderCase(c echo.Context, status int, p Page) error {
 		return s.pageFail(c, err)
 	}
 	u := pageUser(c)
-	d := caseData{Case: v, Evidence: ev, Kinds: cases.HearingKinds[v.Flow]}
+	d := caseData{Case: v, Evidence: ev, Kinds: cases.HearingKinds[v.Flow], Actions: caseActionsFor(v, u.Role, u.ID, civil.Today(s.now(), s.deps.Loc))}
 	for _, t := range v.Next {
 		if t.Via == "" && contains(t.Roles, u.Role) {
 			d.Next = append(d.Next, t)

@@ -200,7 +200,17 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 			}
 			return fv
 		},
-		"erro":  func(p Page, name string) string { return p.Errs[name] },
+		"erro": func(p Page, name string) string { return p.Errs[name] },
+		// temErros: the page carries errors of the form whose fields start
+		// with prefix (the form is shown again with them).
+		"temErros": func(p Page, prefix string) bool {
+			for k := range p.Errs {
+				if strings.HasPrefix(k, prefix) {
+					return true
+				}
+			}
+			return false
+		},
 		"valor": func(p Page, name string) string { return p.Form.Get(name) },
 		"id":    fieldID,
 		"marcado": func(p Page, name, value string) bool {
@@ -240,18 +250,19 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 			}
 			return s
 		},
-		"situacao":   func(s string) string { return orSelf(cases.StatusPT[s], s) },
-		"conduta":    conductLabel,
-		"condutas":   func() []string { return sanctions.ConductWords },
-		"relacao":    placeLabel,
-		"audiencia":  func(k string) string { return orSelf(hearingLabels[k], k) },
-		"estadoBan":  func(s string) string { return orSelf(banStateLabels[s], s) },
-		"papeis":     func() []string { return authz.Roles },
-		"contem":     func(list []string, s string) bool { return contains(list, s) },
-		"mais":       func(a, b int) int { return a + b },
-		"tpu":        func(code *int) string { return tpuLabel(code) },
-		"simnao":     func(b bool) string { return map[bool]string{true: "sim", false: "não"}[b] },
-		"linhaErros": func(l registry.ImportLine) bool { return len(l.Errors) > 0 },
+		"situacao":     func(s string) string { return orSelf(cases.StatusPT[s], s) },
+		"conduta":      conductLabel,
+		"condutas":     func() []string { return sanctions.ConductWords },
+		"relacao":      placeLabel,
+		"audiencia":    func(k string) string { return orSelf(hearingLabels[k], k) },
+		"estadoBan":    func(s string) string { return orSelf(banStateLabels[s], s) },
+		"estadoAcordo": func(s string) string { return orSelf(pleaStatusLabels[s], s) },
+		"papeis":       func() []string { return authz.Roles },
+		"contem":       func(list []string, s string) bool { return contains(list, s) },
+		"mais":         func(a, b int) int { return a + b },
+		"tpu":          func(code *int) string { return tpuLabel(code) },
+		"simnao":       func(b bool) string { return map[bool]string{true: "sim", false: "não"}[b] },
+		"linhaErros":   func(l registry.ImportLine) bool { return len(l.Errors) > 0 },
 	}
 }
 
@@ -339,3 +350,8 @@ func placeLabel(p *string) string {
 var hearingLabels = map[string]string{"preliminary": "audiência preliminar", "instruction": "audiência de instrução e julgamento", "conciliation": "audiência de conciliação"}
 
 var banStateLabels = map[string]string{"in_force": "em vigor", "not_started": "a começar", "ended": "cumprido", "lifted": "revogado"}
+
+// pleaStatusLabels name the states of a plea agreement and of a
+// conditional suspension.
+var pleaStatusLabels = map[string]string{"offered": "proposta", "accepted": "aceita", "refused": "recusada", "homologated": "homologada",
+	"active": "em curso", "revoked": "revogada", "extinguished": "extinta"}

@@ -1,0 +1,282 @@
+package web
+
+// The decisions of the criminal flow as forms of the case page, for the
+// judge of the case: homologating an accepted plea agreement (POST
+// /processos/:id/homologacao) and suspending the proceedings (POST
+// /processos/:id/suspensao); for the clerk, the defendant's notification of
+// the sentence (POST /processos/:id/intimacoes); and the court's holidays
+// (GET and POST /feriados). They call the same cases.Service methods as the
+// JSON API, inside a transaction carrying the user (the audit trail names
+// who acted). A form is shown only when the case's flow allows its step
+// (cases.Next, the data of cases.CriminalFlow) and the user may take it.
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/labstack/echo/v4"
+)
+
+// workflowPages registers the forms of the criminal flow's decisions and
+// the holidays page.
+func (s *Server) workflowPages(e *echo.Echo) {
+	judge := s.requirePage("judge")
+	e.POST("/processos/:id/homologacao", s.homologatePage, judge)
+	e.POST("/processos/:id/suspensao", s.suspendPage, judge)
+	e.POST("/processos/:id/intimacoes", s.notifyPage, s.requirePage("clerk"))
+	e.GET("/feriados", s.holidaysPage, s.requirePage("clerk", "judge"))
+	e.POST("/feriados", s.addHolidayPage, s.requirePage("clerk"))
+}
+
+// pleaChoice is an accepted plea agreement waiting for the homologation.
+type pleaChoice struct {
+	DefendantID int64
+	Name        string
+	Months      int
+	FirstDay    *civil.Date
+}
+
+// caseActions says which decision forms the case page offers the user.
+// The steps come from the case's flow (cases.View.Next, built from
+// cases.CriminalFlow) with the role each needs; the services check them
+// again under a row lock.
+type caseActions struct {
+	// JudgeOfCase: the user is the judge the case is distributed to, the
+	// only one who decides it (bans, homologation, suspension).
+	JudgeOfCase bool
+	// Offer: the prosecutor may offer a plea agreement (Lei 9.099/1995,
+	// art. 76): the flow goes to plea_offered from here, or is there.
+	Offer bool
+	// Homologate: an accepted plea agreement waits for the judge (Lei
+	// 9.099/1995, art. 76, § 4º); Accepted lists them.
+	Homologate bool
+	Accepted   []pleaChoice
+	// Suspend: the flow allows the conditional suspension (Lei 9.099/1995,
+	// art. 89) from here.
+	Suspend bool
+	// Notify: the clerk may record the notification of the decision that
+	// opens the appeal window (Lei 9.099/1995, art. 82, § 1º).
+	Notify bool
+	// Today is today's date as dd/mm/aaaa (the default of decision dates).
+	Today string
+}
+
+// caseActionsFor computes the forms of case v for user u on day today.
+func caseActionsFor(v *cases.View, role string, userID int64, today civil.Date) caseActions {
+	a := caseActions{Today: today.BR()}
+	if v == nil {
+		return a
+	}
+	a.JudgeOfCase = role == "judge" && v.Judge != nil && v.Judge.ID == userID
+	allowed := func(to string, via bool) bool {
+		for _, t := range v.Next {
+			if t.To == to && (t.Via != "") == via && contains(t.Roles, role) {
+				return true
+			}
+		}
+		return false
+	}
+	a.Offer = role == "prosecutor" && (allowed(cases.StatusPleaOffered, true) || v.Status == cases.StatusPleaOffered)
+	if a.JudgeOfCase {
+		a.Suspend = allowed(cases.StatusConditionalSuspension, true)
+		if allowed(cases.StatusExecuting, true) { // plea_accepted → executing, via the homologation
+			names := map[int64]string{}
+			for _, d := range v.Defendants {
+				names[d.ID] = d.FullName
+			}
+			for _, p := range v.Pleas {
+				if p.Status == "accepted" {
+					a.Accepted = append(a.Accepted, pleaChoice{DefendantID: p.DefendantID, Name: names[p.DefendantID], Months: p.Months, FirstDay: p.FirstDay})
+				}
+			}
+			a.Homologate = len(a.Accepted) > 0
+		}
+	}
+	// cases.Service.Notify takes the notification of a decided case.
+	a.Notify = role == "clerk" && (v.Status == cases.StatusSentenced || v.Status == cases.StatusJudgment)
+	return a
+}
+
+// homologatePage: POST /processos/:id/homologacao (the judge of the case;
+// form: hom.defendant_id, hom.first_day as dd/mm/aaaa, optional):
+// homologates an accepted plea agreement through cases.Service.Homologate,
+// which creates the ban with source plea_agreement (Lei 9.099/1995, art.
+// 76, § 4º; Lei 14.597/2023, art. 201, § 5º) and refreshes the blocklist.
+func (s *Server) homologatePage(c echo.Context) error {
+	id, err := s.caseExists(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	var f errs.Fields
+	in := cases.HomologateInput{DefendantID: formID(c.FormValue("hom.defendant_id")), FirstDay: isoDate(&f, "first_day", c.FormValue("hom.first_day"))}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, "hom.", err)
+	}
+	var r *cases.SentenceResult
+	if err := s.inTx(c, func(ctx context.Context) error {
+		var err error
+		r, err = s.cases.Homologate(ctx, actor(c), id, in)
+		return err
+	}); err != nil {
+		return s.caseFormFail(c, "hom.", err)
+	}
+	msg := fmt.Sprintf("Transação penal homologada: impedimento de %s a %s (%s da %s). Baixe os documentos abaixo.", r.Ban.FirstDay.BR(), dateBR(r.Ban.LastDay), r.Range.Article, r.Range.Law)
+	if len(r.Warnings) > 0 {
+		msg += " " + strings.Join(r.Warnings, " ")
+	}
+	s.flash(c, msg)
+	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
+}
+
+// suspendPage: POST /processos/:id/suspensao (the judge of the case; form:
+// susp.defendant_id, susp.months, susp.first_day as dd/mm/aaaa, optional,
+// susp.conditions, one a line): the conditional suspension of the
+// proceedings through cases.Service.Suspend (Lei 9.099/1995, art. 89: 2 to
+// 4 years of probation with the conditions of §§ 1º and 2º).
+func (s *Server) suspendPage(c echo.Context) error {
+	id, err := s.caseExists(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	var f errs.Fields
+	in := cases.SuspensionInput{DefendantID: formID(c.FormValue("susp.defendant_id")), Months: formInt(&f, "months", c.FormValue("susp.months")),
+		FirstDay: isoDate(&f, "first_day", c.FormValue("susp.first_day"))}
+	for _, line := range strings.Split(c.FormValue("susp.conditions"), "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			in.Conditions = append(in.Conditions, line)
+		}
+	}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, "susp.", err)
+	}
+	var sp *cases.Suspension
+	if err := s.inTx(c, func(ctx context.Context) error {
+		var err error
+		sp, err = s.cases.Suspend(ctx, actor(c), id, in)
+		return err
+	}); err != nil {
+		// The conditions are one textarea: its lines' errors go next to it.
+		return s.caseFormFail(c, "susp.", collapseIndexed(err, "conditions"))
+	}
+	s.flash(c, fmt.Sprintf("Processo suspenso por %d meses, de %s a %s (Lei 9.099/1995, art. 89).", sp.Months, sp.FirstDay.BR(), sp.LastDay.BR()))
+	return redirect(c, fmt.Sprintf("/processos/%d", id))
+}
+
+// collapseIndexed renames the fields name[i] of an Invalid error to name.
+func collapseIndexed(err error, name string) error {
+	e, ok := err.(*errs.Error)
+	if !ok {
+		return err
+	}
+	out := &errs.Error{Kind: e.Kind, Message: e.Message}
+	for _, f := range e.Fields {
+		if strings.HasPrefix(f.Field, name+"[") {
+			f.Field = name
+		}
+		out.Fields = append(out.Fields, f)
+	}
+	return out
+}
+
+// notifyPage: POST /processos/:id/intimacoes (clerk; form: int.defendant_id,
+// int.notified_on as dd/mm/aaaa): records the defendant's notification of
+// the sentence through cases.Service.Notify, which opens the 10-day appeal
+// window (Lei 9.099/1995, art. 82, § 1º; CPP art. 798, §§ 1º and 3º).
+func (s *Server) notifyPage(c echo.Context) error {
+	id, err := s.caseExists(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	var f errs.Fields
+	typed := c.FormValue("int.notified_on")
+	in := cases.NotificationInput{DefendantID: formID(c.FormValue("int.defendant_id")), NotifiedOn: isoDate(&f, "notified_on", typed)}
+	if strings.TrimSpace(typed) == "" {
+		f.Add("notified_on", "required", "Informe o dia da ciência (dd/mm/aaaa).")
+	}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, "int.", err)
+	}
+	var d *cases.DeadlineView
+	if err := s.inTx(c, func(ctx context.Context) error {
+		var err error
+		d, err = s.cases.Notify(ctx, actor(c), id, in)
+		return err
+	}); err != nil {
+		return s.caseFormFail(c, "int.", err)
+	}
+	s.flash(c, fmt.Sprintf("Ciência registrada em %s: prazo de recurso de %d dias até %s.", d.NotifiedOn.BR(), d.Days, d.LastDay.BR()))
+	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
+}
+
+// holidaysData is the data of the holidays page.
+type holidaysData struct {
+	Year       int
+	Prev, Next int
+	Items      []cases.Holiday
+	// CanAdd: the clerk keeps the calendar (DOMAIN.md §4).
+	CanAdd bool
+}
+
+// holidaysPage: GET /feriados[?ano=AAAA] (clerk, judge): the court's
+// holidays of a year (default: this year), which move a deadline ending on
+// them to the next working day (CPP art. 798, § 3º), with the clerk's form.
+func (s *Server) holidaysPage(c echo.Context) error {
+	return s.renderHolidays(c, http.StatusOK, Page{Form: url.Values{}})
+}
+
+func (s *Server) renderHolidays(c echo.Context, status int, p Page) error {
+	year := civil.Today(s.now(), s.deps.Loc).Year
+	if y, err := strconv.Atoi(c.QueryParam("ano")); err == nil && y >= 2000 && y <= 2200 {
+		year = y
+	}
+	items, err := s.cases.Holidays(c.Request().Context(), actor(c), strconv.Itoa(year))
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	p.Title = fmt.Sprintf("Feriados do juizado (%d)", year)
+	p.Data = holidaysData{Year: year, Prev: year - 1, Next: year + 1, Items: items, CanAdd: pageUser(c).Role == "clerk"}
+	return s.page(c, status, "feriados", p)
+}
+
+// addHolidayPage: POST /feriados (clerk; form: date as dd/mm/aaaa, name):
+// adds a day to the court's calendar through cases.Service.AddHoliday; the
+// appeal windows are computed with it from then on.
+func (s *Server) addHolidayPage(c echo.Context) error {
+	form := url.Values{"date": {c.FormValue("date")}, "name": {c.FormValue("name")}}
+	var f errs.Fields
+	in := cases.HolidayInput{Date: isoDate(&f, "date", form.Get("date")), Name: form.Get("name")}
+	if strings.TrimSpace(form.Get("date")) == "" {
+		f.Add("date", "required", "Informe a data (dd/mm/aaaa).")
+	}
+	if strings.TrimSpace(in.Name) == "" {
+		f.Add("name", "required", "Informe o nome do feriado.")
+	}
+	err := f.Err()
+	var h *cases.Holiday
+	if err == nil {
+		err = s.inTx(c, func(ctx context.Context) error {
+			var err error
+			h, err = s.cases.AddHoliday(ctx, actor(c), in)
+			return err
+		})
+	}
+	if err != nil {
+		fields, msg, status, ok := formErrors(err)
+		if !ok {
+			return err
+		}
+		if len(fields) == 0 {
+			msg = upperFirst(msg)
+		}
+		return s.renderHolidays(c, status, Page{Form: form, Errs: fields, Error: msg})
+	}
+	s.flash(c, fmt.Sprintf("Feriado incluído: %s, %s. Os prazos que terminariam nesse dia passam ao dia útil seguinte.", h.Day.BR(), h.Name))
+	return redirect(c, fmt.Sprintf("/feriados?ano=%d", h.Day.Year))
+}

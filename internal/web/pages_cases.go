@@ -8,6 +8,7 @@ package web
 // cases.Service as the JSON API.
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -519,12 +520,16 @@ func (s *Server) breachPage(c echo.Context) error {
 	if err := f.Err(); err != nil {
 		return s.caseFormFail(c, "desc.", err)
 	}
-	r, err := s.cases.RecordBreach(c.Request().Context(), actor(c), banID, in)
-	if err != nil {
+	// One transaction carrying the user: a ban of another case is refused
+	// and nothing is recorded.
+	if err := s.inTx(c, func(ctx context.Context) error {
+		r, err := s.cases.RecordBreach(ctx, actor(c), banID, in)
+		if err == nil && r.Breach.CaseID != id {
+			err = errs.New(errs.NotFound, "Impedimento não encontrado neste processo.")
+		}
+		return err
+	}); err != nil {
 		return s.caseFormFail(c, "desc.", err)
-	}
-	if r.Breach.CaseID != id {
-		return s.pageError(c, http.StatusNotFound, "Impedimento não encontrado neste processo.")
 	}
 	s.flash(c, "Descumprimento registrado (art. 201, § 3º): o juízo decidirá sobre a conversão.")
 	return redirect(c, fmt.Sprintf("/processos/%d", id))

@@ -109,6 +109,18 @@ func TestPageBanDecisions_CPP_art_282_LGE_art_201(t *testing.T) {
 	if status != "active" {
 		t.Fatalf("a refused lift changed the ban: %s", status)
 	}
+	// A breach posted on one case for a ban of another is refused and not recorded.
+	pros.do("GET", sURL, nil)
+	breach := url.Values{"desc.ban_id": {strconv.Itoa(pban)}, "desc.occurred_on": {today.AddDate(0, 0, -1).Format("02/01/2006")},
+		"desc.source": {"police_report"}, "desc.reference": {"BO 77/2026"}}
+	if rec := pros.do("POST", sURL+"/descumprimento", breach); rec.Code != 404 {
+		t.Errorf("breach of another case's ban: %d, want 404", rec.Code)
+	}
+	var breaches int64
+	f.g.Raw("SELECT count(*) FROM breaches").Scan(&breaches)
+	if breaches != 0 {
+		t.Errorf("a refused breach was recorded: %d", breaches)
+	}
 	v0, c0 := f.blocklistState(t, pban)
 	judge.do("GET", pURL, nil)
 	rec = judge.do("POST", pURL+"/revogacao", rev(today.Format("02/01/2006"), "Cessaram os motivos da cautelar."))

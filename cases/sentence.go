@@ -462,13 +462,21 @@ func prisonRange(rg sanctions.Range) (lo, hi int, ok bool) {
 	return 0, 0, false
 }
 
-// overrideBounds are the last days a judge's override may choose: from the
-// day before the minimum term's last day (the clamp reading of CP art. 10 at
-// month ends) to the maximum term's last day.
+// overrideBounds are the last days a judge's override may choose, both
+// counted exactly like the term itself (sanctions.LastDay: CP art. 10, the
+// first day counts, a missing day rolls forward): from the last day of the
+// minimum term (at least 1 month) to the last day of the maximum term. Lei
+// 14.597/2023, art. 201, § 2º (Lei 10.671/2003, arts. 39, 39-A, 41-B, § 2º):
+// the ban lasts at least the minimum, so no override may end before the
+// minimum term's last day. DOMAIN.md §3 says the override "covers a court
+// that reads" CP art. 10 with the clamp (one day earlier at month ends);
+// where that would end a minimum-length ban one day short of the statutory
+// minimum the statute wins, and the clamp reading is available only for
+// terms above the minimum.
 func overrideBounds(first civil.Date, rg sanctions.Range) (lo, hi civil.Date) {
 	lo, _ = sanctions.LastDay(first, max(rg.MinMonths, 1))
 	hi, _ = sanctions.LastDay(first, rg.MaxMonths)
-	return lo.AddDays(-1), hi
+	return lo, hi
 }
 
 func withinOverrideBounds(first, last civil.Date, rg sanctions.Range) bool {

@@ -247,8 +247,11 @@ func TestSentence_LastDayOverrideKeepsComputed(t *testing.T) {
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
 	c, d, j := e.fileOne(t, "R1")
-	in := sentenceIn(d.ID, "2025-05-31", 3)
-	in.Ban.LastDayOverride = "2025-08-29"
+	// 31/05/2025 + 6 months: 31/11 does not exist, so the computed last day
+	// is 30/11/2025; the clamp reading ends on 29/11/2025 (DOMAIN.md §3),
+	// still above the 3-month minimum.
+	in := sentenceIn(d.ID, "2025-05-31", 6)
+	in.Ban.LastDayOverride = "2025-11-29"
 	_, err := e.svc.Sentence(ctx, j, c.ID, in)
 	invalidField(t, err, "ban.last_day_override", false) // reason missing
 	in.Ban.OverrideReason = "Leitura do prazo pelo juízo."
@@ -260,7 +263,7 @@ func TestSentence_LastDayOverrideKeepsComputed(t *testing.T) {
 	if err := e.g.Take(&b, res.Ban.ID).Error; err != nil {
 		t.Fatal(err)
 	}
-	if b.LastDay == nil || b.LastDay.String() != "2025-08-29" || b.ComputedLastDay == nil || b.ComputedLastDay.String() != "2025-08-30" || b.OverrideReason == "" {
+	if b.LastDay == nil || b.LastDay.String() != "2025-11-29" || b.ComputedLastDay == nil || b.ComputedLastDay.String() != "2025-11-30" || b.OverrideReason == "" {
 		t.Errorf("override: last %v computed %v reason %q", b.LastDay, b.ComputedLastDay, b.OverrideReason)
 	}
 }
@@ -294,5 +297,40 @@ func TestSentence_PrecautionaryThenSentence(t *testing.T) {
 	}
 	if got.Status != cases.StatusSentenced {
 		t.Errorf("status = %q, want sentenced", got.Status)
+	}
+}
+
+// The override can never make the ban shorter than the statutory minimum
+// (Lei 14.597/2023, art. 201, § 2º: 3 months): the earliest last day allowed
+// is the last day of the 3-month term counted like the term itself (CP art.
+// 10), not one day before it. The tester's examples: first day 01/12/2026
+// (3 months end on 28/02/2027) and 15/12/2026 (14/03/2027).
+func TestSentence_OverrideNotBelowMinimumTerm(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	for _, tc := range []struct{ first, short, minLast, minBR, maxBR string }{
+		{"2026-12-01", "2027-02-27", "2027-02-28", "28/02/2027", "30/11/2029"},
+		{"2026-12-15", "2027-03-13", "2027-03-14", "14/03/2027", "14/12/2029"},
+	} {
+		c, d, j := e.fileOne(t, "R1")
+		in := sentenceIn(d.ID, tc.first, 6)
+		in.Ban.LastDayOverride, in.Ban.OverrideReason = tc.short, "erro"
+		_, err := e.svc.Sentence(ctx, j, c.ID, in)
+		msg := invalidField(t, err, "ban.last_day_override", false)
+		if !strings.Contains(msg, "entre "+tc.minBR+" e "+tc.maxBR) {
+			t.Errorf("%s: message %q, want the range %s to %s", tc.first, msg, tc.minBR, tc.maxBR)
+		}
+		if n := e.count(t, "bans", "case_id = ?", c.ID); n != 0 {
+			t.Fatalf("%s: %d bans after a refused override", tc.first, n)
+		}
+		in.Ban.LastDayOverride = tc.minLast
+		res, err := e.svc.Sentence(ctx, j, c.ID, in)
+		if err != nil {
+			t.Fatalf("%s: override to the minimum term's last day %s: %v", tc.first, tc.minLast, err)
+		}
+		if res.Ban.LastDay == nil || res.Ban.LastDay.String() != tc.minLast {
+			t.Errorf("%s: last day %v, want %s", tc.first, res.Ban.LastDay, tc.minLast)
+		}
 	}
 }

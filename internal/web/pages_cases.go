@@ -383,6 +383,11 @@ func (s *Server) renderCase(c echo.Context, status int, p Page) error {
 			d.Next = append(d.Next, t)
 		}
 	}
+	if len(d.Actions.Unlinked) > 0 {
+		if d.Actions.Groups, err = s.cases.RegisteredGroups(c.Request().Context(), actor(c)); err != nil {
+			return err
+		}
+	}
 	for _, def := range v.Defendants {
 		if def.Kind == "person" {
 			d.Persons = append(d.Persons, def)

@@ -31,6 +31,7 @@ func (s *Server) workflowPages(e *echo.Echo) {
 	e.POST("/processos/:id/homologacao", s.homologatePage, judge)
 	e.POST("/processos/:id/suspensao", s.suspendPage, judge)
 	e.POST("/processos/:id/intimacoes", s.notifyPage, s.requirePage("clerk"))
+	e.POST("/processos/:id/torcida", s.linkGroupPage, s.requirePage("clerk", "judge"))
 	e.GET("/feriados", s.holidaysPage, s.requirePage("clerk", "judge"))
 	e.POST("/feriados", s.addHolidayPage, s.requirePage("clerk"))
 }
@@ -64,6 +65,12 @@ type caseActions struct {
 	// Notify: the clerk may record the notification of the decision that
 	// opens the appeal window (Lei 9.099/1995, art. 82, § 1º).
 	Notify bool
+	// Unlinked: the group defendants not linked to a registered fan group,
+	// which cannot be sentenced until linked (cases.Service.LinkGroup); set
+	// for the clerk and the judge of the case while the case is undecided.
+	// Groups: the court's registered groups to choose from.
+	Unlinked []cases.DefendantView
+	Groups   []cases.RegisteredGroup
 	// Today is today's date as dd/mm/aaaa (the default of decision dates).
 	Today string
 }
@@ -97,6 +104,13 @@ func caseActionsFor(v *cases.View, role string, userID int64, today civil.Date) 
 				}
 			}
 			a.Homologate = len(a.Accepted) > 0
+		}
+	}
+	if (role == "clerk" || a.JudgeOfCase) && v.Sentenceable {
+		for _, d := range v.Defendants {
+			if d.Kind == "fan_group" && d.GroupID == nil {
+				a.Unlinked = append(a.Unlinked, d)
+			}
 		}
 	}
 	// cases.Service.Notify takes the notification of a decided case.
@@ -213,6 +227,42 @@ func (s *Server) notifyPage(c echo.Context) error {
 	}
 	s.flash(c, fmt.Sprintf("Ciência registrada em %s: prazo de recurso de %d dias até %s.", d.NotifiedOn.BR(), d.Days, d.LastDay.BR()))
 	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
+}
+
+// linkGroupPage: POST /processos/:id/torcida (clerk; the judge of the case;
+// form: vinc.defendant_id, vinc.group_id): links a group defendant filed
+// before its group was registered to the fan group registered in the
+// court, through cases.Service.LinkGroup (Lei 14.597/2023, art. 178), so
+// that it can be sentenced.
+func (s *Server) linkGroupPage(c echo.Context) error {
+	id, err := s.caseExists(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	var f errs.Fields
+	did := formID(c.FormValue("vinc.defendant_id"))
+	if did <= 0 {
+		f.Add("defendant_id", "required", "Escolha a torcida ré.")
+	}
+	var in cases.LinkGroupInput
+	if v := strings.TrimSpace(c.FormValue("vinc.group_id")); v == "" {
+		f.Add("group_id", "required", "Escolha a torcida cadastrada.")
+	} else if g, err := strconv.ParseInt(v, 10, 64); err != nil || g <= 0 {
+		f.Add("group_id", "integer", fmt.Sprintf("Torcida %q inválida: escolha uma torcida cadastrada.", v))
+	} else {
+		in.GroupID = &g
+	}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, "vinc.", err)
+	}
+	if err := s.inTx(c, func(ctx context.Context) error {
+		_, err := s.cases.LinkGroup(ctx, actor(c), id, did, in)
+		return err
+	}); err != nil {
+		return s.caseFormFail(c, "vinc.", err)
+	}
+	s.flash(c, "Torcida ré vinculada à torcida cadastrada: o processo pode ser sentenciado.")
+	return redirect(c, fmt.Sprintf("/processos/%d#partes", id))
 }
 
 // holidaysData is the data of the holidays page.

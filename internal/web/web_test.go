@@ -115,7 +115,7 @@ func (f *fixture) call(method, path, token string) *httptest.ResponseRecorder {
 
 // concrete turns a route template into a path the router matches.
 func concrete(path string) string {
-	r := strings.NewReplacer(":id", "1", ":number", "0000001-39.2024.8.26.0100", ":cpf", "52601815906", ":code", "ABCD-EFGH-IJKL")
+	r := strings.NewReplacer(":id", "1", ":defendant_id", "1", ":number", "0000001-39.2024.8.26.0100", ":cpf", "52601815906", ":code", "ABCD-EFGH-IJKL")
 	return r.Replace(path)
 }
 
@@ -267,7 +267,7 @@ func TestOpenAPIInStepWithRouter(t *testing.T) {
 	for p, ops := range doc.Paths {
 		for m := range ops {
 			tmpl := p
-			for _, name := range []string{"id", "number", "cpf", "code"} {
+			for _, name := range []string{"id", "defendant_id", "number", "cpf", "code"} {
 				tmpl = strings.ReplaceAll(tmpl, "{"+name+"}", ":"+name)
 			}
 			documented[strings.ToUpper(m)+" "+tmpl] = true

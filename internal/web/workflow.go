@@ -43,6 +43,7 @@ func (s *Server) workflowRoutes(api *echo.Group) {
 	api.POST("/cases/:id/plea/homologate", s.homologate)
 	api.POST("/cases/:id/suspension", s.suspend)
 	api.POST("/cases/:id/notifications", s.notify)
+	api.PUT("/cases/:id/defendants/:defendant_id/group", s.linkGroup)
 	api.POST("/holidays", s.addHoliday)
 	api.GET("/holidays", s.holidays)
 }
@@ -142,6 +143,20 @@ func (s *Server) homologate(c echo.Context) error {
 func (s *Server) suspend(c echo.Context) error {
 	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.SuspensionInput) (any, error) {
 		return s.cases.Suspend(c.Request().Context(), actor(c), id, in)
+	})
+}
+
+// linkGroup: PUT /api/v1/cases/:id/defendants/:defendant_id/group
+// {group_id} (clerk; the judge of the case): links a group defendant to the
+// fan group registered in the case's court (cases.Service.LinkGroup); 200
+// with the case. A malformed or unknown defendant id is 404.
+func (s *Server) linkGroup(c echo.Context) error {
+	did, err := strconv.ParseInt(c.Param("defendant_id"), 10, 64)
+	if err != nil || did <= 0 {
+		return errs.New(errs.NotFound, fmt.Sprintf("Réu %q não encontrado: o identificador deve ser um número inteiro positivo.", c.Param("defendant_id")))
+	}
+	return caseWrite(s, c, http.StatusOK, func(id int64, in cases.LinkGroupInput) (any, error) {
+		return s.cases.LinkGroup(c.Request().Context(), actor(c), id, did, in)
 	})
 }
 

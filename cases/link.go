@@ -1,0 +1,127 @@
+package cases
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+)
+
+// LinkGroupInput is the body of PUT
+// /api/v1/cases/{id}/defendants/{defendant_id}/group: the id of the fan
+// group registered in the case's court that the group defendant is.
+type LinkGroupInput struct {
+	GroupID *int64 `json:"group_id"`
+}
+
+// RegisteredGroup is a fan group registered in a court, as offered to link a
+// group defendant to: id, registered name and supported club.
+type RegisteredGroup struct {
+	ID            int64
+	Name          string
+	SupportedClub string
+}
+
+// LinkGroup links the fan_group defendant defendantID of case caseID to the
+// group in.GroupID registered in the case's court (LGE art. 178; a group
+// ban reaches the members of that register, DOMAIN.md §2), so that a group
+// filed before it was registered can be sentenced. It writes the link, a
+// docket movement naming the registered group and the case's new version in
+// one transaction, and returns the case.
+//
+// Who: the court's clerk (who registers fan groups, DOMAIN.md §7) or the
+// judge the case is distributed to (errs.Forbidden otherwise). Errors: a
+// case of another court or a defendant not of the case is errs.NotFound; a
+// person defendant is errs.Invalid on "defendant_id"; a missing group_id,
+// or a group not registered in the case's court, errs.Invalid on
+// "group_id"; a decided case, or a defendant who already has a ban under
+// another group, errs.Conflict. Linking to the group already linked
+// changes nothing.
+func (s *Service) LinkGroup(ctx context.Context, actor Actor, caseID, defendantID int64, in LinkGroupInput) (*View, error) {
+	var out *View
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, s.DB)
+		c, err := s.lockCase(ctx, actor, caseID)
+		if err != nil {
+			return err
+		}
+		switch actor.Role {
+		case "clerk":
+		case "judge":
+			if err := judgeOfCase(actor, c, "vincular a torcida ré"); err != nil {
+				return err
+			}
+		default:
+			return errs.New(errs.Forbidden, "Vincular a torcida ré à torcida cadastrada cabe ao cartório (clerk) ou ao(à) juiz(a) do processo.")
+		}
+		var d Defendant
+		if err := tx.Where("id = ? AND case_id = ?", defendantID, c.ID).Limit(1).Find(&d).Error; err != nil {
+			return err
+		}
+		if d.ID == 0 {
+			return notFound(fmt.Sprintf("Réu %d neste processo", defendantID))
+		}
+		if d.Kind != "fan_group" {
+			return errs.InvalidField("defendant_id", "fan_group", fmt.Sprintf("o réu %d é uma pessoa: só uma torcida ré se vincula a uma torcida cadastrada.", d.ID))
+		}
+		if in.GroupID == nil || *in.GroupID <= 0 {
+			return errs.InvalidField("group_id", "required", "informe a torcida cadastrada (group_id, número inteiro positivo).")
+		}
+		var g struct {
+			ID            int64
+			Name          string
+			SupportedClub string
+		}
+		if err := tx.Raw("SELECT id, name, supported_club FROM fan_groups WHERE id = ? AND court_code = ?", *in.GroupID, c.CourtCode).Scan(&g).Error; err != nil {
+			return err
+		}
+		if g.ID == 0 {
+			// A group of another court is not told apart from none at all
+			// (registry.Groups.GetGroup answers 404 for it).
+			return errs.InvalidField("group_id", "registered_in_court", fmt.Sprintf("a torcida %d não está cadastrada neste juizado (%s): cadastre-a aqui antes de vinculá-la.", *in.GroupID, c.CourtCode))
+		}
+		if d.GroupID != nil && *d.GroupID == g.ID {
+			v, err := s.view(ctx, *c, true)
+			out = v
+			return err
+		}
+		if !beforeDecision(c.Flow, c.Status) {
+			return errs.New(errs.Conflict, fmt.Sprintf("O processo já está na fase “%s”: a torcida ré só se vincula antes da decisão.", orStatus(c.Status)))
+		}
+		var bans int64
+		if err := tx.Raw("SELECT count(*) FROM bans WHERE defendant_id = ? AND status = 'active'", d.ID).Scan(&bans).Error; err != nil {
+			return err
+		}
+		if bans > 0 {
+			return errs.New(errs.Conflict, "A torcida ré já tem impedimento decidido com a torcida vinculada: o vínculo não muda depois dele.")
+		}
+		if err := tx.Exec("UPDATE defendants SET group_id = ? WHERE id = ?", g.ID, d.ID).Error; err != nil {
+			return err
+		}
+		text := fmt.Sprintf("Torcida ré “%s” vinculada à torcida cadastrada nº %d, “%s” (Lei 14.597/2023, art. 178).", strings.TrimSpace(d.GroupName), g.ID, g.Name)
+		if d.GroupID != nil {
+			text += fmt.Sprintf(" Vínculo anterior: torcida nº %d.", *d.GroupID)
+		}
+		if err := s.move(ctx, c, &actor, s.now(), 0, text); err != nil {
+			return err
+		}
+		if err := s.touch(ctx, c, ""); err != nil {
+			return err
+		}
+		v, err := s.view(ctx, *c, true)
+		out = v
+		return err
+	})
+	return out, err
+}
+
+// RegisteredGroups returns the fan groups registered in the actor's court,
+// by name (at most 1000): the choices for linking a group defendant
+// (LinkGroup).
+func (s *Service) RegisteredGroups(ctx context.Context, actor Actor) ([]RegisteredGroup, error) {
+	var gs []RegisteredGroup
+	err := db.Conn(ctx, s.DB).Raw("SELECT id, name, supported_club FROM fan_groups WHERE court_code = ? ORDER BY f_unaccent(name), id LIMIT 1000", actor.Court).Scan(&gs).Error
+	return gs, err
+}

@@ -476,8 +476,29 @@ func formInt(f *errs.Fields, field, v string) *int {
 	return &n
 }
 
+// formID reads an id chosen in a form; 0 when empty or not an int64 (a
+// number too large no longer becomes 9223372036854775807).
 func formID(v string) int64 {
-	n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// formRef reads an id chosen in a form: 0 when empty; a value that is not a
+// positive integer of at most 19 digits is an error on field quoting what
+// was typed (never a different number).
+func formRef(f *errs.Fields, field, v string) int64 {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		f.Add(field, "id", fmt.Sprintf("Identificador %q inválido: escolha uma opção da lista.", v))
+		return 0
+	}
 	return n
 }
 
@@ -699,6 +720,36 @@ func (s *Server) renderSentence(c echo.Context, status int, p Page) error {
 	return s.page(c, status, "sentenca", p)
 }
 
+// sentenceChoices are the yes/no fields of the sentence form, with what
+// each one accepts besides "true" and "false" (DOMAIN.md §2: eligible is §
+// 2º; organiser § 6º; sec7 and sec7_doubles_ban § 7º; publish §6).
+var sentenceChoices = []struct{ field, allowed string }{
+	{"eligible", "sim ou não"},
+	{"organiser", "sim, não ou conforme as condutas"},
+	{"sec7", "sim, não ou conforme as condutas"},
+	{"sec7_doubles_ban", "sim ou não"},
+	{"publish", "marcado ou não"},
+}
+
+// checkChoices refuses a yes/no field of the sentence form holding anything
+// but "" (not given), true/sim/on or false/nao/não, with the error on the
+// field quoting the value (which stays in the form); valid values are
+// normalised to "true"/"false".
+func checkChoices(f *errs.Fields, form url.Values) {
+	for _, ch := range sentenceChoices {
+		v := form.Get(ch.field)
+		if v == "" {
+			continue
+		}
+		b := triState(v)
+		if b == nil {
+			f.Add(ch.field, "choice", fmt.Sprintf("Valor %q inválido: escolha %s.", v, ch.allowed))
+			continue
+		}
+		form.Set(ch.field, strconv.FormatBool(*b))
+	}
+}
+
 // triState reads "true"/"false" ("sim"/"não") or "" (nil: derived).
 func triState(v string) *bool {
 	switch v {
@@ -728,7 +779,8 @@ func (s *Server) sentencePage(c echo.Context) error {
 		return s.renderSentence(c, http.StatusOK, Page{Form: form})
 	}
 	var f errs.Fields
-	in := cases.SentenceInput{DefendantID: formID(form.Get("defendant_id")),
+	checkChoices(&f, form)
+	in := cases.SentenceInput{DefendantID: formRef(&f, "defendant_id", form.Get("defendant_id")),
 		Eligible: triState(form.Get("eligible")), Organiser: triState(form.Get("organiser")), Sec7: triState(form.Get("sec7")),
 		Sec7DoublesBan: triState(form.Get("sec7_doubles_ban")), Publish: triState(form.Get("publish")),
 		ExclusionReason: form.Get("exclusion_reason")}

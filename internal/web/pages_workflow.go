@@ -240,8 +240,8 @@ func (s *Server) linkGroupPage(c echo.Context) error {
 		return s.pageFail(c, err)
 	}
 	var f errs.Fields
-	did := formID(c.FormValue("vinc.defendant_id"))
-	if did <= 0 {
+	did := formRef(&f, "defendant_id", c.FormValue("vinc.defendant_id"))
+	if did == 0 && strings.TrimSpace(c.FormValue("vinc.defendant_id")) == "" {
 		f.Add("defendant_id", "required", "Escolha a torcida ré.")
 	}
 	var in cases.LinkGroupInput

@@ -3,19 +3,25 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
 )
 
 // backup of a seeded database, restore into an empty one: the same cases,
-// bans and users come back (pg_dump / pg_restore).
+// bans and users come back (pg_dump / pg_restore), the audit chain still
+// verifies, and a server on the restored database serves the same signed
+// blocklist (same bytes, ETag and signature) as one on the original.
 func TestBackupRestore(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "juizado")
 	if out, err := exec.Command(goBin(), "build", "-o", bin, ".").CombinedOutput(); err != nil {
@@ -46,6 +52,10 @@ func TestBackupRestore(t *testing.T) {
 		}
 		return strings.Join(out, " ")
 	}
+	club, _, err := createToken(ctx, g, authz.UserSpec{Name: "portaria", Role: "club", Club: "Corinthians"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := counts(src)
 	if !strings.Contains(want, "cases=2") {
 		t.Fatalf("seed made %s", want)
@@ -58,10 +68,34 @@ func TestBackupRestore(t *testing.T) {
 			t.Fatalf("%v: %v\n%s", args, err, out)
 		}
 	}
+	run(src, "blocklist", "refresh")
 	run(src, "backup", dump)
 	dst := pgtest.NewEmptyDSN(t)
 	run(dst, "restore", dump)
 	if got := counts(dst); got != want {
 		t.Fatalf("restored %s, want %s", got, want)
+	}
+	run(dst, "audit", "verify")
+	keys := t.TempDir()
+	served := func(dsn string) (body, etag, sig string) {
+		m, _ := startOn(t, clock.System{}, dsn, keys)
+		req, _ := http.NewRequest("GET", "http://"+m.Addr()+"/api/v1/blocklist", nil)
+		req.Header.Set("Authorization", "Bearer "+club)
+		req.Header.Set("Accept-Encoding", "identity")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("blocklist: %d %s", resp.StatusCode, b)
+		}
+		return string(b), resp.Header.Get("ETag"), resp.Header.Get("X-Juizado-Signature")
+	}
+	b1, e1, s1 := served(src)
+	b2, e2, s2 := served(dst)
+	if b1 != b2 || e1 != e2 || s1 != s2 || s1 == "" || !strings.Contains(b1, `"cpf"`) {
+		t.Errorf("restored database serves another blocklist:\n%s %s %.200s\n%s %s %.200s", e1, s1, b1, e2, s2, b2)
 	}
 }

@@ -385,7 +385,14 @@ func TestEndToEndBinary(t *testing.T) {
 // ends with the test too.
 func startInProcess(t *testing.T, clk clock.Clock) (*Main, context.Context) {
 	t.Helper()
-	cfg := config.Config{Addr: "127.0.0.1:0", DatabaseURL: pgtest.NewDSN(t), Court: "26.0100", TimeZone: "America/Sao_Paulo"}
+	return startOn(t, clk, pgtest.NewDSN(t), "")
+}
+
+// startOn is startInProcess on the database dsn, with the signing keys under
+// keyDir ("" for keys kept in memory).
+func startOn(t *testing.T, clk clock.Clock, dsn, keyDir string) (*Main, context.Context) {
+	t.Helper()
+	cfg := config.Config{Addr: "127.0.0.1:0", DatabaseURL: dsn, Court: "26.0100", TimeZone: "America/Sao_Paulo", KeyDir: keyDir}
 	m := &Main{Config: cfg, Clock: clk}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(func() { cancel(); m.Close() })

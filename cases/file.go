@@ -15,6 +15,7 @@ import (
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
@@ -358,10 +359,9 @@ func (s *Service) validate(ctx context.Context, in Representation) (*validated, 
 	if !contains(FilerKinds, in.FiledBy.Kind) {
 		f.Add("filed_by.kind", "oneof", "deve ser um de: "+strings.Join(FilerKinds, ", ")+".")
 	}
-	if strings.TrimSpace(in.FiledBy.Name) == "" {
+	if checkText(&f, "filed_by.name", in.FiledBy.Name, maxShort, false) && strings.TrimSpace(in.FiledBy.Name) == "" {
 		f.Add("filed_by.name", "required", "informe o nome de quem representa.")
 	}
-	checkText(&f, "filed_by.name", in.FiledBy.Name, maxShort, false)
 	checkText(&f, "ref", in.Ref, maxListItemLen, false)
 	checkText(&f, "facts.description", in.Facts.Description, maxLong, true)
 	if len(in.Facts.PoliceReports) > maxListItems {
@@ -451,10 +451,9 @@ func (s *Service) validate(ctx context.Context, in Representation) (*validated, 
 		switch d.Kind {
 		case "person":
 			def := Defendant{Kind: "person", FullName: clean(d.FullName), MotherName: clean(d.MotherName), FatherName: clean(d.FatherName), Address: strings.TrimSpace(d.Address)}
-			if len(strings.Fields(def.FullName)) < 2 {
+			if checkText(&f, p+".full_name", d.FullName, maxName, false) && len(strings.Fields(def.FullName)) < 2 {
 				f.Add(p+".full_name", "required", "informe o nome completo (nome e sobrenome).")
 			}
-			checkText(&f, p+".full_name", d.FullName, maxName, false)
 			checkText(&f, p+".mother_name", d.MotherName, maxName, false)
 			checkText(&f, p+".father_name", d.FatherName, maxName, false)
 			checkText(&f, p+".address", d.Address, maxShort, false)
@@ -490,10 +489,9 @@ func (s *Service) validate(ctx context.Context, in Representation) (*validated, 
 			v.defendants = append(v.defendants, def)
 		case "fan_group":
 			def := Defendant{Kind: "fan_group", GroupName: clean(d.Name), SupportedClub: clean(d.SupportedClub)}
-			if def.GroupName == "" {
+			if checkText(&f, p+".name", d.Name, maxName, false) && def.GroupName == "" {
 				f.Add(p+".name", "required", "informe o nome da torcida organizada.")
 			}
-			checkText(&f, p+".name", d.Name, maxName, false)
 			checkText(&f, p+".supported_club", d.SupportedClub, maxName, false)
 			if d.CNPJ != nil && strings.TrimSpace(*d.CNPJ) != "" {
 				c, err := registry.ParseCNPJ(*d.CNPJ)
@@ -596,7 +594,7 @@ func FindVenue(ctx context.Context, g *gorm.DB, name string) (*Venue, error) {
 	return &vs[0], nil
 }
 
-func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
+func clean(s string) string { return textcheck.Line(s) }
 
 func trimAll(l []string) StringList {
 	out := StringList{}

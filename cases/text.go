@@ -3,11 +3,10 @@ package cases
 import (
 	"fmt"
 	"regexp"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/textcheck"
 )
 
 // Text limits in characters for the fields of a representation and a
@@ -21,19 +20,16 @@ const (
 	maxListItemLen = 200
 )
 
-// checkText adds an error when s is longer than max characters or holds
-// control characters (tabs and line breaks are allowed only when multiline).
-func checkText(f *errs.Fields, field, s string, max int, multiline bool) {
-	if n := utf8.RuneCountInString(s); n > max {
-		f.Add(field, "max_length", fmt.Sprintf("texto longo demais: %d caracteres, o máximo é %d.", n, max))
-		return
+// checkText adds an error when s breaks textcheck.Problem: longer than max
+// characters, invalid UTF-8, U+FFFD, control characters (tabs and line
+// breaks are allowed only when multiline), bidi, zero-width and other
+// format characters. It reports whether s passed.
+func checkText(f *errs.Fields, field, s string, max int, multiline bool) bool {
+	if rule, msg := textcheck.Problem(s, max, multiline); rule != "" {
+		f.Add(field, rule, msg)
+		return false
 	}
-	for _, r := range s {
-		if unicode.IsControl(r) && !(multiline && (r == '\n' || r == '\r' || r == '\t')) {
-			f.Add(field, "no_control", "o texto contém caracteres de controle, que não são aceitos.")
-			return
-		}
-	}
+	return true
 }
 
 var isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)

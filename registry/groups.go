@@ -7,14 +7,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/textcheck"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
@@ -117,8 +116,8 @@ func (s *Groups) today() civil.Date { return civil.Today(s.now(), s.loc()) }
 // accents ignored).
 func (s *Groups) CreateGroup(ctx context.Context, a Actor, in GroupInput) (*GroupView, error) {
 	var f errs.Fields
-	name := strings.Join(strings.Fields(in.Name), " ")
-	club := strings.Join(strings.Fields(in.SupportedClub), " ")
+	name := textcheck.Line(in.Name)
+	club := textcheck.Line(in.SupportedClub)
 	checkLine(&f, "name", name, 200, true)
 	checkLine(&f, "supported_club", club, 200, true)
 	var cnpj *string
@@ -347,30 +346,15 @@ func (s *Groups) touch(ctx context.Context, id int64) error {
 	return db.Conn(ctx, s.DB).Exec("UPDATE fan_groups SET register_updated_at = ? WHERE id = ?", s.now(), id).Error
 }
 
-// checkLine adds an error for a one-line text: required, at most max
-// characters, no control characters.
+// checkLine adds an error for a one-line text: textcheck.Problem (at most
+// max characters, valid UTF-8, no control, format or replacement
+// characters), then required.
 func checkLine(f *errs.Fields, field, s string, max int, required bool) {
-	if required && strings.TrimSpace(s) == "" {
-		f.Add(field, "required", "campo obrigatório.")
+	if rule, msg := textcheck.Problem(s, max, false); rule != "" {
+		f.Add(field, rule, msg)
 		return
 	}
-	if msg := lineProblem(s, max); msg != "" {
-		f.Add(field, "text", msg)
+	if required && strings.TrimSpace(s) == "" {
+		f.Add(field, "required", "campo obrigatório.")
 	}
-}
-
-// lineProblem says what is wrong with a one-line text, or "".
-func lineProblem(s string, max int) string {
-	if !utf8.ValidString(s) {
-		return "o texto não está em UTF-8 válido."
-	}
-	if n := utf8.RuneCountInString(s); n > max {
-		return fmt.Sprintf("texto longo demais: %d caracteres, o máximo é %d.", n, max)
-	}
-	for _, r := range s {
-		if unicode.IsControl(r) || r == '\uFFFD' {
-			return "o texto contém caracteres de controle ou inválidos, que não são aceitos."
-		}
-	}
-	return ""
 }

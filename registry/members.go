@@ -20,6 +20,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/textcheck"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
@@ -202,8 +203,9 @@ const (
 // memberFields are the register's fields in order, with their JSON names.
 var memberFields = []string{"full_name", "mother_name", "father_name", "rg", "rg_issuer", "cpf", "birth_date", "civil_status", "profession", "address", "schooling"}
 
-// fieldProblem is a problem with one field of a member (key from memberFields).
-type fieldProblem struct{ key, msg string }
+// fieldProblem is a problem with one field of a member (key from
+// memberFields): the rule it breaks (the errs field rule) and the message.
+type fieldProblem struct{ key, rule, msg string }
 
 // rawMember holds the fields as text, by key.
 type rawMember map[string]string
@@ -217,13 +219,13 @@ func validateMember(raw rawMember, today civil.Date, excel bool) (MemberData, []
 	var probs []fieldProblem
 	var warns []string
 	text := func(key string, max int, required bool) string {
-		v := strings.Join(strings.Fields(raw[key]), " ")
+		v := textcheck.Line(raw[key])
 		if required && v == "" {
-			probs = append(probs, fieldProblem{key, "campo obrigatório (Lei 14.597/2023, art. 178, § 4º) não preenchido."})
+			probs = append(probs, fieldProblem{key, "required", "campo obrigatório (Lei 14.597/2023, art. 178, § 4º) não preenchido."})
 			return ""
 		}
-		if msg := lineProblem(v, max); msg != "" {
-			probs = append(probs, fieldProblem{key, msg})
+		if rule, msg := textcheck.Problem(v, max, false); rule != "" {
+			probs = append(probs, fieldProblem{key, rule, msg})
 		}
 		return v
 	}
@@ -239,28 +241,28 @@ func validateMember(raw rawMember, today civil.Date, excel bool) (MemberData, []
 	d.Address = text("address", maxAddress, true)
 	d.Schooling = text("schooling", 100, true)
 	if c := strings.TrimSpace(raw["cpf"]); c == "" {
-		probs = append(probs, fieldProblem{"cpf", "CPF não informado."})
+		probs = append(probs, fieldProblem{"cpf", "required", "CPF não informado."})
 	} else if cpf, err := ParseCPF(c); err == nil {
 		d.CPF = cpf
 	} else if excel && allDigits(c) && len(c) < 11 {
 		cpf, _, rerr := RestoreCPFLeadingZeros(c)
 		if rerr != nil {
-			probs = append(probs, fieldProblem{"cpf", fmt.Sprintf("CPF %s inválido: %s.", c, rerr.Error())})
+			probs = append(probs, fieldProblem{"cpf", "cpf", fmt.Sprintf("CPF %s inválido: %s.", c, rerr.Error())})
 		} else {
 			d.CPF = cpf
 			warns = append(warns, fmt.Sprintf("CPF %s sem os zeros à esquerda (planilha os removeu): recomposto como %s, que confere com os dígitos verificadores.", c, cpf.Formatted()))
 		}
 	} else {
-		probs = append(probs, fieldProblem{"cpf", fmt.Sprintf("CPF %s inválido: %s.", c, err.Error())})
+		probs = append(probs, fieldProblem{"cpf", "cpf", fmt.Sprintf("CPF %s inválido: %s.", c, err.Error())})
 	}
 	if b := strings.TrimSpace(raw["birth_date"]); b == "" {
-		probs = append(probs, fieldProblem{"birth_date", "data de nascimento não informada."})
+		probs = append(probs, fieldProblem{"birth_date", "required", "data de nascimento não informada."})
 	} else if bd, msg := parseDateBR(b); msg != "" {
-		probs = append(probs, fieldProblem{"birth_date", msg})
+		probs = append(probs, fieldProblem{"birth_date", "date", msg})
 	} else if bd.After(today) {
-		probs = append(probs, fieldProblem{"birth_date", fmt.Sprintf("data de nascimento %s no futuro.", bd.BR())})
+		probs = append(probs, fieldProblem{"birth_date", "range", fmt.Sprintf("data de nascimento %s no futuro.", bd.BR())})
 	} else if bd.Year < 1900 {
-		probs = append(probs, fieldProblem{"birth_date", fmt.Sprintf("data de nascimento %s anterior a 1900.", bd.BR())})
+		probs = append(probs, fieldProblem{"birth_date", "range", fmt.Sprintf("data de nascimento %s anterior a 1900.", bd.BR())})
 	} else {
 		d.BirthDate = bd
 	}
@@ -321,7 +323,7 @@ func periodDate(s string, today civil.Date) (civil.Date, string) {
 func fieldsErr(probs []fieldProblem) error {
 	var f errs.Fields
 	for _, p := range probs {
-		f.Add(p.key, "invalid", p.msg)
+		f.Add(p.key, p.rule, p.msg)
 	}
 	return f.Err()
 }
@@ -352,14 +354,14 @@ func (s *Groups) AddMember(ctx context.Context, a Actor, groupID int64, in Membe
 		if in.JoinedOn != nil {
 			j, msg := periodDate(*in.JoinedOn, today)
 			if msg != "" {
-				probs = append(probs, fieldProblem{"joined_on", msg})
+				probs = append(probs, fieldProblem{"joined_on", "date", msg})
 			}
 			joined = j
 		} else {
 			joined = today
 		}
 		if len(probs) == 0 && joined.Before(d.BirthDate) {
-			probs = append(probs, fieldProblem{"joined_on", "a data de entrada é anterior ao nascimento."})
+			probs = append(probs, fieldProblem{"joined_on", "after_birth", "a data de entrada é anterior ao nascimento."})
 		}
 		if err := fieldsErr(probs); err != nil {
 			return err

@@ -22,6 +22,7 @@ import (
 	"github.com/casbin/casbin/v2/model"
 	gormadapter "github.com/casbin/gorm-adapter/v3"
 	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/textcheck"
 	"gorm.io/gorm"
 )
 
@@ -205,7 +206,10 @@ var ErrInvalidUser = errors.New("authz: invalid user")
 // name when it has the same role and domain (else ErrInvalidUser). The
 // court must exist (see cases.EnsureCourt). created reports a new user.
 func EnsureUser(ctx context.Context, g *gorm.DB, spec UserSpec) (u User, created bool, err error) {
-	spec.Name = strings.TrimSpace(spec.Name)
+	spec.Name = textcheck.Line(spec.Name)
+	if rule, msg := textcheck.Problem(spec.Name, 200, false); rule != "" {
+		return u, false, fmt.Errorf("%w: --name: %s (%s)", ErrInvalidUser, msg, rule)
+	}
 	if spec.Name == "" {
 		return u, false, fmt.Errorf("%w: --name is required", ErrInvalidUser)
 	}
@@ -223,7 +227,10 @@ func EnsureUser(ctx context.Context, g *gorm.DB, spec UserSpec) (u User, created
 		if strings.TrimSpace(spec.Club) == "" {
 			return u, false, fmt.Errorf("%w: role club needs --club", ErrInvalidUser)
 		}
-		c := strings.TrimSpace(spec.Club)
+		c := textcheck.Line(spec.Club)
+		if rule, msg := textcheck.Problem(c, 200, false); rule != "" {
+			return u, false, fmt.Errorf("%w: --club: %s (%s)", ErrInvalidUser, msg, rule)
+		}
 		nu.Club = &c
 	case spec.Role == "fan_group":
 		if spec.Group <= 0 {

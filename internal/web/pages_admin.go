@@ -20,6 +20,7 @@ import (
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/labstack/echo/v4"
 	"gorm.io/gorm"
 )
@@ -73,8 +74,10 @@ func (s *Server) renderUsers(c echo.Context, status int, p Page) error {
 func (s *Server) createUserPage(c echo.Context) error {
 	ctx := c.Request().Context()
 	var f errs.Fields
-	spec := authz.UserSpec{Name: strings.TrimSpace(c.FormValue("name")), Role: c.FormValue("role")}
-	if spec.Name == "" {
+	spec := authz.UserSpec{Name: textcheck.Line(c.FormValue("name")), Role: c.FormValue("role")}
+	if rule, msg := textcheck.Problem(spec.Name, 200, false); rule != "" {
+		f.Add("name", rule, msg)
+	} else if spec.Name == "" {
 		f.Add("name", "required", "Informe o nome de usuário.")
 	}
 	if !authz.IsRole(spec.Role) {
@@ -87,8 +90,10 @@ func (s *Server) createUserPage(c echo.Context) error {
 			f.Add("court", "required", "Escolha o juizado deste perfil.")
 		}
 	case spec.Role == "club":
-		spec.Club = strings.TrimSpace(c.FormValue("club"))
-		if spec.Club == "" {
+		spec.Club = textcheck.Line(c.FormValue("club"))
+		if rule, msg := textcheck.Problem(spec.Club, 200, false); rule != "" {
+			f.Add("club", rule, msg)
+		} else if spec.Club == "" {
 			f.Add("club", "required", "Informe o clube.")
 		}
 	case spec.Role == "fan_group":

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -222,11 +224,23 @@ func mayMake(actor Actor, c *Case, t Transition) error {
 }
 
 // StaleError is returned when the If-Match version a client sent is not
-// the case's current version (HTTP 412).
-type StaleError struct{ Current, Sent int }
+// the case's current version (HTTP 412). Sent lists the versions the
+// request accepted (an If-Match list); empty when it named none of ours (a
+// weak tag, which never matches, or another resource's tag).
+type StaleError struct {
+	Current int
+	Sent    []int
+}
 
 func (e *StaleError) Error() string {
-	return fmt.Sprintf("O processo mudou desde a sua leitura (versão atual %d, enviada %d): leia-o de novo e refaça a operação.", e.Current, e.Sent)
+	if len(e.Sent) == 0 {
+		return fmt.Sprintf("O processo está na versão %d e o If-Match não nomeia nenhuma versão dele por etiqueta forte (\"v%d\"; etiquetas fracas W/ nunca coincidem): leia-o de novo e refaça a operação.", e.Current, e.Current)
+	}
+	sent := make([]string, len(e.Sent))
+	for i, v := range e.Sent {
+		sent[i] = strconv.Itoa(v)
+	}
+	return fmt.Sprintf("O processo mudou desde a sua leitura (versão atual %d, enviada %s): leia-o de novo e refaça a operação.", e.Current, strings.Join(sent, ", "))
 }
 
 type versionKey struct{}
@@ -235,7 +249,14 @@ type versionKey struct{}
 // (If-Match); the write is refused with *StaleError when the case is at
 // another version.
 func ExpectVersion(ctx context.Context, version int) context.Context {
-	return context.WithValue(ctx, versionKey{}, version)
+	return ExpectVersions(ctx, version)
+}
+
+// ExpectVersions is ExpectVersion for an If-Match list: the write goes on
+// when the case is at any of versions; with none, it is refused
+// (*StaleError) whatever the version.
+func ExpectVersions(ctx context.Context, versions ...int) context.Context {
+	return context.WithValue(ctx, versionKey{}, append([]int{}, versions...))
 }
 
 // lockCase loads case id of the actor's court for update, checking the
@@ -249,8 +270,8 @@ func (s *Service) lockCase(ctx context.Context, actor Actor, id int64) (*Case, e
 	if err != nil {
 		return nil, err
 	}
-	if v, ok := ctx.Value(versionKey{}).(int); ok && v != c.Version {
-		return nil, &StaleError{Current: c.Version, Sent: v}
+	if vs, ok := ctx.Value(versionKey{}).([]int); ok && !slices.Contains(vs, c.Version) {
+		return nil, &StaleError{Current: c.Version, Sent: vs}
 	}
 	return &c, nil
 }

@@ -140,7 +140,9 @@ func (s *Server) sentence(c echo.Context) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	withIfMatch(c)
+	if err := withIfMatch(c); err != nil {
+		return err
+	}
 	r, err := s.cases.Sentence(c.Request().Context(), actor(c), id, in)
 	if err != nil {
 		return caseFail(c, err)

@@ -104,9 +104,15 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 	_ = c.Blob(p.Status, "application/problem+json", b)
 }
 
-// recoverer turns a panic into a logged 500 problem.
+// recoverer turns a panic into a logged 500 problem. It also answers HEAD
+// (headAsGet) before anything else sees the request: folded in here rather
+// than a middleware of its own, which would cost every GET an allocation.
 func (s *Server) recoverer(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) (err error) {
+		if c.Request().Method == http.MethodHead {
+			s.headAsGet(c)
+			return nil
+		}
 		defer func() {
 			if r := recover(); r != nil {
 				s.deps.Logger.Error("panic", "route", c.Path(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
@@ -115,6 +121,19 @@ func (s *Server) recoverer(next echo.HandlerFunc) echo.HandlerFunc {
 		}()
 		return next(c)
 	}
+}
+
+// headAsGet serves a HEAD request as the GET of the same target (RFC 9110
+// §9.3.2: the same status and headers, no body): the whole server runs again
+// on a shallow copy of the request whose method is GET, so the router, the
+// Casbin policy, ETag and 304 see a GET, while net/http, which keeps the
+// original request, still sends no body. A target without GET answers 405
+// as GET would (404 when it does not exist).
+func (s *Server) headAsGet(c echo.Context) {
+	r := c.Request()
+	get := r.WithContext(r.Context())
+	get.Method = http.MethodGet
+	s.Echo.ServeHTTP(c.Response().Writer, get)
 }
 
 // requestLog writes one JSON line per request: route template (never the raw

@@ -48,27 +48,82 @@ func (s *Server) workflowRoutes(api *echo.Group) {
 	api.GET("/holidays", s.holidays)
 }
 
-var etagVersion = regexp.MustCompile(`^(?:W/)?"v([0-9]{1,9})"$`)
+var etagVersion = regexp.MustCompile(`^"v([0-9]{1,9})"$`)
 
 // etag is the case's ETag for its version.
 func etag(version int) string { return fmt.Sprintf(`"v%d"`, version) }
 
-// withIfMatch returns the request context carrying the version that
-// If-Match names (cases.ExpectVersion); "*" or no header expects none. A
-// header that names no version of ours can match nothing: version 0.
-func withIfMatch(c echo.Context) {
-	h := strings.TrimSpace(c.Request().Header.Get("If-Match"))
-	if h == "" || h == "*" {
-		return
+// withIfMatch puts in the request context the case versions that If-Match
+// accepts (cases.ExpectVersions); "*" or no header expects none. The header
+// is a comma-separated list of entity tags (RFC 9110 §13.1.1; several header
+// lines are one list): the write goes on when any member matches by strong
+// comparison, so a weak tag W/"v4" never matches and a tag that names no
+// version of ours matches nothing (412). A header that is not a list of
+// entity tags is errs.Unreadable (400) naming If-Match.
+func withIfMatch(c echo.Context) error {
+	vals := c.Request().Header.Values("If-Match")
+	if len(vals) == 0 {
+		return nil
 	}
-	v := 0
-	for _, tag := range strings.Split(h, ",") {
-		if m := etagVersion.FindStringSubmatch(strings.TrimSpace(tag)); m != nil {
-			v, _ = strconv.Atoi(m[1])
-			break
+	h := strings.TrimSpace(strings.Join(vals, ","))
+	if h == "*" {
+		return nil
+	}
+	tags, ok := parseETags(h)
+	if !ok {
+		return &errs.Error{Kind: errs.Unreadable, Message: "Cabeçalho If-Match malformado: use \"*\" ou uma lista de ETags entre aspas, como \"v3\" (a ETag da última leitura do processo).",
+			Fields: []errs.FieldError{{Field: "If-Match", Rule: "entity_tag", Message: fmt.Sprintf("%q não é uma lista de ETags (RFC 9110, § 13.1.1).", h)}}}
+	}
+	var versions []int
+	for _, t := range tags {
+		if m := etagVersion.FindStringSubmatch(t); m != nil {
+			v, _ := strconv.Atoi(m[1])
+			versions = append(versions, v)
 		}
 	}
-	c.SetRequest(c.Request().WithContext(cases.ExpectVersion(c.Request().Context(), v)))
+	c.SetRequest(c.Request().WithContext(cases.ExpectVersions(c.Request().Context(), versions...)))
+	return nil
+}
+
+// parseETags splits an If-Match / If-None-Match value into its entity tags
+// (`"x"` or `W/"x"`, as written); ok is false when the value is not a
+// comma-separated list of them (empty members and white space around them
+// are allowed, RFC 9110 §5.6.1).
+func parseETags(h string) (tags []string, ok bool) {
+	i := 0
+	for i < len(h) {
+		switch h[i] {
+		case ' ', '\t', ',':
+			i++
+			continue
+		}
+		start := i
+		if strings.HasPrefix(h[i:], "W/") {
+			i += 2
+		}
+		if i >= len(h) || h[i] != '"' {
+			return nil, false
+		}
+		i++
+		for i < len(h) && h[i] != '"' {
+			if b := h[i]; b < 0x21 || b == 0x7f {
+				return nil, false
+			}
+			i++
+		}
+		if i >= len(h) {
+			return nil, false
+		}
+		i++
+		tags = append(tags, h[start:i])
+		for i < len(h) && (h[i] == ' ' || h[i] == '\t') {
+			i++
+		}
+		if i < len(h) && h[i] != ',' {
+			return nil, false
+		}
+	}
+	return tags, len(tags) > 0
 }
 
 // caseFail renders a stale If-Match as 412 problem+json (the other errors
@@ -94,7 +149,9 @@ func caseWrite[T any](s *Server, c echo.Context, status int, do func(id int64, i
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	withIfMatch(c)
+	if err := withIfMatch(c); err != nil {
+		return err
+	}
 	out, err := do(id, in)
 	if err != nil {
 		return caseFail(c, err)
@@ -263,8 +320,10 @@ func (s *Server) addEvidence(c echo.Context) error {
 	if !gotFile {
 		return errs.InvalidField("file", "required", "envie o arquivo no campo file (multipart/form-data).")
 	}
-	withIfMatch(c)
-	v, err := s.cases.AddEvidence(req.Context(), actor(c), id, filename, description, data)
+	if err := withIfMatch(c); err != nil {
+		return err
+	}
+	v, err := s.cases.AddEvidence(c.Request().Context(), actor(c), id, filename, description, data)
 	if err != nil {
 		return caseFail(c, err)
 	}

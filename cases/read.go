@@ -442,6 +442,11 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 	}
 	v.Next = Next(c.Flow, c.Status)
 	v.Sentenceable = beforeDecision(c.Flow, c.Status)
+	ws, err := s.birthDateWarnings(ctx, c.ID, 0, c.CourtCode)
+	if err != nil {
+		return nil, err
+	}
+	v.Warnings = append(v.Warnings, ws...)
 	if v.Deadlines, err = s.deadlines(ctx, &c); err != nil {
 		return nil, err
 	}

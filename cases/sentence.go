@@ -247,6 +247,25 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 	}
 	var warnings []string
 	warnings = append(warnings, rg.Notes...)
+	if subject == sanctions.Person && in.Eligible == nil {
+		// Lei 14.597/2023, art. 201, § 2º: the judge did not say whether the
+		// conditions hold; the default (eligible) stays, with a warning
+		// when the CPF was already punished under the article.
+		w, err := s.priorPunishmentWarning(ctx, d, rg, "A elegibilidade (eligible) não foi informada e foi presumida: decida-a e informe-a (eligible=false afasta a conversão).")
+		if err != nil {
+			return nil, err
+		}
+		if w != "" {
+			warnings = append(warnings, w)
+		}
+	}
+	if subject == sanctions.Person {
+		ws, err := s.birthDateWarnings(ctx, c.ID, d.ID, c.CourtCode)
+		if err != nil {
+			return nil, err
+		}
+		warnings = append(warnings, ws...)
+	}
 
 	var first civil.Date
 	ferr := errors.New("no first day")
@@ -342,6 +361,9 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 			ban.OverrideReason = strings.TrimSpace(in.Ban.OverrideReason)
 			warnings = append(warnings, fmt.Sprintf("Último dia alterado pelo(a) juiz(a): %s (calculado: %s).", ov.BR(), ban.ComputedLastDay.BR()))
 		}
+	}
+	if w := PastBanWarning(ban.LastDay, today); w != "" {
+		warnings = append(warnings, w)
 	}
 	if in.ReportingDuty != nil {
 		checkText(&f, "reporting_duty.place", in.ReportingDuty.Place, maxShort, false)

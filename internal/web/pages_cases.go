@@ -650,6 +650,10 @@ type sentenceData struct {
 	LastDay    string
 	Court      cases.Court
 	Subject    string
+	// Warnings the judge needs before signing (cases.Service.SentenceWarnings:
+	// the same CPF with another birth date elsewhere; a CPF already punished
+	// under art. 201, § 2º's condition; a term entirely in the past).
+	Warnings []string
 }
 
 // sentenceForm: GET /processos/:id/sentenca[?defendant_id=&eligible=&...]
@@ -708,10 +712,22 @@ func (s *Server) renderSentence(c echo.Context, status int, p Page) error {
 	} else {
 		d.Range = &r
 	}
+	if d.Defendant != nil {
+		if d.Warnings, err = s.cases.SentenceWarnings(c.Request().Context(), actor(c), id, d.Defendant.ID); err != nil {
+			return err
+		}
+	}
+	today := civil.Today(s.now(), s.deps.Loc)
 	if first, err := parseDateBR(f.Get("ban.first_day")); err == nil {
 		if m, err := strconv.Atoi(f.Get("ban.months")); err == nil && m > 0 && m <= 1200 {
 			if last, err := sanctions.LastDay(first, m); err == nil {
 				d.LastDay = last.BR()
+				if ov, err := parseDateBR(f.Get("ban.last_day_override")); err == nil {
+					last = ov
+				}
+				if w := cases.PastBanWarning(&last, today); w != "" {
+					d.Warnings = append(d.Warnings, w)
+				}
 			}
 		}
 	}

@@ -67,3 +67,22 @@ func TestPageSentenceRefusesUnknownChoicesAndHugeIDs(t *testing.T) {
 		t.Errorf("%d eligible bans after the valid form (%v), want 1", n, err)
 	}
 }
+
+// The sentence page shows the warnings the judge needs before signing: a
+// CPF already punished under art. 201 (§ 2º's condition), the same CPF with
+// another birth date elsewhere, and a term entirely in the past.
+func TestPageSentenceWarnings(t *testing.T) {
+	f := newFixture(t)
+	f.fileAndSentence(t, `"eligible": true, "ban": {"first_day": "2025-06-10", "months": 6}`)
+	rep := strings.Replace(representation(t, "R1"), `"1991-07-22"`, `"1991-07-23"`, 1)
+	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", rep)
+	if code != 201 || !strings.Contains(body, "22/07/1991") {
+		t.Fatalf("filing the same CPF with another birth date: %d %s", code, body)
+	}
+	caseURL := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
+	judge := f.browser(t, "judge")
+	rec := judge.do("GET", caseURL+"/sentenca", nil)
+	expect(t, "sentence form", rec.Code, 200, rec.Body.String(), "não tiver sido punido anteriormente", "art. 201, § 2º", "22/07/1991")
+	rec = judge.do("POST", caseURL+"/sentenca", url.Values{"acao": {"recalcular"}, "ban.first_day": {"01/04/2025"}, "ban.months": {"3"}})
+	expect(t, "recalculated past term", rec.Code, 200, rec.Body.String(), "30/06/2025", "inteiramente no passado")
+}

@@ -2,7 +2,9 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -34,6 +36,26 @@ func boolParam(c echo.Context, name string, f *errs.Fields) *bool {
 	return &b
 }
 
+var isoDateForm = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+
+// dateParam reads the query date v (YYYY-MM-DD) of field, adding to f the
+// same messages as the other endpoints (cases): a value in another form is
+// "informe FIELD como AAAA-MM-DD."; one in that form that is no day of the
+// calendar (2024-02-30; 0000-01-01: there is no year 0) is "a data V não
+// existe no calendário.". ok is false on error.
+func dateParam(f *errs.Fields, field, v string) (civil.Date, bool) {
+	d, err := civil.Parse(v)
+	if err == nil && d.Valid() {
+		return d, true
+	}
+	if isoDateForm.MatchString(v) {
+		f.Add(field, "date", fmt.Sprintf("a data %s não existe no calendário.", v))
+	} else {
+		f.Add(field, "date", "informe "+field+" como AAAA-MM-DD.")
+	}
+	return civil.Date{}, false
+}
+
 // banRange: GET /api/v1/legal/ban-range (anyone): the range the law allows
 // for the date of the facts (sanctions.BanRange).
 func (s *Server) banRange(c echo.Context) error {
@@ -42,11 +64,7 @@ func (s *Server) banRange(c echo.Context) error {
 	if q.Subject != sanctions.Person && q.Subject != sanctions.Group {
 		f.Add("subject", "oneof", "subject deve ser person ou group.")
 	}
-	d, err := civil.Parse(c.QueryParam("facts_date"))
-	if err != nil {
-		f.Add("facts_date", "date", "informe facts_date como AAAA-MM-DD.")
-	}
-	q.FactsDate = d
+	q.FactsDate, _ = dateParam(&f, "facts_date", c.QueryParam("facts_date"))
 	q.Eligible = boolParam(c, "eligible", &f)
 	q.Organiser = boolParam(c, "organiser", &f)
 	q.Sec7 = boolParam(c, "sec7", &f)
@@ -116,10 +134,7 @@ func (s *Server) banRange(c echo.Context) error {
 // art. 10, sanctions.LastDay).
 func (s *Server) banTerm(c echo.Context) error {
 	var f errs.Fields
-	first, err := civil.Parse(c.QueryParam("first_day"))
-	if err != nil {
-		f.Add("first_day", "date", "informe first_day como AAAA-MM-DD.")
-	}
+	first, _ := dateParam(&f, "first_day", c.QueryParam("first_day"))
 	months, err := strconv.Atoi(c.QueryParam("months"))
 	if err != nil || months < 1 || months > 1200 {
 		f.Add("months", "range", "months deve ser um número inteiro de 1 a 1200.")
@@ -128,6 +143,9 @@ func (s *Server) banTerm(c echo.Context) error {
 		return err
 	}
 	last, err := sanctions.LastDay(first, months)
+	if errors.Is(err, sanctions.ErrFirstDay) {
+		return errs.InvalidField("first_day", "date", fmt.Sprintf("a data %s não existe no calendário.", c.QueryParam("first_day")))
+	}
 	if err != nil {
 		return errs.InvalidField("months", "range", err.Error())
 	}

@@ -104,7 +104,7 @@ func (s *Service) OfferPlea(ctx context.Context, actor Actor, caseID int64, in P
 			return err
 		}
 		if c.Status != StatusPleaOffered {
-			t, err := transitionFor(c, StatusPleaOffered)
+			t, err := stepFor(c, StatusPleaOffered, viaPlea, "A proposta de transação penal (Lei 9.099/1995, art. 76)")
 			if err != nil {
 				return err
 			}
@@ -226,12 +226,9 @@ func (s *Service) Homologate(ctx context.Context, actor Actor, caseID int64, in 
 		if err != nil {
 			return err
 		}
-		t, err := transitionFor(c, StatusExecuting)
+		t, err := stepFor(c, StatusExecuting, viaHomologate, "A homologação da transação penal (Lei 9.099/1995, art. 76, § 4º)")
 		if err != nil {
 			return err
-		}
-		if t.Via != viaHomologate {
-			return errs.New(errs.Conflict, fmt.Sprintf("A homologação da transação penal cabe a processo em %s; este está em %s.", StatusPleaAccepted, c.Status))
 		}
 		if err := mayMake(actor, c, t); err != nil {
 			return err
@@ -373,7 +370,7 @@ func (s *Service) Suspend(ctx context.Context, actor Actor, caseID int64, in Sus
 		if err != nil {
 			return err
 		}
-		t, err := transitionFor(c, StatusConditionalSuspension)
+		t, err := stepFor(c, StatusConditionalSuspension, viaSuspension, "A suspensão condicional do processo (Lei 9.099/1995, art. 89)")
 		if err != nil {
 			return err
 		}

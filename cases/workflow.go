@@ -195,6 +195,31 @@ func transitionFor(c *Case, to string) (Transition, error) {
 			Message: fmt.Sprintf("de %s não se passa a %s; permitidas: %s.", c.Status, what, allowed)}}}
 }
 
+// stepFor finds the transition of c to status to that the step with its
+// own endpoint via makes (a plea offer, a homologation, a conditional
+// suspension, named what in the message). From a status where the flow
+// does not allow the step it is errs.Conflict about the case's phase,
+// naming the statuses it is taken from, with no field: the request names
+// no status ("to" belongs to POST .../transitions alone).
+func stepFor(c *Case, to, via, what string) (Transition, error) {
+	for _, t := range Next(c.Flow, c.Status) {
+		if t.To == to && t.Via == via {
+			return t, nil
+		}
+	}
+	var from []string
+	for _, t := range FlowOf(c.Flow) {
+		if t.To == to && t.Via == via {
+			from = append(from, fmt.Sprintf("“%s” (%s)", orStatus(t.From), t.From))
+		}
+	}
+	where := "em nenhuma fase do rito " + flowPT(c.Flow)
+	if len(from) > 0 {
+		where = "quando o processo está em " + strings.Join(from, " ou ")
+	}
+	return Transition{}, errs.New(errs.Conflict, fmt.Sprintf("%s não cabe na fase atual: o processo está em “%s” (%s); cabe %s.", what, orStatus(c.Status), c.Status, where))
+}
+
 func validIn(flow, status string) bool {
 	for _, t := range FlowOf(flow) {
 		if t.From == status || t.To == status {

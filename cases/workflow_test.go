@@ -156,7 +156,7 @@ func TestPlea_Art76_HomologationAndFiveYears(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = e.svc.Homologate(ctx, j, c.ID, cases.HomologateInput{})
-	invalidField(t, err, "to", false) // still offered: not accepted
+	kindIs(t, err, errs.Conflict) // still offered: not accepted
 	e.move(t, clerk, c, cases.StatusPleaAccepted)
 	res, err := e.svc.Homologate(ctx, j, c.ID, cases.HomologateInput{})
 	if err != nil {
@@ -512,4 +512,40 @@ func TestFileOnce_IdempotencyKey(t *testing.T) {
 	}
 	_, _, err = e.svc.FileOnce(ctx, e.pros, r, "chave com espaço")
 	invalidField(t, err, "Idempotency-Key", false)
+}
+
+// A plea offer, a homologation or a suspension asked for in a phase where
+// the flow does not allow it is a 409 conflict about the case's phase with
+// no field (it was 422 on "to", a field these requests do not have),
+// naming the phase and where the step is taken; nothing is written.
+func TestWorkflow_StepOutOfPhaseIsConflictWithoutField(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	c, d, j := e.fileOne(t, "R1")
+	if c.Status != cases.StatusDistributed {
+		t.Fatalf("status %s, want distributed", c.Status)
+	}
+	moves := e.count(t, "movements", "case_id = ?", c.ID)
+	for name, call := range map[string]func() error{
+		"plea": func() error {
+			_, err := e.svc.OfferPlea(ctx, e.pros, c.ID, cases.PleaInput{DefendantID: d.ID, Months: ptr(6)})
+			return err
+		},
+		"homologate": func() error { _, err := e.svc.Homologate(ctx, j, c.ID, cases.HomologateInput{}); return err },
+		"suspension": func() error {
+			_, err := e.svc.Suspend(ctx, j, c.ID, cases.SuspensionInput{DefendantID: d.ID, Months: ptr(24), Conditions: []string{"x"}})
+			return err
+		},
+	} {
+		err := call()
+		kindIs(t, err, errs.Conflict)
+		var fe *errs.Error
+		if !errors.As(err, &fe) || len(fe.Fields) != 0 || !strings.Contains(fe.Message, "distribuído") || !strings.Contains(fe.Message, "cabe quando o processo está em") {
+			t.Errorf("%s in distributed: %#v, want a conflict naming the phase, no field", name, err)
+		}
+	}
+	if n := e.count(t, "movements", "case_id = ?", c.ID); n != moves {
+		t.Errorf("refused steps wrote %d movements", n-moves)
+	}
 }

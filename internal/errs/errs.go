@@ -25,7 +25,11 @@ const (
 
 // FieldError names the input field (a dotted path such as
 // "defendants[0].cpf"), the rule it breaks and a message in Portuguese.
+// For a file import (CSV), Line is the physical line (the header is line 1)
+// and Field the column's header text as written ("line" when the error is
+// the whole line's); Line is omitted elsewhere.
 type FieldError struct {
+	Line    int    `json:"line,omitempty"`
 	Field   string `json:"field"`
 	Rule    string `json:"rule"`
 	Message string `json:"message"`
@@ -81,5 +85,5 @@ func (f Fields) Err() error {
 
 // InvalidField returns an Invalid error for one field.
 func InvalidField(field, rule, message string) *Error {
-	return &Error{Kind: Invalid, Message: "Os dados enviados são inválidos.", Fields: []FieldError{{field, rule, message}}}
+	return &Error{Kind: Invalid, Message: "Os dados enviados são inválidos.", Fields: []FieldError{{Field: field, Rule: rule, Message: message}}}
 }

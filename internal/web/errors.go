@@ -176,8 +176,15 @@ func bindJSON(c echo.Context, dst any) error {
 	if !utf8.Valid(body) {
 		return errs.New(errs.Unreadable, "O corpo da requisição não está em UTF-8 válido.")
 	}
+	if !json.Valid(body) {
+		return unreadableJSON(json.Unmarshal(body, new(any)))
+	}
+	// Numbers stay text (json.Number): a well-formed number out of range
+	// (1e400) is the field's problem (422), not unreadable JSON.
 	var tree any
-	if err := json.Unmarshal(body, &tree); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&tree); err != nil {
 		return unreadableJSON(err)
 	}
 	if _, ok := tree.(map[string]any); !ok {
@@ -189,9 +196,15 @@ func bindJSON(c echo.Context, dst any) error {
 	if err := json.Unmarshal(body, dst); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			field, ok := locate(tree, strings.Split(te.Field, "."), te.Value, "")
+			// te.Value is the JSON type ("string", "number", ...) or, for a
+			// number the Go type cannot hold, "number 1e400".
+			kind, num, overflow := strings.Cut(te.Value, " ")
+			field, ok := locate(tree, strings.Split(te.Field, "."), kind, "")
 			if !ok {
 				field = te.Field
+			}
+			if overflow && kind == "number" {
+				return errs.InvalidField(field, "range", fmt.Sprintf("o número %s está fora do intervalo aceito (%s).", shorten(num, 40), rangePT(te.Type.Kind().String())))
 			}
 			return errs.InvalidField(field, "type", fmt.Sprintf("tipo inválido: esperado %s.", typePT(te.Type.Kind().String())))
 		}
@@ -282,7 +295,7 @@ func jsonKind(v any) string {
 	switch v.(type) {
 	case string:
 		return "string"
-	case float64:
+	case float64, json.Number:
 		return "number"
 	case bool:
 		return "bool"
@@ -294,6 +307,29 @@ func jsonKind(v any) string {
 		return "null"
 	}
 	return ""
+}
+
+// rangePT says in Portuguese what a number of Go kind k may be.
+func rangePT(k string) string {
+	switch k {
+	case "int", "int64":
+		return "inteiro de até 19 dígitos"
+	case "int32":
+		return "inteiro de até 10 dígitos"
+	case "uint", "uint64", "uint32":
+		return "inteiro não negativo"
+	case "float64", "float32":
+		return "número decimal de magnitude representável"
+	}
+	return "número"
+}
+
+// shorten cuts s to at most n bytes, marking the cut with "…".
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }
 
 func typePT(k string) string {

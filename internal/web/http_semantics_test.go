@@ -114,3 +114,26 @@ func TestIfMatchListsAndStrongComparison(t *testing.T) {
 	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", map[string]any{}, "If-Match", `W/"v5"`)
 	w.want(rec, 412, "weak If-Match on the sentence")
 }
+
+// A problem's field is the dotted JSON path with array indices, also for a
+// well-formed number that the field's type cannot hold (422, not 400).
+func TestFieldPathsForNumbersOutOfRange(t *testing.T) {
+	f := newFixture(t)
+	for body, want := range map[string]string{
+		`{"defendants": [{"kind": "fan_group", "name": "X", "group_id": 18446744073709551616}]}`:           `"field":"defendants[0].group_id","rule":"range"`,
+		`{"defendants": [{"kind": "person"}, {"kind": "fan_group", "group_id": 99999999999999999999999}]}`: `"field":"defendants[1].group_id","rule":"range"`,
+		`{"facts": {"latitude": 1e400}}`:                           `"field":"facts.latitude","rule":"range"`,
+		`{"facts": {"longitude": -1e999}}`:                         `"field":"facts.longitude","rule":"range"`,
+		`{"defendants": [{"kind": "fan_group", "group_id": "7"}]}`: `"field":"defendants[0].group_id","rule":"type"`,
+	} {
+		code, out, _ := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", body)
+		if code != 422 || !strings.Contains(out, want) {
+			t.Errorf("%s: %d %s, want 422 with %s", body, code, out, want)
+		}
+	}
+	for _, body := range []string{`{"facts": {"latitude": 1e400}} x`, `{"facts": {"latitude": 1e}}`} {
+		if code, out, _ := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", body); code != 400 {
+			t.Errorf("%s: %d %s, want 400", body, code, out)
+		}
+	}
+}

@@ -95,7 +95,7 @@ func TestMatchImportAndReportingWindows_LGE_art_201_sec4(t *testing.T) {
 	bad := "competition,round,home,away,venue,date,kickoff_local\nCopa do Brasil,1,A,B,Arena Corinthians,2025-04-31,19:30\nCopa do Brasil,2,C,D,Lugar Nenhum,2025-04-30,19:30\n"
 	code, body, m := f.send(t, "POST", "/api/v1/matches/import", "clerk", "text/csv", bad)
 	if code != 422 || !strings.Contains(body, `"line":2`) || !strings.Contains(body, `"column":"date"`) || !strings.Contains(body, `"column":"venue"`) ||
-		!strings.Contains(body, `"field":"line 3: venue"`) || m["status"] != float64(422) {
+		!strings.Contains(body, `{"line":3,"field":"venue","rule":"csv"`) || m["status"] != float64(422) {
 		t.Fatalf("bad file: %d %s", code, body)
 	}
 	if code, body, _ := f.send(t, "POST", "/api/v1/matches/import?dry_run=true", "clerk", "text/csv; charset=utf-8", string(csvBody)); code != 200 || !strings.Contains(body, `"created":10`) {

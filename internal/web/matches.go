@@ -57,11 +57,11 @@ func (s *Server) importMatches(c echo.Context) error {
 			}
 			n++
 			for _, e := range l.Errors {
-				field := fmt.Sprintf("line %d", l.Line)
-				if e.Column != "" {
-					field += ": " + e.Column
+				field := e.Column
+				if field == "" {
+					field = "line"
 				}
-				fields = append(fields, errs.FieldError{Field: field, Rule: "csv", Message: e.Message})
+				fields = append(fields, errs.FieldError{Line: l.Line, Field: field, Rule: "csv", Message: e.Message})
 			}
 		}
 		b, _ := json.Marshal(struct {

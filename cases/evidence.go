@@ -192,7 +192,7 @@ func (s *Service) GetEvidence(ctx context.Context, actor Actor, id int64) (*Evid
 		return nil, nil, err
 	}
 	if row.ID == 0 {
-		return nil, nil, notFound(fmt.Sprintf("Prova %d", id))
+		return nil, nil, errs.New(errs.NotFound, fmt.Sprintf("Prova %d não encontrada.", id))
 	}
 	v := evidenceView(row.Evidence)
 	return &v, row.Data, nil

@@ -471,7 +471,7 @@ func (s *Service) AddMovement(ctx context.Context, actor Actor, caseID int64, in
 		code := 0
 		if in.TPUCode != nil {
 			if *in.TPUCode < 1 || *in.TPUCode > 999999 {
-				f.Add("tpu_code", "range", "o código TPU é um número inteiro positivo (ex.: 51 conclusão, 22 baixa definitiva).")
+				f.Add("tpu_code", "range", fmt.Sprintf("código TPU %d fora do intervalo: os códigos de movimento da Tabela Processual Unificada do CNJ vão de 1 a 999999 (ex.: 51 conclusão, 22 baixa definitiva).", *in.TPUCode))
 			} else {
 				code = *in.TPUCode
 			}

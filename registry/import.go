@@ -58,7 +58,10 @@ type ImportLine struct {
 	Warnings []string    `json:"warnings"`
 }
 
-// ImportReport is the answer to an import, dry run or real.
+// ImportReport is the answer to an import, dry run or real. Created,
+// Updated and Unchanged count the lines by status (API.md fixes the names):
+// what the import did when Applied, what it would do otherwise (a dry run,
+// or an import refused because Errors > 0).
 type ImportReport struct {
 	Lines     []ImportLine `json:"lines"`
 	Created   int          `json:"created"`
@@ -148,7 +151,8 @@ type sheet struct {
 // (errs.NotFound for anyone else). It returns the report; the import is
 // applied only when it is not a dry run and no line has an error, all in
 // one transaction. errs.Unreadable / errs.Invalid for a body that is no
-// spreadsheet at all.
+// spreadsheet at all, errs.Invalid on "body" (rule not_empty) for one with
+// a header and no member line.
 func (s *Groups) Import(ctx context.Context, a Actor, groupID int64, in ImportInput) (*ImportReport, error) {
 	var rep *ImportReport
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
@@ -162,6 +166,9 @@ func (s *Groups) Import(ctx context.Context, a Actor, groupID int64, in ImportIn
 		plan, r, err := s.plan(ctx, groupID, sh)
 		if err != nil {
 			return err
+		}
+		if len(r.Lines) == 0 {
+			return errs.InvalidField("body", "not_empty", "planilha sem associados: o arquivo tem só a linha de cabeçalho; inclua uma linha por associado.")
 		}
 		r.DryRun = in.DryRun
 		rep = r

@@ -70,15 +70,21 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		p.Errors = ae.Fields
 	case errors.As(err, &he):
 		p.Status = he.Code
-		switch he.Code {
-		case http.StatusNotFound:
+		custom, _ := he.Message.(string)
+		if custom == http.StatusText(he.Code) {
+			custom = ""
+		}
+		switch {
+		case custom != "":
+			p.Detail = custom
+		case he.Code == http.StatusNotFound:
 			p.Detail = "Recurso não encontrado."
-		case http.StatusMethodNotAllowed:
+		case he.Code == http.StatusMethodNotAllowed:
 			p.Detail = "Método não permitido para este recurso."
-		case http.StatusRequestEntityTooLarge:
-			p.Detail = "O corpo da requisição excede o limite."
-		case http.StatusUnsupportedMediaType:
-			p.Detail = "Tipo de conteúdo não aceito."
+		case he.Code == http.StatusRequestEntityTooLarge:
+			p.Detail = fmt.Sprintf("O corpo da requisição excede o limite de %s para este recurso.", sizePT(bodyLimit(c)))
+		case he.Code == http.StatusUnsupportedMediaType:
+			p.Detail = fmt.Sprintf("Tipo de conteúdo %q não aceito: envie application/json.", c.Request().Header.Get(echo.HeaderContentType))
 		default:
 			p.Detail = fmt.Sprint(he.Message)
 		}
@@ -102,6 +108,41 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		return
 	}
 	_ = c.Blob(p.Status, "application/problem+json", b)
+}
+
+// maxBody is the server's body limit (BodyLimit in New) for the routes
+// that do not bound their bodies themselves (largeBodyRoutes).
+const maxBody = 2 << 20
+
+// bodyLimit is the body limit of c's route in bytes.
+func bodyLimit(c echo.Context) int64 {
+	if n, ok := largeBodyRoutes[c.Request().Method+" "+c.Path()]; ok {
+		return n
+	}
+	return maxBody
+}
+
+// sizePT writes n bytes in Portuguese, in MB (2^20 bytes) when whole, else
+// in bytes with dot-grouped thousands.
+func sizePT(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MB", n>>20)
+	}
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// unsupportedJSON is the 415 of an endpoint that takes JSON only.
+func unsupportedJSON(ct string) error {
+	return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Tipo de conteúdo %q não aceito: este recurso aceita somente application/json.", ct))
+}
+
+// unsupported is the 415 of c's endpoint, naming what it accepts (accepted,
+// in Portuguese with the media types).
+func unsupported(c echo.Context, accepted string) error {
+	return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Tipo de conteúdo %q não aceito: envie %s.", c.Request().Header.Get(echo.HeaderContentType), accepted))
 }
 
 // recoverer turns a panic into a logged 500 problem. It also answers HEAD
@@ -160,7 +201,7 @@ func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 func bindJSON(c echo.Context, dst any) error {
 	ct := c.Request().Header.Get(echo.HeaderContentType)
 	if ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
-		return echo.NewHTTPError(http.StatusUnsupportedMediaType)
+		return unsupportedJSON(ct)
 	}
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {

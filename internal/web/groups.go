@@ -251,7 +251,7 @@ func (h *groupHandlers) putPhoto(c echo.Context) error {
 	switch ct {
 	case "", "image/jpeg", "image/jpg", "image/png", "application/octet-stream":
 	default:
-		return echo.NewHTTPError(http.StatusUnsupportedMediaType)
+		return unsupported(c, "image/jpeg ou image/png (a foto como corpo)")
 	}
 	body, err := readBody(c, registry.MaxPhotoBytes)
 	if err != nil {
@@ -302,7 +302,7 @@ func (h *groupHandlers) importMembers(c echo.Context) error {
 	case "", "text/csv", "application/csv", "text/plain", "application/vnd.ms-excel", "text/comma-separated-values",
 		"application/zip", "application/x-zip-compressed", "application/octet-stream":
 	default:
-		return echo.NewHTTPError(http.StatusUnsupportedMediaType)
+		return unsupported(c, "text/csv (a planilha) ou application/zip (a planilha com as fotos)")
 	}
 	body, err := readBody(c, registry.MaxImportBytes)
 	if err != nil {
@@ -330,7 +330,7 @@ func (h *groupHandlers) importMembers(c echo.Context) error {
 	doc["type"] = "about:blank"
 	doc["title"] = titleOf[http.StatusUnprocessableEntity]
 	doc["status"] = http.StatusUnprocessableEntity
-	doc["detail"] = fmt.Sprintf("A planilha tem %d linha(s) com erro; nada foi importado.", rep.Errors)
+	doc["detail"] = fmt.Sprintf("A planilha tem %d linha(s) com erro; nada foi importado (applied: false). Corrigidos os erros, a importação criaria %d associado(s) e atualizaria %d: created e updated contam o que seria feito.", rep.Errors, rep.Created, rep.Updated)
 	doc["instance"] = c.Request().URL.Path
 	out, err := json.Marshal(doc)
 	if err != nil {

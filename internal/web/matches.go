@@ -26,7 +26,7 @@ func (s *Server) importMatches(c echo.Context) error {
 	switch mt {
 	case "text/csv", "application/csv", "text/plain", "application/vnd.ms-excel":
 	default:
-		return echo.NewHTTPError(http.StatusUnsupportedMediaType)
+		return unsupported(c, "text/csv (a tabela de partidas)")
 	}
 	dry := false
 	if v := c.QueryParam("dry_run"); v != "" {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
 )
@@ -161,8 +162,8 @@ func publicFilter(c echo.Context) (registry.PublicFilter, error) {
 	if f.Court != "" && !registry.ValidCourt(f.Court) {
 		return f, errs.InvalidField("court", "court", "court deve ser um código TR.OOOO (por exemplo 26.0100).")
 	}
-	if len(f.Club) > 200 || strings.ContainsRune(f.Club, 0) {
-		return f, errs.InvalidField("club", "club", "club inválido.")
+	if rule, msg := textcheck.Problem(f.Club, 200, false); rule != "" {
+		return f, errs.InvalidField("club", rule, "club (nome do clube mandante): "+msg)
 	}
 	return f, nil
 }
@@ -401,8 +402,11 @@ func (s *Server) blocklistChanges(c echo.Context) error {
 	limit := registry.MaxFeedPage
 	if l := c.QueryParam("limit"); l != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(l))
-		if err != nil || n < 1 {
-			return errs.InvalidField("limit", "min", "limit deve ser um inteiro de 1 a 1000.")
+		if err != nil {
+			return errs.InvalidField("limit", "integer", fmt.Sprintf("limit deve ser um número inteiro (de 1 a %d), não %q.", registry.MaxFeedPage, l))
+		}
+		if n < 1 {
+			return errs.InvalidField("limit", "min", fmt.Sprintf("limit deve ser de 1 a %d.", registry.MaxFeedPage))
 		}
 		limit = min(n, registry.MaxFeedPage)
 	}

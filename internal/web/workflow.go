@@ -273,7 +273,7 @@ func (s *Server) addEvidence(c echo.Context) error {
 	}
 	mt, _, err := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
 	if err != nil || mt != "multipart/form-data" {
-		return echo.NewHTTPError(http.StatusUnsupportedMediaType)
+		return unsupported(c, "multipart/form-data (o arquivo no campo file)")
 	}
 	req := c.Request()
 	req.Body = http.MaxBytesReader(c.Response(), req.Body, cases.MaxEvidenceBytes+multipartSlack)
@@ -306,7 +306,7 @@ func (s *Server) addEvidence(c echo.Context) error {
 				return tooLargeOr(err, "Não foi possível ler o arquivo.")
 			}
 			if len(data) > cases.MaxEvidenceBytes {
-				return echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+				return evidenceTooLarge()
 			}
 		case "description":
 			b, err := io.ReadAll(io.LimitReader(part, 64<<10))
@@ -334,7 +334,7 @@ func (s *Server) addEvidence(c echo.Context) error {
 func tooLargeOr(err error, msg string) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+		return evidenceTooLarge()
 	}
 	return errs.New(errs.Unreadable, msg)
 }
@@ -369,4 +369,9 @@ func (s *Server) getEvidence(c echo.Context) error {
 	h.Set("Repr-Digest", "sha-256=:"+base64.StdEncoding.EncodeToString(sum[:])+":")
 	h.Set("ETag", `"`+v.SHA256+`"`)
 	return c.Blob(http.StatusOK, v.ContentType, data)
+}
+
+// evidenceTooLarge is the 413 of an evidence upload, naming the limit.
+func evidenceTooLarge() error {
+	return echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("O arquivo excede o limite de %s por prova (PDF, JPEG ou PNG).", sizePT(cases.MaxEvidenceBytes)))
 }

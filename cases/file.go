@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -324,11 +326,31 @@ func (s *Service) DistributePending(ctx context.Context, court string) (int, err
 	return n, err
 }
 
+// StateCourts is the highest TR of a state court under segment J = 8 (the
+// 26 states and the Federal District: 01 AC … 26 SP, 27 TO; Res. CNJ
+// 65/2008), the only segment the juizado serves (DOMAIN.md §4).
+const StateCourts = 27
+
+var courtCode = regexp.MustCompile(`^([0-9]{2})\.[0-9]{4}$`)
+
+// CheckCourtCode returns an error unless code is a court unit TR.OOOO of a
+// state court: two digits TR from 01 to StateCourts, a dot, four digits
+// OOOO (e.g. 26.0100).
+func CheckCourtCode(code string) error {
+	m := courtCode.FindStringSubmatch(code)
+	if m == nil {
+		return fmt.Errorf("court code %q is not TR.OOOO (e.g. 26.0100)", code)
+	}
+	if tr, _ := strconv.Atoi(m[1]); tr < 1 || tr > StateCourts {
+		return fmt.Errorf("court code %q: TR %s is not a state court (J = 8: TR 01 to %d)", code, m[1], StateCourts)
+	}
+	return nil
+}
+
 // EnsureCourt creates the court unit code (TR.OOOO) when it is missing.
 func EnsureCourt(ctx context.Context, g *gorm.DB, code, name string) error {
-	var tr, unit int
-	if n, _ := fmt.Sscanf(code, "%02d.%04d", &tr, &unit); n != 2 || len(code) != 7 {
-		return fmt.Errorf("cases: court code %q is not TR.OOOO (e.g. 26.0100)", code)
+	if err := CheckCourtCode(code); err != nil {
+		return err
 	}
 	if name == "" {
 		name = "Juizado do Torcedor " + code

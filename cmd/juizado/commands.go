@@ -115,8 +115,9 @@ func tokenCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "token", Short: "API tokens: create, list, revoke"}
 	var spec authz.UserSpec
 	var group, expires string
+	var createCourt bool
 	create := &cobra.Command{
-		Use:   "create --role ROLE --name NAME [--court TR.OOOO] [--club NAME] [--group ID] [--expires 90d]",
+		Use:   "create --role ROLE --name NAME [--court TR.OOOO [--create-court]] [--club NAME] [--group ID] [--expires 90d]",
 		Short: "Create the user NAME (or reuse it) and print a new token as the last line",
 		RunE: func(c *cobra.Command, _ []string) error {
 			var until time.Time
@@ -129,6 +130,9 @@ func tokenCmd() *cobra.Command {
 			}
 			return withDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 				if err := completeSpec(&spec, group, cfg); err != nil {
+					return err
+				}
+				if err := checkCourt(ctx, g, spec, cfg, createCourt); err != nil {
 					return err
 				}
 				tok, u, err := createTokenUntil(ctx, g, spec, until)
@@ -145,7 +149,7 @@ func tokenCmd() *cobra.Command {
 			})
 		},
 	}
-	specFlags(create, &spec, &group)
+	specFlags(create, &spec, &group, &createCourt)
 	create.Flags().StringVar(&expires, "expires", "", "lifetime: days (90d) or a duration (12h); default none")
 	_ = create.MarkFlagRequired("role")
 	_ = create.MarkFlagRequired("name")

@@ -44,13 +44,38 @@ func withDB(fn func(ctx context.Context, g *gorm.DB, cfg config.Config) error) e
 	return fn(ctx, g, cfg)
 }
 
-// specFlags adds --role, --court, --club and --group to cmd.
-func specFlags(cmd *cobra.Command, spec *authz.UserSpec, group *string) {
+// specFlags adds --role, --court, --create-court, --club and --group to cmd.
+func specFlags(cmd *cobra.Command, spec *authz.UserSpec, group *string, createCourt *bool) {
 	cmd.Flags().StringVar(&spec.Role, "role", "", "admin, clerk, judge, prosecutor, police, fan_group or club")
 	cmd.Flags().StringVar(&spec.Name, "name", "", "the user's name")
 	cmd.Flags().StringVar(&spec.Court, "court", "", "court TR.OOOO for staff roles (default JUIZADO_COURT)")
 	cmd.Flags().StringVar(&spec.Club, "club", "", "club name, for role club")
 	cmd.Flags().StringVar(group, "group", "", "fan group id, for role fan_group")
+	cmd.Flags().BoolVar(createCourt, "create-court", false, "create the court of --court when it does not exist yet")
+}
+
+// checkCourt refuses the court of a staff spec unless it is a state court
+// code (TR.OOOO, TR 01–27: J = 8, cases.CheckCourtCode) that exists, or is
+// the default court (JUIZADO_COURT, which serve creates), or create is set
+// (--create-court). Other roles have no court.
+func checkCourt(ctx context.Context, g *gorm.DB, spec authz.UserSpec, cfg config.Config, create bool) error {
+	if !authz.IsStaff(spec.Role) {
+		return nil
+	}
+	if err := cases.CheckCourtCode(spec.Court); err != nil {
+		return fmt.Errorf("--court: %w", err)
+	}
+	if create || spec.Court == cfg.Court {
+		return nil
+	}
+	var n int64
+	if err := g.WithContext(ctx).Raw("SELECT count(*) FROM courts WHERE code = ?", spec.Court).Scan(&n).Error; err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("--court %s: no such court (the default is JUIZADO_COURT=%s); add --create-court to create it", spec.Court, cfg.Court)
+	}
+	return nil
 }
 
 // completeSpec reads --group and fills the default court of staff roles.
@@ -134,13 +159,16 @@ func userCmd() *cobra.Command {
 
 	var spec authz.UserSpec
 	var group string
-	var fromStdin bool
+	var fromStdin, createCourt bool
 	create := &cobra.Command{
-		Use:   "create --name NAME --role ROLE [--court TR.OOOO|--club NAME|--group ID] [--password-stdin]",
+		Use:   "create --name NAME --role ROLE [--court TR.OOOO [--create-court]|--club NAME|--group ID] [--password-stdin]",
 		Short: "Create a user who signs in with a password (argon2id); typed twice, or read from stdin",
 		RunE: func(c *cobra.Command, _ []string) error {
 			return withDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 				if err := completeSpec(&spec, group, cfg); err != nil {
+					return err
+				}
+				if err := checkCourt(ctx, g, spec, cfg, createCourt); err != nil {
 					return err
 				}
 				if _, err := authz.FindUser(ctx, g, spec.Name); err == nil {
@@ -175,7 +203,7 @@ func userCmd() *cobra.Command {
 			})
 		},
 	}
-	specFlags(create, &spec, &group)
+	specFlags(create, &spec, &group, &createCourt)
 	create.Flags().BoolVar(&fromStdin, "password-stdin", false, "read the password from stdin")
 	_ = create.MarkFlagRequired("name")
 	_ = create.MarkFlagRequired("role")

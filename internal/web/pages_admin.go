@@ -235,9 +235,8 @@ func (s *Server) renderCourts(c echo.Context, status int, p Page) error {
 func (s *Server) createCourtPage(c echo.Context) error {
 	code, name := strings.TrimSpace(c.FormValue("code")), strings.TrimSpace(c.FormValue("name"))
 	var f errs.Fields
-	var tr, unit int
-	if n, _ := fmt.Sscanf(code, "%02d.%04d", &tr, &unit); n != 2 || len(code) != 7 {
-		f.Add("code", "court", "Use o código TR.OOOO do CNJ, por exemplo 26.0100.")
+	if cases.CheckCourtCode(code) != nil {
+		f.Add("code", "court", fmt.Sprintf("Use o código TR.OOOO do CNJ de um tribunal de justiça estadual (TR de 01 a %d), por exemplo 26.0100.", cases.StateCourts))
 	}
 	if err := f.Err(); err != nil {
 		fields, msg, status, _ := formErrors(err)
@@ -275,7 +274,7 @@ func (s *Server) courtSettingsPage(c echo.Context) error {
 func (s *Server) auditPage(c echo.Context) error {
 	var f errs.Fields
 	q := c.QueryParams()
-	flt := audit.Filter{Domain: actor(c).Court, Table: strings.TrimSpace(q.Get("table")), RecordID: strings.TrimSpace(q.Get("record_id")), Limit: 200}
+	flt := audit.Filter{Domain: actor(c).Court, CourtGroups: true, Table: strings.TrimSpace(q.Get("table")), RecordID: strings.TrimSpace(q.Get("record_id")), Limit: 200}
 	if v := strings.TrimSpace(q.Get("actor_id")); v != "" {
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || id <= 0 {
@@ -302,6 +301,7 @@ func (s *Server) auditPage(c echo.Context) error {
 		if items, err = audit.List(c.Request().Context(), s.deps.DB, flt); err != nil {
 			return err
 		}
+		redactMemberData(actor(c).Role, items)
 	}
 	p.Data = items
 	return s.page(c, status, "admin_auditoria", p)

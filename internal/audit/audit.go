@@ -162,18 +162,41 @@ func Checkpoint(ctx context.Context, g *gorm.DB, s Signer) (int64, error) {
 
 // Filter narrows List: the record (table and id), the actor, a period.
 type Filter struct {
-	Domain   string // court code, "group:ID" or "club:NAME"; empty: every domain
-	Table    string
-	RecordID string
-	ActorID  int64
-	From, To time.Time // zero: open
-	Limit    int       // default 100, at most 1000
+	Domain string // court code, "group:ID" or "club:NAME"; empty: every domain
+	// CourtGroups, with Domain a court code, adds the rows of domain
+	// "group:ID" of every fan group registered in that court (the member
+	// registers the court's authorities read, LGE art. 178 § 4º).
+	CourtGroups bool
+	Table       string
+	RecordID    string
+	ActorID     int64
+	From, To    time.Time // zero: open
+	Limit       int       // default 100, at most 1000
+	Offset      int       // rows skipped, newest first (paging)
 }
 
 // List returns the trail's rows that match, newest first.
 func List(ctx context.Context, g *gorm.DB, f Filter) ([]Entry, error) {
-	q := db.Conn(ctx, g).Model(&Entry{})
-	if f.Domain != "" {
+	if f.Limit <= 0 || f.Limit > 1000 {
+		f.Limit = 100
+	}
+	var out []Entry
+	err := f.where(db.Conn(ctx, g).Model(&Entry{})).Order("id DESC").Offset(max(f.Offset, 0)).Limit(f.Limit).Find(&out).Error
+	return out, err
+}
+
+// Count returns how many rows match f (Limit and Offset ignored).
+func Count(ctx context.Context, g *gorm.DB, f Filter) (int64, error) {
+	var n int64
+	err := f.where(db.Conn(ctx, g).Model(&Entry{})).Count(&n).Error
+	return n, err
+}
+
+func (f Filter) where(q *gorm.DB) *gorm.DB {
+	switch {
+	case f.Domain != "" && f.CourtGroups:
+		q = q.Where("(domain = ? OR domain IN (SELECT 'group:' || id FROM fan_groups WHERE court_code = ?))", f.Domain, f.Domain)
+	case f.Domain != "":
 		q = q.Where("domain = ?", f.Domain)
 	}
 	if f.Table != "" {
@@ -191,12 +214,7 @@ func List(ctx context.Context, g *gorm.DB, f Filter) ([]Entry, error) {
 	if !f.To.IsZero() {
 		q = q.Where("at < ?", f.To)
 	}
-	if f.Limit <= 0 || f.Limit > 1000 {
-		f.Limit = 100
-	}
-	var out []Entry
-	err := q.Order("id DESC").Limit(f.Limit).Find(&out).Error
-	return out, err
+	return q
 }
 
 // Read records a read of personal data (issue 7: every read of a member's

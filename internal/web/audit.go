@@ -1,8 +1,10 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/civil"
@@ -15,11 +17,17 @@ func (s *Server) auditRoutes(api *echo.Group) {
 }
 
 // auditList: GET /api/v1/audit (admin, judge) — the trail of the caller's
-// court, filtered by record (table, record_id), person (actor_id) and period
-// (from, to: dates in the court's zone, to inclusive), newest first.
+// court and of the member registers of the fan groups registered in it
+// (domain "group:ID"), filtered by record (table, record_id), person
+// (actor_id) and period (from, to: dates in the court's zone, to
+// inclusive), newest first, in pages: page from 1, per_page 1–1000
+// (default 100; limit is its older name). 200 {items, total, page,
+// per_page}; 422 naming the parameter for a bad value. An admin sees the
+// register's rows without their before/after (DOMAIN.md §7: no member
+// data); a judge sees them whole.
 func (s *Server) auditList(c echo.Context) error {
 	var f errs.Fields
-	flt := audit.Filter{Domain: actor(c).Court, Table: c.QueryParam("table"), RecordID: c.QueryParam("record_id")}
+	flt := audit.Filter{Domain: actor(c).Court, CourtGroups: true, Table: c.QueryParam("table"), RecordID: c.QueryParam("record_id")}
 	if v := c.QueryParam("actor_id"); v != "" {
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || id <= 0 {
@@ -45,22 +53,60 @@ func (s *Server) auditList(c echo.Context) error {
 			}
 		}
 	}
-	if v := c.QueryParam("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 1000 {
-			f.Add("limit", "range", "limit deve estar entre 1 e 1000.")
+	page, perPage := 1, 100
+	for _, p := range []struct {
+		name string
+		max  int
+		dst  *int
+	}{{"page", maxAuditPage, &page}, {"per_page", 1000, &perPage}, {"limit", 1000, &perPage}} {
+		v := c.QueryParam(p.name)
+		if v == "" {
+			continue
 		}
-		flt.Limit = n
+		n, err := strconv.Atoi(v)
+		switch {
+		case err != nil:
+			f.Add(p.name, "integer", fmt.Sprintf("%s deve ser um número inteiro de 1 a %d.", p.name, p.max))
+		case n < 1 || n > p.max:
+			f.Add(p.name, "range", fmt.Sprintf("%s deve estar entre 1 e %d.", p.name, p.max))
+		default:
+			*p.dst = n
+		}
 	}
 	if err := f.Err(); err != nil {
 		return err
 	}
-	items, err := audit.List(c.Request().Context(), s.deps.DB, flt)
+	flt.Limit, flt.Offset = perPage, (page-1)*perPage
+	ctx := c.Request().Context()
+	items, err := audit.List(ctx, s.deps.DB, flt)
+	if err != nil {
+		return err
+	}
+	total, err := audit.Count(ctx, s.deps.DB, flt)
 	if err != nil {
 		return err
 	}
 	if items == nil {
 		items = []audit.Entry{}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": items})
+	redactMemberData(actor(c).Role, items)
+	return c.JSON(http.StatusOK, map[string]any{"items": items, "total": total, "page": page, "per_page": perPage})
+}
+
+// maxAuditPage bounds ?page= so that the offset stays an int.
+const maxAuditPage = 1_000_000
+
+// redactMemberData empties before and after of the rows of the member
+// registers (domain "group:ID": a member's personal data, or what a read
+// returned) for an admin, who has no member data (DOMAIN.md §7); the row
+// (who, when, action, table, record) stays.
+func redactMemberData(role string, items []audit.Entry) {
+	if role != "admin" {
+		return
+	}
+	for i := range items {
+		if strings.HasPrefix(items[i].Domain, "group:") {
+			items[i].Before, items[i].After = nil, nil
+		}
+	}
 }

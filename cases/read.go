@@ -2,8 +2,10 @@ package cases
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -208,12 +210,16 @@ func (s *Service) ByNumber(ctx context.Context, actor Actor, number string) (*Vi
 	return s.view(ctx, c, true)
 }
 
-// ListQuery filters List: Q matches defendant names word by word (accents
-// and case ignored: "joao conceicao" finds "João da Conceição"), CPF a
-// defendant's CPF, Status the case status, JudgeID the judge, From and To
-// the date of the facts (YYYY-MM-DD, inclusive), Number the CNJ number
-// (with or without punctuation); Sort "filed" (newest first, the default)
-// or "name" (first defendant's name, Portuguese collation); Page from 1.
+// ListQuery filters List. Q matches defendant names word by word: every
+// word of Q must begin a word of the same defendant's name (person or
+// group), in any order, accents and case ignored ("joao conceicao" and
+// "Conceição Jo" find "João da Conceição", "Magalh" finds "Magalhães"); a
+// piece from the middle or the end of a word does not match ("alhães" does
+// not find "Magalhães"; migration 00013). CPF a defendant's CPF, Status the
+// case status, JudgeID the judge, From and To the date of the facts
+// (YYYY-MM-DD, inclusive), Number the CNJ number (with or without
+// punctuation); Sort "filed" (newest first, the default) or "name" (first
+// defendant's name, Portuguese collation); Page from 1.
 type ListQuery struct {
 	Q, CPF, Status string
 	JudgeID        int64
@@ -223,7 +229,22 @@ type ListQuery struct {
 	Page, PerPage  int
 }
 
-// List returns the actor's court's cases that match and the total count.
+// cond is one SQL condition on cases with its arguments.
+type cond struct {
+	sql  string
+	args []any
+}
+
+// where adds conds to tx.
+func where(tx *gorm.DB, conds []cond) *gorm.DB {
+	for _, c := range conds {
+		tx = tx.Where(c.sql, c.args...)
+	}
+	return tx
+}
+
+// List returns the actor's court's cases that match and the total count,
+// capped at listCap.
 func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, int64, error) {
 	var f errs.Fields
 	if q.Page == 0 {
@@ -238,51 +259,43 @@ func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, i
 	if q.PerPage < 1 || q.PerPage > 100 {
 		f.Add("per_page", "range", "per_page deve estar entre 1 e 100.")
 	}
-	tx := db.Conn(ctx, s.DB).Model(&Case{}).Where("court_code = ?", actor.Court)
+	conds := []cond{{"cases.court_code = ?", []any{actor.Court}}}
+	add := func(sql string, args ...any) { conds = append(conds, cond{sql, args}) }
 	if q.CPF != "" {
 		cpf, err := registry.ParseCPF(q.CPF)
 		if err != nil {
 			f.Add("cpf", "cpf", err.Error())
 		} else {
-			tx = tx.Where("id IN (SELECT case_id FROM defendants WHERE cpf = ?)", cpf.String())
+			add("cases.id IN (SELECT case_id FROM defendants WHERE cpf = ?)", cpf.String())
 		}
 	}
 	checkText(&f, "q", q.Q, maxName, false)
-	if words := strings.Fields(q.Q); len(words) > 0 && len(words) <= 20 {
-		var person, group []string
-		var args []any
-		for _, w := range words {
-			person = append(person, `f_unaccent(full_name) LIKE '%' || f_unaccent(?) || '%'`)
-			args = append(args, escapeLike(w))
-		}
-		for _, w := range words {
-			group = append(group, `f_unaccent(group_name) LIKE '%' || f_unaccent(?) || '%'`)
-			args = append(args, escapeLike(w))
-		}
-		tx = tx.Where("id IN (SELECT case_id FROM defendants WHERE ("+strings.Join(person, " AND ")+") OR ("+strings.Join(group, " AND ")+"))", args...)
-	} else if len(words) > 20 {
+	var name string
+	if words := strings.Fields(q.Q); len(words) > 20 {
 		f.Add("q", "max_words", "no máximo 20 palavras.")
+	} else {
+		name = strings.Join(words, " ")
 	}
 	if q.Status != "" {
 		if !contains(Statuses, q.Status) {
 			f.Add("status", "oneof", "situação desconhecida; use: "+strings.Join(Statuses, ", ")+".")
 		}
-		tx = tx.Where("status = ?", q.Status)
+		add("cases.status = ?", q.Status)
 	}
 	if q.JudgeID != 0 {
-		tx = tx.Where("judge_id = ?", q.JudgeID)
+		add("cases.judge_id = ?", q.JudgeID)
 	}
 	var from, to civil.Date
 	if q.From != "" {
 		if d, ok := parseDate(&f, "from", q.From); ok {
 			from = d
-			tx = tx.Where("facts_date >= ?", d)
+			add("cases.facts_date >= ?", d)
 		}
 	}
 	if q.To != "" {
 		if d, ok := parseDate(&f, "to", q.To); ok {
 			to = d
-			tx = tx.Where("facts_date <= ?", d)
+			add("cases.facts_date <= ?", d)
 		}
 	}
 	if !from.IsZero() && !to.IsZero() && to.Before(from) {
@@ -293,21 +306,25 @@ func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, i
 		if err != nil {
 			f.Add("number", "cnj", err.Error())
 		} else {
-			tx = tx.Where("number = ?", n.Digits())
+			add("cases.number = ?", n.Digits())
 		}
 	}
-	order := "filed_at DESC, id DESC"
+	order := "cases.filed_at DESC, cases.id DESC"
 	switch q.Sort {
 	case "", "filed":
 	case "name":
 		order = `(SELECT CASE WHEN d.kind = 'person' THEN d.full_name ELSE d.group_name END FROM defendants d
-			WHERE d.case_id = cases.id ORDER BY d.position LIMIT 1) COLLATE juizado_pt, id`
+			WHERE d.case_id = cases.id ORDER BY d.position LIMIT 1) COLLATE juizado_pt, cases.id`
 	default:
 		f.Add("sort", "oneof", "ordem desconhecida; use filed ou name.")
 	}
 	if err := f.Err(); err != nil {
 		return nil, 0, err
 	}
+	if name != "" {
+		return s.listByName(ctx, conds, name, order, q)
+	}
+	tx := where(db.Conn(ctx, s.DB).Model(&Case{}), conds)
 	var total int64
 	matches := tx.Session(&gorm.Session{}).Select("cases.id").Limit(listCap)
 	if err := db.Conn(ctx, s.DB).Raw("SELECT count(*) FROM (?) AS m", matches).Scan(&total).Error; err != nil {
@@ -317,7 +334,90 @@ func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, i
 	if err := tx.Order(order).Offset((q.Page - 1) * q.PerPage).Limit(q.PerPage).Find(&cs).Error; err != nil {
 		return nil, 0, err
 	}
-	out, err := s.views(ctx, cs)
+	out, err := s.views(db.Conn(ctx, s.DB), cs)
+	if err != nil {
+		return nil, 0, err
+	}
+	return out, total, nil
+}
+
+// listByName is List with a name (bench/search.sh, migration 00013):
+// defendants.name_search holds every prefix of every word of a name, so
+// d.name_search @@ f_name_query(name) is one GIN posting list per word.
+//
+// First the matching cases, at most listCap of them, straight from the
+// index: one row per case (the case's first matching defendant), in no
+// particular order, so the scan stops at listCap however common the name.
+// Below the cap these are all the matches: the total is exact and the page
+// is sorted from them. At the cap (a common surname: 33,000 cases in a
+// million) the page is a query of its own with EXISTS, which PostgreSQL
+// answers by walking the court's cases newest first (cases_court_filed)
+// and checking each case's defendants until the page is full, or, when its
+// statistics say the name is rare enough, from the index and a sort.
+//
+// Both run in one read-only transaction with custom plans forced: the
+// driver prepares and caches statements, and after five executions
+// PostgreSQL may switch to a generic plan, which cannot see the words
+// (f_name_query(?) is then not a constant) and walks all the cases for a
+// rare name (43 s at a million cases, measured).
+func (s *Service) listByName(ctx context.Context, conds []cond, name, order string, q ListQuery) ([]View, int64, error) {
+	var out []View
+	var total int64
+	err := db.Conn(ctx, s.DB).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)").Error; err != nil {
+			return err
+		}
+		var ms []struct {
+			ID      int64
+			FiledAt time.Time
+		}
+		// OFFSET 0 keeps NOT EXISTS a check of the case's earlier
+		// defendants for each row found: as an anti-join PostgreSQL may
+		// hash every match of the index a second time.
+		err := where(tx.Model(&Case{}), conds).Select("cases.id, cases.filed_at").
+			Joins("JOIN defendants d ON d.case_id = cases.id").
+			Where("d.name_search @@ f_name_query(?)", name).
+			Where(`NOT EXISTS (SELECT 1 FROM defendants e WHERE e.case_id = d.case_id AND e.position < d.position
+				AND e.name_search @@ f_name_query(?) OFFSET 0)`, name).
+			Limit(listCap).Scan(&ms).Error
+		if err != nil {
+			return err
+		}
+		total = int64(len(ms))
+		offset := (q.Page - 1) * q.PerPage
+		var cs []Case
+		switch {
+		case total == listCap:
+			err = where(tx.Model(&Case{}), conds).
+				Where("EXISTS (SELECT 1 FROM defendants d WHERE d.case_id = cases.id AND d.name_search @@ f_name_query(?))", name).
+				Order(order).Offset(offset).Limit(q.PerPage).Find(&cs).Error
+		case offset >= len(ms):
+		case q.Sort == "name":
+			ids := make([]int64, len(ms))
+			for i, m := range ms {
+				ids[i] = m.ID
+			}
+			err = tx.Model(&Case{}).Where("cases.id IN ?", ids).Order(order).Offset(offset).Limit(q.PerPage).Find(&cs).Error
+		default:
+			sort.Slice(ms, func(i, j int) bool {
+				if !ms[i].FiledAt.Equal(ms[j].FiledAt) {
+					return ms[i].FiledAt.After(ms[j].FiledAt)
+				}
+				return ms[i].ID > ms[j].ID
+			})
+			ms = ms[offset:min(offset+q.PerPage, len(ms))]
+			ids := make([]int64, len(ms))
+			for i, m := range ms {
+				ids[i] = m.ID
+			}
+			err = tx.Model(&Case{}).Where("cases.id IN ?", ids).Order(order).Find(&cs).Error
+		}
+		if err != nil {
+			return err
+		}
+		out, err = s.views(tx, cs)
+		return err
+	}, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -330,9 +430,8 @@ func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, i
 const listCap = 1000
 
 // views builds the summary views of cases (no docket, no bans) with three
-// queries for the whole page: judges, venues, defendants.
-func (s *Service) views(ctx context.Context, cs []Case) ([]View, error) {
-	tx := db.Conn(ctx, s.DB)
+// queries on tx for the whole page: judges, venues, defendants.
+func (s *Service) views(tx *gorm.DB, cs []Case) ([]View, error) {
 	caseIDs := make([]int64, 0, len(cs))
 	judgeIDs, venueIDs := []int64{}, []int64{}
 	for _, c := range cs {
@@ -407,13 +506,9 @@ func (s *Service) views(ctx context.Context, cs []Case) ([]View, error) {
 	return out, nil
 }
 
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
-}
-
 func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 	tx := db.Conn(ctx, s.DB)
-	vs, err := s.views(ctx, []Case{c})
+	vs, err := s.views(tx, []Case{c})
 	if err != nil {
 		return nil, err
 	}

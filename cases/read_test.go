@@ -2,6 +2,7 @@ package cases_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/juizado/juizado/cases"
@@ -104,4 +105,162 @@ func TestRead_List(t *testing.T) {
 	invalidField(t, err, "cpf", false)
 	_, _, err = e.svc.List(ctx, e.pros, cases.ListQuery{PerPage: 101})
 	invalidField(t, err, "per_page", false)
+}
+
+// List by name (migration 00013): every word begins a word of one
+// defendant's name, in any order, accents and case ignored; person and
+// group names alike; a piece from the middle of a word does not match.
+func TestRead_ListByName(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	m, refs := fixtures(t)
+	ids := map[string]int64{}
+	for _, ref := range refs {
+		ids[ref] = e.file(t, m[ref]).ID
+	}
+	for _, tc := range []struct {
+		q      cases.ListQuery
+		want   []string
+		reason string
+	}{
+		{cases.ListQuery{Q: "THIAGO GONCALVES"}, []string{"R2"}, "case and accents"},
+		{cases.ListQuery{Q: "lacerda thiago"}, []string{"R2"}, "any order"},
+		{cases.ListQuery{Q: "Gonç thi"}, []string{"R2"}, "prefixes, with an accent"},
+		{cases.ListQuery{Q: "  fábio   SAMPAIO "}, []string{"R4"}, "spaces"},
+		{cases.ListQuery{Q: "tatu garra"}, []string{"R5", "R6"}, "group name, prefixes"},
+		{cases.ListQuery{Q: "organizada"}, []string{"R5", "R6"}, "group name, one word"},
+		{cases.ListQuery{Q: "garra", Status: cases.StatusDistributed}, []string{"R5", "R6"}, "with a status"},
+		{cases.ListQuery{Q: "garra", Status: cases.StatusSentenced}, nil, "with another status"},
+		{cases.ListQuery{Q: "lves"}, nil, "the end of a word"},
+		{cases.ListQuery{Q: "thiago figueiredo"}, nil, "words of two names"},
+		{cases.ListQuery{Q: "garra thiago"}, nil, "a group word and a person word"},
+		{cases.ListQuery{Q: "thiago x"}, nil, "one word matches nothing"},
+		{cases.ListQuery{Q: `o'neil \ 'a' | 'b' & !c:*`}, nil, "tsquery syntax is text"},
+		{cases.ListQuery{Q: "---"}, nil, "no word at all"},
+	} {
+		vs, total, err := e.svc.List(ctx, e.pros, tc.q)
+		if err != nil {
+			t.Fatalf("%s: List(%+v): %v", tc.reason, tc.q, err)
+		}
+		got := map[int64]bool{}
+		for _, v := range vs {
+			got[v.ID] = true
+		}
+		if int(total) != len(tc.want) || len(vs) != len(tc.want) {
+			t.Errorf("%s: List(%q): total %d, %d items; want %v", tc.reason, tc.q.Q, total, len(vs), tc.want)
+			continue
+		}
+		for _, ref := range tc.want {
+			if !got[ids[ref]] {
+				t.Errorf("%s: List(%q) misses %s", tc.reason, tc.q.Q, ref)
+			}
+		}
+	}
+	// Sort by name with a name: the group cases, then nothing else.
+	vs, total, err := e.svc.List(ctx, e.pros, cases.ListQuery{Q: "torcida", Sort: "name"})
+	if err != nil || total != 2 || len(vs) != 2 || vs[0].ID != min(ids["R5"], ids["R6"]) {
+		t.Fatalf("q=torcida sort=name: %d items, total %d, %v", len(vs), total, err)
+	}
+}
+
+// A common surname: the total counts cases (not defendants) exactly up to
+// the cap and says 1,000 above it; the pages are newest first (or by name)
+// however many cases match.
+func TestRead_ListCommonName(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	orig := e.file(t, fixture(t, "R1"))
+	// 1,300 copies of the filed case, one minute apart, with their own
+	// sequences; their defendants are inserted below.
+	var cols []string
+	if err := e.g.Raw(`SELECT column_name FROM information_schema.columns WHERE table_name = 'cases' AND is_generated = 'NEVER'
+		AND column_name NOT IN ('id', 'number', 'sequence', 'filed_at') ORDER BY ordinal_position`).Scan(&cols).Error; err != nil {
+		t.Fatal(err)
+	}
+	list := strings.Join(cols, ", ")
+	if err := e.g.Exec(`INSERT INTO cases (number, sequence, filed_at, `+list+`)
+		SELECT lpad((1000000 + i)::text, 7, '0') || substr(number, 8), 1000000 + i, filed_at + i * interval '1 minute', `+list+`
+		FROM cases, generate_series(1, 1300) AS i WHERE id = ?`, orig.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	var copies []int64
+	if err := e.g.Raw("SELECT id FROM cases WHERE sequence > 1000000 ORDER BY sequence").Scan(&copies).Error; err != nil || len(copies) != 1300 {
+		t.Fatalf("%d copies: %v", len(copies), err)
+	}
+	// Defendants of copies [from, to): copy i has "Maria Magalhães 000i",
+	// or "Joana Prado 000i" when i is a multiple of 7; every tenth copy
+	// has a second defendant, "José Magalhaes Neto".
+	addDefendants := func(from, to int) {
+		t.Helper()
+		err := e.g.Exec(`INSERT INTO defendants (case_id, position, kind, full_name)
+			SELECT c.id, 0, 'person', CASE WHEN (c.sequence - 1000000) % 7 = 0 THEN 'Joana Prado ' ELSE 'Maria Magalhães ' END || lpad((c.sequence - 1000000)::text, 4, '0')
+			FROM cases c WHERE c.id IN ?
+			UNION ALL
+			SELECT c.id, 1, 'person', 'José Magalhaes Neto' FROM cases c WHERE c.id IN ? AND (c.sequence - 1000000) % 10 = 0`,
+			copies[from:to], copies[from:to]).Error
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.g.Exec("ANALYZE cases, defendants").Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The oracle: the cases with a defendant whose unaccented name
+	// matches the regular expression re, without name_search.
+	want := func(re, order string) []int64 {
+		t.Helper()
+		var ids []int64
+		if err := e.g.Raw(`SELECT id FROM cases c WHERE EXISTS (SELECT 1 FROM defendants d WHERE d.case_id = c.id
+			AND f_unaccent(d.full_name) ~ ?) ORDER BY `+order, re).Scan(&ids).Error; err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	const newest = "filed_at DESC, id DESC"
+	const byName = "(SELECT full_name FROM defendants d WHERE d.case_id = c.id ORDER BY position LIMIT 1) COLLATE juizado_pt, id"
+	const magalh = `\mmagalh`
+	page := func(q cases.ListQuery, wantTotal int64, wantIDs []int64) {
+		t.Helper()
+		vs, total, err := e.svc.List(ctx, e.pros, q)
+		if err != nil {
+			t.Fatalf("List(%+v): %v", q, err)
+		}
+		if total != wantTotal || len(vs) != len(wantIDs) {
+			t.Fatalf("List(%+v): total %d, %d items; want %d, %d", q, total, len(vs), wantTotal, len(wantIDs))
+		}
+		for i, v := range vs {
+			if v.ID != wantIDs[i] {
+				t.Fatalf("List(%+v): item %d is case %d, want %d", q, i, v.ID, wantIDs[i])
+			}
+		}
+	}
+	// Copies 1-1,100: 1,053 defendants of that surname in 958 cases.
+	addDefendants(0, 1100)
+	if n := e.count(t, "defendants", "full_name ~ 'Magalh'"); n != 1053 {
+		t.Fatalf("%d defendants named Magalhães, want 1053", n)
+	}
+	all := want(magalh, newest)
+	if len(all) != 958 {
+		t.Fatalf("oracle: %d cases, want 958", len(all))
+	}
+	page(cases.ListQuery{Q: "magalhães"}, 958, all[:20])
+	page(cases.ListQuery{Q: "MAGALH", Page: 48}, 958, all[940:])
+	page(cases.ListQuery{Q: "magalhaes", Page: 49}, 958, nil)
+	page(cases.ListQuery{Q: "magalhaes", Sort: "name", Page: 2, PerPage: 30}, 958, want(magalh, byName)[30:60])
+	page(cases.ListQuery{Q: "0701 magalh maria"}, 1, []int64{copies[700]})
+	page(cases.ListQuery{Q: "neto magalhaes jose"}, 110, want(`jose magalhaes neto`, newest)[:20])
+	// Copies 1,101-1,300: 1,133 cases, more than the cap.
+	addDefendants(1100, 1300)
+	all = want(magalh, newest)
+	if len(all) != 1133 {
+		t.Fatalf("oracle: %d cases, want 1133", len(all))
+	}
+	page(cases.ListQuery{Q: "Magalhães"}, 1000, all[:20])
+	page(cases.ListQuery{Q: "magalhaes", Page: 3, PerPage: 50}, 1000, all[100:150])
+	page(cases.ListQuery{Q: "magalhaes", Page: 57}, 1000, all[1120:])
+	page(cases.ListQuery{Q: "magalhaes", Sort: "name"}, 1000, want(magalh, byName)[:20])
+	page(cases.ListQuery{Q: "magalhaes", Status: cases.StatusSentenced}, 0, nil)
+	page(cases.ListQuery{Q: "prado"}, 185, want(`prado`, newest)[:20])
 }

@@ -44,7 +44,7 @@ for n in $SCALES; do
 	# page on its own (EXISTS, newest first). psql plans with the words as
 	# constants, as the service's forced custom plans do.
 	lit() { sed -n 7p "$T/$1" | sed "s/'/''/g"; }
-	matches() { echo "SELECT cases.id, cases.filed_at FROM cases JOIN defendants d ON d.case_id = cases.id WHERE cases.court_code = '26.0100' AND d.name_search @@ f_name_query('$1') AND NOT EXISTS (SELECT 1 FROM defendants e WHERE e.case_id = d.case_id AND e.position < d.position AND e.name_search @@ f_name_query('$1') OFFSET 0) LIMIT 1000"; }
+	matches() { echo "SELECT cases.id, cases.filed_at FROM cases JOIN defendants d ON d.case_id = cases.id WHERE cases.court_code = '26.0100' AND d.name_search @@ f_name_query('$1') AND (d.position = 0 OR NOT EXISTS (SELECT 1 FROM defendants e WHERE e.case_id = d.case_id AND e.position < d.position AND e.name_search @@ f_name_query('$1'))) LIMIT 1000"; }
 	page() { echo "SELECT * FROM cases WHERE cases.court_code = '26.0100' AND EXISTS (SELECT 1 FROM defendants d WHERE d.case_id = cases.id AND d.name_search @@ f_name_query('$1')) ORDER BY cases.filed_at DESC, cases.id DESC LIMIT 20"; }
 	CPF=$(sed -n 7p "$T/cpf" | tr -d '.-')
 	CPFQ="cases.court_code = '26.0100' AND cases.id IN (SELECT case_id FROM defendants WHERE cpf = '$CPF')"

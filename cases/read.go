@@ -371,14 +371,15 @@ func (s *Service) listByName(ctx context.Context, conds []cond, name, order stri
 			ID      int64
 			FiledAt time.Time
 		}
-		// OFFSET 0 keeps NOT EXISTS a check of the case's earlier
-		// defendants for each row found: as an anti-join PostgreSQL may
-		// hash every match of the index a second time.
+		// A case counts once, by its first matching defendant: the
+		// earlier defendants of a case are checked row by row (inside
+		// an OR, not as an anti-join that could hash every match of the
+		// index a second time), and a first defendant has none.
 		err := where(tx.Model(&Case{}), conds).Select("cases.id, cases.filed_at").
 			Joins("JOIN defendants d ON d.case_id = cases.id").
 			Where("d.name_search @@ f_name_query(?)", name).
-			Where(`NOT EXISTS (SELECT 1 FROM defendants e WHERE e.case_id = d.case_id AND e.position < d.position
-				AND e.name_search @@ f_name_query(?) OFFSET 0)`, name).
+			Where(`(d.position = 0 OR NOT EXISTS (SELECT 1 FROM defendants e WHERE e.case_id = d.case_id
+				AND e.position < d.position AND e.name_search @@ f_name_query(?)))`, name).
 			Limit(listCap).Scan(&ms).Error
 		if err != nil {
 			return err

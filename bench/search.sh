@@ -32,7 +32,7 @@ for n in $SCALES; do
 			curl -s -G -H "Authorization: Bearer $TOK" --data-urlencode "$key=$v" "http://$APP/api/v1/cases" | grep -o '"total":[0-9]*' | cut -d: -f2
 		done | sort -n | awk -v s=$set '{a[NR]=$1} END {print "  " s ": median " a[int((NR+1)/2)] ", max " a[NR]}'
 	done
-	echo
+	echo; echo "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 	bench_load "search $n full name" "$T/full.req" -c "$CONNS" -n "$N" -d "$DUR" -warm 50
 	bench_load "search $n two surnames" "$T/two.req" -c "$CONNS" -n "$N" -d "$DUR" -warm 50
 	bench_load "search $n one surname" "$T/one.req" -c "$CONNS" -n "$N" -d "$DUR" -warm 50

@@ -6,9 +6,12 @@ GO ?= go
 
 # Serves on http://localhost:8080. With DATABASE_URL unset it sets up a
 # private PostgreSQL cluster (installing Debian's postgresql when missing),
-# migrates, seeds demo users and prints their tokens.
-run:
-	$(GO) run ./cmd/juizado dev
+# migrates, seeds demo users and prints their tokens. Built, then exec'd
+# rather than `go run`: `go run` exits 1 whenever it was interrupted, so
+# Ctrl-C ended with "make: *** [run] Error 1" although `juizado dev` stops
+# cleanly (exit 0) on SIGINT.
+run: build
+	exec bin/juizado dev
 
 build:
 	$(GO) build -o bin/juizado ./cmd/juizado

@@ -57,7 +57,7 @@ func TestBackupRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := counts(src)
-	if !strings.Contains(want, "cases=2") {
+	if !strings.Contains(want, "cases=3") {
 		t.Fatalf("seed made %s", want)
 	}
 	dump := filepath.Join(t.TempDir(), "juizado.dump")

@@ -86,8 +86,10 @@ type demoUser struct {
 }
 
 // seedDemo creates the demo accounts of the README and prints a new token
-// for each; on a database without cases it files and sentences two demo
-// representations so that the lists show something.
+// for each; on a database without cases it files three demo
+// representations and sentences the first two, so that the lists show
+// something, and leaves case 3 awaiting sentence for the README's sentence
+// example.
 func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	users := []demoUser{
 		{authz.UserSpec{Name: "demo-promotoria", Role: "prosecutor", Court: cfg.Court}, "promotor(a): registra representações"},
@@ -142,7 +144,7 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	pros := ids["prosecutor"]
 	judge := ids["judge"]
 	today := civil.Today(time.Now(), loc)
-	for _, r := range demoRepresentations() {
+	for i, r := range demoRepresentations() {
 		k, err := svc.File(ctx, cases.Actor{UserID: pros.ID, Role: pros.Role, Court: pros.Court()}, r)
 		if err != nil {
 			return fmt.Errorf("seed case: %w", err)
@@ -150,6 +152,10 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 		v, err := svc.Get(ctx, cases.Actor{Court: pros.Court()}, k.ID)
 		if err != nil {
 			return err
+		}
+		if i == demoAwaitingSentence {
+			fmt.Printf("Demo case %s (id %d): %s awaits sentence (defendant_id %d)\n", v.Number, v.ID, v.Defendants[0].FullName, v.Defendants[0].ID)
+			continue
 		}
 		months := 12
 		if _, err := svc.Sentence(ctx, cases.Actor{UserID: judge.ID, Role: "judge", Court: judge.Court()}, k.ID, cases.SentenceInput{
@@ -163,8 +169,12 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	return nil
 }
 
+// demoAwaitingSentence is the index in demoRepresentations of the case
+// seedDemo files and does not sentence (case 3 on a fresh database).
+const demoAwaitingSentence = 2
+
 func demoRepresentations() []cases.Representation {
-	cpf1, cpf2 := "526.018.159-06", "390.996.030-88"
+	cpf1, cpf2, cpf3 := "526.018.159-06", "390.996.030-88", "418.273.605-26"
 	lat1, lon1, lat2, lon2 := -23.5452, -46.4741, -23.5276, -46.6785
 	return []cases.Representation{
 		{
@@ -182,6 +192,14 @@ func demoRepresentations() []cases.Representation {
 			Event:      &cases.EventInput{Competition: "Campeonato Brasileiro Série A", Home: "Palmeiras", Away: "Corinthians", Venue: "Allianz Parque", Kickoff: "2025-06-01T18:30:00-03:00"},
 			Facts: cases.FactsInput{OccurredAt: "2025-06-01T20:40:00-03:00", Latitude: &lat2, Longitude: &lon2, Conduct: []string{"invasion"},
 				PoliceReports: []string{"BO 0002/2025 – 23º DP"}, Description: "Demonstração: invasão do gramado ao fim da partida."},
+		},
+		{
+			Ref:        "DEMO-3",
+			FiledBy:    cases.FiledByInput{Kind: "prosecutor", Name: "Promotoria de Justiça do Torcedor (demonstração)"},
+			Defendants: []cases.DefendantInput{{Kind: "person", FullName: "Renato Amostra Pereira", CPF: &cpf3, BirthDate: "1993-08-24", MotherName: "Teresa Amostra"}},
+			Event:      &cases.EventInput{Competition: "Campeonato Paulista", Home: "Corinthians", Away: "São Paulo", Venue: "Arena Corinthians", Kickoff: "2025-03-16T16:00:00-03:00"},
+			Facts: cases.FactsInput{OccurredAt: "2025-03-16T17:45:00-03:00", Latitude: &lat1, Longitude: &lon1, Conduct: []string{"violence"},
+				PoliceReports: []string{"BO 0003/2025 – 24º DP"}, Description: "Demonstração: arremesso de objetos contra a torcida visitante."},
 		},
 	}
 }

@@ -20,6 +20,10 @@ const (
 	maxListItemLen = 200
 )
 
+// MaxDefendants bounds the defendants of one representation (422 on
+// "defendants" above it); the filing form offers as many.
+const MaxDefendants = maxListItems
+
 // checkText adds an error when s breaks textcheck.Problem: longer than max
 // characters, invalid UTF-8, U+FFFD, control characters (tabs and line
 // breaks are allowed only when multiline), bidi, zero-width and other

@@ -113,11 +113,13 @@ func (s *Server) casesPage(c echo.Context) error {
 	return s.page(c, http.StatusOK, "processos", p)
 }
 
-// fileData is the data of the filing form.
+// fileData is the data of the filing form: Defendants fieldsets shown, at
+// most MaxDefendants (the API's limit, cases.MaxDefendants).
 type fileData struct {
-	Venues     []cases.Venue
-	Defendants int
-	FilerKinds []string
+	Venues        []cases.Venue
+	Defendants    int
+	MaxDefendants int
+	FilerKinds    []string
 }
 
 func (s *Server) venues(c echo.Context) ([]cases.Venue, error) {
@@ -139,11 +141,12 @@ func (s *Server) renderFileForm(c echo.Context, status int, p Page, n int) error
 		return err
 	}
 	p.Title = "Nova representação"
-	p.Data = fileData{Venues: vs, Defendants: n, FilerKinds: cases.FilerKinds}
+	p.Data = fileData{Venues: vs, Defendants: n, MaxDefendants: maxFormDefendants, FilerKinds: cases.FilerKinds}
 	return s.page(c, status, "processo_novo", p)
 }
 
-const maxFormDefendants = 20
+// maxFormDefendants is the filing form's limit of defendants: the API's.
+const maxFormDefendants = cases.MaxDefendants
 
 // filePage: POST /processos (multipart or urlencoded): files the
 // representation, then stores the attachments, and goes to the case. The

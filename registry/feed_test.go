@@ -465,3 +465,30 @@ func TestCheckLogRetries(t *testing.T) {
 		t.Errorf("%d check rows after the failed writes, want 1500 (%v)", n, err)
 	}
 }
+
+// The public list is ordered the way a reader looks a name up: accents and
+// case ignored at first (Á with A), then the rest of the name.
+func TestPublicOrderIgnoresAccentsAndCase(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	names := []string{"Bruno Dias", "Álvaro Souza", "alice Prado", "Alberto Reis", "Ângela Lima"}
+	for _, n := range names {
+		b, _ := e.sentence(t, e.reps["R1"], "2025-06-10", 3)
+		if err := e.g.Exec("UPDATE bans SET name = ?, publish = true WHERE id = ?", n, b.ID).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := e.lists.Public(ctx, registry.PublicFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, p := range got {
+		order = append(order, p.Name)
+	}
+	want := []string{"Alberto Reis", "alice Prado", "Álvaro Souza", "Ângela Lima", "Bruno Dias"}
+	if !reflect.DeepEqual(order, want) {
+		t.Errorf("order %q, want %q", order, want)
+	}
+}

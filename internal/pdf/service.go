@@ -206,9 +206,14 @@ func (s *Service) Certificate(ctx context.Context, actor cases.Actor, cpfText st
 	return s.issue(ctx, KindCertificate, court, data, Document{IssuedBy: userID(actor)})
 }
 
+// MaxPosterNames bounds a poster: a list for one stadium's gates, not the
+// whole country's (about 100 pages of A4 in large type).
+const MaxPosterNames = 5000
+
 // Poster issues the public list poster (registry.Lists.Public narrowed by
 // f), headed by the court f.Court or else s.Court; the same list on the
-// same day gives back the document already issued.
+// same day gives back the document already issued. More than
+// MaxPosterNames names: errs.Invalid on club (narrow the list).
 func (s *Service) Poster(ctx context.Context, f registry.PublicFilter) (*Document, error) {
 	code := f.Court
 	if code == "" {
@@ -226,6 +231,10 @@ func (s *Service) Poster(ctx context.Context, f registry.PublicFilter) (*Documen
 	items, err := s.Lists.Public(ctx, f)
 	if err != nil {
 		return nil, err
+	}
+	if len(items) > MaxPosterNames {
+		return nil, errs.InvalidField("club", "too_many",
+			fmt.Sprintf("o cartaz teria %d nomes (no máximo %d): filtre pelo clube (club) ou pelo juizado (court).", len(items), MaxPosterNames))
 	}
 	data := NewPosterData(court, items, civil.Today(s.Clock.Now(), s.Loc))
 	markup, err := s.Wording.Execute(KindPoster, data)

@@ -66,6 +66,7 @@ type Server struct {
 	routeSet map[string]bool
 	decider  *authz.Decider // Casbin decisions cached 1 s
 	bl       blocklistCache
+	public   publicCache
 	checkLog *registry.CheckLog
 	tokens   tokenCache
 	sessions *scs.SessionManager

@@ -1,0 +1,83 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/registry"
+	"golang.org/x/sync/singleflight"
+)
+
+// publicTTL bounds how long a public list is served from memory: a version
+// of the blocklist or a new day makes it stale at once; a published ban of a
+// person without a CPF (which makes no blocklist version) shows within this
+// delay.
+const publicTTL = 10 * time.Second
+
+// publicCache keeps the public list (Lei 10.671/2003, art. 5º, parágrafo
+// único, VI; DOMAIN.md §6) per filter, read once for many readers: the list
+// has no login and, at a national scale, hundreds of thousands of names.
+type publicCache struct {
+	mu    sync.Mutex
+	m     map[registry.PublicFilter]*publicList
+	group singleflight.Group
+}
+
+// publicList is the list for one filter at one blocklist version and day:
+// the entries (for the page) and the API's JSON body.
+type publicList struct {
+	version int64
+	day     civil.Date
+	at      time.Time
+	items   []registry.PublicEntry
+	body    []byte
+}
+
+// publicListFor returns the public list for f, from memory while it is
+// fresh; concurrent readers of a stale list wait for one read.
+func (s *Server) publicListFor(ctx context.Context, f registry.PublicFilter) (*publicList, error) {
+	p, err := s.preparedBlocklist(ctx)
+	if err != nil {
+		return nil, err
+	}
+	day := civil.Today(s.now(), s.deps.Loc)
+	fresh := func() *publicList {
+		s.public.mu.Lock()
+		defer s.public.mu.Unlock()
+		if l := s.public.m[f]; l != nil && l.version == p.version && l.day == day && time.Since(l.at) < publicTTL {
+			return l
+		}
+		return nil
+	}
+	if l := fresh(); l != nil {
+		return l, nil
+	}
+	v, err, _ := s.public.group.Do(f.Court+"\x00"+f.Club, func() (any, error) {
+		if l := fresh(); l != nil {
+			return l, nil
+		}
+		items, err := s.lists.Public(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		body, err := json.Marshal(map[string]any{"items": items})
+		if err != nil {
+			return nil, err
+		}
+		l := &publicList{version: p.version, day: day, at: time.Now(), items: items, body: append(body, '\n')}
+		s.public.mu.Lock()
+		if s.public.m == nil || len(s.public.m) >= 64 { // filters are the readers' to choose: bounded
+			s.public.m = map[registry.PublicFilter]*publicList{}
+		}
+		s.public.m[f] = l
+		s.public.mu.Unlock()
+		return l, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*publicList), nil
+}

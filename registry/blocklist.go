@@ -184,4 +184,3 @@ func (l *Lists) AwaitingIdentification(ctx context.Context, court string) ([]Awa
 	}
 	return out, nil
 }
-

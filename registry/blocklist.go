@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/juizado/juizado/internal/civil"
@@ -24,6 +25,13 @@ type Lists struct {
 	// it (inside its transaction, before the commit): caches use it to look
 	// for the new version on their next read.
 	OnVersion func(version int64)
+	// CursorKey, when set, returns the secret that authenticates the change
+	// feed's cursors (KeyRing.CursorKey: shared by the servers of one key
+	// directory); unset, each Lists makes a key of its own.
+	CursorKey func() ([]byte, error)
+
+	localKeyOnce sync.Once
+	localKey     []byte
 }
 
 // Entry is one blocklist item: one ban in force for a CPF (a person with two

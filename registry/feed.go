@@ -2,6 +2,8 @@ package registry
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/base64"
@@ -369,12 +371,15 @@ const MaxFeedPage = 1000
 // FeedPage is one page of the change feed: applying Changes to the snapshot
 // of version From gives the snapshot of version To. When a single version
 // holds more changes than a page, the page has a Cursor and To == From:
-// call again with the same since and that cursor.
+// call again with the same since and that cursor. FromCursor repeats the
+// cursor the page was asked with, so that the signature over the page also
+// binds it to the position it continues from.
 type FeedPage struct {
-	From    int64    `json:"from"`
-	To      int64    `json:"to"`
-	Changes []Change `json:"changes"`
-	Cursor  string   `json:"cursor,omitempty"`
+	From       int64    `json:"from"`
+	FromCursor string   `json:"from_cursor,omitempty"`
+	To         int64    `json:"to"`
+	Changes    []Change `json:"changes"`
+	Cursor     string   `json:"cursor,omitempty"`
 }
 
 // ErrFeedGone is returned by Changes when since is older than the oldest
@@ -384,8 +389,17 @@ var ErrFeedGone = errs.New(errs.Gone, "A versão pedida é anterior ao que o fee
 // Changes returns the changes after version since, in version order, at
 // most limit (1..MaxFeedPage) of them, never splitting a version across
 // pages unless the version alone holds more than limit changes (then cursor
-// pages within it). Errors: ErrFeedGone; an errs.Invalid on "since" when it
-// is negative or above the latest version, on "cursor" when it is malformed.
+// pages within it).
+//
+// A cursor is bound to the since it was issued for and authenticated with
+// the server's cursor key (HMAC-SHA256, CursorKey): a cursor of another
+// since, altered or made up would skip changes the gate never received
+// while the page claimed to start at since.
+//
+// Errors: ErrFeedGone; an errs.Invalid on "since" when it is negative or
+// above the latest version; on "cursor" when it is malformed, not issued by
+// this server (or altered), issued for another since, or points outside
+// (since, current version].
 func (l *Lists) Changes(ctx context.Context, since int64, limit int, cursor string) (*FeedPage, error) {
 	if limit <= 0 || limit > MaxFeedPage {
 		limit = MaxFeedPage
@@ -395,9 +409,13 @@ func (l *Lists) Changes(ctx context.Context, since int64, limit int, cursor stri
 	}
 	startVersion, startID := since, int64(-1)
 	if cursor != "" {
-		cv, cid, ok := decodeCursor(cursor)
-		if !ok || cv <= since {
-			return nil, errs.InvalidField("cursor", "cursor", "cursor inválido: use o valor devolvido pela página anterior, com o mesmo since.")
+		key, err := l.cursorKey()
+		if err != nil {
+			return nil, err
+		}
+		cv, cid, err := openCursor(key, cursor, since)
+		if err != nil {
+			return nil, err
 		}
 		startVersion, startID = cv, cid
 	}
@@ -409,6 +427,10 @@ func (l *Lists) Changes(ctx context.Context, since int64, limit int, cursor stri
 		}
 		if since > cur {
 			return errs.InvalidField("since", "max", fmt.Sprintf("since (%d) é maior que a versão atual (%d).", since, cur))
+		}
+		if startVersion > cur { // an authentic cursor never does this; a database restored to an earlier state might
+			return errs.InvalidField("cursor", "cursor_range", fmt.Sprintf(
+				"cursor aponta para a versão %d, fora do intervalo de since (%d, exclusive) à versão atual (%d): repita a chamada com since=%d, sem cursor.", startVersion, since, cur, since))
 		}
 		var floor int64
 		if err := tx.Raw("SELECT floor FROM blocklist_feed").Scan(&floor).Error; err != nil {
@@ -433,7 +455,7 @@ func (l *Lists) Changes(ctx context.Context, since int64, limit int, cursor stri
 			}
 			rows = append(rows, more...)
 		}
-		page = &FeedPage{From: since, To: cur}
+		page = &FeedPage{From: since, FromCursor: cursor, To: cur}
 		if len(rows) > limit {
 			next := rows[limit].Version
 			n := 0
@@ -446,7 +468,11 @@ func (l *Lists) Changes(ctx context.Context, since int64, limit int, cursor stri
 			} else {
 				rows = rows[:limit]
 				page.To = since
-				page.Cursor = encodeCursor(rows[limit-1].Version, rows[limit-1].ID)
+				key, err := l.cursorKey()
+				if err != nil {
+					return err
+				}
+				page.Cursor = sealCursor(key, since, rows[limit-1].Version, rows[limit-1].ID)
 			}
 		}
 		page.Changes = make([]Change, len(rows))
@@ -458,19 +484,74 @@ func (l *Lists) Changes(ctx context.Context, since int64, limit int, cursor stri
 	return page, err
 }
 
-func encodeCursor(version, id int64) string {
-	var b [16]byte
-	binary.BigEndian.PutUint64(b[:8], uint64(version))
-	binary.BigEndian.PutUint64(b[8:], uint64(id))
-	return base64.RawURLEncoding.EncodeToString(b[:])
+// cursorKey returns the key that authenticates cursors: CursorKey, or a key
+// of this process when none is set (then only this process accepts the
+// cursors it issued).
+func (l *Lists) cursorKey() ([]byte, error) {
+	if l.CursorKey != nil {
+		return l.CursorKey()
+	}
+	l.localKeyOnce.Do(func() {
+		l.localKey = make([]byte, 32)
+		_, _ = rand.Read(l.localKey)
+	})
+	return l.localKey, nil
 }
 
-func decodeCursor(s string) (version, id int64, ok bool) {
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(b) != 16 {
-		return 0, 0, false
+// A cursor is the base64url (no padding) of 41 bytes: a format byte (1),
+// then big-endian since, version and change id (8 bytes each), then the
+// first 16 bytes of HMAC-SHA256 over the first 25 bytes, keyed with the
+// cursor key and prefixed with cursorMACContext.
+const (
+	cursorFormat     = 1
+	cursorPayload    = 1 + 3*8
+	cursorMACLen     = 16
+	cursorMACContext = "juizado blocklist feed cursor v1\x00"
+)
+
+func cursorMAC(key, payload []byte) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(cursorMACContext))
+	m.Write(payload)
+	return m.Sum(nil)[:cursorMACLen]
+}
+
+// sealCursor makes the cursor that continues the pages of since after
+// change id of version.
+func sealCursor(key []byte, since, version, id int64) string {
+	b := make([]byte, cursorPayload, cursorPayload+cursorMACLen)
+	b[0] = cursorFormat
+	binary.BigEndian.PutUint64(b[1:9], uint64(since))
+	binary.BigEndian.PutUint64(b[9:17], uint64(version))
+	binary.BigEndian.PutUint64(b[17:25], uint64(id))
+	return base64.RawURLEncoding.EncodeToString(append(b, cursorMAC(key, b)...))
+}
+
+// openCursor checks a cursor sent with since and returns the position it
+// continues from: an errs.Invalid on "cursor" when it is malformed, its MAC
+// does not verify, it was issued for another since, or its version is not
+// after since.
+func openCursor(key []byte, s string, since int64) (version, id int64, err error) {
+	b, decErr := base64.RawURLEncoding.DecodeString(s)
+	if decErr != nil || len(b) != cursorPayload+cursorMACLen || b[0] != cursorFormat {
+		return 0, 0, errs.InvalidField("cursor", "cursor", "cursor inválido: use o valor devolvido pela página anterior, com o mesmo since.")
 	}
-	return int64(binary.BigEndian.Uint64(b[:8])), int64(binary.BigEndian.Uint64(b[8:])), true
+	if !hmac.Equal(cursorMAC(key, b[:cursorPayload]), b[cursorPayload:]) {
+		return 0, 0, errs.InvalidField("cursor", "cursor_signature", fmt.Sprintf(
+			"cursor não foi emitido por este servidor ou foi alterado: use o valor devolvido pela página anterior, com o mesmo since, ou repita a chamada com since=%d sem cursor.", since))
+	}
+	cs := int64(binary.BigEndian.Uint64(b[1:9]))
+	version = int64(binary.BigEndian.Uint64(b[9:17]))
+	id = int64(binary.BigEndian.Uint64(b[17:25]))
+	if cs != since {
+		return 0, 0, errs.InvalidField("cursor", "cursor_since", fmt.Sprintf(
+			"cursor foi emitido para since=%d, não para since=%d: um cursor só vale com o mesmo since da página que o devolveu (repita com since=%d, ou chame since=%d sem cursor).", cs, since, cs, since))
+	}
+	if version <= since || id < 0 {
+		return 0, 0, errs.InvalidField("cursor", "cursor_range", fmt.Sprintf(
+			"cursor aponta para a versão %d, fora do intervalo de since (%d, exclusive) à versão atual: repita a chamada com since=%d, sem cursor.", version, since, since))
+	}
+	return version, id, nil
 }
 
 // ParseVersion parses a version number from a query parameter: an errs.Invalid

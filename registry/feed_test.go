@@ -1,7 +1,12 @@
 package registry_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +17,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -490,5 +496,199 @@ func TestPublicOrderIgnoresAccentsAndCase(t *testing.T) {
 	want := []string{"Alberto Reis", "alice Prado", "Álvaro Souza", "Ângela Lima", "Bruno Dias"}
 	if !reflect.DeepEqual(order, want) {
 		t.Errorf("order %q, want %q", order, want)
+	}
+}
+
+// cursorRule returns the rule of an Invalid error on field "cursor", or "".
+func cursorRule(err error) string {
+	var e *errs.Error
+	if !errors.As(err, &e) || e.Kind != errs.Invalid || len(e.Fields) != 1 || e.Fields[0].Field != "cursor" {
+		return ""
+	}
+	return e.Fields[0].Rule
+}
+
+// sealForTest writes a cursor as the server does (format 1, since, version,
+// id, the first 16 bytes of HMAC-SHA256 with the context string): the
+// layout is part of what this test pins down.
+func sealForTest(key []byte, since, version, id int64) string {
+	b := make([]byte, 25)
+	b[0] = 1
+	binary.BigEndian.PutUint64(b[1:], uint64(since))
+	binary.BigEndian.PutUint64(b[9:], uint64(version))
+	binary.BigEndian.PutUint64(b[17:], uint64(id))
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("juizado blocklist feed cursor v1\x00"))
+	m.Write(b)
+	return base64.RawURLEncoding.EncodeToString(append(b, m.Sum(nil)[:16]...))
+}
+
+// A cursor is bound to the since it was issued for and authenticated: one
+// of another since, a made-up or altered one, or one past the current
+// version is 422 on cursor, never a page that claims to start at since but
+// skips changes. A chain of genuine cursors still gives the snapshot.
+func TestFeed_CursorBoundToSince(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	key := []byte("0123456789abcdef0123456789abcdef")
+	e.lists.CursorKey = func() ([]byte, error) { return key, nil }
+	v0, err := e.lists.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.sentence(t, e.reps["R7"], "2025-06-10", 3) // in force at once: a version of its own
+	// Three bans that start on the same future day: one version, three adds.
+	var ids []int64
+	for _, ref := range []string{"R1", "R2", "R8"} {
+		b, _ := e.sentence(t, e.reps[ref], "2025-07-01", 3)
+		ids = append(ids, b.ID)
+	}
+	e.at(time.Date(2025, 7, 1, 0, 0, 30, 0, saoPaulo))
+	if err := e.lists.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.g.Exec("UPDATE bans SET name = name || ' (corrigido)' WHERE id = ?", ids[0]).Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := e.lists.Refresh(ctx); err != nil { // a removal and an addition in one version
+		t.Fatal(err)
+	}
+	latest, err := e.lists.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var start int64 // the version of the three adds
+	if err := e.g.Raw("SELECT version FROM blocklist_changes GROUP BY version HAVING count(*) = 3").Scan(&start).Error; err != nil || start == 0 {
+		t.Fatalf("version of the three starts: %d %v", start, err)
+	}
+	since := start - 1
+	p, err := e.lists.Changes(ctx, since, 1, "")
+	if err != nil || p.Cursor == "" || p.To != since || len(p.Changes) != 1 {
+		t.Fatalf("first page: %+v %v", p, err)
+	}
+	issued := p.Cursor
+	if issued != sealForTest(key, since, start, mustChangeID(t, e, start, 0)) {
+		t.Errorf("cursor %q is not the documented layout", issued)
+	}
+
+	// The genuine cursor continues the same since; the page names it.
+	p2, err := e.lists.Changes(ctx, since, 1, issued)
+	if err != nil || p2.FromCursor != issued || p2.From != since || len(p2.Changes) != 1 {
+		t.Fatalf("second page: %+v %v", p2, err)
+	}
+
+	bad := map[string]struct {
+		since  int64
+		cursor string
+		rule   string
+	}{
+		"another since (lower)":         {v0.Version, issued, "cursor_since"},
+		"another since (higher)":        {start, issued, "cursor_since"},
+		"old layout, another since":     {0, "AAAAAAAAAAgAAAAAAAAACA", "cursor"},
+		"old layout, past the current":  {since, "AAAAAAAAABQAAAAAAAAAAA", "cursor"},
+		"made up with another key":      {since, sealForTest([]byte("another key, another key, 32 by."), since, start, 0), "cursor_signature"},
+		"altered id":                    {since, alter(issued, 24), "cursor_signature"},
+		"altered version":               {since, alter(issued, 16), "cursor_signature"},
+		"genuine key, past the current": {since, sealForTest(key, since, latest.Version+4, 0), "cursor_range"},
+		"genuine key, at since":         {since, sealForTest(key, since, since, 0), "cursor_range"},
+		"genuine key, before since":     {since, sealForTest(key, since, since-1, 0), "cursor_range"},
+		"genuine key, negative id":      {since, sealForTest(key, since, start, -5), "cursor_range"},
+		"not base64":                    {since, "%%%", "cursor"},
+		"truncated":                     {since, issued[:20], "cursor"},
+		"genuine key, format 2":         {since, "Ag" + sealForTest(key, since, start, 0)[2:], "cursor"},
+	}
+	for name, tc := range bad {
+		p, err := e.lists.Changes(ctx, tc.since, 1000, tc.cursor)
+		if got := cursorRule(err); got != tc.rule {
+			t.Errorf("%s: page %+v, error %v (rule %q), want 422 on cursor with rule %q", name, p, err, got, tc.rule)
+		}
+	}
+	var fe *errs.Error
+	_, err = e.lists.Changes(ctx, v0.Version, 1000, issued)
+	if errors.As(err, &fe) && !strings.Contains(fe.Fields[0].Message, fmt.Sprintf("since=%d", since)) {
+		t.Errorf("the message does not name the since the cursor was issued for: %q", fe.Fields[0].Message)
+	}
+
+	// From every version, with pages of one change, the chain of cursors
+	// gives the latest snapshot.
+	want := snapSet(latest)
+	for v := v0.Version; v <= latest.Version; v++ {
+		var from set
+		if v == v0.Version {
+			from = set{}
+		} else {
+			from = snapAt(t, e, v)
+		}
+		if got, _ := apply(t, e.lists, from, v, 1); !reflect.DeepEqual(got, want) {
+			t.Errorf("from %d: %v, want %v", v, keys(got), keys(want))
+		}
+	}
+}
+
+// mustChangeID returns the id of the n-th change (by id) of version v.
+func mustChangeID(t *testing.T, e *env, v int64, n int) int64 {
+	t.Helper()
+	var ids []int64
+	if err := e.g.Raw("SELECT id FROM blocklist_changes WHERE version = ? ORDER BY id", v).Scan(&ids).Error; err != nil || len(ids) <= n {
+		t.Fatalf("changes of version %d: %v %v", v, ids, err)
+	}
+	return ids[n]
+}
+
+// snapAt rebuilds the set of version v from the feed's changes up to v.
+func snapAt(t *testing.T, e *env, v int64) set {
+	t.Helper()
+	p, err := e.lists.Changes(context.Background(), 0, 1000, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := set{}
+	for _, c := range p.Changes {
+		if c.Version > v {
+			break
+		}
+		if c.Op == "add" {
+			s[c.BanID] = c.Entry
+		} else {
+			delete(s, c.BanID)
+		}
+	}
+	return s
+}
+
+// alter flips a bit of byte i of a cursor.
+func alter(cursor string, i int) string {
+	b, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil {
+		panic(err)
+	}
+	b[i] ^= 1
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// The cursor key lives in the key directory (0600), is made once and shared
+// by every ring on that directory (servers behind one balancer accept each
+// other's cursors), and a signing-key rotation leaves it alone.
+func TestKeyRing_CursorKey(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "keys")
+	a, err := (&registry.KeyRing{Dir: dir}).CursorKey()
+	if err != nil || len(a) != 32 {
+		t.Fatalf("cursor key %x %v", a, err)
+	}
+	st, err := os.Stat(filepath.Join(dir, "feed-cursor.key"))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("cursor key file: %v %v", st, err)
+	}
+	ring := &registry.KeyRing{Dir: dir}
+	if _, err := ring.Rotate(time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ring.CursorKey(); err != nil || !bytes.Equal(a, b) {
+		t.Errorf("another ring on the same directory, after a rotation: %x %v, want %x", b, err, a)
+	}
+	if b, _ := registry.EphemeralKeyRing().CursorKey(); len(b) != 32 || bytes.Equal(a, b) {
+		t.Errorf("ephemeral cursor key %x", b)
 	}
 }

@@ -26,6 +26,7 @@ const KeyRetention = 7 * 24 * time.Hour
 const (
 	currentKeyFile = "blocklist-ed25519.key" // PEM PKCS#8, the signing key
 	retiredPrefix  = "blocklist-ed25519-"    // blocklist-ed25519-<id>.pub: PEM PKIX, header Not-After
+	cursorKeyFile  = "feed-cursor.key"       // base64 of 32 random bytes: the feed cursors' HMAC key
 )
 
 // KeyRing holds the court's Ed25519 blocklist signing key in files under Dir
@@ -35,10 +36,11 @@ const (
 type KeyRing struct {
 	Dir string
 
-	mu      sync.Mutex
-	priv    ed25519.PrivateKey
-	id      string
-	retired []PublicKey
+	mu        sync.Mutex
+	priv      ed25519.PrivateKey
+	id        string
+	retired   []PublicKey
+	cursorKey []byte
 }
 
 // PublicKey is a verification key as published at GET /api/v1/blocklist/key.
@@ -59,7 +61,55 @@ func KeyID(pub ed25519.PublicKey) string {
 // a server started without a key directory).
 func EphemeralKeyRing() *KeyRing {
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
-	return &KeyRing{priv: priv, id: KeyID(priv.Public().(ed25519.PublicKey))}
+	ck := make([]byte, 32)
+	_, _ = rand.Read(ck)
+	return &KeyRing{priv: priv, id: KeyID(priv.Public().(ed25519.PublicKey)), cursorKey: ck}
+}
+
+// CursorKey returns the secret that authenticates the change feed's cursors
+// (HMAC-SHA256, Lists.CursorKey): 32 random bytes in the file
+// feed-cursor.key of Dir (mode 0600), made on first use, so that every
+// server sharing the key directory accepts the cursors of the others. Key
+// rotation (Rotate) leaves it alone: a cursor is only good for the pages of
+// one version, and a gate refused one repeats the call without it.
+func (k *KeyRing) CursorKey() ([]byte, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.cursorKey != nil {
+		return k.cursorKey, nil
+	}
+	if k.Dir == "" {
+		return nil, errors.New("registry: no key directory (JUIZADO_KEY_DIR)")
+	}
+	if err := os.MkdirAll(k.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("registry: key directory: %w", err)
+	}
+	path := filepath.Join(k.Dir, cursorKeyFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		key := make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return nil, err
+		}
+		tmp := path + ".tmp-" + hex.EncodeToString(key[:4])
+		if err := os.WriteFile(tmp, []byte(base64.StdEncoding.EncodeToString(key)+"\n"), 0o600); err != nil {
+			return nil, fmt.Errorf("registry: writing the cursor key: %w", err)
+		}
+		defer os.Remove(tmp)
+		if err := os.Link(tmp, path); err != nil && !errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("registry: writing the cursor key: %w", err)
+		}
+		b, err = os.ReadFile(path) // another process may have made it first
+	}
+	if err != nil {
+		return nil, fmt.Errorf("registry: cursor key: %w", err)
+	}
+	key, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(b)))
+	if err != nil || len(key) < 32 {
+		return nil, fmt.Errorf("registry: cursor key %s: not the base64 of 32 bytes", path)
+	}
+	k.cursorKey = key
+	return key, nil
 }
 
 // load reads the keys, creating the current key on first use. Caller holds mu.

@@ -211,6 +211,21 @@ func TestBlocklistSignedAndFeed(t *testing.T) {
 		if i > 50 {
 			t.Fatal("feed does not end")
 		}
+		if p.FromCursor != cursor {
+			t.Fatalf("the signed page names cursor %q, asked with %q", p.FromCursor, cursor)
+		}
+		if p.Cursor != "" {
+			// The cursor is bound to its since: with another since, or
+			// altered, it is 422 on cursor, never a page that skips changes.
+			other := c.do("GET", fmt.Sprintf("/api/v1/blocklist/changes?since=%d&limit=1000&cursor=%s", snap.Version-1, p.Cursor), club, nil)
+			expect(t, other, 422, "cursor")
+			if !strings.Contains(string(other.body), fmt.Sprintf("since=%d", since)) {
+				t.Fatalf("the 422 does not name the cursor's since: %s", other.body)
+			}
+			forged := []byte(p.Cursor)
+			forged[len(forged)-3] ^= 1
+			expect(t, c.do("GET", fmt.Sprintf("/api/v1/blocklist/changes?since=%d&cursor=%s", since, forged), club, nil), 422, "cursor")
+		}
 		if cursor = p.Cursor; cursor != "" {
 			cursors++ // the correction: a removal and an addition in one version
 			continue
@@ -230,6 +245,11 @@ func TestBlocklistSignedAndFeed(t *testing.T) {
 	expect(t, c.do("GET", "/api/v1/blocklist/changes", club, nil), 422, "since")
 	expect(t, c.do("GET", fmt.Sprintf("/api/v1/blocklist/changes?since=%d", now.Version+1), club, nil), 422, "since")
 	expect(t, c.do("GET", "/api/v1/blocklist/changes?since=0&limit=0", club, nil), 422, "limit")
+	// Cursors of the old layout (version and id only, the tester's): a
+	// cursor for version 8 sent with since=0, one for version 20 past the
+	// current version.
+	expect(t, c.do("GET", "/api/v1/blocklist/changes?since=0&limit=1000&cursor=AAAAAAAAAAgAAAAAAAAACA", club, nil), 422, "cursor")
+	expect(t, c.do("GET", "/api/v1/blocklist/changes?since=1&cursor=AAAAAAAAABQAAAAAAAAAAA", club, nil), 422, "cursor")
 	expect(t, c.do("GET", "/api/v1/blocklist/changes?since=0", pros, nil), 403, "")
 	if err := m.Server.Lists().PruneFeed(ctx, snap.Version); err != nil {
 		t.Fatal(err)

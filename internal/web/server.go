@@ -105,7 +105,7 @@ func New(d Deps) (*Server, error) {
 	if d.Keys == nil {
 		d.Keys = registry.EphemeralKeyRing()
 	}
-	lists := &registry.Lists{DB: d.DB, Clock: d.Clock, Loc: d.Loc, FormatNumber: cases.FormatNumber}
+	lists := &registry.Lists{DB: d.DB, Clock: d.Clock, Loc: d.Loc, FormatNumber: cases.FormatNumber, CursorKey: d.Keys.CursorKey}
 	s := &Server{
 		Echo:    echo.New(),
 		deps:    d,

@@ -21,6 +21,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
 )
 
@@ -32,6 +33,7 @@ func (s *Server) workflowPages(e *echo.Echo) {
 	e.POST("/processos/:id/suspensao", s.suspendPage, judge)
 	e.POST("/processos/:id/intimacoes", s.notifyPage, s.requirePage("clerk"))
 	e.POST("/processos/:id/torcida", s.linkGroupPage, s.requirePage("clerk", "judge"))
+	e.POST("/processos/:id/identificacao", s.identifyPage, s.requirePage("clerk", "judge"))
 	e.GET("/feriados", s.holidaysPage, s.requirePage("clerk", "judge"))
 	e.POST("/feriados", s.addHolidayPage, s.requirePage("clerk"))
 }
@@ -71,6 +73,10 @@ type caseActions struct {
 	// Groups: the court's registered groups to choose from.
 	Unlinked []cases.DefendantView
 	Groups   []cases.RegisteredGroup
+	// Unidentified: the person defendants filed without a CPF, whom the
+	// clerk or a judge of the court may identify (their bans stay out of
+	// the blocklist until then).
+	Unidentified []cases.DefendantView
 	// Today is today's date as dd/mm/aaaa (the default of decision dates).
 	Today string
 }
@@ -115,6 +121,13 @@ func caseActionsFor(v *cases.View, role string, userID int64, today civil.Date) 
 	}
 	// cases.Service.Notify takes the notification of a decided case.
 	a.Notify = role == "clerk" && (v.Status == cases.StatusSentenced || v.Status == cases.StatusJudgment)
+	if role == "clerk" || role == "judge" {
+		for _, d := range v.Defendants {
+			if d.AwaitingIdentification {
+				a.Unidentified = append(a.Unidentified, d)
+			}
+		}
+	}
 	return a
 }
 
@@ -262,6 +275,46 @@ func (s *Server) linkGroupPage(c echo.Context) error {
 		return s.caseFormFail(c, "vinc.", err)
 	}
 	s.flash(c, "Torcida ré vinculada à torcida cadastrada: o processo pode ser sentenciado.")
+	return redirect(c, fmt.Sprintf("/processos/%d#partes", id))
+}
+
+// identifyPage: POST /processos/:id/identificacao (clerk, judge; form:
+// ident.defendant_id, ident.cpf in any spelling, ident.birth_date as
+// dd/mm/aaaa, optional): records the CPF of a person filed without one
+// through cases.Service.Identify; their bans leave the queue awaiting
+// identification and enter the blocklist.
+func (s *Server) identifyPage(c echo.Context) error {
+	id, err := s.caseExists(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	var f errs.Fields
+	did := formRef(&f, "defendant_id", c.FormValue("ident.defendant_id"))
+	if did == 0 && strings.TrimSpace(c.FormValue("ident.defendant_id")) == "" {
+		f.Add("defendant_id", "required", "Escolha o representado.")
+	}
+	in := cases.IdentificationInput{CPF: c.FormValue("ident.cpf"), BirthDate: isoDate(&f, "birth_date", c.FormValue("ident.birth_date"))}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, "ident.", err)
+	}
+	var r *cases.IdentificationResult
+	if err := s.inTx(c, func(ctx context.Context) error {
+		var err error
+		r, err = s.cases.Identify(ctx, actor(c), id, did, in)
+		return err
+	}); err != nil {
+		return s.caseFormFail(c, "ident.", err)
+	}
+	msg := fmt.Sprintf("Identificação registrada: %s, CPF %s.", r.Defendant.FullName, registry.CPF(*r.Defendant.CPF).Formatted())
+	if n := len(r.Bans); n == 1 {
+		msg += " O impedimento passa à lista de bloqueio dos clubes enquanto vigorar."
+	} else if n > 1 {
+		msg += fmt.Sprintf(" Os %d impedimentos passam à lista de bloqueio dos clubes enquanto vigorarem.", n)
+	}
+	if len(r.Warnings) > 0 {
+		msg += " " + strings.Join(r.Warnings, " ")
+	}
+	s.flash(c, msg)
 	return redirect(c, fmt.Sprintf("/processos/%d#partes", id))
 }
 

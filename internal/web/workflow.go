@@ -44,6 +44,7 @@ func (s *Server) workflowRoutes(api *echo.Group) {
 	api.POST("/cases/:id/suspension", s.suspend)
 	api.POST("/cases/:id/notifications", s.notify)
 	api.PUT("/cases/:id/defendants/:defendant_id/group", s.linkGroup)
+	api.PUT("/cases/:id/defendants/:defendant_id/cpf", s.identify)
 	api.POST("/holidays", s.addHoliday)
 	api.GET("/holidays", s.holidays)
 }
@@ -158,6 +159,8 @@ func caseWrite[T any](s *Server, c echo.Context, status int, do func(id int64, i
 	}
 	if v, ok := out.(*cases.View); ok {
 		c.Response().Header().Set("ETag", etag(v.Version))
+	} else if v, ok := out.(interface{ CaseVersion() int }); ok {
+		c.Response().Header().Set("ETag", etag(v.CaseVersion()))
 	}
 	return c.JSON(status, out)
 }
@@ -222,6 +225,22 @@ func (s *Server) linkGroup(c echo.Context) error {
 func (s *Server) notify(c echo.Context) error {
 	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.NotificationInput) (any, error) {
 		return s.cases.Notify(c.Request().Context(), actor(c), id, in)
+	})
+}
+
+// identify: PUT /api/v1/cases/:id/defendants/:defendant_id/cpf {cpf,
+// birth_date?} (clerk, judge of the court): the CPF of a person filed
+// without one (cases.Service.Identify); their bans leave the queue
+// awaiting identification and enter the blocklist. 200 with {defendant,
+// bans, warnings} and the case's ETag. A malformed or unknown defendant id
+// is 404.
+func (s *Server) identify(c echo.Context) error {
+	did, err := strconv.ParseInt(c.Param("defendant_id"), 10, 64)
+	if err != nil || did <= 0 {
+		return errs.New(errs.NotFound, fmt.Sprintf("Réu %q não encontrado: o identificador deve ser um número inteiro positivo.", c.Param("defendant_id")))
+	}
+	return caseWrite(s, c, http.StatusOK, func(id int64, in cases.IdentificationInput) (any, error) {
+		return s.cases.Identify(c.Request().Context(), actor(c), id, did, in)
 	})
 }
 

@@ -41,3 +41,12 @@ func ParseCNPJ(s string) (string, error) {
 	}
 	return d, nil
 }
+
+// FormatCNPJ writes 14 digits as 00.000.000/0000-00; anything else is
+// returned unchanged.
+func FormatCNPJ(d string) string {
+	if len(d) != 14 {
+		return d
+	}
+	return d[0:2] + "." + d[2:5] + "." + d[5:8] + "/" + d[8:12] + "-" + d[12:14]
+}

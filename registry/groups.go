@@ -113,7 +113,8 @@ func (s *Groups) today() civil.Date { return civil.Today(s.now(), s.loc()) }
 // CreateGroup registers a fan group in the actor's court (admin or clerk;
 // the route's policy checks the role). errs.Invalid for a bad name, CNPJ or
 // club; errs.Conflict when a group of the same name exists (case and
-// accents ignored).
+// accents ignored), or one with the same CNPJ (field cnpj; a CNPJ names one
+// legal entity, migration 00014).
 func (s *Groups) CreateGroup(ctx context.Context, a Actor, in GroupInput) (*GroupView, error) {
 	var f errs.Fields
 	name := textcheck.Line(in.Name)
@@ -148,8 +149,20 @@ func (s *Groups) CreateGroup(ctx context.Context, a Actor, in GroupInput) (*Grou
 		if n > 0 {
 			return errs.New(errs.Conflict, fmt.Sprintf("Já existe uma torcida cadastrada com o nome %q (maiúsculas e acentos não contam).", name))
 		}
+		if cnpj != nil {
+			var same []string
+			if err := tx.Raw("SELECT name FROM fan_groups WHERE cnpj = ? ORDER BY id LIMIT 1", *cnpj).Scan(&same).Error; err != nil {
+				return err
+			}
+			if len(same) > 0 {
+				return cnpjTaken(*cnpj, same[0])
+			}
+		}
 		return tx.Create(&g).Error
 	})
+	if db.IsUniqueViolation(err, "fan_groups_cnpj_key") { // a registration at the same moment
+		return nil, cnpjTaken(*cnpj, "")
+	}
 	if db.IsUniqueViolation(err, "") {
 		return nil, errs.New(errs.Conflict, fmt.Sprintf("Já existe uma torcida cadastrada com o nome %q (maiúsculas e acentos não contam).", name))
 	}
@@ -157,6 +170,17 @@ func (s *Groups) CreateGroup(ctx context.Context, a Actor, in GroupInput) (*Grou
 		return nil, err
 	}
 	return s.view(ctx, g)
+}
+
+// cnpjTaken is the conflict of a CNPJ already registered (by the group
+// named other, when known).
+func cnpjTaken(cnpj, other string) error {
+	msg := fmt.Sprintf("O CNPJ %s já está cadastrado", FormatCNPJ(cnpj))
+	if other != "" {
+		msg += fmt.Sprintf(" para a torcida %q", other)
+	}
+	msg += ": um CNPJ identifica uma só pessoa jurídica, e cada torcida é cadastrada uma vez."
+	return &errs.Error{Kind: errs.Conflict, Message: msg, Fields: []errs.FieldError{{Field: "cnpj", Rule: "unique", Message: msg}}}
 }
 
 // ListGroups returns the groups the actor may see: the court's groups for

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/juizado/juizado/internal/db"
@@ -48,5 +49,45 @@ func TestMigrateUpDownStatus(t *testing.T) {
 	again, err := db.MigrateUp(ctx, sqlDB)
 	if err != nil || again[len(again)-1] != last {
 		t.Fatalf("up again: %v %v", again, err)
+	}
+}
+
+// Migration 00014: two fan groups with one CNPJ stop it with their list (the
+// court decides which record is right); without duplicates it makes the
+// CNPJ unique among the groups that have one.
+func TestMigration00014_FanGroupCNPJUnique(t *testing.T) {
+	ctx := context.Background()
+	sqlDB, err := sql.Open("pgx", pgtest.NewDSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sqlDB.Close()
+	for {
+		v, err := db.MigrateDown(ctx, sqlDB)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v <= 14 {
+			break
+		}
+	}
+	if _, err := sqlDB.Exec(`INSERT INTO fan_groups (name, cnpj) VALUES ('Torcida A', '11222333000181'), ('Torcida B', '11222333000181'),
+		('Torcida C', NULL), ('Torcida D', NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.MigrateUp(ctx, sqlDB); err == nil || !strings.Contains(err.Error(), "11222333000181") || !strings.Contains(err.Error(), "Torcida B") {
+		t.Fatalf("up with two groups on one CNPJ: %v", err)
+	}
+	if _, err := sqlDB.Exec(`UPDATE fan_groups SET cnpj = NULL WHERE name = 'Torcida B'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.MigrateUp(ctx, sqlDB); err != nil {
+		t.Fatalf("up: %v", err)
+	}
+	if _, err := sqlDB.Exec(`INSERT INTO fan_groups (name, cnpj) VALUES ('Torcida E', '11222333000181')`); !db.IsUniqueViolation(err, "fan_groups_cnpj_key") {
+		t.Fatalf("a second group with the CNPJ: %v", err)
+	}
+	if _, err := sqlDB.Exec(`INSERT INTO fan_groups (name) VALUES ('Torcida F')`); err != nil {
+		t.Fatalf("a third de facto group: %v", err)
 	}
 }

@@ -262,3 +262,36 @@ func TestGroupsAndMemberRegisterOverHTTP(t *testing.T) {
 		t.Errorf("manager reads recorded: %d", managerReads)
 	}
 }
+
+// A CNPJ names one legal entity: a second group with the same CNPJ, in any
+// spelling and under another name, is 409 naming cnpj; de facto groups
+// (no CNPJ) are many.
+func TestGroups_CNPJUnique(t *testing.T) {
+	t.Parallel()
+	f := newGroupsFixture(t)
+	rec := f.do("POST", "/api/v1/groups", "clerk", "application/json", []byte(`{"name": "Torcida Um", "cnpj": "11.222.333/0001-81", "supported_club": "Corinthians"}`))
+	if rec.Code != 201 || decode(t, rec)["cnpj"] != "11222333000181" {
+		t.Fatalf("first group: %d %s", rec.Code, rec.Body)
+	}
+	for _, spelling := range []string{"11.222.333/0001-81", "11222333000181", " 11 222 333 0001 81 "} {
+		rec := f.do("POST", "/api/v1/groups", "admin", "application/json", []byte(fmt.Sprintf(`{"name": "Torcida Dois", "cnpj": %q, "supported_club": "Palmeiras"}`, spelling)))
+		if rec.Code != 409 || rec.Header().Get("Content-Type") != "application/problem+json" {
+			t.Fatalf("same CNPJ %q: %d %s", spelling, rec.Code, rec.Body)
+		}
+		p := decode(t, rec)
+		errsList, _ := p["errors"].([]any)
+		if len(errsList) != 1 || errsList[0].(map[string]any)["field"] != "cnpj" || !strings.Contains(p["detail"].(string), "11.222.333/0001-81") || !strings.Contains(p["detail"].(string), "Torcida Um") {
+			t.Errorf("same CNPJ %q: %s", spelling, rec.Body)
+		}
+	}
+	for _, name := range []string{"Torcida Três", "Torcida Quatro"} {
+		if rec := f.do("POST", "/api/v1/groups", "clerk", "application/json", []byte(fmt.Sprintf(`{"name": %q, "supported_club": "Santos"}`, name))); rec.Code != 201 {
+			t.Errorf("de facto group %s: %d %s", name, rec.Code, rec.Body)
+		}
+	}
+	var n int64
+	f.g.Raw("SELECT count(*) FROM fan_groups WHERE cnpj = '11222333000181'").Scan(&n)
+	if n != 1 {
+		t.Errorf("%d groups with the CNPJ, want 1", n)
+	}
+}

@@ -81,6 +81,18 @@ func safeCell(s string) string {
 	return s
 }
 
+// unprotectCell undoes safeCell on import: exactly one leading apostrophe
+// followed by =, +, -, @, tab or carriage return is dropped, so that an
+// export (or the same file saved again by Excel, which keeps the
+// apostrophe as text) imports back as it was. An apostrophe before
+// anything else is part of the text and stays.
+func unprotectCell(s string) string {
+	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@\t\r", rune(s[1])) {
+		return s[1:]
+	}
+	return s
+}
+
 // Extract returns group groupID and its register (members past and present,
 // by name) for the register extract (the PDF "extrato do cadastro de
 // associados", internal/pdf), to those who may read the register; the read

@@ -574,3 +574,59 @@ func TestSelectBanMembers(t *testing.T) {
 		t.Errorf("unknown ids: %v", err)
 	}
 }
+
+// The export guards formula cells with an apostrophe ('=cmd…, '+pedreiro,
+// '@Rua A, '-médio); importing the export back strips exactly that
+// apostrophe: a dry run finds every member unchanged, and a real import
+// changes nothing. An apostrophe before other text is kept.
+func TestExportImportRoundTrip_FormulaCells(t *testing.T) {
+	t.Parallel()
+	e := newRegEnv(t)
+	ctx := context.Background()
+	g, mgr := e.group(t, "Fórmulas")
+	in := memberIn("=cmd|' /C calc'!A0", "52998224725", "1995-05-05")
+	in.MotherName, in.FatherName = str("'Zé' da Silva"), str("-Pai Hífen")
+	in.Profession, in.Address, in.Schooling = str("+pedreiro"), str("@Rua A, 1"), str("-médio")
+	if _, err := e.svc.AddMember(ctx, mgr, g.ID, in); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.AddMember(ctx, mgr, g.ID, memberIn("Ana Sem Fórmula", "39053344705", "1990-01-01")); err != nil {
+		t.Fatal(err)
+	}
+	csvBody, _, err := e.svc.ExportCSV(ctx, mgr, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, guarded := range []string{"'=cmd|", "'+pedreiro", "'@Rua A", "'-médio", "'-Pai Hífen"} {
+		if !strings.Contains(string(csvBody), guarded) {
+			t.Fatalf("the export lacks %q:\n%s", guarded, csvBody)
+		}
+	}
+	for _, dry := range []bool{true, false} {
+		rep, err := e.svc.Import(ctx, mgr, g.ID, registry.ImportInput{Body: csvBody, ContentType: "text/csv", DryRun: dry})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Unchanged != 2 || rep.Updated != 0 || rep.Created != 0 || rep.Errors != 0 {
+			t.Fatalf("dry run %v: %+v", dry, rep)
+		}
+		for _, l := range rep.Lines {
+			if strings.HasPrefix(l.FullName, "'") {
+				t.Errorf("line %d reads full name %q", l.Line, l.FullName)
+			}
+		}
+	}
+	ms, err := e.svc.ListMembers(ctx, mgr, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if m.CPF != "52998224725" {
+			continue
+		}
+		if m.FullName != "=cmd|' /C calc'!A0" || m.MotherName != "'Zé' da Silva" || m.Profession != "+pedreiro" || m.Address != "@Rua A, 1" || m.Schooling != "-médio" ||
+			m.FatherName == nil || *m.FatherName != "-Pai Hífen" {
+			t.Errorf("after the import: %+v", m)
+		}
+	}
+}

@@ -23,6 +23,14 @@ func (e *CPFError) Error() string { return e.Reason }
 
 func cpfErr(reason string) error { return &CPFError{Reason: reason} }
 
+// The spellings ParseCPF accepts, named in its messages (the gate's check,
+// ParseCPFAnySpelling, takes any dots, hyphens and spaces among the digits).
+const (
+	cpfSpellings   = "escreva 000.000.000-00 ou só os 11 dígitos, sem espaços no meio (espaços antes e depois são ignorados)"
+	cpfPunctuation = "CPF com pontuação fora do padrão: " + cpfSpellings
+	cpfDigitsOnly  = "CPF deve conter apenas dígitos: " + cpfSpellings
+)
+
 // ParseCPF reads a CPF written either formatted, "000.000.000-00" (a '.'
 // after the 3rd and 6th digits and a '-' after the 9th), or as 11 digits
 // with no punctuation; surrounding white space is ignored. Partial or
@@ -39,14 +47,14 @@ func ParseCPF(s string) (CPF, error) {
 	switch {
 	case strings.ContainsAny(s, ".-"):
 		if len(s) != 14 || s[3] != '.' || s[7] != '.' || s[11] != '-' {
-			return "", cpfErr("CPF com pontuação fora do padrão 000.000.000-00")
+			return "", cpfErr(cpfPunctuation)
 		}
 		digits = s[0:3] + s[4:7] + s[8:11] + s[12:14]
 	default:
 		digits = s
 	}
 	if !allDigits(digits) {
-		return "", cpfErr("CPF deve conter apenas dígitos (e, se formatado, a pontuação 000.000.000-00)")
+		return "", cpfErr(cpfDigitsOnly)
 	}
 	if len(digits) != 11 {
 		return "", cpfErr("CPF deve ter 11 dígitos")

@@ -100,6 +100,20 @@ func TestParseCPF(t *testing.T) {
 	}
 }
 
+// The strict form's refusals name the spellings it accepts (filing takes
+// 000.000.000-00 or 11 digits; the gate's check takes any spelling).
+func TestParseCPF_MessagesNameTheSpellings(t *testing.T) {
+	for _, s := range []string{"663923321-54", " 663 923 321 54 ", "663.923.32154", "663-923-321-54"} {
+		_, err := ParseCPF(s)
+		if err == nil || !strings.Contains(err.Error(), "000.000.000-00") || !strings.Contains(err.Error(), "11 dígitos") {
+			t.Errorf("ParseCPF(%q): %v, want a message naming 000.000.000-00 and the 11 digits", s, err)
+		}
+		if c, err := ParseCPFAnySpelling(s); err != nil || c != "66392332154" {
+			t.Errorf("ParseCPFAnySpelling(%q) = %q, %v", s, c, err)
+		}
+	}
+}
+
 func TestCPFFormatting(t *testing.T) {
 	c := CPF("00830166190")
 	if got := c.Formatted(); got != "008.301.661-90" {

@@ -242,3 +242,32 @@ func TestPageIdentification(t *testing.T) {
 		t.Error("the form is still offered after the identification")
 	}
 }
+
+// Filing keeps the strict spellings of a stored CPF (000.000.000-00 or 11
+// digits, spaces around ignored; ../shared/cases/cpf.json) and its refusal
+// says which ones; the gate's check takes any spelling.
+func TestFilingCPFSpellings(t *testing.T) {
+	w := newWF(t)
+	for _, tc := range []struct {
+		cpf  string
+		code int
+	}{{"663.923.321-54", 201}, {" 66392332154 ", 201}, {"663923321-54", 422}, {" 663 923 321 54 ", 422}} {
+		rep := w.rep("R1")
+		rep["defendants"].([]any)[0].(map[string]any)["cpf"] = tc.cpf
+		rec, p := w.do("POST", "/api/v1/cases", "prosecutor", rep)
+		if rec.Code != tc.code {
+			t.Errorf("filing with CPF %q: %d, want %d: %s", tc.cpf, rec.Code, tc.code, rec.Body)
+			continue
+		}
+		if tc.code == 422 {
+			e := p["errors"].([]any)[0].(map[string]any)
+			if msg := e["message"].(string); e["field"] != "defendants[0].cpf" || !strings.Contains(msg, "000.000.000-00") || !strings.Contains(msg, "11 dígitos") {
+				t.Errorf("filing with CPF %q: %v", tc.cpf, e)
+			}
+		}
+		rec, chk := w.do("GET", "/api/v1/blocklist/check/"+url.PathEscape(tc.cpf), "club", nil)
+		if rec.Code != 200 || chk["cpf"] != "66392332154" {
+			t.Errorf("check of %q: %d %s", tc.cpf, rec.Code, rec.Body)
+		}
+	}
+}

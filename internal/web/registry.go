@@ -257,8 +257,18 @@ func (s *Server) preparedBlocklist(ctx context.Context) (*preparedList, error) {
 	today := civil.Today(s.now(), s.deps.Loc)
 	if st := s.bl.state.Load(); st != nil && s.fresh(st, today) {
 		return st.p, nil
+	} else if st != nil && st.day == today {
+		// Another request is reading or preparing a version (seconds at
+		// hundreds of thousands of entries): the gates are answered from
+		// the version in hand meanwhile rather than held. The request that
+		// prepares sees the new version; on a new day everyone waits, so a
+		// ban that starts or ends at midnight is never missed.
+		if !s.bl.mu.TryLock() {
+			return st.p, nil
+		}
+	} else {
+		s.bl.mu.Lock()
 	}
-	s.bl.mu.Lock()
 	defer s.bl.mu.Unlock()
 	st := s.bl.state.Load()
 	if st != nil && s.fresh(st, today) {

@@ -8,7 +8,7 @@ SELECT '00099999920258260100', '26.0100', 2025, 999999, 'sentenced', id, 'prosec
        '2025-05-01 16:00-03', '2025-05-01', now()
 FROM users WHERE name = 'bench-prosecutor';
 INSERT INTO defendants (case_id, position, kind, full_name, cpf, birth_date)
-SELECT c.id, g, 'person', 'Torcedor ' || g, lpad((10000000000 + g * 7919)::text, 11, '0'), date '1990-01-01' + (g % 5000)
+SELECT c.id, g, 'person', 'Torcedor ' || g, lpad((10000000000 + g::bigint * 7919)::text, 11, '0'), date '1990-01-01' + (g % 5000)
 FROM cases c, generate_series(1, :bans - 1) g WHERE c.number = '00099999920258260100';
 INSERT INTO defendants (case_id, position, kind, full_name, cpf, birth_date)
 SELECT id, 0, 'person', 'Torcedor Verificado', '46881973659', '1991-07-22' FROM cases WHERE number = '00099999920258260100';

@@ -68,7 +68,7 @@ func (s *Server) clubPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	d := clubData{Version: pl.version, GeneratedAt: pl.generatedAt, Count: len(pl.byCPF)}
+	d := clubData{Version: pl.version, GeneratedAt: pl.generatedAt, Count: pl.checks.cpfs()}
 	status := http.StatusOK
 	if v := strings.TrimSpace(c.QueryParam("cpf")); v != "" {
 		cpf, err := registry.ParseCPFAnySpelling(v)
@@ -76,7 +76,10 @@ func (s *Server) clubPage(c echo.Context) error {
 			status = http.StatusUnprocessableEntity
 			p.Errs = map[string]string{"cpf": upperFirst(err.Error()) + "."}
 		} else {
-			bans := pl.byCPF[cpf.String()]
+			bans, err := pl.checks.decoded(cpf.String())
+			if err != nil {
+				return err
+			}
 			d.Check = &checkAnswer{CPF: cpf.Formatted(), Blocked: len(bans) > 0, Bans: bans, Version: pl.version}
 			u := pageUser(c)
 			if s.checkLog != nil {
@@ -181,7 +184,7 @@ func (s *Server) clubFail(c echo.Context, status int, fields map[string]string, 
 	if err != nil {
 		return err
 	}
-	d := clubData{Version: pl.version, GeneratedAt: pl.generatedAt, Count: len(pl.byCPF)}
+	d := clubData{Version: pl.version, GeneratedAt: pl.generatedAt, Count: pl.checks.cpfs()}
 	if d.Users, err = s.clubUsers(c); err != nil {
 		return err
 	}

@@ -118,9 +118,5 @@ func (s *Server) extendPage(c echo.Context) error {
 	}
 	msg := fmt.Sprintf("Impedimento de %s prorrogado: %d meses no total, de %s a %s (contados do primeiro dia).",
 		r.Ban.Name, r.Extension.TotalMonths, r.Ban.FirstDay.BR(), r.Extension.NewLastDay.BR())
-	if len(r.Warnings) > 0 {
-		msg += " " + strings.Join(r.Warnings, " ")
-	}
-	s.flash(c, msg)
-	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
+	return s.doneOnCase(c, id, "#documentos", msg, r.Warnings)
 }

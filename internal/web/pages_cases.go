@@ -522,11 +522,7 @@ func (s *Server) pleaPage(c echo.Context) error {
 		return s.caseFormFail(c, "acordo.", err)
 	}
 	msg := fmt.Sprintf("Transação penal proposta: impedimento de %d meses.", r.Plea.Months)
-	if len(r.Warnings) > 0 {
-		msg += " " + strings.Join(r.Warnings, " ")
-	}
-	s.flash(c, msg)
-	return redirect(c, fmt.Sprintf("/processos/%d", id))
+	return s.doneOnCase(c, id, "", msg, r.Warnings)
 }
 
 // breachPage: POST /processos/:id/descumprimento (prosecutor, police): an
@@ -829,11 +825,7 @@ func (s *Server) sentencePage(c echo.Context) error {
 		return s.renderSentence(c, status, Page{Form: form, Errs: fields, Error: msg})
 	}
 	msg := fmt.Sprintf("Sentença assinada: impedimento de %s a %s (%s da %s). Baixe os documentos abaixo.", r.Ban.FirstDay.BR(), dateBR(r.Ban.LastDay), r.Range.Article, r.Range.Law)
-	if len(r.Warnings) > 0 {
-		msg += " " + strings.Join(r.Warnings, " ")
-	}
-	s.flash(c, msg)
-	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
+	return s.doneOnCase(c, id, "#documentos", msg, r.Warnings)
 }
 
 // distributionRow is one judge's count of cases.

@@ -155,11 +155,7 @@ func (s *Server) homologatePage(c echo.Context) error {
 		return s.caseFormFail(c, "hom.", err)
 	}
 	msg := fmt.Sprintf("Transação penal homologada: impedimento de %s a %s (%s da %s). Baixe os documentos abaixo.", r.Ban.FirstDay.BR(), dateBR(r.Ban.LastDay), r.Range.Article, r.Range.Law)
-	if len(r.Warnings) > 0 {
-		msg += " " + strings.Join(r.Warnings, " ")
-	}
-	s.flash(c, msg)
-	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
+	return s.doneOnCase(c, id, "#documentos", msg, r.Warnings)
 }
 
 // suspendPage: POST /processos/:id/suspensao (the judge of the case; form:
@@ -311,11 +307,7 @@ func (s *Server) identifyPage(c echo.Context) error {
 	} else if n > 1 {
 		msg += fmt.Sprintf(" Os %d impedimentos passam à lista de bloqueio dos clubes enquanto vigorarem.", n)
 	}
-	if len(r.Warnings) > 0 {
-		msg += " " + strings.Join(r.Warnings, " ")
-	}
-	s.flash(c, msg)
-	return redirect(c, fmt.Sprintf("/processos/%d#partes", id))
+	return s.doneOnCase(c, id, "#partes", msg, r.Warnings)
 }
 
 // holidaysData is the data of the holidays page.
@@ -382,4 +374,15 @@ func (s *Server) addHolidayPage(c echo.Context) error {
 	}
 	s.flash(c, fmt.Sprintf("Feriado incluído: %s, %s. Os prazos que terminariam nesse dia passam ao dia útil seguinte.", h.Day.BR(), h.Name))
 	return redirect(c, fmt.Sprintf("/feriados?ano=%d", h.Day.Year))
+}
+
+// doneOnCase ends a case page's write: the message with the service's
+// warnings as the next page's notice, and a redirect (303) to the case at
+// anchor ("" or "#section").
+func (s *Server) doneOnCase(c echo.Context, id int64, anchor, msg string, warnings []string) error {
+	if len(warnings) > 0 {
+		msg += " " + strings.Join(warnings, " ")
+	}
+	s.flash(c, msg)
+	return redirect(c, fmt.Sprintf("/processos/%d%s", id, anchor))
 }

@@ -1,39 +1,15 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"strings"
 	"testing"
-
-	"github.com/juizado/juizado/internal/db"
-	"github.com/juizado/juizado/internal/pgtest"
 )
 
 // token create and user create take --court only for a state court (TR 01–27
 // under J = 8) that exists, or the default JUIZADO_COURT; --create-court
 // creates a new one explicitly. Nothing is created for a refused court.
 func TestCourtFlagIsValidated(t *testing.T) {
-	dsn := pgtest.NewDSN(t)
-	t.Setenv("DATABASE_URL", dsn)
-	t.Setenv("JUIZADO_COURT", "26.0100")
-	ctx := context.Background()
-	g, err := db.Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { s, _ := g.DB(); s.Close() }()
-	run := func(stdin string, args ...string) (string, error) {
-		t.Helper()
-		root := rootCmd()
-		var out bytes.Buffer
-		root.SetArgs(args)
-		root.SetIn(strings.NewReader(stdin))
-		root.SetOut(&out)
-		root.SetErr(&out)
-		err := root.Execute()
-		return out.String(), err
-	}
+	g, run := cliEnv(t)
 	courts := func(code string) int64 {
 		var n int64
 		if err := g.Raw("SELECT count(*) FROM courts WHERE code = ?", code).Scan(&n).Error; err != nil {

@@ -11,31 +11,14 @@ import (
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
+	"gorm.io/gorm"
 )
 
 // juizado user create/password/disable/enable/list and token
 // create --expires/list/revoke, run in-process against a fresh database.
 func TestUserAndTokenCommands(t *testing.T) {
-	dsn := pgtest.NewDSN(t)
-	t.Setenv("DATABASE_URL", dsn)
-	t.Setenv("JUIZADO_COURT", "26.0100")
 	ctx := context.Background()
-	g, err := db.Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { s, _ := g.DB(); s.Close() }()
-	run := func(stdin string, args ...string) (string, error) {
-		t.Helper()
-		root := rootCmd()
-		var out bytes.Buffer
-		root.SetArgs(args)
-		root.SetIn(strings.NewReader(stdin))
-		root.SetOut(&out)
-		root.SetErr(&out)
-		err := root.Execute()
-		return out.String(), err
-	}
+	g, run := cliEnv(t)
 	must := func(stdin string, args ...string) string {
 		t.Helper()
 		out, err := run(stdin, args...)
@@ -136,4 +119,30 @@ func TestUserAndTokenCommands(t *testing.T) {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+// cliEnv is a fresh database as DATABASE_URL (court 26.0100 the default)
+// for in-process runs of the CLI: the database handle, and run, which
+// executes one command line with stdin and returns what it printed.
+func cliEnv(t *testing.T) (*gorm.DB, func(stdin string, args ...string) (string, error)) {
+	t.Helper()
+	dsn := pgtest.NewDSN(t)
+	t.Setenv("DATABASE_URL", dsn)
+	t.Setenv("JUIZADO_COURT", "26.0100")
+	g, err := db.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s, _ := g.DB(); s.Close() })
+	return g, func(stdin string, args ...string) (string, error) {
+		t.Helper()
+		root := rootCmd()
+		var out bytes.Buffer
+		root.SetArgs(args)
+		root.SetIn(strings.NewReader(stdin))
+		root.SetOut(&out)
+		root.SetErr(&out)
+		err := root.Execute()
+		return out.String(), err
+	}
 }

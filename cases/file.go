@@ -35,6 +35,7 @@ type Service struct {
 	Blocklist interface {
 		RefreshBans(ctx context.Context, banIDs ...int64) error
 	}
+	heads headStats // name search: frequencies of name_heads.head
 }
 
 // Representation is the body of POST /api/v1/cases: one element of

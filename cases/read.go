@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/juizado/juizado/internal/civil"
@@ -322,7 +324,7 @@ func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, i
 		return nil, 0, err
 	}
 	if name != "" {
-		return s.listByName(ctx, conds, name, order, q)
+		return s.listByName(ctx, actor.Court, conds, name, order, q)
 	}
 	tx := where(db.Conn(ctx, s.DB).Model(&Case{}), conds)
 	var total int64
@@ -341,76 +343,71 @@ func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, i
 	return out, total, nil
 }
 
-// listByName is List with a name (bench/search.sh, migration 00013):
-// defendants.name_search holds every prefix of every word of a name, so
-// d.name_search @@ f_name_query(name) is one GIN posting list per word.
+// listByName is List with a name. A defendant matches when every word of
+// the name begins a word of its name (migration 00013); a case matches
+// when one of its defendants does.
 //
-// First the matching cases, at most listCap of them, straight from the
-// index: one row per case (the case's first matching defendant), in no
-// particular order, so the scan stops at listCap however common the name.
-// Below the cap these are all the matches: the total is exact and the page
-// is sorted from them. At the cap (a common surname: 33,000 cases in a
-// million) the page is a query of its own with EXISTS, which PostgreSQL
-// answers by walking the court's cases newest first (cases_court_filed)
-// and checking each case's defendants until the page is full, or, when its
-// statistics say the name is rare enough, from the index and a sort.
-//
-// Both run in one read-only transaction with custom plans forced: the
-// driver prepares and caches statements, and after five executions
-// PostgreSQL may switch to a generic plan, which cannot see the words
-// (f_name_query(?) is then not a constant) and walks all the cases for a
-// rare name (43 s at a million cases, measured).
-func (s *Service) listByName(ctx context.Context, conds []cond, name, order string, q ListQuery) ([]View, int64, error) {
+// When a word of the name has four letters or more, the search walks
+// name_heads (migration 00016) newest first, index only: the rows of the
+// rarest such word's head (its first four letters, rarest by the
+// statistics of the table, headFreqs), each checked against every word
+// with words LIKE '% word%', until the page and the capped total are
+// known (listCap cases) or the head's rows end. Its cost is bounded by
+// one head's rows (about 66,000 at a million cases) whatever the name;
+// with the page's 20 newest and a total at the cap, usually far fewer.
+// Otherwise (only words of one to three letters: "jo", "ana") it is
+// listByIndex, over the GIN index of 00013.
+func (s *Service) listByName(ctx context.Context, court string, conds []cond, name, order string, q ListQuery) ([]View, int64, error) {
 	var out []View
 	var total int64
 	err := db.Conn(ctx, s.DB).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Exec("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)").Error; err != nil {
+		var words []string
+		if err := tx.Raw("SELECT unnest(f_name_words(?))", name).Scan(&words).Error; err != nil {
 			return err
+		}
+		head := s.driverHead(tx, words)
+		if head == "" {
+			var err error
+			out, total, err = s.listByIndex(tx, conds, name, order, q)
+			return err
+		}
+		walk := tx.Table("name_heads h").Where("h.head = ? AND h.court_code = ?", head, court)
+		for _, w := range words {
+			walk = walk.Where("h.words LIKE ?", "% "+likeEscaper.Replace(w)+"%")
+		}
+		if len(conds) > 1 { // more than the court: the filters on the case
+			walk = where(walk.Joins("JOIN cases ON cases.id = h.case_id"), conds)
+		}
+		walk = walk.Select("DISTINCT h.filed_at, h.case_id").Order("h.filed_at DESC, h.case_id DESC")
+		offset := (q.Page - 1) * q.PerPage
+		if q.Sort != "name" {
+			// Newest first is the walk's own order: read as far as the
+			// page or the cap, whichever is further.
+			walk = walk.Limit(max(listCap, offset+q.PerPage))
 		}
 		var ms []struct {
-			ID      int64
 			FiledAt time.Time
+			CaseID  int64
 		}
-		// A case counts once, by its first matching defendant: the
-		// earlier defendants of a case are checked row by row (inside
-		// an OR, not as an anti-join that could hash every match of the
-		// index a second time), and a first defendant has none.
-		err := where(tx.Model(&Case{}), conds).Select("cases.id, cases.filed_at").
-			Joins("JOIN defendants d ON d.case_id = cases.id").
-			Where("d.name_search @@ f_name_query(?)", name).
-			Where(`(d.position = 0 OR NOT EXISTS (SELECT 1 FROM defendants e WHERE e.case_id = d.case_id
-				AND e.position < d.position AND e.name_search @@ f_name_query(?)))`, name).
-			Limit(listCap).Scan(&ms).Error
-		if err != nil {
+		if err := walk.Scan(&ms).Error; err != nil {
 			return err
 		}
-		total = int64(len(ms))
-		offset := (q.Page - 1) * q.PerPage
+		ids := make([]int64, len(ms))
+		for i, m := range ms {
+			ids[i] = m.CaseID
+		}
+		total = int64(min(len(ids), listCap))
+		if offset >= len(ids) {
+			return nil
+		}
 		var cs []Case
-		switch {
-		case total == listCap:
-			err = where(tx.Model(&Case{}), conds).
-				Where("EXISTS (SELECT 1 FROM defendants d WHERE d.case_id = cases.id AND d.name_search @@ f_name_query(?))", name).
+		var err error
+		if q.Sort == "name" {
+			// Every match, sorted by name in PostgreSQL.
+			err = tx.Model(&Case{}).Where("cases.id = ANY(?::bigint[])", int64Array(ids)).
 				Order(order).Offset(offset).Limit(q.PerPage).Find(&cs).Error
-		case offset >= len(ms):
-		case q.Sort == "name":
-			ids := make([]int64, len(ms))
-			for i, m := range ms {
-				ids[i] = m.ID
-			}
-			err = tx.Model(&Case{}).Where("cases.id IN ?", ids).Order(order).Offset(offset).Limit(q.PerPage).Find(&cs).Error
-		default:
-			sort.Slice(ms, func(i, j int) bool {
-				if !ms[i].FiledAt.Equal(ms[j].FiledAt) {
-					return ms[i].FiledAt.After(ms[j].FiledAt)
-				}
-				return ms[i].ID > ms[j].ID
-			})
-			ms = ms[offset:min(offset+q.PerPage, len(ms))]
-			ids := make([]int64, len(ms))
-			for i, m := range ms {
-				ids[i] = m.ID
-			}
+		} else {
+			ids = ids[offset:min(offset+q.PerPage, len(ids))]
 			err = tx.Model(&Case{}).Where("cases.id IN ?", ids).Order(order).Find(&cs).Error
 		}
 		if err != nil {
@@ -423,6 +420,160 @@ func (s *Service) listByName(ctx context.Context, conds []cond, name, order stri
 		return nil, 0, err
 	}
 	return out, total, nil
+}
+
+// likeEscaper escapes the LIKE wildcards of a word (backslash is
+// PostgreSQL's default LIKE escape).
+var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
+
+// int64Array is ids as a PostgreSQL array literal ({1,2,3}), one
+// parameter however many ids.
+func int64Array(ids []int64) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatInt(id, 10))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// driverHead is the head (first four letters) of the word of words, the
+// lower-case unaccented words of a name (f_name_words), whose name_heads
+// rows are the fewest by the table's statistics: a head not among the
+// most common values is rarer than all of them. Ties go to the longer
+// word, then the first. "" when no word has four letters.
+func (s *Service) driverHead(tx *gorm.DB, words []string) string {
+	freqs := s.headFreqs(tx)
+	best, bestLen, bestFreq := "", 0, 0.0
+	for _, w := range words {
+		r := []rune(w)
+		if len(r) < 4 {
+			continue
+		}
+		h := string(r[:4])
+		f := freqs[h]
+		if best == "" || f < bestFreq || (f == bestFreq && len(r) > bestLen) {
+			best, bestLen, bestFreq = h, len(r), f
+		}
+	}
+	return best
+}
+
+// headStatsTTL is how long headFreqs keeps what it read from pg_stats.
+const headStatsTTL = 10 * time.Minute
+
+// headStats caches the frequencies of name_heads.head.
+type headStats struct {
+	mu    sync.Mutex
+	at    time.Time
+	freqs map[string]float64
+}
+
+// headFreqs is the share of name_heads rows of each common head, from
+// pg_stats (ANALYZE; statistics target 1000, migration 00016), read at
+// most every headStatsTTL. Empty before the first ANALYZE or when pg_stats
+// cannot be read: any head then drives, only slower.
+func (s *Service) headFreqs(tx *gorm.DB) map[string]float64 {
+	s.heads.mu.Lock()
+	defer s.heads.mu.Unlock()
+	now := time.Now()
+	if s.heads.freqs != nil && now.Sub(s.heads.at) < headStatsTTL {
+		return s.heads.freqs
+	}
+	var rows []struct {
+		Head string
+		Freq float64
+	}
+	err := tx.Raw(`SELECT u.head, u.freq FROM pg_stats s,
+		unnest(s.most_common_vals::text::text[], s.most_common_freqs) AS u(head, freq)
+		WHERE s.schemaname = current_schema() AND s.tablename = 'name_heads' AND s.attname = 'head'`).Scan(&rows).Error
+	freqs := make(map[string]float64, len(rows))
+	if err == nil {
+		for _, r := range rows {
+			freqs[r.Head] = r.Freq
+		}
+	}
+	s.heads.freqs, s.heads.at = freqs, now
+	return freqs
+}
+
+// listByIndex is listByName over the GIN index of defendants.name_search
+// (migration 00013), for names without a word of four letters:
+// d.name_search @@ f_name_query(name) is one GIN posting list per word.
+//
+// First the matching cases, at most listCap of them, straight from the
+// index: one row per case (the case's first matching defendant), in no
+// particular order, so the scan stops at listCap however common the name.
+// Below the cap these are all the matches: the total is exact and the page
+// is sorted from them. At the cap the page is a query of its own with
+// EXISTS, which PostgreSQL answers by walking the court's cases newest
+// first (cases_court_filed) and checking each case's defendants until the
+// page is full, or, when its statistics say the name is rare enough, from
+// the index and a sort.
+//
+// Custom plans are forced: the driver prepares and caches statements, and
+// after five executions PostgreSQL may switch to a generic plan, which
+// cannot see the words (f_name_query(?) is then not a constant) and walks
+// all the cases for a rare name (43 s at a million cases, measured).
+func (s *Service) listByIndex(tx *gorm.DB, conds []cond, name, order string, q ListQuery) ([]View, int64, error) {
+	if err := tx.Exec("SELECT set_config('plan_cache_mode', 'force_custom_plan', true)").Error; err != nil {
+		return nil, 0, err
+	}
+	var ms []struct {
+		ID      int64
+		FiledAt time.Time
+	}
+	// A case counts once, by its first matching defendant: the earlier
+	// defendants of a case are checked row by row (inside an OR, not as
+	// an anti-join that could hash every match of the index a second
+	// time), and a first defendant has none.
+	err := where(tx.Model(&Case{}), conds).Select("cases.id, cases.filed_at").
+		Joins("JOIN defendants d ON d.case_id = cases.id").
+		Where("d.name_search @@ f_name_query(?)", name).
+		Where(`(d.position = 0 OR NOT EXISTS (SELECT 1 FROM defendants e WHERE e.case_id = d.case_id
+			AND e.position < d.position AND e.name_search @@ f_name_query(?)))`, name).
+		Limit(listCap).Scan(&ms).Error
+	if err != nil {
+		return nil, 0, err
+	}
+	total := int64(len(ms))
+	offset := (q.Page - 1) * q.PerPage
+	var cs []Case
+	switch {
+	case total == listCap:
+		err = where(tx.Model(&Case{}), conds).
+			Where("EXISTS (SELECT 1 FROM defendants d WHERE d.case_id = cases.id AND d.name_search @@ f_name_query(?))", name).
+			Order(order).Offset(offset).Limit(q.PerPage).Find(&cs).Error
+	case offset >= len(ms):
+	case q.Sort == "name":
+		ids := make([]int64, len(ms))
+		for i, m := range ms {
+			ids[i] = m.ID
+		}
+		err = tx.Model(&Case{}).Where("cases.id IN ?", ids).Order(order).Offset(offset).Limit(q.PerPage).Find(&cs).Error
+	default:
+		sort.Slice(ms, func(i, j int) bool {
+			if !ms[i].FiledAt.Equal(ms[j].FiledAt) {
+				return ms[i].FiledAt.After(ms[j].FiledAt)
+			}
+			return ms[i].ID > ms[j].ID
+		})
+		ms = ms[offset:min(offset+q.PerPage, len(ms))]
+		ids := make([]int64, len(ms))
+		for i, m := range ms {
+			ids[i] = m.ID
+		}
+		err = tx.Model(&Case{}).Where("cases.id IN ?", ids).Order(order).Find(&cs).Error
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	out, err := s.views(tx, cs)
+	return out, total, err
 }
 
 // listCap bounds the total a search counts (../shared/API.md: "total may

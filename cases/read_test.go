@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/errs"
@@ -138,6 +139,14 @@ func TestRead_ListByName(t *testing.T) {
 		{cases.ListQuery{Q: "thiago x"}, nil, "one word matches nothing"},
 		{cases.ListQuery{Q: `o'neil \ 'a' | 'b' & !c:*`}, nil, "tsquery syntax is text"},
 		{cases.ListQuery{Q: "---"}, nil, "no word at all"},
+		// Words of one to three letters only: the GIN index, not name_heads.
+		{cases.ListQuery{Q: "THI GON"}, []string{"R2"}, "short prefixes"},
+		{cases.ListQuery{Q: "tat ga"}, []string{"R5", "R6"}, "short prefixes of a group name"},
+		{cases.ListQuery{Q: "lve"}, nil, "a short end of a word"},
+		{cases.ListQuery{Q: "thi fig"}, nil, "short words of two names"},
+		// LIKE's wildcards are separators of the words, not wildcards.
+		{cases.ListQuery{Q: "thiag%"}, []string{"R2"}, "a percent sign"},
+		{cases.ListQuery{Q: "t_iago"}, nil, "an underscore"},
 	} {
 		vs, total, err := e.svc.List(ctx, e.pros, tc.q)
 		if err != nil {
@@ -251,6 +260,8 @@ func TestRead_ListCommonName(t *testing.T) {
 	page(cases.ListQuery{Q: "magalhaes", Sort: "name", Page: 2, PerPage: 30}, 958, want(magalh, byName)[30:60])
 	page(cases.ListQuery{Q: "0701 magalh maria"}, 1, []int64{copies[700]})
 	page(cases.ListQuery{Q: "neto magalhaes jose"}, 110, want(`jose magalhaes neto`, newest)[:20])
+	page(cases.ListQuery{Q: "ne mag jos"}, 110, want(`jose magalhaes neto`, newest)[:20]) // the GIN path
+	page(cases.ListQuery{Q: "mag", Page: 48}, 958, all[940:])
 	// Copies 1,101-1,300: 1,133 cases, more than the cap.
 	addDefendants(1100, 1300)
 	all = want(magalh, newest)
@@ -261,6 +272,92 @@ func TestRead_ListCommonName(t *testing.T) {
 	page(cases.ListQuery{Q: "magalhaes", Page: 3, PerPage: 50}, 1000, all[100:150])
 	page(cases.ListQuery{Q: "magalhaes", Page: 57}, 1000, all[1120:])
 	page(cases.ListQuery{Q: "magalhaes", Sort: "name"}, 1000, want(magalh, byName)[:20])
+	page(cases.ListQuery{Q: "magalhaes", Sort: "name", Page: 57}, 1000, want(magalh, byName)[1120:])
+	page(cases.ListQuery{Q: "mag", Page: 2}, 1000, all[20:40]) // the GIN path
 	page(cases.ListQuery{Q: "magalhaes", Status: cases.StatusSentenced}, 0, nil)
 	page(cases.ListQuery{Q: "prado"}, 185, want(`prado`, newest)[:20])
+}
+
+// name_heads (migration 00016) follows the defendants and their cases:
+// after filing, renaming, moving a case's filing instant and deleting a
+// defendant, its rows are exactly those computed here from each
+// defendant's words (f_name_words): one per distinct head, the first four
+// letters of a word of three letters or more.
+func TestRead_NameHeadsFollowDefendants(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	m, refs := fixtures(t)
+	for _, ref := range refs {
+		e.file(t, m[ref])
+	}
+	type row struct {
+		Head, CourtCode string
+		FiledAt         time.Time
+		CaseID, DefID   int64
+		Words           string
+	}
+	check := func(step string) {
+		t.Helper()
+		var ds []struct {
+			ID, CaseID int64
+			CourtCode  string
+			FiledAt    time.Time
+			Words      string
+		}
+		if err := e.g.Raw(`SELECT d.id, d.case_id, c.court_code, c.filed_at,
+			array_to_string(f_name_words(d.full_name || ' ' || d.group_name), ' ') AS words
+			FROM defendants d JOIN cases c ON c.id = d.case_id`).Scan(&ds).Error; err != nil {
+			t.Fatal(err)
+		}
+		want := map[row]bool{}
+		for _, d := range ds {
+			for _, w := range strings.Fields(d.Words) {
+				r := []rune(w)
+				if len(r) < 3 {
+					continue
+				}
+				want[row{string(r[:min(4, len(r))]), d.CourtCode, d.FiledAt.UTC(), d.CaseID, d.ID, " " + d.Words}] = true
+			}
+		}
+		var got []row
+		if err := e.g.Raw("SELECT head, court_code, filed_at, case_id, defendant_id AS def_id, words FROM name_heads").Scan(&got).Error; err != nil {
+			t.Fatal(err)
+		}
+		seen := map[row]bool{}
+		for _, r := range got {
+			r.FiledAt = r.FiledAt.UTC()
+			if !want[r] || seen[r] {
+				t.Errorf("%s: name_heads has %+v, which is not wanted or twice", step, r)
+			}
+			seen[r] = true
+		}
+		for r := range want {
+			if !seen[r] {
+				t.Errorf("%s: name_heads misses %+v", step, r)
+			}
+		}
+		if len(want) < 10 {
+			t.Fatalf("%s: only %d rows wanted: the fixtures changed?", step, len(want))
+		}
+	}
+	check("filed")
+	exec := func(sql string, args ...any) {
+		t.Helper()
+		if err := e.g.Exec(sql, args...).Error; err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	var d cases.Defendant
+	if err := e.g.Where("kind = 'person'").Order("id").First(&d).Error; err != nil {
+		t.Fatal(err)
+	}
+	exec("UPDATE defendants SET full_name = 'Ênio Xavier da Sé Würzburg' WHERE id = ?", d.ID)
+	check("renamed")
+	if vs, _, err := e.svc.List(context.Background(), e.pros, cases.ListQuery{Q: "wurz enio"}); err != nil || len(vs) != 1 || vs[0].ID != d.CaseID {
+		t.Errorf("the renamed defendant's case is not found by its new name: %d items, %v", len(vs), err)
+	}
+	exec("UPDATE cases SET filed_at = filed_at - interval '1 day' WHERE id = ?", d.CaseID)
+	check("case refiled")
+	exec("DELETE FROM defendants WHERE id = ?", d.ID)
+	check("defendant deleted")
 }

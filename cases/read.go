@@ -347,16 +347,15 @@ func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, i
 // the name begins a word of its name (migration 00013); a case matches
 // when one of its defendants does.
 //
-// When a word of the name has four letters or more, the search walks
-// name_heads (migration 00016) newest first, index only: the rows of the
-// rarest such word's head (its first four letters, rarest by the
-// statistics of the table, headFreqs), each checked against every word
-// with words LIKE '% word%', until the page and the capped total are
-// known (listCap cases) or the head's rows end. Its cost is bounded by
-// one head's rows (about 66,000 at a million cases) whatever the name;
-// with the page's 20 newest and a total at the cap, usually far fewer.
-// Otherwise (only words of one to three letters: "jo", "ana") it is
-// listByIndex, over the GIN index of 00013.
+// Mostly (namePlan) the search walks name_heads (migration 00016) newest
+// first, index only: the rows of the rarest head (first four letters) of
+// a word of the name, each checked against every word with
+// words LIKE '% word%', until the page and the capped total are known
+// (listCap cases) or the head's rows end. Its cost is bounded by one
+// head's rows (about 66,000 at a million cases) whatever the name; with
+// the page's 20 newest and a total at the cap, usually far fewer. A name
+// without a word of four letters ("jo", "ana"), or one expected to match
+// only a few defendants, is listByIndex, over the GIN index of 00013.
 func (s *Service) listByName(ctx context.Context, court string, conds []cond, name, order string, q ListQuery) ([]View, int64, error) {
 	var out []View
 	var total int64
@@ -365,7 +364,7 @@ func (s *Service) listByName(ctx context.Context, court string, conds []cond, na
 		if err := tx.Raw("SELECT unnest(f_name_words(?))", name).Scan(&words).Error; err != nil {
 			return err
 		}
-		head := s.driverHead(tx, words)
+		head := s.namePlan(tx, words)
 		if head == "" {
 			var err error
 			out, total, err = s.listByIndex(tx, conds, name, order, q)
@@ -441,64 +440,118 @@ func int64Array(ids []int64) string {
 	return b.String()
 }
 
-// driverHead is the head (first four letters) of the word of words, the
-// lower-case unaccented words of a name (f_name_words), whose name_heads
-// rows are the fewest by the table's statistics: a head not among the
-// most common values is rarer than all of them. Ties go to the longer
-// word, then the first. "" when no word has four letters.
-func (s *Service) driverHead(tx *gorm.DB, words []string) string {
-	freqs := s.headFreqs(tx)
+// namePlan chooses how listByName reads the matches of words, the
+// lower-case unaccented words of a name (f_name_words): the head
+// (first four letters) whose name_heads rows are to be walked, or "" for
+// the GIN index (listByIndex).
+//
+// The walk reads the rows of the rarest head among the words of four
+// letters or more (by the table's statistics, headFreqs: a head not among
+// the most common values is rarer than all of them; ties go to the longer
+// word). It costs up to one head's rows and stops early when the name is
+// common; the GIN index costs the intersection of the words' posting lists
+// and one heap read per match, cheaper for a name that matches few.
+// So: no word of four letters, the GIN index; a walk of at most walkAlways
+// rows, the walk; otherwise the GIN index when the statistics expect fewer
+// than ginBelow defendants to match (the words taken as independent: the
+// product of their heads' shares of the defendants), else the walk.
+// Without statistics (before the first ANALYZE), the walk. Either way the
+// answer is the same; only its cost differs.
+func (s *Service) namePlan(tx *gorm.DB, words []string) string {
+	st := s.headFreqs(tx)
 	best, bestLen, bestFreq := "", 0, 0.0
+	heads := map[string]float64{}
 	for _, w := range words {
 		r := []rune(w)
 		if len(r) < 4 {
 			continue
 		}
 		h := string(r[:4])
-		f := freqs[h]
+		f := st.freqs[h]
+		heads[h] = f
 		if best == "" || f < bestFreq || (f == bestFreq && len(r) > bestLen) {
 			best, bestLen, bestFreq = h, len(r), f
 		}
 	}
+	walkAlways, ginBelow := defaultWalkAlways, defaultGINBelow
+	if s.heads.tuned {
+		walkAlways, ginBelow = s.heads.walkAlways, s.heads.ginBelow
+	}
+	if best == "" || len(st.freqs) == 0 || st.defendants <= 0 || bestFreq*st.rows <= walkAlways {
+		return best
+	}
+	expect := st.defendants
+	for _, f := range heads {
+		expect *= min(1, f*st.rows/st.defendants)
+	}
+	if expect < ginBelow {
+		return ""
+	}
 	return best
 }
+
+// defaultWalkAlways and defaultGINBelow tune namePlan: a head of at most
+// walkAlways rows is walked whatever the name (a few milliseconds); a name
+// the statistics expect to match fewer than ginBelow defendants is read
+// from the GIN index. Measured at a million cases (bench/README.md): a walk
+// reads about 3,000 rows a millisecond; the GIN index answers a name of a
+// few matches in 2-5 ms and spends 10-15 µs a match.
+const defaultWalkAlways, defaultGINBelow = 5000.0, 100.0
 
 // headStatsTTL is how long headFreqs keeps what it read from pg_stats.
 const headStatsTTL = 10 * time.Minute
 
-// headStats caches the frequencies of name_heads.head.
+// headStats caches what namePlan reads from PostgreSQL's statistics.
 type headStats struct {
-	mu    sync.Mutex
-	at    time.Time
-	freqs map[string]float64
+	mu sync.Mutex
+	at time.Time
+	nameStats
+	// tuned replaces the defaults of namePlan by walkAlways and ginBelow
+	// (tests).
+	tuned                bool
+	walkAlways, ginBelow float64
 }
 
-// headFreqs is the share of name_heads rows of each common head, from
-// pg_stats (ANALYZE; statistics target 1000, migration 00016), read at
-// most every headStatsTTL. Empty before the first ANALYZE or when pg_stats
-// cannot be read: any head then drives, only slower.
-func (s *Service) headFreqs(tx *gorm.DB) map[string]float64 {
+// nameStats are the statistics namePlan weighs: freqs, the share of
+// name_heads rows of each of its most common heads (pg_stats; statistics
+// target 1000, migration 00016); rows and defendants, the estimated rows
+// of name_heads and defendants (pg_class.reltuples).
+type nameStats struct {
+	freqs            map[string]float64
+	rows, defendants float64
+}
+
+// headFreqs is nameStats as of the last ANALYZE, read at most every
+// headStatsTTL. Empty before the first ANALYZE or when the statistics
+// cannot be read.
+func (s *Service) headFreqs(tx *gorm.DB) nameStats {
 	s.heads.mu.Lock()
 	defer s.heads.mu.Unlock()
 	now := time.Now()
 	if s.heads.freqs != nil && now.Sub(s.heads.at) < headStatsTTL {
-		return s.heads.freqs
+		return s.heads.nameStats
 	}
 	var rows []struct {
 		Head string
 		Freq float64
 	}
+	st := nameStats{freqs: map[string]float64{}}
 	err := tx.Raw(`SELECT u.head, u.freq FROM pg_stats s,
 		unnest(s.most_common_vals::text::text[], s.most_common_freqs) AS u(head, freq)
 		WHERE s.schemaname = current_schema() AND s.tablename = 'name_heads' AND s.attname = 'head'`).Scan(&rows).Error
-	freqs := make(map[string]float64, len(rows))
+	if err == nil {
+		err = tx.Raw(`SELECT (SELECT reltuples FROM pg_class WHERE oid = 'name_heads'::regclass),
+			(SELECT reltuples FROM pg_class WHERE oid = 'defendants'::regclass)`).Row().Scan(&st.rows, &st.defendants)
+	}
 	if err == nil {
 		for _, r := range rows {
-			freqs[r.Head] = r.Freq
+			st.freqs[r.Head] = r.Freq
 		}
+	} else {
+		st = nameStats{freqs: map[string]float64{}}
 	}
-	s.heads.freqs, s.heads.at = freqs, now
-	return freqs
+	s.heads.nameStats, s.heads.at = st, now
+	return st
 }
 
 // listByIndex is listByName over the GIN index of defendants.name_search

@@ -276,6 +276,32 @@ func TestRead_ListCommonName(t *testing.T) {
 	page(cases.ListQuery{Q: "mag", Page: 2}, 1000, all[20:40]) // the GIN path
 	page(cases.ListQuery{Q: "magalhaes", Status: cases.StatusSentenced}, 0, nil)
 	page(cases.ListQuery{Q: "prado"}, 185, want(`prado`, newest)[:20])
+
+	// With statistics (ANALYZE) and every head worth weighing (walkAlways
+	// 0), a name expected to match few defendants is read from the GIN
+	// index and a common one by walking its rarest head; the answers are
+	// the same as above.
+	if err := e.g.Exec("ANALYZE name_heads, defendants").Error; err != nil {
+		t.Fatal(err)
+	}
+	e.svc.TuneNamePlan(0, 100)
+	for name, want := range map[string]string{"neto magalhaes jose": "", "magalhães": "maga", "maria magalhaes": "mari", "jo": ""} {
+		head, err := e.svc.NamePlan(ctx, name, true)
+		if err != nil || head != want {
+			t.Errorf("NamePlan(%q) = %q, %v; want %q", name, head, err, want)
+		}
+	}
+	page(cases.ListQuery{Q: "neto magalhaes jose"}, 130, want(`jose magalhaes neto`, newest)[:20])
+	page(cases.ListQuery{Q: "neto magalhaes jose", Page: 7}, 130, want(`jose magalhaes neto`, newest)[120:])
+	page(cases.ListQuery{Q: "Magalhães", Page: 2}, 1000, all[20:40])
+	page(cases.ListQuery{Q: "maria magalhaes"}, 1000, want(`maria magalhaes`, newest)[:20])
+	page(cases.ListQuery{Q: "0701 magalh maria"}, 1, []int64{copies[700]})
+	// Walking every head again (walkAlways above any head's rows).
+	e.svc.TuneNamePlan(1e9, 100)
+	if head, err := e.svc.NamePlan(ctx, "neto magalhaes jose", true); err != nil || head != "neto" && head != "jose" {
+		t.Errorf("NamePlan(neto magalhaes jose) with walkAlways 1e9 = %q, %v; want a walk", head, err)
+	}
+	page(cases.ListQuery{Q: "neto magalhaes jose", Page: 7}, 130, want(`jose magalhaes neto`, newest)[120:])
 }
 
 // name_heads (migration 00016) follows the defendants and their cases:

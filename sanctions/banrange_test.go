@@ -518,7 +518,16 @@ func TestCheckMonths(t *testing.T) {
 				t.Errorf("%+v", oe)
 			}
 			msg := err.Error()
-			for _, s := range []string{c.r.Law, c.r.Article, fmt.Sprint(c.r.MaxMonths), "fora do intervalo"} {
+			// A group ban has no statutory minimum: the message says so
+			// rather than citing a minimum the statute does not set.
+			want := []string{c.r.Law, c.r.Article, fmt.Sprint(c.r.MaxMonths), "fora do intervalo"}
+			if c.r.MinMonths < 1 {
+				want = []string{c.r.Law, c.r.Article, fmt.Sprint(c.r.MaxMonths), "fora do permitido", "a lei não fixa mínimo"}
+			}
+			if oe.NoStatutoryMin != (c.r.MinMonths < 1) {
+				t.Errorf("NoStatutoryMin %v for MinMonths %d", oe.NoStatutoryMin, c.r.MinMonths)
+			}
+			for _, s := range want {
 				if !strings.Contains(msg, s) {
 					t.Errorf("message %q lacks %q", msg, s)
 				}

@@ -13,7 +13,7 @@ func CheckMonths(r Range, months int) error {
 	}
 	lo := max(1, r.MinMonths)
 	if months < lo || months > r.MaxMonths {
-		return &OutOfRangeError{Months: months, Min: lo, Max: r.MaxMonths, Law: r.Law, Article: r.Article}
+		return &OutOfRangeError{Months: months, Min: lo, Max: r.MaxMonths, Law: r.Law, Article: r.Article, NoStatutoryMin: r.MinMonths < 1}
 	}
 	return nil
 }

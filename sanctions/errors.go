@@ -21,16 +21,23 @@ func (e *NotCoveredError) Error() string { return e.Reason }
 
 // OutOfRangeError is returned by CheckMonths when a term of Months months lies
 // outside [Min, Max] of the rule applied (Law, Article), e.g. 37 months under
-// art. 41-B, § 2º (3 to 36 months). Min is at least 1 (a group ban has no
-// statutory minimum, but a ban of 0 months is no ban).
+// art. 41-B, § 2º (3 to 36 months). Min is at least 1: a group ban has no
+// statutory minimum (Range.MinMonths 0, NoStatutoryMin true), but a ban of
+// 0 months is no ban.
 type OutOfRangeError struct {
 	Months, Min, Max int
 	Law, Article     string
+	NoStatutoryMin   bool
 }
 
 // Error returns a Portuguese message naming the term, the range, the article
-// and the law.
+// and the law; without a statutory minimum it says so, and that the term is
+// at least one month.
 func (e *OutOfRangeError) Error() string {
+	if e.NoStatutoryMin {
+		return fmt.Sprintf("prazo de %s fora do permitido (%s): até %s; a lei não fixa mínimo, mas o impedimento tem ao menos %s",
+			monthsPT(e.Months), cite(e.Article, e.Law), monthsPT(e.Max), monthsPT(e.Min))
+	}
 	return fmt.Sprintf("prazo de %s fora do intervalo permitido de %s a %s (%s)",
 		monthsPT(e.Months), monthsPT(e.Min), monthsPT(e.Max), cite(e.Article, e.Law))
 }

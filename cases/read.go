@@ -271,12 +271,21 @@ func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, i
 			add("cases.id IN (SELECT case_id FROM defendants WHERE cpf = ?)", cpf.String())
 		}
 	}
+	// Tabs and line breaks separate words like spaces; so do hyphens: a
+	// stored "Ana-Maria" has the words ana-maria, ana and maria (the text
+	// search parser), and a typed "an-ma" or "maria-ana" is looked for as
+	// its parts.
+	typed := q.Q
+	q.Q = queryBlanks.Replace(q.Q)
 	checkText(&f, "q", q.Q, maxName, false)
 	var name string
 	if words := strings.Fields(q.Q); len(words) > 20 {
 		f.Add("q", "max_words", "no máximo 20 palavras.")
 	} else {
 		name = strings.Join(words, " ")
+	}
+	if name == "" && strings.TrimSpace(typed) != "" {
+		name = "-" // only hyphens: a name without words, which matches nothing
 	}
 	if q.Status != "" {
 		if !contains(Statuses, q.Status) {
@@ -397,6 +406,7 @@ func (s *Service) listByName(ctx context.Context, court string, conds []cond, na
 		}
 		total = int64(min(len(ids), listCap))
 		if offset >= len(ids) {
+			out = []View{}
 			return nil
 		}
 		var cs []Case
@@ -420,6 +430,10 @@ func (s *Service) listByName(ctx context.Context, court string, conds []cond, na
 	}
 	return out, total, nil
 }
+
+// queryBlanks turns the separators of a typed name (tab, line breaks,
+// hyphens) into spaces.
+var queryBlanks = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ", "-", " ", "\u2010", " ", "\u2011", " ", "\u2013", " ")
 
 // likeEscaper escapes the LIKE wildcards of a word (backslash is
 // PostgreSQL's default LIKE escape).
@@ -690,6 +704,7 @@ func (s *Service) views(tx *gorm.DB, cs []Case) ([]View, error) {
 				Conduct: c.Conduct, PoliceReports: c.PoliceReports, Description: c.Description,
 				DistanceToVenueM: c.DistanceToVenueM, PlaceRelation: c.PlaceRelation, OnRoute: c.OnRoute},
 			Defendants: []DefendantView{}, Bans: []BanView{}, Version: c.Version, Flow: c.Flow,
+			Sentenceable: beforeDecision(c.Flow, c.Status),
 		}
 		if c.JudgeID != nil {
 			v.Judge = &JudgeView{ID: *c.JudgeID, Name: judges[*c.JudgeID]}
@@ -741,7 +756,6 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 		v.Movements = append(v.Movements, mv)
 	}
 	v.Next = Next(c.Flow, c.Status)
-	v.Sentenceable = beforeDecision(c.Flow, c.Status)
 	ws, err := s.birthDateWarnings(ctx, c.ID, 0, c.CourtCode)
 	if err != nil {
 		return nil, err

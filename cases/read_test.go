@@ -79,6 +79,12 @@ func TestRead_List(t *testing.T) {
 		got := map[int64]bool{}
 		for _, v := range vs {
 			got[v.ID] = true
+			// A summary says whether the case may be sentenced, as the
+			// case itself does.
+			full, err := e.svc.Get(ctx, e.pros, v.ID)
+			if err != nil || full.Sentenceable != v.Sentenceable {
+				t.Errorf("case %d: sentenceable %v in the list, %v alone (%v)", v.ID, v.Sentenceable, full.Sentenceable, err)
+			}
 		}
 		for _, ref := range want {
 			if !got[ids[ref]] {
@@ -147,10 +153,19 @@ func TestRead_ListByName(t *testing.T) {
 		// LIKE's wildcards are separators of the words, not wildcards.
 		{cases.ListQuery{Q: "thiag%"}, []string{"R2"}, "a percent sign"},
 		{cases.ListQuery{Q: "t_iago"}, nil, "an underscore"},
+		// Hyphens, tabs and line breaks separate words.
+		{cases.ListQuery{Q: "lacerda-thiago"}, []string{"R2"}, "a hyphen"},
+		{cases.ListQuery{Q: "gon-thi"}, []string{"R2"}, "a hyphen between short words"},
+		{cases.ListQuery{Q: "thiago\tlacerda\n"}, []string{"R2"}, "a tab and a line break"},
+		{cases.ListQuery{Q: "zzzz"}, nil, "nothing, by walking"},
+		{cases.ListQuery{Q: "zzzz", Page: 3}, nil, "nothing, page 3"},
 	} {
 		vs, total, err := e.svc.List(ctx, e.pros, tc.q)
 		if err != nil {
 			t.Fatalf("%s: List(%+v): %v", tc.reason, tc.q, err)
+		}
+		if vs == nil { // JSON "items": [], not null
+			t.Errorf("%s: List(%q) items are nil", tc.reason, tc.q.Q)
 		}
 		got := map[int64]bool{}
 		for _, v := range vs {

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/registry"
@@ -94,8 +95,9 @@ func (h *groupPagesH) renderRegister(c echo.Context, status int, p Page) error {
 		}
 		return -1
 	}, q)
+	qWords := nameWords(q)
 	for _, m := range ms {
-		if q == "" || strings.Contains(foldPT(m.FullName), q) || (digits != "" && strings.Contains(m.CPF, digits)) {
+		if q == "" || wordsBegin(nameWords(foldPT(m.FullName)), qWords) || (digits != "" && strings.Contains(m.CPF, digits)) {
 			d.Members = append(d.Members, m)
 		}
 	}
@@ -412,3 +414,30 @@ var accents = strings.NewReplacer("á", "a", "à", "a", "â", "a", "ã", "a", "�
 
 // foldPT lowers s and drops the accents of Portuguese, for searching.
 func foldPT(s string) string { return accents.Replace(strings.ToLower(s)) }
+
+// nameWords splits a folded name into its words (letters and digits).
+func nameWords(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// wordsBegin reports whether every word of q begins a word of name, in any
+// order, as the case search matches names (cases.ListQuery): "joao silva"
+// finds "João Pedro da Silva Araújo". No words in q: false.
+func wordsBegin(name, q []string) bool {
+	if len(q) == 0 {
+		return false
+	}
+	for _, w := range q {
+		found := false
+		for _, n := range name {
+			if strings.HasPrefix(n, w) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}

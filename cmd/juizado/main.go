@@ -32,7 +32,16 @@ import (
 )
 
 func main() {
-	if err := rootCmd().Execute(); err != nil {
+	err := rootCmd().Execute()
+	// A command that had to start the private cluster (DATABASE_URL
+	// unset, cluster stopped) stops it again: nothing is left running
+	// behind a one-off `token create` or `migrate status`.
+	if startedCluster != nil {
+		if serr := startedCluster.Stop(); serr != nil && err == nil {
+			err = serr
+		}
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "juizado:", err)
 		os.Exit(1)
 	}
@@ -181,7 +190,7 @@ func (m *Main) Close() error {
 }
 
 // startedCluster is the private cluster this process started, if any: `juizado
-// dev` (make run) stops it when it ends.
+// dev` (make run) stops it when it ends, main when any other command ends.
 var startedCluster *pgcluster.Cluster
 
 // dsn returns DATABASE_URL, or the private cluster's DSN after making sure

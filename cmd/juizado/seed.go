@@ -71,6 +71,7 @@ func devCmd() *cobra.Command {
 				if serr := startedCluster.Stop(); serr != nil && err == nil {
 					err = serr
 				}
+				startedCluster = nil
 			}
 			return err
 		},

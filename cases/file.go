@@ -474,8 +474,13 @@ func (s *Service) validate(ctx context.Context, in Representation) (*validated, 
 		switch d.Kind {
 		case "person":
 			def := Defendant{Kind: "person", FullName: clean(d.FullName), MotherName: clean(d.MotherName), FatherName: clean(d.FatherName), Address: strings.TrimSpace(d.Address)}
-			if checkText(&f, p+".full_name", d.FullName, maxName, false) && len(strings.Fields(def.FullName)) < 2 {
-				f.Add(p+".full_name", "required", "informe o nome completo (nome e sobrenome).")
+			if checkText(&f, p+".full_name", d.FullName, maxName, false) {
+				switch n := len(strings.Fields(def.FullName)); {
+				case n == 0:
+					f.Add(p+".full_name", "required", "informe o nome completo (nome e sobrenome).")
+				case n < 2:
+					f.Add(p+".full_name", "min_words", "informe o nome completo: nome e sobrenome, não só uma palavra.")
+				}
 			}
 			checkText(&f, p+".mother_name", d.MotherName, maxName, false)
 			checkText(&f, p+".father_name", d.FatherName, maxName, false)

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -243,6 +245,13 @@ func bindJSON(c echo.Context, dst any) error {
 			field, ok := locate(tree, strings.Split(te.Field, "."), kind, "")
 			if !ok {
 				field = te.Field
+			}
+			if overflow && kind == "number" && strings.HasPrefix(te.Type.Kind().String(), "int") {
+				if x, err := strconv.ParseFloat(num, 64); err == nil && x != math.Trunc(x) {
+					return errs.InvalidField(field, "integer", fmt.Sprintf("o número %s não é inteiro: esperado um número inteiro.", shorten(num, 40)))
+				} else if err == nil && math.Abs(x) < 9e18 {
+					return errs.InvalidField(field, "integer", fmt.Sprintf("escreva o número %s como inteiro, sem expoente nem ponto decimal.", shorten(num, 40)))
+				}
 			}
 			if overflow && kind == "number" {
 				return errs.InvalidField(field, "range", fmt.Sprintf("o número %s está fora do intervalo aceito (%s).", shorten(num, 40), rangePT(te.Type.Kind().String())))

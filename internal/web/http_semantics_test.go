@@ -125,6 +125,12 @@ func TestFieldPathsForNumbersOutOfRange(t *testing.T) {
 		`{"facts": {"latitude": 1e400}}`:                           `"field":"facts.latitude","rule":"range"`,
 		`{"facts": {"longitude": -1e999}}`:                         `"field":"facts.longitude","rule":"range"`,
 		`{"defendants": [{"kind": "fan_group", "group_id": "7"}]}`: `"field":"defendants[0].group_id","rule":"type"`,
+		// A fraction where an integer is due is not out of range.
+		`{"defendants": [{"kind": "fan_group", "group_id": 7.5}]}`: `"field":"defendants[0].group_id","rule":"integer"`,
+		`{"defendants": [{"kind": "fan_group", "group_id": 7e0}]}`: `"field":"defendants[0].group_id","rule":"integer"`,
+		// One word is not a full name: its own rule, not "required".
+		`{"defendants": [{"kind": "person", "full_name": "A"}]}`: `"field":"defendants[0].full_name","rule":"min_words"`,
+		`{"defendants": [{"kind": "person", "full_name": " "}]}`: `"field":"defendants[0].full_name","rule":"required"`,
 	} {
 		code, out, _ := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", body)
 		if code != 422 || !strings.Contains(out, want) {

@@ -6,8 +6,8 @@ import (
 	"github.com/juizado/juizado/internal/db"
 )
 
-// NamePlan exposes namePlan to the tests: the head walked for name, ""
-// for the GIN index. forget drops the cached statistics first.
+// NamePlan exposes namePlan to the tests: the key of name_heads walked
+// for name, "" for the GIN index. forget drops the cached statistics first.
 func (s *Service) NamePlan(ctx context.Context, name string, forget bool) (string, error) {
 	if forget {
 		s.heads.mu.Lock()
@@ -20,9 +20,4 @@ func (s *Service) NamePlan(ctx context.Context, name string, forget bool) (strin
 		return "", err
 	}
 	return s.namePlan(tx, words), nil
-}
-
-// TuneNamePlan replaces namePlan's walkAlways and ginBelow for s.
-func (s *Service) TuneNamePlan(walkAlways, ginBelow float64) {
-	s.heads.tuned, s.heads.walkAlways, s.heads.ginBelow = true, walkAlways, ginBelow
 }

@@ -1,10 +1,12 @@
 package cases
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -356,15 +358,14 @@ func (s *Service) List(ctx context.Context, actor Actor, q ListQuery) ([]View, i
 // the name begins a word of its name (migration 00013); a case matches
 // when one of its defendants does.
 //
-// Mostly (namePlan) the search walks name_heads (migration 00016) newest
-// first, index only: the rows of the rarest head (first four letters) of
-// a word of the name, each checked against every word with
-// words LIKE '% word%', until the page and the capped total are known
-// (listCap cases) or the head's rows end. Its cost is bounded by one
-// head's rows (about 66,000 at a million cases) whatever the name; with
-// the page's 20 newest and a total at the cap, usually far fewer. A name
-// without a word of four letters ("jo", "ana"), or one expected to match
-// only a few defendants, is listByIndex, over the GIN index of 00013.
+// A name with a word of four letters or more walks name_heads (migration
+// 00016) newest first, index only: the rows of one key (namePlan: the pair
+// of the name's two rarest heads, or its one head), each checked against
+// every word with words LIKE '% word%', until the page and the capped
+// total are known (listCap cases) or the key's rows end. Its cost is
+// bounded by one key's rows whatever the name; with the page's 20 newest
+// and a total at the cap, usually far fewer. A name without a word of four
+// letters ("jo", "ana") is listByIndex, over the GIN index of 00013.
 func (s *Service) listByName(ctx context.Context, court string, conds []cond, name, order string, q ListQuery) ([]View, int64, error) {
 	var out []View
 	var total int64
@@ -454,63 +455,58 @@ func int64Array(ids []int64) string {
 	return b.String()
 }
 
-// namePlan chooses how listByName reads the matches of words, the
-// lower-case unaccented words of a name (f_name_words): the head
-// (first four letters) whose name_heads rows are to be walked, or "" for
-// the GIN index (listByIndex).
-//
-// The walk reads the rows of the rarest head among the words of four
-// letters or more (by the table's statistics, headFreqs: a head not among
+// namePlan chooses the key of name_heads that listByName walks for words,
+// the lower-case unaccented words of a name (f_name_words): "" for the GIN
+// index (listByIndex) when no word has four letters or more; the head
+// (first four letters) of such a word when they all share it; otherwise
+// the pair of the two rarest of their distinct heads ("mari silv", in
+// order), rarest by the table's statistics (headFreqs: a head not among
 // the most common values is rarer than all of them; ties go to the longer
-// word). It costs up to one head's rows and stops early when the name is
-// common; the GIN index costs the intersection of the words' posting lists
-// and one heap read per match, cheaper for a name that matches few.
-// So: no word of four letters, the GIN index; a walk of at most walkAlways
-// rows, the walk; otherwise the GIN index when the statistics expect fewer
-// than ginBelow defendants to match (the words taken as independent: the
-// product of their heads' shares of the defendants), else the walk.
-// Without statistics (before the first ANALYZE), the walk. Either way the
-// answer is the same; only its cost differs.
+// word, then the first). The walk costs up to one key's rows and stops
+// early when the name is common: a pair's rows are about as many as the
+// defendants with both heads (a few thousand at a million cases for two
+// common surnames), a head's as many as the defendants with it (up to
+// about 66,000). Any key of the name gives the same answer; only its
+// cost differs.
 func (s *Service) namePlan(tx *gorm.DB, words []string) string {
 	st := s.headFreqs(tx)
-	best, bestLen, bestFreq := "", 0, 0.0
-	heads := map[string]float64{}
+	type cand struct {
+		head string
+		n    int // letters of the longest word with this head
+		freq float64
+	}
+	var cs []cand
 	for _, w := range words {
 		r := []rune(w)
 		if len(r) < 4 {
 			continue
 		}
 		h := string(r[:4])
-		f := st.freqs[h]
-		heads[h] = f
-		if best == "" || f < bestFreq || (f == bestFreq && len(r) > bestLen) {
-			best, bestLen, bestFreq = h, len(r), f
+		i := slices.IndexFunc(cs, func(c cand) bool { return c.head == h })
+		if i < 0 {
+			cs = append(cs, cand{h, len(r), st.freqs[h]})
+		} else {
+			cs[i].n = max(cs[i].n, len(r))
 		}
 	}
-	walkAlways, ginBelow := defaultWalkAlways, defaultGINBelow
-	if s.heads.tuned {
-		walkAlways, ginBelow = s.heads.walkAlways, s.heads.ginBelow
-	}
-	if best == "" || len(st.freqs) == 0 || st.defendants <= 0 || bestFreq*st.rows <= walkAlways {
-		return best
-	}
-	expect := st.defendants
-	for _, f := range heads {
-		expect *= min(1, f*st.rows/st.defendants)
-	}
-	if expect < ginBelow {
+	switch len(cs) {
+	case 0:
 		return ""
+	case 1:
+		return cs[0].head
 	}
-	return best
+	slices.SortStableFunc(cs, func(a, b cand) int {
+		if a.freq != b.freq {
+			return cmp.Compare(a.freq, b.freq)
+		}
+		return b.n - a.n
+	})
+	a, b := cs[0].head, cs[1].head
+	if b < a {
+		a, b = b, a
+	}
+	return a + " " + b
 }
-
-// defaultWalkAlways and defaultGINBelow tune namePlan: a head of at most
-// walkAlways rows is walked whatever the name (a few milliseconds); a name
-// the statistics expect to match fewer than ginBelow defendants is read
-// from the GIN index. Measured at a million cases (bench/README.md): a walk
-// reads about 3,000 rows a millisecond; the GIN index answers a name of a
-// few matches in 2-5 ms and spends 10-15 µs a match.
-const defaultWalkAlways, defaultGINBelow = 5000.0, 100.0
 
 // headStatsTTL is how long headFreqs keeps what it read from pg_stats.
 const headStatsTTL = 10 * time.Minute
@@ -520,19 +516,13 @@ type headStats struct {
 	mu sync.Mutex
 	at time.Time
 	nameStats
-	// tuned replaces the defaults of namePlan by walkAlways and ginBelow
-	// (tests).
-	tuned                bool
-	walkAlways, ginBelow float64
 }
 
 // nameStats are the statistics namePlan weighs: freqs, the share of
-// name_heads rows of each of its most common heads (pg_stats; statistics
-// target 1000, migration 00016); rows and defendants, the estimated rows
-// of name_heads and defendants (pg_class.reltuples).
+// name_heads rows of each of its most common keys (pg_stats; statistics
+// target 1000, migration 00016).
 type nameStats struct {
-	freqs            map[string]float64
-	rows, defendants float64
+	freqs map[string]float64
 }
 
 // headFreqs is nameStats as of the last ANALYZE, read at most every
@@ -553,10 +543,6 @@ func (s *Service) headFreqs(tx *gorm.DB) nameStats {
 	err := tx.Raw(`SELECT u.head, u.freq FROM pg_stats s,
 		unnest(s.most_common_vals::text::text[], s.most_common_freqs) AS u(head, freq)
 		WHERE s.schemaname = current_schema() AND s.tablename = 'name_heads' AND s.attname = 'head'`).Scan(&rows).Error
-	if err == nil {
-		err = tx.Raw(`SELECT (SELECT reltuples FROM pg_class WHERE oid = 'name_heads'::regclass),
-			(SELECT reltuples FROM pg_class WHERE oid = 'defendants'::regclass)`).Row().Scan(&st.rows, &st.defendants)
-	}
 	if err == nil {
 		for _, r := range rows {
 			st.freqs[r.Head] = r.Freq

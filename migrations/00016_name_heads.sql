@@ -9,19 +9,21 @@
 -- newest first until 20 matched (52,000 cases for "Conceição Siqueira":
 -- 157 ms; a p99 of 87-115 ms at one connection).
 --
--- name_heads has one row per defendant and head, a head being the first
--- four letters of a word of the name (three-letter words are their own
--- head; shorter words have none), lower case and unaccented as in
--- f_name_query, with the defendant's words (words: ' ' || the words, in
+-- name_heads has one row per defendant and key, a key being a head, the
+-- first four letters of a word of the name (three-letter words are their
+-- own head; shorter words have none), or a pair of the defendant's
+-- four-letter heads ('mari silv', in order), lower case and unaccented as
+-- in f_name_query, with the defendant's words (words: ' ' || the words, in
 -- no particular order) and its case's court and filing instant. Its
 -- B-tree (head, court, filed_at DESC, case_id DESC) INCLUDE (words) is
--- read newest first, index only: the rows of one head of the query (the
--- rarest), each checked against every word of the query with
--- words LIKE '% word%' ("word begins a word of the name", the meaning of
--- 00013), so the first page stops after its 20 cases and the total stops
--- at the cap; the worst case reads one head's rows (about 66,000 at a
--- million cases, 20 ms). Queries whose words all have fewer than four
--- letters keep the GIN path.
+-- read newest first, index only: the rows of one key of the query (the
+-- pair of its two rarest heads, or its one head), each checked against
+-- every word of the query with words LIKE '% word%' ("word begins a word
+-- of the name", the meaning of 00013), so the first page stops after its
+-- 20 cases and the total stops at the cap. The worst case reads one key's
+-- rows: a head's (about 66,000 at a million cases, 20 ms) for a name of
+-- one long word, a pair's (a few thousand) for two or more. Queries whose
+-- words all have fewer than four letters keep the GIN path.
 --
 -- Kept by triggers on defendants (insert, delete, a change of name) and
 -- cases (a change of court or filing instant); juizado seed --scale, which
@@ -37,8 +39,8 @@ CREATE TABLE name_heads (
 );
 CREATE INDEX name_heads_walk ON name_heads (head, court_code, filed_at DESC, case_id DESC) INCLUDE (words);
 CREATE INDEX name_heads_case ON name_heads (case_id);
--- The driver of a search is the head the statistics find rarest
--- (cases.Service reads pg_stats): keep every head's frequency.
+-- The key a search walks is made of the heads the statistics find rarest
+-- (cases.Service reads pg_stats): keep the frequencies of many keys.
 ALTER TABLE name_heads ALTER COLUMN head SET STATISTICS 1000;
 
 -- +goose StatementBegin
@@ -47,17 +49,23 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS
 $$ SELECT tsvector_to_array(to_tsvector('simple'::regconfig, public.f_unaccent($1))) $$;
 -- +goose StatementEnd
 
--- name_heads_add(lo, hi) adds the rows of defendants lo..hi (by id).
+-- name_heads_add(lo, hi) adds the rows of defendants lo..hi (by id): a
+-- row per distinct head, and per pair of distinct four-letter heads.
 -- +goose StatementBegin
 CREATE FUNCTION name_heads_add(lo bigint, hi bigint) RETURNS void
 LANGUAGE sql AS
 $$ INSERT INTO public.name_heads (head, court_code, filed_at, case_id, defendant_id, words)
-   SELECT DISTINCT left(w, 4), c.court_code, c.filed_at, c.id, d.id, ' ' || array_to_string(ws, ' ')
+   SELECT k.head, c.court_code, c.filed_at, c.id, d.id, ' ' || array_to_string(ws, ' ')
    FROM public.defendants d
    JOIN public.cases c ON c.id = d.case_id
    CROSS JOIN LATERAL public.f_name_words(d.full_name || ' ' || d.group_name) AS ws
-   CROSS JOIN LATERAL unnest(ws) AS w
-   WHERE d.id BETWEEN lo AND hi AND length(w) >= 3 $$;
+   CROSS JOIN LATERAL (
+       WITH hs AS (SELECT DISTINCT left(w, 4) AS h FROM unnest(ws) AS w WHERE length(w) >= 3)
+       SELECT h AS head FROM hs
+       UNION ALL
+       SELECT a.h || ' ' || b.h FROM hs a JOIN hs b ON a.h < b.h WHERE length(a.h) = 4 AND length(b.h) = 4
+   ) AS k
+   WHERE d.id BETWEEN lo AND hi $$;
 -- +goose StatementEnd
 
 -- +goose StatementBegin

@@ -18,6 +18,8 @@ SCALES=${SCALES:-100000 1000000}; CONNS=${CONNS:-8}; N=${N:-2000}; DUR=${DUR:-20
 for n in $SCALES; do
 	echo; echo "######## $n cases"
 	bench_setup "$n"
+	psql "$DATABASE_URL" -Atc "SELECT 'name_heads: ' || (SELECT count(*) FROM name_heads) || ' rows, ' || pg_size_pretty(pg_total_relation_size('name_heads'))
+		|| ' with its indexes; defendants: ' || pg_size_pretty(pg_total_relation_size('defendants'))"
 	bench_serve
 	TOK=$(bench_token clerk bench-cartorio)
 	# Query sets: 500 each, drawn deterministically (by md5 of the id).
@@ -47,17 +49,21 @@ for n in $SCALES; do
 	# The plans: the SQL of cases.Service.List (cases/read.go, listByName),
 	# one query of each set, with the words as constants. A name with a word
 	# of four letters or more walks name_heads (migration 00016) newest
-	# first, index only: the rows of the rarest head among its words (by
-	# pg_stats, as the service chooses), each checked against every word,
-	# until the cap of the total (1,000 cases) or the end of the head's rows.
+	# first, index only: the rows of one key, the pair of the name's two
+	# rarest heads (first four letters; rarest by pg_stats, as the service
+	# chooses) or its one head, each checked against every word, until the
+	# cap of the total (1,000 cases) or the end of the key's rows.
 	lit() { sed -n 7p "$T/$1" | sed "s/'/''/g"; }
 	walk() {
-		local head likes
-		head=$(psql "$DATABASE_URL" -Atc "SELECT left(w, 4) FROM unnest(f_name_words('$1')) AS w WHERE length(w) >= 4
-			ORDER BY coalesce((SELECT u.f FROM pg_stats s, unnest(s.most_common_vals::text::text[], s.most_common_freqs) AS u(v, f)
-			WHERE s.tablename = 'name_heads' AND s.attname = 'head' AND u.v = left(w, 4)), 0), length(w) DESC LIMIT 1")
+		local key likes
+		key=$(psql "$DATABASE_URL" -Atc "WITH h AS (SELECT left(w, 4) AS head, max(length(w)) AS n FROM unnest(f_name_words('$1')) AS w
+			WHERE length(w) >= 4 GROUP BY 1),
+			f AS (SELECT h.head, h.n, coalesce((SELECT u.f FROM pg_stats s, unnest(s.most_common_vals::text::text[], s.most_common_freqs) AS u(v, f)
+				WHERE s.tablename = 'name_heads' AND s.attname = 'head' AND u.v = h.head), 0) AS freq FROM h),
+			two AS (SELECT head FROM f ORDER BY freq, n DESC LIMIT 2)
+			SELECT string_agg(head, ' ' ORDER BY head) FROM two")
 		likes=$(psql "$DATABASE_URL" -Atc "SELECT string_agg(format('h.words LIKE %L', '% ' || w || '%'), ' AND ') FROM unnest(f_name_words('$1')) AS w")
-		echo "SELECT DISTINCT h.filed_at, h.case_id FROM name_heads h WHERE h.head = '$head' AND h.court_code = '26.0100' AND $likes ORDER BY h.filed_at DESC, h.case_id DESC LIMIT 1000"
+		echo "SELECT DISTINCT h.filed_at, h.case_id FROM name_heads h WHERE h.head = '$key' AND h.court_code = '26.0100' AND $likes ORDER BY h.filed_at DESC, h.case_id DESC LIMIT 1000"
 	}
 	CPF=$(sed -n 7p "$T/cpf" | tr -d '.-')
 	CPFQ="cases.court_code = '26.0100' AND cases.id IN (SELECT case_id FROM defendants WHERE cpf = '$CPF')"

@@ -389,40 +389,54 @@ func (s *Service) listByName(ctx context.Context, court string, conds []cond, na
 		}
 		walk = walk.Select("DISTINCT h.filed_at, h.case_id").Order("h.filed_at DESC, h.case_id DESC")
 		offset := (q.Page - 1) * q.PerPage
-		if q.Sort != "name" {
-			// Newest first is the walk's own order: read as far as the
-			// page or the cap, whichever is further.
-			walk = walk.Limit(max(listCap, offset+q.PerPage))
-		}
-		var ms []struct {
-			FiledAt time.Time
-			CaseID  int64
-		}
-		if err := walk.Scan(&ms).Error; err != nil {
-			return err
-		}
-		ids := make([]int64, len(ms))
-		for i, m := range ms {
-			ids[i] = m.CaseID
-		}
-		total = int64(min(len(ids), listCap))
-		if offset >= len(ids) {
-			out = []View{}
-			return nil
-		}
 		var cs []Case
-		var err error
 		if q.Sort == "name" {
 			// Every match, sorted by name in PostgreSQL.
-			err = tx.Model(&Case{}).Where("cases.id = ANY(?::bigint[])", int64Array(ids)).
-				Order(order).Offset(offset).Limit(q.PerPage).Find(&cs).Error
+			var ids []int64
+			if err := tx.Raw("SELECT case_id FROM (?) AS m", walk).Scan(&ids).Error; err != nil {
+				return err
+			}
+			total = int64(min(len(ids), listCap))
+			if offset >= len(ids) {
+				out = []View{}
+				return nil
+			}
+			if err := tx.Model(&Case{}).Where("cases.id = ANY(?::bigint[])", int64Array(ids)).
+				Order(order).Offset(offset).Limit(q.PerPage).Find(&cs).Error; err != nil {
+				return err
+			}
 		} else {
-			ids = ids[offset:min(offset+q.PerPage, len(ids))]
-			err = tx.Model(&Case{}).Where("cases.id IN ?", ids).Order(order).Find(&cs).Error
+			// Newest first is the walk's own order: it reads as far as the
+			// page or the cap, whichever is further, and PostgreSQL counts
+			// and cuts the page (one row back when the page is empty).
+			var rows []struct {
+				Total  int64
+				CaseID *int64
+			}
+			err := tx.Raw(`WITH m AS MATERIALIZED (?)
+				SELECT t.total, p.case_id FROM (SELECT count(*) AS total FROM m) AS t
+				LEFT JOIN LATERAL (SELECT case_id, filed_at FROM m ORDER BY filed_at DESC, case_id DESC OFFSET ? LIMIT ?) AS p ON true
+				ORDER BY p.filed_at DESC, p.case_id DESC`,
+				walk.Limit(max(listCap, offset+q.PerPage)), offset, q.PerPage).Scan(&rows).Error
+			if err != nil {
+				return err
+			}
+			var ids []int64
+			for _, r := range rows {
+				total = min(r.Total, listCap)
+				if r.CaseID != nil {
+					ids = append(ids, *r.CaseID)
+				}
+			}
+			if len(ids) == 0 {
+				out = []View{}
+				return nil
+			}
+			if err := tx.Model(&Case{}).Where("cases.id IN ?", ids).Order(order).Find(&cs).Error; err != nil {
+				return err
+			}
 		}
-		if err != nil {
-			return err
-		}
+		var err error
 		out, err = s.views(tx, cs)
 		return err
 	}, &sql.TxOptions{ReadOnly: true})

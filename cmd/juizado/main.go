@@ -33,13 +33,11 @@ import (
 
 func main() {
 	err := rootCmd().Execute()
-	// A command that had to start the private cluster (DATABASE_URL
-	// unset, cluster stopped) stops it again: nothing is left running
-	// behind a one-off `token create` or `migrate status`.
-	if startedCluster != nil {
-		if serr := startedCluster.Stop(); serr != nil && err == nil {
-			err = serr
-		}
+	// The last juizado process using the private cluster stops it
+	// (private.go): nothing is left running behind `make run` or a
+	// one-off `token create`.
+	if rerr := releasePrivate(); rerr != nil && err == nil {
+		err = rerr
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "juizado:", err)
@@ -189,10 +187,6 @@ func (m *Main) Close() error {
 	return nil
 }
 
-// startedCluster is the private cluster this process started, if any: `juizado
-// dev` (make run) stops it when it ends, main when any other command ends.
-var startedCluster *pgcluster.Cluster
-
 // dsn returns DATABASE_URL, or the private cluster's DSN after making sure
 // that cluster exists, runs and has the juizado database.
 func dsn(ctx context.Context, cfg config.Config) (string, error) {
@@ -203,17 +197,10 @@ func dsn(ctx context.Context, cfg config.Config) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !c.Initialized() {
-		fmt.Fprintln(os.Stderr, "juizado: DATABASE_URL is unset: creating the private PostgreSQL cluster in", c.Dir)
-	}
-	if err := c.Init(); err != nil {
-		return "", err
-	}
-	if !c.Running() {
-		if err := c.Start(false); err != nil {
+	if privateUse == nil {
+		if err := usePrivate(c); err != nil {
 			return "", err
 		}
-		startedCluster = c
 	}
 	admin, err := sql.Open("pgx", c.DSN("postgres"))
 	if err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/juizado/juizado/cases"
@@ -65,15 +64,7 @@ func devCmd() *cobra.Command {
 				return err
 			}
 			sqlDB.Close()
-			err = serve(cfg)
-			if startedCluster != nil {
-				fmt.Fprintln(os.Stderr, "juizado: stopping the private PostgreSQL cluster")
-				if serr := startedCluster.Stop(); serr != nil && err == nil {
-					err = serr
-				}
-				startedCluster = nil
-			}
-			return err
+			return serve(cfg) // main stops the private cluster (releasePrivate)
 		},
 	}
 }

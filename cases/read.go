@@ -648,8 +648,9 @@ func (s *Service) listByIndex(tx *gorm.DB, conds []cond, name, order string, q L
 // costs more than the page itself.
 const listCap = 1000
 
-// views builds the summary views of cases (no docket, no bans) with three
-// queries on tx for the whole page: judges, venues, defendants.
+// views builds the summary views of cases (no docket) with four queries
+// on tx for the whole page: judges, venues, defendants, bans (with their
+// state today).
 func (s *Service) views(tx *gorm.DB, cs []Case) ([]View, error) {
 	caseIDs := make([]int64, 0, len(cs))
 	judgeIDs, venueIDs := []int64{}, []int64{}
@@ -695,6 +696,20 @@ func (s *Service) views(tx *gorm.DB, cs []Case) ([]View, error) {
 			defs[d.CaseID] = append(defs[d.CaseID], d)
 		}
 	}
+	bans := map[int64][]BanView{}
+	if len(caseIDs) > 0 {
+		var rows []banRow
+		if err := tx.Where("case_id IN ?", caseIDs).Order("case_id, id").Find(&rows).Error; err != nil {
+			return nil, err
+		}
+		today := civil.Today(s.now(), s.Loc)
+		for _, b := range rows {
+			bv := NewBanView(b.Ban)
+			bv.LiftedOn, bv.LiftReason = b.LiftedOn, b.LiftReason
+			bv.State = BanState(b.Ban, today)
+			bans[b.CaseID] = append(bans[b.CaseID], bv)
+		}
+	}
 	out := make([]View, 0, len(cs))
 	for _, c := range cs {
 		v := View{
@@ -703,7 +718,7 @@ func (s *Service) views(tx *gorm.DB, cs []Case) ([]View, error) {
 			Facts: FactsView{OccurredAt: c.OccurredAt, Date: c.FactsDate, Latitude: c.Latitude, Longitude: c.Longitude,
 				Conduct: c.Conduct, PoliceReports: c.PoliceReports, Description: c.Description,
 				DistanceToVenueM: c.DistanceToVenueM, PlaceRelation: c.PlaceRelation, OnRoute: c.OnRoute},
-			Defendants: []DefendantView{}, Bans: []BanView{}, Version: c.Version, Flow: c.Flow,
+			Defendants: []DefendantView{}, Bans: append([]BanView{}, bans[c.ID]...), Version: c.Version, Flow: c.Flow,
 			Sentenceable: beforeDecision(c.Flow, c.Status),
 		}
 		if c.JudgeID != nil {
@@ -776,17 +791,6 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 	}
 	if err := tx.Where("case_id = ?", c.ID).Order("id").Find(&v.Suspensions).Error; err != nil {
 		return nil, err
-	}
-	var bans []banRow
-	if err := tx.Where("case_id = ?", c.ID).Order("id").Find(&bans).Error; err != nil {
-		return nil, err
-	}
-	today := civil.Today(s.now(), s.Loc)
-	for _, b := range bans {
-		bv := NewBanView(b.Ban)
-		bv.LiftedOn, bv.LiftReason = b.LiftedOn, b.LiftReason
-		bv.State = BanState(b.Ban, today)
-		v.Bans = append(v.Bans, bv)
 	}
 	return v, nil
 }

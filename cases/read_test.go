@@ -83,8 +83,8 @@ func TestRead_List(t *testing.T) {
 			// A summary says whether the case may be sentenced, as the
 			// case itself does.
 			full, err := e.svc.Get(ctx, e.pros, v.ID)
-			if err != nil || full.Sentenceable != v.Sentenceable {
-				t.Errorf("case %d: sentenceable %v in the list, %v alone (%v)", v.ID, v.Sentenceable, full.Sentenceable, err)
+			if err != nil || full.Sentenceable != v.Sentenceable || len(full.Bans) != len(v.Bans) {
+				t.Errorf("case %d: sentenceable %v and %d bans in the list, %v and %d alone (%v)", v.ID, v.Sentenceable, len(v.Bans), full.Sentenceable, len(full.Bans), err)
 			}
 		}
 		for _, ref := range want {
@@ -108,6 +108,14 @@ func TestRead_List(t *testing.T) {
 	}
 	if vs[0].ID != ids["R5"] { // newest first: R8..R6 on page 1, R5 first on page 2
 		t.Errorf("page 2 starts with case %d, want R5 (%d)", vs[0].ID, ids["R5"])
+	}
+	// A sentenced case's summary carries its bans, as the case does.
+	sc, _, _ := e.sentenceR1(t, "2025-06-01", 12, nil)
+	if vs, _, err := e.svc.List(ctx, e.pros, cases.ListQuery{Number: sc.Number}); err != nil || len(vs) != 1 || len(vs[0].Bans) != 1 ||
+		vs[0].Bans[0].State == "" || vs[0].Sentenceable {
+		t.Errorf("sentenced case in the list: %+v, %v", vs, err)
+	} else if full, err := e.svc.Get(ctx, e.pros, sc.ID); err != nil || full.Bans[0].ID != vs[0].Bans[0].ID || full.Bans[0].State != vs[0].Bans[0].State {
+		t.Errorf("ban in the list %+v, alone %+v (%v)", vs[0].Bans[0], full.Bans, err)
 	}
 	_, _, err = e.svc.List(ctx, e.pros, cases.ListQuery{CPF: "663.923.321-55"})
 	invalidField(t, err, "cpf", false)

@@ -135,11 +135,26 @@ func TestRead_ListByName(t *testing.T) {
 	for _, ref := range refs {
 		ids[ref] = e.file(t, m[ref]).ID
 	}
+	// P1: R4 again with a name with punctuation inside words.
+	p1 := m["R4"]
+	p1.Ref = "P1"
+	p1.Defendants = append([]cases.DefendantInput(nil), p1.Defendants...)
+	p1.Defendants[0].FullName = "Antônio C.Neves Ana/Paula D'Ávila"
+	ids["P1"] = e.file(t, p1).ID
 	for _, tc := range []struct {
 		q      cases.ListQuery
 		want   []string
 		reason string
 	}{
+		// Punctuation separates words, in names and in q; a name's
+		// apostrophes may also be left out.
+		{cases.ListQuery{Q: "neves"}, []string{"P1"}, "a word after a dot"},
+		{cases.ListQuery{Q: "c neves paula"}, []string{"P1"}, "words around a dot and a slash"},
+		{cases.ListQuery{Q: "c.neves"}, []string{"P1"}, "a dot in q"},
+		{cases.ListQuery{Q: "paula/ana"}, []string{"P1"}, "a slash in q"},
+		{cases.ListQuery{Q: "davila"}, []string{"P1"}, "without the apostrophe"},
+		{cases.ListQuery{Q: "d’ávila antonio"}, []string{"P1"}, "with a typographic apostrophe"},
+		{cases.ListQuery{Q: "avila"}, []string{"P1"}, "after the apostrophe"},
 		{cases.ListQuery{Q: "THIAGO GONCALVES"}, []string{"R2"}, "case and accents"},
 		{cases.ListQuery{Q: "lacerda thiago"}, []string{"R2"}, "any order"},
 		{cases.ListQuery{Q: "Gonç thi"}, []string{"R2"}, "prefixes, with an accent"},
@@ -324,7 +339,7 @@ func TestRead_ListCommonName(t *testing.T) {
 // name_heads (migration 00016) follows the defendants and their cases:
 // after filing, renaming, moving a case's filing instant and deleting a
 // defendant, its rows are exactly those computed here from each
-// defendant's words (f_name_words): one per distinct head, the first four
+// defendant's words (f_name_words_stored): one per distinct head, the first four
 // letters of a word of three letters or more, and one per pair of distinct
 // four-letter heads.
 func TestRead_NameHeadsFollowDefendants(t *testing.T) {
@@ -349,7 +364,7 @@ func TestRead_NameHeadsFollowDefendants(t *testing.T) {
 			Words      string
 		}
 		if err := e.g.Raw(`SELECT d.id, d.case_id, c.court_code, c.filed_at,
-			array_to_string(f_name_words(d.full_name || ' ' || d.group_name), ' ') AS words
+			array_to_string(f_name_words_stored(d.full_name || ' ' || d.group_name), ' ') AS words
 			FROM defendants d JOIN cases c ON c.id = d.case_id`).Scan(&ds).Error; err != nil {
 			t.Fatal(err)
 		}

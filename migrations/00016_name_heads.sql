@@ -43,10 +43,25 @@ CREATE INDEX name_heads_case ON name_heads (case_id);
 -- (cases.Service reads pg_stats): keep the frequencies of many keys.
 ALTER TABLE name_heads ALTER COLUMN head SET STATISTICS 1000;
 
+-- f_name_words: the words of a name or of a typed query, unaccented and
+-- lower case, every punctuation mark a separator ("C.Neves", "Ana/Paula",
+-- "João—da" are two words each; the text search parser alone keeps
+-- "c.neves" as one word).
 -- +goose StatementBegin
 CREATE FUNCTION f_name_words(text) RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS
-$$ SELECT tsvector_to_array(to_tsvector('simple'::regconfig, public.f_unaccent($1))) $$;
+$$ SELECT tsvector_to_array(to_tsvector('simple'::regconfig,
+       regexp_replace(public.f_unaccent($1), '[[:punct:]]+', ' ', 'g'))) $$;
+-- +goose StatementEnd
+
+-- f_name_words_stored: the words kept for a defendant's name, those of
+-- f_name_words and those of the name without its apostrophes, so that
+-- "D'Ávila" is found by "davila" as well as by "d'avila" and "avila".
+-- +goose StatementBegin
+CREATE FUNCTION f_name_words_stored(text) RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT AS
+$$ SELECT array(SELECT DISTINCT w FROM unnest(public.f_name_words($1)
+       || public.f_name_words(regexp_replace($1, '[''’`´]', '', 'g'))) AS w ORDER BY w) $$;
 -- +goose StatementEnd
 
 -- name_heads_add(lo, hi) adds the rows of defendants lo..hi (by id): a
@@ -58,7 +73,7 @@ $$ INSERT INTO public.name_heads (head, court_code, filed_at, case_id, defendant
    SELECT k.head, c.court_code, c.filed_at, c.id, d.id, ' ' || array_to_string(ws, ' ')
    FROM public.defendants d
    JOIN public.cases c ON c.id = d.case_id
-   CROSS JOIN LATERAL public.f_name_words(d.full_name || ' ' || d.group_name) AS ws
+   CROSS JOIN LATERAL public.f_name_words_stored(d.full_name || ' ' || d.group_name) AS ws
    CROSS JOIN LATERAL (
        WITH hs AS (SELECT DISTINCT left(w, 4) AS h FROM unnest(ws) AS w WHERE length(w) >= 3)
        SELECT h AS head FROM hs
@@ -106,5 +121,6 @@ DROP TRIGGER name_heads_defendant ON defendants;
 DROP FUNCTION name_heads_case();
 DROP FUNCTION name_heads_defendant();
 DROP FUNCTION name_heads_add(bigint, bigint);
+DROP FUNCTION f_name_words_stored(text);
 DROP FUNCTION f_name_words(text);
 DROP TABLE name_heads;

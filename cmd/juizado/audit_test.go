@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,10 +17,7 @@ import (
 // `juizado audit verify` exits 0 on an intact chain and 1 naming the first
 // row edited directly in the database.
 func TestAuditVerifyCLI(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "juizado")
-	if out, err := exec.Command(goBin(), "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	dsn := pgtest.NewDSN(t)
 	ctx := context.Background()
 	g, err := db.Open(ctx, dsn)

@@ -23,10 +23,7 @@ import (
 // verifies, and a server on the restored database serves the same signed
 // blocklist (same bytes, ETag and signature) as one on the original.
 func TestBackupRestore(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "juizado")
-	if out, err := exec.Command(goBin(), "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	src := pgtest.NewDSN(t)
 	ctx := context.Background()
 	g, err := db.Open(ctx, src)

@@ -134,14 +134,22 @@ func freeAddr(t *testing.T) string {
 
 func goBin() string { return filepath.Join(runtime.GOROOT(), "bin", "go") }
 
-// TestEndToEndBinary builds the real binary and walks the main job against a
-// fresh, empty database: migrate, tokens, filing R1 R2 R7 R8, sentencing,
-// the public list and the blocklist, and the refusals.
-func TestEndToEndBinary(t *testing.T) {
+// buildBinary builds the juizado command into a temporary folder and
+// returns its path.
+func buildBinary(t *testing.T) string {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "juizado")
 	if out, err := exec.Command(goBin(), "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	return bin
+}
+
+// TestEndToEndBinary builds the real binary and walks the main job against a
+// fresh, empty database: migrate, tokens, filing R1 R2 R7 R8, sentencing,
+// the public list and the blocklist, and the refusals.
+func TestEndToEndBinary(t *testing.T) {
+	bin := buildBinary(t)
 	dsn := pgtest.NewEmptyDSN(t)
 	addr := freeAddr(t)
 	env := append(os.Environ(), "DATABASE_URL="+dsn, "JUIZADO_ADDR="+addr, "JUIZADO_COURT=26.0100", "JUIZADO_KEY_DIR="+filepath.Join(t.TempDir(), "keys"))

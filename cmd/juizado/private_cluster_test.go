@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -23,10 +22,7 @@ func TestPrivateClusterSharedAndStopped(t *testing.T) {
 	if testing.Short() {
 		t.Skip("initdb")
 	}
-	bin := filepath.Join(t.TempDir(), "juizado")
-	if out, err := exec.Command(goBin(), "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	// A folder the postgres user can reach when the tests run as root.
 	base, err := os.MkdirTemp("/tmp", "juizado-private-")
 	if err != nil {
@@ -37,12 +33,7 @@ func TestPrivateClusterSharedAndStopped(t *testing.T) {
 		t.Fatal(err)
 	}
 	pgdata := filepath.Join(base, "pg")
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	addr := freeAddr(t)
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "DATABASE_URL=") && !strings.HasPrefix(kv, "PGTEST_") {

@@ -74,13 +74,11 @@ func (s *Server) liftPage(c echo.Context) error {
 	if err := f.Err(); err != nil {
 		return s.caseFormFail(c, prefix, err)
 	}
-	var out *cases.BanView
-	if err := s.inTx(c, func(ctx context.Context) error {
-		var err error
-		out, err = s.cases.Lift(ctx, actor(c), ban.ID, in)
-		return err
-	}); err != nil {
-		return s.caseFormFail(c, prefix, err)
+	out, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.BanView, error) {
+		return s.cases.Lift(ctx, actor(c), ban.ID, in)
+	})
+	if !ok {
+		return resp
 	}
 	s.flash(c, fmt.Sprintf("Impedimento cautelar de %s revogado em %s (CPP, art. 282, § 5º): a lista de bloqueio dos clubes foi atualizada.", out.Name, dateBR(out.LiftedOn)))
 	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
@@ -108,13 +106,11 @@ func (s *Server) extendPage(c echo.Context) error {
 	if err := f.Err(); err != nil {
 		return s.caseFormFail(c, prefix, err)
 	}
-	var r *cases.ExtendResult
-	if err := s.inTx(c, func(ctx context.Context) error {
-		var err error
-		r, err = s.cases.Extend(ctx, actor(c), ban.ID, in)
-		return err
-	}); err != nil {
-		return s.caseFormFail(c, prefix, err)
+	r, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.ExtendResult, error) {
+		return s.cases.Extend(ctx, actor(c), ban.ID, in)
+	})
+	if !ok {
+		return resp
 	}
 	msg := fmt.Sprintf("Impedimento de %s prorrogado: %d meses no total, de %s a %s (contados do primeiro dia).",
 		r.Ban.Name, r.Extension.TotalMonths, r.Ban.FirstDay.BR(), r.Extension.NewLastDay.BR())

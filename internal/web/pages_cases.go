@@ -547,14 +547,14 @@ func (s *Server) breachPage(c echo.Context) error {
 	}
 	// One transaction carrying the user: a ban of another case is refused
 	// and nothing is recorded.
-	if err := s.inTx(c, func(ctx context.Context) error {
+	if _, ok, resp := pageWrite(s, c, "desc.", func(ctx context.Context) (*cases.BreachResult, error) {
 		r, err := s.cases.RecordBreach(ctx, actor(c), banID, in)
 		if err == nil && r.Breach.CaseID != id {
 			err = errs.New(errs.NotFound, "Impedimento não encontrado neste processo.")
 		}
-		return err
-	}); err != nil {
-		return s.caseFormFail(c, "desc.", err)
+		return r, err
+	}); !ok {
+		return resp
 	}
 	s.flash(c, "Descumprimento registrado (art. 201, § 3º): o juízo decidirá sobre a conversão.")
 	return redirect(c, fmt.Sprintf("/processos/%d", id))

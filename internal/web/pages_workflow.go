@@ -146,13 +146,11 @@ func (s *Server) homologatePage(c echo.Context) error {
 	if err := f.Err(); err != nil {
 		return s.caseFormFail(c, "hom.", err)
 	}
-	var r *cases.SentenceResult
-	if err := s.inTx(c, func(ctx context.Context) error {
-		var err error
-		r, err = s.cases.Homologate(ctx, actor(c), id, in)
-		return err
-	}); err != nil {
-		return s.caseFormFail(c, "hom.", err)
+	r, ok, resp := pageWrite(s, c, "hom.", func(ctx context.Context) (*cases.SentenceResult, error) {
+		return s.cases.Homologate(ctx, actor(c), id, in)
+	})
+	if !ok {
+		return resp
 	}
 	msg := fmt.Sprintf("Transação penal homologada: impedimento de %s a %s (%s da %s). Baixe os documentos abaixo.", r.Ban.FirstDay.BR(), dateBR(r.Ban.LastDay), r.Range.Article, r.Range.Law)
 	return s.doneOnCase(c, id, "#documentos", msg, r.Warnings)
@@ -226,13 +224,11 @@ func (s *Server) notifyPage(c echo.Context) error {
 	if err := f.Err(); err != nil {
 		return s.caseFormFail(c, "int.", err)
 	}
-	var d *cases.DeadlineView
-	if err := s.inTx(c, func(ctx context.Context) error {
-		var err error
-		d, err = s.cases.Notify(ctx, actor(c), id, in)
-		return err
-	}); err != nil {
-		return s.caseFormFail(c, "int.", err)
+	d, ok, resp := pageWrite(s, c, "int.", func(ctx context.Context) (*cases.DeadlineView, error) {
+		return s.cases.Notify(ctx, actor(c), id, in)
+	})
+	if !ok {
+		return resp
 	}
 	s.flash(c, fmt.Sprintf("Ciência registrada em %s: prazo de recurso de %d dias até %s.", d.NotifiedOn.BR(), d.Days, d.LastDay.BR()))
 	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
@@ -264,11 +260,10 @@ func (s *Server) linkGroupPage(c echo.Context) error {
 	if err := f.Err(); err != nil {
 		return s.caseFormFail(c, "vinc.", err)
 	}
-	if err := s.inTx(c, func(ctx context.Context) error {
-		_, err := s.cases.LinkGroup(ctx, actor(c), id, did, in)
-		return err
-	}); err != nil {
-		return s.caseFormFail(c, "vinc.", err)
+	if _, ok, resp := pageWrite(s, c, "vinc.", func(ctx context.Context) (*cases.View, error) {
+		return s.cases.LinkGroup(ctx, actor(c), id, did, in)
+	}); !ok {
+		return resp
 	}
 	s.flash(c, "Torcida ré vinculada à torcida cadastrada: o processo pode ser sentenciado.")
 	return redirect(c, fmt.Sprintf("/processos/%d#partes", id))
@@ -293,13 +288,11 @@ func (s *Server) identifyPage(c echo.Context) error {
 	if err := f.Err(); err != nil {
 		return s.caseFormFail(c, "ident.", err)
 	}
-	var r *cases.IdentificationResult
-	if err := s.inTx(c, func(ctx context.Context) error {
-		var err error
-		r, err = s.cases.Identify(ctx, actor(c), id, did, in)
-		return err
-	}); err != nil {
-		return s.caseFormFail(c, "ident.", err)
+	r, ok, resp := pageWrite(s, c, "ident.", func(ctx context.Context) (*cases.IdentificationResult, error) {
+		return s.cases.Identify(ctx, actor(c), id, did, in)
+	})
+	if !ok {
+		return resp
 	}
 	msg := fmt.Sprintf("Identificação registrada: %s, CPF %s.", r.Defendant.FullName, registry.CPF(*r.Defendant.CPF).Formatted())
 	if n := len(r.Bans); n == 1 {
@@ -374,6 +367,22 @@ func (s *Server) addHolidayPage(c echo.Context) error {
 	}
 	s.flash(c, fmt.Sprintf("Feriado incluído: %s, %s. Os prazos que terminariam nesse dia passam ao dia útil seguinte.", h.Day.BR(), h.Name))
 	return redirect(c, fmt.Sprintf("/feriados?ano=%d", h.Day.Year))
+}
+
+// pageWrite runs write in one transaction carrying the user (inTx) and
+// returns its result with ok true; when it fails, the case page is shown
+// again with the error next to the form of the fields' prefix
+// (caseFormFail), ok is false and resp is what the handler returns.
+func pageWrite[T any](s *Server, c echo.Context, prefix string, write func(ctx context.Context) (T, error)) (out T, ok bool, resp error) {
+	err := s.inTx(c, func(ctx context.Context) error {
+		var err error
+		out, err = write(ctx)
+		return err
+	})
+	if err != nil {
+		return out, false, s.caseFormFail(c, prefix, err)
+	}
+	return out, true, nil
 }
 
 // doneOnCase ends a case page's write: the message with the service's

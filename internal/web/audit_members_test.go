@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/juizado/juizado/internal/authz"
 )
 
 // GET /api/v1/audit shows the member register's rows (domain group:ID) to
@@ -14,12 +12,7 @@ import (
 // per_page are validated and the answer carries total.
 func TestAuditOfMemberRegisters(t *testing.T) {
 	f := newGroupsFixture(t)
-	rec := f.do("POST", "/api/v1/groups", "clerk", "application/json", []byte(`{"name": "Torcida Auditada", "supported_club": "Corinthians"}`))
-	if rec.Code != 201 {
-		t.Fatalf("group: %d %s", rec.Code, rec.Body)
-	}
-	gid := int64(decode(t, rec)["id"].(float64))
-	f.token("mgr", authz.UserSpec{Name: "mgr-aud", Role: "fan_group", Group: gid})
+	gid := f.managedGroup(t, "Torcida Auditada", "mgr-aud")
 	if rec := f.do("POST", fmt.Sprintf("/api/v1/groups/%d/members/import", gid), "mgr", "text/csv", fixtureBytes(t, "fixtures", "members-valid-excel-ptbr.csv")); rec.Code != 201 {
 		t.Fatalf("import: %d %s", rec.Code, rec.Body)
 	}

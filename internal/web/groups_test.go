@@ -27,6 +27,19 @@ type groupsFixture struct {
 	tokens map[string]string
 }
 
+// managedGroup registers group name (Corinthians) as the clerk and gives
+// its manager, account manager, the token role "mgr"; it returns the id.
+func (f *groupsFixture) managedGroup(t *testing.T, name, manager string) int64 {
+	t.Helper()
+	rec := f.do("POST", "/api/v1/groups", "clerk", "application/json", []byte(fmt.Sprintf(`{"name": %q, "supported_club": "Corinthians"}`, name)))
+	if rec.Code != 201 {
+		t.Fatalf("group: %d %s", rec.Code, rec.Body)
+	}
+	gid := int64(decode(t, rec)["id"].(float64))
+	f.token("mgr", authz.UserSpec{Name: manager, Role: "fan_group", Group: gid})
+	return gid
+}
+
 func newGroupsFixture(t *testing.T) *groupsFixture {
 	t.Helper()
 	ctx := context.Background()

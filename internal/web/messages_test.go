@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/juizado/juizado/internal/authz"
 )
 
 // Problem messages say the rule: 415 names the accepted type, 413 the
@@ -59,14 +57,9 @@ func TestProblemMessagesNameTheRule(t *testing.T) {
 // would be done; a spreadsheet with only its header is 422.
 func TestMemberRegisterMessages(t *testing.T) {
 	f := newGroupsFixture(t)
-	rec := f.do("POST", "/api/v1/groups", "clerk", "application/json", []byte(`{"name": "Torcida Msg", "supported_club": "Corinthians"}`))
-	if rec.Code != 201 {
-		t.Fatalf("group: %d %s", rec.Code, rec.Body)
-	}
-	gid := int64(decode(t, rec)["id"].(float64))
-	f.token("mgr", authz.UserSpec{Name: "mgr-msg", Role: "fan_group", Group: gid})
+	gid := f.managedGroup(t, "Torcida Msg", "mgr-msg")
 	base := fmt.Sprintf("/api/v1/groups/%d/members", gid)
-	rec = f.do("POST", base+"/import", "mgr", "text/csv", fixtureBytes(t, "fixtures", "members-with-errors-excel-ptbr.csv"))
+	rec := f.do("POST", base+"/import", "mgr", "text/csv", fixtureBytes(t, "fixtures", "members-with-errors-excel-ptbr.csv"))
 	if rec.Code != 422 {
 		t.Fatalf("import with errors: %d %s", rec.Code, rec.Body)
 	}

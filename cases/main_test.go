@@ -81,6 +81,18 @@ func (e *env) addJudge(t *testing.T, name string) cases.Actor {
 	return j
 }
 
+// fileFixtures files every representation of the fixtures, in order; it
+// returns them by ref with their refs and the filed cases' ids by ref.
+func (e *env) fileFixtures(t *testing.T) (map[string]cases.Representation, []string, map[string]int64) {
+	t.Helper()
+	m, refs := fixtures(t)
+	ids := map[string]int64{}
+	for _, ref := range refs {
+		ids[ref] = e.file(t, m[ref]).ID
+	}
+	return m, refs, ids
+}
+
 // fixtures returns the representations of ../shared/fixtures/representations.json by ref.
 func fixtures(t *testing.T) (map[string]cases.Representation, []string) {
 	t.Helper()

@@ -63,11 +63,7 @@ func TestRead_List(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
-	m, refs := fixtures(t)
-	ids := map[string]int64{}
-	for _, ref := range refs {
-		ids[ref] = e.file(t, m[ref]).ID
-	}
+	_, refs, ids := e.fileFixtures(t)
 	one := func(q cases.ListQuery, want ...string) {
 		t.Helper()
 		vs, total, err := e.svc.List(ctx, e.pros, q)
@@ -130,11 +126,7 @@ func TestRead_ListByName(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
-	m, refs := fixtures(t)
-	ids := map[string]int64{}
-	for _, ref := range refs {
-		ids[ref] = e.file(t, m[ref]).ID
-	}
+	m, _, ids := e.fileFixtures(t)
 	// P1: R4 again with a name with punctuation inside words.
 	p1 := m["R4"]
 	p1.Ref = "P1"
@@ -345,10 +337,7 @@ func TestRead_ListCommonName(t *testing.T) {
 func TestRead_NameHeadsFollowDefendants(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 1)
-	m, refs := fixtures(t)
-	for _, ref := range refs {
-		e.file(t, m[ref])
-	}
+	e.fileFixtures(t)
 	type row struct {
 		Head, CourtCode string
 		FiledAt         time.Time

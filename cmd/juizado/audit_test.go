@@ -1,16 +1,12 @@
 package main
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/juizado/juizado/internal/config"
-	"github.com/juizado/juizado/internal/db"
-	"github.com/juizado/juizado/internal/pgtest"
 	"gorm.io/gorm"
 )
 
@@ -18,16 +14,7 @@ import (
 // row edited directly in the database.
 func TestAuditVerifyCLI(t *testing.T) {
 	bin := buildBinary(t)
-	dsn := pgtest.NewDSN(t)
-	ctx := context.Background()
-	g, err := db.Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { s, _ := g.DB(); s.Close() }()
-	if err := seedDemo(ctx, g, config.Config{Court: "26.0100", TimeZone: "America/Sao_Paulo"}); err != nil {
-		t.Fatal(err)
-	}
+	dsn, g := demoDB(t)
 	env := append(os.Environ(), "DATABASE_URL="+dsn, "JUIZADO_KEY_DIR="+t.TempDir())
 	run := func(args ...string) (string, int) {
 		cmd := exec.Command(bin, args...)
@@ -53,7 +40,7 @@ func TestAuditVerifyCLI(t *testing.T) {
 	if row == 0 {
 		t.Fatal("the seeded sentences wrote no audit rows for bans")
 	}
-	err = g.Transaction(func(tx *gorm.DB) error {
+	err := g.Transaction(func(tx *gorm.DB) error {
 		if err := tx.Exec("SET LOCAL session_replication_role = replica").Error; err != nil {
 			return err
 		}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
-	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
 )
@@ -24,15 +23,8 @@ import (
 // blocklist (same bytes, ETag and signature) as one on the original.
 func TestBackupRestore(t *testing.T) {
 	bin := buildBinary(t)
-	src := pgtest.NewDSN(t)
+	src, g := demoDB(t)
 	ctx := context.Background()
-	g, err := db.Open(ctx, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := seedDemo(ctx, g, config.Config{Court: "26.0100", TimeZone: "America/Sao_Paulo"}); err != nil {
-		t.Fatal(err)
-	}
 	counts := func(dsn string) string {
 		h, err := db.Open(ctx, dsn)
 		if err != nil {

@@ -21,8 +21,10 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
+	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
+	"gorm.io/gorm"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -133,6 +135,22 @@ func freeAddr(t *testing.T) string {
 }
 
 func goBin() string { return filepath.Join(runtime.GOROOT(), "bin", "go") }
+
+// demoDB is a fresh database with the demo data of `make run` (court
+// 26.0100): its DSN and an open connection, closed at the test's end.
+func demoDB(t *testing.T) (string, *gorm.DB) {
+	t.Helper()
+	dsn := pgtest.NewDSN(t)
+	g, err := db.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s, _ := g.DB(); s.Close() })
+	if err := seedDemo(context.Background(), g, config.Config{Court: "26.0100", TimeZone: "America/Sao_Paulo"}); err != nil {
+		t.Fatal(err)
+	}
+	return dsn, g
+}
 
 // buildBinary builds the juizado command into a temporary folder and
 // returns its path.

@@ -11,9 +11,6 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
-	"github.com/juizado/juizado/internal/config"
-	"github.com/juizado/juizado/internal/db"
-	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/registry"
 )
 
@@ -32,22 +29,13 @@ func TestReadmeSentenceExampleFitsTheDemoSeed(t *testing.T) {
 	caseID, _ := strconv.ParseInt(string(m[1]), 10, 64)
 	defID, _ := strconv.ParseInt(string(m[2]), 10, 64)
 	months, _ := strconv.Atoi(string(m[4]))
-	dsn := pgtest.NewDSN(t)
+	_, g := demoDB(t)
 	ctx := context.Background()
-	g, err := db.Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { s, _ := g.DB(); s.Close() }()
-	cfg := config.Config{Court: "26.0100", TimeZone: "America/Sao_Paulo"}
-	if err := seedDemo(ctx, g, cfg); err != nil {
-		t.Fatal(err)
-	}
 	judge, err := authz.FindUser(ctx, g, "demo-juiza")
 	if err != nil {
 		t.Fatal(err)
 	}
-	loc, _ := time.LoadLocation(cfg.TimeZone)
+	loc, _ := time.LoadLocation("America/Sao_Paulo")
 	svc := &cases.Service{DB: g, Clock: clock.System{}, Loc: loc, Blocklist: &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}}
 	if _, err := svc.Sentence(ctx, cases.Actor{UserID: judge.ID, Role: "judge", Court: judge.Court()}, caseID, cases.SentenceInput{
 		DefendantID: defID, Ban: cases.BanInput{FirstDay: string(m[3]), Months: &months}}); err != nil {

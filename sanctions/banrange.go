@@ -88,7 +88,45 @@ type Range struct {
 	// Notes lists, in Portuguese, the flags and conduct words ignored
 	// because they do not exist at the date or for the subject.
 	Notes []string
+	// Cumulative is true for Lei 7.716/1989, art. 20, § 2º-A (racism in a
+	// sporting context with no conduct of art. 201's caput or § 1º): the
+	// ban ("proibição de frequência") of exactly 36 months is imposed
+	// together with the reclusão, not converted from it. Convertible is
+	// false and MinMonths = MaxMonths = 36.
+	Cumulative bool
+	// PrisonMinMonths and PrisonMaxMonths are the reclusão the offence
+	// carries, in months, after Lei 14.597/2023, art. 201, §§ 6º and 7º
+	// (caput 12–24; § 6º 16–36; § 7º 24–48; both 32–72; art. 41-B 12–24;
+	// Lei 7.716/1989, art. 20, § 2º-A 24–60). Both 0 where the rule has no
+	// prison (art. 39 of 2003, a sanction by sentence; group bans, civil).
+	PrisonMinMonths, PrisonMaxMonths int
+	// Fine: the offence also carries a fine in dias-multa (CP art. 49):
+	// arts. 41-B and 201 ("e multa").
+	Fine bool
+	// Rite is RiteJECRIM when the maximum prison is at most 24 months (Lei
+	// 9.099/1995, art. 61), RiteOrdinary above, RiteCivil for groups.
+	Rite string
+	// PleaAllowed: a plea agreement is possible (Lei 9.099/1995, art. 76,
+	// within the JECRIM, and not barred by art. 201, § 6º). Suspension
+	// allowed: the minimum prison is at most 12 months (art. 89).
+	PleaAllowed, SuspensionAllowed bool
+	// Offence is the article of the conviction, before any conversion:
+	// "art. 201", "art. 201, § 6º", "art. 201 c/c § 7º", "art. 41-B", "art.
+	// 39", "art. 20, § 2º-A" (Lei 7.716/1989), or the group article.
+	Offence string
 }
+
+// Rites of Range.Rite.
+const (
+	// RiteJECRIM: an offence of lesser potential (maximum ≤ 2 years), Lei
+	// 9.099/1995, art. 61.
+	RiteJECRIM = "jecrim"
+	// RiteOrdinary: maximum above 2 years (§ 6º, § 7º, Lei 7.716/1989): out
+	// of the JECRIM ("rito ordinário"), still tracked here.
+	RiteOrdinary = "ordinary"
+	// RiteCivil: group cases (ação civil pública, TAC; LGE art. 180).
+	RiteCivil = "civil"
+)
 
 // BanRange returns the ban range for q: the rule in force at q.FactsDate for
 // q.Subject (DOMAIN.md §2), replaced by a later rule of the same kind when
@@ -113,6 +151,10 @@ func banRange(cat []rule, q Query) (Range, error) {
 			return Range{}, &NotCoveredError{Field: "conduct",
 				Reason: fmt.Sprintf("conduta %q desconhecida; condutas válidas: %s", w, strings.Join(ConductWords, ", "))}
 		}
+	}
+
+	if q.Subject == Person && len(q.Conduct) > 0 && !containsAny(q.Conduct, caputWords...) {
+		return aloneRange(q)
 	}
 
 	k := kindPerson
@@ -153,6 +195,7 @@ func banRange(cat []rule, q Query) (Range, error) {
 			q.FactsDate.BR(), cur.cite(), describe(r), bestRule.cite(), bestRule.From.BR(), describe(best))
 		r = best
 	}
+	finish(&r)
 	return r, nil
 }
 
@@ -292,11 +335,8 @@ func evaluate(ru rule, q Query) (Range, error) {
 	} else if sec7 && q.Sec7 != nil {
 		note("sec7 ignorado: o § 7º do art. 201 (pena em dobro) só existe na Lei 14.597/2023, para fatos a partir de 15/06/2023; lei posterior mais gravosa não retroage (CF, art. 5º, XL)")
 	}
-	if len(qualifying) > 0 && !containsAny(qualifying, WordViolence, WordRiot, WordInvasion, WordWeapons, WordFanFight, WordOrganiser) {
-		// Statute vs DOMAIN.md: § 7º doubles "as penalidades previstas neste
-		// artigo"; it is no offence of its own. DOMAIN.md lets racism /
-		// against_women qualify alone; we follow it and warn the judge.
-		note("o § 7º do art. 201 é causa de aumento: pressupõe conduta do caput ou do § 1º (tumulto, violência, invasão, porte de instrumentos, briga de torcidas); confira se os fatos a descrevem")
+	if r.Sec7 && (slices.Contains(q.Conduct, WordRacism) || (len(q.Conduct) == 0 && q.Sec7 != nil)) && !q.FactsDate.Before(lei14532From) {
+		note("racismo com conduta do caput ou do § 1º: aplica-se o art. 201, § 7º; o art. 20, § 2º-A, da Lei 7.716/1989 (reclusão de 2 a 5 anos e proibição de frequência por 3 anos) também pode incidir, em concurso: o(a) juiz(a) decide")
 	}
 
 	switch {

@@ -234,9 +234,10 @@ func TestBanRange(t *testing.T) {
 
 		// § 7º.
 		{"art_201_§7_doubles", Query{Subject: P, FactsDate: d("2024-05-12"), Sec7: ptr(true)}, want{conv: true, law: lawLGE, art: "art. 201, § 2º c/c § 7º", min: 6, max: 72, sec7: true}},
-		{"art_201_§7_from_conduct_racism", Query{Subject: P, FactsDate: d("2024-05-12"), Conduct: []string{"violence", "racism"}}, want{conv: true, law: lawLGE, art: "art. 201, § 2º c/c § 7º", min: 6, max: 72, sec7: true, notes: -1}},
+		{"art_201_§7_from_conduct_racism", Query{Subject: P, FactsDate: d("2024-05-12"), Conduct: []string{"violence", "racism"}}, want{conv: true, law: lawLGE, art: "art. 201, § 2º c/c § 7º", min: 6, max: 72, sec7: true, noteHas: "art. 20, § 2º-A, da Lei 7.716/1989"}},
 		{"art_201_§7_from_conduct_against_women", Query{Subject: P, FactsDate: d("2024-05-12"), Conduct: []string{"riot", "against_women"}}, want{conv: true, law: lawLGE, art: "art. 201, § 2º c/c § 7º", min: 6, max: 72, sec7: true}},
-		{"art_201_§7_alone_warns_cause_of_increase", Query{Subject: P, FactsDate: d("2024-05-12"), Conduct: []string{"racism"}}, want{conv: true, law: lawLGE, art: "art. 201, § 2º c/c § 7º", min: 6, max: 72, sec7: true, noteHas: "causa de aumento"}},
+		{"Lei_7716_art_20_§2-A_racism_alone_is_no_art_201", Query{Subject: P, FactsDate: d("2024-05-12"), Conduct: []string{"racism"}}, want{conv: false, law: law7716, art: "art. 20, § 2º-A", min: 36, max: 36}},
+		{"art_201_§7_against_women_alone_not_covered", Query{Subject: P, FactsDate: d("2024-05-12"), Conduct: []string{"against_women"}}, want{notCover: "conduct"}},
 		{"art_201_§7_reading_off", Query{Subject: P, FactsDate: d("2024-05-12"), Sec7: ptr(true), Sec7DoublesBan: ptr(false)}, want{conv: true, law: lawLGE, art: "art. 201, § 2º", min: 3, max: 36, noteHas: "leitura do juízo"}},
 		{"art_201_§7_not_eligible", Query{Subject: P, FactsDate: d("2024-05-12"), Sec7: ptr(true), Eligible: ptr(false)}, want{conv: false, law: lawLGE, art: "art. 201, § 2º"}},
 		{"art_41-B_§7_not_retroactive", Query{Subject: P, FactsDate: d("2022-05-12"), Sec7: ptr(true)}, want{conv: true, law: law12299, art: "art. 41-B, § 2º", min: 3, max: 36, noteHas: "sec7 ignorado"}},
@@ -248,7 +249,9 @@ func TestBanRange(t *testing.T) {
 		{"art_41-B_§1_II_weapons_28-07-2010", Query{Subject: P, FactsDate: d("2010-07-28"), Conduct: []string{"weapons"}}, want{conv: true, law: law12299, art: "art. 41-B, § 2º", min: 3, max: 36, notes: -1}},
 		{"art_41-B_fan_fight_not_yet_not_covered", Query{Subject: P, FactsDate: d("2023-06-14"), Conduct: []string{"fan_fight"}}, want{notCover: "conduct"}},
 		{"art_201_§1_III_fan_fight_15-06-2023", Query{Subject: P, FactsDate: d("2023-06-15"), Conduct: []string{"fan_fight"}}, want{conv: true, law: lawLGE, art: "art. 201, § 2º", min: 3, max: 36, notes: -1}},
-		{"art_41-B_racism_alone_not_covered", Query{Subject: P, FactsDate: d("2023-06-14"), Conduct: []string{"racism"}}, want{notCover: "conduct"}},
+		{"Lei_7716_art_20_§2-A_racism_alone_14-06-2023_under_41-B_period", Query{Subject: P, FactsDate: d("2023-06-14"), Conduct: []string{"racism"}}, want{conv: false, law: law7716, art: "art. 20, § 2º-A", min: 36, max: 36}},
+		{"Lei_7716_art_20_§2-A_from_11-01-2023", Query{Subject: P, FactsDate: d("2023-01-11"), Conduct: []string{"racism"}}, want{conv: false, law: law7716, art: "art. 20, § 2º-A", min: 36, max: 36}},
+		{"Lei_14532_racism_alone_10-01-2023_not_covered", Query{Subject: P, FactsDate: d("2023-01-10"), Conduct: []string{"racism"}}, want{notCover: "conduct"}},
 		{"art_41-B_racism_ignored_with_violence", Query{Subject: P, FactsDate: d("2023-06-14"), Conduct: []string{"violence", "racism"}}, want{conv: true, law: law12299, art: "art. 41-B, § 2º", min: 3, max: 36, noteHas: `"racism"`}},
 		{"art_201_group_only_word_ignored", Query{Subject: P, FactsDate: d("2024-01-01"), Conduct: []string{"invasion", "discrimination"}}, want{conv: true, law: lawLGE, art: "art. 201, § 2º", min: 3, max: 36, noteHas: "torcida organizada"}},
 		{"art_201_group_only_words_not_covered", Query{Subject: P, FactsDate: d("2024-01-01"), Conduct: []string{"training_ground_invasion", "attack_on_sport_people"}}, want{notCover: "conduct"}},

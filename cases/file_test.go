@@ -348,11 +348,11 @@ func TestFile_FanGroupLinkAndGroupBanArt183(t *testing.T) {
 		t.Fatalf("group_id = %v, want %d", d.GroupID, gid)
 	}
 	j := e.judgeOf(t, c)
-	_, err = e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 61))
+	_, err = e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 61))
 	if msg := invalidField(t, err, "ban.months", false); !strings.Contains(msg, "art. 183") {
 		t.Errorf("61 months: message %q does not name art. 183", msg)
 	}
-	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 60))
+	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 60))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -172,15 +172,10 @@ func TestImportMatches_LGE_art_201_sec4_Schedule(t *testing.T) {
 // the judge.
 func (e *env) sentenceR1(t *testing.T, first string, months int, prison *int) (*cases.Case, int64, cases.Actor) {
 	t.Helper()
-	c, d, j := e.fileOne(t, "R1")
-	in := sentenceIn(d.ID, first, months)
-	in.PrisonMonths = prison
-	in.ReportingDuty = &cases.ReportingDuty{Place: "24º DP – São Paulo", Club: "Corinthians"}
-	res, err := e.svc.Sentence(context.Background(), j, c.ID, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, res.Ban.ID, j
+	return e.finalBan(t, "R1", first, months, func(in *cases.SentenceInput) {
+		in.PrisonMonths = prison
+		in.ReportingDuty = &cases.ReportingDuty{Place: "24º DP – São Paulo", Club: "Corinthians"}
+	})
 }
 
 // LGE art. 201, § 4º: a ban on R1 with a duty for Corinthians over a term
@@ -295,11 +290,12 @@ func TestLift_CPP_art_319_II_Precautionary(t *testing.T) {
 	e := newEnv(t, t0, 2)
 	ctx := context.Background()
 	c, d, j := e.fileOne(t, "R1")
-	in := cases.SentenceInput{DefendantID: d.ID, Precautionary: true, Ban: cases.BanInput{FirstDay: "2025-04-01"}}
+	in := cases.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-01", Ban: cases.BanInput{FirstDay: "2025-04-01"}}
 	res, err := e.svc.Sentence(ctx, j, c.ID, in)
 	if err != nil {
 		t.Fatal(err)
 	}
+	res.Ban = res.PrecautionaryBan
 	if res.Ban.LastDay != nil || e.count(t, "bans", "id = ? AND last_day IS NULL AND status = 'active'", res.Ban.ID) != 1 {
 		t.Fatalf("precautionary ban stored with a last day")
 	}
@@ -341,17 +337,18 @@ func TestLift_CPP_art_319_II_Precautionary(t *testing.T) {
 	kindIs(t, err, errs.Conflict)
 }
 
-// DOMAIN.md §3 / LGE art. 201, § 2º: an extension counts from the original
-// first day (31/08/2025 + 3 + 1 months ends on 30/12/2025, not on
-// 31/12/2025 as chaining from 30/11/2025 would give), within the range
-// recorded on the ban, with a history row and a movement.
-func TestExtend_LGE_art_201_sec2_FromOriginalFirstDay(t *testing.T) {
+// CF art. 5º, XXXVI (res judicata): a final ban is never extended; a
+// material error of its last day is corrected, with its reason, as its own
+// movement, within the range counted from the first day. Only a
+// precautionary ban is renewed (CPP art. 319, II): a new review date with a
+// reason.
+func TestExtend_CF_art_5_XXXVI_FinalBanNeverExtended_PrecautionaryRenewed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 2)
 	ctx := context.Background()
-	c, banID, j := e.sentenceR1(t, "2025-08-31", 3, nil)
+	c, banID, j := e.sentenceR1(t, "2025-05-31", 6, nil)
 	if e.count(t, "bans", "id = ? AND last_day = '2025-11-30'", banID) != 1 {
-		t.Fatal("3 months from 31/08/2025 should end on 30/11/2025")
+		t.Fatal("6 months from 31/05/2025 should end on 30/11/2025")
 	}
 	other := e.judges[0]
 	if other.UserID == j.UserID {
@@ -359,36 +356,41 @@ func TestExtend_LGE_art_201_sec2_FromOriginalFirstDay(t *testing.T) {
 	}
 	_, err := e.svc.Extend(ctx, other, banID, cases.ExtendInput{Months: ptr(1), Reason: "x"})
 	kindIs(t, err, errs.Forbidden)
-	_, err = e.svc.Extend(ctx, j, banID, cases.ExtendInput{Months: ptr(34), Reason: "demais"})
-	if msg := invalidField(t, err, "months", false); !strings.Contains(msg, "art. 201") || !strings.Contains(msg, "37") {
-		t.Errorf("out of range message %q should name art. 201 and the total", msg)
-	}
-	_, err = e.svc.Extend(ctx, j, banID, cases.ExtendInput{Months: ptr(0)})
-	invalidField(t, err, "months", false)
-	invalidField(t, err, "reason", false)
-	res, err := e.svc.Extend(ctx, j, banID, cases.ExtendInput{Months: ptr(1), Reason: "Reincidência no curso do impedimento."})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Ban.LastDay.String() != "2025-12-30" || *res.Ban.Months != 4 || res.Extension.PreviousLastDay.String() != "2025-11-30" {
-		t.Errorf("extended ban: last %s months %d (previous %s), want 2025-12-30, 4", res.Ban.LastDay, *res.Ban.Months, res.Extension.PreviousLastDay)
-	}
-	if e.count(t, "bans", "id = ? AND months = 4 AND last_day = '2025-12-30' AND computed_last_day = '2025-12-30'", banID) != 1 ||
-		e.count(t, "ban_extensions", "ban_id = ? AND total_months = 4 AND new_last_day = '2025-12-30'", banID) != 1 ||
-		e.count(t, "movements", "case_id = ? AND description LIKE 'Prorrogado%'", c.ID) != 1 {
-		t.Errorf("extension not stored with its history and movement")
-	}
-	// A second extension still counts from 31/08/2025: 4 + 2 = 6 months.
-	res, err = e.svc.Extend(ctx, j, banID, cases.ExtendInput{Months: ptr(2), Reason: "Nova prorrogação."})
-	if err != nil || res.Ban.LastDay.String() != "2026-02-28" {
-		t.Fatalf("second extension: %v %v, want last day 2026-02-28", res, err)
-	}
-	// Precautionary bans have no term to extend.
-	c2, d2, j2 := e.fileOne(t, "R1")
-	p, err := e.svc.Sentence(ctx, j2, c2.ID, cases.SentenceInput{DefendantID: d2.ID, Precautionary: true, Ban: cases.BanInput{FirstDay: "2025-04-01"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = e.svc.Extend(ctx, j2, p.Ban.ID, cases.ExtendInput{Months: ptr(3), Reason: "x"})
+	_, err = e.svc.Extend(ctx, j, banID, cases.ExtendInput{Months: ptr(1), Reason: "Reincidência no curso do impedimento."})
 	kindIs(t, err, errs.Conflict)
+	if !strings.Contains(err.Error(), "XXXVI") {
+		t.Errorf("refusal %q should cite CF art. 5º, XXXVI", err)
+	}
+	if e.count(t, "bans", "id = ? AND months = 6 AND last_day = '2025-11-30'", banID) != 1 {
+		t.Error("the refused extension changed the ban")
+	}
+	// Correction of a material error: within the range, its own movement.
+	_, err = e.svc.Correct(ctx, j, banID, cases.CorrectInput{LastDay: "2028-06-01", Reason: "x"})
+	invalidField(t, err, "last_day", false)
+	_, err = e.svc.Correct(ctx, j, banID, cases.CorrectInput{LastDay: "2025-11-29"})
+	invalidField(t, err, "reason", false)
+	b, err := e.svc.Correct(ctx, j, banID, cases.CorrectInput{LastDay: "2025-11-29", Reason: "Leitura do último dia pelo juízo (CP, art. 10)."})
+	if err != nil || b.LastDay.String() != "2025-11-29" {
+		t.Fatalf("correction: %+v %v", b, err)
+	}
+	if e.count(t, "movements", "case_id = ? AND description LIKE 'Correção de erro material%'", c.ID) != 1 {
+		t.Error("no movement for the correction")
+	}
+	// A precautionary ban is renewed: new review date and reason.
+	c2, d2, j2 := e.fileOne(t, "R1")
+	p, err := e.svc.Sentence(ctx, j2, c2.ID, cases.SentenceInput{DefendantID: d2.ID, Precautionary: true, ReviewOn: "2025-07-10", Ban: cases.BanInput{FirstDay: "2025-06-10"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.svc.Extend(ctx, j2, p.PrecautionaryBan.ID, cases.ExtendInput{Months: ptr(3), Reason: "x"})
+	invalidField(t, err, "months", false)
+	_, err = e.svc.Renew(ctx, j2, p.PrecautionaryBan.ID, cases.RenewInput{ReviewOn: "2025-07-01", Reason: "x"})
+	invalidField(t, err, "review_on", false) // not after the current review
+	r, err := e.svc.Extend(ctx, j2, p.PrecautionaryBan.ID, cases.ExtendInput{ReviewOn: "2025-10-10", Reason: "Persistem os motivos: novo confronto anunciado."})
+	if err != nil || r.Ban.ReviewOn == nil || r.Ban.ReviewOn.String() != "2025-10-10" || r.Renewal.PreviousReview.String() != "2025-07-10" {
+		t.Fatalf("renewal: %+v %v", r, err)
+	}
+	if e.count(t, "ban_renewals", "ban_id = ?", p.PrecautionaryBan.ID) != 1 || e.count(t, "movements", "case_id = ? AND description LIKE 'Renovada%'", c2.ID) != 1 {
+		t.Error("renewal not recorded with a movement")
+	}
 }

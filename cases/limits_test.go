@@ -55,28 +55,28 @@ func TestSentence_OverridePrisonAndPrescription_Art201(t *testing.T) {
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
 	c, d, j := e.fileOne(t, "R1")
-	in := sentenceIn(d.ID, "2025-06-01", 36)
+	in := sentenceIn(d.ID, "2025-07-01", 36)
 	in.Ban.LastDayOverride, in.Ban.OverrideReason = "2035-01-01", "motivo"
 	if msg := invalidField(t, func() error { _, err := e.svc.Sentence(ctx, j, c.ID, in); return err }(), "ban.last_day_override", false); !strings.Contains(msg, "art. 201") {
 		t.Errorf("override message %q does not name art. 201", msg)
 	}
-	in = sentenceIn(d.ID, "2025-06-01", 12)
+	in = sentenceIn(d.ID, "2025-07-01", 12)
 	in.PrisonMonths = ptr(100)
 	invalidField(t, func() error { _, err := e.svc.Sentence(ctx, j, c.ID, in); return err }(), "prison_months", false)
-	in = sentenceIn(d.ID, "2025-06-01", 12)
+	in = sentenceIn(d.ID, "2025-07-01", 12)
 	in.Ban.FirstDay = "2025-02-30"
 	if msg := invalidField(t, func() error { _, err := e.svc.Sentence(ctx, j, c.ID, in); return err }(), "ban.first_day", false); !strings.Contains(msg, "não existe") {
 		t.Errorf("first day message %q", msg)
 	}
-	// Upper bound accepted: the last day of the maximum term (2028-05-31).
-	in = sentenceIn(d.ID, "2025-06-01", 12)
-	in.Ban.LastDayOverride, in.Ban.OverrideReason = "2028-05-31", "leitura do juízo"
+	// Upper bound accepted: the last day of the maximum term (2028-06-30).
+	in = sentenceIn(d.ID, "2025-07-01", 12)
+	in.Ban.LastDayOverride, in.Ban.OverrideReason = "2028-06-30", "leitura do juízo"
 	in.PrisonMonths = ptr(18)
 	res, err := e.svc.Sentence(ctx, j, c.ID, in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Ban.LastDay.String() != "2028-05-31" || res.Ban.ComputedLastDay.String() != "2026-05-31" {
+	if res.Ban.LastDay.String() != "2028-06-30" || res.Ban.ComputedLastDay.String() != "2026-06-30" {
 		t.Errorf("last day %v computed %v", res.Ban.LastDay, res.Ban.ComputedLastDay)
 	}
 	for _, w := range res.Warnings {
@@ -86,7 +86,7 @@ func TestSentence_OverridePrisonAndPrescription_Art201(t *testing.T) {
 	}
 	// R8: facts of 2008 → prescription warning.
 	c8, d8, j8 := e.fileOne(t, "R8")
-	res, err = e.svc.Sentence(ctx, j8, c8.ID, sentenceIn(d8.ID, "2025-06-01", 6))
+	res, err = e.svc.Sentence(ctx, j8, c8.ID, sentenceIn(d8.ID, "", 6))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,8 @@ func TestSentence_OverridePrisonAndPrescription_Art201(t *testing.T) {
 // (the status stays active), lifted.
 func TestBanState(t *testing.T) {
 	last := civil.MustParse("2025-08-31")
-	b := sanctions.Ban{Status: "active", FirstDay: civil.MustParse("2025-06-01"), LastDay: &last}
+	first := civil.MustParse("2025-06-01")
+	b := sanctions.Ban{Status: "active", FirstDay: &first, LastDay: &last}
 	for day, want := range map[string]string{"2025-05-31": "not_started", "2025-06-01": "in_force", "2025-08-31": "in_force", "2025-09-01": "ended"} {
 		if got := cases.BanState(b, civil.MustParse(day)); got != want {
 			t.Errorf("%s: %s, want %s", day, got, want)

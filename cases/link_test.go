@@ -27,7 +27,7 @@ func TestLinkGroup_ThenSentence_Art183(t *testing.T) {
 	if d.Kind != "fan_group" || d.GroupID != nil {
 		t.Fatalf("defendant %+v: want an unlinked group", d)
 	}
-	_, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 12))
+	_, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 12))
 	invalidField(t, err, "defendant_id", false)
 
 	var here, there int64
@@ -88,7 +88,7 @@ func TestLinkGroup_ThenSentence_Art183(t *testing.T) {
 	if v2, err := e.svc.LinkGroup(ctx, j, c.ID, d.ID, in); err != nil || v2.Version != v.Version {
 		t.Errorf("same link again: %v, version %v", err, v2)
 	}
-	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 12))
+	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 12))
 	if err != nil {
 		t.Fatalf("sentence after the link: %v", err)
 	}

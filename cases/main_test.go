@@ -209,3 +209,74 @@ func kindIs(t *testing.T, err error, k errs.Kind) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// clerk returns the court's clerk (created on first use).
+func (e *env) clerk(t *testing.T) cases.Actor {
+	t.Helper()
+	return e.user(t, "Escrivã do Cartório", "clerk")
+}
+
+// makeFinal records every party's notice of the decision of case caseID
+// with an express waiver of the appeal on the clock's day (the prosecution,
+// and each defendant and its defence: Lei 9.099/1995, art. 82, § 1º) and
+// certifies the final judgment, which starts the bans that waited for it
+// (Súmula 643 STJ).
+func (e *env) makeFinal(t *testing.T, caseID int64) {
+	t.Helper()
+	ctx := context.Background()
+	k := e.clerk(t)
+	day := e.clk.Now().In(saoPaulo).Format("2006-01-02")
+	var c cases.Case
+	if err := e.g.Take(&c, caseID).Error; err != nil {
+		t.Fatal(err)
+	}
+	ns := []cases.NotificationInput{{Party: cases.PartyProsecution, NotifiedOn: day, WaivedAppeal: true}}
+	for _, d := range e.defendants(t, caseID) {
+		ns = append(ns, cases.NotificationInput{Party: cases.PartyDefendant, DefendantID: d.ID, NotifiedOn: day, WaivedAppeal: true})
+		if c.Flow == cases.FlowCriminal {
+			ns = append(ns, cases.NotificationInput{Party: cases.PartyDefence, DefendantID: d.ID, NotifiedOn: day, WaivedAppeal: true})
+		}
+	}
+	for _, n := range ns {
+		if _, err := e.svc.Notify(ctx, k, caseID, n); err != nil {
+			t.Fatalf("notify %+v: %v", n, err)
+		}
+	}
+	if _, err := e.svc.Transition(ctx, k, caseID, cases.TransitionInput{To: cases.StatusFinal}); err != nil {
+		t.Fatalf("final judgment: %v", err)
+	}
+}
+
+// finalBan files ref on day first (the clock moves there and back),
+// sentences its first defendant with months (in changed by mod) and makes
+// the judgment final that same day: the ban is in force from first. It
+// returns the case, the ban's id and the judge.
+func (e *env) finalBan(t *testing.T, ref, first string, months int, mod func(*cases.SentenceInput)) (*cases.Case, int64, cases.Actor) {
+	t.Helper()
+	back := e.clk.Now()
+	if first != "" {
+		day := civilDay(t, first)
+		e.clk.Set(time.Date(day.Year(), day.Month(), day.Day(), 23, 30, 0, 0, saoPaulo))
+		defer e.clk.Set(back)
+	}
+	c, d, j := e.fileOne(t, ref)
+	in := cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months}}
+	if mod != nil {
+		mod(&in)
+	}
+	res, err := e.svc.Sentence(context.Background(), j, c.ID, in)
+	if err != nil {
+		t.Fatalf("sentence %s: %v", ref, err)
+	}
+	e.makeFinal(t, c.ID)
+	return c, res.Ban.ID, j
+}
+
+func civilDay(t *testing.T, s string) time.Time {
+	t.Helper()
+	d, err := time.Parse("2006-01-02", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}

@@ -42,6 +42,11 @@ type PleaInput struct {
 	DefendantID int64  `json:"defendant_id"`
 	Months      *int   `json:"months"`
 	FirstDay    string `json:"first_day"`
+	// Organiser, Sec7: this defendant's flags (Lei 14.597/2023, art. 201,
+	// §§ 6º and 7º); default from the case's conduct only for a sole
+	// defendant. Either puts the offence outside the JECRIM: no plea.
+	Organiser *bool `json:"organiser"`
+	Sec7      *bool `json:"sec7"`
 }
 
 // PleaResult is an offer with its notes.
@@ -128,20 +133,25 @@ func (s *Service) OfferPlea(ctx context.Context, actor Actor, caseID int64, in P
 		if open > 0 {
 			return errs.New(errs.Conflict, "Já há proposta de transação penal pendente ou aceita para este réu.")
 		}
-		rg, err := sanctions.BanRange(sanctions.Query{Subject: sanctions.Person, FactsDate: c.FactsDate, Conduct: c.Conduct})
-		if err != nil {
-			var nc *sanctions.NotCoveredError
-			if errors.As(err, &nc) {
-				return errs.InvalidField("defendant_id", "covered", nc.Reason)
-			}
+		var court Court
+		if err := tx.Where("code = ?", c.CourtCode).Take(&court).Error; err != nil {
 			return err
 		}
-		if !rg.Convertible {
-			msg := rg.Reason
-			if rg.Organiser {
-				msg = "organizador, preparador ou incitador (art. 201, § 6º, da Lei 14.597/2023): sem transação penal nem conversão em impedimento. " + rg.Reason
+		rg, _, err := s.rangeFor(ctx, *c, *d, court, SentenceInput{Organiser: in.Organiser, Sec7: in.Sec7})
+		if err != nil {
+			return err
+		}
+		if !rg.PleaAllowed {
+			field := "defendant_id"
+			msg := fmt.Sprintf("pena máxima de %s (%s da %s): fora do JECRIM, rito ordinário; não cabe transação penal (Lei 9.099/1995, arts. 61 e 76).", monthsText(rg.PrisonMaxMonths), rg.Offence, rg.Law)
+			switch {
+			case rg.Organiser:
+				msg = "organizador, preparador ou incitador (art. 201, § 6º, da Lei 14.597/2023): sem transação penal nem conversão em impedimento; pena de 16 a 36 meses, fora do JECRIM. " + rg.Reason
 			}
-			return errs.InvalidField("defendant_id", "plea_barred", msg)
+			return errs.InvalidField(field, "plea_barred", msg)
+		}
+		if !rg.Convertible {
+			return errs.InvalidField("defendant_id", "plea_barred", rg.Reason)
 		}
 		var f errs.Fields
 		if in.Months == nil {
@@ -265,7 +275,7 @@ func (s *Service) Homologate(ctx context.Context, actor Actor, caseID int64, in 
 		}
 		months := p.Months
 		sin := SentenceInput{DefendantID: d.ID, Ban: BanInput{FirstDay: first, Months: &months}}
-		plan, err := s.planBan(ctx, *c, *d, court, sin, sanctions.FromPleaAgreement)
+		plan, err := s.planBan(ctx, *c, *d, court, sin, sanctions.FromPleaAgreement, nil)
 		if err != nil {
 			return renameField(err, "ban.first_day", "first_day")
 		}
@@ -298,7 +308,7 @@ func (s *Service) Homologate(ctx context.Context, actor Actor, caseID int64, in 
 		if err := s.refreshBlocklist(ctx, plan.ban.ID); err != nil {
 			return err
 		}
-		out = &SentenceResult{Ban: plan.ban, MemberBans: []sanctions.Ban{}, Range: plan.rg, Warnings: plan.warnings}
+		out = &SentenceResult{Outcome: OutcomeBan, Ban: &plan.ban, MemberBans: []sanctions.Ban{}, Range: plan.rg, Warnings: plan.warnings}
 		return nil
 	})
 	return out, err
@@ -351,10 +361,13 @@ func (Suspension) TableName() string { return "conditional_suspensions" }
 // defendant, the probation in months (24 to 48), its first day (default
 // today) and the conditions (art. 89, §§ 1º and 2º).
 type SuspensionInput struct {
-	DefendantID int64    `json:"defendant_id"`
-	Months      *int     `json:"months"`
-	FirstDay    string   `json:"first_day"`
-	Conditions  []string `json:"conditions"`
+	DefendantID int64 `json:"defendant_id"`
+	// Organiser, Sec7: this defendant's flags (as in PleaInput).
+	Organiser  *bool    `json:"organiser"`
+	Sec7       *bool    `json:"sec7"`
+	Months     *int     `json:"months"`
+	FirstDay   string   `json:"first_day"`
+	Conditions []string `json:"conditions"`
 }
 
 // Suspend records the judge's conditional suspension of the proceedings
@@ -384,13 +397,20 @@ func (s *Service) Suspend(ctx context.Context, actor Actor, caseID int64, in Sus
 		if d.Kind != "person" {
 			return errs.InvalidField("defendant_id", "person_only", "não há suspensão condicional do processo para torcidas (rito civil).")
 		}
-		rg, err := sanctions.BanRange(sanctions.Query{Subject: sanctions.Person, FactsDate: c.FactsDate, Conduct: c.Conduct})
-		if err == nil && (rg.Organiser || rg.Sec7) {
-			why := "§ 6º (organizador: pena aumentada de 1/3 a 1/2)"
-			if rg.Sec7 {
-				why = "§ 7º (penas em dobro)"
+		var court Court
+		if err := tx.Where("code = ?", c.CourtCode).Take(&court).Error; err != nil {
+			return err
+		}
+		rg, _, err := s.rangeFor(ctx, *c, *d, court, SentenceInput{Organiser: in.Organiser, Sec7: in.Sec7})
+		if err == nil && !rg.SuspensionAllowed {
+			why := fmt.Sprintf("%s da %s", rg.Offence, rg.Law)
+			switch {
+			case rg.Organiser:
+				why = "art. 201, § 6º, da Lei 14.597/2023 (organizador: pena aumentada de 1/3 a 1/2)"
+			case rg.Sec7:
+				why = "art. 201, § 7º, da Lei 14.597/2023 (penas em dobro)"
 			}
-			return errs.InvalidField("defendant_id", "suspension_barred", fmt.Sprintf("a pena mínima passa de um ano com o art. 201, %s, da Lei 14.597/2023: sem suspensão condicional do processo (Lei 9.099/1995, art. 89).", why))
+			return errs.InvalidField("defendant_id", "suspension_barred", fmt.Sprintf("a pena mínima (%s) passa de um ano com o %s: rito ordinário, sem suspensão condicional do processo (Lei 9.099/1995, art. 89).", monthsText(rg.PrisonMinMonths), why))
 		}
 		var f errs.Fields
 		if in.Months == nil {

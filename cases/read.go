@@ -53,6 +53,16 @@ type View struct {
 	Hearings    []HearingView  `json:"hearings,omitempty"`
 	Pleas       []Plea         `json:"plea_agreements,omitempty"`
 	Suspensions []Suspension   `json:"conditional_suspensions,omitempty"`
+	// Sentences: each defendant's signed decision (outcome, article, prison,
+	// fine, the judge's text).
+	Sentences     []SentenceRecord `json:"sentences,omitempty"`
+	AppealResults []AppealResult   `json:"appeal_results,omitempty"`
+	// Rite: "jecrim", "ordinary" (rito ordinário: a maximum above 2 years,
+	// Lei 9.099/1995, art. 61) or "civil" (group cases).
+	Rite string `json:"rite,omitempty"`
+	// FinalityMissing lists, in Portuguese, what keeps the judgment from
+	// becoming final (notifications not recorded, appeal windows open).
+	FinalityMissing []string `json:"finality_missing,omitempty"`
 }
 
 // JudgeView names the judge a case is distributed to.
@@ -144,6 +154,12 @@ type BanView struct {
 	// (CPP art. 282, § 5º); set with status "lifted".
 	LiftedOn   *civil.Date `json:"lifted_on,omitempty"`
 	LiftReason string      `json:"lift_reason,omitempty"`
+	// StatePT names State in Portuguese (sanctions.StatePT).
+	StatePT string `json:"state_pt,omitempty"`
+	// PrecautionaryDays: for a final ban, the days the defendant spent
+	// under precautionary bans in the case, for the judge's decision on
+	// credit (CP art. 42; POST /api/v1/bans/{id}/credit).
+	PrecautionaryDays *int `json:"precautionary_days,omitempty"`
 }
 
 // NewBanView formats a stored ban for the API.
@@ -155,20 +171,11 @@ func NewBanView(b sanctions.Ban) BanView {
 	return v
 }
 
-// BanState says where ban b stands on day: "lifted", "not_started",
-// "ended" or "in_force" (DOMAIN.md §3: from the first day to the last day,
-// inclusive, in the court's zone).
-func BanState(b sanctions.Ban, day civil.Date) string {
-	switch {
-	case b.Status != "active":
-		return "lifted"
-	case day.Before(b.FirstDay):
-		return "not_started"
-	case b.LastDay != nil && day.After(*b.LastDay):
-		return "ended"
-	}
-	return "in_force"
-}
+// BanState says where ban b stands on day (sanctions.Ban.State):
+// awaiting_final, not_started, in_force, ended, or lifted, replaced,
+// reformed, annulled, converted, undone (DOMAIN.md §3: from the first day to
+// the last day, inclusive, in the court's zone).
+func BanState(b sanctions.Ban, day civil.Date) string { return b.State(day) }
 
 // FormatNumber formats a 20-digit CNJ number as NNNNNNN-DD.AAAA.J.TR.OOOO.
 func FormatNumber(digits string) string {
@@ -703,10 +710,21 @@ func (s *Service) views(tx *gorm.DB, cs []Case) ([]View, error) {
 			return nil, err
 		}
 		today := civil.Today(s.now(), s.Loc)
+		precautionary := map[int64][]banRow{} // by defendant
+		for _, b := range rows {
+			if b.Precautionary {
+				precautionary[b.DefendantID] = append(precautionary[b.DefendantID], b)
+			}
+		}
 		for _, b := range rows {
 			bv := NewBanView(b.Ban)
 			bv.LiftedOn, bv.LiftReason = b.LiftedOn, b.LiftReason
 			bv.State = BanState(b.Ban, today)
+			bv.StatePT = sanctions.StatePT[bv.State]
+			if ps := precautionary[b.DefendantID]; !b.Precautionary && b.GroupBanID == nil && len(ps) > 0 {
+				n := countPrecautionary(ps, today)
+				bv.PrecautionaryDays = &n
+			}
 			bans[b.CaseID] = append(bans[b.CaseID], bv)
 		}
 	}
@@ -792,5 +810,43 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 	if err := tx.Where("case_id = ?", c.ID).Order("id").Find(&v.Suspensions).Error; err != nil {
 		return nil, err
 	}
+	if err := tx.Where("case_id = ? AND status <> 'draft'", c.ID).Order("id").Find(&v.Sentences).Error; err != nil {
+		return nil, err
+	}
+	var results []AppealResult
+	if err := tx.Where("case_id = ?", c.ID).Order("id").Find(&results).Error; err != nil {
+		return nil, err
+	}
+	v.AppealResults = results
+	v.Rite = caseRite(c, v.Sentences)
+	if c.Status == StatusSentenced || c.Status == StatusJudgment || c.Status == StatusAppeal {
+		missing, _, err := s.finalityMissing(ctx, &c)
+		if err != nil {
+			return nil, err
+		}
+		v.FinalityMissing = missing
+	}
 	return v, nil
+}
+
+// caseRite is "civil" for group cases, "ordinary" when a defendant's
+// offence has a maximum above 2 years (Lei 9.099/1995, art. 61: § 6º, § 7º
+// of art. 201, Lei 7.716/1989) by the sentences or, before them, by the
+// case's conduct, else "jecrim".
+func caseRite(c Case, sentences []SentenceRecord) string {
+	if c.Flow == FlowCivil {
+		return sanctions.RiteCivil
+	}
+	for _, r := range sentences {
+		if strings.Contains(r.Article, "§ 6º") || strings.Contains(r.Article, "§ 7º") || r.Article == sanctions.Art7716 {
+			return sanctions.RiteOrdinary
+		}
+	}
+	if len(sentences) == 0 && !c.FactsDate.Before(civil.New(2023, 1, 11)) {
+		rg, err := sanctions.BanRange(sanctions.Query{Subject: sanctions.Person, FactsDate: c.FactsDate, Conduct: c.Conduct})
+		if err == nil && rg.Rite == sanctions.RiteOrdinary {
+			return sanctions.RiteOrdinary
+		}
+	}
+	return sanctions.RiteJECRIM
 }

@@ -2,9 +2,12 @@ package cases
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
@@ -14,28 +17,107 @@ import (
 )
 
 // SentenceInput is the body of POST /api/v1/cases/{id}/sentence
-// (../shared/API.md). Nil flags take their defaults: eligible true;
-// organiser, sec7 and off_venue derived from the conduct; sec7_doubles_ban
-// and publish from the court's settings.
+// (../shared/API.md): one defendant's decision. Nil flags take their
+// defaults: eligible true; organiser, sec7, weapons, fan_fight from the
+// case's conduct only when the case has one defendant (false otherwise: a
+// penalty is personal, CF art. 5º, XLV–XLVI); off_venue from the conduct;
+// sec7_doubles_ban and publish from the court's settings.
 type SentenceInput struct {
-	DefendantID       int64          `json:"defendant_id"`
-	Eligible          *bool          `json:"eligible"`
-	Organiser         *bool          `json:"organiser"`
-	Sec7              *bool          `json:"sec7"`
-	OffVenue          *bool          `json:"off_venue"`
-	Sec7DoublesBan    *bool          `json:"sec7_doubles_ban"`
-	Ban               BanInput       `json:"ban"`
-	Precautionary     bool           `json:"precautionary"`
-	PrisonMonths      *int           `json:"prison_months"`
-	ReportingDuty     *ReportingDuty `json:"reporting_duty"`
-	Publish           *bool          `json:"publish"`
-	MemberIDs         []int64        `json:"member_ids"`
-	ExcludedMemberIDs []int64        `json:"excluded_member_ids"`
-	ExclusionReason   string         `json:"exclusion_reason"` // required with excluded_member_ids; recorded in the docket
+	DefendantID int64 `json:"defendant_id"`
+	// Outcome is OutcomeBan (the conversion, or the cumulative ban of Lei
+	// 7.716/1989; the default when the range allows it), OutcomePrison
+	// (reclusão and fine, no conversion) or OutcomeAcquittal (CPP art. 386).
+	Outcome   string `json:"outcome"`
+	Eligible  *bool  `json:"eligible"`
+	Organiser *bool  `json:"organiser"`
+	Sec7      *bool  `json:"sec7"`
+	// Sec7Ground names what § 7º is for: "racism" or "against_women";
+	// default from the case's conduct.
+	Sec7Ground     string   `json:"sec7_ground"`
+	Weapons        *bool    `json:"weapons"`
+	FanFight       *bool    `json:"fan_fight"`
+	OffVenue       *bool    `json:"off_venue"`
+	Sec7DoublesBan *bool    `json:"sec7_doubles_ban"`
+	Ban            BanInput `json:"ban"`
+	PrisonMonths   *int     `json:"prison_months"`
+	FineDays       *int     `json:"fine_days"`
+	// NoConversionReason is the judge's own words on why the reclusão is
+	// not converted (outcome prison); the legal reason is always recorded.
+	NoConversionReason string `json:"no_conversion_reason"`
+	// AcquittalGround is the item of CPP art. 386 (I to VII).
+	AcquittalGround string `json:"acquittal_ground"`
+	// Precautionary with ReviewOn: a precautionary ban alone (CPP art. 319,
+	// II), no months; Ban.FirstDay its first day (default today).
+	Precautionary bool   `json:"precautionary"`
+	ReviewOn      string `json:"review_on"`
+	// PrecautionaryUntilFinal: a precautionary ban ordered in the sentence,
+	// in force until the judgment is final (then replaced by the final ban).
+	PrecautionaryUntilFinal *PrecautionaryInput `json:"precautionary_until_final"`
+	Text                    *SentenceText       `json:"text"`
+	Dosimetry               *Dosimetry          `json:"dosimetry"`
+	ReportingDuty           *ReportingDuty      `json:"reporting_duty"`
+	Publish                 *bool               `json:"publish"`
+	MemberIDs               []int64             `json:"member_ids"`
+	ExcludedMemberIDs       []int64             `json:"excluded_member_ids"`
+	ExclusionReason         string              `json:"exclusion_reason"` // required with excluded_member_ids; recorded in the docket
+	// Draft saves the decision as a minuta (checked, nothing decided);
+	// SignDraft signs the saved minuta.
+	Draft bool `json:"draft"`
 }
 
-// BanInput is the term the judge fixes: the first day and the months; the
-// last day is computed (CP art. 10) unless overridden with a reason.
+// Sentence outcomes (DOMAIN.md §2 "Outcomes"; API.md).
+const (
+	OutcomeBan           = "ban"
+	OutcomePrison        = "prison"
+	OutcomeAcquittal     = "acquittal"
+	OutcomePrecautionary = "precautionary" // a precautionary ban alone: no decision of the merits
+)
+
+// AcquittalGrounds are the items of CPP art. 386 with their text.
+var AcquittalGrounds = map[string]string{
+	"I":   "estar provada a inexistência do fato",
+	"II":  "não haver prova da existência do fato",
+	"III": "não constituir o fato infração penal",
+	"IV":  "estar provado que o réu não concorreu para a infração penal",
+	"V":   "não existir prova de ter o réu concorrido para a infração penal",
+	"VI":  "existirem circunstâncias que excluam o crime ou isentem o réu de pena, ou mesmo se houver fundada dúvida sobre sua existência",
+	"VII": "não existir prova suficiente para a condenação",
+}
+
+// PrecautionaryInput is a precautionary ban ordered with the sentence until
+// it is final: its first day (default today) and review date (required:
+// Res. CNJ 417/2021, art. 19).
+type PrecautionaryInput struct {
+	FirstDay string `json:"first_day"`
+	ReviewOn string `json:"review_on"`
+}
+
+// SentenceText is the judge's own text (CF art. 93, IX): the report
+// (relatório) and the reasoning (fundamentação).
+type SentenceText struct {
+	Report    string `json:"report"`
+	Reasoning string `json:"reasoning"`
+}
+
+// Dosimetry is the prison term fixed in three phases (CP arts. 59 and 68),
+// in months: the base (circumstances of art. 59, within the offence's
+// range), the intermediate (aggravating and mitigating circumstances, CP
+// arts. 61–66, within the same range: Súmula 231 STJ) and the final (causes
+// of increase and decrease, e.g. art. 201, §§ 6º and 7º), each with its
+// reasons.
+type Dosimetry struct {
+	BaseMonths          int    `json:"base_months"`
+	BaseReasons         string `json:"base_reasons"`
+	IntermediateMonths  int    `json:"intermediate_months"`
+	IntermediateReasons string `json:"intermediate_reasons"`
+	FinalMonths         int    `json:"final_months"`
+	FinalReasons        string `json:"final_reasons"`
+}
+
+// BanInput is the term the judge fixes: the months, a later first day
+// (optional: by default the ban starts on the day the judgment becomes
+// final), and a last-day override with its reason (only with a fixed first
+// day).
 type BanInput struct {
 	FirstDay        string `json:"first_day"`
 	Months          *int   `json:"months"`
@@ -52,22 +134,80 @@ type ReportingDuty struct {
 	Competition string `json:"competition,omitempty"`
 }
 
-// SentenceResult is what a sentence creates.
-type SentenceResult struct {
-	Ban        sanctions.Ban
-	MemberBans []sanctions.Ban
-	Range      sanctions.Range
-	Warnings   []string
+// Flags are one defendant's conduct flags as applied, and which of them
+// were derived from the case's conduct (a sole defendant) instead of stated
+// by the judge.
+type Flags struct {
+	Organiser bool     `json:"organiser"`
+	Sec7      bool     `json:"sec7"`
+	Weapons   bool     `json:"weapons"`
+	FanFight  bool     `json:"fan_fight"`
+	Eligible  bool     `json:"eligible"`
+	Derived   []string `json:"derived"`
 }
 
-// Sentence decides a defendant's case with a stadium ban: it takes the rule
-// in force at the date of the facts (sanctions.BanRange), checks the term
-// against its range (errs.Invalid naming the article otherwise), counts the
-// last day (sanctions.LastDay, CP art. 10) and writes the ban, the docket
-// movements and the blocklist change in one transaction. Only the judge the
-// case is distributed to may sentence (errs.Forbidden); a defendant already
-// sentenced is errs.Conflict. Lei 14.597/2023, art. 201, §§ 2º–7º; Lei
-// 10.671/2003, arts. 39, 39-A, 39-C, 41-B.
+// SentenceRecord is a stored sentence (table sentences): one defendant's
+// decision, a draft or signed.
+type SentenceRecord struct {
+	ID                 int64           `json:"id"`
+	CaseID             int64           `json:"case_id"`
+	DefendantID        int64           `json:"defendant_id"`
+	Status             string          `json:"status"` // draft, signed, reformed, annulled
+	Outcome            string          `json:"outcome"`
+	Input              json.RawMessage `json:"-" gorm:"type:jsonb"`
+	Law                string          `json:"law"`
+	Article            string          `json:"article"`
+	PrisonMonths       *int            `json:"prison_months"`
+	FineDays           *int            `json:"fine_days"`
+	NoConversionReason string          `json:"no_conversion_reason,omitempty"`
+	AcquittalGround    string          `json:"acquittal_ground,omitempty"`
+	Flags              json.RawMessage `json:"flags" gorm:"type:jsonb"`
+	Report             string          `json:"report"`
+	Reasoning          string          `json:"reasoning"`
+	Dosimetry          json.RawMessage `json:"dosimetry" gorm:"type:jsonb"`
+	BanID              *int64          `json:"ban_id"`
+	PrecautionaryBanID *int64          `json:"precautionary_ban_id"`
+	DocumentID         *int64          `json:"-"`
+	CreatedAt          time.Time       `json:"created_at"`
+	CreatedBy          *int64          `json:"-"`
+	SignedAt           *time.Time      `json:"signed_at"`
+}
+
+// TableName is sentences.
+func (SentenceRecord) TableName() string { return "sentences" }
+
+// PrisonView is the reclusão of a conviction without conversion.
+type PrisonView struct {
+	Months   int  `json:"months"`
+	FineDays *int `json:"fine_days"`
+}
+
+// SentenceResult is what a sentence creates.
+type SentenceResult struct {
+	Sentence         SentenceRecord
+	Outcome          string
+	Ban              *sanctions.Ban
+	PrecautionaryBan *sanctions.Ban
+	MemberBans       []sanctions.Ban
+	Prison           *PrisonView
+	Flags            Flags
+	Range            sanctions.Range
+	Warnings         []string
+}
+
+// Sentence decides one defendant of a case (or saves the decision as a
+// draft when in.Draft): acquittal (CPP art. 386; TPU 220), conviction with
+// the conversion to a ban (Lei 14.597/2023, art. 201, § 2º; Lei 10.671/2003,
+// arts. 39, 41-B, § 2º) or with the cumulative ban of Lei 7.716/1989, art.
+// 20, § 2º-A, or conviction to reclusão and fine with no conversion (§ 2º
+// not met, § 6º; TPU 219), or a precautionary ban alone (CPP art. 319, II).
+// The rule is the one in force at the date of the facts
+// (sanctions.BanRange) with this defendant's flags. A ban decided here
+// waits for the final judgment (status awaiting_final: no blocklist, no
+// public list) unless it is precautionary (Súmula 643 STJ; CF art. 5º,
+// LVII). Only the judge the case is distributed to may sentence
+// (errs.Forbidden); a defendant already sentenced is errs.Conflict;
+// invalid input is errs.Invalid naming the field and the article.
 func (s *Service) Sentence(ctx context.Context, actor Actor, caseID int64, in SentenceInput) (*SentenceResult, error) {
 	var res *SentenceResult
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
@@ -80,7 +220,12 @@ func (s *Service) Sentence(ctx context.Context, actor Actor, caseID int64, in Se
 		if c.JudgeID == nil || *c.JudgeID != actor.UserID {
 			return errs.New(errs.Forbidden, "Somente o(a) juiz(a) a quem o processo foi distribuído pode sentenciá-lo.")
 		}
-		if !beforeDecision(c.Flow, c.Status) {
+		alone := in.Precautionary
+		if alone {
+			if !beforeFinal(c.Status) {
+				return errs.New(errs.Conflict, fmt.Sprintf("O processo está na fase “%s”: a medida cautelar cabe até o trânsito em julgado.", orStatus(c.Status)))
+			}
+		} else if !beforeDecision(c.Flow, c.Status) {
 			return errs.New(errs.Conflict, fmt.Sprintf("O processo já está na fase “%s”: a sentença cabe antes da decisão.", orStatus(c.Status)))
 		}
 		var court Court
@@ -97,14 +242,26 @@ func (s *Service) Sentence(ctx context.Context, actor Actor, caseID int64, in Se
 		if d.ID == 0 {
 			return errs.InvalidField("defendant_id", "defendant_of_case", fmt.Sprintf("o réu %d não é parte deste processo.", in.DefendantID))
 		}
-		var already int64
-		if err := tx.Model(&sanctions.Ban{}).Where("defendant_id = ? AND NOT precautionary AND status = 'active'", d.ID).Count(&already).Error; err != nil {
-			return err
+		if !alone {
+			var already int64
+			if err := tx.Model(&SentenceRecord{}).Where("defendant_id = ? AND status = 'signed' AND outcome <> ?", d.ID, OutcomePrecautionary).Count(&already).Error; err != nil {
+				return err
+			}
+			if already == 0 { // bans decided before sentences were recorded
+				if err := tx.Model(&sanctions.Ban{}).Where("defendant_id = ? AND NOT precautionary AND status IN ('active', 'awaiting_final')", d.ID).Count(&already).Error; err != nil {
+					return err
+				}
+			}
+			if already > 0 {
+				return errs.New(errs.Conflict, "Este réu já foi sentenciado neste processo.")
+			}
 		}
-		if already > 0 {
-			return errs.New(errs.Conflict, "Este réu já foi sentenciado neste processo.")
+		var r *SentenceResult
+		if alone {
+			r, err = s.precautionaryAlone(ctx, actor, c, d, in)
+		} else {
+			r, err = s.decide(ctx, actor, c, d, court, in)
 		}
-		r, err := s.decide(ctx, c, d, court, in)
 		if err != nil {
 			return err
 		}
@@ -112,6 +269,48 @@ func (s *Service) Sentence(ctx context.Context, actor Actor, caseID int64, in Se
 		return nil
 	})
 	return res, err
+}
+
+// SignDraft signs the saved minuta of defendantID: the same checks and
+// writes as Sentence with the saved input, and the minuta becomes the
+// signed sentence. errs.NotFound when there is no minuta.
+func (s *Service) SignDraft(ctx context.Context, actor Actor, caseID, defendantID int64) (*SentenceResult, error) {
+	d, err := s.Draft(ctx, actor, caseID, defendantID)
+	if err != nil {
+		return nil, err
+	}
+	var in SentenceInput
+	if err := json.Unmarshal(d.Input, &in); err != nil {
+		return nil, err
+	}
+	in.Draft = false
+	return s.Sentence(ctx, actor, caseID, in)
+}
+
+// Draft returns the saved minuta of a defendant of case caseID of the
+// actor's court; errs.NotFound when there is none.
+func (s *Service) Draft(ctx context.Context, actor Actor, caseID, defendantID int64) (*SentenceRecord, error) {
+	var rec SentenceRecord
+	err := db.Conn(ctx, s.DB).Joins("JOIN cases k ON k.id = sentences.case_id").
+		Where("sentences.case_id = ? AND sentences.defendant_id = ? AND sentences.status = 'draft' AND k.court_code = ?", caseID, defendantID, actor.Court).
+		Limit(1).Find(&rec).Error
+	if err != nil {
+		return nil, err
+	}
+	if rec.ID == 0 {
+		return nil, errs.New(errs.NotFound, fmt.Sprintf("Não há minuta de sentença do réu %d no processo %d.", defendantID, caseID))
+	}
+	return &rec, nil
+}
+
+// beforeFinal reports whether a case in status is not yet final (a
+// precautionary measure may still be ordered: CPP art. 319, at any stage).
+func beforeFinal(status string) bool {
+	switch status {
+	case StatusFinal, StatusExecuting, StatusArchived, StatusSettlement:
+		return false
+	}
+	return true
 }
 
 // orStatus names a status in Portuguese (the code itself when unnamed).
@@ -140,77 +339,550 @@ type banPlan struct {
 	warnings []string
 }
 
-func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, in SentenceInput) (*SentenceResult, error) {
-	p, err := s.planBan(ctx, c, d, court, in, "")
+// defendantFlags resolves one defendant's flags: those the judge stated,
+// else, for a sole defendant, those of the case's conduct (DOMAIN.md §2:
+// penalties are personal; CF art. 5º, XLV–XLVI). It returns the flags and
+// the conduct words of this defendant (the event's words plus the personal
+// words that hold for the defendant).
+func defendantFlags(c Case, nDefendants int, in SentenceInput) (Flags, []string) {
+	var fl Flags
+	sole := nDefendants == 1
+	pick := func(name string, given *bool, derived bool) bool {
+		if given != nil {
+			return *given
+		}
+		if sole && derived {
+			fl.Derived = append(fl.Derived, name)
+			return true
+		}
+		if sole {
+			fl.Derived = append(fl.Derived, name)
+		}
+		return false
+	}
+	has := func(w string) bool { return slices.Contains(c.Conduct, w) }
+	fl.Organiser = pick("organiser", in.Organiser, has(sanctions.WordOrganiser))
+	fl.Sec7 = pick("sec7", in.Sec7, has(sanctions.WordRacism) || has(sanctions.WordAgainstWomen))
+	fl.Weapons = pick("weapons", in.Weapons, has(sanctions.WordWeapons))
+	fl.FanFight = pick("fan_fight", in.FanFight, has(sanctions.WordFanFight))
+	fl.Eligible = in.Eligible == nil || *in.Eligible
+	var conduct []string
+	for _, w := range c.Conduct {
+		if !slices.Contains(sanctions.PersonalWords, w) {
+			conduct = append(conduct, w)
+		}
+	}
+	if fl.Weapons {
+		conduct = append(conduct, sanctions.WordWeapons)
+	}
+	if fl.FanFight {
+		conduct = append(conduct, sanctions.WordFanFight)
+	}
+	if fl.Organiser {
+		conduct = append(conduct, sanctions.WordOrganiser)
+	}
+	if fl.Sec7 {
+		ground := in.Sec7Ground
+		if ground == "" {
+			ground = sanctions.WordRacism
+			if has(sanctions.WordAgainstWomen) && !has(sanctions.WordRacism) {
+				ground = sanctions.WordAgainstWomen
+			}
+		}
+		conduct = append(conduct, ground)
+	}
+	if fl.Derived == nil {
+		fl.Derived = []string{}
+	}
+	return fl, conduct
+}
+
+// rangeFor is the rule for defendant d of case c with the sentence's flags
+// (sanctions.BanRange), as an errs.Invalid naming the field when no statute
+// covers it.
+func (s *Service) rangeFor(ctx context.Context, c Case, d Defendant, court Court, in SentenceInput) (sanctions.Range, Flags, error) {
+	var n int64
+	if err := db.Conn(ctx, s.DB).Model(&Defendant{}).Where("case_id = ?", c.ID).Count(&n).Error; err != nil {
+		return sanctions.Range{}, Flags{}, err
+	}
+	doubles := court.Sec7DoublesBan
+	if in.Sec7DoublesBan != nil {
+		doubles = *in.Sec7DoublesBan
+	}
+	q := sanctions.Query{Subject: sanctions.Person, FactsDate: c.FactsDate, Eligible: in.Eligible, OffVenue: in.OffVenue, Sec7DoublesBan: &doubles}
+	var fl Flags
+	if d.Kind == "fan_group" {
+		q.Subject, q.Conduct, q.Organiser, q.Sec7 = sanctions.Group, c.Conduct, in.Organiser, in.Sec7
+		fl = Flags{Eligible: true, Derived: []string{}}
+	} else {
+		var conduct []string
+		fl, conduct = defendantFlags(c, int(n), in)
+		if in.Sec7Ground != "" && in.Sec7Ground != sanctions.WordRacism && in.Sec7Ground != sanctions.WordAgainstWomen {
+			return sanctions.Range{}, fl, errs.InvalidField("sec7_ground", "oneof", "use racism ou against_women (Lei 14.597/2023, art. 201, § 7º).")
+		}
+		org, sec7 := fl.Organiser, fl.Sec7
+		q.Conduct, q.Organiser, q.Sec7 = conduct, &org, &sec7
+		if len(c.Conduct) == 0 {
+			q.Conduct = nil
+		}
+	}
+	rg, err := sanctions.BanRange(q)
 	if err != nil {
+		var nc *sanctions.NotCoveredError
+		if errors.As(err, &nc) {
+			field := nc.Field
+			if field == "" || field == "conduct" || field == "facts_date" || field == "subject" {
+				field = "defendant_id"
+				if nc.Field == "conduct" && d.Kind == "person" {
+					field = "sec7"
+					if !fl.Sec7 {
+						field = "defendant_id"
+					}
+				}
+			}
+			return rg, fl, errs.InvalidField(field, "covered", nc.Reason)
+		}
+		return rg, fl, err
+	}
+	fl.Eligible = rg.Eligible
+	return rg, fl, nil
+}
+
+func (s *Service) decide(ctx context.Context, actor Actor, c Case, d Defendant, court Court, in SentenceInput) (*SentenceResult, error) {
+	tx := db.Conn(ctx, s.DB)
+	if d.Kind == "fan_group" && d.GroupID == nil && in.Outcome != OutcomeAcquittal {
+		return nil, errs.InvalidField("defendant_id", "linked_group", "a torcida ré não está vinculada a uma torcida cadastrada (group_id): cadastre-a e vincule-a antes de sentenciar.")
+	}
+	rg, fl, err := s.rangeFor(ctx, c, d, court, in)
+	if err != nil && in.Outcome != OutcomeAcquittal {
 		return nil, err
 	}
-	tx := db.Conn(ctx, s.DB)
-	ban, rg, reached, warnings := &p.ban, p.rg, p.reached, p.warnings
-	memberBans, err := s.writeBan(ctx, p, in)
-	if err != nil {
+	outcome := in.Outcome
+	var f errs.Fields
+	switch outcome {
+	case "":
+		outcome = OutcomeBan // the default; refused naming the flag when the law allows no conversion
+	case OutcomeBan, OutcomePrison, OutcomeAcquittal:
+	default:
+		return nil, errs.InvalidField("outcome", "oneof", "use ban (conversão em impedimento), prison (reclusão e multa, sem conversão) ou acquittal (absolvição, CPP art. 386).")
+	}
+	res := &SentenceResult{Outcome: outcome, Flags: fl, Range: rg, MemberBans: []sanctions.Ban{}, Warnings: []string{}}
+	rec := SentenceRecord{CaseID: c.ID, DefendantID: d.ID, Outcome: outcome, Status: "signed", CreatedAt: s.now(), CreatedBy: c.JudgeID}
+	checkText(&f, "text.report", textOf(in.Text, true), maxLong, true)
+	checkText(&f, "text.reasoning", textOf(in.Text, false), maxLong, true)
+	rec.Report, rec.Reasoning = strings.TrimSpace(textOf(in.Text, true)), strings.TrimSpace(textOf(in.Text, false))
+	if rec.Reasoning == "" {
+		res.Warnings = append(res.Warnings, "A sentença não traz fundamentação (text.reasoning): toda decisão judicial é fundamentada (CF, art. 93, IX).")
+	}
+	var plan *banPlan
+	switch outcome {
+	case OutcomeAcquittal:
+		g := strings.TrimSpace(strings.ToUpper(in.AcquittalGround))
+		if _, ok := AcquittalGrounds[g]; !ok {
+			f.Add("acquittal_ground", "oneof", "informe o fundamento da absolvição: inciso I a VII do art. 386 do CPP.")
+		}
+		if in.Ban.Months != nil || in.PrisonMonths != nil || in.PrecautionaryUntilFinal != nil {
+			f.Add("outcome", "acquittal", "a absolvição não impõe impedimento, reclusão nem medida cautelar.")
+		}
+		rec.AcquittalGround, rec.Law, rec.Article = g, "Decreto-Lei 3.689/1941 (CPP)", "art. 386, "+g
+	case OutcomePrison:
+		switch {
+		case d.Kind == "fan_group":
+			f.Add("outcome", "person_only", "a torcida organizada responde no rito civil: não há pena privativa de liberdade (LGE, art. 183, § 2º; art. 184).")
+		case rg.Cumulative:
+			f.Add("outcome", "cumulative", fmt.Sprintf("no %s da %s a proibição de frequência de 3 anos é cumulativa com a reclusão: use outcome \"ban\" com prison_months.", rg.Article, rg.Law))
+		case rg.PrisonMaxMonths == 0:
+			f.Add("outcome", "no_prison", fmt.Sprintf("o %s da %s é sanção imposta na sentença, sem pena privativa de liberdade: use outcome \"ban\".", rg.Article, rg.Law))
+		case rg.Convertible:
+			f.Add("outcome", "conversion_owed", fmt.Sprintf("o réu preenche as condições do %s da %s (primário, bons antecedentes, sem punição anterior): o juiz deverá converter a reclusão em impedimento. Se as condições não se verificam, informe eligible=false.", rg.Article, rg.Law))
+		}
+		if in.Ban.Months != nil {
+			f.Add("ban.months", "prison", "a condenação sem conversão não tem prazo de impedimento (para a cautelar até o trânsito, use precautionary_until_final).")
+		}
+		rec.NoConversionReason = rg.Reason
+		if r := strings.TrimSpace(in.NoConversionReason); r != "" {
+			rec.NoConversionReason = r + " (" + rg.Reason + ")"
+		}
+		checkText(&f, "no_conversion_reason", in.NoConversionReason, maxLong, true)
+	case OutcomeBan:
+		if !rg.Convertible && !rg.Cumulative {
+			field := "eligible"
+			if rg.Organiser {
+				field = "organiser"
+			}
+			return nil, errs.InvalidField(field, "convertible", rg.Reason+". Para condenar sem conversão, informe outcome \"prison\" com prison_months e fine_days (ou \"acquittal\").")
+		}
+	}
+	if outcome != OutcomeAcquittal {
+		rec.Law, rec.Article = rg.Law, rg.Offence
+		s.checkPrison(&f, rg, in, outcome, &rec)
+	}
+	flags, _ := json.Marshal(fl)
+	rec.Flags = flags
+	if in.Dosimetry != nil {
+		dj, _ := json.Marshal(in.Dosimetry)
+		rec.Dosimetry = dj
+	}
+	input, _ := json.Marshal(in)
+	rec.Input = input
+	if outcome == OutcomeBan {
+		p, err := s.planBan(ctx, c, d, court, in, "", &rg)
+		if err != nil {
+			var fe *errs.Error
+			if errors.As(err, &fe) && fe.Kind == errs.Invalid {
+				f = append(f, fe.Fields...)
+			} else {
+				return nil, err
+			}
+		} else {
+			plan = p
+			res.Warnings = append(res.Warnings, p.warnings...)
+		}
+	} else if d.Kind == "person" {
+		ws, err := s.birthDateWarnings(ctx, c.ID, d.ID, c.CourtCode)
+		if err != nil {
+			return nil, err
+		}
+		res.Warnings = append(res.Warnings, ws...)
+	}
+	var prec *sanctions.Ban
+	if in.PrecautionaryUntilFinal != nil && outcome != OutcomeAcquittal {
+		pb, err := s.planPrecautionary(&f, c, d, in.PrecautionaryUntilFinal.FirstDay, in.PrecautionaryUntilFinal.ReviewOn, "precautionary_until_final.")
+		if err != nil {
+			return nil, err
+		}
+		prec = pb
+	}
+	if err := f.Err(); err != nil {
 		return nil, err
+	}
+	if in.Draft {
+		rec.Status = "draft"
+		if err := tx.Where("defendant_id = ? AND status = 'draft'", d.ID).Delete(&SentenceRecord{}).Error; err != nil {
+			return nil, err
+		}
+		if err := tx.Create(&rec).Error; err != nil {
+			return nil, err
+		}
+		if err := s.touch(ctx, &c, ""); err != nil {
+			return nil, err
+		}
+		res.Sentence = rec
+		res.Warnings = append(res.Warnings, "Minuta salva: nada foi decidido. Confira a prévia em PDF e assine.")
+		if plan != nil {
+			res.Ban = &plan.ban
+		}
+		return res, nil
 	}
 	now := s.now()
+	if err := tx.Where("defendant_id = ? AND status = 'draft'", d.ID).Delete(&SentenceRecord{}).Error; err != nil {
+		return nil, err
+	}
+	rec.SignedAt = &now
+	var changed []int64
+	if plan != nil {
+		memberBans, err := s.writeBan(ctx, plan, in)
+		if err != nil {
+			return nil, err
+		}
+		res.Ban, res.MemberBans = &plan.ban, memberBans
+		rec.BanID = &plan.ban.ID
+		changed = banIDs(plan.ban, memberBans)
+		if err := s.memberMovement(ctx, c, plan, memberBans, in, now); err != nil {
+			return nil, err
+		}
+	}
+	if prec != nil {
+		if err := tx.Create(prec).Error; err != nil {
+			return nil, err
+		}
+		res.PrecautionaryBan = prec
+		rec.PrecautionaryBanID = &prec.ID
+		changed = append(changed, prec.ID)
+	}
+	if rec.PrisonMonths != nil {
+		res.Prison = &PrisonView{Months: *rec.PrisonMonths, FineDays: rec.FineDays}
+	}
+	if err := tx.Create(&rec).Error; err != nil {
+		return nil, err
+	}
+	res.Sentence = rec
 	if skipped := skippedSteps(c.Flow, c.Status); len(skipped) > 0 {
 		if err := tx.Create(&Movement{CaseID: c.ID, At: now, Description: "Etapas não registradas no sistema antes da sentença: " + strings.Join(skipped, ", ") + "."}).Error; err != nil {
 			return nil, err
 		}
 	}
-	code := TPUConviction
-	text := fmt.Sprintf("Sentença: impedimento de comparecimento (%s, %s) de %s, com início em %s", rg.Article, rg.Law, termPT(*ban), ban.FirstDay.BR())
-	if ban.LastDay != nil {
-		text += " e término em " + ban.LastDay.BR()
-	}
-	text += "."
+	code, text := sentenceMovement(c, d, rec, res, rg)
 	if err := tx.Create(&Movement{CaseID: c.ID, At: now, TPUCode: &code, Description: text, AuthorRole: "judge", AuthorUserID: c.JudgeID}).Error; err != nil {
 		return nil, err
 	}
-	if reached != nil && (len(memberBans) > 0 || len(in.ExcludedMemberIDs) > 0) {
-		names := make([]string, len(memberBans))
-		for i, mb := range memberBans {
-			names[i] = fmt.Sprintf("%s (associado %d)", mb.Name, *mb.MemberID)
-		}
-		mt := fmt.Sprintf("Impedimento estendido a %d associado(s) da torcida (%s, %s)", len(memberBans), rg.Article, rg.Law)
-		if len(names) > 0 {
-			mt += ": " + strings.Join(names, "; ")
-		}
-		if len(in.ExcludedMemberIDs) > 0 {
-			mt += fmt.Sprintf(". Excluídos pelo(a) juiz(a): associados %s", joinIDs(in.ExcludedMemberIDs))
-			if r := strings.TrimSpace(in.ExclusionReason); r != "" {
-				mt += ", por este motivo: " + r
-			}
-		}
-		if err := tx.Create(&Movement{CaseID: c.ID, At: now, Description: mt + ".", AuthorRole: "judge", AuthorUserID: c.JudgeID}).Error; err != nil {
+	if prec != nil {
+		if err := tx.Create(&Movement{CaseID: c.ID, At: now, AuthorRole: "judge", AuthorUserID: c.JudgeID, Description: precautionaryText(d, *prec, true)}).Error; err != nil {
 			return nil, err
 		}
 	}
+	// The case is decided when every defendant has a signed sentence.
 	var open int64
 	if err := tx.Raw(`SELECT count(*) FROM defendants d WHERE d.case_id = ? AND NOT EXISTS
-		(SELECT 1 FROM bans b WHERE b.defendant_id = d.id AND NOT b.precautionary)`, c.ID).Scan(&open).Error; err != nil {
+		(SELECT 1 FROM sentences s WHERE s.defendant_id = d.id AND s.status = 'signed' AND s.outcome <> 'precautionary')
+		AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.defendant_id = d.id AND NOT b.precautionary AND b.status IN ('active', 'awaiting_final'))`, c.ID).Scan(&open).Error; err != nil {
 		return nil, err
 	}
 	status := ""
 	if open == 0 {
 		status = decided(c.Flow)
+		var kinds []string
+		if err := tx.Raw("SELECT DISTINCT outcome = 'acquittal' FROM sentences WHERE case_id = ? AND status = 'signed' AND outcome <> 'precautionary'", c.ID).Scan(&kinds).Error; err != nil {
+			return nil, err
+		}
+		if len(kinds) > 1 {
+			partial := TPUPartial
+			if err := tx.Create(&Movement{CaseID: c.ID, At: now, TPUCode: &partial, AuthorRole: "judge", AuthorUserID: c.JudgeID,
+				Description: "Julgada procedente em parte a representação: réus condenados e réus absolvidos."}).Error; err != nil {
+				return nil, err
+			}
+		}
 	}
 	if err := s.touch(ctx, &c, status); err != nil {
 		return nil, err
 	}
-	if err := s.refreshBlocklist(ctx, banIDs(*ban, memberBans)...); err != nil {
+	if len(changed) > 0 {
+		if err := s.refreshBlocklist(ctx, changed...); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func textOf(t *SentenceText, report bool) string {
+	if t == nil {
+		return ""
+	}
+	if report {
+		return t.Report
+	}
+	return t.Reasoning
+}
+
+// checkPrison checks the reclusão, the fine and the dosimetry of a
+// conviction (CP arts. 49, 59, 68; the offence's range after §§ 6º/7º).
+func (s *Service) checkPrison(f *errs.Fields, rg sanctions.Range, in SentenceInput, outcome string, rec *SentenceRecord) {
+	months := in.PrisonMonths
+	if dz := in.Dosimetry; dz != nil {
+		lo, hi := rg.PrisonMinMonths, rg.PrisonMaxMonths
+		baseLo, baseHi := 12, 24 // the caput's range (art. 201 / 41-B)
+		if rg.Cumulative {
+			baseLo, baseHi = lo, hi
+		}
+		switch {
+		case hi == 0:
+			f.Add("dosimetry", "no_prison", fmt.Sprintf("o %s da %s não prevê reclusão: não há dosimetria.", rg.Article, rg.Law))
+		case dz.BaseMonths < baseLo || dz.BaseMonths > baseHi:
+			f.Add("dosimetry.base_months", "range", fmt.Sprintf("a pena-base (CP, art. 59) fica entre o mínimo e o máximo do tipo: de %d a %d meses.", baseLo, baseHi))
+		case dz.IntermediateMonths < baseLo || dz.IntermediateMonths > baseHi:
+			f.Add("dosimetry.intermediate_months", "range", fmt.Sprintf("a pena intermediária (agravantes e atenuantes, CP, arts. 61 a 66) não sai dos limites do tipo, de %d a %d meses (Súmula 231 do STJ).", baseLo, baseHi))
+		case dz.FinalMonths < lo || dz.FinalMonths > hi:
+			f.Add("dosimetry.final_months", "range", fmt.Sprintf("a pena definitiva (causas de aumento e diminuição, CP, art. 68) deve estar entre %d e %d meses (%s).", lo, hi, rg.Offence))
+		case months != nil && *months != dz.FinalMonths:
+			f.Add("prison_months", "dosimetry", fmt.Sprintf("prison_months (%d) difere da pena definitiva da dosimetria (%d meses).", *months, dz.FinalMonths))
+		}
+		if months == nil {
+			m := dz.FinalMonths
+			months = &m
+		}
+		for field, text := range map[string]string{"dosimetry.base_reasons": dz.BaseReasons, "dosimetry.intermediate_reasons": dz.IntermediateReasons, "dosimetry.final_reasons": dz.FinalReasons} {
+			checkText(f, field, text, maxLong, true)
+		}
+	}
+	needPrison := outcome == OutcomePrison || (outcome == OutcomeBan && rg.Cumulative)
+	switch {
+	case months == nil && needPrison:
+		f.Add("prison_months", "required", fmt.Sprintf("informe a reclusão fixada na dosimetria, em meses (de %d a %d: %s da %s).", rg.PrisonMinMonths, rg.PrisonMaxMonths, rg.Offence, rg.Law))
+	case months != nil:
+		if msg := sanctions.CheckPrison(rg, *months); msg != "" {
+			f.Add("prison_months", "range", msg+".")
+		} else {
+			rec.PrisonMonths = months
+		}
+	}
+	switch {
+	case in.FineDays != nil && !rg.Fine:
+		f.Add("fine_days", "not_applicable", fmt.Sprintf("o %s da %s não prevê multa.", rg.Offence, rg.Law))
+	case in.FineDays != nil:
+		if msg := sanctions.CheckFineDays(*in.FineDays); msg != "" {
+			f.Add("fine_days", "range", msg+".")
+		} else {
+			rec.FineDays = in.FineDays
+		}
+	case outcome == OutcomePrison && rg.Fine:
+		f.Add("fine_days", "required", fmt.Sprintf("informe a multa em dias-multa, de %d a %d (CP, art. 49): o %s prevê reclusão e multa.", sanctions.MinFineDays, sanctions.MaxFineDays, rg.Offence))
+	}
+}
+
+// sentenceMovement is the docket entry of a defendant's sentence: TPU 219
+// (conviction, with or without a ban) or 220 (acquittal).
+func sentenceMovement(c Case, d Defendant, rec SentenceRecord, res *SentenceResult, rg sanctions.Range) (int, string) {
+	name := d.FullName
+	if d.Kind == "fan_group" {
+		name = d.GroupName
+	}
+	switch rec.Outcome {
+	case OutcomeAcquittal:
+		return TPUAcquittal, fmt.Sprintf("Sentença: absolvido(a) %s (CPP, art. 386, %s: %s).", name, rec.AcquittalGround, AcquittalGrounds[rec.AcquittalGround])
+	case OutcomePrison:
+		text := fmt.Sprintf("Sentença: condenado(a) %s (%s da %s) à reclusão de %s", name, rec.Article, rec.Law, monthsText(*rec.PrisonMonths))
+		if rec.FineDays != nil {
+			text += fmt.Sprintf(" e %d dias-multa", *rec.FineDays)
+		}
+		return TPUConviction, text + ", sem conversão em impedimento: " + rec.NoConversionReason + "."
+	}
+	b := res.Ban
+	text := fmt.Sprintf("Sentença: condenado(a) %s (%s da %s); ", name, rec.Article, rec.Law)
+	if rg.Cumulative {
+		text += fmt.Sprintf("reclusão de %s e proibição de frequência a locais destinados a práticas esportivas por %s, cumulativa (%s da %s)", monthsText(*rec.PrisonMonths), termPT(*b), rg.Article, rg.Law)
+	} else {
+		text += fmt.Sprintf("pena convertida em impedimento de comparecimento (%s, %s) de %s", b.Article, b.Law, termPT(*b))
+	}
+	if b.StartNotBefore != nil {
+		text += fmt.Sprintf(", a cumprir após o trânsito em julgado, não antes de %s", b.StartNotBefore.BR())
+	} else {
+		text += ", a cumprir a partir do trânsito em julgado (Súmula 643 do STJ)"
+	}
+	return TPUConviction, text + "."
+}
+
+// memberMovement records the members a group ban reaches and those the
+// judge excluded (DOMAIN.md §2).
+func (s *Service) memberMovement(ctx context.Context, c Case, p *banPlan, memberBans []sanctions.Ban, in SentenceInput, now time.Time) error {
+	if p.reached == nil || (len(memberBans) == 0 && len(in.ExcludedMemberIDs) == 0) {
+		return nil
+	}
+	names := make([]string, len(memberBans))
+	for i, mb := range memberBans {
+		names[i] = fmt.Sprintf("%s (associado %d)", mb.Name, *mb.MemberID)
+	}
+	mt := fmt.Sprintf("Impedimento estendido a %d associado(s) da torcida (%s, %s)", len(memberBans), p.rg.Article, p.rg.Law)
+	if len(names) > 0 {
+		mt += ": " + strings.Join(names, "; ")
+	}
+	if len(in.ExcludedMemberIDs) > 0 {
+		mt += fmt.Sprintf(". Excluídos pelo(a) juiz(a): associados %s", joinIDs(in.ExcludedMemberIDs))
+		if r := strings.TrimSpace(in.ExclusionReason); r != "" {
+			mt += ", por este motivo: " + r
+		}
+	}
+	return db.Conn(ctx, s.DB).Create(&Movement{CaseID: c.ID, At: now, Description: mt + ".", AuthorRole: "judge", AuthorUserID: c.JudgeID}).Error
+}
+
+// Law and article of a precautionary ban (CPP art. 319, II).
+const (
+	lawCPP        = "Decreto-Lei 3.689/1941 (CPP)"
+	articleCPP319 = "art. 319, II"
+)
+
+// planPrecautionary checks a precautionary ban for defendant d (CPP art.
+// 319, II; allowed whatever the conditions of art. 201, §§ 2º and 6º): its
+// first day (default today; not before the facts) and its review date
+// (required and after the first day: Res. CNJ 417/2021, art. 19). Field
+// errors go to f under prefix.
+func (s *Service) planPrecautionary(f *errs.Fields, c Case, d Defendant, firstText, reviewText, prefix string) (*sanctions.Ban, error) {
+	today := civil.Today(s.now(), s.Loc)
+	first := today
+	if firstText != "" {
+		if fd, ok := parseDate(f, prefix+"first_day", firstText); ok {
+			if fd.Before(c.FactsDate) {
+				f.Add(prefix+"first_day", "after_facts", fmt.Sprintf("a medida não pode começar antes da data dos fatos (%s).", c.FactsDate.BR()))
+			}
+			first = fd
+		}
+	}
+	var review *civil.Date
+	if reviewText == "" {
+		f.Add(prefix+"review_on", "required", "informe a data de revisão da medida cautelar (AAAA-MM-DD): o BNMP não admite medida sem revisão (Res. CNJ 417/2021, art. 19).")
+	} else if rv, ok := parseDate(f, prefix+"review_on", reviewText); ok {
+		if !rv.After(first) {
+			f.Add(prefix+"review_on", "after_first_day", fmt.Sprintf("a revisão deve ser posterior ao primeiro dia da medida (%s).", first.BR()))
+		} else if rv.After(first.AddDays(366)) {
+			f.Add(prefix+"review_on", "max", "a revisão deve ocorrer em até um ano do início da medida.")
+		}
+		review = &rv
+	}
+	subject := sanctions.Person
+	name := d.FullName
+	if d.Kind == "fan_group" {
+		subject, name = sanctions.Group, d.GroupName
+	}
+	return &sanctions.Ban{
+		CaseID: c.ID, DefendantID: d.ID, Subject: subject, Source: sanctions.FromPrecautionaryOrder, CourtCode: c.CourtCode, CaseNumber: c.Number,
+		CPF: d.CPF, Name: name, BirthDate: d.BirthDate, GroupID: d.GroupID, FactsDate: c.FactsDate, Law: lawCPP, Article: articleCPP319,
+		Precautionary: true, FirstDay: &first, ReviewOn: review, Eligible: true, Status: sanctions.StatusActive, CreatedAt: s.now(), CreatedBy: c.JudgeID,
+	}, nil
+}
+
+// precautionaryText is the docket entry of a precautionary ban: a
+// precautionary decision (CPP art. 319, II), not a judgment.
+func precautionaryText(d Defendant, b sanctions.Ban, untilFinal bool) string {
+	name := d.FullName
+	if d.Kind == "fan_group" {
+		name = d.GroupName
+	}
+	text := fmt.Sprintf("Decisão: medida cautelar de proibição de acesso a eventos esportivos (CPP, art. 319, II) a %s, a partir de %s, com revisão em %s", name, b.FirstDay.BR(), b.ReviewOn.BR())
+	if untilFinal {
+		text += ", até o trânsito em julgado da sentença"
+	}
+	return text + "."
+}
+
+// precautionaryAlone orders a precautionary ban without deciding the merits
+// (CPP art. 319, II; any stage before the final judgment).
+func (s *Service) precautionaryAlone(ctx context.Context, actor Actor, c Case, d Defendant, in SentenceInput) (*SentenceResult, error) {
+	var f errs.Fields
+	if in.Ban.Months != nil {
+		f.Add("ban.months", "precautionary", "o impedimento cautelar não tem prazo em meses: vigora até ser revogado, renovado ou substituído pela pena definitiva.")
+	}
+	if in.Outcome != "" && in.Outcome != OutcomePrecautionary {
+		f.Add("outcome", "precautionary", "a medida cautelar isolada não decide o mérito: não informe outcome.")
+	}
+	if in.Ban.LastDayOverride != "" {
+		f.Add("ban.last_day_override", "precautionary", "o impedimento cautelar não tem último dia.")
+	}
+	b, err := s.planPrecautionary(&f, c, d, in.Ban.FirstDay, in.ReviewOn, "")
+	if err != nil {
 		return nil, err
 	}
-	return &SentenceResult{Ban: *ban, MemberBans: memberBans, Range: rg, Warnings: warnings}, nil
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	if in.Publish != nil {
+		b.Publish = *in.Publish
+	}
+	tx := db.Conn(ctx, s.DB)
+	if err := tx.Create(b).Error; err != nil {
+		return nil, err
+	}
+	now := s.now()
+	if err := tx.Create(&Movement{CaseID: c.ID, At: now, AuthorRole: "judge", AuthorUserID: c.JudgeID, Description: precautionaryText(d, *b, false)}).Error; err != nil {
+		return nil, err
+	}
+	if err := s.touch(ctx, &c, ""); err != nil {
+		return nil, err
+	}
+	if err := s.refreshBlocklist(ctx, b.ID); err != nil {
+		return nil, err
+	}
+	return &SentenceResult{Outcome: OutcomePrecautionary, PrecautionaryBan: b, MemberBans: []sanctions.Ban{}, Flags: Flags{Derived: []string{}}, Warnings: []string{}}, nil
 }
 
 // planBan checks a ban for defendant d of case c: the rule in force at the
-// date of the facts (sanctions.BanRange), the term within its range, the
-// last day (CP art. 10) or the judge's override, the reporting duty, and
-// for a group the members it reaches. source "" is the sentence's
-// (sentence, civil judgment or precautionary order); a plea agreement
-// passes sanctions.FromPleaAgreement. Used by the sentence and by the
-// homologation of a plea agreement (Lei 14.597/2023, art. 201, § 5º).
-func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court, in SentenceInput, source sanctions.Source) (*banPlan, error) {
+// date of the facts (rg, or sanctions.BanRange with this defendant's flags
+// when nil), the term within its range, the reporting duty, and for a group
+// the members it reaches. source "" is the sentence's (sentence or civil
+// judgment): the ban waits for the final judgment (status awaiting_final,
+// no first or last day; Ban.FirstDay of the input is a later start the
+// judge fixes). A plea agreement passes sanctions.FromPleaAgreement: the
+// ban starts on in.Ban.FirstDay (the homologation's day) and runs at once
+// (Lei 14.597/2023, art. 201, § 5º).
+func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court, in SentenceInput, source sanctions.Source, rgp *sanctions.Range) (*banPlan, error) {
 	var f errs.Fields
 	subject := sanctions.Person
 	if d.Kind == "fan_group" {
@@ -219,26 +891,17 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 			return nil, errs.InvalidField("defendant_id", "linked_group", "a torcida ré não está vinculada a uma torcida cadastrada (group_id): cadastre-a e vincule-a antes de sentenciar.")
 		}
 	}
-	doubles := court.Sec7DoublesBan
-	if in.Sec7DoublesBan != nil {
-		doubles = *in.Sec7DoublesBan
-	}
-	rg, err := sanctions.BanRange(sanctions.Query{
-		Subject: subject, FactsDate: c.FactsDate, Conduct: c.Conduct,
-		Eligible: in.Eligible, Organiser: in.Organiser, Sec7: in.Sec7, OffVenue: in.OffVenue, Sec7DoublesBan: &doubles,
-	})
-	if err != nil {
-		var nc *sanctions.NotCoveredError
-		if errors.As(err, &nc) {
-			field := nc.Field
-			if field == "" || field == "conduct" || field == "facts_date" || field == "subject" {
-				field = "defendant_id"
-			}
-			return nil, errs.InvalidField(field, "covered", nc.Reason)
+	var rg sanctions.Range
+	if rgp != nil {
+		rg = *rgp
+	} else {
+		r, _, err := s.rangeFor(ctx, c, d, court, in)
+		if err != nil {
+			return nil, err
 		}
-		return nil, err
+		rg = r
 	}
-	if !rg.Convertible {
+	if !rg.Convertible && !rg.Cumulative {
 		field := "eligible"
 		if rg.Organiser {
 			field = "organiser"
@@ -247,10 +910,10 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 	}
 	var warnings []string
 	warnings = append(warnings, rg.Notes...)
-	if subject == sanctions.Person && in.Eligible == nil {
+	if subject == sanctions.Person && in.Eligible == nil && !rg.Cumulative {
 		// Lei 14.597/2023, art. 201, § 2º: the judge did not say whether the
 		// conditions hold; the default (eligible) stays, with a warning
-		// when the CPF was already punished under the article.
+		// when the CPF was already convicted under the article.
 		w, err := s.priorPunishmentWarning(ctx, d, rg, "A elegibilidade (eligible) não foi informada e foi presumida: decida-a e informe-a (eligible=false afasta a conversão).")
 		if err != nil {
 			return nil, err
@@ -266,20 +929,23 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 		}
 		warnings = append(warnings, ws...)
 	}
-
-	var first civil.Date
-	ferr := errors.New("no first day")
+	immediate := source == sanctions.FromPleaAgreement
+	var first *civil.Date
 	today := civil.Today(s.now(), s.Loc)
 	if in.Ban.FirstDay == "" {
-		f.Add("ban.first_day", "required", "informe o primeiro dia do impedimento (AAAA-MM-DD).")
+		if immediate {
+			f.Add("ban.first_day", "required", "informe o primeiro dia do impedimento (AAAA-MM-DD).")
+		}
 	} else if d, ok := parseDate(&f, "ban.first_day", in.Ban.FirstDay); ok {
 		switch {
 		case d.Before(c.FactsDate):
 			f.Add("ban.first_day", "after_facts", fmt.Sprintf("o impedimento não pode começar antes da data dos fatos (%s).", c.FactsDate.BR()))
+		case !immediate && d.Before(today):
+			f.Add("ban.first_day", "after_final", "o impedimento da sentença começa no trânsito em julgado (Súmula 643 do STJ): o primeiro dia que o(a) juiz(a) fixa é um dia futuro, posterior a ele.")
 		case d.After(civil.New(today.Year+maxFirstDayYears, today.Month, today.Day)):
 			f.Add("ban.first_day", "max", fmt.Sprintf("o primeiro dia não pode estar mais de %d anos no futuro.", maxFirstDayYears))
 		default:
-			first, ferr = d, nil
+			first = &d
 		}
 	}
 	ban := sanctions.Ban{
@@ -287,8 +953,18 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 		CPF: d.CPF, BirthDate: d.BirthDate, GroupID: d.GroupID, FactsDate: c.FactsDate,
 		Law: rg.Law, Article: rg.Article, RangeMinMonths: rg.MinMonths, RangeMaxMonths: rg.MaxMonths,
 		Sec7Applied: rg.Sec7Applied, Sec7DoublesBan: rg.Sec7DoublesBan, Eligible: rg.Eligible, Organiser: rg.Organiser,
-		Precautionary: in.Precautionary, FirstDay: first, Status: "active", CreatedAt: s.now(),
+		Cumulative: rg.Cumulative, Status: sanctions.StatusAwaitingFinal, StartNotBefore: first, CreatedAt: s.now(),
 		PrisonMonths: in.PrisonMonths,
+	}
+	if in.PrisonMonths != nil && sanctions.CheckPrison(rg, *in.PrisonMonths) != "" {
+		ban.PrisonMonths = nil // reported by checkPrison
+	}
+	if in.PrisonMonths == nil && in.Dosimetry != nil && sanctions.CheckPrison(rg, in.Dosimetry.FinalMonths) == "" {
+		m := in.Dosimetry.FinalMonths
+		ban.PrisonMonths = &m
+	}
+	if immediate {
+		ban.Status, ban.FirstDay, ban.StartNotBefore = sanctions.StatusActive, first, nil
 	}
 	ban.Name = d.FullName
 	ban.Source = sanctions.FromSentence
@@ -307,37 +983,29 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 		ban.Source = sanctions.FromCivilJudgment
 		ban.Publish = false // DOMAIN.md §6: group bans are published only when the judge orders it
 	}
-	if in.Precautionary {
-		ban.Source = sanctions.FromPrecautionaryOrder
-		ban.Publish = false
-		if in.Ban.Months != nil {
-			f.Add("ban.months", "precautionary", "o impedimento cautelar não tem prazo em meses: vigora até ser revogado.")
-		}
-	}
 	if in.Publish != nil {
 		ban.Publish = *in.Publish
 	}
-	if in.PrisonMonths != nil {
-		lo, hi, ok := prisonRange(rg)
-		switch {
-		case !ok:
-			f.Add("prison_months", "not_applicable", fmt.Sprintf("o %s da %s não prevê pena privativa de liberdade.", rg.Article, rg.Law))
-		case *in.PrisonMonths < lo || *in.PrisonMonths > hi:
-			f.Add("prison_months", "range", fmt.Sprintf("a pena de reclusão deve estar entre %d e %d meses (%s da %s).", lo, hi, rg.Article, rg.Law))
-		}
-	}
 	checkText(&f, "ban.override_reason", in.Ban.OverrideReason, maxLong, true)
-	if !in.Precautionary {
-		if in.Ban.Months == nil {
-			f.Add("ban.months", "required", "informe o prazo do impedimento em meses.")
-		} else if err := sanctions.CheckMonths(rg, *in.Ban.Months); err != nil {
-			f.Add("ban.months", "range", err.Error())
-		} else if ferr == nil {
-			last, err := sanctions.LastDay(first, *in.Ban.Months)
-			if err != nil {
+	months := in.Ban.Months
+	if rg.Cumulative && months == nil {
+		m := sanctions.RacismBanMonths
+		months = &m
+	}
+	switch {
+	case months == nil:
+		f.Add("ban.months", "required", "informe o prazo do impedimento em meses.")
+	case rg.Cumulative && *months != sanctions.RacismBanMonths:
+		f.Add("ban.months", "fixed", fmt.Sprintf("a proibição de frequência do %s da %s é de 3 anos (36 meses), fixada na lei.", rg.Article, rg.Law))
+	case !rg.Cumulative && sanctions.CheckMonths(rg, *months) != nil:
+		f.Add("ban.months", "range", sanctions.CheckMonths(rg, *months).Error())
+	default:
+		ban.Months = months
+		if first != nil {
+			if last, err := sanctions.LastDay(*first, *months); err != nil {
 				f.Add("ban.months", "range", err.Error())
-			} else {
-				ban.Months, ban.ComputedLastDay, ban.LastDay = in.Ban.Months, &last, &last
+			} else if immediate {
+				ban.ComputedLastDay, ban.LastDay = &last, &last
 			}
 		}
 	}
@@ -346,23 +1014,24 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 	} else if in.Ban.LastDayOverride != "" {
 		ov, err := civil.Parse(in.Ban.LastDayOverride)
 		switch {
-		case in.Precautionary:
-			f.Add("ban.last_day_override", "precautionary", "o impedimento cautelar não tem último dia.")
 		case err != nil:
 			f.Add("ban.last_day_override", "date", "data inválida: use AAAA-MM-DD.")
-		case ferr == nil && ov.Before(first):
+		case first == nil && !immediate:
+			f.Add("ban.last_day_override", "first_day", "sem primeiro dia fixado, o impedimento começa no trânsito em julgado e seu último dia é contado dele (CP, art. 10): informe ban.first_day para alterar o último dia, ou corrija-o depois do início.")
+		case first != nil && ov.Before(*first):
 			f.Add("ban.last_day_override", "after_first_day", "o último dia não pode ser anterior ao primeiro.")
-		case ban.LastDay != nil && !withinOverrideBounds(first, ov, rg):
-			lo, hi := overrideBounds(first, rg)
+		case first != nil && ban.Months != nil && !withinOverrideBounds(*first, ov, rg):
+			lo, hi := overrideBounds(*first, rg)
 			f.Add("ban.last_day_override", "range", fmt.Sprintf("o último dia alterado deve ficar entre %s e %s: o prazo continua limitado ao intervalo de %d a %d meses (%s da %s).",
 				lo.BR(), hi.BR(), max(rg.MinMonths, 1), rg.MaxMonths, rg.Article, rg.Law))
-		case ban.LastDay != nil:
-			ban.LastDay = &ov
+		case first != nil && ban.Months != nil:
+			computed, _ := sanctions.LastDay(*first, *ban.Months)
+			ban.ComputedLastDay, ban.LastDay = &computed, &ov
 			ban.OverrideReason = strings.TrimSpace(in.Ban.OverrideReason)
-			warnings = append(warnings, fmt.Sprintf("Último dia alterado pelo(a) juiz(a): %s (calculado: %s).", ov.BR(), ban.ComputedLastDay.BR()))
+			warnings = append(warnings, fmt.Sprintf("Último dia alterado pelo(a) juiz(a): %s (calculado: %s).", ov.BR(), computed.BR()))
 		}
 	}
-	if w := PastBanWarning(ban.LastDay, today); w != "" {
+	if w := PastBanWarning(ban.LastDay, today); w != "" && immediate {
 		warnings = append(warnings, w)
 	}
 	if in.ReportingDuty != nil {
@@ -380,7 +1049,7 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 			ban.ReportingClub = strings.TrimSpace(in.ReportingDuty.Club)
 			ban.ReportingCompetition = strings.TrimSpace(in.ReportingDuty.Competition)
 		}
-	} else if subject == sanctions.Person && !in.Precautionary && rg.Article != "art. 39" {
+	} else if subject == sanctions.Person && rg.Article != "art. 39" && !rg.Cumulative {
 		warnings = append(warnings, "Conversão sem obrigação de permanência: o art. 201, § 4º (art. 41-B, § 4º) determina que a sentença a fixe.")
 	}
 	// Group bans reach members (DOMAIN.md §2): the registry says which.
@@ -415,6 +1084,9 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 	}
 	if subject == sanctions.Person && d.CPF == nil {
 		warnings = append(warnings, "Réu sem CPF: aguarda identificação e não entra na lista de bloqueio.")
+	}
+	if !immediate {
+		warnings = append(warnings, "O impedimento aguarda o trânsito em julgado (Súmula 643 do STJ; CF, art. 5º, LVII): começa no dia em que a sentença transitar em julgado e só então entra na lista de bloqueio e na lista pública.")
 	}
 	if source != "" {
 		ban.Source = source
@@ -471,19 +1143,6 @@ const maxFirstDayYears = 20
 // warning and the judge decides (DOMAIN.md §4).
 const prescriptionWarningYears = 3
 
-// prisonRange is the custodial quantum in months allowed by the rule before
-// conversion: reclusão of 1 to 2 years (art. 41-B; Lei 14.597/2023, art.
-// 201), doubled under § 7º. Art. 39 of 2003 and group bans have none.
-func prisonRange(rg sanctions.Range) (lo, hi int, ok bool) {
-	if strings.HasPrefix(rg.Article, "art. 41-B") || strings.HasPrefix(rg.Article, "art. 201") {
-		if rg.Sec7 {
-			return 24, 48, true
-		}
-		return 12, 24, true
-	}
-	return 0, 0, false
-}
-
 // overrideBounds are the last days a judge's override may choose, both
 // counted exactly like the term itself (sanctions.LastDay: CP art. 10, the
 // first day counts, a missing day rolls forward): from the last day of the
@@ -510,8 +1169,5 @@ func termPT(b sanctions.Ban) string {
 	if b.Months == nil {
 		return "prazo indeterminado (cautelar)"
 	}
-	if *b.Months == 1 {
-		return "1 mês"
-	}
-	return fmt.Sprintf("%d meses", *b.Months)
+	return monthsText(*b.Months)
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/juizado/juizado/sanctions"
 )
 
+// sentenceIn is a conversion sentence of months; first is a later first day
+// the judge fixes ("" for none: the ban starts at the final judgment).
 func sentenceIn(defID int64, first string, months int) cases.SentenceInput {
 	return cases.SentenceInput{DefendantID: defID, Ban: cases.BanInput{FirstDay: first, Months: &months}}
 }
@@ -34,9 +36,9 @@ func TestSentence_TermRangeByDateOfFacts(t *testing.T) {
 		max        int
 		article    string
 	}{
-		{"R1", "2025-03-30", 36, "art. 201"},
-		{"R7", "2018-09-15", 36, "art. 41-B"},
-		{"R8", "2008-03-09", 12, "art. 39"},
+		{"R1", "", 36, "art. 201"},
+		{"R7", "", 36, "art. 41-B"},
+		{"R8", "", 12, "art. 39"},
 	} {
 		t.Run(tc.ref, func(t *testing.T) {
 			c, d, j := e.fileOne(t, tc.ref)
@@ -64,43 +66,41 @@ func TestSentence_TermRangeByDateOfFacts(t *testing.T) {
 	}
 }
 
-// The ban cannot start before the date of the facts.
-func TestSentence_FirstDayNotBeforeFacts(t *testing.T) {
+// The ban cannot start before the date of the facts, nor before the final
+// judgment (Súmula 643 STJ): a first day the judge fixes is a future day.
+func TestSentence_FirstDayNotBeforeFacts_Sumula_643_STJ(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 1)
 	c, d, j := e.fileOne(t, "R1")
 	_, err := e.svc.Sentence(context.Background(), j, c.ID, sentenceIn(d.ID, "2025-03-29", 6))
 	invalidField(t, err, "ban.first_day", false)
+	_, err = e.svc.Sentence(context.Background(), j, c.ID, sentenceIn(d.ID, "2025-06-09", 6))
+	if msg := invalidField(t, err, "ban.first_day", false); !strings.Contains(msg, "Súmula 643") {
+		t.Errorf("past first day: %q should cite Súmula 643", msg)
+	}
 	if n := e.count(t, "bans", ""); n != 0 {
 		t.Errorf("%d bans, want 0", n)
 	}
 }
 
 // CP art. 10: the first day counts; the last day is the day before the same
-// day-number; a missing day rolls to the 1st of the next month.
+// day-number; a missing day rolls to the 1st of the next month. The first
+// day is the day the judgment became final.
 func TestSentence_LastDayCPArt10(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 1)
-	ctx := context.Background()
 	for _, tc := range []struct{ first, last string }{
 		{"2025-05-31", "2025-08-30"},
 		{"2025-11-30", "2026-02-28"},
 	} {
-		c, d, j := e.fileOne(t, "R1")
-		res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, tc.first, 3))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Ban.LastDay == nil || res.Ban.LastDay.String() != tc.last {
-			t.Errorf("%s + 3 months: last day %v, want %s", tc.first, res.Ban.LastDay, tc.last)
-		}
+		_, banID, _ := e.finalBan(t, "R1", tc.first, 3, nil)
 		var b sanctions.Ban
-		if err := e.g.Take(&b, res.Ban.ID).Error; err != nil {
+		if err := e.g.Take(&b, banID).Error; err != nil {
 			t.Fatal(err)
 		}
-		if b.FirstDay.String() != tc.first || b.LastDay == nil || b.LastDay.String() != tc.last ||
-			b.ComputedLastDay == nil || b.ComputedLastDay.String() != tc.last || b.Months == nil || *b.Months != 3 {
-			t.Errorf("stored ban: first %s last %v computed %v months %v; want %s..%s, 3", b.FirstDay, b.LastDay, b.ComputedLastDay, b.Months, tc.first, tc.last)
+		if b.FirstDay == nil || b.FirstDay.String() != tc.first || b.LastDay == nil || b.LastDay.String() != tc.last ||
+			b.ComputedLastDay == nil || b.ComputedLastDay.String() != tc.last || b.Months == nil || *b.Months != 3 || b.Status != "active" {
+			t.Errorf("stored ban: first %v last %v computed %v months %v status %s; want %s..%s, 3", b.FirstDay, b.LastDay, b.ComputedLastDay, b.Months, b.Status, tc.first, tc.last)
 		}
 	}
 }
@@ -113,10 +113,12 @@ func TestSentence_NotEligibleArt201Sec2_WritesNothing(t *testing.T) {
 	c, d, j := e.fileOne(t, "R1")
 	bans, moves := e.count(t, "bans", ""), e.count(t, "movements", "")
 	versions := e.count(t, "blocklist_versions", "")
-	in := sentenceIn(d.ID, "2025-06-10", 12)
+	in := sentenceIn(d.ID, "", 12)
 	in.Eligible = ptr(false)
 	_, err := e.svc.Sentence(context.Background(), j, c.ID, in)
-	invalidField(t, err, "eligible", false)
+	if msg := invalidField(t, err, "eligible", false); !strings.Contains(msg, "prison") {
+		t.Errorf("message %q should point to outcome prison", msg)
+	}
 	if n := e.count(t, "bans", ""); n != bans {
 		t.Errorf("bans %d → %d after a refused sentence", bans, n)
 	}
@@ -145,17 +147,17 @@ func TestSentence_ConflictAndForbidden(t *testing.T) {
 	if other.UserID == j.UserID {
 		other = e.judges[1]
 	}
-	_, err := e.svc.Sentence(ctx, other, c.ID, sentenceIn(d.ID, "2025-06-10", 12))
+	_, err := e.svc.Sentence(ctx, other, c.ID, sentenceIn(d.ID, "", 12))
 	kindIs(t, err, errs.Forbidden)
-	_, err = e.svc.Sentence(ctx, e.pros, c.ID, sentenceIn(d.ID, "2025-06-10", 12))
+	_, err = e.svc.Sentence(ctx, e.pros, c.ID, sentenceIn(d.ID, "", 12))
 	kindIs(t, err, errs.Forbidden)
 	if n := e.count(t, "bans", ""); n != 0 {
 		t.Fatalf("%d bans after forbidden sentences", n)
 	}
-	if _, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 12)); err != nil {
+	if _, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 12)); err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-07-10", 6))
+	_, err = e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 6))
 	kindIs(t, err, errs.Conflict)
 	if n := e.count(t, "bans", "defendant_id = ?", d.ID); n != 1 {
 		t.Errorf("%d bans for the defendant, want 1", n)
@@ -169,7 +171,7 @@ func TestSentence_RecordsRuleAndSentencesCase(t *testing.T) {
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
 	c, d, j := e.fileOne(t, "R1")
-	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 12))
+	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 12))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +184,8 @@ func TestSentence_RecordsRuleAndSentencesCase(t *testing.T) {
 		t.Errorf("ban law %q article %q source %q facts %s subject %q", b.Law, b.Article, b.Source, b.FactsDate, b.Subject)
 	}
 	if b.CPF == nil || *b.CPF != "66392332154" || b.Name != "Marcelo Augusto Figueiredo" || b.CaseNumber != c.Number ||
-		b.CourtCode != court || b.BirthDate == nil || b.BirthDate.String() != "1991-07-22" || b.Status != "active" || !b.Publish {
+		b.CourtCode != court || b.BirthDate == nil || b.BirthDate.String() != "1991-07-22" || b.Status != "awaiting_final" || !b.Publish ||
+		b.FirstDay != nil || b.LastDay != nil {
 		t.Errorf("ban identity: %+v", b)
 	}
 	if b.CreatedBy == nil || *b.CreatedBy != j.UserID {
@@ -209,20 +212,25 @@ func TestSentence_RecordsRuleAndSentencesCase(t *testing.T) {
 	}
 }
 
-// LGE art. 201 § 7º (racism, R3): the range doubles to 6–72 months by the
-// court's default reading; § 6º (organiser, R4): no conversion at all.
+// LGE art. 201 § 7º (stated for the defendant of R1): the range doubles to
+// 6–72 months by the court's default reading; § 6º (organiser, R4): no
+// conversion, the outcome is prison.
 func TestSentence_Art201Sec7DoublesAndSec6Refuses(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
-	c, d, j := e.fileOne(t, "R3")
+	c, d, j := e.fileOne(t, "R1")
 	for _, m := range []int{5, 73} {
-		_, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", m))
+		in := sentenceIn(d.ID, "", m)
+		in.Sec7 = ptr(true)
+		_, err := e.svc.Sentence(ctx, j, c.ID, in)
 		if msg := invalidField(t, err, "ban.months", false); !strings.Contains(msg, "§ 7º") {
 			t.Errorf("%d months: message %q does not name § 7º", m, msg)
 		}
 	}
-	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 72))
+	in := sentenceIn(d.ID, "", 72)
+	in.Sec7 = ptr(true)
+	res, err := e.svc.Sentence(ctx, j, c.ID, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +239,7 @@ func TestSentence_Art201Sec7DoublesAndSec6Refuses(t *testing.T) {
 	}
 
 	c, d, j = e.fileOne(t, "R4")
-	_, err = e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 12))
+	_, err = e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 12))
 	if msg := invalidField(t, err, "organiser", false); !strings.Contains(msg, "§ 6º") {
 		t.Errorf("organiser: message %q does not name § 6º", msg)
 	}
@@ -247,11 +255,13 @@ func TestSentence_LastDayOverrideKeepsComputed(t *testing.T) {
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
 	c, d, j := e.fileOne(t, "R1")
-	// 31/05/2025 + 6 months: 31/11 does not exist, so the computed last day
-	// is 30/11/2025; the clamp reading ends on 29/11/2025 (DOMAIN.md §3),
-	// still above the 3-month minimum.
-	in := sentenceIn(d.ID, "2025-05-31", 6)
-	in.Ban.LastDayOverride = "2025-11-29"
+	// 31/05/2026 + 6 months: 31/11 does not exist, so the computed last day
+	// is 30/11/2026; the clamp reading ends on 29/11/2026 (DOMAIN.md §3),
+	// still above the 3-month minimum. The first day is one the judge fixes
+	// after the final judgment; the override is kept when the ban starts
+	// on it.
+	in := sentenceIn(d.ID, "2026-05-31", 6)
+	in.Ban.LastDayOverride = "2026-11-29"
 	_, err := e.svc.Sentence(ctx, j, c.ID, in)
 	invalidField(t, err, "ban.last_day_override", false) // reason missing
 	in.Ban.OverrideReason = "Leitura do prazo pelo juízo."
@@ -263,8 +273,15 @@ func TestSentence_LastDayOverrideKeepsComputed(t *testing.T) {
 	if err := e.g.Take(&b, res.Ban.ID).Error; err != nil {
 		t.Fatal(err)
 	}
-	if b.LastDay == nil || b.LastDay.String() != "2025-11-29" || b.ComputedLastDay == nil || b.ComputedLastDay.String() != "2025-11-30" || b.OverrideReason == "" {
+	if b.LastDay == nil || b.LastDay.String() != "2026-11-29" || b.ComputedLastDay == nil || b.ComputedLastDay.String() != "2026-11-30" || b.OverrideReason == "" {
 		t.Errorf("override: last %v computed %v reason %q", b.LastDay, b.ComputedLastDay, b.OverrideReason)
+	}
+	e.makeFinal(t, c.ID)
+	if err := e.g.Take(&b, res.Ban.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if b.Status != "active" || b.FirstDay == nil || b.FirstDay.String() != "2026-05-31" || b.LastDay.String() != "2026-11-29" {
+		t.Errorf("after the final judgment: %s first %v last %v, want active 2026-05-31..2026-11-29", b.Status, b.FirstDay, b.LastDay)
 	}
 }
 
@@ -275,12 +292,13 @@ func TestSentence_PrecautionaryThenSentence(t *testing.T) {
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
 	c, d, j := e.fileOne(t, "R1")
-	res, err := e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: d.ID, Precautionary: true, Ban: cases.BanInput{FirstDay: "2025-06-10"}})
+	res, err := e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-10", Ban: cases.BanInput{FirstDay: "2025-06-10"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Ban.LastDay != nil || res.Ban.Source != sanctions.FromPrecautionaryOrder || res.Ban.Publish {
-		t.Errorf("precautionary ban: last %v source %q publish %v", res.Ban.LastDay, res.Ban.Source, res.Ban.Publish)
+	pb := res.PrecautionaryBan
+	if pb == nil || pb.LastDay != nil || pb.Source != sanctions.FromPrecautionaryOrder || pb.Publish || pb.Status != "active" || pb.ReviewOn == nil {
+		t.Errorf("precautionary ban: %+v", pb)
 	}
 	var got cases.Case
 	if err := e.g.Take(&got, c.ID).Error; err != nil {
@@ -289,7 +307,7 @@ func TestSentence_PrecautionaryThenSentence(t *testing.T) {
 	if got.Status == cases.StatusSentenced {
 		t.Error("a precautionary ban sentenced the case")
 	}
-	if _, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 12)); err != nil {
+	if _, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 12)); err != nil {
 		t.Fatalf("sentence after a precautionary ban: %v", err)
 	}
 	if err := e.g.Take(&got, c.ID).Error; err != nil {
@@ -312,6 +330,7 @@ func TestSentence_OverrideNotBelowMinimumTerm(t *testing.T) {
 	for _, tc := range []struct{ first, short, minLast, minBR, maxBR string }{
 		{"2026-12-01", "2027-02-27", "2027-02-28", "28/02/2027", "30/11/2029"},
 		{"2026-12-15", "2027-03-13", "2027-03-14", "14/03/2027", "14/12/2029"},
+		// (first days the judge fixes after the final judgment)
 	} {
 		c, d, j := e.fileOne(t, "R1")
 		in := sentenceIn(d.ID, tc.first, 6)

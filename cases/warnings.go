@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
@@ -77,18 +78,33 @@ func (s *Service) priorPunishmentWarning(ctx context.Context, d Defendant, rg sa
 	if d.CPF == nil || !(strings.HasPrefix(rg.Article, "art. 201") || strings.HasPrefix(rg.Article, "art. 41-B")) {
 		return "", nil
 	}
-	var prior []sanctions.Ban
-	err := db.Conn(ctx, s.DB).Where(`cpf = ? AND status = 'active' AND NOT precautionary AND source = ? AND defendant_id <> ?
-		AND group_ban_id IS NULL AND (article LIKE 'art. 201%' OR article LIKE 'art. 41-B%')`, *d.CPF, sanctions.FromSentence, d.ID).
-		Order("first_day, id").Limit(maxWarnRows).Find(&prior).Error
+	// A conviction under the article, with or without a ban (DOMAIN.md §2
+	// "Outcomes"): signed sentences of ban or prison, and the sentence bans
+	// recorded before sentences were (still standing: not reformed or
+	// annulled).
+	var prior []struct {
+		Article, Law, Number, Court string
+		At                          time.Time
+	}
+	err := db.Conn(ctx, s.DB).Raw(`SELECT article, law, number, court, at FROM (
+		SELECT s.article, s.law, k.number, k.court_code AS court, s.signed_at AS at
+		  FROM sentences s JOIN defendants d ON d.id = s.defendant_id JOIN cases k ON k.id = s.case_id
+		 WHERE d.cpf = ? AND s.defendant_id <> ? AND s.status = 'signed' AND s.outcome IN ('ban', 'prison')
+		   AND (s.article LIKE 'art. 201%' OR s.article LIKE 'art. 41-B%')
+		UNION ALL
+		SELECT b.article, b.law, b.case_number, b.court_code, b.created_at
+		  FROM bans b WHERE b.cpf = ? AND b.defendant_id <> ? AND NOT b.precautionary AND b.source = ? AND b.group_ban_id IS NULL
+		   AND b.status IN ('active', 'awaiting_final', 'converted') AND (b.article LIKE 'art. 201%' OR b.article LIKE 'art. 41-B%')
+		   AND NOT EXISTS (SELECT 1 FROM sentences s WHERE s.ban_id = b.id)
+	) x ORDER BY at, number LIMIT ?`, *d.CPF, d.ID, *d.CPF, d.ID, sanctions.FromSentence, maxWarnRows).Scan(&prior).Error
 	if err != nil || len(prior) == 0 {
 		return "", err
 	}
 	items := make([]string, len(prior))
-	for i, b := range prior {
-		items[i] = fmt.Sprintf("%s da %s, processo %s (%s), a partir de %s", b.Article, b.Law, FormatNumber(b.CaseNumber), b.CourtCode, b.FirstDay.BR())
+	for i, p := range prior {
+		items[i] = fmt.Sprintf("%s da %s, processo %s (%s), sentença de %s", p.Article, p.Law, FormatNumber(p.Number), p.Court, civil.Today(p.At, s.Loc).BR())
 	}
-	return fmt.Sprintf("O CPF %s já foi punido por sentença pelas condutas do art. 201 (ou do art. 41-B): %s. O %s da %s só converte a reclusão em impedimento se o agente for primário, tiver bons antecedentes e não tiver sido punido anteriormente pelas condutas previstas no artigo. %s",
+	return fmt.Sprintf("O CPF %s já foi condenado pelas condutas do art. 201 (ou do art. 41-B): %s. O %s da %s só converte a reclusão em impedimento se o agente for primário, tiver bons antecedentes e não tiver sido punido anteriormente pelas condutas previstas no artigo. %s",
 		cpfPT(*d.CPF), strings.Join(items, "; "), rg.Article, rg.Law, tail), nil
 }
 

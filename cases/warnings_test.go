@@ -20,29 +20,25 @@ func hasWarning(ws []string, parts ...string) bool {
 	return false
 }
 
-// A ban whose last day is already past when sentenced (first day
-// 01/04/2025, 3 months → 30/06/2025, sentenced on 01/10/2025) is accepted
-// (the judge's term) with a warning that it lies entirely in the past; one
-// still running has no such warning.
-func TestSentence_WarnsBanEntirelyInThePast(t *testing.T) {
+// Súmula 643 STJ: a sentence's ban starts at the final judgment, so it can
+// no longer lie in the past: a first day before today is refused, and the
+// sentence's answer says the ban waits for the final judgment.
+func TestSentence_BanWaitsForFinalJudgment_Sumula_643_STJ(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, time.Date(2025, 10, 1, 12, 0, 0, 0, saoPaulo), 1)
 	ctx := context.Background()
 	c, d, j := e.fileOne(t, "R1")
-	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-04-01", 3))
+	_, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-04-01", 3))
+	invalidField(t, err, "ban.first_day", false)
+	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 3))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Ban.LastDay.String() != "2025-06-30" || !hasWarning(res.Warnings, "30/06/2025", "inteiramente no passado") {
-		t.Errorf("last day %v, warnings %q: want a warning that the ban is entirely past", res.Ban.LastDay, res.Warnings)
-	}
-	c, d, j = e.fileOne(t, "R2")
-	res, err = e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-04-01", 12))
-	if err != nil {
-		t.Fatal(err)
+	if res.Ban.Status != "awaiting_final" || res.Ban.FirstDay != nil || res.Ban.LastDay != nil || !hasWarning(res.Warnings, "aguarda o trânsito em julgado") {
+		t.Errorf("ban %+v, warnings %q: want awaiting_final with no days", res.Ban, res.Warnings)
 	}
 	if hasWarning(res.Warnings, "inteiramente no passado") {
-		t.Errorf("a ban in force warns it is past: %q", res.Warnings)
+		t.Errorf("a ban awaiting the final judgment warns it is past: %q", res.Warnings)
 	}
 }
 
@@ -57,7 +53,7 @@ func TestSentence_WarnsPriorPunishmentArt201Sec2(t *testing.T) {
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
 	c, d, j := e.fileOne(t, "R1")
-	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 6))
+	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 6))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +62,7 @@ func TestSentence_WarnsPriorPunishmentArt201Sec2(t *testing.T) {
 	}
 	first := c.Number
 	c, d, j = e.fileOne(t, "R1") // the same person (CPF 663.923.321-54) again
-	in := sentenceIn(d.ID, "2025-06-10", 6)
+	in := sentenceIn(d.ID, "", 6)
 	in.Eligible = ptr(true)
 	res, err = e.svc.Sentence(ctx, j, c.ID, in)
 	if err != nil {
@@ -76,7 +72,7 @@ func TestSentence_WarnsPriorPunishmentArt201Sec2(t *testing.T) {
 		t.Errorf("eligible given by the judge, still warned: %q", res.Warnings)
 	}
 	c, d, j = e.fileOne(t, "R1")
-	res, err = e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "2025-06-10", 6))
+	res, err = e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 6))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +106,7 @@ func TestFileAndSentence_WarnSameCPFOtherBirthDate(t *testing.T) {
 		t.Errorf("case warnings %q: want the other birth date", v.Warnings)
 	}
 	d := e.defendants(t, c.ID)[0]
-	res, err := e.svc.Sentence(ctx, e.judgeOf(t, c), c.ID, sentenceIn(d.ID, "2025-06-10", 6))
+	res, err := e.svc.Sentence(ctx, e.judgeOf(t, c), c.ID, sentenceIn(d.ID, "", 6))
 	if err != nil {
 		t.Fatal(err)
 	}

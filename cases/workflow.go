@@ -12,6 +12,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
@@ -42,6 +43,7 @@ const (
 	viaPlea       = "POST /api/v1/cases/{id}/plea"
 	viaHomologate = "POST /api/v1/cases/{id}/plea/homologate"
 	viaSuspension = "POST /api/v1/cases/{id}/suspension"
+	viaSentence   = "POST /api/v1/cases/{id}/sentence"
 )
 
 // CriminalFlow is the JECRIM flow (Lei 9.099/1995; DOMAIN.md §4): the
@@ -65,7 +67,7 @@ var CriminalFlow = []Transition{
 	{From: StatusAccusation, To: StatusInstructionHearing, Roles: clerk, TPU: TPUReceipt, Text: "Audiência de instrução e julgamento: recebida a denúncia (Lei 9.099/1995, art. 81)."},
 	{From: StatusConditionalSuspension, To: StatusAccusation, Roles: judge, Text: "Revogada a suspensão condicional do processo (Lei 9.099/1995, art. 89, §§ 3º e 4º): o processo retoma seu curso."},
 	{From: StatusConditionalSuspension, To: StatusArchived, Roles: judge, TPU: TPUArchive, Text: "Expirado o período de prova sem revogação: extinta a punibilidade (Lei 9.099/1995, art. 89, § 5º). Arquivamento definitivo."},
-	{From: StatusInstructionHearing, To: StatusSentenced, Roles: judge, TPU: TPUAcquittal, Text: "Sentença."},
+	{From: StatusInstructionHearing, To: StatusSentenced, Roles: judge, Via: viaSentence},
 	{From: StatusSentenced, To: StatusAppeal, Roles: clerk, Text: "Interposto recurso para a Turma Recursal (Lei 9.099/1995, art. 82)."},
 	{From: StatusSentenced, To: StatusFinal, Roles: clerk, TPU: TPUFinalJudgment, Text: "Certificado o trânsito em julgado da sentença."},
 	{From: StatusAppeal, To: StatusFinal, Roles: clerk, TPU: TPUFinalJudgment, Text: "Julgado o recurso pela Turma Recursal; certificado o trânsito em julgado."},
@@ -80,7 +82,7 @@ var CivilFlow = []Transition{
 	{From: StatusFiled, To: StatusDistributed, Roles: clerk, TPU: TPUDistribution},
 	{From: StatusDistributed, To: StatusHearing, Roles: clerk, Text: "Realizada a audiência de conciliação."},
 	{From: StatusHearing, To: StatusSettlement, Roles: judge, Text: "Homologado o termo de ajustamento de conduta (TAC)."},
-	{From: StatusHearing, To: StatusJudgment, Roles: judge, TPU: TPUAcquittal, Text: "Sentença."},
+	{From: StatusHearing, To: StatusJudgment, Roles: judge, Via: viaSentence},
 	{From: StatusJudgment, To: StatusAppeal, Roles: clerk, Text: "Interposto recurso."},
 	{From: StatusJudgment, To: StatusFinal, Roles: clerk, TPU: TPUFinalJudgment, Text: "Certificado o trânsito em julgado da sentença."},
 	{From: StatusSettlement, To: StatusFinal, Roles: clerk, TPU: TPUFinalJudgment, Text: "Certificado o trânsito em julgado da homologação do TAC."},
@@ -334,6 +336,10 @@ type TransitionInput struct {
 	To          string `json:"to"`
 	Note        string `json:"note"`
 	DefendantID *int64 `json:"defendant_id"`
+	// FinalOn is, after an appeal, the day the Turma Recursal's decision
+	// became final (default today); without an appeal the day is computed
+	// from the parties' windows.
+	FinalOn string `json:"final_on"`
 }
 
 // Transition moves the case along an allowed transition of its flow, with a
@@ -397,24 +403,15 @@ func (s *Service) Transition(ctx context.Context, actor Actor, caseID int64, in 
 			if res.RowsAffected == 0 {
 				return errs.InvalidField("defendant_id", "offered", "não há proposta de transação penal pendente para este réu.")
 			}
-		case StatusSentenced, StatusJudgment:
-			// Conviction with a ban goes through POST .../sentence; here the
-			// judge acquits (TPU 220) the defendants still undecided, or
-			// closes a partly decided case (TPU 221).
-			var banned int64
-			if err := db.Conn(ctx, s.DB).Raw("SELECT count(*) FROM bans WHERE case_id = ? AND NOT precautionary AND source IN ('sentence', 'civil_judgment')", c.ID).Scan(&banned).Error; err != nil {
+		case StatusFinal:
+			day, err := s.finalDay(ctx, c, in.FinalOn)
+			if err != nil {
 				return err
 			}
-			text = "Sentença: julgada improcedente a representação (absolvição)."
-			if banned > 0 {
-				code, text = TPUPartial, "Sentença: julgada procedente em parte a representação (réus sem condenação absolvidos)."
+			if err := s.startFinalBans(ctx, c, day, now); err != nil {
+				return err
 			}
-		case StatusFinal:
-			if c.Status == StatusSentenced || c.Status == StatusJudgment {
-				if err := s.appealWindowsClosed(ctx, c); err != nil {
-					return err
-				}
-			}
+			text += fmt.Sprintf(" Trânsito em julgado em %s.", day.BR())
 		}
 		if c.Status == StatusConditionalSuspension {
 			st := "extinguished"
@@ -507,25 +504,296 @@ func (s *Service) AddMovement(ctx context.Context, actor Actor, caseID int64, in
 	return out, err
 }
 
-// appealWindowsClosed refuses the final judgment while a defendant was not
-// notified of the decision or their appeal window is open.
-func (s *Service) appealWindowsClosed(ctx context.Context, c *Case) error {
-	ds, err := s.deadlines(ctx, c)
-	if err != nil {
-		return err
-	}
-	var n int64
-	if err := db.Conn(ctx, s.DB).Model(&Defendant{}).Where("case_id = ?", c.ID).Count(&n).Error; err != nil {
-		return err
-	}
-	if int64(len(ds)) < n {
-		return errs.New(errs.Conflict, "Trânsito em julgado prematuro: há réu não intimado da sentença (registre a ciência em POST /api/v1/cases/{id}/notifications).")
-	}
+// finalDay is the day the judgment of c became final (DOMAIN.md §3, §4):
+// without an appeal, the day after the last party's window ended or the day
+// of the last waiver (errs.Conflict naming what is missing while any party
+// was not notified or a window is open: Lei 9.099/1995, art. 82, § 1º);
+// after an appeal, finalOn (default today), which needs the Turma Recursal's
+// result recorded (POST /api/v1/cases/{id}/appeal-result).
+func (s *Service) finalDay(ctx context.Context, c *Case, finalOn string) (civil.Date, error) {
 	today := civil.Today(s.now(), s.Loc)
-	for _, d := range ds {
-		if !today.After(d.LastDay) {
-			return errs.New(errs.Conflict, fmt.Sprintf("Trânsito em julgado prematuro: o prazo de recurso do réu %d corre até %s (Lei 9.099/1995, art. 82, § 1º).", d.DefendantID, d.LastDay.BR()))
+	switch c.Status {
+	case StatusSentenced, StatusJudgment:
+		if finalOn != "" {
+			return civil.Date{}, errs.InvalidField("final_on", "computed", "sem recurso, o dia do trânsito em julgado é o seguinte ao fim do último prazo (ou o da última renúncia): não o informe.")
+		}
+		missing, day, err := s.finalityMissing(ctx, c)
+		if err != nil {
+			return civil.Date{}, err
+		}
+		if len(missing) > 0 {
+			return civil.Date{}, errs.New(errs.Conflict, "Trânsito em julgado prematuro (Lei 9.099/1995, art. 82, § 1º): "+strings.Join(missing, "; ")+".")
+		}
+		return day, nil
+	case StatusAppeal:
+		var n int64
+		if err := db.Conn(ctx, s.DB).Model(&AppealResult{}).Where("case_id = ? AND result IN ('confirmed', 'reformed')", c.ID).Count(&n).Error; err != nil {
+			return civil.Date{}, err
+		}
+		if n == 0 {
+			return civil.Date{}, errs.New(errs.Conflict, "Registre antes o resultado do recurso na Turma Recursal (POST /api/v1/cases/{id}/appeal-result).")
+		}
+		day := today
+		if finalOn != "" {
+			var f errs.Fields
+			d, ok := parseDate(&f, "final_on", finalOn)
+			if !ok {
+				return civil.Date{}, f.Err()
+			}
+			if d.After(today) {
+				return civil.Date{}, errs.InvalidField("final_on", "not_future", "o trânsito em julgado não pode estar no futuro.")
+			}
+			day = d
+		}
+		return day, nil
+	}
+	return today, nil
+}
+
+// startFinalBans starts the bans of case c that waited for the final
+// judgment (Súmula 643 STJ): each starts on day (or the later day the judge
+// fixed) and its last day is counted from it (CP art. 10), or kept as the
+// judge overrode it when the first day is the one the judge fixed; the
+// defendant's precautionary bans are replaced by it (they end the day
+// before). A docket movement per ban shows the days under precautionary
+// bans, for the judge's decision on credit (CP art. 42). The blocklist
+// follows in the same transaction.
+func (s *Service) startFinalBans(ctx context.Context, c *Case, day civil.Date, now time.Time) error {
+	tx := db.Conn(ctx, s.DB)
+	var rows []banRow
+	if err := tx.Where("case_id = ? AND status = ?", c.ID, sanctions.StatusAwaitingFinal).Order("id").Find(&rows).Error; err != nil {
+		return err
+	}
+	changed := []int64{}
+	for _, b := range rows {
+		first := day
+		if b.StartNotBefore != nil && b.StartNotBefore.After(first) {
+			first = *b.StartNotBefore
+		}
+		computed, err := sanctions.LastDay(first, *b.Months)
+		if err != nil {
+			return err
+		}
+		last := computed
+		note := ""
+		if b.OverrideReason != "" && b.LastDay != nil {
+			if b.StartNotBefore != nil && first == *b.StartNotBefore {
+				last = *b.LastDay
+			} else {
+				note = fmt.Sprintf(" O último dia alterado na sentença (%s) contava de %s; contado do trânsito em julgado, o término é %s.", b.LastDay.BR(), b.StartNotBefore.BR(), computed.BR())
+			}
+		}
+		if err := tx.Model(&banRow{}).Where("id = ?", b.ID).Updates(map[string]any{"status": sanctions.StatusActive, "first_day": first,
+			"computed_last_day": computed, "last_day": last}).Error; err != nil {
+			return err
+		}
+		changed = append(changed, b.ID)
+		if b.GroupBanID != nil {
+			continue
+		}
+		var precs []banRow
+		if err := tx.Where("case_id = ? AND defendant_id = ? AND precautionary AND status = ?", c.ID, b.DefendantID, sanctions.StatusActive).Find(&precs).Error; err != nil {
+			return err
+		}
+		for _, p := range precs {
+			if err := tx.Model(&banRow{}).Where("id = ?", p.ID).Updates(map[string]any{"status": sanctions.StatusReplaced, "lifted_on": first,
+				"lift_reason": fmt.Sprintf("substituída pelo impedimento definitivo %d", b.ID)}).Error; err != nil {
+				return err
+			}
+			p.Status, p.LiftedOn = sanctions.StatusReplaced, &first
+			changed = append(changed, p.ID)
+		}
+		var all []banRow
+		if err := tx.Where("case_id = ? AND defendant_id = ? AND precautionary", c.ID, b.DefendantID).Find(&all).Error; err != nil {
+			return err
+		}
+		text := fmt.Sprintf("Início do cumprimento do impedimento %d (%s, %s): de %s a %s, contado do trânsito em julgado (Súmula 643 do STJ; CP, art. 10).", b.ID, b.Article, b.Law, first.BR(), last.BR())
+		if len(all) > 0 {
+			text += fmt.Sprintf(" Tempo sob medida cautelar neste processo: %d dias; a detração (CP, art. 42) é decisão do(a) juiz(a).", countPrecautionary(all, first.AddDays(-1)))
+		}
+		if err := s.move(ctx, c, nil, now, 0, text+note); err != nil {
+			return err
 		}
 	}
-	return nil
+	if len(changed) == 0 {
+		return nil
+	}
+	return s.refreshBlocklist(ctx, changed...)
+}
+
+// AppealResultInput is the body of POST /api/v1/cases/{id}/appeal-result:
+// the Turma Recursal's result (confirmed, reformed, annulled), the day it
+// was decided, the defendant it concerns (required for reformed) and, for
+// reformed, the new decision: outcome acquittal, or a new ban term in
+// months (ban.months), which replaces the ban before it starts.
+type AppealResultInput struct {
+	Result      string   `json:"result"`
+	DefendantID int64    `json:"defendant_id"`
+	DecidedOn   string   `json:"decided_on"`
+	Text        string   `json:"text"`
+	Outcome     string   `json:"outcome"`
+	Ban         BanInput `json:"ban"`
+}
+
+// AppealResult is a recorded result of an appeal.
+type AppealResult struct {
+	ID          int64      `json:"id"`
+	CaseID      int64      `json:"case_id"`
+	DefendantID *int64     `json:"defendant_id"`
+	Result      string     `json:"result"`
+	DecidedOn   civil.Date `json:"decided_on"`
+	Text        string     `json:"text"`
+	CreatedAt   time.Time  `json:"created_at"`
+	CreatedBy   *int64     `json:"-"`
+}
+
+// RecordAppealResult records the Turma Recursal's result of the appeal of
+// case caseID (clerk; Lei 9.099/1995, art. 82): confirmed (TPU 239) leaves
+// the sentence; reformed (TPU 237) replaces the defendant's ban that waits
+// for the final judgment by one of the new term within the range recorded
+// on it, or removes it for an acquittal; annulled (TPU 237) annuls the
+// sentences (of the defendant, or all) and their bans and returns the case
+// to the instruction hearing (criminal) or hearing (civil) for a new
+// sentence. The case must be in appeal (errs.Conflict).
+func (s *Service) RecordAppealResult(ctx context.Context, actor Actor, caseID int64, in AppealResultInput) (*View, error) {
+	var out *View
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, s.DB)
+		c, err := s.lockCase(ctx, actor, caseID)
+		if err != nil {
+			return err
+		}
+		if actor.Role != "clerk" {
+			return errs.New(errs.Forbidden, "O resultado do recurso é registrado pelo cartório (clerk).")
+		}
+		if c.Status != StatusAppeal {
+			return errs.New(errs.Conflict, fmt.Sprintf("O processo não está em recurso (está em “%s”).", orStatus(c.Status)))
+		}
+		var f errs.Fields
+		today := civil.Today(s.now(), s.Loc)
+		var decided civil.Date
+		if in.DecidedOn == "" {
+			decided = today
+		} else if d, ok := parseDate(&f, "decided_on", in.DecidedOn); ok {
+			if d.After(today) {
+				f.Add("decided_on", "not_future", "o julgamento do recurso não pode estar no futuro.")
+			}
+			decided = d
+		}
+		checkText(&f, "text", in.Text, maxLong, true)
+		var d *Defendant
+		if in.DefendantID != 0 {
+			if d, err = s.personOf(ctx, c, in.DefendantID, "defendant_id"); err != nil {
+				return err
+			}
+		}
+		switch in.Result {
+		case "confirmed", "annulled":
+		case "reformed":
+			if d == nil {
+				f.Add("defendant_id", "required", "informe o réu cuja sentença foi reformada.")
+			}
+			if (in.Outcome == OutcomeAcquittal) == (in.Ban.Months != nil) {
+				f.Add("outcome", "reform", "informe o novo prazo (ban.months) ou outcome \"acquittal\".")
+			}
+		default:
+			f.Add("result", "oneof", "use confirmed (negado provimento), reformed (reformada) ou annulled (anulada).")
+		}
+		if err := f.Err(); err != nil {
+			return err
+		}
+		now := s.now()
+		uid := actor.UserID
+		code := TPUAppealDenied
+		text := fmt.Sprintf("Turma Recursal, em %s: negado provimento ao recurso; mantida a sentença.", decided.BR())
+		var changed []int64
+		switch in.Result {
+		case "reformed":
+			code = TPUAppealGranted
+			var b banRow
+			if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("defendant_id = ? AND NOT precautionary AND group_ban_id IS NULL AND status = ?", d.ID, sanctions.StatusAwaitingFinal).Limit(1).Find(&b).Error; err != nil {
+				return err
+			}
+			if b.ID == 0 {
+				return errs.InvalidField("defendant_id", "awaiting_final", "o réu não tem impedimento aguardando o trânsito em julgado para reformar.")
+			}
+			if err := tx.Model(&banRow{}).Where("id = ? OR group_ban_id = ?", b.ID, b.ID).Update("status", sanctions.StatusReformed).Error; err != nil {
+				return err
+			}
+			changed = append(changed, b.ID)
+			if in.Outcome == OutcomeAcquittal {
+				if err := tx.Model(&SentenceRecord{}).Where("defendant_id = ? AND status = 'signed'", d.ID).Update("status", "reformed").Error; err != nil {
+					return err
+				}
+				text = fmt.Sprintf("Turma Recursal, em %s: dado provimento ao recurso; reformada a sentença para absolver %s; impedimento %d sem efeito.", decided.BR(), d.FullName, b.ID)
+			} else {
+				rg := sanctions.Range{Convertible: true, MinMonths: b.RangeMinMonths, MaxMonths: b.RangeMaxMonths, Law: b.Law, Article: b.Article}
+				if b.Cumulative {
+					return errs.InvalidField("ban.months", "fixed", "a proibição de frequência do art. 20, § 2º-A, da Lei 7.716/1989 é fixada em 3 anos.")
+				}
+				if err := sanctions.CheckMonths(rg, *in.Ban.Months); err != nil {
+					return errs.InvalidField("ban.months", "range", err.Error())
+				}
+				nb := b.Ban
+				nb.ID, nb.Months, nb.LastDay, nb.ComputedLastDay, nb.OverrideReason, nb.CreatedAt, nb.CreatedBy = 0, in.Ban.Months, nil, nil, "", now, &uid
+				if err := tx.Create(&nb).Error; err != nil {
+					return err
+				}
+				if err := tx.Model(&SentenceRecord{}).Where("defendant_id = ? AND status = 'signed'", d.ID).Update("ban_id", nb.ID).Error; err != nil {
+					return err
+				}
+				changed = append(changed, nb.ID)
+				text = fmt.Sprintf("Turma Recursal, em %s: dado provimento ao recurso; reformada a pena de %s para impedimento de %s (impedimento %d, em lugar do %d), a cumprir após o trânsito em julgado.", decided.BR(), d.FullName, monthsText(*in.Ban.Months), nb.ID, b.ID)
+			}
+		case "annulled":
+			code = TPUAppealGranted
+			q := tx.Model(&SentenceRecord{}).Where("case_id = ? AND status = 'signed'", c.ID)
+			bq := tx.Model(&banRow{}).Where("case_id = ? AND status = ? ", c.ID, sanctions.StatusAwaitingFinal)
+			if d != nil {
+				q, bq = q.Where("defendant_id = ?", d.ID), bq.Where("defendant_id = ?", d.ID)
+			}
+			if err := q.Update("status", "annulled").Error; err != nil {
+				return err
+			}
+			if err := bq.Update("status", sanctions.StatusAnnulled).Error; err != nil {
+				return err
+			}
+			if err := tx.Model(&Notification{}).Where("case_id = ?", c.ID).Update("superseded", true).Error; err != nil {
+				return err
+			}
+			text = fmt.Sprintf("Turma Recursal, em %s: anulada a sentença; os autos voltam para nova sentença.", decided.BR())
+		}
+		if t := strings.TrimSpace(in.Text); t != "" {
+			text += " " + t
+		}
+		var did *int64
+		if d != nil {
+			did = &d.ID
+		}
+		if err := tx.Create(&AppealResult{CaseID: c.ID, DefendantID: did, Result: in.Result, DecidedOn: decided, Text: strings.TrimSpace(in.Text), CreatedAt: now, CreatedBy: &uid}).Error; err != nil {
+			return err
+		}
+		if err := s.move(ctx, c, &actor, now, code, text); err != nil {
+			return err
+		}
+		status := ""
+		if in.Result == "annulled" {
+			status = StatusInstructionHearing
+			if c.Flow == FlowCivil {
+				status = StatusHearing
+			}
+		}
+		if err := s.touch(ctx, c, status); err != nil {
+			return err
+		}
+		if len(changed) > 0 {
+			if err := s.refreshBlocklist(ctx, changed...); err != nil {
+				return err
+			}
+		}
+		v, err := s.view(ctx, *c, true)
+		out = v
+		return err
+	})
+	return out, err
 }

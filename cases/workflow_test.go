@@ -220,14 +220,27 @@ func TestPlea_Art201_sec6_Sec7AndGroups(t *testing.T) {
 	kindIs(t, err, errs.Conflict)
 	_, err = e.svc.Suspend(ctx, j, c5.ID, cases.SuspensionInput{DefendantID: d5.ID, Months: ptr(24), Conditions: []string{"x"}})
 	kindIs(t, err, errs.Conflict)
-	c3, d3, j3 := e.fileOne(t, "R3") // racism: § 7º
+	c3, d3, j3 := e.fileOne(t, "R3") // racism alone: Lei 7.716/1989, art. 20, § 2º-A (2 to 5 years)
 	e.move(t, clerk, c3, cases.StatusPreliminaryHearing)
 	_, err = e.svc.Suspend(ctx, j3, c3.ID, cases.SuspensionInput{DefendantID: d3.ID, Months: ptr(24), Conditions: []string{"comparecer mensalmente"}})
-	if m := invalidField(t, err, "defendant_id", false); !strings.Contains(m, "§ 7º") {
-		t.Errorf("§ 7º suspension: %q", m)
+	if m := invalidField(t, err, "defendant_id", false); !strings.Contains(m, "7.716") {
+		t.Errorf("racism alone suspension: %q", m)
+	}
+	_, err = e.svc.OfferPlea(ctx, e.pros, c3.ID, cases.PleaInput{DefendantID: d3.ID, Months: ptr(6)})
+	if m := invalidField(t, err, "defendant_id", false); !strings.Contains(m, "rito ordinário") {
+		t.Errorf("racism alone plea: %q", m)
 	}
 	c1, d1, j1 := e.fileOne(t, "R1")
 	e.move(t, clerk, c1, cases.StatusPreliminaryHearing)
+	// § 7º stated for this defendant: minimum 24 months, no suspension, no plea.
+	_, err = e.svc.Suspend(ctx, j1, c1.ID, cases.SuspensionInput{DefendantID: d1.ID, Sec7: ptr(true), Months: ptr(24), Conditions: []string{"comparecer mensalmente"}})
+	if m := invalidField(t, err, "defendant_id", false); !strings.Contains(m, "§ 7º") {
+		t.Errorf("§ 7º suspension: %q", m)
+	}
+	_, err = e.svc.OfferPlea(ctx, e.pros, c1.ID, cases.PleaInput{DefendantID: d1.ID, Sec7: ptr(true), Months: ptr(6)})
+	if m := invalidField(t, err, "defendant_id", false); !strings.Contains(m, "rito ordinário") || !strings.Contains(m, "48 meses") {
+		t.Errorf("§ 7º plea: %q", m)
+	}
 	_, err = e.svc.Suspend(ctx, j1, c1.ID, cases.SuspensionInput{DefendantID: d1.ID, Months: ptr(12), Conditions: []string{"comparecer mensalmente"}})
 	invalidField(t, err, "months", false)
 	sp, err := e.svc.Suspend(ctx, j1, c1.ID, cases.SuspensionInput{DefendantID: d1.ID, Months: ptr(24), Conditions: []string{"não frequentar estádios", "comparecer mensalmente"}})

@@ -94,7 +94,7 @@ func (l *Lists) Check(ctx context.Context, cpf CPF) (*CheckResult, error) {
 	}
 	res := &CheckResult{CPF: cpf.String(), Blocked: len(bans) > 0, Bans: []CheckBan{}}
 	for _, b := range bans {
-		res.Bans = append(res.Bans, CheckBan{BanID: b.ID, FirstDay: b.FirstDay, LastDay: b.LastDay, CaseNumber: l.number(b.CaseNumber), Court: b.CourtCode})
+		res.Bans = append(res.Bans, CheckBan{BanID: b.ID, FirstDay: *b.FirstDay, LastDay: b.LastDay, CaseNumber: l.number(b.CaseNumber), Court: b.CourtCode})
 	}
 	return res, nil
 }
@@ -188,7 +188,7 @@ func (l *Lists) AwaitingIdentification(ctx context.Context, court string) ([]Awa
 	out := make([]Awaiting, 0, len(bans))
 	for _, b := range bans {
 		out = append(out, Awaiting{BanID: b.ID, CaseID: b.CaseID, DefendantID: b.DefendantID, Name: b.Name, BirthDate: b.BirthDate,
-			FirstDay: b.FirstDay, LastDay: b.LastDay, CaseNumber: l.number(b.CaseNumber), Court: b.CourtCode})
+			FirstDay: *b.FirstDay, LastDay: b.LastDay, CaseNumber: l.number(b.CaseNumber), Court: b.CourtCode})
 	}
 	return out, nil
 }

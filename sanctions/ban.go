@@ -27,30 +27,45 @@ const (
 // no last day for a precautionary ban, in force until lifted), the §7 reading
 // and the publication order.
 type Ban struct {
-	ID                   int64       `json:"id"`
-	CaseID               int64       `json:"case_id"`
-	DefendantID          int64       `json:"defendant_id"`
-	Subject              Subject     `json:"subject"`
-	Source               Source      `json:"source"`
-	CourtCode            string      `json:"court"`
-	CaseNumber           string      `json:"-"` // 20 digits; formatted by the caller
-	CPF                  *string     `json:"cpf,omitempty"`
-	Name                 string      `json:"name"`
-	BirthDate            *civil.Date `json:"birth_date,omitempty"`
-	GroupID              *int64      `json:"group_id,omitempty"`
-	GroupBanID           *int64      `json:"group_ban_id,omitempty"` // a member's ban: the group ban it extends (DOMAIN.md §2, §6)
-	MemberID             *int64      `json:"member_id,omitempty"`    // a member's ban: the member of the group's register
-	FactsDate            civil.Date  `json:"facts_date"`
-	Law                  string      `json:"law"`
-	Article              string      `json:"article"`
-	RangeMinMonths       int         `json:"range_min_months"`
-	RangeMaxMonths       int         `json:"range_max_months"`
-	Sec7Applied          bool        `json:"sec7_applied"`
-	Sec7DoublesBan       bool        `json:"sec7_doubles_ban"`
-	Eligible             bool        `json:"eligible"`
-	Organiser            bool        `json:"organiser"`
-	Precautionary        bool        `json:"precautionary"`
-	FirstDay             civil.Date  `json:"first_day"`
+	ID             int64       `json:"id"`
+	CaseID         int64       `json:"case_id"`
+	DefendantID    int64       `json:"defendant_id"`
+	Subject        Subject     `json:"subject"`
+	Source         Source      `json:"source"`
+	CourtCode      string      `json:"court"`
+	CaseNumber     string      `json:"-"` // 20 digits; formatted by the caller
+	CPF            *string     `json:"cpf,omitempty"`
+	Name           string      `json:"name"`
+	BirthDate      *civil.Date `json:"birth_date,omitempty"`
+	GroupID        *int64      `json:"group_id,omitempty"`
+	GroupBanID     *int64      `json:"group_ban_id,omitempty"` // a member's ban: the group ban it extends (DOMAIN.md §2, §6)
+	MemberID       *int64      `json:"member_id,omitempty"`    // a member's ban: the member of the group's register
+	FactsDate      civil.Date  `json:"facts_date"`
+	Law            string      `json:"law"`
+	Article        string      `json:"article"`
+	RangeMinMonths int         `json:"range_min_months"`
+	RangeMaxMonths int         `json:"range_max_months"`
+	Sec7Applied    bool        `json:"sec7_applied"`
+	Sec7DoublesBan bool        `json:"sec7_doubles_ban"`
+	Eligible       bool        `json:"eligible"`
+	Organiser      bool        `json:"organiser"`
+	Precautionary  bool        `json:"precautionary"`
+	// FirstDay is nil while the ban awaits the final judgment
+	// (StatusAwaitingFinal): it starts on the day the judgment became final,
+	// or on StartNotBefore when the judge fixed a later day.
+	FirstDay       *civil.Date `json:"first_day"`
+	StartNotBefore *civil.Date `json:"start_not_before,omitempty"`
+	// ReviewOn is a precautionary ban's review date (CPP art. 319, II; Res.
+	// CNJ 417/2021, art. 19: no measure without one).
+	ReviewOn *civil.Date `json:"review_on,omitempty"`
+	// CreditDays is the time under a precautionary ban the judge credited
+	// to the final ban (CP art. 42; a decision, never automatic), with its
+	// reason; the last day is already reduced by it.
+	CreditDays   *int   `json:"credit_days,omitempty"`
+	CreditReason string `json:"credit_reason,omitempty"`
+	// Cumulative: the fixed ban of Lei 7.716/1989, art. 20, § 2º-A, imposed
+	// with the reclusão (not a conversion).
+	Cumulative           bool        `json:"cumulative"`
 	Months               *int        `json:"months"`
 	ComputedLastDay      *civil.Date `json:"computed_last_day"`
 	LastDay              *civil.Date `json:"last_day"`
@@ -65,21 +80,81 @@ type Ban struct {
 	CreatedBy            *int64      `json:"-"`
 }
 
+// Stored statuses of a ban (column bans.status).
+const (
+	// StatusActive: the ban runs its term (in force, not yet started or
+	// ended by the calendar: see State).
+	StatusActive = "active"
+	// StatusAwaitingFinal: decided in a sentence or civil judgment, waiting
+	// for the final judgment (Súmula 643 STJ; CF art. 5º, LVII).
+	StatusAwaitingFinal = "awaiting_final"
+	// StatusLifted: a precautionary ban lifted (CPP art. 282, § 5º).
+	StatusLifted = "lifted"
+	// StatusReplaced: a precautionary ban replaced by the final ban.
+	StatusReplaced = "replaced"
+	// StatusReformed, StatusAnnulled: the Turma Recursal reformed or
+	// annulled the sentence before the ban started (Lei 9.099/1995, art. 82).
+	StatusReformed = "reformed"
+	StatusAnnulled = "annulled"
+	// StatusConverted: converted to prison after a breach (Lei 14.597/2023,
+	// art. 201, § 3º; Lei 10.671/2003, art. 41-B, § 3º).
+	StatusConverted = "converted"
+	// StatusUndone: a plea-agreement ban whose agreement was undone after
+	// a breach (Súmula Vinculante 35).
+	StatusUndone = "undone"
+)
+
+// States of a ban as the API shows them (Ban.State).
+const (
+	StateAwaitingFinal = "awaiting_final"
+	StateNotStarted    = "not_started"
+	StateInForce       = "in_force"
+	StateEnded         = "ended"
+)
+
+// StatePT names each state in Portuguese, for pages and documents (one
+// spelling everywhere).
+var StatePT = map[string]string{
+	StateAwaitingFinal: "aguardando trânsito em julgado", StateNotStarted: "a iniciar", StateInForce: "em cumprimento",
+	StateEnded: "cumprido", StatusLifted: "revogado", StatusReplaced: "substituído pelo impedimento definitivo",
+	StatusReformed: "reformado em recurso", StatusAnnulled: "anulado em recurso", StatusConverted: "convertido em pena privativa de liberdade",
+	StatusUndone: "desfeito (transação penal descumprida)",
+}
+
+// State says where the ban stands on day (a civil date in the court's
+// zone): awaiting_final, not_started, in_force, ended (DOMAIN.md §3: from
+// the first instant of the first day to the end of the last), or the
+// stored status of a ban that no longer runs (lifted, replaced, reformed,
+// annulled, converted, undone).
+func (b Ban) State(day civil.Date) string {
+	switch {
+	case b.Status == StatusAwaitingFinal:
+		return StateAwaitingFinal
+	case b.Status != StatusActive:
+		return b.Status
+	case b.FirstDay == nil || day.Before(*b.FirstDay):
+		return StateNotStarted
+	case b.LastDay != nil && day.After(*b.LastDay):
+		return StateEnded
+	}
+	return StateInForce
+}
+
 // InForce reports whether the ban is in force on day (a civil date in the
 // court's zone): from the first day to the last day inclusive, or from the
-// first day on while a precautionary ban is not lifted.
-func (b Ban) InForce(day civil.Date) bool {
-	if b.Status != "active" || day.Before(b.FirstDay) {
-		return false
-	}
-	return b.LastDay == nil || !day.After(*b.LastDay)
-}
+// first day on while a precautionary ban is not lifted. A ban awaiting the
+// final judgment is not in force.
+func (b Ban) InForce(day civil.Date) bool { return b.State(day) == StateInForce }
+
+// InForceSQL is the condition, on table bans, of a ban in force on the day
+// given twice as parameters (Ban.InForce in SQL).
+const InForceSQL = "status = 'active' AND first_day <= ? AND (last_day IS NULL OR last_day >= ?)"
 
 // InForceOn returns the bans in force on day, ordered by id; where narrows
 // the query (nil for all). g is the connection or transaction to read from.
 func InForceOn(ctx context.Context, g *gorm.DB, day civil.Date, where func(*gorm.DB) *gorm.DB) ([]Ban, error) {
 	q := g.WithContext(ctx).Model(&Ban{}).
-		Where("status = 'active' AND first_day <= ? AND (last_day IS NULL OR last_day >= ?)", day, day)
+		Where(InForceSQL, day, day)
 	if where != nil {
 		q = where(q)
 	}

@@ -261,7 +261,7 @@ func TestBreachConversion_LGE_art_201_sec3(t *testing.T) {
 			if tc.last != "" {
 				term.Last = dp(tc.last)
 			}
-			c, err := BreachConversion(term, civil.MustParse(tc.breach), tc.prison)
+			c, err := BreachConversion(term, civil.MustParse(tc.breach), tc.prison, "art. 201, § 3º, da Lei 14.597/2023")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -280,7 +280,7 @@ func TestBreachConversion_LGE_art_201_sec3(t *testing.T) {
 		})
 	}
 	for _, b := range []string{"2025-03-31", "2026-04-01"} {
-		_, err := BreachConversion(Term{civil.MustParse("2025-04-01"), dp("2026-03-31")}, civil.MustParse(b), ip(12))
+		_, err := BreachConversion(Term{civil.MustParse("2025-04-01"), dp("2026-03-31")}, civil.MustParse(b), ip(12), "art. 201, § 3º, da Lei 14.597/2023")
 		var de *BreachDateError
 		if !errors.As(err, &de) {
 			t.Errorf("breach on %s outside the term: err %v, want *BreachDateError", b, err)
@@ -293,47 +293,6 @@ func ip(n int) *int { return &n }
 // DOMAIN.md §3 / LGE art. 201, § 2º: an extension counts from the original
 // first day, never chained from the previous last day; the total stays in
 // the range recorded on the ban.
-func TestExtendTerm_LGE_art_201_sec2_FromOriginalFirstDay(t *testing.T) {
-	r := Range{Convertible: true, MinMonths: 3, MaxMonths: 36, Law: "Lei 14.597/2023", Article: "art. 201, § 2º"}
-	for _, tc := range []struct {
-		first         string
-		months, add   int
-		total         int
-		last, chained string
-	}{
-		// From the first day: 31/01 + 4 months → 30/05. Chained from the
-		// previous last day (30/04) the term would restart on 01/05 and end on
-		// 31/05: a day too long.
-		{"2024-01-31", 3, 1, 4, "2024-05-30", "2024-05-31"},
-		{"2024-02-29", 12, 12, 24, "2026-02-28", "2026-02-28"},
-		{"2023-11-30", 3, 3, 6, "2024-05-29", "2024-05-31"},
-		{"2025-03-10", 12, 24, 36, "2028-03-09", "2028-03-09"},
-	} {
-		t.Run(tc.first, func(t *testing.T) {
-			total, last, err := ExtendTerm(civil.MustParse(tc.first), tc.months, tc.add, r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if total != tc.total || last.String() != tc.last {
-				t.Errorf("ExtendTerm = %d months, last %s; want %d, %s", total, last, tc.total, tc.last)
-			}
-			prev, _ := LastDay(civil.MustParse(tc.first), tc.months)
-			chained, _ := LastDay(prev.AddDays(1), tc.add)
-			if chained.String() != tc.chained {
-				t.Errorf("chained reference %s, want %s", chained, tc.chained)
-			}
-		})
-	}
-	_, _, err := ExtendTerm(civil.MustParse("2025-03-10"), 30, 7, r)
-	var oor *OutOfRangeError
-	if !errors.As(err, &oor) || oor.Months != 37 || !strings.Contains(err.Error(), "art. 201") {
-		t.Errorf("37 months: err %v, want *OutOfRangeError naming art. 201", err)
-	}
-	if _, _, err := ExtendTerm(civil.MustParse("2025-03-10"), 12, 0, r); !errors.Is(err, ErrExtensionMonths) {
-		t.Errorf("0 months added: err %v, want ErrExtensionMonths", err)
-	}
-}
-
 func TestDaysBetween(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string

@@ -135,6 +135,9 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	svc := &cases.Service{DB: g, Clock: clock.System{}, Loc: loc, Blocklist: lists}
 	pros := ids["prosecutor"]
 	judge := ids["judge"]
+	clerk := ids["clerk"]
+	ja := cases.Actor{UserID: judge.ID, Role: "judge", Court: judge.Court()}
+	ka := cases.Actor{UserID: clerk.ID, Role: "clerk", Court: clerk.Court()}
 	today := civil.Today(time.Now(), loc)
 	for i, r := range demoRepresentations() {
 		k, err := svc.File(ctx, cases.Actor{UserID: pros.ID, Role: pros.Role, Court: pros.Court()}, r)
@@ -145,18 +148,43 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 		if err != nil {
 			return err
 		}
-		if i == demoAwaitingSentence {
-			fmt.Printf("Demo case %s (id %d): %s awaits sentence (defendant_id %d)\n", v.Number, v.ID, v.Defendants[0].FullName, v.Defendants[0].ID)
+		d := v.Defendants[0]
+		months, prison, fine := 12, 20, 30
+		text := &cases.SentenceText{Report: "Demonstração: relatório da sentença.", Reasoning: "Demonstração: autoria e materialidade provadas pelo boletim de ocorrência e pelas imagens."}
+		switch i {
+		case demoAwaitingSentence:
+			fmt.Printf("Demo case %s (id %d): %s awaits sentence (defendant_id %d)\n", v.Number, v.ID, d.FullName, d.ID)
 			continue
+		case 0: // a ban in force after every party waived the appeal
+			if _, err := svc.Sentence(ctx, ja, k.ID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months}, Text: text,
+				ReportingDuty: &cases.ReportingDuty{Place: "24º Distrito Policial", Club: "Corinthians"}}); err != nil {
+				return fmt.Errorf("seed sentence: %w", err)
+			}
+			for _, n := range []cases.NotificationInput{{Party: cases.PartyProsecution}, {Party: cases.PartyDefendant, DefendantID: d.ID}, {Party: cases.PartyDefence, DefendantID: d.ID}} {
+				n.NotifiedOn, n.WaivedAppeal = today.String(), true
+				if _, err := svc.Notify(ctx, ka, k.ID, n); err != nil {
+					return fmt.Errorf("seed notification: %w", err)
+				}
+			}
+			if _, err := svc.Transition(ctx, ka, k.ID, cases.TransitionInput{To: cases.StatusFinal}); err != nil {
+				return fmt.Errorf("seed final judgment: %w", err)
+			}
+			fmt.Printf("Demo case %s: %s banned for %d months, in force from %s (final judgment after every party waived the appeal)\n", v.Number, d.FullName, months, today.BR())
+		case 1: // a ban awaiting the final judgment, with a precautionary ban until then
+			review := today.AddDays(90)
+			if _, err := svc.Sentence(ctx, ja, k.ID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months}, Text: text,
+				ReportingDuty:           &cases.ReportingDuty{Place: "23º Distrito Policial", Club: "Palmeiras"},
+				PrecautionaryUntilFinal: &cases.PrecautionaryInput{ReviewOn: review.String()}}); err != nil {
+				return fmt.Errorf("seed sentence: %w", err)
+			}
+			fmt.Printf("Demo case %s: %s sentenced to a %d-month ban awaiting the final judgment; precautionary ban in force, review on %s\n", v.Number, d.FullName, months, review.BR())
+		case 3: // a prison conviction: the organiser (Lei 14.597/2023, art. 201, § 6º)
+			if _, err := svc.Sentence(ctx, ja, k.ID, cases.SentenceInput{DefendantID: d.ID, Outcome: cases.OutcomePrison, PrisonMonths: &prison, FineDays: &fine, Text: text,
+				Dosimetry: &cases.Dosimetry{BaseMonths: 14, BaseReasons: "culpabilidade acentuada", IntermediateMonths: 14, FinalMonths: 20, FinalReasons: "§ 6º: aumento de 3/7 pela organização do tumulto"}}); err != nil {
+				return fmt.Errorf("seed sentence: %w", err)
+			}
+			fmt.Printf("Demo case %s: %s convicted to %d months of reclusão and %d dias-multa, no conversion (art. 201, § 6º)\n", v.Number, d.FullName, prison, fine)
 		}
-		months := 12
-		if _, err := svc.Sentence(ctx, cases.Actor{UserID: judge.ID, Role: "judge", Court: judge.Court()}, k.ID, cases.SentenceInput{
-			DefendantID: v.Defendants[0].ID, Ban: cases.BanInput{FirstDay: today.String(), Months: &months},
-			ReportingDuty: &cases.ReportingDuty{Place: "24º Distrito Policial", Club: "Corinthians"},
-		}); err != nil {
-			return fmt.Errorf("seed sentence: %w", err)
-		}
-		fmt.Printf("Demo case %s: %s banned for %d months from %s\n", v.Number, v.Defendants[0].FullName, months, today.BR())
 	}
 	return nil
 }
@@ -166,7 +194,7 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 const demoAwaitingSentence = 2
 
 func demoRepresentations() []cases.Representation {
-	cpf1, cpf2, cpf3 := "526.018.159-06", "390.996.030-88", "418.273.605-26"
+	cpf1, cpf2, cpf3, cpf4 := "526.018.159-06", "390.996.030-88", "418.273.605-26", "711.385.762-04"
 	lat1, lon1, lat2, lon2 := -23.5452, -46.4741, -23.5276, -46.6785
 	return []cases.Representation{
 		{
@@ -192,6 +220,14 @@ func demoRepresentations() []cases.Representation {
 			Event:      &cases.EventInput{Competition: "Campeonato Paulista", Home: "Corinthians", Away: "São Paulo", Venue: "Arena Corinthians", Kickoff: "2025-03-16T16:00:00-03:00"},
 			Facts: cases.FactsInput{OccurredAt: "2025-03-16T17:45:00-03:00", Latitude: &lat1, Longitude: &lon1, Conduct: []string{"violence"},
 				PoliceReports: []string{"BO 0003/2025 – 24º DP"}, Description: "Demonstração: arremesso de objetos contra a torcida visitante."},
+		},
+		{
+			Ref:        "DEMO-4",
+			FiledBy:    cases.FiledByInput{Kind: "prosecutor", Name: "Promotoria de Justiça do Torcedor (demonstração)"},
+			Defendants: []cases.DefendantInput{{Kind: "person", FullName: "Otávio Modelo Barros", CPF: &cpf4, BirthDate: "1988-01-30", MotherName: "Clara Modelo"}},
+			Event:      &cases.EventInput{Competition: "Campeonato Paulista", Home: "Corinthians", Away: "Palmeiras", Venue: "Arena Corinthians", Kickoff: "2025-04-06T16:00:00-03:00"},
+			Facts: cases.FactsInput{OccurredAt: "2025-04-06T15:20:00-03:00", Latitude: &lat1, Longitude: &lon1, Conduct: []string{"riot", "organiser"},
+				PoliceReports: []string{"BO 0004/2025 – 24º DP"}, Description: "Demonstração: convocou pelas redes sociais e organizou o confronto no portão Leste."},
 		},
 	}
 }

@@ -158,7 +158,15 @@ type BanData struct {
 	FactsDate       string
 	CaseNumber      string
 	Court           string
-	Status          string // "em vigor", "a iniciar", "encerrado", "revogado"
+	Status          string // sanctions.StatePT: "aguardando trânsito em julgado", "em cumprimento", "a iniciar", "cumprido", "revogado", ...
+	// State is sanctions.Ban.State; AwaitingFinal: the ban waits for the
+	// final judgment (no first or last day yet: Súmula 643 STJ).
+	State         string
+	AwaitingFinal bool
+	// Cumulative: the fixed ban of Lei 7.716/1989, art. 20, § 2º-A.
+	Cumulative bool
+	// ReviewOn: a precautionary ban's review date (dd/mm/aaaa).
+	ReviewOn string
 	Publish         bool
 	Reporting       *ReportingData
 	// DutyRule and BreachRule cite the reporting duty (§ 4º) and the
@@ -381,7 +389,7 @@ func NewBanData(b sanctions.Ban, today civil.Date) BanData {
 	d := BanData{
 		ID: b.ID, Person: b.Subject == sanctions.Person, Name: Esc(b.Name), Source: string(b.Source),
 		Law: Esc(b.Law), Article: Esc(b.Article), RangeMin: Months(b.RangeMinMonths), RangeMax: Months(b.RangeMaxMonths),
-		Precautionary: b.Precautionary, FirstDay: LongDate(b.FirstDay), FirstDayShort: b.FirstDay.BR(),
+		Precautionary: b.Precautionary, FirstDay: dateOf(b.FirstDay),
 		LastDay: dateOf(b.LastDay), OverrideReason: Esc(b.OverrideReason), Sec7: b.Sec7Applied, Organiser: b.Organiser,
 		FactsDate: LongDate(b.FactsDate), CaseNumber: FormatCNJ(b.CaseNumber), Court: b.CourtCode, Publish: b.Publish,
 	}
@@ -417,15 +425,15 @@ func NewBanData(b sanctions.Ban, today civil.Date) BanData {
 	if b.PrisonMonths != nil {
 		d.PrisonMonths = Months(*b.PrisonMonths)
 	}
-	switch {
-	case b.Status == "lifted":
-		d.Status = "revogado"
-	case today.Before(b.FirstDay):
-		d.Status = "a iniciar"
-	case b.InForce(today):
-		d.Status = "em vigor"
-	default:
-		d.Status = "cumprido"
+	if b.FirstDay != nil {
+		d.FirstDayShort = b.FirstDay.BR()
+	}
+	d.State = b.State(today)
+	d.Status = sanctions.StatePT[d.State]
+	d.AwaitingFinal = d.State == sanctions.StateAwaitingFinal
+	d.Cumulative = b.Cumulative
+	if b.ReviewOn != nil {
+		d.ReviewOn = b.ReviewOn.BR()
 	}
 	if b.GroupBanID != nil {
 		d.GroupBanID = *b.GroupBanID

@@ -16,6 +16,72 @@ func (s *Server) banRoutes(api *echo.Group) {
 	api.POST("/bans/:id/breaches", s.recordBreach)
 	api.POST("/bans/:id/lift", s.liftBan)
 	api.POST("/bans/:id/extend", s.extendBan)
+	api.POST("/bans/:id/renew", s.renewBan)
+	api.POST("/bans/:id/correct", s.correctBan)
+	api.POST("/bans/:id/credit", s.creditBan)
+	api.POST("/breaches/:id/decision", s.decideBreach)
+}
+
+// banWrite binds the body of a write on ban :id and answers 200 with what do
+// returns.
+func banWrite[T any](c echo.Context, do func(id int64, in T) (any, error)) error {
+	id, err := banID(c)
+	if err != nil {
+		return err
+	}
+	var in T
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	out, err := do(id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// renewBan: POST /api/v1/bans/:id/renew {review_on, reason} (the judge of
+// the case): renews a precautionary ban (CPP art. 319, II).
+func (s *Server) renewBan(c echo.Context) error {
+	return banWrite(c, func(id int64, in cases.RenewInput) (any, error) {
+		return s.cases.Renew(c.Request().Context(), actor(c), id, in)
+	})
+}
+
+// correctBan: POST /api/v1/bans/:id/correct {last_day, reason} (the judge of
+// the case): corrects a material error in a final ban's last day.
+func (s *Server) correctBan(c echo.Context) error {
+	return banWrite(c, func(id int64, in cases.CorrectInput) (any, error) {
+		b, err := s.cases.Correct(c.Request().Context(), actor(c), id, in)
+		return map[string]any{"ban": b}, err
+	})
+}
+
+// creditBan: POST /api/v1/bans/:id/credit {days, reason} (the judge of the
+// case): the decision on the time under precautionary bans (CP art. 42).
+func (s *Server) creditBan(c echo.Context) error {
+	return banWrite(c, func(id int64, in cases.CreditInput) (any, error) {
+		b, err := s.cases.Credit(c.Request().Context(), actor(c), id, in)
+		return map[string]any{"ban": b}, err
+	})
+}
+
+// decideBreach: POST /api/v1/breaches/:id/decision {decision, balance_days?,
+// reason} (the judge of the case; DOMAIN.md §8).
+func (s *Server) decideBreach(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return errs.New(errs.NotFound, fmt.Sprintf("Descumprimento %q não encontrado.", c.Param("id")))
+	}
+	var in cases.BreachDecisionInput
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	br, err := s.cases.DecideBreach(c.Request().Context(), actor(c), id, in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"breach": br})
 }
 
 func banID(c echo.Context) (int64, error) {
@@ -90,8 +156,9 @@ func (s *Server) liftBan(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"ban": b})
 }
 
-// extendBan: POST /api/v1/bans/:id/extend (the judge of the case): adds
-// months to a ban's term, counted from its original first day.
+// extendBan: POST /api/v1/bans/:id/extend (the judge of the case): a final
+// ban is never extended (409, CF art. 5º, XXXVI); a precautionary ban is
+// renewed with a new review date.
 func (s *Server) extendBan(c echo.Context) error {
 	id, err := banID(c)
 	if err != nil {

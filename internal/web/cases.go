@@ -9,6 +9,7 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/sanctions"
 	"github.com/labstack/echo/v4"
 )
 
@@ -18,6 +19,8 @@ func (s *Server) caseRoutes(api *echo.Group) {
 	api.GET("/cases/:id", s.getCase)
 	api.GET("/cases/by-number/:number", s.caseByNumber)
 	api.POST("/cases/:id/sentence", s.sentence)
+	api.POST("/cases/:id/sentence/sign", s.signDraft)
+	api.POST("/cases/:id/appeal-result", s.appealResult)
 	s.workflowRoutes(api)
 }
 
@@ -130,7 +133,10 @@ func (s *Server) listCases(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"items": items, "total": total})
 }
 
-// sentence: POST /api/v1/cases/:id/sentence (the judge of the case).
+// sentence: POST /api/v1/cases/:id/sentence (the judge of the case): one
+// defendant's decision (outcome ban, prison or acquittal; or a
+// precautionary ban alone), or its minuta with "draft": true (201 with
+// status "draft": nothing decided).
 func (s *Server) sentence(c echo.Context) error {
 	id, err := pathID(c, "id")
 	if err != nil {
@@ -147,12 +153,101 @@ func (s *Server) sentence(c echo.Context) error {
 	if err != nil {
 		return caseFail(c, err)
 	}
+	return c.JSON(http.StatusCreated, sentenceBody(r))
+}
+
+// signDraft: POST /api/v1/cases/:id/sentence/sign {defendant_id} (the judge
+// of the case): signs the saved minuta.
+func (s *Server) signDraft(c echo.Context) error {
+	id, err := pathID(c, "id")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		DefendantID int64 `json:"defendant_id"`
+	}
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	if in.DefendantID == 0 {
+		return errs.InvalidField("defendant_id", "required", "informe o réu (defendant_id) cuja minuta será assinada.")
+	}
+	if err := withIfMatch(c); err != nil {
+		return err
+	}
+	r, err := s.cases.SignDraft(c.Request().Context(), actor(c), id, in.DefendantID)
+	if err != nil {
+		return caseFail(c, err)
+	}
+	return c.JSON(http.StatusCreated, sentenceBody(r))
+}
+
+// sentenceBody is the answer of a sentence (API.md): {outcome, status,
+// sentence, ban?, precautionary_ban?, member_bans, prison?, flags, range,
+// warnings}.
+func sentenceBody(r *cases.SentenceResult) map[string]any {
 	members := make([]cases.BanView, 0, len(r.MemberBans))
 	for _, m := range r.MemberBans {
-		members = append(members, cases.NewBanView(m))
+		members = append(members, apiBan(m))
 	}
-	return c.JSON(http.StatusCreated, map[string]any{
-		"ban": cases.NewBanView(r.Ban), "member_bans": members, "warnings": r.Warnings,
-		"range": map[string]any{"law": r.Range.Law, "article": r.Range.Article, "min_months": r.Range.MinMonths, "max_months": r.Range.MaxMonths, "why": r.Range.Why},
-	})
+	out := map[string]any{
+		"outcome": r.Outcome, "status": r.Sentence.Status, "sentence": r.Sentence, "member_bans": members, "warnings": r.Warnings, "flags": r.Flags,
+	}
+	if r.Outcome != cases.OutcomePrecautionary {
+		out["range"] = rangeBody(r.Range)
+	}
+	if r.Ban != nil {
+		out["ban"] = apiBan(*r.Ban)
+	}
+	if r.PrecautionaryBan != nil {
+		out["precautionary_ban"] = apiBan(*r.PrecautionaryBan)
+	}
+	if r.Prison != nil {
+		out["prison"] = r.Prison
+	}
+	return out
+}
+
+// apiBan is a ban as the API shows it, with its state on the day it was
+// written (awaiting_final for a sentence's ban; a plea or precautionary
+// ban by its first day).
+func apiBan(b sanctions.Ban) cases.BanView {
+	v := cases.NewBanView(b)
+	day := b.FactsDate
+	if b.FirstDay != nil {
+		day = *b.FirstDay
+	}
+	v.State = b.State(day)
+	v.StatePT = sanctions.StatePT[v.State]
+	return v
+}
+
+// rangeBody is a sanctions.Range as the API shows it (legal/ban-range and
+// the sentence's answer).
+func rangeBody(r sanctions.Range) map[string]any {
+	out := map[string]any{"convertible": r.Convertible, "law": r.Law, "article": r.Article, "why": r.Why,
+		"offence": r.Offence, "rite": r.Rite, "plea_allowed": r.PleaAllowed, "suspension_allowed": r.SuspensionAllowed}
+	if r.Convertible || r.Cumulative {
+		out["min_months"], out["max_months"] = r.MinMonths, r.MaxMonths
+	}
+	if r.Convertible {
+		out["sec7_applied"] = r.Sec7Applied
+		if r.Members != "" {
+			out["members"] = r.Members
+		}
+	} else {
+		out["reason"] = r.Reason
+	}
+	if r.Cumulative {
+		out["cumulative"] = true
+	}
+	if r.PrisonMaxMonths > 0 {
+		out["prison"] = map[string]any{"min_months": r.PrisonMinMonths, "max_months": r.PrisonMaxMonths, "fine": r.Fine}
+	}
+	notes := r.Notes
+	if notes == nil {
+		notes = []string{}
+	}
+	out["notes"] = notes
+	return out
 }

@@ -85,10 +85,9 @@ func (s *Server) liftPage(c echo.Context) error {
 }
 
 // extendPage: POST /processos/:id/prorrogacao (the judge of the case; form:
-// ban_id, pro[ID].months, pro[ID].reason): extends a ban's term through
-// cases.Service.Extend: the new last day counts from the original first
-// day (DOMAIN.md §3, CP art. 10) and the total stays within the range the
-// ban records (Lei 14.597/2023, art. 201, § 2º, or the article applied).
+// ban_id, pro[ID].review_on, pro[ID].reason): renews a precautionary ban
+// (new review date, CPP art. 319, II) through cases.Service.Renew. A final
+// ban is never extended (CF art. 5º, XXXVI): the service refuses it.
 func (s *Server) extendPage(c echo.Context) error {
 	id, ban, err := s.caseBan(c)
 	if err != nil {
@@ -96,23 +95,23 @@ func (s *Server) extendPage(c echo.Context) error {
 	}
 	prefix := banPrefix("pro", ban.ID)
 	var f errs.Fields
-	in := cases.ExtendInput{Months: formInt(&f, "months", c.FormValue(prefix+"months")), Reason: c.FormValue(prefix + "reason")}
-	if in.Months == nil && strings.TrimSpace(c.FormValue(prefix+"months")) == "" {
-		f.Add("months", "required", "Informe quantos meses acrescentar ao prazo.")
+	typed := c.FormValue(prefix + "review_on")
+	in := cases.ExtendInput{ReviewOn: isoDate(&f, "review_on", typed), Reason: c.FormValue(prefix + "reason")}
+	if strings.TrimSpace(typed) == "" {
+		f.Add("review_on", "required", "Informe a nova data de revisão (dd/mm/aaaa).")
 	}
 	if strings.TrimSpace(in.Reason) == "" {
-		f.Add("reason", "required", "Informe o fundamento da prorrogação.")
+		f.Add("reason", "required", "Informe o fundamento da renovação.")
 	}
 	if err := f.Err(); err != nil {
 		return s.caseFormFail(c, prefix, err)
 	}
-	r, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.ExtendResult, error) {
+	r, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.RenewResult, error) {
 		return s.cases.Extend(ctx, actor(c), ban.ID, in)
 	})
 	if !ok {
 		return resp
 	}
-	msg := fmt.Sprintf("Impedimento de %s prorrogado: %d meses no total, de %s a %s (contados do primeiro dia).",
-		r.Ban.Name, r.Extension.TotalMonths, r.Ban.FirstDay.BR(), r.Extension.NewLastDay.BR())
-	return s.doneOnCase(c, id, "#documentos", msg, r.Warnings)
+	msg := fmt.Sprintf("Medida cautelar de %s renovada: revisão em %s.", r.Ban.Name, r.Renewal.NewReview.BR())
+	return s.doneOnCase(c, id, "#documentos", msg, r.Notes)
 }

@@ -113,19 +113,9 @@ func (s *Server) banRange(c echo.Context) error {
 		}
 		return err
 	}
-	notes := r.Notes
-	if notes == nil {
-		notes = []string{}
-	}
-	out := map[string]any{"convertible": r.Convertible, "law": r.Law, "article": r.Article, "why": r.Why, "notes": notes}
-	if r.Convertible {
-		out["min_months"], out["max_months"] = r.MinMonths, r.MaxMonths
-		out["sec7_applied"] = r.Sec7Applied
-		if q.Subject == sanctions.Group {
-			out["members"] = r.Members
-		}
-	} else {
-		out["reason"] = r.Reason
+	out := rangeBody(r)
+	if q.Subject != sanctions.Group {
+		delete(out, "members")
 	}
 	return c.JSON(http.StatusOK, out)
 }

@@ -194,8 +194,16 @@ func (s *Server) homologate(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"ban": cases.NewBanView(r.Ban), "warnings": r.Warnings,
+		return map[string]any{"ban": apiBan(*r.Ban), "warnings": r.Warnings,
 			"range": map[string]any{"law": r.Range.Law, "article": r.Range.Article, "min_months": r.Range.MinMonths, "max_months": r.Range.MaxMonths}}, nil
+	})
+}
+
+// appealResult: POST /api/v1/cases/:id/appeal-result {result, defendant_id?,
+// decided_on?, text?, outcome?, ban?} (clerk): the Turma Recursal's result.
+func (s *Server) appealResult(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.AppealResultInput) (any, error) {
+		return s.cases.RecordAppealResult(c.Request().Context(), actor(c), id, in)
 	})
 }
 

@@ -717,6 +717,15 @@ func (s *Service) RecordAppealResult(ctx context.Context, actor Actor, caseID in
 			if b.ID == 0 {
 				return errs.InvalidField("defendant_id", "awaiting_final", "o réu não tem impedimento aguardando o trânsito em julgado para reformar.")
 			}
+			if in.Outcome != OutcomeAcquittal {
+				rg := sanctions.Range{Convertible: true, MinMonths: b.RangeMinMonths, MaxMonths: b.RangeMaxMonths, Law: b.Law, Article: b.Article}
+				if b.Cumulative {
+					return errs.InvalidField("ban.months", "fixed", "a proibição de frequência do art. 20, § 2º-A, da Lei 7.716/1989 é fixada em 3 anos.")
+				}
+				if err := sanctions.CheckMonths(rg, *in.Ban.Months); err != nil {
+					return errs.InvalidField("ban.months", "range", err.Error())
+				}
+			}
 			if err := tx.Model(&banRow{}).Where("id = ? OR group_ban_id = ?", b.ID, b.ID).Update("status", sanctions.StatusReformed).Error; err != nil {
 				return err
 			}
@@ -727,13 +736,6 @@ func (s *Service) RecordAppealResult(ctx context.Context, actor Actor, caseID in
 				}
 				text = fmt.Sprintf("Turma Recursal, em %s: dado provimento ao recurso; reformada a sentença para absolver %s; impedimento %d sem efeito.", decided.BR(), d.FullName, b.ID)
 			} else {
-				rg := sanctions.Range{Convertible: true, MinMonths: b.RangeMinMonths, MaxMonths: b.RangeMaxMonths, Law: b.Law, Article: b.Article}
-				if b.Cumulative {
-					return errs.InvalidField("ban.months", "fixed", "a proibição de frequência do art. 20, § 2º-A, da Lei 7.716/1989 é fixada em 3 anos.")
-				}
-				if err := sanctions.CheckMonths(rg, *in.Ban.Months); err != nil {
-					return errs.InvalidField("ban.months", "range", err.Error())
-				}
 				nb := b.Ban
 				nb.ID, nb.Months, nb.LastDay, nb.ComputedLastDay, nb.OverrideReason, nb.CreatedAt, nb.CreatedBy = 0, in.Ban.Months, nil, nil, "", now, &uid
 				if err := tx.Create(&nb).Error; err != nil {

@@ -47,8 +47,8 @@ ALTER TABLE bans DROP CONSTRAINT bans_status_check,
     ADD CONSTRAINT bans_status_check CHECK (status IN ('active', 'lifted', 'awaiting_final', 'replaced', 'reformed', 'annulled', 'converted', 'undone'));
 ALTER TABLE bans DROP CONSTRAINT bans_check1,
     ADD CONSTRAINT bans_term CHECK (precautionary OR months IS NOT NULL),
-    ADD CONSTRAINT bans_days CHECK (status = 'awaiting_final' OR first_day IS NOT NULL),
-    ADD CONSTRAINT bans_last_day CHECK (precautionary OR status = 'awaiting_final' OR last_day IS NOT NULL);
+    ADD CONSTRAINT bans_days CHECK (status IN ('awaiting_final', 'reformed', 'annulled') OR first_day IS NOT NULL),
+    ADD CONSTRAINT bans_last_day CHECK (precautionary OR first_day IS NULL OR last_day IS NOT NULL);
 ALTER TABLE bans DROP CONSTRAINT bans_lifted,
     ADD CONSTRAINT bans_lifted CHECK (lifted_on IS NULL OR status IN ('lifted', 'replaced', 'converted', 'undone'));
 ALTER TABLE bans

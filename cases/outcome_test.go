@@ -1,0 +1,542 @@
+package cases_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/sanctions"
+)
+
+// twoDefendants files R4 (riot and organiser) against its defendant and a
+// second fan with another CPF: the conduct list describes the event, not
+// each defendant.
+func (e *env) twoDefendants(t *testing.T, ref string) (*cases.Case, []cases.Defendant, cases.Actor) {
+	t.Helper()
+	r := fixture(t, ref)
+	second := r.Defendants[0]
+	cpf := "390.996.030-88"
+	second.CPF, second.FullName, second.MotherName = &cpf, "Márcia Exemplo Nogueira", "Lúcia Exemplo"
+	r.Defendants = append(r.Defendants, second)
+	c := e.file(t, r)
+	return c, e.defendants(t, c.ID), e.judgeOf(t, c)
+}
+
+func (e *env) inBlocklist(t *testing.T, cpf string) bool {
+	t.Helper()
+	res, err := e.lists.Check(context.Background(), registry.CPF(cpf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Blocked
+}
+
+func (e *env) published(t *testing.T, name string) bool {
+	t.Helper()
+	items, err := e.lists.Public(context.Background(), registry.PublicFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		if it.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func tpuCodes(v *cases.View) map[int]int {
+	out := map[int]int{}
+	for _, m := range v.Movements {
+		if m.TPUCode != nil {
+			out[*m.TPUCode]++
+		}
+	}
+	return out
+}
+
+// LGE art. 201, § 2º not met (eligible=false) and § 6º (organiser): the
+// defendant is convicted to reclusão and fine with no conversion (TPU 219),
+// within the article's range after § 6º; outcome ban is refused naming the
+// flag and pointing to prison; the fine is in dias-multa (CP art. 49: 10 to
+// 360).
+func TestSentence_PrisonWithoutConversion_LGE_art_201_sec2_sec6_CP_art_49(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	c, d, j := e.fileOne(t, "R1")
+	in := cases.SentenceInput{DefendantID: d.ID, Outcome: cases.OutcomePrison, Eligible: ptr(true), PrisonMonths: ptr(12), FineDays: ptr(10)}
+	_, err := e.svc.Sentence(ctx, j, c.ID, in)
+	if msg := invalidField(t, err, "outcome", false); !strings.Contains(msg, "deverá converter") {
+		t.Errorf("prison for an eligible defendant: %q", msg)
+	}
+	in.Eligible = ptr(false)
+	for field, mod := range map[string]func(*cases.SentenceInput){
+		"prison_months": func(i *cases.SentenceInput) { i.PrisonMonths = ptr(25) },
+		"fine_days":     func(i *cases.SentenceInput) { i.FineDays = ptr(361) },
+	} {
+		bad := in
+		mod(&bad)
+		_, err := e.svc.Sentence(ctx, j, c.ID, bad)
+		invalidField(t, err, field, false)
+	}
+	bad := in
+	bad.FineDays = nil
+	_, err = e.svc.Sentence(ctx, j, c.ID, bad)
+	invalidField(t, err, "fine_days", false)
+	res, err := e.svc.Sentence(ctx, j, c.ID, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != cases.OutcomePrison || res.Ban != nil || res.Prison == nil || res.Prison.Months != 12 || *res.Prison.FineDays != 10 ||
+		res.Sentence.Article != "art. 201" || !strings.Contains(res.Sentence.NoConversionReason, "§ 2º") {
+		t.Fatalf("prison sentence: %+v", res)
+	}
+	v, err := e.svc.Get(ctx, j, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Status != cases.StatusSentenced || tpuCodes(v)[cases.TPUConviction] != 1 || len(v.Bans) != 0 || len(v.Sentences) != 1 {
+		t.Errorf("case after a prison conviction: status %s codes %v bans %d sentences %d", v.Status, tpuCodes(v), len(v.Bans), len(v.Sentences))
+	}
+
+	// § 6º: the organiser is convicted, 16 to 36 months.
+	c4, d4, j4 := e.fileOne(t, "R4")
+	_, err = e.svc.Sentence(ctx, j4, c4.ID, cases.SentenceInput{DefendantID: d4.ID, Outcome: cases.OutcomePrison, PrisonMonths: ptr(15), FineDays: ptr(30)})
+	if msg := invalidField(t, err, "prison_months", false); !strings.Contains(msg, "16 e 36") {
+		t.Errorf("§ 6º range: %q", msg)
+	}
+	res, err = e.svc.Sentence(ctx, j4, c4.ID, cases.SentenceInput{DefendantID: d4.ID, Outcome: cases.OutcomePrison, PrisonMonths: ptr(36), FineDays: ptr(30)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sentence.Article != "art. 201, § 6º" || !res.Flags.Organiser || !strings.Contains(strings.Join(res.Flags.Derived, ","), "organiser") {
+		t.Errorf("organiser conviction: article %q flags %+v", res.Sentence.Article, res.Flags)
+	}
+}
+
+// Lei 10.671/2003, art. 39 (facts of 2008, R8) was a sanction imposed by
+// sentence, with no prison: outcome prison is refused; art. 41-B (2018, R7)
+// has reclusão of 1 to 2 years.
+func TestSentence_PrisonByPeriod_Estatuto_art_39_and_41B(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	c, d, j := e.fileOne(t, "R8")
+	_, err := e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: d.ID, Outcome: cases.OutcomePrison, PrisonMonths: ptr(12)})
+	if msg := invalidField(t, err, "outcome", false); !strings.Contains(msg, "art. 39") {
+		t.Errorf("art. 39 prison: %q", msg)
+	}
+	c, d, j = e.fileOne(t, "R7")
+	res, err := e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: d.ID, Outcome: cases.OutcomePrison, Eligible: ptr(false), PrisonMonths: ptr(24), FineDays: ptr(50)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sentence.Article != "art. 41-B" || !strings.HasPrefix(res.Sentence.Law, "Lei 10.671/2003") {
+		t.Errorf("41-B conviction: %q %q", res.Sentence.Article, res.Sentence.Law)
+	}
+}
+
+// CPP art. 386: an acquittal names its item and writes TPU 220; a case with
+// one defendant convicted and one acquitted also gets TPU 221; penalties are
+// personal (CF art. 5º, XLV–XLVI): the co-defendant's organiser flag bars
+// nobody else, and with two defendants the conduct list derives no flag.
+func TestSentence_AcquittalPartialAndFlagsPerDefendant_CPP_art_386_CF_art_5_XLV(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	c, ds, j := e.twoDefendants(t, "R4") // conduct: riot, organiser
+	// Defendant 1 is the organiser: no conversion.
+	_, err := e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: ds[0].ID, Organiser: ptr(true), Ban: cases.BanInput{Months: ptr(12)}})
+	invalidField(t, err, "organiser", false)
+	// Defendant 2: no flag stated, none derived (two defendants): a ban.
+	res, err := e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: ds[1].ID, Ban: cases.BanInput{Months: ptr(12)}})
+	if err != nil {
+		t.Fatalf("co-defendant barred by the other's § 6º flag: %v", err)
+	}
+	if res.Flags.Organiser || len(res.Flags.Derived) != 0 || res.Ban.Article != "art. 201, § 2º" {
+		t.Errorf("co-defendant: flags %+v article %q", res.Flags, res.Ban.Article)
+	}
+	_, err = e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: ds[0].ID, Outcome: cases.OutcomeAcquittal, AcquittalGround: "VIII"})
+	invalidField(t, err, "acquittal_ground", false)
+	if _, err := e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: ds[0].ID, Outcome: cases.OutcomeAcquittal, AcquittalGround: "vii"}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := e.svc.Get(ctx, j, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := tpuCodes(v)
+	if v.Status != cases.StatusSentenced || codes[cases.TPUConviction] != 1 || codes[cases.TPUAcquittal] != 1 || codes[cases.TPUPartial] != 1 {
+		t.Errorf("status %s codes %v, want sentenced with 219, 220 and 221", v.Status, codes)
+	}
+	// The transition no longer decides: it names the sentence endpoint.
+	c2, _, _ := e.fileOne(t, "R2")
+	_, err = e.svc.Transition(ctx, e.clerk(t), c2.ID, cases.TransitionInput{To: cases.StatusDistributed})
+	if err == nil {
+		t.Log("distributed")
+	}
+}
+
+// LGE art. 201, § 7º with a caput conduct stays art. 201 (doubled) with a
+// note that Lei 7.716/1989, art. 20, § 2º-A may also apply; racism alone
+// (R3) is art. 20, § 2º-A: reclusão of 2 to 5 years and a fixed ban of 3
+// years, cumulative (not a conversion); against_women alone is no offence
+// of art. 201.
+func TestSentence_RacismAlone_Lei_7716_art_20_sec2A_and_Sec7(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	c, d, j := e.fileOne(t, "R3")
+	_, err := e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: ptr(12)}, PrisonMonths: ptr(24)})
+	if msg := invalidField(t, err, "ban.months", false); !strings.Contains(msg, "36 meses") {
+		t.Errorf("racism alone, 12 months: %q", msg)
+	}
+	_, err = e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: d.ID})
+	invalidField(t, err, "prison_months", false)
+	_, err = e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: d.ID, Outcome: cases.OutcomePrison, PrisonMonths: ptr(24)})
+	invalidField(t, err, "outcome", false)
+	res, err := e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: d.ID, PrisonMonths: ptr(30)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := res.Ban
+	if !b.Cumulative || *b.Months != 36 || b.Article != "art. 20, § 2º-A" || !strings.HasPrefix(b.Law, "Lei 7.716/1989") || b.Status != "awaiting_final" ||
+		res.Sentence.Article != "art. 20, § 2º-A" || *res.Sentence.PrisonMonths != 30 {
+		t.Errorf("racism-alone ban %+v sentence %+v", b, res.Sentence)
+	}
+	v, err := e.svc.Get(ctx, j, c.ID)
+	if err != nil || v.Rite != "ordinary" {
+		t.Errorf("rite %q (%v), want ordinary", v.Rite, err)
+	}
+
+	// Racism with violence (R1 + § 7º stated): art. 201 c/c § 7º and the note.
+	c1, d1, j1 := e.fileOne(t, "R1")
+	res, err = e.svc.Sentence(ctx, j1, c1.ID, cases.SentenceInput{DefendantID: d1.ID, Sec7: ptr(true), Sec7Ground: "racism", Ban: cases.BanInput{Months: ptr(6)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ban.Article != "art. 201, § 2º c/c § 7º" || !strings.Contains(strings.Join(res.Warnings, " "), "art. 20, § 2º-A") {
+		t.Errorf("§ 7º with violence: %q, warnings %q", res.Ban.Article, res.Warnings)
+	}
+
+	// against_women alone: 422 naming § 7º, at the filing already.
+	r := fixture(t, "R3")
+	r.Facts.Conduct = []string{"against_women"}
+	_, err = e.svc.File(ctx, e.pros, r)
+	if msg := invalidField(t, err, "facts.conduct", false); !strings.Contains(msg, "§ 7º") {
+		t.Errorf("against_women alone: %q", msg)
+	}
+}
+
+// Súmula 643 STJ; CF art. 5º, LVII: a sentence's ban waits for the final
+// judgment — in no blocklist and no public list — and starts on the day the
+// judgment became final (here the day of the last waiver), its last day
+// counted from it (CP art. 10). The final judgment is refused (409, naming
+// what is missing) until the prosecution, the defendant and the defence
+// were each notified and each window ended or was waived (Lei 9.099/1995,
+// art. 82, § 1º).
+func TestFinalJudgment_BanWaits_Sumula_643_STJ_Lei_9099_art_82(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	k := e.clerk(t)
+	c, d, j := e.fileOne(t, "R1")
+	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.inBlocklist(t, "66392332154") || e.published(t, "Marcelo Augusto Figueiredo") {
+		t.Fatal("a ban awaiting the final judgment is on the blocklist or the public list")
+	}
+	if _, err := e.svc.Notify(ctx, k, c.ID, cases.NotificationInput{DefendantID: d.ID, NotifiedOn: "2025-06-10"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.svc.Transition(ctx, k, c.ID, cases.TransitionInput{To: cases.StatusFinal})
+	kindIs(t, err, errs.Conflict)
+	for _, want := range []string{"Ministério Público", "defesa", "corre até 20/06/2025"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal %q should name %q", err, want)
+		}
+	}
+	if _, err := e.svc.Notify(ctx, k, c.ID, cases.NotificationInput{Party: cases.PartyDefence, DefendantID: d.ID, NotifiedOn: "2025-06-10", WaivedAppeal: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Notify(ctx, k, c.ID, cases.NotificationInput{Party: cases.PartyProsecution, NotifiedOn: "2025-06-10"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.svc.Notify(ctx, k, c.ID, cases.NotificationInput{Party: cases.PartyProsecution, NotifiedOn: "2025-06-10"})
+	kindIs(t, err, errs.Conflict)
+	_, err = e.svc.Notify(ctx, k, c.ID, cases.NotificationInput{Party: cases.PartyProsecution, DefendantID: d.ID, NotifiedOn: "2025-06-10"})
+	invalidField(t, err, "defendant_id", false)
+	v, _ := e.svc.Get(ctx, k, c.ID)
+	if len(v.FinalityMissing) != 2 {
+		t.Errorf("finality missing %q, want the defendant's and the prosecution's windows", v.FinalityMissing)
+	}
+	// The windows end on 20/06/2025: the judgment is final on 21/06.
+	e.clk.Set(t0.AddDate(0, 0, 11))
+	v, err = e.svc.Transition(ctx, k, c.ID, cases.TransitionInput{To: cases.StatusFinal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b sanctions.Ban
+	if err := e.g.Take(&b, res.Ban.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if b.Status != "active" || b.FirstDay.String() != "2025-06-21" || b.LastDay.String() != "2026-06-20" {
+		t.Errorf("after the final judgment: %s %v..%v, want active 2025-06-21..2026-06-20", b.Status, b.FirstDay, b.LastDay)
+	}
+	if !e.inBlocklist(t, "66392332154") || !e.published(t, "Marcelo Augusto Figueiredo") {
+		t.Error("the final ban is not on the blocklist and the public list")
+	}
+	if tpuCodes(v)[cases.TPUFinalJudgment] != 1 {
+		t.Errorf("no TPU 848: %v", tpuCodes(v))
+	}
+}
+
+// A waiver by every party makes the judgment final on the day of the last
+// waiver; a later first day the judge fixed is kept (Súmula 643 STJ).
+func TestFinalJudgment_WaiverAndLaterFirstDay_Sumula_643_STJ(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	_, banID, _ := e.finalBan(t, "R1", "", 3, nil)
+	var b sanctions.Ban
+	if err := e.g.Take(&b, banID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if b.FirstDay.String() != "2025-06-10" || b.LastDay.String() != "2025-09-09" {
+		t.Errorf("waived on 10/06/2025: %v..%v", b.FirstDay, b.LastDay)
+	}
+	_, banID, _ = e.finalBan(t, "R1", "", 3, func(in *cases.SentenceInput) { in.Ban.FirstDay = "2025-08-01" })
+	b = sanctions.Ban{}
+	if err := e.g.Take(&b, banID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if b.FirstDay.String() != "2025-08-01" || b.LastDay.String() != "2025-10-31" || e.inBlocklist(t, "66392332154") != true {
+		t.Errorf("later first day: %v..%v", b.FirstDay, b.LastDay)
+	}
+}
+
+// Lei 9.099/1995, art. 82: the Turma Recursal's result. Confirmed: the ban
+// starts at the final judgment; reformed: the new term replaces the ban
+// before it starts; annulled: the sentence and its ban fall and the case
+// returns for a new sentence.
+func TestAppealResult_Lei_9099_art_82_ConfirmedReformedAnnulled(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	k := e.clerk(t)
+	sentenced := func() (*cases.Case, cases.Defendant, cases.Actor, int64) {
+		c, d, j := e.fileOne(t, "R1")
+		res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 12))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.move(t, k, c, cases.StatusAppeal)
+		return c, d, j, res.Ban.ID
+	}
+	c, _, _, banID := sentenced()
+	_, err := e.svc.Transition(ctx, k, c.ID, cases.TransitionInput{To: cases.StatusFinal})
+	kindIs(t, err, errs.Conflict) // no result yet
+	if _, err := e.svc.RecordAppealResult(ctx, k, c.ID, cases.AppealResultInput{Result: "confirmed", DecidedOn: "2025-06-09"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Transition(ctx, k, c.ID, cases.TransitionInput{To: cases.StatusFinal, FinalOn: "2025-06-10"}); err != nil {
+		t.Fatal(err)
+	}
+	if e.count(t, "bans", "id = ? AND status = 'active' AND first_day = '2025-06-10'", banID) != 1 || !e.inBlocklist(t, "66392332154") {
+		t.Error("confirmed: the ban did not start at the final judgment")
+	}
+
+	c, d, _, banID := sentenced()
+	_, err = e.svc.RecordAppealResult(ctx, k, c.ID, cases.AppealResultInput{Result: "reformed", DefendantID: d.ID, Ban: cases.BanInput{Months: ptr(40)}})
+	invalidField(t, err, "ban.months", false)
+	v, err := e.svc.RecordAppealResult(ctx, k, c.ID, cases.AppealResultInput{Result: "reformed", DefendantID: d.ID, Ban: cases.BanInput{Months: ptr(6)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.count(t, "bans", "id = ? AND status = 'reformed'", banID) != 1 || e.count(t, "bans", "case_id = ? AND status = 'awaiting_final' AND months = 6", c.ID) != 1 ||
+		tpuCodes(v)[cases.TPUAppealGranted] != 1 {
+		t.Error("reformed: the new term did not replace the ban")
+	}
+
+	c, d, j, banID := sentenced()
+	v, err = e.svc.RecordAppealResult(ctx, k, c.ID, cases.AppealResultInput{Result: "annulled"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Status != cases.StatusInstructionHearing || e.count(t, "bans", "id = ? AND status = 'annulled'", banID) != 1 {
+		t.Errorf("annulled: status %s", v.Status)
+	}
+	if _, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 6)); err != nil {
+		t.Fatalf("new sentence after the annulment: %v", err)
+	}
+}
+
+// CPP art. 319, II: a precautionary ban has a review date (none: 422; Res.
+// CNJ 417/2021, art. 19), is docketed as a precautionary decision (no TPU
+// 219), is allowed whatever § 6º says, is in force at once, and is replaced
+// by the final ban when it starts; the time under it is shown for the
+// judge's decision on credit (CP art. 42), never deducted automatically.
+func TestPrecautionary_CPP_art_319_II_ReviewReplacementAndCredit_CP_art_42(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	c, d, j := e.fileOne(t, "R4") // organiser: no conversion, but a precautionary ban is allowed
+	_, err := e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: d.ID, Precautionary: true})
+	if msg := invalidField(t, err, "review_on", false); !strings.Contains(msg, "417/2021") {
+		t.Errorf("no review date: %q", msg)
+	}
+	res, err := e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-10"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.inBlocklist(t, *d.CPF) {
+		t.Error("a precautionary ban is not on the blocklist")
+	}
+	v, _ := e.svc.Get(ctx, j, c.ID)
+	if tpuCodes(v)[cases.TPUConviction] != 0 || v.Status == cases.StatusSentenced {
+		t.Errorf("a precautionary ban decided the case: %v %s", tpuCodes(v), v.Status)
+	}
+	_ = res
+
+	// In the sentence, until final: replaced by the final ban when it starts.
+	c1, d1, j1 := e.fileOne(t, "R1")
+	_, err = e.svc.Sentence(ctx, j1, c1.ID, cases.SentenceInput{DefendantID: d1.ID, Ban: cases.BanInput{Months: ptr(12)}, PrecautionaryUntilFinal: &cases.PrecautionaryInput{FirstDay: "2025-06-01"}})
+	invalidField(t, err, "precautionary_until_final.review_on", false)
+	res, err = e.svc.Sentence(ctx, j1, c1.ID, cases.SentenceInput{DefendantID: d1.ID, Ban: cases.BanInput{Months: ptr(12)},
+		PrecautionaryUntilFinal: &cases.PrecautionaryInput{FirstDay: "2025-06-01", ReviewOn: "2025-08-01"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.PrecautionaryBan == nil || !e.inBlocklist(t, "66392332154") || res.Ban.Status != "awaiting_final" {
+		t.Fatal("precautionary until final not in force")
+	}
+	e.makeFinal(t, c1.ID)
+	if e.count(t, "bans", "id = ? AND status = 'replaced' AND lifted_on = '2025-06-10'", res.PrecautionaryBan.ID) != 1 {
+		t.Error("the precautionary ban was not replaced by the final ban")
+	}
+	v, _ = e.svc.Get(ctx, j1, c1.ID)
+	var final cases.BanView
+	for _, b := range v.Bans {
+		if b.ID == res.Ban.ID {
+			final = b
+		}
+	}
+	if final.PrecautionaryDays == nil || *final.PrecautionaryDays != 9 || final.LastDay.String() != "2026-06-09" {
+		t.Fatalf("final ban: precautionary days %v last %v, want 9 (01–09/06/2025), 2026-06-09 (no automatic credit)", final.PrecautionaryDays, final.LastDay)
+	}
+	_, err = e.svc.Credit(ctx, j1, res.Ban.ID, cases.CreditInput{Days: ptr(10), Reason: "x"})
+	invalidField(t, err, "days", false)
+	b, err := e.svc.Credit(ctx, j1, res.Ban.ID, cases.CreditInput{Days: ptr(9), Reason: "Detração do tempo sob medida cautelar (CP, art. 42)."})
+	if err != nil || b.LastDay.String() != "2026-05-31" || *b.CreditDays != 9 {
+		t.Fatalf("credit: %+v %v", b, err)
+	}
+	_, err = e.svc.Credit(ctx, j1, res.Ban.ID, cases.CreditInput{Days: ptr(1), Reason: "de novo"})
+	kindIs(t, err, errs.Conflict)
+}
+
+// DOMAIN.md §8: a breach of a conversion ban opens the conversion (Lei
+// 10.671/2003, art. 41-B, § 3º for facts of 2018; LGE art. 201, § 3º from
+// 15/06/2023) with a proposed balance the judge fixes (CP art. 44, § 4º: at
+// least 30 days); a plea-agreement ban's breach undoes the agreement and
+// returns the case to the prosecutor (Súmula Vinculante 35); an art. 39
+// ban has no conversion (CP art. 359).
+func TestBreachByKind_LGE_art_201_sec3_Estatuto_41B_SV_35_CP_359(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	_, banID, j := e.finalBan(t, "R7", "2025-04-01", 12, func(in *cases.SentenceInput) { in.PrisonMonths = ptr(12) })
+	br, err := e.svc.RecordBreach(ctx, e.pros, banID, cases.BreachInput{OccurredOn: "2025-05-01", Source: "police_report", Reference: "BO 5/2025"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if br.Kind != "conversion" || br.Conversion == nil || !strings.Contains(br.Conversion.Note, "art. 41-B, § 3º") || strings.Contains(br.Conversion.Note, "14.597") ||
+		!strings.Contains(br.Conversion.Note, "proposto") {
+		t.Errorf("41-B breach: %+v", br.Conversion)
+	}
+	_, err = e.svc.DecideBreach(ctx, j, br.Breach.ID, cases.BreachDecisionInput{Decision: "convert", BalanceDays: ptr(29), Reason: "x"})
+	invalidField(t, err, "balance_days", false)
+	_, err = e.svc.DecideBreach(ctx, j, br.Breach.ID, cases.BreachDecisionInput{Decision: "undo_plea", Reason: "x"})
+	invalidField(t, err, "decision", false)
+	if _, err := e.svc.DecideBreach(ctx, j, br.Breach.ID, cases.BreachDecisionInput{Decision: "convert", BalanceDays: ptr(200), Reason: "Descumprimento injustificado."}); err != nil {
+		t.Fatal(err)
+	}
+	if e.count(t, "bans", "id = ? AND status = 'converted'", banID) != 1 || e.inBlocklist(t, "66392332154") {
+		t.Error("the converted ban is still in force")
+	}
+
+	// Art. 39 (2008): no conversion.
+	_, ban39, j39 := e.finalBan(t, "R8", "2025-04-01", 6, nil)
+	br, err = e.svc.RecordBreach(ctx, e.pros, ban39, cases.BreachInput{OccurredOn: "2025-05-01", Source: "police_report", Reference: "BO 6/2025"})
+	if err != nil || br.Conversion != nil || br.Kind != "no_conversion" || !strings.Contains(strings.Join(br.Warnings, " "), "art. 359") {
+		t.Fatalf("art. 39 breach: %+v %v", br, err)
+	}
+	_, err = e.svc.DecideBreach(ctx, j39, br.Breach.ID, cases.BreachDecisionInput{Decision: "convert", BalanceDays: ptr(30), Reason: "x"})
+	invalidField(t, err, "decision", false)
+
+	// A plea-agreement ban: undone, back to the prosecutor.
+	k := e.clerk(t)
+	c, d, jp := e.fileOne(t, "R2")
+	e.move(t, k, c, cases.StatusPreliminaryHearing)
+	if _, err := e.svc.OfferPlea(ctx, e.pros, c.ID, cases.PleaInput{DefendantID: d.ID, Months: ptr(6), FirstDay: "2025-06-01"}); err != nil {
+		t.Fatal(err)
+	}
+	e.move(t, k, c, cases.StatusPleaAccepted)
+	h, err := e.svc.Homologate(ctx, jp, c.ID, cases.HomologateInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err = e.svc.RecordBreach(ctx, e.pros, h.Ban.ID, cases.BreachInput{OccurredOn: "2025-06-08", Source: "gate_hit", Reference: "Catraca 3"})
+	if err != nil || br.Kind != "plea_agreement" || br.Conversion != nil || !strings.Contains(strings.Join(br.Warnings, " "), "Súmula Vinculante 35") {
+		t.Fatalf("plea breach: %+v %v", br, err)
+	}
+	if _, err := e.svc.DecideBreach(ctx, jp, br.Breach.ID, cases.BreachDecisionInput{Decision: "undo_plea", Reason: "Transação descumprida."}); err != nil {
+		t.Fatal(err)
+	}
+	var got cases.Case
+	e.g.Take(&got, c.ID)
+	if got.Status != cases.StatusPreliminaryHearing || e.count(t, "bans", "id = ? AND status = 'undone'", h.Ban.ID) != 1 ||
+		e.count(t, "plea_agreements", "ban_id = ? AND status = 'undone'", h.Ban.ID) != 1 {
+		t.Errorf("plea not undone: case %s", got.Status)
+	}
+	if _, err := e.svc.Transition(ctx, e.pros, c.ID, cases.TransitionInput{To: cases.StatusAccusation}); err != nil {
+		t.Errorf("the prosecutor cannot accuse after the plea was undone: %v", err)
+	}
+}
+
+// CF art. 93, IX: the judge saves a minuta, which decides nothing, then
+// signs it: the same checks, one signed sentence.
+func TestSentence_DraftThenSign_CF_art_93_IX(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	c, d, j := e.fileOne(t, "R1")
+	in := sentenceIn(d.ID, "", 12)
+	in.Draft = true
+	in.Text = &cases.SentenceText{Report: "Relatório.", Reasoning: "Fundamentação."}
+	in.Dosimetry = &cases.Dosimetry{BaseMonths: 12, IntermediateMonths: 12, FinalMonths: 40}
+	_, err := e.svc.Sentence(ctx, j, c.ID, in)
+	invalidField(t, err, "dosimetry.final_months", false)
+	in.Dosimetry.FinalMonths = 14
+	res, err := e.svc.Sentence(ctx, j, c.ID, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sentence.Status != "draft" || e.count(t, "bans", "case_id = ?", c.ID) != 0 || e.count(t, "sentences", "case_id = ? AND status = 'draft'", c.ID) != 1 {
+		t.Fatalf("draft decided something: %+v", res.Sentence)
+	}
+	res, err = e.svc.SignDraft(ctx, j, c.ID, d.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Sentence.Status != "signed" || res.Ban == nil || *res.Sentence.PrisonMonths != 14 || *res.Ban.PrisonMonths != 14 || res.Sentence.Reasoning != "Fundamentação." ||
+		e.count(t, "sentences", "case_id = ?", c.ID) != 1 {
+		t.Errorf("signed: %+v", res.Sentence)
+	}
+	_, err = e.svc.SignDraft(ctx, j, c.ID, d.ID)
+	kindIs(t, err, errs.NotFound)
+}

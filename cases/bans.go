@@ -309,7 +309,7 @@ func (s *Service) Lift(ctx context.Context, actor Actor, banID int64, in LiftInp
 			return err
 		}
 		b.Status, b.LiftedOn, b.LiftReason = "lifted", &on, reason
-		v := NewBanView(b.Ban)
+		v := s.banView(b.Ban)
 		v.LiftedOn, v.LiftReason = b.LiftedOn, b.LiftReason
 		out = &v
 		return nil
@@ -446,7 +446,7 @@ func (s *Service) Renew(ctx context.Context, actor Actor, banID int64, in RenewI
 			return err
 		}
 		b.ReviewOn = &review
-		out = &RenewResult{Ban: NewBanView(b.Ban), Renewal: rn, Notes: []string{"Renovação é novo mandado no BNMP (Res. CNJ 417/2021): registre-o."}}
+		out = &RenewResult{Ban: s.banView(b.Ban), Renewal: rn, Notes: []string{"Renovação é novo mandado no BNMP (Res. CNJ 417/2021): registre-o."}}
 		return nil
 	})
 	return out, err
@@ -515,7 +515,7 @@ func (s *Service) Correct(ctx context.Context, actor Actor, banID int64, in Corr
 			return err
 		}
 		b.LastDay, b.OverrideReason = &last, reason
-		v := NewBanView(b.Ban)
+		v := s.banView(b.Ban)
 		out = &v
 		return nil
 	})
@@ -585,7 +585,7 @@ func (s *Service) Credit(ctx context.Context, actor Actor, banID int64, in Credi
 			return err
 		}
 		b.LastDay, b.CreditDays, b.CreditReason = &last, in.Days, reason
-		v := NewBanView(b.Ban)
+		v := s.banView(b.Ban)
 		v.PrecautionaryDays = &under
 		out = &v
 		return nil

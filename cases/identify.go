@@ -208,7 +208,7 @@ func (s *Service) identified(ctx context.Context, c *Case, d *Defendant, banIDs 
 			return nil, err
 		}
 		for _, b := range bans {
-			res.Bans = append(res.Bans, NewBanView(b))
+			res.Bans = append(res.Bans, s.banView(b))
 		}
 	}
 	return res, nil

@@ -156,15 +156,34 @@ type BanView struct {
 	LiftReason string      `json:"lift_reason,omitempty"`
 	// StatePT names State in Portuguese (sanctions.StatePT).
 	StatePT string `json:"state_pt,omitempty"`
+	// APIStatus is the ban's status as the API names it (../shared/API.md):
+	// the State (awaiting_final, not_started, in_force, ended, lifted,
+	// replaced, ...), not the stored status ("active" covers not_started,
+	// in_force and ended).
+	APIStatus string `json:"status"`
 	// PrecautionaryDays: for a final ban, the days the defendant spent
 	// under precautionary bans in the case, for the judge's decision on
 	// credit (CP art. 42; POST /api/v1/bans/{id}/credit).
 	PrecautionaryDays *int `json:"precautionary_days,omitempty"`
 }
 
+// banView is NewBanView with the state of today in the court's zone.
+func (s *Service) banView(b sanctions.Ban) BanView {
+	v := NewBanView(b)
+	v.SetState(civil.Today(s.now(), s.Loc))
+	return v
+}
+
+// SetState sets the ban's state on day (the court's date): State, StatePT
+// and the API status.
+func (v *BanView) SetState(day civil.Date) {
+	v.State = v.Ban.State(day)
+	v.StatePT, v.APIStatus = sanctions.StatePT[v.State], v.State
+}
+
 // NewBanView formats a stored ban for the API.
 func NewBanView(b sanctions.Ban) BanView {
-	v := BanView{Ban: b, CaseNumber: FormatNumber(b.CaseNumber)}
+	v := BanView{Ban: b, CaseNumber: FormatNumber(b.CaseNumber), APIStatus: b.Status}
 	if b.ReportingPlace != "" {
 		v.ReportingDuty = &ReportingDuty{Place: b.ReportingPlace, Club: b.ReportingClub, Competition: b.ReportingCompetition}
 	}
@@ -719,8 +738,7 @@ func (s *Service) views(tx *gorm.DB, cs []Case) ([]View, error) {
 		for _, b := range rows {
 			bv := NewBanView(b.Ban)
 			bv.LiftedOn, bv.LiftReason = b.LiftedOn, b.LiftReason
-			bv.State = BanState(b.Ban, today)
-			bv.StatePT = sanctions.StatePT[bv.State]
+			bv.SetState(today)
 			if ps := precautionary[b.DefendantID]; !b.Precautionary && b.GroupBanID == nil && len(ps) > 0 {
 				n := countPrecautionary(ps, today)
 				bv.PrecautionaryDays = &n

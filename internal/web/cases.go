@@ -217,8 +217,7 @@ func apiBan(b sanctions.Ban) cases.BanView {
 	if b.FirstDay != nil {
 		day = *b.FirstDay
 	}
-	v.State = b.State(day)
-	v.StatePT = sanctions.StatePT[v.State]
+	v.SetState(day)
 	return v
 }
 

@@ -269,7 +269,7 @@ func TestBreachConversion_LGE_art_201_sec3(t *testing.T) {
 				t.Errorf("served %d (want %d), minimum %d, note %q", c.DaysServed, tc.served, c.MinimumDays, c.Note)
 			}
 			if tc.absent {
-				if c.QuantumFixed || c.BalanceDays != nil || c.QuantumDays != nil || !strings.Contains(c.Note, "fixe") {
+				if c.QuantumFixed || c.BalanceDays != nil || c.QuantumDays != nil || !strings.Contains(c.Note, "fixa") {
 					t.Errorf("quantum not fixed: got %+v", c)
 				}
 				return

@@ -14,8 +14,10 @@ import (
 )
 
 // fileWithoutCPF files representation ref with its person defendant's CPF
-// removed and sentences them to a ban in force from today (10/06/2025); it
-// returns the case, the defendant and the ban.
+// removed, sentences them to a ban and makes the judgment final today
+// (every party waives the appeal): the ban is in force from today
+// (10/06/2025; Súmula 643 STJ). It returns the case, the defendant and the
+// ban.
 func (w *wf) fileWithoutCPF(ref string) (caseID, defID, banID int64) {
 	w.t.Helper()
 	rep := w.rep(ref)
@@ -26,8 +28,9 @@ func (w *wf) fileWithoutCPF(ref string) (caseID, defID, banID int64) {
 	caseID = int64(c["id"].(float64))
 	defID = int64(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
 	rec, s := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), "judge",
-		map[string]any{"defendant_id": defID, "ban": map[string]any{"first_day": "2025-06-10", "months": 3}})
+		map[string]any{"defendant_id": defID, "ban": map[string]any{"months": 3}})
 	w.want(rec, 201, "sentence of "+ref)
+	w.makeFinal(caseID)
 	return caseID, defID, int64(s["ban"].(map[string]any)["id"].(float64))
 }
 
@@ -181,8 +184,6 @@ func TestIdentification_QueueToBlocklist(t *testing.T) {
 // actor) and the form gone.
 func TestPageIdentification(t *testing.T) {
 	f := newFixture(t)
-	loc, _ := time.LoadLocation("America/Sao_Paulo")
-	today := time.Now().In(loc).Format("2006-01-02")
 	rep := strings.Replace(representation(t, "R1"), `"cpf": "663.923.321-54"`, `"cpf": null`, 1)
 	if !strings.Contains(rep, `"cpf": null`) {
 		t.Fatal("fixture R1 changed: no CPF to remove")
@@ -194,12 +195,14 @@ func TestPageIdentification(t *testing.T) {
 	caseID := int(c["id"].(float64))
 	def := int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
 	code, body, s := f.send(t, "POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), "judge", "application/json",
-		fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": %q, "months": 6}}`, def, today))
+		fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 6}}`, def))
 	if code != 201 {
 		t.Fatalf("sentence: %d %s", code, body)
 	}
 	banID := int(s["ban"].(map[string]any)["id"].(float64))
+	f.makeFinal(t, caseID) // the ban is in force from today, out of the blocklist for want of a CPF
 	_, before := f.blocklistState(t, banID)
+	updates := f.auditBy(t, "bans", "update", "u-clerk") // the final judgment started the ban
 	pURL := fmt.Sprintf("/processos/%d", caseID)
 	clerk, judge, pros := f.browser(t, "clerk"), f.browser(t, "judge"), f.browser(t, "prosecutor")
 
@@ -233,8 +236,8 @@ func TestPageIdentification(t *testing.T) {
 	if _, n := f.blocklistState(t, banID); n != before+1 {
 		t.Errorf("blocklist changes of ban %d: %d, want %d (the addition)", banID, n, before+1)
 	}
-	if n := f.auditBy(t, "bans", "update", "u-clerk"); n != 1 {
-		t.Errorf("%d audit rows of the ban's update by the clerk, want 1", n)
+	if n := f.auditBy(t, "bans", "update", "u-clerk"); n != updates+1 {
+		t.Errorf("%d audit rows of the ban's update by the clerk, want %d", n, updates+1)
 	}
 	page := clerk.do("GET", pURL, nil).Body.String()
 	expect(t, "after", 200, 200, page, "Identificação registrada", "663.923.321-54")

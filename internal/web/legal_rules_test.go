@@ -50,7 +50,8 @@ func representation(t *testing.T, ref string) string {
 }
 
 // fileAndSentence files R1 as the prosecutor and sentences it as the judge
-// with body; it returns the case id and the ban id.
+// with body; it returns the case id and the ban id (the sentence's ban, or
+// the precautionary ban of a precautionary order alone).
 func (f *fixture) fileAndSentence(t *testing.T, sentence string) (int, int) {
 	t.Helper()
 	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))
@@ -64,7 +65,56 @@ func (f *fixture) fileAndSentence(t *testing.T, sentence string) (int, int) {
 	if code != 201 {
 		t.Fatalf("sentence: %d %s", code, body)
 	}
-	return caseID, int(s["ban"].(map[string]any)["id"].(float64))
+	b, ok := s["ban"].(map[string]any)
+	if !ok {
+		b = s["precautionary_ban"].(map[string]any)
+	}
+	return caseID, int(b["id"].(float64))
+}
+
+// makeFinal records, as the clerk, every party's notice of the decision of
+// case caseID on the clock's day with an express waiver of the appeal (the
+// prosecution; each defendant and, in a criminal case, its defence: Lei
+// 9.099/1995, art. 82, § 1º) and certifies the final judgment, which starts
+// the bans that waited for it on that day (Súmula 643 STJ).
+func (f *fixture) makeFinal(t *testing.T, caseID int) {
+	t.Helper()
+	loc, _ := time.LoadLocation("America/Sao_Paulo")
+	day := f.clk.Now().In(loc).Format("2006-01-02")
+	_, body, v := f.send(t, "GET", fmt.Sprintf("/api/v1/cases/%d", caseID), "clerk", "", "")
+	if v == nil {
+		t.Fatalf("case %d: %s", caseID, body)
+	}
+	notices := []string{fmt.Sprintf(`{"party": "prosecution", "notified_on": %q, "waived_appeal": true}`, day)}
+	for _, d := range v["defendants"].([]any) {
+		id := int(d.(map[string]any)["id"].(float64))
+		notices = append(notices, fmt.Sprintf(`{"party": "defendant", "defendant_id": %d, "notified_on": %q, "waived_appeal": true}`, id, day))
+		if v["flow"] == "criminal" {
+			notices = append(notices, fmt.Sprintf(`{"party": "defence", "defendant_id": %d, "notified_on": %q, "waived_appeal": true}`, id, day))
+		}
+	}
+	for _, n := range notices {
+		if code, body, _ := f.send(t, "POST", fmt.Sprintf("/api/v1/cases/%d/notifications", caseID), "clerk", "application/json", n); code != 201 {
+			t.Fatalf("notice %s: %d %s", n, code, body)
+		}
+	}
+	if code, body, _ := f.send(t, "POST", fmt.Sprintf("/api/v1/cases/%d/transitions", caseID), "clerk", "application/json", `{"to": "final"}`); code != 200 {
+		t.Fatalf("final judgment: %d %s", code, body)
+	}
+}
+
+// finalBan files R1 on day (AAAA-MM-DD; the fixture's clock moves there and
+// back; "" for today), sentences it with body and makes the judgment final
+// that day (every party waives the appeal): the ban is in force from day
+// (Súmula 643 STJ; CP art. 10). It returns the case id and the ban id.
+func (f *fixture) finalBan(t *testing.T, day, sentence string) (int, int) {
+	t.Helper()
+	if day != "" {
+		defer f.clk.onDay(t, day)()
+	}
+	caseID, banID := f.fileAndSentence(t, sentence)
+	f.makeFinal(t, caseID)
+	return caseID, banID
 }
 
 // LGE art. 201, § 1º, I over HTTP: GET /cases/{id} shows the distance and
@@ -111,7 +161,8 @@ func TestMatchImportAndReportingWindows_LGE_art_201_sec4(t *testing.T) {
 	if code != 201 || m["created"] != float64(10) || len(m["lines"].([]any)) != 10 {
 		t.Fatalf("import: %d %s", code, body)
 	}
-	_, banID := f.fileAndSentence(t, `"ban": {"first_day": "2025-03-30", "months": 3}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}`)
+	// Sentenced and final on 30/03/2025 (every party waived the appeal): the ban runs from that day.
+	_, banID := f.finalBan(t, "2025-03-30", `"ban": {"months": 3}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}`)
 	path := fmt.Sprintf("/api/v1/bans/%d/reporting-windows", banID)
 	for _, role := range []string{"prosecutor", "police", "clerk", "judge"} {
 		code, body, m = f.send(t, "GET", path, role, "", "")
@@ -149,14 +200,17 @@ func TestMatchImportAndReportingWindows_LGE_art_201_sec4(t *testing.T) {
 	}
 }
 
-// LGE art. 201, § 3º (breach), CPP art. 319, II (lift) and extensions over
-// HTTP, with the roles of each route.
-func TestBreachLiftExtend_LGE_art_201(t *testing.T) {
+// LGE art. 201, § 3º (breach of a conversion ban: the conversion is
+// proposed), CPP art. 319, II (a precautionary ban is renewed and lifted)
+// and CF art. 5º, XXXVI (a final ban is never extended: 409) over HTTP,
+// with the roles of each route.
+func TestBreachLiftRenew_LGE_art_201_sec3_CPP_art_319_CF_art_5_XXXVI(t *testing.T) {
 	f := newFixture(t)
 	loc, _ := time.LoadLocation("America/Sao_Paulo")
 	today := time.Now().In(loc)
 	first := today.AddDate(0, -1, 0).Format("2006-01-02")
-	caseID, banID := f.fileAndSentence(t, fmt.Sprintf(`"ban": {"first_day": %q, "months": 12}, "prison_months": 12, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}`, first))
+	// Sentenced and final a month ago: the ban is in force since then.
+	caseID, banID := f.finalBan(t, first, `"ban": {"months": 12}, "prison_months": 12, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}`)
 	breach := fmt.Sprintf(`{"occurred_on": %q, "source": "police_report", "reference": "BO 55/2026", "description": "Flagrado no setor Norte."}`, today.AddDate(0, 0, -1).Format("2006-01-02"))
 	if code, _, _ := f.send(t, "POST", fmt.Sprintf("/api/v1/bans/%d/breaches", banID), "judge", "application/json", breach); code != 403 {
 		t.Errorf("judge records a breach: %d, want 403", code)
@@ -166,8 +220,8 @@ func TestBreachLiftExtend_LGE_art_201(t *testing.T) {
 		t.Fatalf("breach: %d %s", code, body)
 	}
 	conv := m["conversion"].(map[string]any)
-	if conv["days_served"].(float64) < 27 || conv["balance_days"].(float64) < 300 || conv["quantum_fixed"] != true {
-		t.Errorf("conversion %v", conv)
+	if m["kind"] != "conversion" || conv["days_served"].(float64) < 27 || conv["balance_days"].(float64) < 300 || conv["quantum_fixed"] != true {
+		t.Errorf("breach of a conversion ban: kind %v, conversion %v", m["kind"], conv)
 	}
 	if code, _, _ := f.send(t, "POST", fmt.Sprintf("/api/v1/bans/%d/breaches", banID), "prosecutor", "application/json", breach); code != 409 {
 		t.Errorf("same breach twice: %d, want 409", code)
@@ -176,23 +230,22 @@ func TestBreachLiftExtend_LGE_art_201(t *testing.T) {
 	if code != 422 || !strings.Contains(body, `"field":"occurred_on"`) {
 		t.Errorf("breach before the term: %d %s", code, body)
 	}
-	// Extension: from the original first day, within 3..36 months.
-	code, body, _ = f.send(t, "POST", fmt.Sprintf("/api/v1/bans/%d/extend", banID), "judge", "application/json", `{"months": 30, "reason": "x"}`)
-	if code != 422 || !strings.Contains(body, "art. 201") {
-		t.Errorf("42 months: %d %s", code, body)
+	// A final ban is not extended, whatever the months (res judicata).
+	for _, ext := range []string{`{"months": 6, "reason": "Descumprimento reiterado."}`, `{"months": 30, "reason": "x"}`} {
+		code, body, _ = f.send(t, "POST", fmt.Sprintf("/api/v1/bans/%d/extend", banID), "judge", "application/json", ext)
+		if code != 409 || !strings.Contains(body, "art. 5º, XXXVI") {
+			t.Errorf("extension of a final ban %s: %d %s, want 409 citing CF art. 5º, XXXVI", ext, code, body)
+		}
 	}
-	code, body, m = f.send(t, "POST", fmt.Sprintf("/api/v1/bans/%d/extend", banID), "judge", "application/json", `{"months": 6, "reason": "Descumprimento reiterado."}`)
-	if code != 200 {
-		t.Fatalf("extend: %d %s", code, body)
-	}
-	ban := m["ban"].(map[string]any)
+	_, _, v := f.send(t, "GET", fmt.Sprintf("/api/v1/cases/%d", caseID), "judge", "", "")
+	ban := v["bans"].([]any)[0].(map[string]any)
 	fd, _ := time.Parse("2006-01-02", first)
-	want := fd.AddDate(0, 18, -1).Format("2006-01-02")
+	want := fd.AddDate(0, 12, -1).Format("2006-01-02")
 	if fd.Day() > 28 {
 		want = ban["last_day"].(string) // end-of-month starts: covered by the cases tests
 	}
-	if ban["months"] != float64(18) || ban["last_day"] != want {
-		t.Errorf("extended ban %v, want 18 months ending %s", ban, want)
+	if ban["months"] != float64(12) || ban["first_day"] != first || ban["last_day"] != want || ban["state"] != "in_force" {
+		t.Errorf("the refused extensions changed the ban: %v, want 12 months from %s to %s, in force", ban, first, want)
 	}
 	if code, _, _ := f.send(t, "POST", fmt.Sprintf("/api/v1/bans/%d/extend", banID), "prosecutor", "application/json", `{"months": 1, "reason": "x"}`); code != 403 {
 		t.Errorf("prosecutor extends: %d", code)
@@ -200,8 +253,23 @@ func TestBreachLiftExtend_LGE_art_201(t *testing.T) {
 	if code, _, _ := f.send(t, "POST", fmt.Sprintf("/api/v1/bans/%d/lift", banID), "judge", "application/json", `{"lifted_on": "2026-01-01", "reason": "x"}`); code != 409 {
 		t.Errorf("lifting a sentence ban: %d, want 409", code)
 	}
-	// A precautionary ban is in force until the judge lifts it.
-	_, pban := f.fileAndSentence(t, fmt.Sprintf(`"precautionary": true, "ban": {"first_day": %q}`, first))
+	// A precautionary ban (with its review date) is renewed, then lifted.
+	review := today.AddDate(0, 0, 20).Format("2006-01-02")
+	pcase, pban := f.fileAndSentence(t, fmt.Sprintf(`"precautionary": true, "review_on": %q, "ban": {"first_day": %q}`, review, first))
+	renew := fmt.Sprintf(`{"review_on": %q, "reason": "Persistem os motivos da cautelar."}`, today.AddDate(0, 2, 0).Format("2006-01-02"))
+	if code, _, _ := f.send(t, "POST", fmt.Sprintf("/api/v1/bans/%d/renew", pban), "clerk", "application/json", renew); code != 403 {
+		t.Errorf("clerk renews: %d, want 403", code)
+	}
+	code, body, m = f.send(t, "POST", fmt.Sprintf("/api/v1/bans/%d/renew", pban), "judge", "application/json", renew)
+	if code != 200 || m["ban"].(map[string]any)["review_on"] != today.AddDate(0, 2, 0).Format("2006-01-02") {
+		t.Fatalf("renew: %d %s", code, body)
+	}
+	// The extension of a precautionary ban is its renewal: a later review date.
+	code, body, m = f.send(t, "POST", fmt.Sprintf("/api/v1/bans/%d/extend", pban), "judge", "application/json",
+		fmt.Sprintf(`{"review_on": %q, "reason": "Nova renovação."}`, today.AddDate(0, 3, 0).Format("2006-01-02")))
+	if code != 200 || m["ban"].(map[string]any)["review_on"] != today.AddDate(0, 3, 0).Format("2006-01-02") {
+		t.Fatalf("extend (renew) a precautionary ban: %d %s", code, body)
+	}
 	lift := fmt.Sprintf(`{"lifted_on": %q, "reason": "Cessaram os motivos da cautelar."}`, today.Format("2006-01-02"))
 	if code, _, _ := f.send(t, "POST", fmt.Sprintf("/api/v1/bans/%d/lift", pban), "clerk", "application/json", lift); code != 403 {
 		t.Errorf("clerk lifts: %d", code)
@@ -210,9 +278,13 @@ func TestBreachLiftExtend_LGE_art_201(t *testing.T) {
 	if code != 200 || m["ban"].(map[string]any)["status"] != "lifted" || m["ban"].(map[string]any)["last_day"] != nil {
 		t.Fatalf("lift: %d %s", code, body)
 	}
-	_, _, v := f.send(t, "GET", fmt.Sprintf("/api/v1/cases/%d", caseID), "judge", "", "")
+	_, _, v = f.send(t, "GET", fmt.Sprintf("/api/v1/cases/%d", caseID), "judge", "", "")
 	moves := fmt.Sprint(v["movements"])
-	if !strings.Contains(moves, "Descumprimento") || !strings.Contains(moves, "Prorrogado") {
-		t.Errorf("movements lack the breach or the extension: %s", moves)
+	if !strings.Contains(moves, "Descumprimento") || strings.Contains(moves, "Prorrogado") {
+		t.Errorf("movements lack the breach or record an extension: %s", moves)
+	}
+	_, _, v = f.send(t, "GET", fmt.Sprintf("/api/v1/cases/%d", pcase), "judge", "", "")
+	if moves := fmt.Sprint(v["movements"]); strings.Count(moves, "Renovada a medida cautelar") != 2 || !strings.Contains(moves, "Revogada em") {
+		t.Errorf("movements of the precautionary ban lack the renewals or the lift: %s", moves)
 	}
 }

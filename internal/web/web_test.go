@@ -12,6 +12,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,6 +30,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 type fixture struct {
 	srv      *web.Server
+	clk      *shiftClock
 	tokens   map[string]string // role → token
 	rules    [][]string        // role, domain, route, method
 	g        *gorm.DB
@@ -76,8 +78,9 @@ func newFixture(t testing.TB) *fixture {
 	if err := g.Exec("INSERT INTO fan_groups (id, name) VALUES (1, 'Torcida Teste')").Error; err != nil {
 		t.Fatal(err)
 	}
-	srv := newServer(t, g, clock.System{})
-	f := &fixture{srv: srv, tokens: map[string]string{}, g: g, users: map[string]authz.User{}, sessions: map[string]*browser{}}
+	clk := &shiftClock{}
+	srv := newServer(t, g, clk)
+	f := &fixture{srv: srv, clk: clk, tokens: map[string]string{}, g: g, users: map[string]authz.User{}, sessions: map[string]*browser{}}
 	for _, role := range authz.Roles {
 		spec := authz.UserSpec{Name: "u-" + role, Role: role, Court: "26.0100", Club: "Clube", Group: 1}
 		if !authz.IsStaff(role) {
@@ -100,6 +103,44 @@ func newFixture(t testing.TB) *fixture {
 	}
 	f.rules = rules
 	return f
+}
+
+// shiftClock is the fixture's clock: the system clock moved by an offset
+// the test sets, so that time runs and a test can place "today" on a past
+// day (a ban that became final a month ago) and come back.
+type shiftClock struct {
+	mu     sync.Mutex
+	offset time.Duration
+}
+
+// Now is the system time plus the offset.
+func (c *shiftClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Now().Add(c.offset)
+}
+
+// onDay moves the clock to day (AAAA-MM-DD) at 23:30 in São Paulo (after
+// the facts of every fixture of that day) and returns the function that
+// brings it back to the system time.
+func (c *shiftClock) onDay(t testing.TB, day string) func() {
+	t.Helper()
+	loc, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := time.ParseInLocation("2006-01-02", day, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	c.offset = time.Until(d.Add(23*time.Hour + 30*time.Minute))
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		c.offset = 0
+		c.mu.Unlock()
+	}
 }
 
 func (f *fixture) call(method, path, token string) *httptest.ResponseRecorder {

@@ -163,6 +163,40 @@ func (w *wf) get(id int64) (map[string]any, string) {
 
 func (w *wf) advance(d time.Duration) { w.clk.Set(w.clk.Now().Add(d)) }
 
+// notify records, as the clerk, the notice of party (defendant, defence or
+// prosecution; def 0 for the prosecution) of case id's decision on day,
+// with or without an express waiver of the appeal, and returns the window.
+func (w *wf) notify(id int64, party string, def int64, day string, waived bool) map[string]any {
+	w.t.Helper()
+	body := map[string]any{"party": party, "notified_on": day, "waived_appeal": waived}
+	if def != 0 {
+		body["defendant_id"] = def
+	}
+	rec, n := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/notifications", id), "clerk", body)
+	w.want(rec, 201, fmt.Sprintf("notice of %s %d", party, def))
+	return n
+}
+
+// makeFinal records every party's notice of case id's decision on the
+// clock's day with an express waiver of the appeal (the prosecution; each
+// defendant and, in a criminal case, its defence: Lei 9.099/1995, art. 82,
+// § 1º) and certifies the final judgment, which starts the bans that
+// waited for it that day (Súmula 643 STJ).
+func (w *wf) makeFinal(id int64) map[string]any {
+	w.t.Helper()
+	day := w.clk.Now().In(w.loc).Format("2006-01-02")
+	v, _ := w.get(id)
+	w.notify(id, "prosecution", 0, day, true)
+	for _, d := range v["defendants"].([]any) {
+		def := int64(d.(map[string]any)["id"].(float64))
+		w.notify(id, "defendant", def, day, true)
+		if v["flow"] == "criminal" {
+			w.notify(id, "defence", def, day, true)
+		}
+	}
+	return w.to(id, "clerk", "final")
+}
+
 // A case walked through every state of the JECRIM flow over the API, on
 // three cases of fixture R1's kind (the paths branch: plea refused and
 // accusation, plea accepted and homologated, conditional suspension),
@@ -194,18 +228,26 @@ func TestWorkflow_JECRIMEveryStateOverHTTP(t *testing.T) {
 	w.to(id, "clerk", "instruction_hearing")
 	// The judge sentences; a stale If-Match is 412 and writes nothing.
 	_, etag := w.get(id)
-	sentence := map[string]any{"defendant_id": def, "ban": map[string]any{"first_day": "2025-06-10", "months": 12},
+	sentence := map[string]any{"defendant_id": def, "ban": map[string]any{"months": 12},
 		"reporting_duty": map[string]any{"place": "2º DP", "club": "Corinthians"}}
 	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", sentence, "If-Match", `"v1"`)
 	w.want(rec, 412, "sentence with a stale If-Match")
 	if rec.Header().Get("Content-Type") != "application/problem+json" || rec.Header().Get("ETag") != etag {
 		t.Errorf("412: %s, ETag %q (current %q)", rec.Header().Get("Content-Type"), rec.Header().Get("ETag"), etag)
 	}
-	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", sentence, "If-Match", etag)
+	rec, sb := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", sentence, "If-Match", etag)
 	w.want(rec, 201, "sentence")
 	v, _ = w.get(id)
 	if v["status"] != "sentenced" {
 		t.Fatalf("status %v after the sentence", v["status"])
+	}
+	// The ban waits for the final judgment (Súmula 643 STJ): not on the blocklist.
+	if b := sb["ban"].(map[string]any); b["status"] != "awaiting_final" || b["first_day"] != nil {
+		t.Errorf("sentence ban %v, want awaiting_final without a first day", b)
+	}
+	rec, chk := w.do("GET", "/api/v1/blocklist/check/66392332154", "club", nil)
+	if rec.Code != 200 || chk["blocked"] != false {
+		t.Errorf("blocklist check while the appeal window runs: %d %s", rec.Code, rec.Body)
 	}
 	rec, n := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/notifications", id), "clerk", map[string]any{"defendant_id": def, "notified_on": "2025-06-10"})
 	w.want(rec, 201, "notification")
@@ -213,7 +255,21 @@ func TestWorkflow_JECRIMEveryStateOverHTTP(t *testing.T) {
 		t.Errorf("appeal deadline %v, want 2025-06-20", n["last_day"])
 	}
 	w.to(id, "clerk", "appeal")
-	w.to(id, "clerk", "final")
+	// Lei 9.099/1995, art. 82: the final judgment after an appeal needs the Turma Recursal's result.
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", id), "clerk", map[string]any{"to": "final"})
+	w.want(rec, 409, "final judgment before the appeal's result")
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/appeal-result", id), "judge", map[string]any{"result": "confirmed"})
+	w.want(rec, 403, "the judge records the appeal's result")
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/appeal-result", id), "clerk", map[string]any{"result": "confirmed", "decided_on": "2025-06-10"})
+	w.want(rec, 201, "appeal confirmed")
+	v = w.to(id, "clerk", "final")
+	if b := v["bans"].([]any)[0].(map[string]any); b["first_day"] != "2025-06-10" || b["state"] != "in_force" {
+		t.Errorf("ban after the final judgment %v, want in force from 2025-06-10", b)
+	}
+	rec, chk = w.do("GET", "/api/v1/blocklist/check/66392332154", "club", nil)
+	if rec.Code != 200 || chk["blocked"] != true {
+		t.Errorf("blocklist check after the final judgment: %d %s", rec.Code, rec.Body)
+	}
 	w.to(id, "clerk", "executing")
 	v = w.to(id, "clerk", "archived")
 	if next, ok := v["next_transitions"]; ok && len(next.([]any)) > 0 {
@@ -242,8 +298,8 @@ func TestWorkflow_JECRIMEveryStateOverHTTP(t *testing.T) {
 			authors[a["role"].(string)+":"+a["name"].(string)] = true
 		}
 	}
-	if fmt.Sprint(codes) != "[26 132 219 848 246]" {
-		t.Errorf("TPU codes in the docket %v, want [26 132 219 848 246]", codes)
+	if fmt.Sprint(codes) != "[26 132 219 239 848 246]" {
+		t.Errorf("TPU codes in the docket %v, want [26 132 219 239 848 246]", codes)
 	}
 	for _, a := range []string{"clerk:wf-clerk", "prosecutor:wf-prosecutor", "prosecutor:wf-prosecutor"} {
 		if !authors[a] {
@@ -274,7 +330,7 @@ func TestWorkflow_JECRIMEveryStateOverHTTP(t *testing.T) {
 	if v2["status"] != "executing" {
 		t.Errorf("after homologation: %v", v2["status"])
 	}
-	rec, chk := w.do("GET", "/api/v1/blocklist/check/46881973659", "club", nil)
+	rec, chk = w.do("GET", "/api/v1/blocklist/check/46881973659", "club", nil)
 	if rec.Code != 200 || chk["blocked"] != true {
 		t.Errorf("blocklist check after the homologation: %d %s", rec.Code, rec.Body)
 	}
@@ -332,7 +388,7 @@ func TestWorkflow_GroupCaseCivilFlowOverHTTP(t *testing.T) {
 	w.to(id, "clerk", "hearing")
 	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/plea", id), "prosecutor", map[string]any{"defendant_id": def, "months": 6})
 	w.want(rec, 409, "plea in a group case")
-	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", map[string]any{"defendant_id": def, "ban": map[string]any{"first_day": "2025-06-10", "months": 24}})
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", map[string]any{"defendant_id": def, "ban": map[string]any{"months": 24}})
 	w.want(rec, 201, "group judgment")
 	v, _ = w.get(id)
 	if v["status"] != "judgment" {
@@ -351,20 +407,28 @@ func TestWorkflow_GroupCaseCivilFlowOverHTTP(t *testing.T) {
 	if rec.Code != 200 || len(hs["items"].([]any)) != 1 {
 		t.Errorf("holidays: %d %s", rec.Code, rec.Body)
 	}
-	rec, n := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/notifications", id), "clerk", map[string]any{"defendant_id": def, "notified_on": "2025-06-10"})
-	w.want(rec, 201, "notification")
+	n := w.notify(id, "defendant", def, "2025-06-10", false)
 	if n["last_day"] != "2025-06-23" { // 20/06 holiday, 21-22 weekend
 		t.Errorf("deadline %v, want 2025-06-23", n["last_day"])
 	}
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", id), "clerk", map[string]any{"to": "final"})
+	if rec.Code != 409 || !strings.Contains(rec.Body.String(), "Ministério Público") {
+		t.Errorf("final judgment before the prosecution's notice: %d %s, want 409 naming it", rec.Code, rec.Body)
+	}
+	w.notify(id, "prosecution", 0, "2025-06-10", false)
 	v, _ = w.get(id)
-	if ds, ok := v["deadlines"].([]any); !ok || len(ds) != 1 || ds[0].(map[string]any)["last_day"] != "2025-06-23" {
+	if ds, ok := v["deadlines"].([]any); !ok || len(ds) != 2 || ds[0].(map[string]any)["last_day"] != "2025-06-23" || ds[1].(map[string]any)["last_day"] != "2025-06-23" {
 		t.Errorf("deadlines on the case: %v", v["deadlines"])
 	}
 	w.clk.Set(time.Date(2025, 6, 23, 18, 0, 0, 0, w.loc))
 	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", id), "clerk", map[string]any{"to": "final"})
 	w.want(rec, 409, "final judgment on the last day of the window")
 	w.clk.Set(time.Date(2025, 6, 24, 9, 0, 0, 0, w.loc))
-	w.to(id, "clerk", "final")
+	v = w.to(id, "clerk", "final")
+	// The civil judgment's ban starts the day after the last window (Súmula 643 STJ; CP art. 10).
+	if b := v["bans"].([]any)[0].(map[string]any); b["first_day"] != "2025-06-24" || b["last_day"] != "2027-06-23" || b["state"] != "in_force" {
+		t.Errorf("group ban after the final judgment %v, want in force from 2025-06-24 to 2027-06-23", b)
+	}
 	v = w.to(id, "clerk", "archived")
 	var codes []int
 	for _, m := range v["movements"].([]any) {

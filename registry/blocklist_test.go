@@ -12,6 +12,7 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
@@ -42,6 +43,7 @@ type env struct {
 	lists *registry.Lists
 	pros  cases.Actor
 	judge cases.Actor
+	clerk cases.Actor
 	reps  map[string]cases.Representation
 }
 
@@ -58,7 +60,7 @@ func newEnv(t *testing.T) *env {
 	for _, u := range []struct {
 		name, role string
 		into       *cases.Actor
-	}{{"Promotora", "prosecutor", &e.pros}, {"Juiz", "judge", &e.judge}} {
+	}{{"Promotora", "prosecutor", &e.pros}, {"Juiz", "judge", &e.judge}, {"Escrivã", "clerk", &e.clerk}} {
 		usr, _, err := authz.EnsureUser(ctx, g, authz.UserSpec{Name: u.name, Role: u.role, Court: court})
 		if err != nil {
 			t.Fatal(err)
@@ -86,28 +88,106 @@ type sentenceOpt func(*cases.SentenceInput)
 
 func unpublished(in *cases.SentenceInput) { f := false; in.Publish = &f }
 
-// sentence files rep (after edit) and sentences its defendant to months from
-// first; it returns the ban and the warnings.
+// sentence files rep (after edit), sentences its defendant to months and
+// makes the judgment final so that the ban starts on first: a ban decided
+// in a sentence is executed only after the judgment is final (Súmula 643
+// STJ; CF art. 5º, LVII), on the day the last party waived the appeal. For
+// a first day up to the clock's day the case is filed, sentenced and made
+// final on that day (the clock moves there and back); for a later day the
+// judge fixes it as the ban's start (ban.first_day) and the judgment
+// becomes final today. It returns the ban as stored after the final
+// judgment and the sentence's warnings.
 func (e *env) sentence(t *testing.T, rep cases.Representation, first string, months int, opts ...sentenceOpt) (sanctions.Ban, []string) {
 	t.Helper()
 	ctx := context.Background()
-	c, err := e.svc.File(ctx, e.pros, rep)
+	day, err := civil.Parse(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := e.clk.Now()
+	in := cases.SentenceInput{Ban: cases.BanInput{Months: &months}}
+	if day.After(civil.Today(back, saoPaulo)) {
+		in.Ban.FirstDay = first
+	} else {
+		e.at(time.Date(day.Year, day.Month, day.Day, 23, 30, 0, 0, saoPaulo))
+		defer e.at(back)
+	}
+	caseID, d := e.file(t, rep)
+	in.DefendantID = d.ID
+	for _, o := range opts {
+		o(&in)
+	}
+	res, err := e.svc.Sentence(ctx, e.judge, caseID, in)
+	if err != nil {
+		t.Fatalf("Sentence(%s): %v", rep.Ref, err)
+	}
+	if res.Ban.Status != sanctions.StatusAwaitingFinal || res.Ban.FirstDay != nil {
+		t.Fatalf("Sentence(%s): ban %s from %v, want awaiting_final with no first day (Súmula 643 STJ)", rep.Ref, res.Ban.Status, res.Ban.FirstDay)
+	}
+	e.final(t, caseID)
+	return e.ban(t, res.Ban.ID), res.Warnings
+}
+
+// file files rep and returns the case id and its first defendant.
+func (e *env) file(t *testing.T, rep cases.Representation) (int64, cases.Defendant) {
+	t.Helper()
+	c, err := e.svc.File(context.Background(), e.pros, rep)
 	if err != nil {
 		t.Fatalf("File(%s): %v", rep.Ref, err)
 	}
 	var d cases.Defendant
-	if err := e.g.Where("case_id = ?", c.ID).Take(&d).Error; err != nil {
+	if err := e.g.Where("case_id = ?", c.ID).Order("id").Take(&d).Error; err != nil {
 		t.Fatal(err)
 	}
-	in := cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{FirstDay: first, Months: &months}}
-	for _, o := range opts {
-		o(&in)
+	return c.ID, d
+}
+
+// notifyAll records, on the clock's day, the notice of the decision to the
+// prosecution and to each defendant and its defence (Lei 9.099/1995, art.
+// 82, § 1º), each waiving the appeal when waive.
+func (e *env) notifyAll(t *testing.T, caseID int64, waive bool) []*cases.DeadlineView {
+	t.Helper()
+	ctx := context.Background()
+	today := civil.Today(e.clk.Now(), saoPaulo).String()
+	ns := []cases.NotificationInput{{Party: cases.PartyProsecution}}
+	var ds []cases.Defendant
+	if err := e.g.Where("case_id = ?", caseID).Order("id").Find(&ds).Error; err != nil {
+		t.Fatal(err)
 	}
-	res, err := e.svc.Sentence(ctx, e.judge, c.ID, in)
-	if err != nil {
-		t.Fatalf("Sentence(%s): %v", rep.Ref, err)
+	for _, d := range ds {
+		ns = append(ns, cases.NotificationInput{Party: cases.PartyDefendant, DefendantID: d.ID}, cases.NotificationInput{Party: cases.PartyDefence, DefendantID: d.ID})
 	}
-	return res.Ban, res.Warnings
+	var out []*cases.DeadlineView
+	for _, n := range ns {
+		n.NotifiedOn, n.WaivedAppeal = today, waive
+		dv, err := e.svc.Notify(ctx, e.clerk, caseID, n)
+		if err != nil {
+			t.Fatalf("notify %+v: %v", n, err)
+		}
+		out = append(out, dv)
+	}
+	return out
+}
+
+// final notifies every party with a waiver of the appeal on the clock's
+// day and certifies the final judgment (the clerk), which starts the bans
+// that waited for it.
+func (e *env) final(t *testing.T, caseID int64) {
+	t.Helper()
+	e.notifyAll(t, caseID, true)
+	if _, err := e.svc.Transition(context.Background(), e.clerk, caseID, cases.TransitionInput{To: cases.StatusFinal}); err != nil {
+		t.Fatalf("final judgment of case %d: %v", caseID, err)
+	}
+}
+
+// ban reads ban id as stored.
+func (e *env) ban(t *testing.T, id int64) sanctions.Ban {
+	t.Helper()
+	var b sanctions.Ban
+	if err := e.g.Take(&b, id).Error; err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func (e *env) at(t time.Time) { e.clk.Set(t) }
@@ -175,7 +255,7 @@ func TestLists_BanInForceFromFirstToLastDayInSaoPaulo(t *testing.T) {
 	if !s.public || s.entry == nil || !s.blocked {
 		t.Fatalf("on the first day: public %v blocklist %v blocked %v; want all true", s.public, s.entry != nil, s.blocked)
 	}
-	want := registry.Entry{CPF: "66392332154", Name: "Marcelo Augusto Figueiredo", FirstDay: b.FirstDay, LastDay: b.LastDay,
+	want := registry.Entry{CPF: "66392332154", Name: "Marcelo Augusto Figueiredo", FirstDay: *b.FirstDay, LastDay: b.LastDay,
 		BanID: b.ID, CaseNumber: cases.FormatNumber(b.CaseNumber), Court: court}
 	got := *s.entry
 	if got.CPF != want.CPF || got.Name != want.Name || got.FirstDay != want.FirstDay || *got.LastDay != *want.LastDay ||
@@ -221,7 +301,7 @@ func TestLists_EndedBanOnNeitherList(t *testing.T) {
 	for _, b := range []sanctions.Ban{old, recent} {
 		s := e.look(t, b)
 		if s.public || s.entry != nil || s.blocked {
-			t.Errorf("ban %s–%v: public %v blocklist %v blocked %v; want none", b.FirstDay, b.LastDay, s.public, s.entry != nil, s.blocked)
+			t.Errorf("ban %v–%v: public %v blocklist %v blocked %v; want none", b.FirstDay, b.LastDay, s.public, s.entry != nil, s.blocked)
 		}
 	}
 	if s := e.look(t, old); len(s.snapshot.Items) != 0 {
@@ -326,26 +406,38 @@ func TestLists_BlocklistVersion(t *testing.T) {
 	if v := cur(); v.Version != v1.Version || !v.GeneratedAt.Equal(v1.GeneratedAt) {
 		t.Errorf("unchanged blocklist: version %d → %d", v1.Version, v.Version)
 	}
-	b, _ := e.sentence(t, e.reps["R1"], "2025-06-10", 3)
-	// The sentence itself made the version, in its transaction (Refresh).
+	// Súmula 643 STJ: the sentence's ban waits for the final judgment, so
+	// the sentence changes nothing on the blocklist.
+	caseID, d := e.file(t, e.reps["R1"])
+	months := 3
+	res, err := e.svc.Sentence(ctx, e.judge, caseID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := cur(); v.Version != v1.Version || len(v.Items) != 0 {
+		t.Errorf("after the sentence, before the final judgment: version %d → %d, items %+v; want unchanged", v1.Version, v.Version, v.Items)
+	}
+	e.final(t, caseID)
+	b := e.ban(t, res.Ban.ID)
+	// The final judgment itself made the version, in its transaction (Refresh).
 	var latest int64
 	if err := e.g.Raw("SELECT max(version) FROM blocklist_versions").Scan(&latest).Error; err != nil {
 		t.Fatal(err)
 	}
 	if latest <= v1.Version {
-		t.Errorf("the sentence made no blocklist version: latest %d, before %d", latest, v1.Version)
+		t.Errorf("the final judgment made no blocklist version: latest %d, before %d", latest, v1.Version)
 	}
 	v2 := cur()
 	if v2.Version != latest {
-		t.Errorf("Current after the sentence: version %d, want the sentence's %d", v2.Version, latest)
+		t.Errorf("Current after the final judgment: version %d, want the final judgment's %d", v2.Version, latest)
 	}
 	if v2.Version <= v1.Version || len(v2.Items) != 1 || v2.Items[0].BanID != b.ID {
-		t.Errorf("after a sentence: version %d → %d, items %+v", v1.Version, v2.Version, v2.Items)
+		t.Errorf("after the final judgment: version %d → %d, items %+v", v1.Version, v2.Version, v2.Items)
 	}
 	if v := cur(); v.Version != v2.Version {
-		t.Errorf("unchanged after the sentence: version %d → %d", v2.Version, v.Version)
+		t.Errorf("unchanged after the final judgment: version %d → %d", v2.Version, v.Version)
 	}
-	// A sentence starting in the future changes nothing in force now.
+	// A final ban the judge made start in the future changes nothing in force now.
 	e.sentence(t, e.reps["R7"], "2025-12-01", 3)
 	if v := cur(); v.Version != v2.Version {
 		t.Errorf("after a future ban: version %d → %d, want unchanged", v2.Version, v.Version)
@@ -367,36 +459,31 @@ func TestLists_BlocklistVersion(t *testing.T) {
 	}
 }
 
-// Versions are assigned in commit order: with sentences and reads running at
-// once, a later version never holds fewer of these (only added) bans.
+// Versions are assigned in commit order: with final judgments (each
+// starting a sentence's ban, Súmula 643 STJ) and reads running at once, a
+// later version never holds fewer of these (only added) bans.
 func TestLists_BlocklistVersionsInCommitOrder(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	const n = 8
-	type job struct {
-		caseID, defID int64
-	}
-	var jobs []job
+	var caseIDs []int64
 	for i := 0; i < n; i++ {
-		c, err := e.svc.File(ctx, e.pros, e.reps["R1"])
-		if err != nil {
+		caseID, d := e.file(t, e.reps["R1"])
+		months := 6
+		if _, err := e.svc.Sentence(ctx, e.judge, caseID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months}}); err != nil {
 			t.Fatal(err)
 		}
-		var d cases.Defendant
-		if err := e.g.Where("case_id = ?", c.ID).Take(&d).Error; err != nil {
-			t.Fatal(err)
-		}
-		jobs = append(jobs, job{c.ID, d.ID})
+		e.notifyAll(t, caseID, true)
+		caseIDs = append(caseIDs, caseID)
 	}
 	var wg sync.WaitGroup
 	errc := make(chan error, 2*n)
-	for _, j := range jobs {
+	for _, id := range caseIDs {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			months := 6
-			_, err := e.svc.Sentence(ctx, e.judge, j.caseID, cases.SentenceInput{DefendantID: j.defID, Ban: cases.BanInput{FirstDay: "2025-06-10", Months: &months}})
+			_, err := e.svc.Transition(ctx, e.clerk, id, cases.TransitionInput{To: cases.StatusFinal})
 			errc <- err
 		}()
 		go func() {

@@ -35,8 +35,10 @@ func representation(t *testing.T, ref string) cases.Representation {
 // of the facts are banned each by a ban of their own, linked to the group
 // ban, and reach the blocklist; the member the judge excludes, a minor and
 // a member who joined later are not; the member bans are not published
-// unless the judge orders it; an unknown member id is 422 naming it.
-func TestGroupSentence_R5MembersReachTheBlocklist(t *testing.T) {
+// unless the judge orders it; an unknown member id is 422 naming it. The
+// civil judgment's bans, the group's and its members', wait for the final
+// judgment (Súmula 643 STJ; DOMAIN.md §3): on no blocklist until then.
+func TestGroupSentence_R5MembersReachTheBlocklistAfterFinal_Sumula643STJ(t *testing.T) {
 	t.Parallel()
 	e := newRegEnv(t)
 	ctx := context.Background()
@@ -84,7 +86,7 @@ func TestGroupSentence_R5MembersReachTheBlocklist(t *testing.T) {
 	}
 	judge := cases.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
 	months := 24
-	in := cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{FirstDay: "2025-06-10", Months: &months},
+	in := cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months},
 		ExcludedMemberIDs: []int64{luis}, ExclusionReason: "comprovou estar internado na data dos fatos"}
 
 	bad := in
@@ -115,14 +117,46 @@ func TestGroupSentence_R5MembersReachTheBlocklist(t *testing.T) {
 	if len(res.MemberBans) != 4 {
 		t.Fatalf("member bans: %d, want 4 (5 imported − 1 excluded; not the minor, not the later member): %+v", len(res.MemberBans), res.MemberBans)
 	}
+	banned := []string{"06420642370", "01720368872", "06909990382", "68078490950"}
 	for _, mb := range res.MemberBans {
 		if mb.ID == 0 || mb.GroupBanID == nil || *mb.GroupBanID != res.Ban.ID || mb.Subject != sanctions.Person || mb.CPF == nil ||
-			mb.BirthDate == nil || mb.Source != sanctions.FromCivilJudgment || mb.Publish || mb.LastDay == nil || *mb.LastDay != *res.Ban.LastDay ||
-			mb.MemberID == nil {
-			t.Errorf("member ban: %+v", mb)
+			mb.BirthDate == nil || mb.Source != sanctions.FromCivilJudgment || mb.Publish || mb.Status != sanctions.StatusAwaitingFinal ||
+			mb.FirstDay != nil || mb.LastDay != nil || mb.MemberID == nil {
+			t.Errorf("member ban before the final judgment: %+v", mb)
 		}
 	}
-	for _, cpf := range []string{"06420642370", "01720368872", "06909990382", "68078490950"} {
+	for _, cpf := range banned {
+		if r, err := e.lists.Check(ctx, registry.CPF(cpf)); err != nil || r.Blocked {
+			t.Errorf("CPF %s blocked before the final judgment (Súmula 643 STJ): %+v %v", cpf, r, err)
+		}
+	}
+	clerk := cases.Actor{UserID: e.clerk.UserID, Name: e.clerk.Name, Role: "clerk", Court: "26.0100"}
+	for _, n := range []cases.NotificationInput{{Party: cases.PartyProsecution}, {Party: cases.PartyDefendant, DefendantID: d.ID}} {
+		n.NotifiedOn, n.WaivedAppeal = "2025-06-10", true
+		if _, err := e.casesS.Notify(ctx, clerk, c.ID, n); err != nil {
+			t.Fatalf("notify %+v: %v", n, err)
+		}
+	}
+	if _, err := e.casesS.Transition(ctx, clerk, c.ID, cases.TransitionInput{To: cases.StatusFinal}); err != nil {
+		t.Fatalf("final judgment: %v", err)
+	}
+	var group sanctions.Ban
+	if err := e.g.Take(&group, res.Ban.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if group.Status != sanctions.StatusActive || group.FirstDay == nil || group.FirstDay.String() != "2025-06-10" || group.LastDay == nil || group.LastDay.String() != "2027-06-09" {
+		t.Fatalf("group ban after the final judgment on 10/06/2025: %s %v–%v, want active 2025-06-10–2027-06-09 (CP art. 10)", group.Status, group.FirstDay, group.LastDay)
+	}
+	for i, mb := range res.MemberBans {
+		if err := e.g.Take(&res.MemberBans[i], mb.ID).Error; err != nil {
+			t.Fatal(err)
+		}
+		mb = res.MemberBans[i]
+		if mb.Status != sanctions.StatusActive || mb.FirstDay == nil || *mb.FirstDay != *group.FirstDay || mb.LastDay == nil || *mb.LastDay != *group.LastDay {
+			t.Errorf("member ban after the final judgment: %s %v–%v, want the group's %v–%v", mb.Status, mb.FirstDay, mb.LastDay, group.FirstDay, group.LastDay)
+		}
+	}
+	for _, cpf := range banned {
 		r, err := e.lists.Check(ctx, registry.CPF(cpf))
 		if err != nil || !r.Blocked {
 			t.Errorf("CPF %s not blocked: %+v %v", cpf, r, err)

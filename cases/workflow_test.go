@@ -78,12 +78,12 @@ func TestDeadline_Lei9099_art82_sec1_CPP_art798(t *testing.T) {
 		{"weekday to weekday", "2025-06-02", "2025-06-12"},
 		{"ends on Saturday: Monday", "2025-06-04", "2025-06-16"},
 		{"ends on Sunday: Monday", "2025-06-05", "2025-06-16"},
-		{"notified on Friday: the count starts on Saturday", "2025-06-06", "2025-06-16"},
+		{"notified on Friday: the count starts on Monday (Súmula 310 STF)", "2025-06-06", "2025-06-18"},
 		{"ends on a holiday: next day", "2025-06-09", "2025-06-20"},
 		{"holiday, weekend and holiday again", "2025-04-08", "2025-04-22"},
 		{"Consciência Negra", "2025-11-10", "2025-11-21"},
 		{"year end: 1 January", "2025-12-22", "2026-01-02"},
-		{"year end: crosses into the new year on a Monday", "2025-12-26", "2026-01-05"},
+		{"year end: notified on Friday 26/12, starts Monday 29/12", "2025-12-26", "2026-01-07"},
 		{"leap year", "2024-02-19", "2024-02-29"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -330,18 +330,33 @@ func dropPrefix(l []string, prefix string) []string {
 
 // Suspension is a conditional suspension of the proceedings (suspensão
 // condicional do processo, Lei 9.099/1995, art. 89): 2 to 4 years of
-// probation with conditions.
+// probation under the conditions of § 1º, each recorded (I RepairDamage or
+// RepairImpossible; II ForbiddenPlaces, SportingVenues when they are
+// sporting venues, which makes the ban BanID; III StayInDistrict; IV
+// MonthlyAppearance), and Conditions, the others the judge adds (§ 2º).
+// It ends revoked (§§ 3º and 4º) or extinguished after the period (§ 5º)
+// on EndedOn, with EndReason.
 type Suspension struct {
-	ID          int64      `json:"id"`
-	CaseID      int64      `json:"case_id"`
-	DefendantID int64      `json:"defendant_id"`
-	Months      int        `json:"months"`
-	FirstDay    civil.Date `json:"first_day"`
-	LastDay     civil.Date `json:"last_day"`
-	Conditions  StringList `json:"conditions"`
-	Status      string     `json:"status"` // active, revoked, extinguished
-	CreatedAt   time.Time  `json:"created_at"`
-	CreatedBy   *int64     `json:"-"`
+	ID                int64       `json:"id"`
+	CaseID            int64       `json:"case_id"`
+	DefendantID       int64       `json:"defendant_id"`
+	CPF               *string     `json:"-" gorm:"column:cpf"`
+	Months            int         `json:"months"`
+	FirstDay          civil.Date  `json:"first_day"`
+	LastDay           civil.Date  `json:"last_day"`
+	RepairDamage      string      `json:"repair_damage"`
+	RepairImpossible  string      `json:"repair_impossible"`
+	ForbiddenPlaces   StringList  `json:"forbidden_places"`
+	SportingVenues    bool        `json:"sporting_venues"`
+	StayInDistrict    bool        `json:"stay_in_district"`
+	MonthlyAppearance bool        `json:"monthly_appearance"`
+	Conditions        StringList  `json:"conditions"`
+	BanID             *int64      `json:"ban_id"`
+	Status            string      `json:"status"` // active, revoked, extinguished
+	EndedOn           *civil.Date `json:"ended_on"`
+	EndReason         string      `json:"end_reason,omitempty"`
+	CreatedAt         time.Time   `json:"created_at"`
+	CreatedBy         *int64      `json:"-"`
 }
 
 // TableName is conditional_suspensions.
@@ -349,19 +364,36 @@ func (Suspension) TableName() string { return "conditional_suspensions" }
 
 // SuspensionInput is the body of POST /api/v1/cases/{id}/suspension: the
 // defendant, the probation in months (24 to 48), its first day (default
-// today) and the conditions (art. 89, §§ 1º and 2º).
+// today) and the conditions of art. 89, § 1º, each stated: I
+// repair_damage (the repair ordered) or repair_impossible (why it cannot
+// be made: "salvo impossibilidade de fazê-lo"); II forbidden_places (the
+// places named) and sporting_venues (true when they include places of
+// sporting events: the suspension then makes a ban, source
+// conditional_suspension, for its period); III stay_in_district and IV
+// monthly_appearance (true); conditions: the others the judge adds (§ 2º).
 type SuspensionInput struct {
-	DefendantID int64    `json:"defendant_id"`
-	Months      *int     `json:"months"`
-	FirstDay    string   `json:"first_day"`
-	Conditions  []string `json:"conditions"`
+	DefendantID       int64    `json:"defendant_id"`
+	Months            *int     `json:"months"`
+	FirstDay          string   `json:"first_day"`
+	RepairDamage      string   `json:"repair_damage"`
+	RepairImpossible  string   `json:"repair_impossible"`
+	ForbiddenPlaces   []string `json:"forbidden_places"`
+	SportingVenues    bool     `json:"sporting_venues"`
+	StayInDistrict    *bool    `json:"stay_in_district"`
+	MonthlyAppearance *bool    `json:"monthly_appearance"`
+	Conditions        []string `json:"conditions"`
 }
 
 // Suspend records the judge's conditional suspension of the proceedings
-// for a person defendant, on the prosecutor's proposal accepted by the
-// defendant (Lei 9.099/1995, art. 89). Refused for groups and for the
-// offences whose minimum penalty is above one year: the organiser (Lei
-// 14.597/2023, art. 201, § 6º) and the doubled penalties of § 7º.
+// for a person defendant, on the prosecutor's proposal made with the
+// accusation and accepted by the defendant (Lei 9.099/1995, art. 89: the
+// case must be in accusation). Refused for groups, for the offences whose
+// minimum penalty is above one year (the organiser, Lei 14.597/2023, art.
+// 201, § 6º, and the doubled penalties of § 7º), and when the defendant is
+// prosecuted in another case of the court or was convicted in one (caput;
+// suspensionBarred). Each condition of § 1º must be stated
+// (checkSuspensionConditions); when II names sporting venues the
+// suspension makes a ban for its period that reaches the blocklist.
 func (s *Service) Suspend(ctx context.Context, actor Actor, caseID int64, in SuspensionInput) (*Suspension, error) {
 	var out *Suspension
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
@@ -398,19 +430,7 @@ func (s *Service) Suspend(ctx context.Context, actor Actor, caseID int64, in Sus
 		} else if *in.Months < 24 || *in.Months > 48 {
 			f.Add("months", "range", "o período de prova é de 2 a 4 anos: de 24 a 48 meses (Lei 9.099/1995, art. 89).")
 		}
-		if len(in.Conditions) == 0 {
-			f.Add("conditions", "required", "informe as condições (art. 89, § 1º: reparação do dano, proibição de frequentar lugares, comparecimento mensal...).")
-		}
-		if len(in.Conditions) > maxListItems {
-			f.Add("conditions", "max_items", fmt.Sprintf("no máximo %d condições.", maxListItems))
-		}
-		for i, cond := range in.Conditions {
-			field := fmt.Sprintf("conditions[%d]", i)
-			if strings.TrimSpace(cond) == "" {
-				f.Add(field, "required", "condição vazia.")
-			}
-			checkText(&f, field, cond, maxShort, false)
-		}
+		checkSuspensionConditions(&f, in)
 		first := civil.Today(s.now(), s.Loc)
 		if in.FirstDay != "" {
 			if fd, ok := parseDate(&f, "first_day", in.FirstDay); ok {
@@ -427,18 +447,34 @@ func (s *Service) Suspend(ctx context.Context, actor Actor, caseID int64, in Sus
 		if active > 0 {
 			return errs.New(errs.Conflict, "Este réu já está com o processo suspenso.")
 		}
+		if err := s.suspensionBarred(ctx, c, d); err != nil {
+			return err
+		}
 		last, err := sanctions.LastDay(first, *in.Months)
 		if err != nil {
 			return errs.InvalidField("months", "range", err.Error())
 		}
 		uid := actor.UserID
-		sp := Suspension{CaseID: c.ID, DefendantID: d.ID, Months: *in.Months, FirstDay: first, LastDay: last,
+		sp := Suspension{CaseID: c.ID, DefendantID: d.ID, CPF: d.CPF, Months: *in.Months, FirstDay: first, LastDay: last,
+			RepairDamage: strings.TrimSpace(in.RepairDamage), RepairImpossible: strings.TrimSpace(in.RepairImpossible),
+			ForbiddenPlaces: trimAll(in.ForbiddenPlaces), SportingVenues: in.SportingVenues,
+			StayInDistrict: *in.StayInDistrict, MonthlyAppearance: *in.MonthlyAppearance,
 			Conditions: trimAll(in.Conditions), Status: "active", CreatedAt: s.now(), CreatedBy: &uid}
 		if err := tx.Create(&sp).Error; err != nil {
 			return err
 		}
+		if sp.SportingVenues {
+			id, err := s.suspensionBan(ctx, c, d, &sp)
+			if err != nil {
+				return err
+			}
+			sp.BanID = &id
+		}
 		text := fmt.Sprintf("Suspenso condicionalmente o processo quanto a %s por %s, de %s a %s (Lei 9.099/1995, art. 89), com as condições: %s.",
-			d.FullName, monthsText(sp.Months), first.BR(), last.BR(), strings.Join(sp.Conditions, "; "))
+			d.FullName, monthsText(sp.Months), first.BR(), last.BR(), strings.Join(sp.ConditionsPT(), "; "))
+		if sp.BanID != nil {
+			text += fmt.Sprintf(" A proibição de frequentar locais de eventos esportivos (art. 89, § 1º, II) vigora como impedimento %d, de %s a %s, e entra na lista de bloqueio.", *sp.BanID, first.BR(), last.BR())
+		}
 		if err := s.move(ctx, c, &actor, s.now(), 0, text); err != nil {
 			return err
 		}

@@ -187,7 +187,7 @@ func (s *Service) decide(ctx context.Context, c Case, d Defendant, court Court, 
 	}
 	var open int64
 	if err := tx.Raw(`SELECT count(*) FROM defendants d WHERE d.case_id = ? AND NOT EXISTS
-		(SELECT 1 FROM bans b WHERE b.defendant_id = d.id AND NOT b.precautionary)`, c.ID).Scan(&open).Error; err != nil {
+		(SELECT 1 FROM bans b WHERE b.defendant_id = d.id AND NOT b.precautionary AND b.source <> 'conditional_suspension')`, c.ID).Scan(&open).Error; err != nil {
 		return nil, err
 	}
 	status := ""

@@ -222,21 +222,24 @@ func TestPlea_Art201_sec6_Sec7AndGroups(t *testing.T) {
 	kindIs(t, err, errs.Conflict)
 	c3, d3, j3 := e.fileOne(t, "R3") // racism: § 7º
 	e.move(t, clerk, c3, cases.StatusPreliminaryHearing)
-	_, err = e.svc.Suspend(ctx, j3, c3.ID, cases.SuspensionInput{DefendantID: d3.ID, Months: ptr(24), Conditions: []string{"comparecer mensalmente"}})
+	e.move(t, e.pros, c3, cases.StatusAccusation)
+	_, err = e.svc.Suspend(ctx, j3, c3.ID, lawConditions(cases.SuspensionInput{DefendantID: d3.ID, Months: ptr(24)}))
 	if m := invalidField(t, err, "defendant_id", false); !strings.Contains(m, "§ 7º") {
 		t.Errorf("§ 7º suspension: %q", m)
 	}
 	c1, d1, j1 := e.fileOne(t, "R1")
 	e.move(t, clerk, c1, cases.StatusPreliminaryHearing)
-	_, err = e.svc.Suspend(ctx, j1, c1.ID, cases.SuspensionInput{DefendantID: d1.ID, Months: ptr(12), Conditions: []string{"comparecer mensalmente"}})
+	e.move(t, e.pros, c1, cases.StatusAccusation)
+	_, err = e.svc.Suspend(ctx, j1, c1.ID, lawConditions(cases.SuspensionInput{DefendantID: d1.ID, Months: ptr(12)}))
 	invalidField(t, err, "months", false)
-	sp, err := e.svc.Suspend(ctx, j1, c1.ID, cases.SuspensionInput{DefendantID: d1.ID, Months: ptr(24), Conditions: []string{"não frequentar estádios", "comparecer mensalmente"}})
+	sp, err := e.svc.Suspend(ctx, j1, c1.ID, lawConditions(cases.SuspensionInput{DefendantID: d1.ID, Months: ptr(24)}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sp.FirstDay.String() != "2025-06-10" || sp.LastDay.String() != "2027-06-09" {
 		t.Errorf("suspension %s – %s", sp.FirstDay, sp.LastDay)
 	}
+	e.clk.Set(t0.AddDate(2, 0, 1))
 	e.move(t, j1, c1, cases.StatusArchived)
 	var st string
 	e.g.Raw("SELECT status FROM conditional_suspensions WHERE id = ?", sp.ID).Scan(&st)
@@ -534,7 +537,7 @@ func TestWorkflow_StepOutOfPhaseIsConflictWithoutField(t *testing.T) {
 		},
 		"homologate": func() error { _, err := e.svc.Homologate(ctx, j, c.ID, cases.HomologateInput{}); return err },
 		"suspension": func() error {
-			_, err := e.svc.Suspend(ctx, j, c.ID, cases.SuspensionInput{DefendantID: d.ID, Months: ptr(24), Conditions: []string{"x"}})
+			_, err := e.svc.Suspend(ctx, j, c.ID, lawConditions(cases.SuspensionInput{DefendantID: d.ID, Months: ptr(24)}))
 			return err
 		},
 	} {

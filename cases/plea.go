@@ -30,6 +30,15 @@ type Plea struct {
 	AnsweredAt    *time.Time  `json:"answered_at"`
 	HomologatedAt *time.Time  `json:"homologated_at"`
 	BanID         *int64      `json:"ban_id"`
+	// CircumstancesFavourable and CircumstancesStatement are the
+	// prosecutor's statement on bar III (art. 76, § 2º, III: antecedents,
+	// social conduct, personality, motives and circumstances); nil when not
+	// stated (presumed favourable, with a warning).
+	CircumstancesFavourable *bool  `json:"circumstances_favourable"`
+	CircumstancesStatement  string `json:"circumstances_statement,omitempty"`
+	// BarChecks says, in Portuguese, what the system checked for each bar
+	// of art. 76, § 2º, when the offer was made.
+	BarChecks StringList `json:"bar_checks"`
 }
 
 // TableName is plea_agreements.
@@ -37,11 +46,15 @@ func (Plea) TableName() string { return "plea_agreements" }
 
 // PleaInput is the body of POST /api/v1/cases/{id}/plea: the defendant,
 // the ban's term in months and optionally its first day (default: the day
-// of the homologation).
+// of the homologation), and the prosecutor's statement on bar III of art.
+// 76, § 2º (circumstances_favourable: false bars the offer; omitted, it is
+// presumed with a warning; circumstances_statement, the reasons).
 type PleaInput struct {
-	DefendantID int64  `json:"defendant_id"`
-	Months      *int   `json:"months"`
-	FirstDay    string `json:"first_day"`
+	DefendantID             int64  `json:"defendant_id"`
+	Months                  *int   `json:"months"`
+	FirstDay                string `json:"first_day"`
+	CircumstancesFavourable *bool  `json:"circumstances_favourable"`
+	CircumstancesStatement  string `json:"circumstances_statement"`
 }
 
 // PleaResult is an offer with its notes.
@@ -92,9 +105,11 @@ func (s *Service) lockCriminalCase(ctx context.Context, actor Actor, caseID int6
 // defendant (Lei 9.099/1995, art. 76): refused for groups, for an
 // organiser under Lei 14.597/2023, art. 201, § 6º (or another rule without
 // conversion), for a term outside the range of the ban (art. 201, § 5º, via
-// § 2º), and for a person who had a plea agreement in the last five years
-// (art. 76, § 2º, II; by CPF, across cases). The case moves to
-// plea_offered.
+// § 2º), and under each bar of art. 76, § 2º: I a final conviction to prison
+// for a crime in the court's cases (pleaBars), II a plea agreement in the
+// last five years (by CPF, across cases), III the prosecutor's statement
+// that the circumstances do not recommend it. What was checked is recorded
+// with the offer (BarChecks). The case moves to plea_offered.
 func (s *Service) OfferPlea(ctx context.Context, actor Actor, caseID int64, in PleaInput) (*PleaResult, error) {
 	var out *PleaResult
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
@@ -162,8 +177,23 @@ func (s *Service) OfferPlea(ctx context.Context, actor Actor, caseID int64, in P
 		if err := f.Err(); err != nil {
 			return err
 		}
+		checkText(&f, "circumstances_statement", in.CircumstancesStatement, maxLong, true)
+		if in.CircumstancesFavourable != nil && !*in.CircumstancesFavourable && strings.TrimSpace(in.CircumstancesStatement) == "" {
+			f.Add("circumstances_statement", "required", "informe por que os antecedentes, a conduta social, a personalidade, os motivos ou as circunstâncias não recomendam a transação (art. 76, § 2º, III).")
+		}
+		if err := f.Err(); err != nil {
+			return err
+		}
+		if in.CircumstancesFavourable != nil && !*in.CircumstancesFavourable {
+			return errs.InvalidField("circumstances_favourable", "plea_barred", "o Ministério Público declarou que os antecedentes, a conduta social, a personalidade do agente, os motivos e as circunstâncias não indicam ser necessária e suficiente a medida: sem transação penal (Lei 9.099/1995, art. 76, § 2º, III). "+strings.TrimSpace(in.CircumstancesStatement))
+		}
 		warnings := []string{}
 		now := s.now()
+		checks, ws, err := s.pleaBars(ctx, c, d, in)
+		if err != nil {
+			return err
+		}
+		warnings = append(warnings, ws...)
 		if d.CPF == nil {
 			warnings = append(warnings, "Réu sem CPF: não foi possível verificar transação penal nos últimos 5 anos (art. 76, § 2º, II).")
 		} else {
@@ -187,7 +217,8 @@ func (s *Service) OfferPlea(ctx context.Context, actor Actor, caseID int64, in P
 			}
 		}
 		uid := actor.UserID
-		p := Plea{CaseID: c.ID, DefendantID: d.ID, CPF: d.CPF, Months: *in.Months, FirstDay: first, Status: "offered", OfferedAt: now, OfferedBy: &uid}
+		p := Plea{CaseID: c.ID, DefendantID: d.ID, CPF: d.CPF, Months: *in.Months, FirstDay: first, Status: "offered", OfferedAt: now, OfferedBy: &uid,
+			CircumstancesFavourable: in.CircumstancesFavourable, CircumstancesStatement: strings.TrimSpace(in.CircumstancesStatement), BarChecks: checks}
 		if err := tx.Create(&p).Error; err != nil {
 			return err
 		}

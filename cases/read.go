@@ -53,6 +53,17 @@ type View struct {
 	Hearings    []HearingView  `json:"hearings,omitempty"`
 	Pleas       []Plea         `json:"plea_agreements,omitempty"`
 	Suspensions []Suspension   `json:"conditional_suspensions,omitempty"`
+	// LinkedCase is the other case of a mixed representation (DOMAIN.md
+	// §4): the civil case of the groups, or the criminal case of the
+	// persons.
+	LinkedCase *CaseRef `json:"linked_case,omitempty"`
+}
+
+// CaseRef names a case: its id and CNJ number (formatted).
+type CaseRef struct {
+	ID     int64  `json:"id"`
+	Number string `json:"number"`
+	Flow   string `json:"flow"`
 }
 
 // JudgeView names the judge a case is distributed to.
@@ -791,6 +802,13 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 	}
 	if err := tx.Where("case_id = ?", c.ID).Order("id").Find(&v.Suspensions).Error; err != nil {
 		return nil, err
+	}
+	if c.LinkedCaseID != nil {
+		var l Case
+		if err := tx.Select("id", "number", "flow").Where("id = ?", *c.LinkedCaseID).Take(&l).Error; err != nil {
+			return nil, err
+		}
+		v.LinkedCase = &CaseRef{ID: l.ID, Number: FormatNumber(l.Number), Flow: l.Flow}
 	}
 	return v, nil
 }

@@ -787,6 +787,13 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 		return nil, err
 	}
 	v.Warnings = append(v.Warnings, ws...)
+	if beforeDecision(c.Flow, c.Status) {
+		ps, err := s.prescriptionWarnings(ctx, c, 0)
+		if err != nil {
+			return nil, err
+		}
+		v.Warnings = append(v.Warnings, ps...)
+	}
 	if v.Deadlines, err = s.deadlines(ctx, &c); err != nil {
 		return nil, err
 	}

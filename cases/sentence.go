@@ -410,8 +410,12 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 			}
 		}
 	}
-	if years := prescriptionWarningYears; c.FactsDate.Before(civil.New(today.Year-years, today.Month, today.Day)) {
-		warnings = append(warnings, fmt.Sprintf("Fatos de %s, há mais de %d anos: verifique a prescrição (CP, art. 109); o sistema não a decide.", c.FactsDate.BR(), years))
+	if subject == sanctions.Person {
+		ws, err := s.prescriptionWarnings(ctx, c, d.ID)
+		if err != nil {
+			return nil, err
+		}
+		warnings = append(warnings, ws...)
 	}
 	if subject == sanctions.Person && d.CPF == nil {
 		warnings = append(warnings, "Réu sem CPF: aguarda identificação e não entra na lista de bloqueio.")
@@ -465,11 +469,6 @@ func joinIDs(ids []int64) string {
 
 // maxFirstDayYears bounds how far in the future a ban may start.
 const maxFirstDayYears = 20
-
-// prescriptionWarningYears is the shortest prescription period of CP art.
-// 109 (VI: 3 years, for a maximum penalty under 1 year); older facts get a
-// warning and the judge decides (DOMAIN.md §4).
-const prescriptionWarningYears = 3
 
 // prisonRange is the custodial quantum in months allowed by the rule before
 // conversion: reclusão of 1 to 2 years (art. 41-B; Lei 14.597/2023, art.

@@ -25,17 +25,25 @@ func Weekend(d civil.Date) bool {
 	return false
 }
 
-// Deadline is the last day of a procedural term of days counted from the
-// notification (ciência) on notified: the day of the notification is
-// excluded and the last day included (CPP art. 798, § 1º); a last day on a
-// weekend or on a court holiday moves to the next working day (§ 3º).
-// holiday may be nil.
+// Deadline is the last day of a procedural term of days running days
+// counted from the notification (ciência) on notified: a notification on a
+// day without court business (weekend or court holiday) counts as made on
+// the next working day; the term starts on the first working day after it
+// (CPP art. 798, § 1º, with Súmula 310 do STF: a notice on a Friday starts
+// it on Monday), counts running days, and a last day on a weekend or a
+// court holiday moves to the next working day (§ 3º). holiday may be nil.
+// CountPeriod gives the whole count (first day, skipped days, rule) and
+// the civil kind.
 func Deadline(notified civil.Date, days int, holiday func(civil.Date) bool) civil.Date {
-	last := notified.AddDays(days)
-	for Weekend(last) || (holiday != nil && holiday(last)) {
-		last = last.AddDays(1)
+	off := func(d civil.Date) bool { return Weekend(d) || (holiday != nil && holiday(d)) }
+	walk := func(d civil.Date) civil.Date {
+		for i := 0; off(d) && i < maxSkip; i++ {
+			d = d.AddDays(1)
+		}
+		return d
 	}
-	return last
+	first := walk(walk(notified).AddDays(1))
+	return walk(first.AddDays(days - 1))
 }
 
 // Holiday is a day the court does not work (its calendar, kept by the
@@ -97,9 +105,68 @@ func (s *Service) AddHoliday(ctx context.Context, actor Actor, in HolidayInput) 
 			return err
 		}
 		out = &h
-		return nil
+		return s.holidayMoves(ctx, actor, h)
 	})
 	return out, err
+}
+
+// holidayMoves writes a docket movement on each case of the court whose
+// appeal window, not yet ended, the holiday h just added moves (CPP art.
+// 798, §§ 1º and 3º; CPC art. 219), naming the old and the new last day.
+func (s *Service) holidayMoves(ctx context.Context, actor Actor, h Holiday) error {
+	tx := db.Conn(ctx, s.DB)
+	var rows []struct {
+		Notification
+		Flow     string
+		Name     string
+		Position int
+	}
+	// Only a holiday on or after the notice can move its window; windows
+	// are at most a few months long.
+	err := tx.Raw(`SELECT n.*, k.flow, coalesce(nullif(d.full_name, ''), d.group_name) AS name FROM notifications n
+		JOIN cases k ON k.id = n.case_id JOIN defendants d ON d.id = n.defendant_id
+		WHERE k.court_code = ? AND n.notified_on <= ? AND n.notified_on >= ? ORDER BY n.case_id, n.id`,
+		h.CourtCode, h.Day, h.Day.AddDays(-120)).Scan(&rows).Error
+	if err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	cal, err := s.loadCalendar(ctx, h.CourtCode)
+	if err != nil {
+		return err
+	}
+	var before courtCalendar
+	for _, e := range cal {
+		if e.Day != h.Day {
+			before = append(before, e)
+		}
+	}
+	for _, r := range rows {
+		kind := AppealKind(r.Flow)
+		was, _, err := before.periodOf(kind, r.NotifiedOn, r.CreatedAt, s.Loc)
+		if err != nil {
+			return err
+		}
+		now, _, err := cal.periodOf(kind, r.NotifiedOn, r.CreatedAt, s.Loc)
+		if err != nil {
+			return err
+		}
+		if now.LastDay == was.LastDay && now.FirstDay == was.FirstDay {
+			continue
+		}
+		c := Case{ID: r.CaseID}
+		text := fmt.Sprintf("Prazo de recurso de %s movido pelo feriado de %s (%s) incluído no calendário do juizado: último dia passou de %s para %s (%s).",
+			r.Name, h.Day.BR(), h.Name, was.LastDay.BR(), now.LastDay.BR(), now.Rule)
+		if err := s.move(ctx, &c, &actor, s.now(), 0, text); err != nil {
+			return err
+		}
+		if err := tx.Exec("UPDATE cases SET version = version + 1 WHERE id = ?", r.CaseID).Error; err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Holidays lists the actor's court holidays, of one year when year is
@@ -115,19 +182,6 @@ func (s *Service) Holidays(ctx context.Context, actor Actor, year string) ([]Hol
 	}
 	out := []Holiday{}
 	return out, q.Order("day").Find(&out).Error
-}
-
-// holidaySet returns the court's calendar as a predicate.
-func (s *Service) holidaySet(ctx context.Context, court string) (func(civil.Date) bool, error) {
-	var days []struct{ Day civil.Date }
-	if err := db.Conn(ctx, s.DB).Raw("SELECT day FROM court_holidays WHERE court_code = ?", court).Scan(&days).Error; err != nil {
-		return nil, err
-	}
-	set := map[civil.Date]bool{}
-	for _, d := range days {
-		set[d.Day] = true
-	}
-	return func(d civil.Date) bool { return set[d] }, nil
 }
 
 // Parties notified of a decision (Lei 9.099/1995, art. 82, § 1º: the
@@ -159,43 +213,59 @@ type Notification struct {
 }
 
 // DeadlineView is a deadline shown on the case: the appeal window of a
-// party, from the notification to its last day; a waiver closes it on the
-// day of the notice (Closes is the day the window is over for finality: the
-// day after the last day, or the waiver's day).
+// party, from the notification to its last day, counted by CountPeriod for
+// the case's flow (DeadlineKind: criminal_appeal or, in group cases,
+// civil_appeal). CountedFrom is the notice day as counted, FirstDay and
+// LastDay the first and last day of the window, Skipped the days without
+// court business it did not count; MovedFrom is the last day the window had
+// before a holiday added later moved it (nil when none did). A waiver closes
+// the window on the day of the notice; Closes is the day the window is over
+// for finality (the day after the last day, or the waiver's day).
 type DeadlineView struct {
-	DefendantID  *int64     `json:"defendant_id"`
-	Party        string     `json:"party"`
-	Kind         string     `json:"kind"` // appeal
-	Days         int        `json:"days"`
-	NotifiedOn   civil.Date `json:"notified_on"`
-	LastDay      civil.Date `json:"last_day"`
-	WaivedAppeal bool       `json:"waived_appeal"`
-	Open         bool       `json:"open"`
-	Rule         string     `json:"rule"`
-	Closes       civil.Date `json:"closes_on"`
+	DefendantID  *int64       `json:"defendant_id"`
+	Party        string       `json:"party"`
+	Kind         string       `json:"kind"` // appeal
+	Days         int          `json:"days"`
+	NotifiedOn   civil.Date   `json:"notified_on"`
+	LastDay      civil.Date   `json:"last_day"`
+	WaivedAppeal bool         `json:"waived_appeal"`
+	Open         bool         `json:"open"`
+	Rule         string       `json:"rule"`
+	Closes       civil.Date   `json:"closes_on"`
+	DeadlineKind string       `json:"deadline_kind"`
+	WorkingDays  bool         `json:"working_days"`
+	CountedFrom  civil.Date   `json:"counted_from"`
+	FirstDay     civil.Date   `json:"first_day"`
+	Skipped      []SkippedDay `json:"skipped"`
+	MovedFrom    *civil.Date  `json:"moved_from,omitempty"`
 }
 
-const appealRule = "Lei 9.099/1995, art. 82, § 1º; CPP art. 798, §§ 1º e 3º"
+// appealRule is the rule of the JECRIM appeal window.
+const appealRule = criminalAppealRule
 
-// window is the appeal window a notification opens (Deadline, AppealDays)
-// under the court's calendar hol, as of today.
-func window(n Notification, hol func(civil.Date) bool, today civil.Date) DeadlineView {
+// deadlineView is the view of the window p opened by notification n (a
+// waiver closes it on the notice's day), as of today.
+func deadlineView(n Notification, p Period, moved *civil.Date, today civil.Date) DeadlineView {
 	party := n.Party
 	if party == "" {
 		party = PartyDefendant
 	}
-	last := Deadline(n.NotifiedOn, AppealDays, hol)
-	v := DeadlineView{DefendantID: n.DefendantID, Party: party, Kind: n.Kind, Days: AppealDays, NotifiedOn: n.NotifiedOn,
-		LastDay: last, Open: !today.After(last), Rule: appealRule, Closes: last.AddDays(1)}
+	v := DeadlineView{DefendantID: n.DefendantID, Party: party, Kind: n.Kind, Days: p.Days, NotifiedOn: p.NotifiedOn, LastDay: p.LastDay,
+		Open: !today.After(p.LastDay), Rule: p.Rule, DeadlineKind: p.Kind, WorkingDays: p.WorkingDays,
+		CountedFrom: p.CountedFrom, FirstDay: p.FirstDay, Skipped: p.Skipped, MovedFrom: moved, Closes: p.LastDay.AddDays(1)}
+	if v.Kind == "" {
+		v.Kind = "appeal"
+	}
 	if n.WaivedAppeal {
 		v.WaivedAppeal, v.LastDay, v.Open, v.Closes = true, n.NotifiedOn, false, n.NotifiedOn
-		v.Rule = "renúncia expressa ao recurso; " + appealRule
+		v.Rule = "renúncia expressa ao recurso; " + p.Rule
+		v.Skipped, v.MovedFrom = []SkippedDay{}, nil
 	}
 	return v
 }
 
 // deadlines computes the case's deadlines with the court's current
-// calendar (a holiday added later moves them).
+// calendar (a holiday added later moves them while they have not ended).
 func (s *Service) deadlines(ctx context.Context, c *Case) ([]DeadlineView, error) {
 	var ns []Notification
 	if err := db.Conn(ctx, s.DB).Where("case_id = ? AND NOT superseded", c.ID).Order("defendant_id NULLS FIRST, party, id").Find(&ns).Error; err != nil {
@@ -205,13 +275,17 @@ func (s *Service) deadlines(ctx context.Context, c *Case) ([]DeadlineView, error
 	if len(ns) == 0 {
 		return out, nil
 	}
-	hol, err := s.holidaySet(ctx, c.CourtCode)
+	cal, err := s.loadCalendar(ctx, c.CourtCode)
 	if err != nil {
 		return nil, err
 	}
 	today := civil.Today(s.now(), s.Loc)
 	for _, n := range ns {
-		out = append(out, window(n, hol, today))
+		p, moved, err := cal.periodOf(AppealKind(c.Flow), n.NotifiedOn, n.CreatedAt, s.Loc)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, deadlineView(n, p, moved, today))
 	}
 	return out, nil
 }
@@ -295,11 +369,15 @@ func (s *Service) Notify(ctx context.Context, actor Actor, caseID int64, in Noti
 		if err := tx.Create(&nt).Error; err != nil {
 			return err
 		}
-		hol, err := s.holidaySet(ctx, c.CourtCode)
+		cal, err := s.loadCalendar(ctx, c.CourtCode)
 		if err != nil {
 			return err
 		}
-		v := window(nt, hol, today)
+		p, err := CountPeriod(AppealKind(c.Flow), on, cal.all())
+		if err != nil {
+			return err
+		}
+		v := deadlineView(nt, p, nil, today)
 		who := PartyPT[party]
 		if d != nil {
 			name := d.FullName
@@ -312,7 +390,7 @@ func (s *Service) Notify(ctx context.Context, actor Actor, caseID int64, in Noti
 				who = name
 			}
 		}
-		text := fmt.Sprintf("Ciência da sentença por %s em %s; prazo de recurso de %d dias até %s (%s).", who, on.BR(), AppealDays, v.LastDay.BR(), appealRule)
+		text := fmt.Sprintf("Ciência da sentença por %s em %s; %s.", who, on.BR(), p.Text())
 		if in.WaivedAppeal {
 			text = fmt.Sprintf("Ciência da sentença por %s em %s, com renúncia expressa ao prazo de recurso.", who, on.BR())
 		}

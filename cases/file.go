@@ -165,47 +165,31 @@ func (s *Service) FileOnce(ctx context.Context, actor Actor, in Representation, 
 			}
 			keyID = id
 		}
-		year := now.In(s.Loc).Year()
-		var seq int
-		if err := tx.Raw(`INSERT INTO case_sequences (court_code, year, last) VALUES (?, ?, 1)
-			ON CONFLICT (court_code, year) DO UPDATE SET last = case_sequences.last + 1 RETURNING last`, court.Code, year).Scan(&seq).Error; err != nil {
-			return err
+		persons, groups := splitDefendants(v.defendants)
+		if len(persons) > 0 && len(groups) > 0 {
+			// A mixed representation: a criminal case for the persons and a
+			// civil one for the groups, linked both ways (DOMAIN.md §4).
+			crim, err := s.fileCase(ctx, actor, court, in, v, persons, now)
+			if err != nil {
+				return err
+			}
+			civ, err := s.fileCase(ctx, actor, court, in, v, groups, now)
+			if err != nil {
+				return err
+			}
+			if err := s.linkCases(ctx, actor, crim, civ, now); err != nil {
+				return err
+			}
+			if keyID != 0 {
+				if err := tx.Exec("UPDATE filing_keys SET case_id = ? WHERE id = ?", crim.ID, keyID).Error; err != nil {
+					return err
+				}
+			}
+			out = crim
+			return nil
 		}
-		num, err := NewCNJFor(court.Code, year, seq)
+		c, err := s.fileCase(ctx, actor, court, in, v, v.defendants, now)
 		if err != nil {
-			return err
-		}
-		c := &Case{
-			Number: num.Digits(), CourtCode: court.Code, Year: year, Sequence: seq, Status: StatusFiled,
-			FilerUserID: actor.UserID, FilerRole: actor.Role,
-			FiledByKind: in.FiledBy.Kind, FiledByName: strings.TrimSpace(in.FiledBy.Name), Ref: strings.TrimSpace(in.Ref),
-			Kickoff: v.kickoff, OccurredAt: v.occurredAt, FactsDate: v.factsDate,
-			Latitude: in.Facts.Latitude, Longitude: in.Facts.Longitude,
-			Conduct: dedupe(in.Facts.Conduct), PoliceReports: trimAll(in.Facts.PoliceReports),
-			Description: strings.TrimSpace(in.Facts.Description), FiledAt: now,
-			DistanceToVenueM: v.distance, PlaceRelation: v.relation, OnRoute: v.onRoute,
-			Version: 1, Flow: flowOf(v.defendants),
-		}
-		if in.Event != nil {
-			c.Competition, c.HomeTeam, c.AwayTeam = strings.TrimSpace(in.Event.Competition), strings.TrimSpace(in.Event.Home), strings.TrimSpace(in.Event.Away)
-			c.VenueID = &v.venue.ID
-		}
-		if err := tx.Create(c).Error; err != nil {
-			return err
-		}
-		for i := range v.defendants {
-			v.defendants[i].CaseID = c.ID
-			v.defendants[i].Position = i
-		}
-		if err := tx.Create(&v.defendants).Error; err != nil {
-			return err
-		}
-		uid := actor.UserID
-		if err := tx.Create(&Movement{CaseID: c.ID, At: now, AuthorUserID: &uid, AuthorRole: actor.Role,
-			Description: fmt.Sprintf("Representação recebida de %s (%s).", c.FiledByName, kindPT(c.FiledByKind))}).Error; err != nil {
-			return err
-		}
-		if err := s.distribute(ctx, c, now, nil); err != nil {
 			return err
 		}
 		if keyID != 0 {
@@ -217,6 +201,89 @@ func (s *Service) FileOnce(ctx context.Context, actor Actor, in Representation, 
 		return nil
 	})
 	return out, replayed, err
+}
+
+// splitDefendants separates person and fan-group defendants, each keeping
+// the order of the representation.
+func splitDefendants(ds []Defendant) (persons, groups []Defendant) {
+	for _, d := range ds {
+		if d.Kind == "fan_group" {
+			groups = append(groups, d)
+		} else {
+			persons = append(persons, d)
+		}
+	}
+	return persons, groups
+}
+
+// linkCases links the criminal case crim and the civil case civ of one
+// mixed representation to each other, with a docket movement on each
+// naming the other's number.
+func (s *Service) linkCases(ctx context.Context, actor Actor, crim, civ *Case, now time.Time) error {
+	tx := db.Conn(ctx, s.DB)
+	crim.LinkedCaseID, civ.LinkedCaseID = &civ.ID, &crim.ID
+	if err := tx.Exec("UPDATE cases SET linked_case_id = ? WHERE id = ?", civ.ID, crim.ID).Error; err != nil {
+		return err
+	}
+	if err := tx.Exec("UPDATE cases SET linked_case_id = ? WHERE id = ?", crim.ID, civ.ID).Error; err != nil {
+		return err
+	}
+	if err := s.move(ctx, crim, &actor, now, 0, fmt.Sprintf("Representação contra pessoas e torcidas: as torcidas respondem no processo civil %s, vinculado (DOMAIN.md §4; LGE art. 180).", FormatNumber(civ.Number))); err != nil {
+		return err
+	}
+	return s.move(ctx, civ, &actor, now, 0, fmt.Sprintf("Representação contra pessoas e torcidas: as pessoas respondem no processo criminal %s, vinculado (Lei 9.099/1995; DOMAIN.md §4).", FormatNumber(crim.Number)))
+}
+
+// fileCase writes one case of the representation with the defendants ds:
+// the next CNJ number of the court and year (Res. CNJ 65/2008), its flow
+// by its defendants, the receipt movement and the distribution to a judge
+// of the court (TPU 26). The court row is locked by the caller.
+func (s *Service) fileCase(ctx context.Context, actor Actor, court Court, in Representation, v *validated, ds []Defendant, now time.Time) (*Case, error) {
+	tx := db.Conn(ctx, s.DB)
+	year := now.In(s.Loc).Year()
+	var seq int
+	if err := tx.Raw(`INSERT INTO case_sequences (court_code, year, last) VALUES (?, ?, 1)
+		ON CONFLICT (court_code, year) DO UPDATE SET last = case_sequences.last + 1 RETURNING last`, court.Code, year).Scan(&seq).Error; err != nil {
+		return nil, err
+	}
+	num, err := NewCNJFor(court.Code, year, seq)
+	if err != nil {
+		return nil, err
+	}
+	c := &Case{
+		Number: num.Digits(), CourtCode: court.Code, Year: year, Sequence: seq, Status: StatusFiled,
+		FilerUserID: actor.UserID, FilerRole: actor.Role,
+		FiledByKind: in.FiledBy.Kind, FiledByName: strings.TrimSpace(in.FiledBy.Name), Ref: strings.TrimSpace(in.Ref),
+		Kickoff: v.kickoff, OccurredAt: v.occurredAt, FactsDate: v.factsDate,
+		Latitude: in.Facts.Latitude, Longitude: in.Facts.Longitude,
+		Conduct: dedupe(in.Facts.Conduct), PoliceReports: trimAll(in.Facts.PoliceReports),
+		Description: strings.TrimSpace(in.Facts.Description), FiledAt: now,
+		DistanceToVenueM: v.distance, PlaceRelation: v.relation, OnRoute: v.onRoute,
+		Version: 1, Flow: flowOf(ds),
+	}
+	if in.Event != nil {
+		c.Competition, c.HomeTeam, c.AwayTeam = strings.TrimSpace(in.Event.Competition), strings.TrimSpace(in.Event.Home), strings.TrimSpace(in.Event.Away)
+		c.VenueID = &v.venue.ID
+	}
+	if err := tx.Create(c).Error; err != nil {
+		return nil, err
+	}
+	for i := range ds {
+		ds[i].CaseID = c.ID
+		ds[i].Position = i
+	}
+	if err := tx.Create(&ds).Error; err != nil {
+		return nil, err
+	}
+	uid := actor.UserID
+	if err := tx.Create(&Movement{CaseID: c.ID, At: now, AuthorUserID: &uid, AuthorRole: actor.Role,
+		Description: fmt.Sprintf("Representação recebida de %s (%s).", c.FiledByName, kindPT(c.FiledByKind))}).Error; err != nil {
+		return nil, err
+	}
+	if err := s.distribute(ctx, c, now, nil); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // flowOf is the flow of a case with these defendants: civil when every one

@@ -173,6 +173,10 @@ type Case struct {
 	Version int `gorm:"default:1"`
 	// Flow is FlowCriminal or FlowCivil (every defendant a fan group).
 	Flow string `gorm:"default:criminal"`
+	// LinkedCaseID is the other case of a mixed representation (DOMAIN.md
+	// §4): the civil case of the groups for the criminal case of the
+	// persons, and back.
+	LinkedCaseID *int64
 }
 
 // Defendant is a party accused in a case: a person (fan) or an organised

@@ -30,6 +30,15 @@ type Plea struct {
 	AnsweredAt    *time.Time  `json:"answered_at"`
 	HomologatedAt *time.Time  `json:"homologated_at"`
 	BanID         *int64      `json:"ban_id"`
+	// CircumstancesFavourable and CircumstancesStatement are the
+	// prosecutor's statement on bar III (art. 76, § 2º, III: antecedents,
+	// social conduct, personality, motives and circumstances); nil when not
+	// stated (presumed favourable, with a warning).
+	CircumstancesFavourable *bool  `json:"circumstances_favourable"`
+	CircumstancesStatement  string `json:"circumstances_statement,omitempty"`
+	// BarChecks says, in Portuguese, what the system checked for each bar
+	// of art. 76, § 2º, when the offer was made.
+	BarChecks StringList `json:"bar_checks"`
 }
 
 // TableName is plea_agreements.
@@ -37,11 +46,15 @@ func (Plea) TableName() string { return "plea_agreements" }
 
 // PleaInput is the body of POST /api/v1/cases/{id}/plea: the defendant,
 // the ban's term in months and optionally its first day (default: the day
-// of the homologation).
+// of the homologation), and the prosecutor's statement on bar III of art.
+// 76, § 2º (circumstances_favourable: false bars the offer; omitted, it is
+// presumed with a warning; circumstances_statement, the reasons).
 type PleaInput struct {
-	DefendantID int64  `json:"defendant_id"`
-	Months      *int   `json:"months"`
-	FirstDay    string `json:"first_day"`
+	DefendantID             int64  `json:"defendant_id"`
+	Months                  *int   `json:"months"`
+	FirstDay                string `json:"first_day"`
+	CircumstancesFavourable *bool  `json:"circumstances_favourable"`
+	CircumstancesStatement  string `json:"circumstances_statement"`
 	// Organiser, Sec7: this defendant's flags (Lei 14.597/2023, art. 201,
 	// §§ 6º and 7º); default from the case's conduct only for a sole
 	// defendant. Either puts the offence outside the JECRIM: no plea.
@@ -97,9 +110,11 @@ func (s *Service) lockCriminalCase(ctx context.Context, actor Actor, caseID int6
 // defendant (Lei 9.099/1995, art. 76): refused for groups, for an
 // organiser under Lei 14.597/2023, art. 201, § 6º (or another rule without
 // conversion), for a term outside the range of the ban (art. 201, § 5º, via
-// § 2º), and for a person who had a plea agreement in the last five years
-// (art. 76, § 2º, II; by CPF, across cases). The case moves to
-// plea_offered.
+// § 2º), and under each bar of art. 76, § 2º: I a final conviction to prison
+// for a crime in the court's cases (pleaBars), II a plea agreement in the
+// last five years (by CPF, across cases), III the prosecutor's statement
+// that the circumstances do not recommend it. What was checked is recorded
+// with the offer (BarChecks). The case moves to plea_offered.
 func (s *Service) OfferPlea(ctx context.Context, actor Actor, caseID int64, in PleaInput) (*PleaResult, error) {
 	var out *PleaResult
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
@@ -172,8 +187,23 @@ func (s *Service) OfferPlea(ctx context.Context, actor Actor, caseID int64, in P
 		if err := f.Err(); err != nil {
 			return err
 		}
+		checkText(&f, "circumstances_statement", in.CircumstancesStatement, maxLong, true)
+		if in.CircumstancesFavourable != nil && !*in.CircumstancesFavourable && strings.TrimSpace(in.CircumstancesStatement) == "" {
+			f.Add("circumstances_statement", "required", "informe por que os antecedentes, a conduta social, a personalidade, os motivos ou as circunstâncias não recomendam a transação (art. 76, § 2º, III).")
+		}
+		if err := f.Err(); err != nil {
+			return err
+		}
+		if in.CircumstancesFavourable != nil && !*in.CircumstancesFavourable {
+			return errs.InvalidField("circumstances_favourable", "plea_barred", "o Ministério Público declarou que os antecedentes, a conduta social, a personalidade do agente, os motivos e as circunstâncias não indicam ser necessária e suficiente a medida: sem transação penal (Lei 9.099/1995, art. 76, § 2º, III). "+strings.TrimSpace(in.CircumstancesStatement))
+		}
 		warnings := []string{}
 		now := s.now()
+		checks, ws, err := s.pleaBars(ctx, c, d, in)
+		if err != nil {
+			return err
+		}
+		warnings = append(warnings, ws...)
 		if d.CPF == nil {
 			warnings = append(warnings, "Réu sem CPF: não foi possível verificar transação penal nos últimos 5 anos (art. 76, § 2º, II).")
 		} else {
@@ -197,7 +227,8 @@ func (s *Service) OfferPlea(ctx context.Context, actor Actor, caseID int64, in P
 			}
 		}
 		uid := actor.UserID
-		p := Plea{CaseID: c.ID, DefendantID: d.ID, CPF: d.CPF, Months: *in.Months, FirstDay: first, Status: "offered", OfferedAt: now, OfferedBy: &uid}
+		p := Plea{CaseID: c.ID, DefendantID: d.ID, CPF: d.CPF, Months: *in.Months, FirstDay: first, Status: "offered", OfferedAt: now, OfferedBy: &uid,
+			CircumstancesFavourable: in.CircumstancesFavourable, CircumstancesStatement: strings.TrimSpace(in.CircumstancesStatement), BarChecks: checks}
 		if err := tx.Create(&p).Error; err != nil {
 			return err
 		}
@@ -340,18 +371,33 @@ func dropPrefix(l []string, prefix string) []string {
 
 // Suspension is a conditional suspension of the proceedings (suspensão
 // condicional do processo, Lei 9.099/1995, art. 89): 2 to 4 years of
-// probation with conditions.
+// probation under the conditions of § 1º, each recorded (I RepairDamage or
+// RepairImpossible; II ForbiddenPlaces, SportingVenues when they are
+// sporting venues, which makes the ban BanID; III StayInDistrict; IV
+// MonthlyAppearance), and Conditions, the others the judge adds (§ 2º).
+// It ends revoked (§§ 3º and 4º) or extinguished after the period (§ 5º)
+// on EndedOn, with EndReason.
 type Suspension struct {
-	ID          int64      `json:"id"`
-	CaseID      int64      `json:"case_id"`
-	DefendantID int64      `json:"defendant_id"`
-	Months      int        `json:"months"`
-	FirstDay    civil.Date `json:"first_day"`
-	LastDay     civil.Date `json:"last_day"`
-	Conditions  StringList `json:"conditions"`
-	Status      string     `json:"status"` // active, revoked, extinguished
-	CreatedAt   time.Time  `json:"created_at"`
-	CreatedBy   *int64     `json:"-"`
+	ID                int64       `json:"id"`
+	CaseID            int64       `json:"case_id"`
+	DefendantID       int64       `json:"defendant_id"`
+	CPF               *string     `json:"-" gorm:"column:cpf"`
+	Months            int         `json:"months"`
+	FirstDay          civil.Date  `json:"first_day"`
+	LastDay           civil.Date  `json:"last_day"`
+	RepairDamage      string      `json:"repair_damage"`
+	RepairImpossible  string      `json:"repair_impossible"`
+	ForbiddenPlaces   StringList  `json:"forbidden_places"`
+	SportingVenues    bool        `json:"sporting_venues"`
+	StayInDistrict    bool        `json:"stay_in_district"`
+	MonthlyAppearance bool        `json:"monthly_appearance"`
+	Conditions        StringList  `json:"conditions"`
+	BanID             *int64      `json:"ban_id"`
+	Status            string      `json:"status"` // active, revoked, extinguished
+	EndedOn           *civil.Date `json:"ended_on"`
+	EndReason         string      `json:"end_reason,omitempty"`
+	CreatedAt         time.Time   `json:"created_at"`
+	CreatedBy         *int64      `json:"-"`
 }
 
 // TableName is conditional_suspensions.
@@ -359,22 +405,39 @@ func (Suspension) TableName() string { return "conditional_suspensions" }
 
 // SuspensionInput is the body of POST /api/v1/cases/{id}/suspension: the
 // defendant, the probation in months (24 to 48), its first day (default
-// today) and the conditions (art. 89, §§ 1º and 2º).
+// today) and the conditions of art. 89, § 1º, each stated: I
+// repair_damage (the repair ordered) or repair_impossible (why it cannot
+// be made: "salvo impossibilidade de fazê-lo"); II forbidden_places (the
+// places named) and sporting_venues (true when they include places of
+// sporting events: the suspension then makes a ban, source
+// conditional_suspension, for its period); III stay_in_district and IV
+// monthly_appearance (true); conditions: the others the judge adds (§ 2º).
 type SuspensionInput struct {
 	DefendantID int64 `json:"defendant_id"`
 	// Organiser, Sec7: this defendant's flags (as in PleaInput).
-	Organiser  *bool    `json:"organiser"`
-	Sec7       *bool    `json:"sec7"`
-	Months     *int     `json:"months"`
-	FirstDay   string   `json:"first_day"`
-	Conditions []string `json:"conditions"`
+	Organiser         *bool    `json:"organiser"`
+	Sec7              *bool    `json:"sec7"`
+	Months            *int     `json:"months"`
+	FirstDay          string   `json:"first_day"`
+	RepairDamage      string   `json:"repair_damage"`
+	RepairImpossible  string   `json:"repair_impossible"`
+	ForbiddenPlaces   []string `json:"forbidden_places"`
+	SportingVenues    bool     `json:"sporting_venues"`
+	StayInDistrict    *bool    `json:"stay_in_district"`
+	MonthlyAppearance *bool    `json:"monthly_appearance"`
+	Conditions        []string `json:"conditions"`
 }
 
 // Suspend records the judge's conditional suspension of the proceedings
-// for a person defendant, on the prosecutor's proposal accepted by the
-// defendant (Lei 9.099/1995, art. 89). Refused for groups and for the
-// offences whose minimum penalty is above one year: the organiser (Lei
-// 14.597/2023, art. 201, § 6º) and the doubled penalties of § 7º.
+// for a person defendant, on the prosecutor's proposal made with the
+// accusation and accepted by the defendant (Lei 9.099/1995, art. 89: the
+// case must be in accusation). Refused for groups, for the offences whose
+// minimum penalty is above one year (the organiser, Lei 14.597/2023, art.
+// 201, § 6º, and the doubled penalties of § 7º), and when the defendant is
+// prosecuted in another case of the court or was convicted in one (caput;
+// suspensionBarred). Each condition of § 1º must be stated
+// (checkSuspensionConditions); when II names sporting venues the
+// suspension makes a ban for its period that reaches the blocklist.
 func (s *Service) Suspend(ctx context.Context, actor Actor, caseID int64, in SuspensionInput) (*Suspension, error) {
 	var out *Suspension
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
@@ -418,19 +481,7 @@ func (s *Service) Suspend(ctx context.Context, actor Actor, caseID int64, in Sus
 		} else if *in.Months < 24 || *in.Months > 48 {
 			f.Add("months", "range", "o período de prova é de 2 a 4 anos: de 24 a 48 meses (Lei 9.099/1995, art. 89).")
 		}
-		if len(in.Conditions) == 0 {
-			f.Add("conditions", "required", "informe as condições (art. 89, § 1º: reparação do dano, proibição de frequentar lugares, comparecimento mensal...).")
-		}
-		if len(in.Conditions) > maxListItems {
-			f.Add("conditions", "max_items", fmt.Sprintf("no máximo %d condições.", maxListItems))
-		}
-		for i, cond := range in.Conditions {
-			field := fmt.Sprintf("conditions[%d]", i)
-			if strings.TrimSpace(cond) == "" {
-				f.Add(field, "required", "condição vazia.")
-			}
-			checkText(&f, field, cond, maxShort, false)
-		}
+		checkSuspensionConditions(&f, in)
 		first := civil.Today(s.now(), s.Loc)
 		if in.FirstDay != "" {
 			if fd, ok := parseDate(&f, "first_day", in.FirstDay); ok {
@@ -447,18 +498,34 @@ func (s *Service) Suspend(ctx context.Context, actor Actor, caseID int64, in Sus
 		if active > 0 {
 			return errs.New(errs.Conflict, "Este réu já está com o processo suspenso.")
 		}
+		if err := s.suspensionBarred(ctx, c, d); err != nil {
+			return err
+		}
 		last, err := sanctions.LastDay(first, *in.Months)
 		if err != nil {
 			return errs.InvalidField("months", "range", err.Error())
 		}
 		uid := actor.UserID
-		sp := Suspension{CaseID: c.ID, DefendantID: d.ID, Months: *in.Months, FirstDay: first, LastDay: last,
+		sp := Suspension{CaseID: c.ID, DefendantID: d.ID, CPF: d.CPF, Months: *in.Months, FirstDay: first, LastDay: last,
+			RepairDamage: strings.TrimSpace(in.RepairDamage), RepairImpossible: strings.TrimSpace(in.RepairImpossible),
+			ForbiddenPlaces: trimAll(in.ForbiddenPlaces), SportingVenues: in.SportingVenues,
+			StayInDistrict: *in.StayInDistrict, MonthlyAppearance: *in.MonthlyAppearance,
 			Conditions: trimAll(in.Conditions), Status: "active", CreatedAt: s.now(), CreatedBy: &uid}
 		if err := tx.Create(&sp).Error; err != nil {
 			return err
 		}
+		if sp.SportingVenues {
+			id, err := s.suspensionBan(ctx, c, d, &sp)
+			if err != nil {
+				return err
+			}
+			sp.BanID = &id
+		}
 		text := fmt.Sprintf("Suspenso condicionalmente o processo quanto a %s por %s, de %s a %s (Lei 9.099/1995, art. 89), com as condições: %s.",
-			d.FullName, monthsText(sp.Months), first.BR(), last.BR(), strings.Join(sp.Conditions, "; "))
+			d.FullName, monthsText(sp.Months), first.BR(), last.BR(), strings.Join(sp.ConditionsPT(), "; "))
+		if sp.BanID != nil {
+			text += fmt.Sprintf(" A proibição de frequentar locais de eventos esportivos (art. 89, § 1º, II) vigora como impedimento %d, de %s a %s, e entra na lista de bloqueio.", *sp.BanID, first.BR(), last.BR())
+		}
 		if err := s.move(ctx, c, &actor, s.now(), 0, text); err != nil {
 			return err
 		}

@@ -63,6 +63,17 @@ type View struct {
 	// FinalityMissing lists, in Portuguese, what keeps the judgment from
 	// becoming final (notifications not recorded, appeal windows open).
 	FinalityMissing []string `json:"finality_missing,omitempty"`
+	// LinkedCase is the other case of a mixed representation (DOMAIN.md
+	// §4): the civil case of the groups, or the criminal case of the
+	// persons.
+	LinkedCase *CaseRef `json:"linked_case,omitempty"`
+}
+
+// CaseRef names a case: its id and CNJ number (formatted).
+type CaseRef struct {
+	ID     int64  `json:"id"`
+	Number string `json:"number"`
+	Flow   string `json:"flow"`
 }
 
 // JudgeView names the judge a case is distributed to.
@@ -812,6 +823,13 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 		return nil, err
 	}
 	v.Warnings = append(v.Warnings, ws...)
+	if beforeDecision(c.Flow, c.Status) {
+		ps, err := s.prescriptionWarnings(ctx, c, 0)
+		if err != nil {
+			return nil, err
+		}
+		v.Warnings = append(v.Warnings, ps...)
+	}
 	if v.Deadlines, err = s.deadlines(ctx, &c); err != nil {
 		return nil, err
 	}
@@ -843,6 +861,13 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 			return nil, err
 		}
 		v.FinalityMissing = missing
+	}
+	if c.LinkedCaseID != nil {
+		var l Case
+		if err := tx.Select("id", "number", "flow").Where("id = ?", *c.LinkedCaseID).Take(&l).Error; err != nil {
+			return nil, err
+		}
+		v.LinkedCase = &CaseRef{ID: l.ID, Number: FormatNumber(l.Number), Flow: l.Flow}
 	}
 	return v, nil
 }

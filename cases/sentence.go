@@ -248,7 +248,7 @@ func (s *Service) Sentence(ctx context.Context, actor Actor, caseID int64, in Se
 				return err
 			}
 			if already == 0 { // bans decided before sentences were recorded
-				if err := tx.Model(&sanctions.Ban{}).Where("defendant_id = ? AND NOT precautionary AND status IN ('active', 'awaiting_final')", d.ID).Count(&already).Error; err != nil {
+				if err := tx.Model(&sanctions.Ban{}).Where("defendant_id = ? AND NOT precautionary AND source IN ('sentence', 'civil_judgment') AND status IN ('active', 'awaiting_final')", d.ID).Count(&already).Error; err != nil {
 					return err
 				}
 			}
@@ -625,7 +625,8 @@ func (s *Service) decide(ctx context.Context, actor Actor, c Case, d Defendant, 
 	var open int64
 	if err := tx.Raw(`SELECT count(*) FROM defendants d WHERE d.case_id = ? AND NOT EXISTS
 		(SELECT 1 FROM sentences s WHERE s.defendant_id = d.id AND s.status = 'signed' AND s.outcome <> 'precautionary')
-		AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.defendant_id = d.id AND NOT b.precautionary AND b.status IN ('active', 'awaiting_final'))`, c.ID).Scan(&open).Error; err != nil {
+		AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.defendant_id = d.id AND NOT b.precautionary AND b.source IN ('sentence', 'civil_judgment')
+		AND b.status IN ('active', 'awaiting_final'))`, c.ID).Scan(&open).Error; err != nil {
 		return nil, err
 	}
 	status := ""
@@ -929,7 +930,9 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 		}
 		warnings = append(warnings, ws...)
 	}
-	immediate := source == sanctions.FromPleaAgreement
+	// A plea agreement's ban starts on the day fixed at the homologation
+	// (Lei 14.597/2023, art. 201, § 5º), a TAC's on the day the TAC fixes.
+	immediate := source == sanctions.FromPleaAgreement || source == sanctions.FromSettlement
 	var first *civil.Date
 	today := civil.Today(s.now(), s.Loc)
 	if in.Ban.FirstDay == "" {
@@ -1079,8 +1082,12 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 			}
 		}
 	}
-	if years := prescriptionWarningYears; c.FactsDate.Before(civil.New(today.Year-years, today.Month, today.Day)) {
-		warnings = append(warnings, fmt.Sprintf("Fatos de %s, há mais de %d anos: verifique a prescrição (CP, art. 109); o sistema não a decide.", c.FactsDate.BR(), years))
+	if subject == sanctions.Person {
+		ws, err := s.prescriptionWarnings(ctx, c, d.ID)
+		if err != nil {
+			return nil, err
+		}
+		warnings = append(warnings, ws...)
 	}
 	if subject == sanctions.Person && d.CPF == nil {
 		warnings = append(warnings, "Réu sem CPF: aguarda identificação e não entra na lista de bloqueio.")
@@ -1138,10 +1145,6 @@ func joinIDs(ids []int64) string {
 // maxFirstDayYears bounds how far in the future a ban may start.
 const maxFirstDayYears = 20
 
-// prescriptionWarningYears is the shortest prescription period of CP art.
-// 109 (VI: 3 years, for a maximum penalty under 1 year); older facts get a
-// warning and the judge decides (DOMAIN.md §4).
-const prescriptionWarningYears = 3
 
 // overrideBounds are the last days a judge's override may choose, both
 // counted exactly like the term itself (sanctions.LastDay: CP art. 10, the

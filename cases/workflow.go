@@ -48,8 +48,9 @@ const (
 
 // CriminalFlow is the JECRIM flow (Lei 9.099/1995; DOMAIN.md §4): the
 // representation is distributed (TPU 26), a preliminary hearing (art. 72)
-// leads to a plea agreement (art. 76), a conditional suspension (art. 89)
-// or an accusation (art. 77); then the instruction and judgment hearing
+// leads to a plea agreement (art. 76) or an accusation (art. 77), with
+// which the prosecutor may propose the conditional suspension (art. 89);
+// then the instruction and judgment hearing
 // (art. 81), the sentence (TPU 219/220/221; POST .../sentence for a
 // conviction), the appeal (art. 82), the final judgment (TPU 848), the
 // execution of the ban and the archive (TPU 246).
@@ -57,7 +58,6 @@ var CriminalFlow = []Transition{
 	{From: StatusFiled, To: StatusDistributed, Roles: clerk, TPU: TPUDistribution},
 	{From: StatusDistributed, To: StatusPreliminaryHearing, Roles: clerk, Text: "Realizada a audiência preliminar (Lei 9.099/1995, art. 72)."},
 	{From: StatusPreliminaryHearing, To: StatusPleaOffered, Roles: prosecutor, Via: viaPlea},
-	{From: StatusPreliminaryHearing, To: StatusConditionalSuspension, Roles: judge, Via: viaSuspension},
 	{From: StatusPreliminaryHearing, To: StatusAccusation, Roles: prosecutor, Text: "Oferecida denúncia oral pelo Ministério Público (Lei 9.099/1995, art. 77)."},
 	{From: StatusPleaOffered, To: StatusPleaAccepted, Roles: answer, Text: "Proposta de transação penal aceita pelo autor do fato e por seu defensor (Lei 9.099/1995, art. 76, § 3º)."},
 	{From: StatusPleaOffered, To: StatusPleaRefused, Roles: answer, Text: "Proposta de transação penal recusada pelo autor do fato."},
@@ -65,7 +65,7 @@ var CriminalFlow = []Transition{
 	{From: StatusPleaRefused, To: StatusAccusation, Roles: prosecutor, Text: "Oferecida denúncia oral pelo Ministério Público (Lei 9.099/1995, art. 77)."},
 	{From: StatusAccusation, To: StatusConditionalSuspension, Roles: judge, Via: viaSuspension},
 	{From: StatusAccusation, To: StatusInstructionHearing, Roles: clerk, TPU: TPUReceipt, Text: "Audiência de instrução e julgamento: recebida a denúncia (Lei 9.099/1995, art. 81)."},
-	{From: StatusConditionalSuspension, To: StatusAccusation, Roles: judge, Text: "Revogada a suspensão condicional do processo (Lei 9.099/1995, art. 89, §§ 3º e 4º): o processo retoma seu curso."},
+	{From: StatusConditionalSuspension, To: StatusAccusation, Roles: judge, Text: "Revogada a suspensão condicional do processo (Lei 9.099/1995, art. 89, §§ 3º e 4º): o processo retoma seu curso. Motivo:"},
 	{From: StatusConditionalSuspension, To: StatusArchived, Roles: judge, TPU: TPUArchive, Text: "Expirado o período de prova sem revogação: extinta a punibilidade (Lei 9.099/1995, art. 89, § 5º). Arquivamento definitivo."},
 	{From: StatusInstructionHearing, To: StatusSentenced, Roles: judge, Via: viaSentence},
 	{From: StatusSentenced, To: StatusAppeal, Roles: clerk, Text: "Interposto recurso para a Turma Recursal (Lei 9.099/1995, art. 82)."},
@@ -414,11 +414,7 @@ func (s *Service) Transition(ctx context.Context, actor Actor, caseID int64, in 
 			text += fmt.Sprintf(" Trânsito em julgado em %s.", day.BR())
 		}
 		if c.Status == StatusConditionalSuspension {
-			st := "extinguished"
-			if t.To == StatusAccusation {
-				st = "revoked"
-			}
-			if err := db.Conn(ctx, s.DB).Model(&Suspension{}).Where("case_id = ? AND status = 'active'", c.ID).Update("status", st).Error; err != nil {
+			if err := s.endSuspensions(ctx, c, t.To, in.Note); err != nil {
 				return err
 			}
 		}

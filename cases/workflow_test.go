@@ -78,12 +78,12 @@ func TestDeadline_Lei9099_art82_sec1_CPP_art798(t *testing.T) {
 		{"weekday to weekday", "2025-06-02", "2025-06-12"},
 		{"ends on Saturday: Monday", "2025-06-04", "2025-06-16"},
 		{"ends on Sunday: Monday", "2025-06-05", "2025-06-16"},
-		{"notified on Friday: the count starts on Saturday", "2025-06-06", "2025-06-16"},
+		{"notified on Friday: the count starts on Monday (Súmula 310 STF)", "2025-06-06", "2025-06-18"},
 		{"ends on a holiday: next day", "2025-06-09", "2025-06-20"},
 		{"holiday, weekend and holiday again", "2025-04-08", "2025-04-22"},
 		{"Consciência Negra", "2025-11-10", "2025-11-21"},
 		{"year end: 1 January", "2025-12-22", "2026-01-02"},
-		{"year end: crosses into the new year on a Monday", "2025-12-26", "2026-01-05"},
+		{"year end: notified on Friday 26/12, starts Monday 29/12", "2025-12-26", "2026-01-07"},
 		{"leap year", "2024-02-19", "2024-02-29"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -222,34 +222,39 @@ func TestPlea_Art201_sec6_Sec7AndGroups(t *testing.T) {
 	kindIs(t, err, errs.Conflict)
 	c3, d3, j3 := e.fileOne(t, "R3") // racism alone: Lei 7.716/1989, art. 20, § 2º-A (2 to 5 years)
 	e.move(t, clerk, c3, cases.StatusPreliminaryHearing)
-	_, err = e.svc.Suspend(ctx, j3, c3.ID, cases.SuspensionInput{DefendantID: d3.ID, Months: ptr(24), Conditions: []string{"comparecer mensalmente"}})
-	if m := invalidField(t, err, "defendant_id", false); !strings.Contains(m, "7.716") {
-		t.Errorf("racism alone suspension: %q", m)
-	}
 	_, err = e.svc.OfferPlea(ctx, e.pros, c3.ID, cases.PleaInput{DefendantID: d3.ID, Months: ptr(6)})
 	if m := invalidField(t, err, "defendant_id", false); !strings.Contains(m, "rito ordinário") {
 		t.Errorf("racism alone plea: %q", m)
 	}
+	e.move(t, e.pros, c3, cases.StatusAccusation)
+	_, err = e.svc.Suspend(ctx, j3, c3.ID, lawConditions(cases.SuspensionInput{DefendantID: d3.ID, Months: ptr(24)}))
+	if m := invalidField(t, err, "defendant_id", false); !strings.Contains(m, "7.716") {
+		t.Errorf("racism alone suspension: %q", m)
+	}
 	c1, d1, j1 := e.fileOne(t, "R1")
 	e.move(t, clerk, c1, cases.StatusPreliminaryHearing)
-	// § 7º stated for this defendant: minimum 24 months, no suspension, no plea.
-	_, err = e.svc.Suspend(ctx, j1, c1.ID, cases.SuspensionInput{DefendantID: d1.ID, Sec7: ptr(true), Months: ptr(24), Conditions: []string{"comparecer mensalmente"}})
-	if m := invalidField(t, err, "defendant_id", false); !strings.Contains(m, "§ 7º") {
-		t.Errorf("§ 7º suspension: %q", m)
-	}
+	// § 7º stated for this defendant: minimum 24 months, no plea, no suspension.
 	_, err = e.svc.OfferPlea(ctx, e.pros, c1.ID, cases.PleaInput{DefendantID: d1.ID, Sec7: ptr(true), Months: ptr(6)})
 	if m := invalidField(t, err, "defendant_id", false); !strings.Contains(m, "rito ordinário") || !strings.Contains(m, "48 meses") {
 		t.Errorf("§ 7º plea: %q", m)
 	}
-	_, err = e.svc.Suspend(ctx, j1, c1.ID, cases.SuspensionInput{DefendantID: d1.ID, Months: ptr(12), Conditions: []string{"comparecer mensalmente"}})
+	e.move(t, e.pros, c1, cases.StatusAccusation)
+	sec7 := lawConditions(cases.SuspensionInput{DefendantID: d1.ID, Months: ptr(24)})
+	sec7.Sec7 = ptr(true)
+	_, err = e.svc.Suspend(ctx, j1, c1.ID, sec7)
+	if m := invalidField(t, err, "defendant_id", false); !strings.Contains(m, "§ 7º") {
+		t.Errorf("§ 7º suspension: %q", m)
+	}
+	_, err = e.svc.Suspend(ctx, j1, c1.ID, lawConditions(cases.SuspensionInput{DefendantID: d1.ID, Months: ptr(12)}))
 	invalidField(t, err, "months", false)
-	sp, err := e.svc.Suspend(ctx, j1, c1.ID, cases.SuspensionInput{DefendantID: d1.ID, Months: ptr(24), Conditions: []string{"não frequentar estádios", "comparecer mensalmente"}})
+	sp, err := e.svc.Suspend(ctx, j1, c1.ID, lawConditions(cases.SuspensionInput{DefendantID: d1.ID, Months: ptr(24)}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sp.FirstDay.String() != "2025-06-10" || sp.LastDay.String() != "2027-06-09" {
 		t.Errorf("suspension %s – %s", sp.FirstDay, sp.LastDay)
 	}
+	e.clk.Set(t0.AddDate(2, 0, 1))
 	e.move(t, j1, c1, cases.StatusArchived)
 	var st string
 	e.g.Raw("SELECT status FROM conditional_suspensions WHERE id = ?", sp.ID).Scan(&st)
@@ -547,7 +552,7 @@ func TestWorkflow_StepOutOfPhaseIsConflictWithoutField(t *testing.T) {
 		},
 		"homologate": func() error { _, err := e.svc.Homologate(ctx, j, c.ID, cases.HomologateInput{}); return err },
 		"suspension": func() error {
-			_, err := e.svc.Suspend(ctx, j, c.ID, cases.SuspensionInput{DefendantID: d.ID, Months: ptr(24), Conditions: []string{"x"}})
+			_, err := e.svc.Suspend(ctx, j, c.ID, lawConditions(cases.SuspensionInput{DefendantID: d.ID, Months: ptr(24)}))
 			return err
 		},
 	} {

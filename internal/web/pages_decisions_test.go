@@ -276,12 +276,23 @@ func TestPagePleaSuspensionNotification_Lei_9099(t *testing.T) {
 	susp, suspDef := file("R2")
 	suspURL := fmt.Sprintf("/processos/%d", susp)
 	move(susp, "clerk", "preliminary_hearing")
+	// Lei 9.099/1995, art. 89: proposed with the accusation, not before.
+	if body := judge.do("GET", suspURL, nil).Body.String(); strings.Contains(body, suspURL+"/suspensao") {
+		t.Error("suspension offered at the preliminary hearing, before the accusation")
+	}
+	move(susp, "prosecutor", "accusation")
 	rec = judge.do("GET", suspURL, nil)
-	expect(t, "judge at the preliminary hearing", rec.Code, 200, rec.Body.String(), suspURL+"/suspensao")
+	expect(t, "judge after the accusation", rec.Code, 200, rec.Body.String(), suspURL+"/suspensao")
 	form := url.Values{"susp.defendant_id": {strconv.Itoa(suspDef)}, "susp.months": {"12"}, "susp.conditions": {""}}
 	rec = judge.do("POST", suspURL+"/suspensao", form)
-	expect(t, "suspension of 12 months without conditions", rec.Code, 422, rec.Body.String(), `id="f-susp-months-erro"`, `id="f-susp-conditions-erro"`, `value="12"`, "de 24 a 48 meses")
+	expect(t, "suspension of 12 months without conditions", rec.Code, 422, rec.Body.String(), `id="f-susp-months-erro"`, `id="f-susp-forbidden-places-erro"`,
+		`id="f-susp-repair-damage-erro"`, `id="f-susp-stay-in-district-erro"`, `value="12"`, "de 24 a 48 meses")
 	form.Set("susp.months", "24")
+	form.Set("susp.repair_impossible", "Sem dano material apurado.")
+	form.Set("susp.forbidden_places", "Estádios e arredores em dias de jogo\n\nBares da torcida")
+	form.Set("susp.sporting_venues", "true")
+	form.Set("susp.stay_in_district", "true")
+	form.Set("susp.monthly_appearance", "true")
 	form.Set("susp.conditions", "Comparecimento mensal ao juízo.\n\nProibição de frequentar estádios.")
 	clerk.do("GET", suspURL, nil)
 	if rec := clerk.do("POST", suspURL+"/suspensao", form); rec.Code != 403 {

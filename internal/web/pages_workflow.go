@@ -158,7 +158,11 @@ func (s *Server) homologatePage(c echo.Context) error {
 
 // suspendPage: POST /processos/:id/suspensao (the judge of the case; form:
 // susp.defendant_id, susp.months, susp.first_day as dd/mm/aaaa, optional,
-// susp.conditions, one a line): the conditional suspension of the
+// the conditions of art. 89, § 1º: susp.repair_damage or
+// susp.repair_impossible (I), susp.forbidden_places one a line and
+// susp.sporting_venues (II), susp.stay_in_district (III),
+// susp.monthly_appearance (IV), and susp.conditions, the judge's own (§ 2º),
+// one a line): the conditional suspension of the
 // proceedings through cases.Service.Suspend (Lei 9.099/1995, art. 89: 2 to
 // 4 years of probation with the conditions of §§ 1º and 2º).
 func (s *Server) suspendPage(c echo.Context) error {
@@ -169,11 +173,12 @@ func (s *Server) suspendPage(c echo.Context) error {
 	var f errs.Fields
 	in := cases.SuspensionInput{DefendantID: formID(c.FormValue("susp.defendant_id")), Months: formInt(&f, "months", c.FormValue("susp.months")),
 		FirstDay: isoDate(&f, "first_day", c.FormValue("susp.first_day"))}
-	for _, line := range strings.Split(c.FormValue("susp.conditions"), "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			in.Conditions = append(in.Conditions, line)
-		}
-	}
+	in.RepairDamage, in.RepairImpossible = c.FormValue("susp.repair_damage"), c.FormValue("susp.repair_impossible")
+	in.SportingVenues = c.FormValue("susp.sporting_venues") == "true"
+	stay, monthly := c.FormValue("susp.stay_in_district") == "true", c.FormValue("susp.monthly_appearance") == "true"
+	in.StayInDistrict, in.MonthlyAppearance = &stay, &monthly
+	in.ForbiddenPlaces = formLines(c.FormValue("susp.forbidden_places"))
+	in.Conditions = formLines(c.FormValue("susp.conditions"))
 	if err := f.Err(); err != nil {
 		return s.caseFormFail(c, "susp.", err)
 	}
@@ -184,10 +189,21 @@ func (s *Server) suspendPage(c echo.Context) error {
 		return err
 	}); err != nil {
 		// The conditions are one textarea: its lines' errors go next to it.
-		return s.caseFormFail(c, "susp.", collapseIndexed(err, "conditions"))
+		return s.caseFormFail(c, "susp.", collapseIndexed(collapseIndexed(err, "conditions"), "forbidden_places"))
 	}
 	s.flash(c, fmt.Sprintf("Processo suspenso por %d meses, de %s a %s (Lei 9.099/1995, art. 89).", sp.Months, sp.FirstDay.BR(), sp.LastDay.BR()))
 	return redirect(c, fmt.Sprintf("/processos/%d", id))
+}
+
+// formLines is a textarea's non-empty lines, trimmed.
+func formLines(v string) []string {
+	var out []string
+	for _, line := range strings.Split(v, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 // collapseIndexed renames the fields name[i] of an Invalid error to name.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/sanctions"
@@ -17,6 +18,7 @@ import (
 func (s *Server) sanctionsRoutes(api *echo.Group) {
 	api.GET("/legal/ban-range", s.banRange)
 	api.GET("/legal/ban-term", s.banTerm)
+	api.GET("/legal/deadline", s.legalDeadline)
 	// Bans after the sentence (breach, lift, extension, reporting windows)
 	// and the match schedule of the reporting duties.
 	s.banRoutes(api)
@@ -143,4 +145,17 @@ func (s *Server) banTerm(c echo.Context) error {
 		return errs.InvalidField("months", "range", "o último dia passaria do ano 9999.")
 	}
 	return c.JSON(http.StatusOK, map[string]any{"first_day": first, "months": months, "last_day": last})
+}
+
+// legalDeadline: GET /api/v1/legal/deadline?notified_on=YYYY-MM-DD&kind=
+// criminal_appeal|civil_appeal[&court=TR.OOOO] (anyone): the appeal window
+// opened by a notification (cases.CountPeriod; DOMAIN.md §4), with that
+// court's holidays when court is given: {notified_on, counted_from,
+// first_day, last_day, days, working_days, kind, rule, skipped}.
+func (s *Server) legalDeadline(c echo.Context) error {
+	p, err := s.cases.LegalDeadline(c.Request().Context(), cases.DeadlineQuery{NotifiedOn: c.QueryParam("notified_on"), Kind: c.QueryParam("kind"), Court: c.QueryParam("court")})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, p)
 }

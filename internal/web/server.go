@@ -88,6 +88,7 @@ var Public = map[string]bool{
 	"GET /api/v1/blocklist/key":   true,
 	"GET /api/v1/legal/ban-range": true,
 	"GET /api/v1/legal/ban-term":  true,
+	"GET /api/v1/legal/deadline":  true,
 	"GET /api/v1/openapi.json":    true,
 	"GET /impedidos.pdf":          true,
 	"GET /verificar/:code":        true,

@@ -42,6 +42,7 @@ func (s *Server) workflowRoutes(api *echo.Group) {
 	api.POST("/cases/:id/plea", s.offerPlea)
 	api.POST("/cases/:id/plea/homologate", s.homologate)
 	api.POST("/cases/:id/suspension", s.suspend)
+	api.POST("/cases/:id/settlement", s.settle)
 	api.POST("/cases/:id/notifications", s.notify)
 	api.PUT("/cases/:id/defendants/:defendant_id/group", s.linkGroup)
 	api.PUT("/cases/:id/defendants/:defendant_id/cpf", s.identify)
@@ -211,6 +212,16 @@ func (s *Server) appealResult(c echo.Context) error {
 func (s *Server) suspend(c echo.Context) error {
 	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.SuspensionInput) (any, error) {
 		return s.cases.Suspend(c.Request().Context(), actor(c), id, in)
+	})
+}
+
+// settle: POST /api/v1/cases/:id/settlement {defendant_id, terms,
+// stadium_ban, months, first_day, member_ids, excluded_member_ids,
+// exclusion_reason} (the judge of the case): homologates a group case's
+// TAC; with stadium_ban it makes the bans, source settlement.
+func (s *Server) settle(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.SettlementInput) (any, error) {
+		return s.cases.Settle(c.Request().Context(), actor(c), id, in)
 	})
 }
 

@@ -344,12 +344,17 @@ func TestWorkflow_JECRIMEveryStateOverHTTP(t *testing.T) {
 	w.to(id3, "clerk", "preliminary_hearing")
 	w.to(id3, "prosecutor", "accusation")
 	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/suspension", id3), "judge",
-		map[string]any{"defendant_id": def3, "months": 24, "conditions": []string{"proibição de frequentar estádios", "comparecimento mensal em juízo"}})
+		map[string]any{"defendant_id": def3, "months": 24, "repair_impossible": "sem dano apurado", "forbidden_places": []string{"estádios"},
+			"stay_in_district": true, "monthly_appearance": true, "conditions": []string{"prestar serviços à comunidade"}})
 	w.want(rec, 201, "suspension")
 	v3, _ := w.get(id3)
 	if v3["status"] != "conditional_suspension" {
 		t.Fatalf("status %v", v3["status"])
 	}
+	// Extinct only after the period of proof (art. 89, § 5º).
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", id3), "judge", map[string]any{"to": "archived"})
+	w.want(rec, 409, "extinction before the end of the period")
+	w.clk.Set(w.clk.Now().AddDate(2, 0, 1))
 	w.to(id3, "judge", "archived")
 
 	// Every state of the JECRIM flow was visited.
@@ -408,8 +413,10 @@ func TestWorkflow_GroupCaseCivilFlowOverHTTP(t *testing.T) {
 		t.Errorf("holidays: %d %s", rec.Code, rec.Body)
 	}
 	n := w.notify(id, "defendant", def, "2025-06-10", false)
-	if n["last_day"] != "2025-06-23" { // 20/06 holiday, 21-22 weekend
-		t.Errorf("deadline %v, want 2025-06-23", n["last_day"])
+	// A group case is civil: 15 working days (CPC arts. 1.003, § 5º, and
+	// 219), 20/06 holiday and the weekends not counted.
+	if n["last_day"] != "2025-07-02" || n["deadline_kind"] != "civil_appeal" || n["days"] != float64(15) {
+		t.Errorf("deadline %v, want 2025-07-02 (civil_appeal, 15 working days)", n)
 	}
 	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", id), "clerk", map[string]any{"to": "final"})
 	if rec.Code != 409 || !strings.Contains(rec.Body.String(), "Ministério Público") {
@@ -417,17 +424,17 @@ func TestWorkflow_GroupCaseCivilFlowOverHTTP(t *testing.T) {
 	}
 	w.notify(id, "prosecution", 0, "2025-06-10", false)
 	v, _ = w.get(id)
-	if ds, ok := v["deadlines"].([]any); !ok || len(ds) != 2 || ds[0].(map[string]any)["last_day"] != "2025-06-23" || ds[1].(map[string]any)["last_day"] != "2025-06-23" {
+	if ds, ok := v["deadlines"].([]any); !ok || len(ds) != 2 || ds[0].(map[string]any)["last_day"] != "2025-07-02" || ds[1].(map[string]any)["last_day"] != "2025-07-02" {
 		t.Errorf("deadlines on the case: %v", v["deadlines"])
 	}
-	w.clk.Set(time.Date(2025, 6, 23, 18, 0, 0, 0, w.loc))
+	w.clk.Set(time.Date(2025, 7, 2, 18, 0, 0, 0, w.loc))
 	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", id), "clerk", map[string]any{"to": "final"})
 	w.want(rec, 409, "final judgment on the last day of the window")
-	w.clk.Set(time.Date(2025, 6, 24, 9, 0, 0, 0, w.loc))
+	w.clk.Set(time.Date(2025, 7, 3, 9, 0, 0, 0, w.loc))
 	v = w.to(id, "clerk", "final")
 	// The civil judgment's ban starts the day after the last window (Súmula 643 STJ; CP art. 10).
-	if b := v["bans"].([]any)[0].(map[string]any); b["first_day"] != "2025-06-24" || b["last_day"] != "2027-06-23" || b["state"] != "in_force" {
-		t.Errorf("group ban after the final judgment %v, want in force from 2025-06-24 to 2027-06-23", b)
+	if b := v["bans"].([]any)[0].(map[string]any); b["first_day"] != "2025-07-03" || b["last_day"] != "2027-07-02" || b["state"] != "in_force" {
+		t.Errorf("group ban after the final judgment %v, want in force from 2025-07-03 to 2027-07-02", b)
 	}
 	v = w.to(id, "clerk", "archived")
 	var codes []int

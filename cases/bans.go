@@ -483,13 +483,22 @@ func (s *Service) Correct(ctx context.Context, actor Actor, banID int64, in Corr
 		if in.LastDay == "" {
 			f.Add("last_day", "required", "informe o último dia corrigido (AAAA-MM-DD).")
 		} else if d, ok := parseDate(&f, "last_day", in.LastDay); ok {
-			rg := sanctions.Range{Convertible: true, MinMonths: b.RangeMinMonths, MaxMonths: b.RangeMaxMonths, Law: b.Law, Article: b.Article}
-			lo, hi := overrideBounds(*b.FirstDay, rg)
+			// A material error changes no penalty (CF art. 5º, XXXVI): the
+			// last day is the one counted from the first day (CP art. 10),
+			// less any credit decided (CP art. 42), or the day before it
+			// (the clamp reading of a month without that day, DOMAIN.md §3).
+			counted, err := sanctions.LastDay(*b.FirstDay, *b.Months)
+			if err != nil {
+				return err
+			}
+			if b.CreditDays != nil {
+				counted = counted.AddDays(-*b.CreditDays)
+			}
 			switch {
 			case d == *b.LastDay:
 				f.Add("last_day", "changed", "o último dia informado é o atual.")
-			case d.Before(lo) || d.After(hi):
-				f.Add("last_day", "range", fmt.Sprintf("contado do primeiro dia (%s), o último dia fica entre %s e %s (%s da %s): a correção não altera a pena.", b.FirstDay.BR(), lo.BR(), hi.BR(), b.Article, b.Law))
+			case d != counted && (d != counted.AddDays(-1) || counted.AddDays(-1).Before(minLast(*b.FirstDay, b.RangeMinMonths))):
+				f.Add("last_day", "material_error", fmt.Sprintf("contado do primeiro dia (%s), o prazo de %s termina em %s (CP, art. 10), ou em %s pela leitura que não avança o dia inexistente: a correção de erro material não altera a pena (CF, art. 5º, XXXVI).", b.FirstDay.BR(), monthsText(*b.Months), counted.BR(), counted.AddDays(-1).BR()))
 			default:
 				last = d
 			}
@@ -593,6 +602,45 @@ func (s *Service) Credit(ctx context.Context, actor Actor, banID int64, in Credi
 	return out, err
 }
 
+// minLast is the last day of the statutory minimum term from first (at
+// least one month): no correction ends a ban before it.
+func minLast(first civil.Date, minMonths int) civil.Date {
+	d, _ := sanctions.LastDay(first, max(minMonths, 1))
+	return d
+}
+
+// endPrecautionary ends the defendant's precautionary bans in force in case
+// c on day (they are in force until the day before) with status lifted
+// and reason, with a movement; it returns their ids for the blocklist. An
+// acquittal ends them (CPP art. 386, parágrafo único, II), and so does a
+// final judgment with no final ban.
+func (s *Service) endPrecautionary(ctx context.Context, c *Case, defendantID int64, day civil.Date, reason string) ([]int64, error) {
+	tx := db.Conn(ctx, s.DB)
+	q := tx.Where("case_id = ? AND precautionary AND status = ?", c.ID, sanctions.StatusActive)
+	if defendantID != 0 {
+		q = q.Where("defendant_id = ?", defendantID)
+	}
+	var rows []banRow
+	if err := q.Order("id").Find(&rows).Error; err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, b := range rows {
+		on := day
+		if b.FirstDay != nil && on.Before(*b.FirstDay) {
+			on = *b.FirstDay
+		}
+		if err := tx.Model(&banRow{}).Where("id = ?", b.ID).Updates(map[string]any{"status": sanctions.StatusLifted, "lifted_on": on, "lift_reason": reason}).Error; err != nil {
+			return nil, err
+		}
+		if err := s.move(ctx, c, nil, s.now(), 0, fmt.Sprintf("Cessada em %s a medida cautelar de proibição de acesso a eventos esportivos (impedimento %d): %s.", on.BR(), b.ID, reason)); err != nil {
+			return nil, err
+		}
+		ids = append(ids, b.ID)
+	}
+	return ids, nil
+}
+
 // precautionaryDays counts the days defendant spent under precautionary bans
 // of case caseID: from each one's first day to the day before it was lifted
 // or replaced (to today while in force), overlaps counted once.
@@ -693,6 +741,8 @@ func (s *Service) DecideBreach(ctx context.Context, actor Actor, breachID int64,
 				f.Add("balance_days", "required", "fixe o saldo de pena privativa de liberdade, em dias (CP, art. 44, § 4º).")
 			} else if *in.BalanceDays < sanctions.MinBreachBalanceDays {
 				f.Add("balance_days", "min", fmt.Sprintf("o saldo respeita o mínimo de %d dias (CP, art. 44, § 4º).", sanctions.MinBreachBalanceDays))
+			} else if br.QuantumDays != nil && *in.BalanceDays > max(*br.QuantumDays-br.DaysServed, sanctions.MinBreachBalanceDays) {
+				f.Add("balance_days", "max", fmt.Sprintf("deduzido o tempo cumprido (%d dias) da pena de %d dias, o saldo é de no máximo %d dias (CP, art. 44, § 4º).", br.DaysServed, *br.QuantumDays, max(*br.QuantumDays-br.DaysServed, sanctions.MinBreachBalanceDays)))
 			}
 		} else if in.BalanceDays != nil {
 			f.Add("balance_days", "convert_only", "o saldo só se fixa na conversão (decision convert).")

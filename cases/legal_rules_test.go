@@ -290,7 +290,7 @@ func TestLift_CPP_art_319_II_Precautionary(t *testing.T) {
 	e := newEnv(t, t0, 2)
 	ctx := context.Background()
 	c, d, j := e.fileOne(t, "R1")
-	in := cases.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-01", Ban: cases.BanInput{FirstDay: "2025-04-01"}}
+	in := cases.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-01"}
 	res, err := e.svc.Sentence(ctx, j, c.ID, in)
 	if err != nil {
 		t.Fatal(err)
@@ -365,7 +365,7 @@ func TestExtend_CF_art_5_XXXVI_FinalBanNeverExtended_PrecautionaryRenewed(t *tes
 		t.Error("the refused extension changed the ban")
 	}
 	// Correction of a material error: within the range, its own movement.
-	_, err = e.svc.Correct(ctx, j, banID, cases.CorrectInput{LastDay: "2028-06-01", Reason: "x"})
+	_, err = e.svc.Correct(ctx, j, banID, cases.CorrectInput{LastDay: "2025-12-30", Reason: "x"})
 	invalidField(t, err, "last_day", false)
 	_, err = e.svc.Correct(ctx, j, banID, cases.CorrectInput{LastDay: "2025-11-29"})
 	invalidField(t, err, "reason", false)

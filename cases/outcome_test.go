@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/errs"
@@ -404,14 +405,19 @@ func TestPrecautionary_CPP_art_319_II_ReviewReplacementAndCredit_CP_art_42(t *te
 	_ = res
 
 	// In the sentence, until final: replaced by the final ban when it starts.
+	// Sentenced on 01/06/2025, final on 10/06/2025.
+	e.clk.Set(time.Date(2025, 6, 1, 12, 0, 0, 0, saoPaulo))
 	c1, d1, j1 := e.fileOne(t, "R1")
-	_, err = e.svc.Sentence(ctx, j1, c1.ID, cases.SentenceInput{DefendantID: d1.ID, Ban: cases.BanInput{Months: ptr(12)}, PrecautionaryUntilFinal: &cases.PrecautionaryInput{FirstDay: "2025-06-01"}})
+	_, err = e.svc.Sentence(ctx, j1, c1.ID, cases.SentenceInput{DefendantID: d1.ID, Ban: cases.BanInput{Months: ptr(12)}, PrecautionaryUntilFinal: &cases.PrecautionaryInput{}})
 	invalidField(t, err, "precautionary_until_final.review_on", false)
+	_, err = e.svc.Sentence(ctx, j1, c1.ID, cases.SentenceInput{DefendantID: d1.ID, Ban: cases.BanInput{Months: ptr(12)}, PrecautionaryUntilFinal: &cases.PrecautionaryInput{FirstDay: "2025-05-30", ReviewOn: "2025-08-01"}})
+	invalidField(t, err, "precautionary_until_final.first_day", false)
 	res, err = e.svc.Sentence(ctx, j1, c1.ID, cases.SentenceInput{DefendantID: d1.ID, Ban: cases.BanInput{Months: ptr(12)},
-		PrecautionaryUntilFinal: &cases.PrecautionaryInput{FirstDay: "2025-06-01", ReviewOn: "2025-08-01"}})
+		PrecautionaryUntilFinal: &cases.PrecautionaryInput{ReviewOn: "2025-08-01"}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.clk.Set(t0)
 	if res.PrecautionaryBan == nil || !e.inBlocklist(t, "66392332154") || res.Ban.Status != "awaiting_final" {
 		t.Fatal("precautionary until final not in force")
 	}
@@ -539,4 +545,67 @@ func TestSentence_DraftThenSign_CF_art_93_IX(t *testing.T) {
 	}
 	_, err = e.svc.SignDraft(ctx, j, c.ID, d.ID)
 	kindIs(t, err, errs.NotFound)
+}
+
+// CPP art. 386, parágrafo único, II: an acquittal ends the precautionary
+// measures; a final judgment with no final ban (prison conviction) ends
+// them too; CPP art. 283, § 1º: no precautionary measure for art. 39 facts
+// (a sanction without prison).
+func TestPrecautionary_EndsOnAcquittalAndFinalWithoutBan_CPP_art_386_art_283(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	c, d, j := e.fileOne(t, "R1")
+	p, err := e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-10"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: d.ID, Outcome: cases.OutcomeAcquittal, AcquittalGround: "V"}); err != nil {
+		t.Fatal(err)
+	}
+	if e.count(t, "bans", "id = ? AND status = 'lifted' AND lifted_on = '2025-06-10'", p.PrecautionaryBan.ID) != 1 || e.inBlocklist(t, "66392332154") {
+		t.Error("the acquittal did not end the precautionary ban")
+	}
+
+	c, d, j = e.fileOne(t, "R1")
+	res, err := e.svc.Sentence(ctx, j, c.ID, cases.SentenceInput{DefendantID: d.ID, Outcome: cases.OutcomePrison, Eligible: ptr(false), PrisonMonths: ptr(12), FineDays: ptr(10),
+		PrecautionaryUntilFinal: &cases.PrecautionaryInput{ReviewOn: "2025-09-10"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.inBlocklist(t, "66392332154") {
+		t.Fatal("the precautionary ban until final is not in force")
+	}
+	e.makeFinal(t, c.ID)
+	if e.count(t, "bans", "id = ? AND status = 'lifted'", res.PrecautionaryBan.ID) != 1 || e.inBlocklist(t, "66392332154") {
+		t.Error("the final judgment of a prison conviction did not end the precautionary ban")
+	}
+
+	c8, d8, j8 := e.fileOne(t, "R8")
+	_, err = e.svc.Sentence(ctx, j8, c8.ID, cases.SentenceInput{DefendantID: d8.ID, Precautionary: true, ReviewOn: "2025-09-10"})
+	if msg := invalidField(t, err, "review_on", false); !strings.Contains(msg, "283") {
+		t.Errorf("art. 39 precautionary: %q", msg)
+	}
+}
+
+// CF art. 5º, XXXVI: a correction of a material error may only give the
+// last day counted from the first day (CP art. 10) or the day before it,
+// never below the statutory minimum (LGE art. 201, § 2º: 3 months); it never
+// lengthens the ban.
+func TestCorrect_MaterialErrorOnly_CF_art_5_XXXVI(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	_, banID, j := e.finalBan(t, "R1", "2025-05-31", 3, nil) // 30/08/2025, the minimum
+	_, err := e.svc.Correct(ctx, j, banID, cases.CorrectInput{LastDay: "2028-05-30", Reason: "erro"})
+	if msg := invalidField(t, err, "last_day", false); !strings.Contains(msg, "XXXVI") {
+		t.Errorf("lengthening by correction: %q", msg)
+	}
+	_, err = e.svc.Correct(ctx, j, banID, cases.CorrectInput{LastDay: "2025-08-29", Reason: "leitura do dia inexistente"})
+	invalidField(t, err, "last_day", false) // one day below the 3-month minimum
+	_, banID, j = e.finalBan(t, "R1", "2025-05-31", 6, nil) // 30/11/2025
+	b, err := e.svc.Correct(ctx, j, banID, cases.CorrectInput{LastDay: "2025-11-29", Reason: "leitura do dia inexistente"})
+	if err != nil || b.LastDay.String() != "2025-11-29" {
+		t.Fatalf("clamp reading: %+v %v", b, err)
+	}
 }

@@ -87,6 +87,16 @@ func (s *Service) personOf(ctx context.Context, c *Case, id int64, field string)
 	return &d, nil
 }
 
+// pleaRule cites the rule that gives a plea agreement the form of the ban for
+// the law of the facts: Lei 10.671/2003, art. 41-B, § 5º, before
+// 15/06/2023; Lei 14.597/2023, art. 201, § 5º, from then on.
+func pleaRule(rg sanctions.Range) string {
+	if strings.HasPrefix(rg.Article, "art. 41-B") {
+		return "Lei 10.671/2003, art. 41-B, § 5º"
+	}
+	return "Lei 14.597/2023, art. 201, § 5º"
+}
+
 // civilRefused is the answer to a plea or a suspension in a group case.
 func civilRefused(what string) error {
 	return errs.New(errs.Conflict, fmt.Sprintf("Processos de torcidas seguem o rito civil (ação civil pública ou TAC; DOMAIN.md §2): não há %s.", what))
@@ -161,7 +171,7 @@ func (s *Service) OfferPlea(ctx context.Context, actor Actor, caseID int64, in P
 			msg := fmt.Sprintf("pena máxima de %s (%s da %s): fora do JECRIM, rito ordinário; não cabe transação penal (Lei 9.099/1995, arts. 61 e 76).", monthsText(rg.PrisonMaxMonths), rg.Offence, rg.Law)
 			switch {
 			case rg.Organiser:
-				msg = "organizador, preparador ou incitador (art. 201, § 6º, da Lei 14.597/2023): sem transação penal nem conversão em impedimento; pena de 16 a 36 meses, fora do JECRIM. " + rg.Reason
+				msg = "organizador, preparador ou incitador (art. 201, § 6º, da Lei 14.597/2023): sem transação penal nem conversão em impedimento; pena de " + monthsText(rg.PrisonMinMonths) + " a " + monthsText(rg.PrisonMaxMonths) + ", fora do JECRIM. " + rg.Reason
 			}
 			return errs.InvalidField(field, "plea_barred", msg)
 		}
@@ -170,7 +180,7 @@ func (s *Service) OfferPlea(ctx context.Context, actor Actor, caseID int64, in P
 		}
 		var f errs.Fields
 		if in.Months == nil {
-			f.Add("months", "required", "informe o prazo do impedimento em meses (art. 201, § 5º).")
+			f.Add("months", "required", "informe o prazo do impedimento em meses ("+pleaRule(rg)+").")
 		} else if err := sanctions.CheckMonths(rg, *in.Months); err != nil {
 			f.Add("months", "range", err.Error())
 		}
@@ -232,7 +242,7 @@ func (s *Service) OfferPlea(ctx context.Context, actor Actor, caseID int64, in P
 		if err := tx.Create(&p).Error; err != nil {
 			return err
 		}
-		text := fmt.Sprintf("Proposta de transação penal pelo Ministério Público a %s: impedimento de comparecimento de %s (Lei 9.099/1995, art. 76; Lei 14.597/2023, art. 201, § 5º).", d.FullName, monthsText(p.Months))
+		text := fmt.Sprintf("Proposta de transação penal pelo Ministério Público a %s: impedimento de comparecimento de %s (Lei 9.099/1995, art. 76; %s).", d.FullName, monthsText(p.Months), pleaRule(rg))
 		if err := s.move(ctx, c, &actor, now, 0, text); err != nil {
 			return err
 		}
@@ -320,7 +330,7 @@ func (s *Service) Homologate(ctx context.Context, actor Actor, caseID int64, in 
 		if err := tx.Model(&Plea{}).Where("id = ?", p.ID).Updates(map[string]any{"status": "homologated", "homologated_at": now, "ban_id": plan.ban.ID}).Error; err != nil {
 			return err
 		}
-		text := fmt.Sprintf("Homologada a transação penal de %s: impedimento de comparecimento (%s, %s) de %s, com início em %s e término em %s (Lei 9.099/1995, art. 76, § 4º; Lei 14.597/2023, art. 201, § 5º).",
+		text := fmt.Sprintf("Homologada a transação penal de %s: impedimento de comparecimento (%s, %s) de %s, com início em %s e término em %s (Lei 9.099/1995, art. 76, § 4º; "+pleaRule(plan.rg)+").",
 			d.FullName, plan.rg.Article, plan.rg.Law, monthsText(months), plan.ban.FirstDay.BR(), plan.ban.LastDay.BR())
 		if err := s.move(ctx, c, &actor, now, 0, text); err != nil {
 			return err
@@ -472,6 +482,9 @@ func (s *Service) Suspend(ctx context.Context, actor Actor, caseID int64, in Sus
 				why = "art. 201, § 6º, da Lei 14.597/2023 (organizador: pena aumentada de 1/3 a 1/2)"
 			case rg.Sec7:
 				why = "art. 201, § 7º, da Lei 14.597/2023 (penas em dobro)"
+			}
+			if rg.PrisonMaxMonths == 0 {
+				return errs.InvalidField("defendant_id", "suspension_barred", fmt.Sprintf("o %s é sanção imposta na sentença, sem pena privativa de liberdade: não há suspensão condicional do processo (Lei 9.099/1995, art. 89).", sanctions.Cite(rg.Article, rg.Law)))
 			}
 			return errs.InvalidField("defendant_id", "suspension_barred", fmt.Sprintf("a pena mínima (%s) passa de um ano com o %s: rito ordinário, sem suspensão condicional do processo (Lei 9.099/1995, art. 89).", monthsText(rg.PrisonMinMonths), why))
 		}

@@ -118,6 +118,11 @@ func (s *Service) prescriptionWarnings(ctx context.Context, c Case, only int64) 
 	if err != nil {
 		return nil, nil // no statute covers it: the filing said so
 	}
+	if rg.Article == sanctions.Art7716 {
+		// CF, art. 5º, XLII: "a prática do racismo constitui crime
+		// inafiançável e imprescritível".
+		return []string{"Racismo (art. 20, § 2º-A, da Lei 7.716/1989): crime imprescritível (CF, art. 5º, XLII); não há prazo de prescrição a verificar."}, nil
+	}
 	max, ok := chargedMaxMonths(rg)
 	if !ok {
 		return nil, nil

@@ -424,6 +424,11 @@ func (s *Service) rangeFor(ctx context.Context, c Case, d Defendant, court Court
 		q.Conduct, q.Organiser, q.Sec7 = conduct, &org, &sec7
 		if len(c.Conduct) == 0 {
 			q.Conduct = nil
+		} else if len(conduct) == 0 {
+			// Every word of the case is personal (weapons, fan_fight,
+			// organiser, racism, against_women) and none was stated for this
+			// defendant: no conduct of his is described.
+			return sanctions.Range{}, fl, errs.InvalidField("defendant_id", "conduct_stated", fmt.Sprintf("as condutas da representação (%s) são pessoais e nenhuma foi afirmada para este réu: informe weapons, fan_fight, organiser ou sec7 (a pena é pessoal: CF, art. 5º, XLV e XLVI).", strings.Join(c.Conduct, ", ")))
 		}
 	}
 	rg, err := sanctions.BanRange(q)
@@ -445,6 +450,13 @@ func (s *Service) rangeFor(ctx context.Context, c Case, d Defendant, court Court
 		return rg, fl, err
 	}
 	fl.Eligible = rg.Eligible
+	if d.Kind != "fan_group" && n > 1 {
+		for word, given := range map[string]*bool{sanctions.WordOrganiser: in.Organiser, sanctions.WordRacism: in.Sec7, sanctions.WordAgainstWomen: in.Sec7} {
+			if given == nil && slices.Contains(c.Conduct, word) {
+				rg.Notes = append(rg.Notes, fmt.Sprintf("a representação descreve %q e o processo tem %d réus: a condição não foi afirmada para este réu e não se aplica a ele (a pena é pessoal: CF, art. 5º, XLV e XLVI); informe-a se for o caso.", word, n))
+			}
+		}
+	}
 	return rg, fl, nil
 }
 
@@ -478,13 +490,16 @@ func (s *Service) decide(ctx context.Context, actor Actor, c Case, d Defendant, 
 	switch outcome {
 	case OutcomeAcquittal:
 		g := strings.TrimSpace(strings.ToUpper(in.AcquittalGround))
-		if _, ok := AcquittalGrounds[g]; !ok {
+		if _, ok := AcquittalGrounds[g]; !ok && d.Kind != "fan_group" {
 			f.Add("acquittal_ground", "oneof", "informe o fundamento da absolvição: inciso I a VII do art. 386 do CPP.")
 		}
 		if in.Ban.Months != nil || in.PrisonMonths != nil || in.PrecautionaryUntilFinal != nil {
 			f.Add("outcome", "acquittal", "a absolvição não impõe impedimento, reclusão nem medida cautelar.")
 		}
 		rec.AcquittalGround, rec.Law, rec.Article = g, "Decreto-Lei 3.689/1941 (CPP)", "art. 386, "+g
+		if d.Kind == "fan_group" { // a civil case: the claim is dismissed
+			rec.AcquittalGround, rec.Law, rec.Article = "", "Lei 13.105/2015 (CPC)", "art. 487, I"
+		}
 	case OutcomePrison:
 		switch {
 		case d.Kind == "fan_group":
@@ -621,6 +636,13 @@ func (s *Service) decide(ctx context.Context, actor Actor, c Case, d Defendant, 
 			return nil, err
 		}
 	}
+	if outcome == OutcomeAcquittal {
+		ids, err := s.endPrecautionary(ctx, &c, d.ID, civil.Today(now, s.Loc), "absolvição: cessam as medidas cautelares (CPP, art. 386, parágrafo único, II)")
+		if err != nil {
+			return nil, err
+		}
+		changed = append(changed, ids...)
+	}
 	// The case is decided when every defendant has a signed sentence.
 	var open int64
 	if err := tx.Raw(`SELECT count(*) FROM defendants d WHERE d.case_id = ? AND NOT EXISTS
@@ -729,6 +751,9 @@ func sentenceMovement(c Case, d Defendant, rec SentenceRecord, res *SentenceResu
 	}
 	switch rec.Outcome {
 	case OutcomeAcquittal:
+		if d.Kind == "fan_group" {
+			return TPUAcquittal, fmt.Sprintf("Sentença: julgado improcedente o pedido contra a torcida %s (CPC, art. 487, I).", name)
+		}
 		return TPUAcquittal, fmt.Sprintf("Sentença: absolvido(a) %s (CPP, art. 386, %s: %s).", name, rec.AcquittalGround, AcquittalGrounds[rec.AcquittalGround])
 	case OutcomePrison:
 		text := fmt.Sprintf("Sentença: condenado(a) %s (%s da %s) à reclusão de %s", name, rec.Article, rec.Law, monthsText(*rec.PrisonMonths))
@@ -739,9 +764,12 @@ func sentenceMovement(c Case, d Defendant, rec SentenceRecord, res *SentenceResu
 	}
 	b := res.Ban
 	text := fmt.Sprintf("Sentença: condenado(a) %s (%s da %s); ", name, rec.Article, rec.Law)
-	if rg.Cumulative {
+	switch {
+	case rg.Cumulative:
 		text += fmt.Sprintf("reclusão de %s e proibição de frequência a locais destinados a práticas esportivas por %s, cumulativa (%s da %s)", monthsText(*rec.PrisonMonths), termPT(*b), rg.Article, rg.Law)
-	} else {
+	case b.Article == "art. 39" || b.Subject == sanctions.Group:
+		text += fmt.Sprintf("impedimento de comparecimento (%s, %s) de %s", b.Article, b.Law, termPT(*b))
+	default:
 		text += fmt.Sprintf("pena convertida em impedimento de comparecimento (%s, %s) de %s", b.Article, b.Law, termPT(*b))
 	}
 	if b.StartNotBefore != nil {
@@ -791,10 +819,20 @@ func (s *Service) planPrecautionary(f *errs.Fields, c Case, d Defendant, firstTe
 	first := today
 	if firstText != "" {
 		if fd, ok := parseDate(f, prefix+"first_day", firstText); ok {
-			if fd.Before(c.FactsDate) {
+			switch {
+			case fd.Before(c.FactsDate):
 				f.Add(prefix+"first_day", "after_facts", fmt.Sprintf("a medida não pode começar antes da data dos fatos (%s).", c.FactsDate.BR()))
+			case fd.Before(today):
+				f.Add(prefix+"first_day", "not_past", "a medida cautelar vale a partir da decisão: o primeiro dia não pode ser anterior a hoje.")
 			}
 			first = fd
+		}
+	}
+	if d.Kind == "person" {
+		// CPP art. 283, § 1º: no precautionary measure for an offence with
+		// no prison (art. 39 of Lei 10.671/2003, original wording).
+		if rg, err := sanctions.BanRange(sanctions.Query{Subject: sanctions.Person, FactsDate: c.FactsDate}); err == nil && rg.PrisonMaxMonths == 0 {
+			f.Add(prefix+"review_on", "no_prison", fmt.Sprintf("fatos sob o %s, sanção sem pena privativa de liberdade: não cabe medida cautelar (CPP, art. 283, § 1º).", sanctions.Cite(rg.Article, rg.Law)))
 		}
 	}
 	var review *civil.Date
@@ -809,13 +847,13 @@ func (s *Service) planPrecautionary(f *errs.Fields, c Case, d Defendant, firstTe
 		review = &rv
 	}
 	subject := sanctions.Person
-	name := d.FullName
-	if d.Kind == "fan_group" {
-		subject, name = sanctions.Group, d.GroupName
+	name, law, article := d.FullName, lawCPP, articleCPP319
+	if d.Kind == "fan_group" { // a civil case: tutela de urgência
+		subject, name, law, article = sanctions.Group, d.GroupName, "Lei 13.105/2015 (CPC)", "art. 300"
 	}
 	return &sanctions.Ban{
 		CaseID: c.ID, DefendantID: d.ID, Subject: subject, Source: sanctions.FromPrecautionaryOrder, CourtCode: c.CourtCode, CaseNumber: c.Number,
-		CPF: d.CPF, Name: name, BirthDate: d.BirthDate, GroupID: d.GroupID, FactsDate: c.FactsDate, Law: lawCPP, Article: articleCPP319,
+		CPF: d.CPF, Name: name, BirthDate: d.BirthDate, GroupID: d.GroupID, FactsDate: c.FactsDate, Law: law, Article: article,
 		Precautionary: true, FirstDay: &first, ReviewOn: review, Eligible: true, Status: sanctions.StatusActive, CreatedAt: s.now(), CreatedBy: c.JudgeID,
 	}, nil
 }
@@ -961,6 +999,9 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 	}
 	if in.PrisonMonths != nil && sanctions.CheckPrison(rg, *in.PrisonMonths) != "" {
 		ban.PrisonMonths = nil // reported by checkPrison
+	}
+	if !immediate && in.PrisonMonths == nil && in.Dosimetry == nil && rg.PrisonMaxMonths > 0 && !rg.Cumulative {
+		warnings = append(warnings, fmt.Sprintf("A sentença converte a reclusão sem fixá-la (prison_months ou dosimetry): o %s converte a pena fixada na dosimetria (CP, arts. 59 e 68); sem ela, um descumprimento (%s) não terá quantum a converter.", sanctions.Cite(rg.Article, rg.Law), sanctions.ConversionRule(sanctions.Ban{Article: rg.Article})))
 	}
 	if in.PrisonMonths == nil && in.Dosimetry != nil && sanctions.CheckPrison(rg, in.Dosimetry.FinalMonths) == "" {
 		m := in.Dosimetry.FinalMonths
@@ -1144,7 +1185,6 @@ func joinIDs(ids []int64) string {
 
 // maxFirstDayYears bounds how far in the future a ban may start.
 const maxFirstDayYears = 20
-
 
 // overrideBounds are the last days a judge's override may choose, both
 // counted exactly like the term itself (sanctions.LastDay: CP art. 10, the

@@ -85,14 +85,15 @@ func (s *Service) priorPunishmentWarning(ctx context.Context, d Defendant, rg sa
 	var prior []struct {
 		Article, Law, Number, Court string
 		At                          time.Time
+		Final                       bool
 	}
-	err := db.Conn(ctx, s.DB).Raw(`SELECT article, law, number, court, at FROM (
-		SELECT s.article, s.law, k.number, k.court_code AS court, s.signed_at AS at
+	err := db.Conn(ctx, s.DB).Raw(`SELECT article, law, number, court, at, final FROM (
+		SELECT s.article, s.law, k.number, k.court_code AS court, s.signed_at AS at, k.status IN ('final', 'executing', 'archived') AS final
 		  FROM sentences s JOIN defendants d ON d.id = s.defendant_id JOIN cases k ON k.id = s.case_id
 		 WHERE d.cpf = ? AND s.defendant_id <> ? AND s.status = 'signed' AND s.outcome IN ('ban', 'prison')
 		   AND (s.article LIKE 'art. 201%' OR s.article LIKE 'art. 41-B%')
 		UNION ALL
-		SELECT b.article, b.law, b.case_number, b.court_code, b.created_at
+		SELECT b.article, b.law, b.case_number, b.court_code, b.created_at, b.status <> 'awaiting_final'
 		  FROM bans b WHERE b.cpf = ? AND b.defendant_id <> ? AND NOT b.precautionary AND b.source = ? AND b.group_ban_id IS NULL
 		   AND b.status IN ('active', 'awaiting_final', 'converted') AND (b.article LIKE 'art. 201%' OR b.article LIKE 'art. 41-B%')
 		   AND NOT EXISTS (SELECT 1 FROM sentences s WHERE s.ban_id = b.id)
@@ -103,6 +104,11 @@ func (s *Service) priorPunishmentWarning(ctx context.Context, d Defendant, rg sa
 	items := make([]string, len(prior))
 	for i, p := range prior {
 		items[i] = fmt.Sprintf("%s da %s, processo %s (%s), sentença de %s", p.Article, p.Law, FormatNumber(p.Number), p.Court, civil.Today(p.At, s.Loc).BR())
+		if !p.Final {
+			// Súmula 444 STJ; CF, art. 5º, LVII: a conviction not yet final is
+			// no antecedent.
+			items[i] += " (ainda sem trânsito em julgado: não é antecedente, Súmula 444 do STJ)"
+		}
 	}
 	return fmt.Sprintf("O CPF %s já foi condenado pelas condutas do art. 201 (ou do art. 41-B): %s. O %s da %s só converte a reclusão em impedimento se o agente for primário, tiver bons antecedentes e não tiver sido punido anteriormente pelas condutas previstas no artigo. %s",
 		cpfPT(*d.CPF), strings.Join(items, "; "), rg.Article, rg.Law, tail), nil

@@ -522,11 +522,11 @@ func (s *Service) finalDay(ctx context.Context, c *Case, finalOn string) (civil.
 		}
 		return day, nil
 	case StatusAppeal:
-		var n int64
-		if err := db.Conn(ctx, s.DB).Model(&AppealResult{}).Where("case_id = ? AND result IN ('confirmed', 'reformed')", c.ID).Count(&n).Error; err != nil {
+		var last AppealResult
+		if err := db.Conn(ctx, s.DB).Where("case_id = ? AND result IN ('confirmed', 'reformed')", c.ID).Order("decided_on DESC").Limit(1).Find(&last).Error; err != nil {
 			return civil.Date{}, err
 		}
-		if n == 0 {
+		if last.ID == 0 {
 			return civil.Date{}, errs.New(errs.Conflict, "Registre antes o resultado do recurso na Turma Recursal (POST /api/v1/cases/{id}/appeal-result).")
 		}
 		day := today
@@ -538,6 +538,9 @@ func (s *Service) finalDay(ctx context.Context, c *Case, finalOn string) (civil.
 			}
 			if d.After(today) {
 				return civil.Date{}, errs.InvalidField("final_on", "not_future", "o trânsito em julgado não pode estar no futuro.")
+			}
+			if !d.After(last.DecidedOn) {
+				return civil.Date{}, errs.InvalidField("final_on", "after_appeal", fmt.Sprintf("o acórdão da Turma Recursal é de %s: o trânsito em julgado é posterior a ele.", last.DecidedOn.BR()))
 			}
 			day = d
 		}
@@ -611,6 +614,13 @@ func (s *Service) startFinalBans(ctx context.Context, c *Case, day civil.Date, n
 			return err
 		}
 	}
+	// Precautionary bans of defendants with no final ban (acquitted before,
+	// or convicted to prison) end with the final judgment.
+	ended, err := s.endPrecautionary(ctx, c, 0, day, "trânsito em julgado da sentença sem impedimento definitivo: cessa a medida cautelar")
+	if err != nil {
+		return err
+	}
+	changed = append(changed, ended...)
 	if len(changed) == 0 {
 		return nil
 	}
@@ -731,6 +741,11 @@ func (s *Service) RecordAppealResult(ctx context.Context, actor Actor, caseID in
 					return err
 				}
 				text = fmt.Sprintf("Turma Recursal, em %s: dado provimento ao recurso; reformada a sentença para absolver %s; impedimento %d sem efeito.", decided.BR(), d.FullName, b.ID)
+				ids, err := s.endPrecautionary(ctx, c, d.ID, today, "absolvição em recurso: cessam as medidas cautelares (CPP, art. 386, parágrafo único, II)")
+				if err != nil {
+					return err
+				}
+				changed = append(changed, ids...)
 			} else {
 				nb := b.Ban
 				nb.ID, nb.Months, nb.LastDay, nb.ComputedLastDay, nb.OverrideReason, nb.CreatedAt, nb.CreatedBy = 0, in.Ban.Months, nil, nil, "", now, &uid

@@ -335,8 +335,12 @@ func evaluate(ru rule, q Query) (Range, error) {
 	} else if sec7 && q.Sec7 != nil {
 		note("sec7 ignorado: o § 7º do art. 201 (pena em dobro) só existe na Lei 14.597/2023, para fatos a partir de 15/06/2023; lei posterior mais gravosa não retroage (CF, art. 5º, XL)")
 	}
-	if r.Sec7 && (slices.Contains(q.Conduct, WordRacism) || (len(q.Conduct) == 0 && q.Sec7 != nil)) && !q.FactsDate.Before(lei14532From) {
-		note("racismo com conduta do caput ou do § 1º: aplica-se o art. 201, § 7º; o art. 20, § 2º-A, da Lei 7.716/1989 (reclusão de 2 a 5 anos e proibição de frequência por 3 anos) também pode incidir, em concurso: o(a) juiz(a) decide")
+	if slices.Contains(q.Conduct, WordRacism) && !q.FactsDate.Before(lei14532From) {
+		rule := "aplica-se o art. 201, § 7º"
+		if !ru.Sec7 {
+			rule = "aplica-se o " + ru.cite() + " (o § 7º do art. 201 só para fatos a partir de 15/06/2023)"
+		}
+		note("racismo com conduta do caput ou do § 1º: %s; o art. 20, § 2º-A, da Lei 7.716/1989 (crimes do art. 20, praticar, induzir ou incitar a discriminação; não a injúria racial do art. 2º-A: reclusão de 2 a 5 anos e proibição de frequência por 3 anos) também pode incidir, em concurso: o(a) juiz(a) decide", rule)
 	}
 
 	switch {

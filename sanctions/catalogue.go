@@ -43,6 +43,10 @@ type rule struct {
 // 12.299/2010)".
 func (r rule) cite() string { return cite(r.Article, r.Law) }
 
+// Cite names an article of a law in a Portuguese sentence: "art. 201, §
+// 2º, da Lei 14.597/2023", "art. 39 da Lei 10.671/2003".
+func Cite(article, law string) string { return cite(article, law) }
+
 // cite names an article of a law in a Portuguese sentence.
 func cite(article, law string) string {
 	if strings.Contains(article, ",") {
@@ -95,8 +99,8 @@ const (
 //     involved "mesmo que em local ou data distintos", only in its cases I–III.
 //   - Art. 201, § 7º is a cause of increase ("as penalidades previstas neste
 //     artigo serão aplicadas em dobro"): it presupposes conduct of the caput
-//     or § 1º. DOMAIN.md lets racism / against_women qualify on their own;
-//     we keep that and add a note for the judge (see BanRange).
+//     or § 1º. Racism alone is Lei 7.716/1989, art. 20, § 2º-A (aloneRange);
+//     against_women alone is no offence of art. 201.
 func catalogue() []rule {
 	base := []string{WordViolence, WordRiot, WordInvasion, WordOrganiser}
 	return []rule{

@@ -138,6 +138,9 @@ func sizePT(n int64) string {
 
 // unsupportedJSON is the 415 of an endpoint that takes JSON only.
 func unsupportedJSON(ct string) error {
+	if ct == "" {
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "Cabeçalho Content-Type ausente: este recurso aceita somente application/json.")
+	}
 	return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Tipo de conteúdo %q não aceito: este recurso aceita somente application/json.", ct))
 }
 
@@ -196,13 +199,15 @@ func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// bindJSON decodes a JSON body into dst: 415 for another media type, 400 for
-// an unreadable body (not JSON, not UTF-8, not an object), 422 naming the
-// field (with array indices) for a value of the wrong type or a string that
-// holds a NUL character, which PostgreSQL cannot store.
+// bindJSON decodes a JSON body into dst: 415 for a missing Content-Type or
+// another media type, 400 for an unreadable body (not JSON, not UTF-8, not
+// an object), 422 naming the field (with array indices) for a key named
+// twice in one object, a key dst does not take (strictjson.go), a value of
+// the wrong type or a string that holds a NUL character, which PostgreSQL
+// cannot store.
 func bindJSON(c echo.Context, dst any) error {
 	ct := c.Request().Header.Get(echo.HeaderContentType)
-	if ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
+	if !isJSONType(ct) {
 		return unsupportedJSON(ct)
 	}
 	body, err := io.ReadAll(c.Request().Body)
@@ -235,6 +240,9 @@ func bindJSON(c echo.Context, dst any) error {
 	}
 	if path := findNUL(tree, ""); path != "" {
 		return errs.InvalidField(path, "no_nul", "o texto contém um caractere nulo (U+0000), que não é aceito.")
+	}
+	if err := strictBody(body, tree, dst); err != nil {
+		return err
 	}
 	if err := json.Unmarshal(body, dst); err != nil {
 		var te *json.UnmarshalTypeError

@@ -187,9 +187,7 @@ func (s *Server) setUserDisabled(disabled bool) echo.HandlerFunc {
 		}); err != nil {
 			return err
 		}
-		s.tokens.mu.Lock()
-		s.tokens.m = nil
-		s.tokens.mu.Unlock()
+		s.forgetUser(u.ID)
 		if disabled {
 			s.flash(c, "Usuário "+u.Name+" desativado: seus tokens e sessões deixam de valer.")
 		} else {

@@ -1,11 +1,11 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
-	"errors"
-	"bytes"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"

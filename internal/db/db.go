@@ -28,11 +28,12 @@ import (
 // Timeouts bound how long one statement may run and wait for a lock, and
 // how long a connection may sit idle inside a transaction, on every pooled
 // connection (issue 16, item 5: a held lock made a read wait 24 s). They
-// are below the server's write timeout (cmd/juizado: 30 s), so a request
-// never waits longer than its answer may take.
+// are below the server's write timeout (cmd/juizado: 120 s), so a request
+// never waits longer than its answer may take; the lock wait leaves room
+// for filings serialised on their court's sequence at peak.
 var Timeouts = struct {
 	Statement, Lock, IdleInTx time.Duration
-}{Statement: 20 * time.Second, Lock: 5 * time.Second, IdleInTx: 60 * time.Second}
+}{Statement: 60 * time.Second, Lock: 20 * time.Second, IdleInTx: 60 * time.Second}
 
 // Origin is the value of the setting juizado.origin on the application's
 // connections: the audit trigger (migration 00031) records a write made

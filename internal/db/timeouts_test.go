@@ -17,13 +17,16 @@ import (
 func TestPoolTimeoutsCutALockWait(t *testing.T) {
 	ctx := context.Background()
 	dsn := pgtest.NewDSN(t)
+	saved := db.Timeouts
+	db.Timeouts.Lock = 2 * time.Second // shorter than the default, for the test's sake
 	g, err := db.Open(ctx, dsn)
+	db.Timeouts = saved
 	if err != nil {
 		t.Fatal(err)
 	}
 	sqlDB, _ := g.DB()
 	defer sqlDB.Close()
-	for setting, want := range map[string]string{"statement_timeout": "20s", "lock_timeout": "5s", "idle_in_transaction_session_timeout": "1min", "juizado.origin": db.Origin} {
+	for setting, want := range map[string]string{"statement_timeout": "1min", "lock_timeout": "2s", "idle_in_transaction_session_timeout": "1min", "juizado.origin": db.Origin} {
 		var got string
 		if err := g.Raw("SELECT current_setting(?)", setting).Scan(&got).Error; err != nil || got != want {
 			t.Errorf("%s = %q (%v), want %q", setting, got, err, want)
@@ -51,7 +54,7 @@ func TestPoolTimeoutsCutALockWait(t *testing.T) {
 	if err == nil || !db.IsUnavailable(err) {
 		t.Fatalf("write under a held lock: %v, want a lock timeout (unavailable)", err)
 	}
-	if took < 4*time.Second || took > 10*time.Second {
-		t.Errorf("the write waited %v, want about the 5 s lock timeout", took)
+	if took < 1500*time.Millisecond || took > 8*time.Second {
+		t.Errorf("the write waited %v, want about the 2 s lock timeout", took)
 	}
 }

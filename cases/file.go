@@ -137,7 +137,7 @@ func (s *Service) FileOnce(ctx context.Context, actor Actor, in Representation, 
 	if key != "" && (len(key) > 255 || strings.IndexFunc(key, func(r rune) bool { return r < 0x21 || r > 0x7e }) >= 0) {
 		return nil, false, errs.InvalidField("Idempotency-Key", "format", "a chave de idempotência tem de 1 a 255 caracteres ASCII visíveis.")
 	}
-	v, err := s.validate(ctx, in)
+	v, err := s.validate(ctx, actor.Court, in)
 	if err != nil {
 		return nil, false, err
 	}
@@ -442,8 +442,9 @@ func kindPT(k string) string {
 	return k
 }
 
-func (s *Service) validate(ctx context.Context, in Representation) (*validated, error) {
+func (s *Service) validate(ctx context.Context, court string, in Representation) (*validated, error) {
 	var f errs.Fields
+	var notFound error // a group_id unknown in the court (404, before any 422)
 	v := &validated{}
 	now := s.now()
 	if !contains(FilerKinds, in.FiledBy.Kind) {
@@ -596,13 +597,15 @@ func (s *Service) validate(ctx context.Context, in Representation) (*validated, 
 					def.CNPJ = &c
 				}
 			}
-			gid, err := s.linkGroup(ctx, d.GroupID, def.GroupName)
+			gid, err := s.linkGroup(ctx, court, d.GroupID, def.GroupName)
 			if err != nil {
 				var fe *errs.Error
-				if errors.As(err, &fe) {
-					f.Add(p+".group_id", "exists", fe.Message)
-				} else {
+				if !errors.As(err, &fe) || fe.Kind != errs.NotFound {
 					return nil, err
+				}
+				if notFound == nil {
+					fe.Fields = []errs.FieldError{{Field: p + ".group_id", Rule: "exists", Message: fe.Message}}
+					notFound = fe
 				}
 			}
 			def.GroupID = gid
@@ -634,6 +637,9 @@ func (s *Service) validate(ctx context.Context, in Representation) (*validated, 
 			}
 		}
 	}
+	if notFound != nil {
+		return nil, notFound
+	}
 	return v, f.Err()
 }
 
@@ -643,18 +649,22 @@ func isMinorOn(birth, day civil.Date) bool {
 	return day.Before(adult)
 }
 
-// linkGroup returns the registered group for a fan_group defendant: the
-// group_id given (which must exist), else the one group whose name matches
-// (case and accents ignored), else nil.
-func (s *Service) linkGroup(ctx context.Context, id *int64, name string) (*int64, error) {
+// linkGroup returns the registered group of the court (TR.OOOO) for a
+// fan_group defendant: the group_id given, which must be registered in that
+// court (LGE art. 178: the court's own register of fan groups), else the
+// one group of the court whose name matches (case and accents ignored),
+// else nil. A group_id unknown or registered in another court is the same
+// errs.NotFound (../shared/API.md: no message tells them apart); the
+// trigger of migration 00030 checks it again in the filing's transaction.
+func (s *Service) linkGroup(ctx context.Context, court string, id *int64, name string) (*int64, error) {
 	tx := db.Conn(ctx, s.DB)
 	if id != nil {
 		var n int64
-		if err := tx.Raw("SELECT count(*) FROM fan_groups WHERE id = ?", *id).Scan(&n).Error; err != nil {
+		if err := tx.Raw("SELECT count(*) FROM fan_groups WHERE id = ? AND court_code = ?", *id, court).Scan(&n).Error; err != nil {
 			return nil, err
 		}
 		if n == 0 {
-			return nil, errs.New(errs.Invalid, fmt.Sprintf("torcida %d não cadastrada.", *id))
+			return nil, GroupNotFound(*id)
 		}
 		return id, nil
 	}
@@ -662,13 +672,20 @@ func (s *Service) linkGroup(ctx context.Context, id *int64, name string) (*int64
 		return nil, nil
 	}
 	var ids []int64
-	if err := tx.Raw("SELECT id FROM fan_groups WHERE f_unaccent(name) = f_unaccent(?) LIMIT 2", name).Scan(&ids).Error; err != nil {
+	if err := tx.Raw("SELECT id FROM fan_groups WHERE court_code = ? AND f_unaccent(name) = f_unaccent(?) LIMIT 2", court, name).Scan(&ids).Error; err != nil {
 		return nil, err
 	}
 	if len(ids) == 1 {
 		return &ids[0], nil
 	}
 	return nil, nil
+}
+
+// GroupNotFound is the errs.NotFound of a fan group id that is not
+// registered in the caller's court, worded the same whether the group
+// exists elsewhere or not at all.
+func GroupNotFound(id int64) *errs.Error {
+	return errs.New(errs.NotFound, fmt.Sprintf("Torcida %d não encontrada.", id))
 }
 
 // FindVenue returns the venue whose name matches name, case and accents

@@ -11,6 +11,7 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -336,10 +337,33 @@ func TestFile_FanGroupLinkAndGroupBanArt183(t *testing.T) {
 	r := fixture(t, "R5")
 	r.Defendants[0].GroupID = ptr(int64(999))
 	_, err := e.svc.File(ctx, e.pros, r)
-	invalidField(t, err, "defendants[0].group_id", false)
+	kindIs(t, err, errs.NotFound)
+
+	// A group of another court is neither taken by id (404 as the unknown
+	// 999) nor linked by its name.
+	if err := cases.EnsureCourt(ctx, e.g, "19.0001", ""); err != nil {
+		t.Fatal(err)
+	}
+	var other int64
+	if err := e.g.Raw("INSERT INTO fan_groups (name, supported_club, court_code) VALUES ('Torcida Organizada Garra do Tatuapé', 'Corinthians', '19.0001') RETURNING id").Scan(&other).Error; err != nil {
+		t.Fatal(err)
+	}
+	r = fixture(t, "R5")
+	r.Defendants[0].GroupID = &other
+	_, err2 := e.svc.File(ctx, e.pros, r)
+	kindIs(t, err2, errs.NotFound)
+	if err != nil && err2 != nil && strings.ReplaceAll(err.Error(), "999", "N") != strings.ReplaceAll(err2.Error(), fmt.Sprint(other), "N") {
+		t.Errorf("another court's group is told apart from an unknown one: %q vs %q", err, err2)
+	}
+	if c := e.file(t, fixture(t, "R5")); e.defendants(t, c.ID)[0].GroupID != nil {
+		t.Errorf("filing linked the group of another court by its name")
+	}
+	if err := e.g.Exec("DELETE FROM fan_groups WHERE id = ?", other).Error; err != nil {
+		t.Fatal(err)
+	}
 
 	var gid int64
-	if err := e.g.Raw("INSERT INTO fan_groups (name, supported_club) VALUES ('TORCIDA ORGANIZADA GARRA DO TATUAPE', 'Corinthians') RETURNING id").Scan(&gid).Error; err != nil {
+	if err := e.g.Raw("INSERT INTO fan_groups (name, supported_club, court_code) VALUES ('TORCIDA ORGANIZADA GARRA DO TATUAPE', 'Corinthians', '26.0100') RETURNING id").Scan(&gid).Error; err != nil {
 		t.Fatal(err)
 	}
 	c := e.file(t, fixture(t, "R5"))

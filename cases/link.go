@@ -34,8 +34,9 @@ type RegisteredGroup struct {
 // Who: the court's clerk (who registers fan groups, DOMAIN.md §7) or the
 // judge the case is distributed to (errs.Forbidden otherwise). Errors: a
 // case of another court or a defendant not of the case is errs.NotFound; a
-// person defendant is errs.Invalid on "defendant_id"; a missing group_id,
-// or a group not registered in the case's court, errs.Invalid on
+// person defendant is errs.Invalid on "defendant_id"; a missing group_id is
+// errs.Invalid on "group_id"; a group not registered in the case's court
+// (unknown or of another court, told apart by nothing) errs.NotFound naming
 // "group_id"; a decided case, or a defendant who already has a ban under
 // another group, errs.Conflict. Linking to the group already linked
 // changes nothing.
@@ -79,8 +80,10 @@ func (s *Service) LinkGroup(ctx context.Context, actor Actor, caseID, defendantI
 		}
 		if g.ID == 0 {
 			// A group of another court is not told apart from none at all
-			// (registry.Groups.GetGroup answers 404 for it).
-			return errs.InvalidField("group_id", "registered_in_court", fmt.Sprintf("a torcida %d não está cadastrada neste juizado (%s): cadastre-a aqui antes de vinculá-la.", *in.GroupID, c.CourtCode))
+			// (registry.Groups.GetGroup answers 404 for it too).
+			nf := GroupNotFound(*in.GroupID)
+			nf.Fields = []errs.FieldError{{Field: "group_id", Rule: "exists", Message: nf.Message}}
+			return nf
 		}
 		if d.GroupID != nil && *d.GroupID == g.ID {
 			v, err := s.view(ctx, *c, true)

@@ -2,6 +2,7 @@ package cases_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -63,10 +64,21 @@ func TestLinkGroup_ThenSentence_Art183(t *testing.T) {
 	}
 	_, err = e.svc.LinkGroup(ctx, clerk, c.ID, d.ID, cases.LinkGroupInput{})
 	invalidField(t, err, "group_id", false)
-	for _, gid := range []int64{there, 999999, -1} {
+	// A group of another court is not found, exactly as an unknown one.
+	var msgs []string
+	for _, gid := range []int64{there, 999999} {
 		_, err = e.svc.LinkGroup(ctx, clerk, c.ID, d.ID, cases.LinkGroupInput{GroupID: &gid})
-		invalidField(t, err, "group_id", false)
+		kindIs(t, err, errs.NotFound)
+		if err != nil {
+			msgs = append(msgs, strings.ReplaceAll(err.Error(), fmt.Sprint(gid), "N"))
+		}
 	}
+	if len(msgs) == 2 && msgs[0] != msgs[1] {
+		t.Errorf("another court's group and an unknown one are told apart: %q vs %q", msgs[0], msgs[1])
+	}
+	bad := int64(-1)
+	_, err = e.svc.LinkGroup(ctx, clerk, c.ID, d.ID, cases.LinkGroupInput{GroupID: &bad})
+	invalidField(t, err, "group_id", false)
 	if n := e.count(t, "movements", "case_id = ?", c.ID); n != moves {
 		t.Fatalf("refused links wrote %d movements", n-moves)
 	}

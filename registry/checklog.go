@@ -1,10 +1,14 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -45,6 +49,9 @@ type CheckLog struct {
 	pending []CheckRecord
 	closed  bool
 
+	spoolMu sync.Mutex
+	spool   string // file of records kept on disk while the database is down; "" for none
+
 	kick chan struct{} // capacity 1: a full batch waits
 	stop chan struct{}
 	done chan struct{}
@@ -73,6 +80,98 @@ func NewCheckLog(g *gorm.DB, logger *slog.Logger, buffer int, interval time.Dura
 	l.space = sync.NewCond(&l.mu)
 	go l.run()
 	return l
+}
+
+// SpoolTo keeps the records that cannot be written on disk, in the file
+// path (JSON lines, mode 0600), until the database takes them (degraded
+// mode, issue 16 item 3: a gate's checks are breach evidence and survive an
+// outage and a restart of the server); records spooled by an earlier run
+// are written first. "" keeps them in memory only.
+func (l *CheckLog) SpoolTo(path string) {
+	l.spoolMu.Lock()
+	l.spool = path
+	l.spoolMu.Unlock()
+	select {
+	case l.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Spooled returns how many records wait in the spool file.
+func (l *CheckLog) Spooled() int {
+	rs, _ := l.readSpool()
+	return len(rs)
+}
+
+func (l *CheckLog) readSpool() ([]CheckRecord, string) {
+	l.spoolMu.Lock()
+	path := l.spool
+	l.spoolMu.Unlock()
+	if path == "" {
+		return nil, ""
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, path
+	}
+	var rs []CheckRecord
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		var r CheckRecord
+		if len(bytes.TrimSpace(line)) > 0 && json.Unmarshal(line, &r) == nil {
+			rs = append(rs, r)
+		}
+	}
+	return rs, path
+}
+
+// toSpool appends rs to the spool file; false when there is none or it
+// cannot be written (the records then stay in memory).
+func (l *CheckLog) toSpool(rs []CheckRecord) bool {
+	l.spoolMu.Lock()
+	defer l.spoolMu.Unlock()
+	if l.spool == "" {
+		return false
+	}
+	if err := os.MkdirAll(filepath.Dir(l.spool), 0o700); err != nil {
+		return false
+	}
+	f, err := os.OpenFile(l.spool, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		l.logger.Error("blocklist check log: spool not writable", "err", err.Error())
+		return false
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	for _, r := range rs {
+		_ = enc.Encode(r)
+	}
+	_, err = f.Write(buf.Bytes())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err == nil
+}
+
+// drainSpool writes the spooled records; the file goes when they are in.
+func (l *CheckLog) drainSpool() {
+	rs, path := l.readSpool()
+	if len(rs) == 0 {
+		return
+	}
+	for i := 0; i < len(rs); i += l.batch {
+		if l.write(rs[i:min(i+l.batch, len(rs))]) != nil {
+			// Keep what is left (the written part goes from the file).
+			l.spoolMu.Lock()
+			_ = os.Remove(path)
+			l.spoolMu.Unlock()
+			l.toSpool(rs[i:])
+			return
+		}
+	}
+	l.spoolMu.Lock()
+	_ = os.Remove(path)
+	l.spoolMu.Unlock()
+	l.logger.Info("blocklist check log: spooled records written", "records", len(rs))
 }
 
 // Log queues a record. After Close it writes the record at once.
@@ -123,9 +222,19 @@ func (l *CheckLog) run() {
 	flush := func() {
 		rs := append(failed, l.take()...)
 		failed = nil
+		down := false
+		defer func() {
+			if failed == nil && !down {
+				l.drainSpool() // the database answers: what waited on disk too
+			}
+		}()
 		for len(rs) > 0 {
 			n := min(len(rs), l.batch)
 			if err := l.write(rs[:n]); err != nil {
+				if l.toSpool(rs) {
+					down = true
+					return // on disk until the database returns
+				}
 				if over := len(rs) - l.max; over > 0 {
 					// The database has refused writes for so long that
 					// the memory bound is reached: the oldest go.

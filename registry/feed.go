@@ -597,3 +597,46 @@ func (l *Lists) PruneFeed(ctx context.Context, before int64) error {
 		return tx.Exec("UPDATE blocklist_feed SET floor = GREATEST(floor, ?)", before).Error
 	})
 }
+
+// Discrepancy is a difference between the blocklist's stored entries and
+// the bans in force: a ban in force with no entry (add), an entry with no
+// ban in force (remove), or an entry whose days or person differ (change).
+type Discrepancy struct {
+	Kind  string `json:"kind"` // add | remove | change
+	BanID int64  `json:"ban_id"`
+}
+
+// Reconcile checks that the blocklist's entries are exactly the bans in
+// force today (issue 16, item 4: a ban edited in SQL left the blocklist
+// behind, with no version). It returns the differences; with fix, it then
+// makes a version for them (their changes carry the reason "correction"),
+// and returns that version (zero without fix or differences).
+func (l *Lists) Reconcile(ctx context.Context, fix bool) ([]Discrepancy, Version, error) {
+	var out []Discrepancy
+	var v Version
+	err := db.WithTx(ctx, l.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, l.DB)
+		today := l.today()
+		var diff []diffRow
+		if err := tx.Raw(diffSQL, today, today).Scan(&diff).Error; err != nil {
+			return err
+		}
+		for _, d := range diff {
+			id := d.BanID
+			if id == 0 {
+				id = d.New.BanID
+			}
+			if id == 0 {
+				id = d.Old.BanID
+			}
+			out = append(out, Discrepancy{Kind: d.Kind, BanID: id})
+		}
+		if !fix || len(diff) == 0 {
+			return nil
+		}
+		var err error
+		v, err = l.refresh(ctx, nil)
+		return err
+	})
+	return out, v, err
+}

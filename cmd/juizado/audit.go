@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/audit"
+	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/registry"
 	"github.com/spf13/cobra"
@@ -21,10 +24,10 @@ func auditKeys(cfg config.Config) *registry.KeyRing {
 }
 
 func auditCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "audit", Short: "The audit trail: verify the chain, sign a checkpoint"}
+	cmd := &cobra.Command{Use: "audit", Short: "The audit trail: verify the chain, sign a checkpoint, reconcile the blocklist"}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "verify",
-		Short: "Exit 0 when the audit chain and its signed checkpoints are intact; 1 naming the first broken row",
+		Short: "Exit 0 when the audit chain and its signed checkpoints are intact and no row was written outside the application; 1 naming the first broken row or every row written outside",
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx := context.Background()
 			cfg := config.FromEnv()
@@ -55,7 +58,27 @@ func auditCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Printf("intact: %d rows, %d signed checkpoints\n", n, cps)
+			tail, err := audit.Tail(ctx, g)
+			if err != nil {
+				return err
+			}
+			outside, err := audit.WrittenOutside(ctx, g, 0)
+			if err != nil {
+				return err
+			}
+			signed := "never"
+			if !tail.LastSigned.IsZero() {
+				signed = tail.LastSigned.UTC().Format(time.RFC3339)
+			}
+			fmt.Printf("chain intact: %d rows, %d signed checkpoints; unsigned tail: %d rows after row %d (last checkpoint %s)\n", n, cps, tail.Rows, tail.LastRow, signed)
+			if len(outside) > 0 {
+				fmt.Printf("WRITTEN OUTSIDE THE APPLICATION: %d rows (no application actor: a direct SQL edit)\n", len(outside))
+				for _, o := range outside {
+					fmt.Printf("  row %d: %s %s record %s at %s\n", o.ID, o.Action, o.Table, o.RecordID, o.At.UTC().Format(time.RFC3339Nano))
+				}
+				os.Exit(1)
+			}
+			fmt.Println("intact")
 			return nil
 		},
 	})
@@ -80,5 +103,46 @@ func auditCmd() *cobra.Command {
 			return nil
 		},
 	})
+	var fix bool
+	rec := &cobra.Command{
+		Use:   "reconcile [--fix]",
+		Short: "Exit 0 when the blocklist entries are exactly the bans in force; 1 listing each difference (--fix makes a version for them)",
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := context.Background()
+			cfg := config.FromEnv()
+			g, err := openDB(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			if h, err := sqlHandle(g); err == nil {
+				defer h.Close()
+			}
+			loc, err := time.LoadLocation(cfg.TimeZone)
+			if err != nil {
+				return err
+			}
+			lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
+			diff, v, err := lists.Reconcile(ctx, fix)
+			if err != nil {
+				return err
+			}
+			if len(diff) == 0 {
+				fmt.Println("blocklist reconciled: its entries are exactly the bans in force")
+				return nil
+			}
+			fmt.Printf("blocklist and bans differ: %d\n", len(diff))
+			for _, d := range diff {
+				fmt.Printf("  ban %d: %s\n", d.BanID, d.Kind)
+			}
+			if fix {
+				fmt.Printf("corrected: blocklist version %d made for the differences\n", v.Version)
+				return nil
+			}
+			os.Exit(1)
+			return nil
+		},
+	}
+	rec.Flags().BoolVar(&fix, "fix", false, "make a blocklist version for the differences")
+	cmd.AddCommand(rec)
 	return cmd
 }

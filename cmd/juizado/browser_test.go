@@ -147,7 +147,7 @@ func TestBrowserFlow(t *testing.T) {
 		t.Fatal(err)
 	}
 	var groupID int64
-	if err := m.DB.Raw("INSERT INTO fan_groups (name) VALUES ('Torcida Organizada Garra do Tatuapé') RETURNING id").Scan(&groupID).Error; err != nil {
+	if err := m.DB.Raw("INSERT INTO fan_groups (name, court_code) VALUES ('Torcida Organizada Garra do Tatuapé', '26.0100') RETURNING id").Scan(&groupID).Error; err != nil {
 		t.Fatal(err)
 	}
 	const pw = "senha-de-teste-123"

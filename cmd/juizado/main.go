@@ -99,7 +99,7 @@ func (m *Main) Open(ctx context.Context) error {
 	}
 	m.Server, err = web.New(web.Deps{DB: g, Enforcer: enf, Clock: m.Clock, Loc: loc, Templates: templates.FS, Logger: m.Logger, Keys: keys,
 		PublicURL: m.Config.PublicURL, TemplatesDir: m.Config.TemplatesDir, Court: m.Config.Court,
-		SecureCookies: m.Config.SecureCookies, TrustProxy: m.Config.TrustProxy})
+		SecureCookies: m.Config.SecureCookies, TrustProxy: m.Config.TrustProxy, SpoolDir: m.Config.SpoolDir})
 	return err
 }
 
@@ -135,7 +135,7 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	}
 	if m.Config.KeyDir != "" {
-		go m.checkpointAudit(tctx, 10*time.Minute)
+		go m.checkpointAudit(tctx, audit.CheckpointRows, audit.CheckpointEvery)
 	}
 	defer m.Server.Close() // writes the CPF checks still queued
 	m.Logger.Info("serving", "addr", m.Addr())
@@ -153,14 +153,22 @@ func (m *Main) Run(ctx context.Context) error {
 	return err
 }
 
-// checkpointAudit signs the audit chain's head every interval (and once at
-// start) with the key under JUIZADO_KEY_DIR/audit, so that rewriting the
-// chain from a row onwards is caught by `juizado audit verify`.
-func (m *Main) checkpointAudit(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
+// checkpointAudit signs the audit chain's head (with the key under
+// JUIZADO_KEY_DIR/audit) once at start and then whenever rows rows were
+// added since the last checkpoint, or every interval when any was, so the
+// tail that a superuser could cut without a trace stays small (issue 16,
+// item 4); `juizado audit verify` shows its size.
+func (m *Main) checkpointAudit(ctx context.Context, rows int64, every time.Duration) {
+	t := time.NewTicker(min(every, 5*time.Second))
 	defer t.Stop()
+	last := time.Time{}
 	for {
-		if _, err := audit.Checkpoint(ctx, m.DB, auditKeys(m.Config)); err != nil && !errors.Is(err, audit.ErrEmpty) && ctx.Err() == nil {
+		tail, err := audit.Tail(ctx, m.DB)
+		if err == nil && tail.Rows > 0 && (tail.Rows >= rows || time.Since(last) >= every) {
+			_, err = audit.Checkpoint(ctx, m.DB, auditKeys(m.Config))
+			last = time.Now()
+		}
+		if err != nil && !errors.Is(err, audit.ErrEmpty) && ctx.Err() == nil {
 			m.Logger.Error("audit checkpoint", "err", err.Error())
 		}
 		select {

@@ -160,6 +160,66 @@ func Checkpoint(ctx context.Context, g *gorm.DB, s Signer) (int64, error) {
 	return head.ID, err
 }
 
+// CheckpointRows and CheckpointEvery are how often the server signs a
+// checkpoint: after this many rows, or this long after the last when any
+// row was added (issue 16, item 4: the unsigned tail stays small).
+const (
+	CheckpointRows  = 1000
+	CheckpointEvery = time.Minute
+)
+
+// TailInfo is the unprotected tail of the chain: the rows after the last
+// signed checkpoint, which a superuser with the triggers off could delete
+// without Verify noticing.
+type TailInfo struct {
+	Rows       int64     // rows after the last checkpoint
+	LastSigned time.Time // when the last checkpoint was signed (zero: none)
+	LastRow    int64     // the row it signed
+}
+
+// Tail returns the unprotected tail of the chain.
+func Tail(ctx context.Context, g *gorm.DB) (TailInfo, error) {
+	var t TailInfo
+	var at struct{ At *time.Time }
+	err := db.Conn(ctx, g).Raw("SELECT coalesce(max(audit_id), 0) FROM audit_checkpoints").Scan(&t.LastRow).Error
+	if err == nil {
+		err = db.Conn(ctx, g).Raw("SELECT max(at) AS at FROM audit_checkpoints").Scan(&at).Error
+	}
+	if err == nil {
+		err = db.Conn(ctx, g).Raw("SELECT count(*) FROM audit_log WHERE id > ?", t.LastRow).Scan(&t.Rows).Error
+	}
+	if at.At != nil {
+		t.LastSigned = *at.At
+	}
+	return t, err
+}
+
+// Outside is an audited row written without an application actor: by a
+// connection that is not the application's (psql, a script), so a direct
+// SQL edit of the court's records (migration 00031).
+type Outside struct {
+	ID       int64     `json:"id"`
+	At       time.Time `json:"at"`
+	Action   string    `json:"action"`
+	Table    string    `json:"table" gorm:"column:table_name"`
+	RecordID string    `json:"record_id"`
+}
+
+// WrittenOutside returns every audited row written outside the application
+// since migration 00031 marked the trail (earlier rows carry no origin), in
+// id order, at most limit (0: all).
+func WrittenOutside(ctx context.Context, g *gorm.DB, limit int) ([]Outside, error) {
+	var out []Outside
+	q := db.Conn(ctx, g).Raw(`SELECT id, at, action, table_name, record_id FROM audit_log
+		WHERE role = 'outside' ORDER BY id`)
+	if limit > 0 {
+		q = db.Conn(ctx, g).Raw(`SELECT id, at, action, table_name, record_id FROM audit_log
+		WHERE role = 'outside' ORDER BY id LIMIT ?`, limit)
+	}
+	err := q.Scan(&out).Error
+	return out, err
+}
+
 // Filter narrows List: the record (table and id), the actor, a period.
 type Filter struct {
 	Domain string // court code, "group:ID" or "club:NAME"; empty: every domain

@@ -70,6 +70,26 @@ func ListUsers(ctx context.Context, g *gorm.DB) ([]User, error) {
 	return us, err
 }
 
+// inCourt is the condition of the users of a court (TR.OOOO): its staff
+// and the managers of the fan groups registered in it (LGE art. 178).
+const inCourt = "(court_code = ? OR group_id IN (SELECT id FROM fan_groups WHERE court_code = ?))"
+
+// ListCourtUsers returns the users of court (its staff and the managers of
+// its fan groups) by name: what a court's admin manages (DOMAIN.md §7).
+func ListCourtUsers(ctx context.Context, g *gorm.DB, court string) ([]User, error) {
+	var us []User
+	err := db.Conn(ctx, g).Where(inCourt, court, court).Order("name").Find(&us).Error
+	return us, err
+}
+
+// CourtUser returns the user id of court (staff, or manager of one of its
+// fan groups); ok false when there is none, whether the id is unknown or
+// of another court.
+func CourtUser(ctx context.Context, g *gorm.DB, court string, id int64) (u User, ok bool, err error) {
+	err = db.Conn(ctx, g).Where("id = ? AND "+inCourt, id, court, court).Limit(1).Find(&u).Error
+	return u, err == nil && u.ID != 0, err
+}
+
 // Token is an API token's record (never the token itself).
 type Token struct {
 	ID        int64

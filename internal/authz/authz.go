@@ -173,21 +173,32 @@ func HashToken(token string) []byte {
 // Authenticate returns the user of a bearer token valid at now, or
 // ErrUnauthenticated. One indexed lookup, no slow hash.
 func Authenticate(ctx context.Context, g *gorm.DB, token string, now time.Time) (User, error) {
+	u, _, err := AuthenticateUntil(ctx, g, token, now)
+	return u, err
+}
+
+// AuthenticateUntil is Authenticate that also returns when the token
+// expires (nil: never), so that a cache of verified tokens refuses it on
+// time (issue 16, item 5).
+func AuthenticateUntil(ctx context.Context, g *gorm.DB, token string, now time.Time) (User, *time.Time, error) {
 	if len(token) < 20 || len(token) > 200 {
-		return User{}, ErrUnauthenticated
+		return User{}, nil, ErrUnauthenticated
 	}
-	var u User
+	var row struct {
+		User
+		TokenExpiresAt *time.Time
+	}
 	err := db.Conn(ctx, g).Raw(`
-		SELECT u.* FROM api_tokens t JOIN users u ON u.id = t.user_id
+		SELECT u.*, t.expires_at AS token_expires_at FROM api_tokens t JOIN users u ON u.id = t.user_id
 		WHERE t.token_hash = ? AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > ?)
-		  AND u.disabled_at IS NULL`, HashToken(token), now).Scan(&u).Error
+		  AND u.disabled_at IS NULL`, HashToken(token), now).Scan(&row).Error
 	if err != nil {
-		return User{}, err
+		return User{}, nil, err
 	}
-	if u.ID == 0 {
-		return User{}, ErrUnauthenticated
+	if row.User.ID == 0 {
+		return User{}, nil, ErrUnauthenticated
 	}
-	return u, nil
+	return row.User, row.TokenExpiresAt, nil
 }
 
 // UserSpec describes the user that CreateToken makes or reuses.

@@ -13,7 +13,11 @@ import (
 // Lockout bounds password guessing: PerAccount failed logins for one account
 // name, or PerIP from one address, within Window lock that account or
 // address until the oldest of those failures is Window old (so about Window
-// after a burst). Failures live in login_failures (not audited).
+// after a burst). An address is locked only out of the accounts it has
+// failed on within the window (issue 16: behind a proxy every user shares
+// one address, and an attacker there must not lock out everyone else); the
+// accounts it never attacked stay open from it. Failures live in
+// login_failures (not audited).
 type Lockout struct {
 	Window     time.Duration
 	PerAccount int
@@ -100,6 +104,15 @@ func (l Lockout) lockedUntil(ctx context.Context, g *gorm.DB, acct, ip string, n
 	}{{"account", acct, l.PerAccount}, {"ip", ip, l.PerIP}} {
 		if q.limit <= 0 || q.val == "" {
 			continue
+		}
+		if q.col == "ip" {
+			var tried int64
+			if err := db.Conn(ctx, g).Raw("SELECT count(*) FROM login_failures WHERE ip = ? AND account = ? AND at > ?", ip, acct, now.Add(-l.Window)).Scan(&tried).Error; err != nil {
+				return time.Time{}, err
+			}
+			if tried == 0 {
+				continue // an account this address has not attacked
+			}
 		}
 		var ats []struct{ At time.Time }
 		err := db.Conn(ctx, g).Raw("SELECT at FROM login_failures WHERE "+q.col+" = ? AND at > ? ORDER BY at DESC LIMIT ?",

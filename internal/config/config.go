@@ -39,6 +39,10 @@ type Config struct {
 	// TrustProxy takes the client's address from X-Forwarded-For for the
 	// login lockout (JUIZADO_TRUST_PROXY=1; only behind a reverse proxy).
 	TrustProxy bool
+	// SpoolDir keeps the gates' check records on disk while the database
+	// is unreachable (JUIZADO_SPOOL_DIR, default
+	// $HOME/.local/share/juizado/spool).
+	SpoolDir string
 }
 
 // FromEnv reads the configuration from the environment with its defaults.
@@ -54,6 +58,7 @@ func FromEnv() Config {
 		TemplatesDir:  os.Getenv("JUIZADO_TEMPLATES_DIR"),
 		SecureCookies: truthy(os.Getenv("JUIZADO_SECURE_COOKIES")),
 		TrustProxy:    truthy(os.Getenv("JUIZADO_TRUST_PROXY")),
+		SpoolDir:      env("JUIZADO_SPOOL_DIR", filepath.Join(home, ".local", "share", "juizado", "spool")),
 	}
 }
 

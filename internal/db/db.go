@@ -6,14 +6,18 @@ package db
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"net"
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	"github.com/jackc/pgx/v5/stdlib" // also the database/sql driver "pgx"
 	"github.com/juizado/juizado/migrations"
 	"github.com/pressly/goose/v3"
 	"gorm.io/driver/postgres"
@@ -21,14 +25,42 @@ import (
 	"gorm.io/gorm/logger"
 )
 
+// Timeouts bound how long one statement may run and wait for a lock, and
+// how long a connection may sit idle inside a transaction, on every pooled
+// connection (issue 16, item 5: a held lock made a read wait 24 s). They
+// are below the server's write timeout (cmd/juizado: 120 s), so a request
+// never waits longer than its answer may take; the lock wait leaves room
+// for filings serialised on their court's sequence at peak.
+var Timeouts = struct {
+	Statement, Lock, IdleInTx time.Duration
+}{Statement: 60 * time.Second, Lock: 20 * time.Second, IdleInTx: 60 * time.Second}
+
+// Origin is the value of the setting juizado.origin on the application's
+// connections: the audit trigger (migration 00031) records a write made
+// through them without a user as the system's, and a write from any other
+// connection (psql, a script) as made outside the application.
+const Origin = "app"
+
 // Open connects to the database at dsn (a postgres:// URL or a libpq
-// key/value string) and checks that it answers. The pool is sized for one
-// server process.
+// key/value string, several hosts with target_session_attrs=read-write for
+// a primary and its standby) and checks that it answers. The pool is sized
+// for one server process; every connection carries Timeouts and Origin.
 func Open(ctx context.Context, dsn string) (*gorm.DB, error) {
-	sqlDB, err := sql.Open("pgx", dsn)
+	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("db: open: %w", err)
 	}
+	ms := func(d time.Duration) string { return fmt.Sprint(d.Milliseconds()) }
+	for k, v := range map[string]string{"statement_timeout": ms(Timeouts.Statement), "lock_timeout": ms(Timeouts.Lock),
+		"idle_in_transaction_session_timeout": ms(Timeouts.IdleInTx), "juizado.origin": Origin} {
+		if _, set := cfg.RuntimeParams[k]; !set {
+			cfg.RuntimeParams[k] = v
+		}
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = 5 * time.Second // an unreachable host fails fast (degraded mode)
+	}
+	sqlDB := stdlib.OpenDB(*cfg)
 	sqlDB.SetMaxOpenConns(40)
 	sqlDB.SetMaxIdleConns(20)
 	sqlDB.SetConnMaxIdleTime(5 * time.Minute)
@@ -106,6 +138,44 @@ func Conn(ctx context.Context, g *gorm.DB) *gorm.DB {
 	return g.WithContext(ctx)
 }
 
+// IsUnavailable reports whether err says the database cannot serve now
+// rather than that the request is wrong: no connection (refused, reset,
+// timed out, the server shutting down or starting, a standby being
+// promoted), a statement or lock wait cut by Timeouts, or a read-only
+// server where a write was due. The HTTP layer answers 503 with
+// Retry-After for it (issue 16, item 3).
+func IsUnavailable(err error) bool {
+	if err == nil {
+		return false
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		switch {
+		case strings.HasPrefix(pg.Code, "08"), // connection exception
+			pg.Code == "57P01", pg.Code == "57P02", pg.Code == "57P03", // admin/crash shutdown, cannot connect now
+			pg.Code == "57014", // query_canceled (statement_timeout)
+			pg.Code == "55P03", // lock_not_available (lock_timeout)
+			pg.Code == "25006", // read_only_sql_transaction (a standby)
+			pg.Code == "53300": // too_many_connections
+			return true
+		}
+		return false
+	}
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	switch {
+	case errors.As(err, &ce), errors.As(err, &ne), errors.Is(err, driver.ErrBadConn), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return true
+	}
+	msg := err.Error()
+	for _, s := range []string{"conn closed", "connection refused", "connection reset", "broken pipe", "failed to connect", "server closed the connection", "unexpected EOF"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // IsUniqueViolation reports whether err is PostgreSQL's unique_violation
 // (23505), optionally on the named constraint or index.
 func IsUniqueViolation(err error, constraint string) bool {
@@ -125,9 +195,21 @@ func provider(sqlDB *sql.DB) (*goose.Provider, error) {
 }
 
 // MigrateUp applies every pending migration and returns the versions applied.
+// The migrations run on one connection with no statement or lock timeout
+// (an index on a large table takes longer than a request may), reset to the
+// pool's Timeouts afterwards.
 func MigrateUp(ctx context.Context, sqlDB *sql.DB) ([]int64, error) {
 	p, err := provider(sqlDB)
 	if err != nil {
+		return nil, err
+	}
+	prev := sqlDB.Stats().MaxOpenConnections
+	sqlDB.SetMaxOpenConns(1)
+	defer func() {
+		_, _ = sqlDB.ExecContext(context.Background(), "RESET statement_timeout; RESET lock_timeout")
+		sqlDB.SetMaxOpenConns(prev)
+	}()
+	if _, err := sqlDB.ExecContext(ctx, "SET statement_timeout = 0; SET lock_timeout = 0"); err != nil {
 		return nil, err
 	}
 	res, err := p.Up(ctx)

@@ -248,15 +248,21 @@ func TestLoginLockout(t *testing.T) {
 	if rec := newBrowser(t, f.srv, "192.0.2.32").login("u-prosecutor", "senha certa prosecutor"); rec.Code != 303 {
 		t.Fatalf("another account: %d", rec.Code)
 	}
-	// One address guessing many accounts.
+	// One address guessing many accounts (the lockout of an address).
 	ip := newBrowser(t, f.srv, "198.51.100.7")
 	for i := 0; i < 20; i++ {
 		if rec := ip.login("conta-"+string(rune('a'+i)), "x-senha-qualquer"); rec.Code != 401 {
 			t.Fatalf("address failure %d: %d", i+1, rec.Code)
 		}
 	}
-	if rec := ip.login("u-prosecutor", "senha certa prosecutor"); rec.Code != 429 {
-		t.Fatalf("locked address: %d", rec.Code)
+	// The address is locked out of the accounts it attacked...
+	if rec := ip.login("conta-a", "x-senha-qualquer"); rec.Code != 429 {
+		t.Fatalf("an attacked account from the locked address: %d, want 429", rec.Code)
+	}
+	// ...never out of an account it has not attacked (behind a proxy every
+	// user shares the address; issue 16, item 5).
+	if rec := ip.login("u-prosecutor", "senha certa prosecutor"); rec.Code != 303 {
+		t.Fatalf("an account the address never attacked: %d, want 303", rec.Code)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html/template"
 	"io"
 	"log/slog"
 	"math"
@@ -16,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/labstack/echo/v4"
 )
@@ -90,8 +92,21 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		default:
 			p.Detail = fmt.Sprint(he.Message)
 		}
+	case db.IsUnavailable(err):
+		// Degraded mode (issue 16, item 3): the database cannot serve now;
+		// the client is told to come back, never a 500.
+		p.Status = http.StatusServiceUnavailable
+		p.Detail = "O banco de dados está indisponível no momento. Tente novamente em alguns segundos."
+		s.deps.Logger.Warn("database unavailable", "request_id", c.Response().Header().Get(echo.HeaderXRequestID), "route", c.Path(), "err", err.Error())
 	default:
 		p.Status = http.StatusInternalServerError
+	}
+	if p.Status == http.StatusServiceUnavailable {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds))
+		if isPagePath(c.Request().URL.Path) && c.Request().Method != http.MethodHead {
+			s.unavailablePage(c, p.Detail)
+			return
+		}
 	}
 	if p.Status == http.StatusInternalServerError {
 		p.Detail = "Erro interno. A falha foi registrada; tente novamente mais tarde."
@@ -110,6 +125,36 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		return
 	}
 	_ = c.Blob(p.Status, "application/problem+json", b)
+}
+
+// retryAfterSeconds is the Retry-After of a 503 while the database is
+// unreachable: about the time a restart or a standby's promotion takes.
+const retryAfterSeconds = 5
+
+// isPagePath reports whether path is one of the HTML pages (not the API,
+// the probes or the metrics).
+func isPagePath(path string) bool {
+	for _, p := range []string{"/api/", "/healthz", "/readyz", "/metrics"} {
+		if strings.HasPrefix(path, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// unavailablePage answers a page with an HTML 503: the error page when it
+// renders, else a minimal page (rendering may need what is unavailable).
+func (s *Server) unavailablePage(c echo.Context, msg string) {
+	rec := c.Response()
+	func() {
+		defer func() { _ = recover() }() // e.g. no session could be loaded
+		_ = s.pageError(c, http.StatusServiceUnavailable, msg)
+	}()
+	if rec.Committed {
+		return
+	}
+	_ = c.HTML(http.StatusServiceUnavailable, `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Serviço indisponível · Juizado do Torcedor</title></head><body><h1>Serviço indisponível</h1><p>`+
+		template.HTMLEscapeString(msg)+`</p></body></html>`)
 }
 
 // maxBody is the server's body limit (BodyLimit in New) for the routes
@@ -138,6 +183,9 @@ func sizePT(n int64) string {
 
 // unsupportedJSON is the 415 of an endpoint that takes JSON only.
 func unsupportedJSON(ct string) error {
+	if ct == "" {
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "Cabeçalho Content-Type ausente: este recurso aceita somente application/json.")
+	}
 	return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Tipo de conteúdo %q não aceito: este recurso aceita somente application/json.", ct))
 }
 
@@ -196,13 +244,15 @@ func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// bindJSON decodes a JSON body into dst: 415 for another media type, 400 for
-// an unreadable body (not JSON, not UTF-8, not an object), 422 naming the
-// field (with array indices) for a value of the wrong type or a string that
-// holds a NUL character, which PostgreSQL cannot store.
+// bindJSON decodes a JSON body into dst: 415 for a missing Content-Type or
+// another media type, 400 for an unreadable body (not JSON, not UTF-8, not
+// an object), 422 naming the field (with array indices) for a key named
+// twice in one object, a key dst does not take (strictjson.go), a value of
+// the wrong type or a string that holds a NUL character, which PostgreSQL
+// cannot store.
 func bindJSON(c echo.Context, dst any) error {
 	ct := c.Request().Header.Get(echo.HeaderContentType)
-	if ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
+	if !isJSONType(ct) {
 		return unsupportedJSON(ct)
 	}
 	body, err := io.ReadAll(c.Request().Body)
@@ -235,6 +285,9 @@ func bindJSON(c echo.Context, dst any) error {
 	}
 	if path := findNUL(tree, ""); path != "" {
 		return errs.InvalidField(path, "no_nul", "o texto contém um caractere nulo (U+0000), que não é aceito.")
+	}
+	if err := strictBody(body, tree, dst); err != nil {
+		return err
 	}
 	if err := json.Unmarshal(body, dst); err != nil {
 		var te *json.UnmarshalTypeError

@@ -79,8 +79,8 @@ func TestAPILinkGroupThenSentence_LGE_art_183(t *testing.T) {
 		{fmt.Sprintf("/api/v1/cases/x/defendants/%d/group", def), `{"group_id": 50}`, 404, ""},
 		{path, `{}`, 422, "group_id"},
 		{path, `{"group_id": 0}`, 422, "group_id"},
-		{path, `{"group_id": 51}`, 422, "group_id"},
-		{path, `{"group_id": 424242}`, 422, "group_id"},
+		{path, `{"group_id": 51}`, 404, "group_id"},     // another court's group: as unknown
+		{path, `{"group_id": 424242}`, 404, "group_id"}, // no such group
 		{path, `{"group_id": "50"}`, 422, ""},
 	} {
 		code, body, _ := f.send(t, "PUT", tc.path, "clerk", "application/json", tc.body)
@@ -140,7 +140,7 @@ func TestPageLinkGroup(t *testing.T) {
 		t.Errorf("prosecutor posts the link: %d", rec.Code)
 	}
 	rec = clerk.do("POST", u+"/torcida", url.Values{"vinc.defendant_id": {fmt.Sprint(def)}, "vinc.group_id": {"51"}})
-	expect(t, "group of another court", rec.Code, 422, rec.Body.String(), `id="f-vinc-group-id-erro"`, "não está cadastrada neste juizado")
+	expect(t, "group of another court", rec.Code, 404, rec.Body.String(), "Não encontrado")
 	rec = clerk.do("POST", u+"/torcida", url.Values{"vinc.defendant_id": {fmt.Sprint(def)}, "vinc.group_id": {"x1"}})
 	expect(t, "malformed group", rec.Code, 422, rec.Body.String(), `id="f-vinc-group-id-erro"`, "x1")
 	var n int64

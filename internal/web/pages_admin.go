@@ -33,7 +33,6 @@ func (s *Server) adminPages(e *echo.Echo) {
 	e.POST("/admin/usuarios/:id/ativar", s.setUserDisabled(false), a)
 	e.GET("/admin/papeis", s.rolesPage, a)
 	e.GET("/admin/juizados", s.courtsPage, a)
-	e.POST("/admin/juizados", s.createCourtPage, a)
 	e.POST("/admin/juizados/configuracao", s.courtSettingsPage, a)
 	e.GET("/admin/auditoria", s.auditPage, a)
 }
@@ -44,11 +43,19 @@ type usersData struct {
 	Roles  []string
 }
 
+// courts returns the administrator's court: an admin belongs to one court
+// and manages only it (issue 16, item 2); new courts are created by the
+// operator (juizado user create --court TR.OOOO --create-court).
 func (s *Server) courts(c echo.Context) ([]cases.Court, error) {
 	var cs []cases.Court
-	err := db.Conn(c.Request().Context(), s.deps.DB).Order("code").Find(&cs).Error
+	err := db.Conn(c.Request().Context(), s.deps.DB).Where("code = ?", actor(c).Court).Order("code").Find(&cs).Error
 	return cs, err
 }
+
+// adminRoles are the roles a court's admin gives: the court's staff and the
+// managers of its fan groups (club accounts are national: the operator
+// creates them with juizado user create --role club).
+var adminRoles = []string{"admin", "clerk", "judge", "prosecutor", "police", "fan_group"}
 
 // usersPage: GET /admin/usuarios.
 func (s *Server) usersPage(c echo.Context) error {
@@ -56,7 +63,7 @@ func (s *Server) usersPage(c echo.Context) error {
 }
 
 func (s *Server) renderUsers(c echo.Context, status int, p Page) error {
-	us, err := authz.ListUsers(c.Request().Context(), s.deps.DB)
+	us, err := authz.ListCourtUsers(c.Request().Context(), s.deps.DB, actor(c).Court)
 	if err != nil {
 		return err
 	}
@@ -65,14 +72,17 @@ func (s *Server) renderUsers(c echo.Context, status int, p Page) error {
 		return err
 	}
 	p.Title = "Usuários"
-	p.Data = usersData{Users: us, Courts: cs, Roles: authz.Roles}
+	p.Data = usersData{Users: us, Courts: cs, Roles: adminRoles}
 	return s.page(c, status, "admin_usuarios", p)
 }
 
-// createUserPage: POST /admin/usuarios (name, role, court | club | group,
-// senha, senha2).
+// createUserPage: POST /admin/usuarios (name, role, court | group, senha,
+// senha2): a user of the admin's court only (its staff, or a manager of one
+// of its fan groups); another court, or a group of another court, is refused
+// with the message of an unknown one.
 func (s *Server) createUserPage(c echo.Context) error {
 	ctx := c.Request().Context()
+	own := actor(c).Court
 	var f errs.Fields
 	spec := authz.UserSpec{Name: textcheck.Line(c.FormValue("name")), Role: c.FormValue("role")}
 	if rule, msg := textcheck.Problem(spec.Name, 200, false); rule != "" {
@@ -80,26 +90,30 @@ func (s *Server) createUserPage(c echo.Context) error {
 	} else if spec.Name == "" {
 		f.Add("name", "required", "Informe o nome de usuário.")
 	}
-	if !authz.IsRole(spec.Role) {
-		f.Add("role", "oneof", "Escolha um perfil.")
+	if !contains(adminRoles, spec.Role) {
+		f.Add("role", "oneof", "Escolha um perfil deste juizado (contas de clube são criadas por quem opera o sistema).")
 	}
 	switch {
 	case authz.IsStaff(spec.Role):
 		spec.Court = c.FormValue("court")
 		if spec.Court == "" {
-			f.Add("court", "required", "Escolha o juizado deste perfil.")
+			spec.Court = own
 		}
-	case spec.Role == "club":
-		spec.Club = textcheck.Line(c.FormValue("club"))
-		if rule, msg := textcheck.Problem(spec.Club, 200, false); rule != "" {
-			f.Add("club", rule, msg)
-		} else if spec.Club == "" {
-			f.Add("club", "required", "Informe o clube.")
+		if spec.Court != own {
+			f.Add("court", "own_court", "Escolha o juizado "+own+": o administrador cadastra usuários do seu juizado.")
 		}
 	case spec.Role == "fan_group":
 		spec.Group, _ = strconv.ParseInt(strings.TrimSpace(c.FormValue("group")), 10, 64)
 		if spec.Group <= 0 {
 			f.Add("group", "required", "Informe o número da torcida organizada.")
+		} else {
+			var n int64
+			if err := db.Conn(ctx, s.deps.DB).Raw("SELECT count(*) FROM fan_groups WHERE id = ? AND court_code = ?", spec.Group, own).Scan(&n).Error; err != nil {
+				return err
+			}
+			if n == 0 {
+				f.Add("group", "exists", fmt.Sprintf("Torcida %d não encontrada entre as torcidas cadastradas neste juizado.", spec.Group))
+			}
 		}
 	}
 	pw := c.FormValue("senha")
@@ -160,11 +174,11 @@ func (s *Server) setUserDisabled(disabled bool) echo.HandlerFunc {
 		if id == pageUser(c).ID {
 			return s.pageError(c, http.StatusUnprocessableEntity, "Você não pode desativar a própria conta.")
 		}
-		var u authz.User
-		if err := db.Conn(c.Request().Context(), s.deps.DB).Where("id = ?", id).Limit(1).Find(&u).Error; err != nil {
+		u, ok, err := authz.CourtUser(c.Request().Context(), s.deps.DB, actor(c).Court, id)
+		if err != nil {
 			return err
 		}
-		if u.ID == 0 {
+		if !ok { // unknown, or of another court: the same answer
 			return s.pageError(c, http.StatusNotFound, "Usuário não encontrado.")
 		}
 		if err := s.inTx(c, func(ctx context.Context) error {
@@ -173,9 +187,7 @@ func (s *Server) setUserDisabled(disabled bool) echo.HandlerFunc {
 		}); err != nil {
 			return err
 		}
-		s.tokens.mu.Lock()
-		s.tokens.m = nil
-		s.tokens.mu.Unlock()
+		s.forgetUser(u.ID)
 		if disabled {
 			s.flash(c, "Usuário "+u.Name+" desativado: seus tokens e sessões deixam de valer.")
 		} else {
@@ -231,29 +243,16 @@ func (s *Server) renderCourts(c echo.Context, status int, p Page) error {
 	return s.page(c, status, "admin_juizados", p)
 }
 
-// createCourtPage: POST /admin/juizados (code TR.OOOO, name).
-func (s *Server) createCourtPage(c echo.Context) error {
-	code, name := strings.TrimSpace(c.FormValue("code")), strings.TrimSpace(c.FormValue("name"))
-	var f errs.Fields
-	if cases.CheckCourtCode(code) != nil {
-		f.Add("code", "court", fmt.Sprintf("Use o código TR.OOOO do CNJ de um tribunal de justiça estadual (TR de 01 a %d), por exemplo 26.0100.", cases.StateCourts))
-	}
-	if err := f.Err(); err != nil {
-		fields, msg, status, _ := formErrors(err)
-		return s.renderCourts(c, status, Page{Form: formOf(c), Errs: fields, Error: msg})
-	}
-	if err := s.inTx(c, func(ctx context.Context) error { return cases.EnsureCourt(ctx, s.deps.DB, code, name) }); err != nil {
-		return err
-	}
-	s.flash(c, "Juizado "+code+" cadastrado.")
-	return redirect(c, "/admin/juizados")
-}
-
 // courtSettingsPage: POST /admin/juizados/configuracao (code,
 // sec7_doubles_ban, publish_default): the court's reading of art. 201, § 7º
 // and whether sentences publish the name by default.
+//
+// Only the admin's own court: another court's code is 404, as an unknown one.
 func (s *Server) courtSettingsPage(c echo.Context) error {
 	code := c.FormValue("code")
+	if code != actor(c).Court {
+		return s.pageError(c, http.StatusNotFound, "Juizado não encontrado.")
+	}
 	var res *gorm.DB
 	if err := s.inTx(c, func(ctx context.Context) error {
 		res = db.Conn(ctx, s.deps.DB).Model(&cases.Court{}).Where("code = ?", code).

@@ -8,15 +8,16 @@ import (
 )
 
 // Page writes outside a service's transaction still name their actor in
-// the audit trail: the admin's new court and settings, the club's token.
+// the audit trail: the admin's new user and court settings, the club's token.
 func TestPageWritesNameTheirActor(t *testing.T) {
 	f := newFixture(t)
 	admin := f.browser(t, "admin")
-	admin.do("GET", "/admin/juizados", nil)
-	if rec := admin.do("POST", "/admin/juizados", url.Values{"code": {"26.0200"}, "name": {"Juizado do Torcedor 2"}}); rec.Code != 303 {
-		t.Fatalf("new court: %d %s", rec.Code, rec.Body)
+	admin.do("GET", "/admin/usuarios", nil)
+	if rec := admin.do("POST", "/admin/usuarios", url.Values{"name": {"novo-escrivao"}, "role": {"clerk"}, "court": {"26.0100"}, "senha": {"senha-muito-boa"}, "senha2": {"senha-muito-boa"}}); rec.Code != 303 {
+		t.Fatalf("new user: %d %s", rec.Code, rec.Body)
 	}
-	if rec := admin.do("POST", "/admin/juizados/configuracao", url.Values{"code": {"26.0200"}, "sec7_doubles_ban": {"false"}}); rec.Code != 303 {
+	admin.do("GET", "/admin/juizados", nil)
+	if rec := admin.do("POST", "/admin/juizados/configuracao", url.Values{"code": {"26.0100"}, "sec7_doubles_ban": {"false"}}); rec.Code != 303 {
 		t.Fatalf("court settings: %d %s", rec.Code, rec.Body)
 	}
 	club := f.browser(t, "club")
@@ -25,7 +26,7 @@ func TestPageWritesNameTheirActor(t *testing.T) {
 		t.Fatalf("club token: %d %s", rec.Code, rec.Body)
 	}
 	for _, c := range []struct{ table, action, actor string }{
-		{"courts", "insert", "u-admin"}, {"courts", "update", "u-admin"}, {"api_tokens", "insert", "u-club"},
+		{"users", "insert", "u-admin"}, {"courts", "update", "u-admin"}, {"api_tokens", "insert", "u-club"},
 	} {
 		var n int64
 		if err := f.g.Raw("SELECT count(*) FROM audit_log WHERE table_name = ? AND action = ? AND actor_name = ?", c.table, c.action, c.actor).Scan(&n).Error; err != nil {

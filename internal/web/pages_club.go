@@ -222,9 +222,7 @@ func (s *Server) clubRevokeToken(c echo.Context) error {
 		}
 		return err
 	}
-	s.tokens.mu.Lock() // revoked here: refused at once, not after tokenTTL
-	s.tokens.m = nil
-	s.tokens.mu.Unlock()
+	s.forgetUser(owner) // revoked here: refused at once, not after tokenTTL
 	s.flash(c, fmt.Sprintf("Token nº %d revogado: o portão que o usa deixa de ser atendido.", id))
 	return redirect(c, "/clube#tokens")
 }

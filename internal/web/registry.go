@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/registry"
@@ -202,6 +203,10 @@ type blocklistCache struct {
 	state     atomic.Pointer[blocklistState]
 	pending   atomic.Int64 // the highest version Refresh made in this process
 	pendingAt atomic.Int64 // when (unix ns)
+	// downAt is when (unix ns) the database last failed to confirm the
+	// version (degraded mode): for a second after, the version in memory
+	// answers without trying again.
+	downAt atomic.Int64
 }
 
 type blocklistState struct {
@@ -251,8 +256,46 @@ func (s *Server) noteVersion(v int64) {
 	s.bl.pendingAt.Store(time.Now().UnixNano())
 }
 
-// preparedBlocklist returns the prepared bodies of the latest version.
+// preparedBlocklist returns the prepared bodies of the latest version. With
+// the database unreachable (degraded mode, issue 16 item 3) it returns the
+// version in memory, if there is one, and stale true; staleVersion then says
+// how old it is.
 func (s *Server) preparedBlocklist(ctx context.Context) (*preparedList, error) {
+	p, _, err := s.preparedBlocklistAge(ctx)
+	return p, err
+}
+
+// preparedBlocklistAge is preparedBlocklist that also says whether the
+// version comes from memory because the database cannot confirm it.
+func (s *Server) preparedBlocklistAge(ctx context.Context) (*preparedList, bool, error) {
+	st := s.bl.state.Load()
+	if st != nil && time.Since(time.Unix(0, s.bl.downAt.Load())) < time.Second {
+		return st.p, true, nil
+	}
+	p, err := s.preparedBlocklistDB(ctx)
+	if err != nil && st != nil && db.IsUnavailable(err) {
+		s.bl.downAt.Store(time.Now().UnixNano())
+		return st.p, true, nil
+	}
+	return p, false, err
+}
+
+// staleVersion tells the client how old the version in memory is when the
+// database could not confirm it: X-Blocklist-Verified-At (when this server
+// last saw it current, RFC 3339) and X-Blocklist-Age (seconds since).
+func (s *Server) staleVersion(c echo.Context, stale bool) {
+	st := s.bl.state.Load()
+	if !stale || st == nil {
+		return
+	}
+	h := c.Response().Header()
+	h.Set("X-Blocklist-Verified-At", st.checked.UTC().Format(time.RFC3339))
+	h.Set("X-Blocklist-Age", strconv.FormatInt(int64(time.Since(st.checked).Seconds()), 10))
+	h.Set("X-Blocklist-Degraded", "database-unavailable")
+}
+
+// preparedBlocklistDB looks the latest version up in the database.
+func (s *Server) preparedBlocklistDB(ctx context.Context) (*preparedList, error) {
 	today := civil.Today(s.now(), s.deps.Loc)
 	if st := s.bl.state.Load(); st != nil && s.fresh(st, today) {
 		return st.p, nil
@@ -357,10 +400,11 @@ func (s *Server) blocklist(c echo.Context) error {
 	default:
 		return errs.InvalidField("format", "oneof", "formato deve ser json ou csv.")
 	}
-	p, err := s.preparedBlocklist(c.Request().Context())
+	p, stale, err := s.preparedBlocklistAge(c.Request().Context())
 	if err != nil {
 		return err
 	}
+	s.staleVersion(c, stale)
 	b := p.json
 	if format == "csv" {
 		b = p.csv
@@ -485,10 +529,11 @@ func (s *Server) blocklistCheck(c echo.Context) error {
 	if err != nil {
 		return errs.InvalidField("cpf", "cpf", err.Error())
 	}
-	p, err := s.preparedBlocklist(c.Request().Context())
+	p, stale, err := s.preparedBlocklistAge(c.Request().Context())
 	if err != nil {
 		return err
 	}
+	s.staleVersion(c, stale)
 	bans := p.checks.bans(cpf.String())
 	if u, ok := c.Get(userKey).(authz.User); ok && s.checkLog != nil {
 		club := ""

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -54,6 +55,10 @@ type Deps struct {
 	// TrustProxy takes the client's address from X-Forwarded-For for the
 	// login lockout (JUIZADO_TRUST_PROXY: behind a reverse proxy only).
 	TrustProxy bool
+	// SpoolDir keeps the gates' check records on disk while the database
+	// is unreachable, until it returns (JUIZADO_SPOOL_DIR; "" for memory
+	// only).
+	SpoolDir string
 }
 
 // Server is the HTTP server with its services.
@@ -147,6 +152,9 @@ func New(d Deps) (*Server, error) {
 	}
 	lists.OnVersion = s.noteVersion
 	s.checkLog = registry.NewCheckLog(d.DB, d.Logger, 0, 0)
+	if d.SpoolDir != "" {
+		s.checkLog.SpoolTo(filepath.Join(d.SpoolDir, "blocklist-checks.jsonl"))
+	}
 	return s, nil
 }
 

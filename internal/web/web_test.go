@@ -75,7 +75,7 @@ func newFixture(t testing.TB) *fixture {
 	if err := cases.EnsureCourt(ctx, g, "26.0100", ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Exec("INSERT INTO fan_groups (id, name) VALUES (1, 'Torcida Teste')").Error; err != nil {
+	if err := g.Exec("INSERT INTO fan_groups (id, name, court_code) VALUES (1, 'Torcida Teste', '26.0100')").Error; err != nil {
 		t.Fatal(err)
 	}
 	clk := &shiftClock{}

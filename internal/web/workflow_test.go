@@ -41,7 +41,7 @@ func newWF(t *testing.T) *wf {
 	if err := cases.EnsureCourt(ctx, g, "26.0100", ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Exec("INSERT INTO fan_groups (name, supported_club) VALUES ('Torcida Organizada Garra do Tatuapé', 'Corinthians')").Error; err != nil {
+	if err := g.Exec("INSERT INTO fan_groups (name, supported_club, court_code) VALUES ('Torcida Organizada Garra do Tatuapé', 'Corinthians', '26.0100')").Error; err != nil {
 		t.Fatal(err)
 	}
 	loc, _ := time.LoadLocation("America/Sao_Paulo")

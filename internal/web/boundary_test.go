@@ -1,0 +1,249 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"mime/multipart"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/authz"
+)
+
+// otherCourt holds the records of court 19.0001 that the walk aims at
+// from court 26.0100 (the fixture's court).
+type otherCourt struct {
+	caseID, defID, banID     int64
+	groupCaseID, groupDefID  int64
+	groupID, memberID        int64
+	userID, clubTokenID      int64
+	prosecutor, judge, clerk string // tokens
+}
+
+// seedOtherCourt files and sentences a person case and files a group case
+// in court 19.0001, registers a group there with one member and gives a
+// club of its own a token.
+func seedOtherCourt(t *testing.T, f *fixture) otherCourt {
+	t.Helper()
+	ctx := context.Background()
+	if err := cases.EnsureCourt(ctx, f.g, "19.0001", ""); err != nil {
+		t.Fatal(err)
+	}
+	var o otherCourt
+	// The fixture's group 1 was inserted with its id: the sequence moves past it.
+	if err := f.g.Exec("SELECT setval('fan_groups_id_seq', 100)").Error; err != nil {
+		t.Fatal(err)
+	}
+	tok := func(spec authz.UserSpec) (string, int64) {
+		u, _, err := authz.EnsureUser(ctx, f.g, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tk, err := authz.NewToken(ctx, f.g, u.ID, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tk, u.ID
+	}
+	o.prosecutor, _ = tok(authz.UserSpec{Name: "rj-prosecutor", Role: "prosecutor", Court: "19.0001"})
+	o.judge, _ = tok(authz.UserSpec{Name: "rj-judge", Role: "judge", Court: "19.0001"})
+	o.clerk, o.userID = tok(authz.UserSpec{Name: "rj-clerk", Role: "clerk", Court: "19.0001"})
+	send := func(method, path, token, ctype, body string) map[string]any {
+		t.Helper()
+		rec := f.do(method, path, token, ctype, []byte(body), "")
+		if rec.Code/100 != 2 {
+			t.Fatalf("%s %s in 19.0001: %d %s", method, path, rec.Code, rec.Body)
+		}
+		return decode(t, rec)
+	}
+	c := send("POST", "/api/v1/cases", o.prosecutor, "application/json", representation(t, "R1"))
+	o.caseID = int64(c["id"].(float64))
+	o.defID = int64(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
+	s := send("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", o.caseID), o.judge, "application/json",
+		fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": "2025-04-01", "months": 12}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, o.defID))
+	o.banID = int64(s["ban"].(map[string]any)["id"].(float64))
+	g := send("POST", "/api/v1/groups", o.clerk, "application/json", `{"name": "Torcida Fronteira Carioca", "supported_club": "Flamengo"}`)
+	o.groupID = int64(g["id"].(float64))
+	mgr, _ := tok(authz.UserSpec{Name: "rj-manager", Role: "fan_group", Group: o.groupID})
+	send("POST", fmt.Sprintf("/api/v1/groups/%d/members/import", o.groupID), mgr, "text/csv",
+		string(fixtureBytes(t, "fixtures", "members-valid-excel-ptbr.csv")))
+	if err := f.g.Raw("SELECT min(id) FROM members WHERE group_id = ?", o.groupID).Scan(&o.memberID).Error; err != nil || o.memberID == 0 {
+		t.Fatalf("member of 19.0001: %v", err)
+	}
+	rep := strings.Replace(representation(t, "R5"), `"kind": "fan_group",`, fmt.Sprintf(`"kind": "fan_group", "group_id": %d,`, o.groupID), 1)
+	gc := send("POST", "/api/v1/cases", o.prosecutor, "application/json", rep)
+	o.groupCaseID = int64(gc["id"].(float64))
+	o.groupDefID = int64(gc["defendants"].([]any)[0].(map[string]any)["id"].(float64))
+	_, clubUser := tok(authz.UserSpec{Name: "outro-clube", Role: "club", Club: "Flamengo"})
+	if err := f.g.Raw("SELECT max(id) FROM api_tokens WHERE user_id = ?", clubUser).Scan(&o.clubTokenID).Error; err != nil || o.clubTokenID == 0 {
+		t.Fatalf("club token: %v", err)
+	}
+	return o
+}
+
+// ids returns the path of route template rt with the ids of o (foreign) or
+// with ids nobody has (unknown).
+func (o otherCourt) path(rt string, unknown bool) string {
+	id := func(n int64) string {
+		if unknown {
+			return "987654"
+		}
+		return fmt.Sprint(n)
+	}
+	caseID, defID := o.caseID, o.defID
+	if strings.Contains(rt, "/group") || strings.Contains(rt, "/torcida") {
+		caseID, defID = o.groupCaseID, o.groupDefID
+	}
+	var first string
+	switch {
+	case strings.HasPrefix(rt, "/api/v1/cases/"), strings.HasPrefix(rt, "/processos/"):
+		first = id(caseID)
+	case strings.HasPrefix(rt, "/api/v1/bans/"):
+		first = id(o.banID)
+	case strings.HasPrefix(rt, "/api/v1/groups/"):
+		first = id(o.groupID)
+	case strings.HasPrefix(rt, "/api/v1/members/"), strings.HasPrefix(rt, "/associados/"):
+		first = id(o.memberID)
+	case strings.HasPrefix(rt, "/admin/usuarios/"):
+		first = id(o.userID)
+	case strings.HasPrefix(rt, "/clube/tokens/"):
+		first = id(o.clubTokenID)
+	default:
+		first = "?"
+	}
+	return strings.NewReplacer(":id", first, ":defendant_id", id(defID)).Replace(rt)
+}
+
+var digits = regexp.MustCompile(`[0-9]+`)
+
+// The court boundary on every write (API.md "Tokens and roles"; issue 16
+// item 1): every write route that names a record in its path, called by
+// every role the policy lets in, with the records of another court (case,
+// defendant, ban, group, member, user, another club's token) answers 404,
+// and its answer is the answer for ids nobody has, digits aside; nothing
+// of the other court changes.
+func TestEveryWriteWithAnotherCourtsIDsIs404LikeUnknown(t *testing.T) {
+	f := newFixture(t)
+	o := seedOtherCourt(t, f)
+	for _, role := range authz.Roles {
+		f.browser(t, role) // signed in before the count below
+	}
+	var before int64
+	if err := f.g.Raw("SELECT count(*) FROM audit_log WHERE action <> 'read'").Scan(&before).Error; err != nil {
+		t.Fatal(err)
+	}
+	allowed := map[string][]string{}
+	for _, r := range f.rules {
+		if r[1] == authz.AnyDomain || r[1] == f.users[r[0]].Domain() {
+			allowed[r[3]+" "+r[2]] = append(allowed[r[3]+" "+r[2]], r[0])
+		}
+	}
+	for _, rt := range f.srv.Routes() {
+		for _, role := range []string{"admin"} {
+			if strings.HasPrefix(rt, "POST /admin/") {
+				allowed[rt] = append(allowed[rt], role)
+			}
+		}
+	}
+	routes := f.srv.Routes()
+	sort.Strings(routes)
+	walked := 0
+	for _, rt := range routes {
+		method, path, _ := strings.Cut(rt, " ")
+		if method == "GET" || method == "HEAD" || !strings.Contains(path, ":") || strings.HasPrefix(path, "/verificar/") {
+			continue
+		}
+		roles := allowed[rt]
+		if !strings.HasPrefix(path, "/api/") {
+			roles = pageRoles(f, path, method)
+		}
+		if len(roles) == 0 {
+			t.Errorf("%s: no role to walk it with", rt)
+		}
+		for _, role := range roles {
+			walked++
+			var answers [2]*httptest.ResponseRecorder
+			for i, unknown := range []bool{false, true} {
+				p := o.path(path, unknown)
+				if strings.HasPrefix(path, "/api/") {
+					ctype, body := "application/json", []byte(`{}`)
+					switch {
+					case strings.HasSuffix(path, "/import"):
+						ctype, body = "text/csv", fixtureBytes(t, "fixtures", "members-valid-excel-ptbr.csv")
+					case strings.HasSuffix(path, "/evidence"):
+						var buf bytes.Buffer
+						mw := multipart.NewWriter(&buf)
+						fw, _ := mw.CreateFormFile("file", "prova.pdf")
+						fw.Write([]byte("%PDF-1.4\n%%EOF\n"))
+						mw.WriteField("description", "Prova")
+						mw.Close()
+						ctype, body = mw.FormDataContentType(), buf.Bytes()
+					case strings.HasSuffix(path, "/photo"):
+						ctype, body = "image/jpeg", []byte{0xff, 0xd8, 0xff, 0xd9}
+					}
+					answers[i] = f.do(method, p, f.tokens[role], ctype, body, "")
+				} else {
+					b := f.browser(t, role)
+					b.do("GET", "/painel", nil) // a fresh CSRF token
+					answers[i] = b.do(method, p, url.Values{})
+				}
+			}
+			foreign, unknown := answers[0], answers[1]
+			if !strings.HasPrefix(path, "/api/") && foreign.Code == 403 && unknown.Code == 403 {
+				walked--
+				continue // a page of another role of the court (requirePage)
+			}
+			if foreign.Code != 404 || unknown.Code != 404 {
+				t.Errorf("%s as %s: another court's ids %d, unknown ids %d; want 404 for both (%s)", rt, role, foreign.Code, unknown.Code, shortBody(foreign.Body.String()))
+				continue
+			}
+			if strings.HasPrefix(path, "/api/") {
+				if a, b := digits.ReplaceAllString(foreign.Body.String(), "N"), digits.ReplaceAllString(unknown.Body.String(), "N"); a != b {
+					t.Errorf("%s as %s: another court's ids are told apart from unknown ones:\n%s\n%s", rt, role, a, b)
+				}
+			}
+		}
+	}
+	if walked < 40 {
+		t.Errorf("walked %d route × role pairs, want every write route", walked)
+	}
+	var n int64
+	if err := f.g.Raw("SELECT count(*) FROM audit_log WHERE action <> 'read'").Scan(&n).Error; err != nil {
+		t.Fatal(err)
+	}
+	if n != before {
+		var rows []string
+		f.g.Raw("SELECT table_name || ' ' || action || ' ' || record_id || ' by ' || actor_name FROM audit_log WHERE action <> 'read' ORDER BY id OFFSET ?", before).Scan(&rows)
+		t.Errorf("the walk wrote %d audited rows: %v", n-before, rows)
+	}
+}
+
+// pageRoles are the roles whose pages post to path (requirePage in the
+// page routes): the walk signs in as each.
+func pageRoles(f *fixture, path, method string) []string {
+	switch {
+	case strings.HasPrefix(path, "/admin/"):
+		return []string{"admin"}
+	case strings.HasPrefix(path, "/clube/"):
+		return []string{"club"}
+	case strings.HasPrefix(path, "/associados/"):
+		return []string{"fan_group"}
+	case strings.HasPrefix(path, "/processos/"):
+		return []string{"clerk", "judge", "prosecutor", "police"}
+	}
+	return nil
+}
+
+func shortBody(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}

@@ -602,7 +602,7 @@ func TestCorrect_MaterialErrorOnly_CF_art_5_XXXVI(t *testing.T) {
 		t.Errorf("lengthening by correction: %q", msg)
 	}
 	_, err = e.svc.Correct(ctx, j, banID, cases.CorrectInput{LastDay: "2025-08-29", Reason: "leitura do dia inexistente"})
-	invalidField(t, err, "last_day", false) // one day below the 3-month minimum
+	invalidField(t, err, "last_day", false)                 // one day below the 3-month minimum
 	_, banID, j = e.finalBan(t, "R1", "2025-05-31", 6, nil) // 30/11/2025
 	b, err := e.svc.Correct(ctx, j, banID, cases.CorrectInput{LastDay: "2025-11-29", Reason: "leitura do dia inexistente"})
 	if err != nil || b.LastDay.String() != "2025-11-29" {

@@ -67,7 +67,7 @@ func seedOtherCourt(t *testing.T, f *fixture) otherCourt {
 	o.caseID = int64(c["id"].(float64))
 	o.defID = int64(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
 	s := send("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", o.caseID), o.judge, "application/json",
-		fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": "2025-04-01", "months": 12}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, o.defID))
+		fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, o.defID))
 	o.banID = int64(s["ban"].(map[string]any)["id"].(float64))
 	g := send("POST", "/api/v1/groups", o.clerk, "application/json", `{"name": "Torcida Fronteira Carioca", "supported_club": "Flamengo"}`)
 	o.groupID = int64(g["id"].(float64))

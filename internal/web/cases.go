@@ -170,6 +170,9 @@ func (s *Server) signDraft(c echo.Context) error {
 		return err
 	}
 	if in.DefendantID == 0 {
+		if _, err := s.cases.Get(c.Request().Context(), actor(c), id); err != nil {
+			return err // a case of another court is 404 like an unknown one
+		}
 		return errs.InvalidField("defendant_id", "required", "informe o réu (defendant_id) cuja minuta será assinada.")
 	}
 	if err := withIfMatch(c); err != nil {

@@ -433,25 +433,25 @@ func (s *Service) finalityMissing(ctx context.Context, c *Case) (missing []strin
 	check := func(what string, w *DeadlineView) {
 		switch {
 		case w == nil:
-			missing = append(missing, "falta a intimação de "+what)
+			missing = append(missing, "falta a intimação "+what)
 		case w.Open:
 			missing = append(missing, fmt.Sprintf("o prazo de recurso de %s corre até %s", what, w.LastDay.BR()))
 		case day.Before(w.Closes):
 			day = w.Closes
 		}
 	}
-	check("Ministério Público", find(PartyProsecution, nil))
+	check("do Ministério Público", find(PartyProsecution, nil))
 	for _, d := range defs {
 		id := d.ID
 		name := d.FullName
 		if d.Kind == "fan_group" {
 			name = d.GroupName
 		}
-		check(fmt.Sprintf("%s (réu %d)", name, d.ID), find(PartyDefendant, &id))
+		check(fmt.Sprintf("de %s (réu %d)", name, d.ID), find(PartyDefendant, &id))
 		if c.Flow == FlowCriminal {
-			check(fmt.Sprintf("a defesa de %s (réu %d)", name, d.ID), find(PartyDefence, &id))
+			check(fmt.Sprintf("da defesa de %s (réu %d)", name, d.ID), find(PartyDefence, &id))
 		} else if w := find(PartyDefence, &id); w != nil {
-			check(fmt.Sprintf("a defesa de %s (réu %d)", name, d.ID), w)
+			check(fmt.Sprintf("da defesa de %s (réu %d)", name, d.ID), w)
 		}
 	}
 	if day.After(today) {

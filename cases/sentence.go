@@ -397,6 +397,32 @@ func defendantFlags(c Case, nDefendants int, in SentenceInput) (Flags, []string)
 	return fl, conduct
 }
 
+// SentenceRange is the rule that a sentence with in's flags would apply to
+// defendant in.DefendantID of case caseID of the actor's court (the
+// sentence page shows it before signing): the same computation as
+// Sentence. errs.NotFound for a case or defendant not of the court.
+func (s *Service) SentenceRange(ctx context.Context, actor Actor, caseID int64, in SentenceInput) (sanctions.Range, Flags, error) {
+	var c Case
+	if err := db.Conn(ctx, s.DB).Where("id = ? AND court_code = ?", caseID, actor.Court).Limit(1).Find(&c).Error; err != nil {
+		return sanctions.Range{}, Flags{}, err
+	}
+	if c.ID == 0 {
+		return sanctions.Range{}, Flags{}, notFound(fmt.Sprintf("Processo %d", caseID))
+	}
+	var d Defendant
+	if err := db.Conn(ctx, s.DB).Where("id = ? AND case_id = ?", in.DefendantID, c.ID).Limit(1).Find(&d).Error; err != nil {
+		return sanctions.Range{}, Flags{}, err
+	}
+	if d.ID == 0 {
+		return sanctions.Range{}, Flags{}, errs.InvalidField("defendant_id", "defendant_of_case", fmt.Sprintf("o réu %d não é parte deste processo.", in.DefendantID))
+	}
+	var court Court
+	if err := db.Conn(ctx, s.DB).Where("code = ?", c.CourtCode).Take(&court).Error; err != nil {
+		return sanctions.Range{}, Flags{}, err
+	}
+	return s.rangeFor(ctx, c, d, court, in)
+}
+
 // rangeFor is the rule for defendant d of case c with the sentence's flags
 // (sanctions.BanRange), as an errs.Invalid naming the field when no statute
 // covers it.

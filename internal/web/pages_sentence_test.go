@@ -22,14 +22,17 @@ func TestPageSentenceRefusesUnknownChoicesAndHugeIDs(t *testing.T) {
 	def := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
 	judge := f.browser(t, "judge")
 	judge.do("GET", caseURL+"/sentenca", nil)
-	base := url.Values{"defendant_id": {def}, "ban.first_day": {"10/06/2025"}, "ban.months": {"12"}, "eligible": {"true"},
+	base := url.Values{"defendant_id": {def}, "ban.months": {"12"}, "eligible": {"true"},
 		"sec7_doubles_ban": {"true"}, "reporting_duty.place": {"2º DP"}, "reporting_duty.club": {"Corinthians"}}
 	for _, tc := range []struct{ field, value, id string }{
 		{"eligible", "maybe", "f-eligible"},
 		{"organiser", "talvez", "f-organiser"},
 		{"sec7", "1", "f-sec7"},
+		{"weapons", "x", "f-weapons"},
+		{"fan_fight", "sempre", "f-fan-fight"},
 		{"sec7_doubles_ban", "yes", "f-sec7-doubles-ban"},
 		{"publish", "maybe", ""},
+		{"precautionary_until_final", "talvez", ""},
 	} {
 		form := cloneForm(base)
 		form.Set(tc.field, tc.value)
@@ -70,10 +73,12 @@ func TestPageSentenceRefusesUnknownChoicesAndHugeIDs(t *testing.T) {
 
 // The sentence page shows the warnings the judge needs before signing: a
 // CPF already punished under art. 201 (§ 2º's condition), the same CPF with
-// another birth date elsewhere, and a term entirely in the past.
-func TestPageSentenceWarnings(t *testing.T) {
+// another birth date elsewhere; and "Recalcular" refuses, as signing does,
+// a first day in the past (the ban starts at the final judgment or later:
+// Súmula 643 STJ), showing the last day it would have.
+func TestPageSentenceWarnings_LGE_art_201_sec2_Sumula_643(t *testing.T) {
 	f := newFixture(t)
-	f.fileAndSentence(t, `"eligible": true, "ban": {"first_day": "2025-06-10", "months": 6}`)
+	f.fileAndSentence(t, `"eligible": true, "ban": {"months": 6}`)
 	rep := strings.Replace(representation(t, "R1"), `"1991-07-22"`, `"1991-07-23"`, 1)
 	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", rep)
 	if code != 201 || !strings.Contains(body, "22/07/1991") {
@@ -84,5 +89,5 @@ func TestPageSentenceWarnings(t *testing.T) {
 	rec := judge.do("GET", caseURL+"/sentenca", nil)
 	expect(t, "sentence form", rec.Code, 200, rec.Body.String(), "não tiver sido punido anteriormente", "art. 201, § 2º", "22/07/1991")
 	rec = judge.do("POST", caseURL+"/sentenca", url.Values{"acao": {"recalcular"}, "ban.first_day": {"01/04/2025"}, "ban.months": {"3"}})
-	expect(t, "recalculated past term", rec.Code, 200, rec.Body.String(), "30/06/2025", "inteiramente no passado")
+	expect(t, "recalculated past first day", rec.Code, 422, rec.Body.String(), "30/06/2025", `id="f-ban-first-day-erro"`, "Súmula 643", `value="01/04/2025"`)
 }

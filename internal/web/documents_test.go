@@ -186,7 +186,9 @@ func TestSentenceDocumentOncePerDecisionAndDraftPreview_CPP386(t *testing.T) {
 	sentence := func(caseID int64, body string) *httptest.ResponseRecorder {
 		return f.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), f.tokens["judge"], "application/json", []byte(body), "")
 	}
-	get := func(path, role string) *httptest.ResponseRecorder { return f.do("GET", path, f.tokens[role], "", nil, "") }
+	get := func(path, role string) *httptest.ResponseRecorder {
+		return f.do("GET", path, f.tokens[role], "", nil, "")
+	}
 
 	caseID, defID := file(0)
 	if rec := sentence(caseID, fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 6}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, defID)); rec.Code != 201 {

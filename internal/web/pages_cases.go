@@ -52,6 +52,8 @@ func (s *Server) casePages(e *echo.Echo) {
 	for k, name := range map[pdf.Kind]string{pdf.KindSentence: "sentenca", pdf.KindNotice: "intimacao", pdf.KindLetter: "oficio", pdf.KindSummary: "resumo"} {
 		e.GET("/processos/:id/"+name+".pdf", s.pageDownload(d.caseDocument(k)), read)
 	}
+	// The minuta's preview for the judge's session (the API's draft.pdf takes a token).
+	e.GET("/processos/:id/minuta.pdf", s.pageDownload(d.draft), s.requirePage("judge"))
 	e.GET("/distribuicao", s.distributionPage, s.requirePage("clerk", "judge"))
 	e.POST("/distribuicao", s.distributePending, s.requirePage("clerk"))
 	e.GET("/audiencias", s.hearingsPage, read)
@@ -59,11 +61,7 @@ func (s *Server) casePages(e *echo.Echo) {
 
 // documentsService is the court documents' service as documentRoutes builds it.
 func (s *Server) documentsService() *documents {
-	return &documents{s: s, svc: &pdf.Service{
-		DB: s.deps.DB, Cases: s.cases, Lists: s.lists, Clock: s.deps.Clock, Loc: s.deps.Loc,
-		Wording: pdf.Wording{Embedded: s.deps.Templates, Dir: s.deps.TemplatesDir},
-		BaseURL: s.deps.PublicURL, Court: s.deps.Court,
-	}}
+	return &documents{s: s, svc: s.pdfService()}
 }
 
 // pageDownload serves a file with an API handler; its errors become pages.

@@ -67,7 +67,8 @@ type sentenceData struct {
 	// Grounds are the items of CPP art. 386 (acquittal).
 	Grounds []acquittalGround
 	// Draft is the defendant's saved minuta (nil: none) and DraftPDF the
-	// address of its preview as the PDF of the sentence.
+	// address of its preview as the PDF of the sentence (the page route of
+	// GET /api/v1/cases/{id}/sentence/draft.pdf, for the judge's session).
 	Draft    *cases.SentenceRecord
 	DraftPDF string
 }
@@ -132,7 +133,7 @@ func (s *Server) renderSentence(c echo.Context, status int, p Page, checked *cas
 		switch {
 		case err == nil:
 			d.Draft = draft
-			d.DraftPDF = fmt.Sprintf("/api/v1/cases/%d/sentence/draft.pdf?defendant_id=%d", id, defID)
+			d.DraftPDF = fmt.Sprintf("/processos/%d/minuta.pdf?defendant_id=%d", id, defID)
 			if fresh && status == http.StatusOK {
 				if in, ok := draftInput(draft); ok {
 					f = draftForm(in)
@@ -535,6 +536,7 @@ func (s *Server) sentencePage(c echo.Context) error {
 	if err != nil {
 		return fail(err, "")
 	}
+	s.issueSentence(c, id, in.DefendantID) // the sentence document, once (one verification code)
 	return s.doneOnCase(c, id, "#documentos", sentenceNotice(r), r.Warnings)
 }
 

@@ -150,7 +150,14 @@ func TestPageSentenceOutcomes_LGE_art_201_sec6_CPP_art_386(t *testing.T) {
 		t.Fatalf("after the minuta: %d drafts (want 1), or a ban", n)
 	}
 	rec = judge.do("GET", rec.Header().Get("Location"), nil)
-	expect(t, "the form continues the minuta", rec.Code, 200, rec.Body.String(), "Minuta salva", fmt.Sprintf("/api/v1/cases/%d/sentence/draft.pdf?defendant_id=%s", caseID, def),
+	preview := judge.do("GET", fmt.Sprintf("%s/minuta.pdf?defendant_id=%s", caseURL, def), nil)
+	if preview.Code != 200 || preview.Header().Get("Content-Type") != "application/pdf" || !strings.HasPrefix(preview.Body.String(), "%PDF") {
+		t.Errorf("the minuta's preview: %d %s", preview.Code, preview.Header().Get("Content-Type"))
+	}
+	if rec := f.browser(t, "clerk").do("GET", fmt.Sprintf("%s/minuta.pdf?defendant_id=%s", caseURL, def), nil); rec.Code != 403 {
+		t.Errorf("the clerk reads the minuta: %d, want 403", rec.Code)
+	}
+	expect(t, "the form continues the minuta", rec.Code, 200, rec.Body.String(), "Minuta salva", fmt.Sprintf("/processos/%d/minuta.pdf?defendant_id=%s", caseID, def),
 		`<option value="prison" selected>`, `value="24"`, "Fundamentação: organizou o tumulto.</textarea>")
 	prison.Set("acao", "assinar")
 	rec = judge.do("POST", caseURL+"/sentenca", prison)
@@ -163,7 +170,14 @@ func TestPageSentenceOutcomes_LGE_art_201_sec6_CPP_art_386(t *testing.T) {
 	}
 	page := judge.do("GET", caseURL, nil).Body.String()
 	expect(t, "case page after the prison sentence", 200, 200, page, "Sentença assinada: condenação à reclusão de 24 meses e 20 dias-multa",
-		"condenação à reclusão e multa, sem conversão", "reclusão de 24 meses e 20 dias-multa", "Nenhum impedimento neste processo")
+		"condenação à reclusão e multa, sem conversão", "reclusão de 24 meses e 20 dias-multa", "Nenhum impedimento neste processo",
+		fmt.Sprintf("%s/sentenca.pdf?defendant_id=%s", caseURL, def))
+	if n := count("SELECT count(*) FROM sentences WHERE case_id = ? AND document_id IS NOT NULL", caseID); n != 1 {
+		t.Errorf("signing issued %d sentence documents, want 1", n)
+	}
+	if pdfRec := judge.do("GET", fmt.Sprintf("%s/sentenca.pdf?defendant_id=%s", caseURL, def), nil); pdfRec.Code != 200 || pdfRec.Header().Get("Content-Type") != "application/pdf" {
+		t.Errorf("the sentence PDF of a prison conviction: %d", pdfRec.Code)
+	}
 
 	// Acquittal (CPP art. 386).
 	code, body, c = f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))

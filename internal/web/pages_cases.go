@@ -21,6 +21,7 @@ import (
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"
+	"github.com/juizado/juizado/sanctions"
 	"github.com/labstack/echo/v4"
 )
 
@@ -356,6 +357,9 @@ type caseData struct {
 	Actions caseActions
 	// Names are the defendants' names by id (person or group).
 	Names map[int64]string
+	// InForce are the case's bans in force today: the ones a breach can be
+	// recorded against (a ban awaiting the final judgment is not in force).
+	InForce []cases.BanView
 }
 
 // Name is the name of defendant id (an int64 or *int64; "" for none).
@@ -401,6 +405,11 @@ func (s *Server) renderCase(c echo.Context, status int, p Page) error {
 	if len(d.Actions.Unlinked) > 0 {
 		if d.Actions.Groups, err = s.cases.RegisteredGroups(c.Request().Context(), actor(c)); err != nil {
 			return err
+		}
+	}
+	for _, b := range v.Bans {
+		if b.State == sanctions.StateInForce {
+			d.InForce = append(d.InForce, b)
 		}
 	}
 	d.Names = map[int64]string{}
@@ -542,7 +551,11 @@ func (s *Server) pleaPage(c echo.Context) error {
 }
 
 // breachPage: POST /processos/:id/descumprimento (prosecutor, police): an
-// unjustified breach of one of the case's bans.
+// unjustified breach of one of the case's bans in force, through
+// cases.Service.RecordBreach; the notice says what it opens for that kind
+// of ban (DOMAIN.md §8: the proposed conversion of a conversion ban, LGE
+// art. 201, § 3º / Lei 10.671/2003, art. 41-B, § 3º; the undoing of a plea
+// agreement; no conversion for a group member's or an art. 39 ban).
 func (s *Server) breachPage(c echo.Context) error {
 	id, err := s.caseExists(c)
 	if err != nil {
@@ -563,17 +576,22 @@ func (s *Server) breachPage(c echo.Context) error {
 	}
 	// One transaction carrying the user: a ban of another case is refused
 	// and nothing is recorded.
-	if _, ok, resp := pageWrite(s, c, "desc.", func(ctx context.Context) (*cases.BreachResult, error) {
+	r, ok, resp := pageWrite(s, c, "desc.", func(ctx context.Context) (*cases.BreachResult, error) {
 		r, err := s.cases.RecordBreach(ctx, actor(c), banID, in)
 		if err == nil && r.Breach.CaseID != id {
 			err = errs.New(errs.NotFound, "Impedimento não encontrado neste processo.")
 		}
 		return r, err
-	}); !ok {
+	})
+	if !ok {
 		return resp
 	}
-	s.flash(c, "Descumprimento registrado (art. 201, § 3º): o juízo decidirá sobre a conversão.")
-	return redirect(c, fmt.Sprintf("/processos/%d", id))
+	// What the breach opens depends on the kind of ban (DOMAIN.md §8).
+	msg := "Descumprimento registrado."
+	if r.Conversion != nil {
+		msg += " Aberta a conversão em pena privativa de liberdade, a decidir pelo(a) juiz(a): " + r.Conversion.Note
+	}
+	return s.doneOnCase(c, id, "", msg, r.Warnings)
 }
 
 // movementPage: POST /processos/:id/movimentos (clerk).

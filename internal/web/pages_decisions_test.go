@@ -536,3 +536,34 @@ func TestPageHolidays_CPP_art_798(t *testing.T) {
 	rec = clerk.do("POST", "/feriados", url.Values{"date": {"20/11/2026"}, "name": {"Outro nome"}})
 	expect(t, "the same day twice", rec.Code, 409, rec.Body.String(), "já está no calendário", `value="Outro nome"`)
 }
+
+// The breach form of the case page (LGE art. 201, § 3º): offered to the
+// prosecutor and the police for the bans in force only (a ban awaiting the
+// final judgment cannot be breached: Súmula 643 STJ); a breach of a
+// conversion ban opens the proposed conversion, which the judge decides
+// (CP art. 44, § 4º).
+func TestPageBreach_LGE_art_201_sec3(t *testing.T) {
+	f := newFixture(t)
+	loc, _ := time.LoadLocation("America/Sao_Paulo")
+	today := time.Now().In(loc)
+	waiting, _ := f.fileAndSentence(t, `"ban": {"months": 12}, "prison_months": 12`)
+	final, banID := f.finalBan(t, today.AddDate(0, -1, 0).Format("2006-01-02"), `"ban": {"months": 12}, "prison_months": 12`)
+	pros := f.browser(t, "prosecutor")
+	if body := pros.do("GET", fmt.Sprintf("/processos/%d", waiting), nil).Body.String(); strings.Contains(body, "/descumprimento") {
+		t.Error("a ban awaiting the final judgment is offered the breach form")
+	}
+	u := fmt.Sprintf("/processos/%d", final)
+	rec := pros.do("GET", u, nil)
+	expect(t, "prosecutor, ban in force", rec.Code, 200, rec.Body.String(), u+"/descumprimento", fmt.Sprintf(`<option value="%d"`, banID))
+	form := url.Values{"desc.ban_id": {strconv.Itoa(banID)}, "desc.occurred_on": {today.AddDate(0, 0, -1).Format("02/01/2006")},
+		"desc.source": {"police_report"}, "desc.reference": {"BO 99/2026"}}
+	if rec := pros.do("POST", u+"/descumprimento", form); rec.Code != 303 {
+		t.Fatalf("breach: %d %s", rec.Code, rec.Body)
+	}
+	var n int64
+	f.g.Raw("SELECT count(*) FROM breaches WHERE ban_id = ? AND balance_days >= 30 AND decision IS NULL", banID).Scan(&n)
+	page := pros.do("GET", u, nil).Body.String()
+	if n != 1 || !strings.Contains(page, "Aberta a conversão em pena privativa de liberdade") {
+		t.Errorf("after the breach: %d breaches with a proposed balance, or no notice of the conversion", n)
+	}
+}

@@ -261,6 +261,22 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 		"rito":       func(s string) string { return orSelf(riteLabels[s], s) },
 		"rotuloFlag": func(s string) string { return orSelf(flagLabels[s], s) },
 		"list":       func(xs ...string) []string { return xs },
+		// dias writes a count of days ("1 dia", "10 dias"); an int or *int.
+		"dias": func(v any) string {
+			n := 0
+			switch x := v.(type) {
+			case int:
+				n = x
+			case *int:
+				if x != nil {
+					n = *x
+				}
+			}
+			if n == 1 {
+				return "1 dia"
+			}
+			return fmt.Sprintf("%d dias", n)
+		},
 		"estadoSentenca": func(s string) string {
 			return orSelf(map[string]string{"signed": "assinada", "draft": "minuta", "reformed": "reformada em recurso", "annulled": "anulada em recurso"}[s], s)
 		},

@@ -193,10 +193,10 @@ func TestReadmeWalkThroughOnTheDemoData_Sumula643STJ(t *testing.T) {
 	}
 	today := civil.Today(time.Now(), saoPaulo)
 	vars := map[string]string{
-		"P": token(authz.UserSpec{Name: "demo-promotoria", Role: "prosecutor", Court: "26.0100"}),
-		"J": token(authz.UserSpec{Name: "demo-juiza", Role: "judge", Court: "26.0100"}),
-		"K": token(authz.UserSpec{Name: "demo-cartorio", Role: "clerk", Court: "26.0100"}),
-		"C": token(authz.UserSpec{Name: "demo-portaria", Role: "club", Club: "Corinthians"}),
+		"P":     token(authz.UserSpec{Name: "demo-promotoria", Role: "prosecutor", Court: "26.0100"}),
+		"J":     token(authz.UserSpec{Name: "demo-juiza", Role: "judge", Court: "26.0100"}),
+		"K":     token(authz.UserSpec{Name: "demo-cartorio", Role: "clerk", Court: "26.0100"}),
+		"C":     token(authz.UserSpec{Name: "demo-portaria", Role: "club", Club: "Corinthians"}),
 		"TODAY": today.String(), "REVIEW": today.AddDays(60).String(),
 	}
 	base := "http://" + m.Addr()

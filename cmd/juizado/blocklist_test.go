@@ -62,16 +62,12 @@ func TestBlocklistSignedAndFeed(t *testing.T) {
 	pros, judge, club, clerk := tok("prosecutor", "p", ""), tok("judge", "j", ""), tok("club", "c", "Palmeiras"), tok("clerk", "k", "")
 	c := client{t, "http://" + m.Addr()}
 	fx := fixtures(t)
+	// A sentence's ban starts on the day the judgment became final (Súmula
+	// 643 STJ): finalBan makes every party waive the appeal on first.
 	sentence := func(ref, first string, months int) int64 {
 		t.Helper()
-		r := c.do("POST", "/api/v1/cases", pros, fx[ref])
-		expect(t, r, 201, "")
-		k := r.json(t)
-		def := k["defendants"].([]any)[0].(map[string]any)["id"].(float64)
-		r = c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", int64(k["id"].(float64))), judge,
-			[]byte(fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": %q, "months": %d}}`, int64(def), first, months)))
-		expect(t, r, 201, "")
-		return int64(r.json(t)["ban"].(map[string]any)["id"].(float64))
+		_, id := finalBan(t, c, clk, pros, judge, clerk, fx[ref], first, months, "")
+		return id
 	}
 	b1 := sentence("R1", "2026-02-01", 3)
 

@@ -135,6 +135,25 @@ func value[T any](b *browserRun, what string, a chromedp.Action[T]) T {
 }
 
 // set fills a text field (cleared first) by id.
+// submitAndWait submits the form of the field sel and waits for the page
+// that answers it (a new window object, fully loaded).
+func (b *browserRun) submitAndWait(what, sel string) {
+	b.t.Helper()
+	value(b, "marcar a página: "+what, chromedp.Evaluate[bool](`window.__antes = true`))
+	b.run(what, chromedp.Submit(chromedp.CSS(sel)))
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		// Errors while the page navigates are expected: ask again.
+		loaded, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`!window.__antes && document.readyState === 'complete'`))
+		if err == nil && loaded {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.shot("falha-" + strings.ReplaceAll(what, " ", "-"))
+			b.t.Fatalf("%s: the answer did not load: %v", what, err)
+		}
+	}
+}
+
 func set(id, value string) chromedp.Action[chromedp.Void] {
 	return chromedp.SetValue(chromedp.CSS("#"+id), value)
 }
@@ -154,6 +173,7 @@ func TestBrowserFlow(t *testing.T) {
 	for _, spec := range []authz.UserSpec{
 		{Name: "juiza", Role: "judge", Court: "26.0100"},
 		{Name: "promotora", Role: "prosecutor", Court: "26.0100"},
+		{Name: "escrivao", Role: "clerk", Court: "26.0100"},
 		{Name: "portaria", Role: "club", Club: "Palmeiras"},
 		{Name: "gestor", Role: "fan_group", Group: groupID},
 	} {
@@ -287,7 +307,10 @@ func TestBrowserFlow(t *testing.T) {
 	// The page shows #ultimo-dia-valor before the click too: wait for the
 	// document that answers the form (a new window object) to be loaded.
 	value(b, "marcar a página do formulário", chromedp.Evaluate[bool](`window.__antes = true`))
-	b.run("recalcular o último dia", set("f-ban-first-day", "01/03/2026"), set("f-ban-months", "3"),
+	// The ban starts on the day the judgment becomes final (Súmula 643 STJ):
+	// the page counts the last day as if it were today.
+	b.run("recalcular o último dia", set("f-ban-months", "3"), set("f-reporting-duty-place", "24º Distrito Policial"),
+		set("f-reporting-duty-club", "Corinthians"), set("f-text-reasoning", "Autoria e materialidade provadas pelo boletim de ocorrência."),
 		chromedp.Click(chromedp.CSS("#recalcular")))
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		// Errors while the page navigates are expected: ask again.
@@ -316,14 +339,42 @@ func TestBrowserFlow(t *testing.T) {
 	b.shot("processo-sentenciado")
 	b.logout()
 
-	// 3. The public list shows the name.
+	// 3. Before the final judgment the name is on no list (Súmula 643 STJ).
+	b.run("lista pública antes do trânsito", chromedp.Navigate(b.base+"/impedidos"), chromedp.WaitVisible(chromedp.CSS("main")))
+	if body := b.text("main"); strings.Contains(body, d.FullName) {
+		t.Errorf("public list with %s before the final judgment: %q", d.FullName, body)
+	}
+
+	// 4. The clerk records every party's notice with the waiver of the
+	// appeal and certifies the final judgment (Lei 9.099/1995, art. 82, § 1º).
+	b.login("escrivao", pw)
+	casePage := b.base + "/processos/" + caseID[1]
+	for _, party := range []string{"prosecution", "defendant", "defence"} {
+		b.run("ciência: "+party, chromedp.Navigate(casePage), chromedp.WaitVisible(chromedp.CSS("#f-int-party")),
+			chromedp.SetValue(chromedp.CSS("#f-int-party"), party), chromedp.Click(chromedp.CSS(`input[name="int.waived_appeal"]`)))
+		b.submitAndWait("registrar ciência: "+party, "#f-int-party")
+		if n := b.text("main"); !strings.Contains(n, "com renúncia expressa ao prazo de recurso") {
+			t.Errorf("notice of %s: %q", party, n)
+		}
+	}
+	b.shot("processo-intimacoes")
+	b.run("trânsito em julgado", chromedp.Navigate(casePage), chromedp.WaitVisible(chromedp.CSS("#f-and-to")),
+		chromedp.SetValue(chromedp.CSS("#f-and-to"), "final"))
+	b.submitAndWait("certificar o trânsito em julgado", "#f-and-to")
+	if body := b.text("main"); !strings.Contains(body, "em cumprimento") || !strings.Contains(body, "01/03/2026") {
+		t.Errorf("case page after the final judgment: the ban not in force from 01/03/2026: %q", body)
+	}
+	b.shot("processo-transitado")
+	b.logout()
+
+	// 5. The public list shows the name.
 	b.run("lista pública", chromedp.Navigate(b.base+"/impedidos"), chromedp.WaitVisible(chromedp.CSS("main")))
 	if body := b.text("main"); !strings.Contains(body, d.FullName) {
 		t.Errorf("public list without %s: %q", d.FullName, body)
 	}
 	b.shot("lista-publica")
 
-	// 4. The club checks the CPF and downloads the CSV.
+	// 6. The club checks the CPF and downloads the CSV.
 	b.login("portaria", pw)
 	b.run("consultar CPF", set("f-cpf", d.CPF), chromedp.Submit(chromedp.CSS("#f-cpf")), chromedp.WaitVisible(chromedp.CSS("#resultado")))
 	if r := b.text("#resultado"); !strings.Contains(r, "IMPEDIDO") {
@@ -336,7 +387,7 @@ func TestBrowserFlow(t *testing.T) {
 	}
 	b.logout()
 
-	// 5. The group manager imports the spreadsheet with errors, then the valid one.
+	// 7. The group manager imports the spreadsheet with errors, then the valid one.
 	b.login("gestor", pw)
 	b.run("importar planilha com erros", chromedp.Navigate(b.base+"/torcida/importar"),
 		chromedp.SetUploadFiles(chromedp.CSS("#f-planilha"), []string{sharedfix.Path(t, "fixtures", "members-with-errors-excel-ptbr.csv")}),

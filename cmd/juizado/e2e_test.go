@@ -24,6 +24,7 @@ import (
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
+	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
 )
 
@@ -125,6 +126,64 @@ func expect(t *testing.T, r response, status int, field string) {
 	}
 }
 
+// finalJudgment records, over HTTP, every party's notice of the decision of
+// case caseID on day with an express waiver of the appeal (the
+// prosecution, each defendant and, in a criminal case, its defence: Lei
+// 9.099/1995, art. 82, § 1º) and certifies the final judgment (the clerk):
+// the bans that waited for it start that day (Súmula 643 STJ).
+func finalJudgment(t *testing.T, c client, clerk string, caseID int64, day civil.Date) {
+	t.Helper()
+	r := c.do("GET", fmt.Sprintf("/api/v1/cases/%d", caseID), clerk, nil)
+	expect(t, r, 200, "")
+	v := r.json(t)
+	notices := []string{fmt.Sprintf(`{"party": "prosecution", "notified_on": %q, "waived_appeal": true}`, day)}
+	for _, d := range v["defendants"].([]any) {
+		id := int64(d.(map[string]any)["id"].(float64))
+		notices = append(notices, fmt.Sprintf(`{"party": "defendant", "defendant_id": %d, "notified_on": %q, "waived_appeal": true}`, id, day))
+		if v["flow"] == "criminal" {
+			notices = append(notices, fmt.Sprintf(`{"party": "defence", "defendant_id": %d, "notified_on": %q, "waived_appeal": true}`, id, day))
+		}
+	}
+	for _, n := range notices {
+		expect(t, c.do("POST", fmt.Sprintf("/api/v1/cases/%d/notifications", caseID), clerk, []byte(n)), 201, "")
+	}
+	expect(t, c.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", caseID), clerk, []byte(`{"to": "final"}`)), 200, "")
+}
+
+// finalBan files ref, sentences its defendant to months and makes the
+// judgment final so that the ban starts on first: for a day up to the
+// clock's, everything happens on that day (clk moves there and back); for a
+// later day the judge fixes it (ban.first_day) and the judgment becomes
+// final today. It returns the case id and the ban id.
+func finalBan(t *testing.T, c client, clk *clock.Fixed, pros, judge, clerk string, rep json.RawMessage, first string, months int, extra string) (int64, int64) {
+	t.Helper()
+	day, err := civil.Parse(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ban := fmt.Sprintf(`"months": %d`, months)
+	if back := clk.Now(); day.After(civil.Today(back, saoPaulo)) {
+		ban = fmt.Sprintf(`"first_day": %q, %s`, first, ban)
+		day = civil.Today(back, saoPaulo)
+	} else {
+		clk.Set(time.Date(day.Year, day.Month, day.Day, 12, 0, 0, 0, saoPaulo))
+		defer clk.Set(back)
+	}
+	r := c.do("POST", "/api/v1/cases", pros, rep)
+	expect(t, r, 201, "")
+	k := r.json(t)
+	caseID := int64(k["id"].(float64))
+	def := int64(k["defendants"].([]any)[0].(map[string]any)["id"].(float64))
+	r = c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), judge, []byte(fmt.Sprintf(`{"defendant_id": %d, "ban": {%s}%s}`, def, ban, extra)))
+	expect(t, r, 201, "")
+	b := r.json(t)["ban"].(map[string]any)
+	if b["status"] != "awaiting_final" || b["first_day"] != nil {
+		t.Fatalf("the sentence's ban: %v, want awaiting_final with no first day (Súmula 643 STJ)", b)
+	}
+	finalJudgment(t, c, clerk, caseID, day)
+	return caseID, int64(b["id"].(float64))
+}
+
 func freeAddr(t *testing.T) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -165,7 +224,9 @@ func buildBinary(t *testing.T) string {
 
 // TestEndToEndBinary builds the real binary and walks the main job against a
 // fresh, empty database: migrate, tokens, filing R1 R2 R7 R8, sentencing,
-// the public list and the blocklist, and the refusals.
+// the final judgment after every party waived the appeal and after an
+// appeal reformed the term (Súmula 643 STJ: only then the lists), the
+// public list and the blocklist, and the refusals.
 func TestEndToEndBinary(t *testing.T) {
 	bin := buildBinary(t)
 	dsn := pgtest.NewEmptyDSN(t)
@@ -197,6 +258,7 @@ func TestEndToEndBinary(t *testing.T) {
 	}
 	pros := token("--role", "prosecutor", "--name", "Promotoria E2E")
 	judge := token("--role", "judge", "--name", "Juíza E2E")
+	clerk := token("--role", "clerk", "--name", "Cartório E2E")
 	club := token("--role", "club", "--name", "Portaria E2E", "--club", "Corinthians")
 	if _, err := run("token", "create", "--role", "club", "--name", "sem clube"); err == nil {
 		t.Fatal("token create for a club without --club must fail")
@@ -277,50 +339,104 @@ func TestEndToEndBinary(t *testing.T) {
 		return c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", int64(ids[ref])), judge, []byte(body))
 	}
 	// Term out of range, by the law of the date of the facts.
-	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": %q, "months": 37}}`, int64(defs["R1"]), today))
+	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 37}}`, int64(defs["R1"])))
 	expect(t, r, 422, "ban.months")
 	if !strings.Contains(string(r.body), "art. 201") {
 		t.Fatalf("range error does not name art. 201: %s", r.body)
 	}
-	r = sentence("R8", fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": %q, "months": 13}}`, int64(defs["R8"]), today))
+	r = sentence("R8", fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 13}}`, int64(defs["R8"])))
 	expect(t, r, 422, "ban.months")
 	if !strings.Contains(string(r.body), "art. 39") {
 		t.Fatalf("range error does not name art. 39: %s", r.body)
 	}
+	// Súmula 643 STJ: the judge may fix a later start, never a past one.
+	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": %q, "months": 12}}`, int64(defs["R1"]), today.AddDays(-1)))
+	expect(t, r, 422, "ban.first_day")
+	if !strings.Contains(string(r.body), "Súmula 643") {
+		t.Fatalf("a past first day: the error does not cite Súmula 643: %s", r.body)
+	}
 	expect(t, c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", int64(ids["R1"])), pros, []byte(`{}`)), 403, "")
-	expect(t, c.do("POST", "/api/v1/cases/999999/sentence", judge, []byte(fmt.Sprintf(`{"defendant_id": 1, "ban": {"first_day": %q, "months": 6}}`, today))), 404, "")
+	expect(t, c.do("POST", "/api/v1/cases/999999/sentence", judge, []byte(`{"defendant_id": 1, "ban": {"months": 6}}`)), 404, "")
 	// Nothing half-written: the refused sentences left no ban and no movement.
 	r = c.do("GET", fmt.Sprintf("/api/v1/cases/%d", int64(ids["R1"])), judge, nil)
 	if m := r.json(t); len(m["bans"].([]any)) != 0 || len(m["movements"].([]any)) != 2 {
 		t.Fatalf("a refused sentence wrote something: %s", r.body)
 	}
-	// Sentences.
-	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": %q, "months": 12}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, int64(defs["R1"]), today))
+	// Sentences: each ban waits for the final judgment (Súmula 643 STJ).
+	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, int64(defs["R1"])))
 	expect(t, r, 201, "")
 	ban := r.json(t)["ban"].(map[string]any)
-	// 12 months from today: the day before the same day-number a year later
-	// (a missing 29/02 rolls forward to 01/03, so the last day is 28/02).
-	wantLast := civil.New(today.Year+1, today.Month, today.Day).AddDays(-1)
 	if ban["law"] != "Lei 14.597/2023" || ban["article"] != "art. 201, § 2º" || ban["source"] != "sentence" || ban["facts_date"] != "2025-03-30" {
 		t.Fatalf("R1 ban: %v", ban)
 	}
-	if ban["first_day"] != today.String() || ban["last_day"] != wantLast.String() {
-		t.Fatalf("R1 ban term: %v", ban)
+	if ban["status"] != "awaiting_final" || ban["first_day"] != nil || ban["last_day"] != nil {
+		t.Fatalf("R1 ban term before the final judgment: %v", ban)
 	}
-	expect(t, sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": %q, "months": 12}}`, int64(defs["R1"]), today)), 409, "")
+	expect(t, sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}}`, int64(defs["R1"]))), 409, "")
+	r = c.do("GET", "/api/v1/public/banned", "", nil)
+	if strings.Contains(string(r.body), "Marcelo Augusto Figueiredo") {
+		t.Fatalf("a ban awaiting the final judgment is on the public list: %s", r.body)
+	}
+	r = c.do("GET", "/api/v1/blocklist/check/663.923.321-54", club, nil)
+	if m := r.json(t); r.status != 200 || m["blocked"] != false {
+		t.Fatalf("check R1 before the final judgment: %s", r.body)
+	}
+	// The final judgment waits for every party (Lei 9.099/1995, art. 82, § 1º).
+	r = c.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", int64(ids["R1"])), clerk, []byte(`{"to": "final"}`))
+	expect(t, r, 409, "")
+	if !strings.Contains(string(r.body), "Ministério Público") {
+		t.Fatalf("premature final judgment: the answer does not say what is missing: %s", r.body)
+	}
+	finalJudgment(t, c, clerk, int64(ids["R1"]), today)
+	r = c.do("GET", fmt.Sprintf("/api/v1/cases/%d", int64(ids["R1"])), clerk, nil)
+	m := r.json(t)
+	ban = m["bans"].([]any)[0].(map[string]any)
+	// 12 months from today: the day before the same day-number a year later
+	// (a missing 29/02 rolls forward to 01/03, so the last day is 28/02).
+	wantLast := civil.New(today.Year+1, today.Month, today.Day).AddDays(-1)
+	if m["status"] != "final" || ban["status"] != "in_force" || ban["first_day"] != today.String() || ban["last_day"] != wantLast.String() {
+		t.Fatalf("R1 after the final judgment: case %v, ban %v", m["status"], ban)
+	}
 	// R2 without publication: blocklist only.
-	expect(t, sentence("R2", fmt.Sprintf(`{"defendant_id": %d, "publish": false, "ban": {"first_day": %q, "months": 6}}`, int64(defs["R2"]), today)), 201, "")
-	// R7: facts of 2018 (art. 41-B § 2º); a term that already ended.
-	r = sentence("R7", fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": "2019-01-10", "months": 6}}`, int64(defs["R7"])))
+	expect(t, sentence("R2", fmt.Sprintf(`{"defendant_id": %d, "publish": false, "ban": {"months": 6}}`, int64(defs["R2"]))), 201, "")
+	finalJudgment(t, c, clerk, int64(ids["R2"]), today)
+	// R7: facts of 2018 (art. 41-B § 2º); its ban waits for the final
+	// judgment, so it is on no list.
+	r = sentence("R7", fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 6}}`, int64(defs["R7"])))
 	expect(t, r, 201, "")
-	if b := r.json(t)["ban"].(map[string]any); b["article"] != "art. 41-B, § 2º" || b["last_day"] != "2019-07-09" {
+	if b := r.json(t)["ban"].(map[string]any); b["article"] != "art. 41-B, § 2º" || b["status"] != "awaiting_final" {
 		t.Fatalf("R7 ban: %v", b)
 	}
-	// R8: facts of 2008 (art. 39 of 2003, 3 to 12 months).
-	r = sentence("R8", fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": %q, "months": 12}}`, int64(defs["R8"]), today))
+	// R8: facts of 2008 (art. 39 of 2003, 3 to 12 months); appealed, the
+	// Turma Recursal reforms the term to 6 months (Lei 9.099/1995, art. 82),
+	// which replaces the ban before it starts.
+	r = sentence("R8", fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}}`, int64(defs["R8"])))
 	expect(t, r, 201, "")
-	if b := r.json(t)["ban"].(map[string]any); b["article"] != "art. 39" || b["law"] != "Lei 10.671/2003" {
-		t.Fatalf("R8 ban: %v", b)
+	r8 := r.json(t)["ban"].(map[string]any)
+	if r8["article"] != "art. 39" || r8["law"] != "Lei 10.671/2003" {
+		t.Fatalf("R8 ban: %v", r8)
+	}
+	r8case := fmt.Sprintf("/api/v1/cases/%d", int64(ids["R8"]))
+	expect(t, c.do("POST", r8case+"/transitions", clerk, []byte(`{"to": "appeal"}`)), 200, "")
+	expect(t, c.do("POST", r8case+"/transitions", clerk, []byte(`{"to": "final"}`)), 409, "")
+	expect(t, c.do("POST", r8case+"/appeal-result", clerk, []byte(fmt.Sprintf(`{"result": "reformed", "defendant_id": %d, "decided_on": %q, "ban": {"months": 13}}`, int64(defs["R8"]), today))), 422, "ban.months")
+	expect(t, c.do("POST", r8case+"/appeal-result", clerk, []byte(fmt.Sprintf(`{"result": "reformed", "defendant_id": %d, "decided_on": %q, "ban": {"months": 6}, "text": "Pena reduzida pela Turma Recursal."}`, int64(defs["R8"]), today))), 201, "")
+	expect(t, c.do("POST", r8case+"/transitions", clerk, []byte(fmt.Sprintf(`{"to": "final", "final_on": %q}`, today))), 200, "")
+	r = c.do("GET", r8case, clerk, nil)
+	states := map[string]string{}
+	want6, err := sanctions.LastDay(today, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range r.json(t)["bans"].([]any) {
+		b := b.(map[string]any)
+		states[fmt.Sprint(b["months"])] = fmt.Sprint(b["status"])
+		if b["months"] == float64(6) && (b["first_day"] != today.String() || b["last_day"] != want6.String()) {
+			t.Errorf("R8's reformed ban: %v, want %s–%s", b, today, want6)
+		}
+	}
+	if states["12"] != "reformed" || states["6"] != "in_force" {
+		t.Fatalf("R8 after the appeal: bans by months %v, want 12 reformed and 6 in force", states)
 	}
 
 	// Public list: names of published bans in force; never a CPF.
@@ -395,7 +511,7 @@ func TestEndToEndBinary(t *testing.T) {
 	}
 	r = c.do("GET", "/api/v1/blocklist/check/48063581776", club, nil)
 	if m := r.json(t); r.status != 200 || m["blocked"] != false {
-		t.Fatalf("check R7 (ended ban): %s", r.body)
+		t.Fatalf("check R7 (ban awaiting the final judgment): %s", r.body)
 	}
 	expect(t, c.do("GET", "/api/v1/blocklist/check/66392332155", club, nil), 422, "cpf")
 	expect(t, c.do("GET", "/api/v1/blocklist/check/66392332154", pros, nil), 403, "")
@@ -436,8 +552,10 @@ func startOn(t *testing.T, clk clock.Clock, dsn, keyDir string) (*Main, context.
 
 // TestDayAfterLastDay runs the in-process server with a clock the test moves:
 // a ban is in force until the end of its last day in America/Sao_Paulo and
-// on neither list from the first instant of the next day.
-func TestDayAfterLastDay(t *testing.T) {
+// on neither list from the first instant of the next day. It starts on the
+// day the judgment became final, not on the day of the sentence (Súmula
+// 643 STJ): the sentence of 31/01/2026 puts nobody on a list.
+func TestDayAfterLastDay_Sumula643STJ(t *testing.T) {
 	clk := clock.NewFixed(time.Date(2026, 3, 1, 10, 0, 0, 0, saoPaulo))
 	m, ctx := startInProcess(t, clk)
 	tok := func(role, name, club string) string {
@@ -447,18 +565,21 @@ func TestDayAfterLastDay(t *testing.T) {
 		}
 		return tk
 	}
-	pros, judge, club := tok("prosecutor", "p", ""), tok("judge", "j", ""), tok("club", "c", "Palmeiras")
+	pros, judge, club, clerk := tok("prosecutor", "p", ""), tok("judge", "j", ""), tok("club", "c", "Palmeiras"), tok("clerk", "k", "")
 	c := client{t, "http://" + m.Addr()}
+	// The sentence and the waivers on 2026-01-31, 3 months: last day
+	// 2026-04-30 (CP art. 10, rolled forward).
+	clk.Set(time.Date(2026, 1, 31, 10, 0, 0, 0, saoPaulo))
 	r := c.do("POST", "/api/v1/cases", pros, fixtures(t)["R1"])
 	expect(t, r, 201, "")
 	k := r.json(t)
+	caseID := int64(k["id"].(float64))
 	def := k["defendants"].([]any)[0].(map[string]any)["id"].(float64)
-	// First day 2026-01-31, 3 months: last day 2026-04-30 (CP art. 10, rolled forward).
-	r = c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", int64(k["id"].(float64))), judge,
-		[]byte(fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": "2026-01-31", "months": 3}}`, int64(def))))
+	r = c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), judge,
+		[]byte(fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 3}}`, int64(def))))
 	expect(t, r, 201, "")
-	if b := r.json(t)["ban"].(map[string]any); b["last_day"] != "2026-04-30" {
-		t.Fatalf("last day %v, want 2026-04-30", b["last_day"])
+	if b := r.json(t)["ban"].(map[string]any); b["status"] != "awaiting_final" || b["first_day"] != nil || b["last_day"] != nil {
+		t.Fatalf("the sentence's ban: %v, want awaiting_final with no days", b)
 	}
 	listed := func() (public, blocked bool, version float64) {
 		p := c.do("GET", "/api/v1/public/banned", "", nil)
@@ -470,6 +591,15 @@ func TestDayAfterLastDay(t *testing.T) {
 		}
 		return strings.Contains(string(p.body), "Marcelo Augusto Figueiredo"), inBlock, b.json(t)["version"].(float64)
 	}
+	if pub, blk, _ := listed(); pub || blk {
+		t.Fatalf("the day of the sentence, before the final judgment: public %v blocklist %v", pub, blk)
+	}
+	finalJudgment(t, c, clerk, caseID, civil.New(2026, 1, 31))
+	r = c.do("GET", fmt.Sprintf("/api/v1/cases/%d", caseID), clerk, nil)
+	if b := r.json(t)["bans"].([]any)[0].(map[string]any); b["first_day"] != "2026-01-31" || b["last_day"] != "2026-04-30" {
+		t.Fatalf("final ban %v–%v, want 2026-01-31–2026-04-30", b["first_day"], b["last_day"])
+	}
+	clk.Set(time.Date(2026, 3, 1, 10, 0, 0, 0, saoPaulo))
 	pub, blk, v1 := listed()
 	if !pub || !blk {
 		t.Fatalf("in force on 2026-03-01: public %v blocklist %v", pub, blk)

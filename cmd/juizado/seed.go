@@ -20,7 +20,7 @@ func seedCmd() *cobra.Command {
 	var scale *scaleOptions
 	cmd := &cobra.Command{
 		Use:   "seed",
-		Short: "Seed demo users (printing a fresh token for each) and, on an empty database, two demo cases with bans; with --scale N, N synthetic cases for benchmarks",
+		Short: "Seed demo users (printing a fresh token for each) and, on an empty database, four demo cases (a ban in force after the final judgment, a ban awaiting it with a precautionary ban, a case awaiting sentence, a prison conviction); with --scale N, N synthetic cases for benchmarks",
 		RunE: func(*cobra.Command, []string) error {
 			ctx := context.Background()
 			cfg := config.FromEnv()
@@ -78,10 +78,14 @@ type demoUser struct {
 }
 
 // seedDemo creates the demo accounts of the README and prints a new token
-// for each; on a database without cases it files three demo
-// representations and sentences the first two, so that the lists show
-// something, and leaves case 3 awaiting sentence for the README's sentence
-// example.
+// for each; on a database without cases it files four demo
+// representations: case 1 sentenced to a 12-month ban that every party
+// waived the appeal of, made final today (in force from today: Súmula 643
+// STJ), case 2 sentenced to a 12-month ban awaiting the final judgment with
+// a precautionary ban until then (CPP art. 319, II; review in 90 days),
+// case 3 awaiting sentence (the README's sentence example, defendant 3),
+// case 4 an organiser convicted to reclusão and dias-multa with no
+// conversion (Lei 14.597/2023, art. 201, § 6º).
 func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	users := []demoUser{
 		{authz.UserSpec{Name: "demo-promotoria", Role: "prosecutor", Court: cfg.Court}, "promotor(a): registra representações"},

@@ -5,7 +5,10 @@ package main
 // instead of the service layer: N cases of the configured court with
 // person defendants (Brazilian names with accents, valid CPFs), gapless CNJ
 // numbers per year continuing the court's sequence, venues from the table,
-// docket movements, bans (a share of them in force), fan groups with member
+// docket movements, bans (a share of them in force: a sentenced case's
+// judgment made final, as when every party waives the appeal, 0 to 15 days
+// after the sentence, and its bans started that day, Súmula 643 STJ), fan
+// groups with member
 // registers; then the blocklist is refreshed so that its materialised
 // entries and change feed match the bans in force.
 //
@@ -422,12 +425,14 @@ func (g *scaleGen) caseAt(i int) scaleCase {
 			ID: g.defStart + int64(idx), Person: scalePersonAt(g.o.Seed, p, c.Venue.UF), HasCPF: r.n(100) >= 2,
 		})
 	}
-	// Sentenced: 20 to 120 days after filing, when that is already past.
+	// Sentenced: 20 to 120 days after filing, when that is already past;
+	// the judgment final 0 to 15 days later (the parties' waivers), when
+	// that day has come, and the bans start on it (Súmula 643 STJ).
 	c.Status = cases.StatusDistributed
 	c.SentencedAt = c.Filed.Add(time.Duration(20+r.n(100))*24*time.Hour + time.Duration(r.n(8*3600))*time.Second)
-	if r.f() < g.o.Sentenced && c.SentencedAt.Before(g.now.Add(-time.Hour)) {
-		c.Status = cases.StatusSentenced
-		c.BanFirst = civil.Today(c.SentencedAt, g.loc).AddDays(r.n(16))
+	if first := civil.Today(c.SentencedAt, g.loc).AddDays(r.n(16)); r.f() < g.o.Sentenced && c.SentencedAt.Before(g.now.Add(-time.Hour)) && !first.After(g.today) {
+		c.Status = cases.StatusFinal
+		c.BanFirst = first
 		lo := max(rg.MinMonths, 1)
 		c.BanMonths = lo + r.n(rg.MaxMonths-lo+1)
 		last, err := sanctions.LastDay(c.BanFirst, c.BanMonths)
@@ -701,26 +706,36 @@ func seedScaleTx(ctx context.Context, pc *pgx.Conn, gen *scaleGen, st *scaleStat
 				{c.ID, c.Filed, nil, "Representação recebida de Promotoria de Justiça do Torcedor (Ministério Público).", gen.filer.ID, "prosecutor"},
 				{c.ID, c.Filed, cases.TPUDistribution, "Distribuído por sorteio equitativo ao(à) juiz(a) " + gen.judgeNames[c.JudgeID] + ".", nil, ""},
 			}
-			if c.Status == cases.StatusSentenced {
+			if c.Status == cases.StatusFinal {
 				out = append(out, []any{c.ID, c.SentencedAt, nil, "Etapas não registradas no sistema antes da sentença: audiência preliminar, audiência de instrução e julgamento.", nil, ""})
 				for range c.Defendants {
 					out = append(out, []any{c.ID, c.SentencedAt, cases.TPUConviction, fmt.Sprintf(
-						"Sentença: impedimento de comparecimento (%s, %s) de %d meses, com início em %s e término em %s.",
-						c.Range.Article, c.Range.Law, c.BanMonths, c.BanFirst.BR(), c.BanLast.BR()), c.JudgeID, "judge"})
+						"Sentença: pena convertida em impedimento de comparecimento (%s, %s) de %d meses, a cumprir a partir do trânsito em julgado (Súmula 643 do STJ).",
+						c.Range.Article, c.Range.Law, c.BanMonths), c.JudgeID, "judge"})
 				}
+				final := c.BanFirst.Start(gen.loc).Add(17 * time.Hour)
+				if final.After(gen.now) {
+					final = gen.now
+				}
+				if final.Before(c.SentencedAt) {
+					final = c.SentencedAt.Add(time.Hour)
+				}
+				out = append(out, []any{c.ID, final, cases.TPUFinalJudgment, fmt.Sprintf("Certificado o trânsito em julgado. Trânsito em julgado em %s.", c.BanFirst.BR()), nil, ""},
+					[]any{c.ID, final, nil, fmt.Sprintf("Início do cumprimento do impedimento (%s, %s): de %s a %s, contado do trânsito em julgado (Súmula 643 do STJ; CP, art. 10).",
+						c.Range.Article, c.Range.Law, c.BanFirst.BR(), c.BanLast.BR()), nil, ""})
 			}
 			return out
 		})); err != nil {
 		return err
 	}
-	// Bans: every defendant of a sentenced case; in force when today is in
-	// the term.
+	// Bans: every defendant of a sentenced case, whose judgment is final;
+	// in force when today is in the term.
 	if st.Bans, err = copyRows("bans", []string{"case_id", "defendant_id", "subject", "source", "court_code", "case_number", "cpf",
 		"name", "birth_date", "facts_date", "law", "article", "range_min_months", "range_max_months", "sec7_applied",
 		"sec7_doubles_ban", "eligible", "organiser", "first_day", "months", "computed_last_day", "last_day",
 		"reporting_place", "reporting_club", "publish", "status", "created_at", "created_by"},
 		nextFromCases(func(c scaleCase) [][]any {
-			if c.Status != cases.StatusSentenced {
+			if c.Status != cases.StatusFinal {
 				return nil
 			}
 			var out [][]any

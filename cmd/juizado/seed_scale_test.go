@@ -125,8 +125,12 @@ func TestSeedScale(t *testing.T) {
 		"SELECT count(*) FROM cases c LEFT JOIN venues v ON v.id = c.venue_id WHERE v.id IS NULL",
 		"SELECT count(*) FROM members m LEFT JOIN fan_groups f ON f.id = m.group_id WHERE f.id IS NULL",
 		"SELECT count(*) FROM member_periods p JOIN members m ON m.id = p.member_id WHERE m.group_id <> p.group_id OR m.cpf <> p.cpf",
-		"SELECT count(*) FROM cases WHERE status = 'sentenced' AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.case_id = cases.id)",
+		"SELECT count(*) FROM cases WHERE status = 'final' AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.case_id = cases.id)",
 		"SELECT count(*) FROM cases WHERE judge_id IS NULL",
+		// Súmula 643 STJ: a sentence's ban runs only once the judgment is
+		// final, from the day it became final.
+		`SELECT count(*) FROM bans b JOIN cases c ON c.id = b.case_id WHERE b.source = 'sentence' AND b.status = 'active'
+		   AND (c.status <> 'final' OR NOT EXISTS (SELECT 1 FROM movements m WHERE m.case_id = c.id AND m.tpu_code = 848 AND m.description LIKE '%' || to_char(b.first_day, 'DD/MM/YYYY') || '%'))`,
 	} {
 		if n := count(q); n != 0 {
 			t.Errorf("%s: %d", q, n)
@@ -136,7 +140,7 @@ func TestSeedScale(t *testing.T) {
 	loc, _ := time.LoadLocation("America/Sao_Paulo")
 	svc := &cases.Service{DB: g, Loc: loc}
 	var id int64
-	if err := g.Raw("SELECT id FROM cases WHERE status = 'sentenced' ORDER BY id LIMIT 1").Scan(&id).Error; err != nil {
+	if err := g.Raw("SELECT id FROM cases WHERE status = 'final' ORDER BY id LIMIT 1").Scan(&id).Error; err != nil {
 		t.Fatal(err)
 	}
 	v, err := svc.Get(ctx, cases.Actor{Court: "26.0100"}, id)

@@ -50,6 +50,8 @@ func TestBasePolicyAndDomains(t *testing.T) {
 	court := "26.0100"
 	club := "Clube"
 	judge := authz.User{Role: "judge", CourtCode: &court}
+	clerk := authz.User{Role: "clerk", CourtCode: &court}
+	pros := authz.User{Role: "prosecutor", CourtCode: &court}
 	for _, tc := range []struct {
 		u             authz.User
 		route, method string
@@ -57,6 +59,27 @@ func TestBasePolicyAndDomains(t *testing.T) {
 	}{
 		{judge, "/api/v1/cases/:id/sentence", "POST", true},
 		{judge, "/api/v1/cases", "POST", false},
+		// The judge's minuta: signed and previewed by the judge only (CF
+		// art. 93, IX: the judge's own decision).
+		{judge, "/api/v1/cases/:id/sentence/sign", "POST", true},
+		{judge, "/api/v1/cases/:id/sentence/draft.pdf", "GET", true},
+		{clerk, "/api/v1/cases/:id/sentence/draft.pdf", "GET", false},
+		{pros, "/api/v1/cases/:id/sentence/draft.pdf", "GET", false},
+		{clerk, "/api/v1/cases/:id/sentence/sign", "POST", false},
+		// The signed sentence is a court document the staff read.
+		{clerk, "/api/v1/cases/:id/documents/sentence.pdf", "GET", true},
+		// The final judgment and the appeal's result are the clerk's
+		// records (Lei 9.099/1995, art. 82); the decisions on bans and
+		// breaches are the judge's (CPP art. 282; CP art. 42; LGE art. 201 § 3º).
+		{clerk, "/api/v1/cases/:id/appeal-result", "POST", true},
+		{judge, "/api/v1/cases/:id/appeal-result", "POST", false},
+		{clerk, "/api/v1/cases/:id/notifications", "POST", true},
+		{judge, "/api/v1/bans/:id/renew", "POST", true},
+		{judge, "/api/v1/bans/:id/correct", "POST", true},
+		{judge, "/api/v1/bans/:id/credit", "POST", true},
+		{judge, "/api/v1/breaches/:id/decision", "POST", true},
+		{clerk, "/api/v1/bans/:id/credit", "POST", false},
+		{pros, "/api/v1/breaches/:id/decision", "POST", false},
 		{authz.User{Role: "club", Club: &club}, "/api/v1/blocklist", "GET", true},
 		{authz.User{Role: "club", Club: &club}, "/api/v1/cases", "GET", false},
 	} {

@@ -69,6 +69,18 @@ type CaseData struct {
 	Excluded        []MemberBanData
 	ExclusionReason string
 	ReachInvolved   bool
+	// Title heads a decision: "SENTENÇA", or "DECISÃO" for a precautionary
+	// order alone (CPP art. 319, II), which decides no merits.
+	Title string
+	// Sentence is the defendant's decision as the judge signed it (table
+	// sentences); nil for a ban no recorded sentence decided (a plea
+	// agreement, a precautionary order alone, a member's ban). Prec is the
+	// precautionary ban the sentence ordered until it is final.
+	Sentence *SentenceData
+	Prec     *BanData
+	// Draft: a preview of the judge's minuta, "MINUTA — sem valor de
+	// documento": nothing decided, no verification code.
+	Draft bool
 }
 
 // MemberBanData is a member of a group's register named by a group ban's
@@ -165,10 +177,17 @@ type BanData struct {
 	AwaitingFinal bool
 	// Cumulative: the fixed ban of Lei 7.716/1989, art. 20, § 2º-A.
 	Cumulative bool
-	// ReviewOn: a precautionary ban's review date (dd/mm/aaaa).
-	ReviewOn string
-	Publish         bool
-	Reporting       *ReportingData
+	// ReviewOn: a precautionary ban's review date (dd/mm/aaaa), and
+	// ReviewOnLong the same written out.
+	ReviewOn, ReviewOnLong string
+	// StartNotBefore: the later first day the judge fixed for a ban that
+	// waits for the final judgment (long date), "" when none.
+	StartNotBefore string
+	// CreditDays: the days under precautionary bans the judge credited (CP
+	// art. 42), with the reason; "" when none.
+	CreditDays, CreditReason string
+	Publish                  bool
+	Reporting                *ReportingData
 	// DutyRule and BreachRule cite the reporting duty (§ 4º) and the
 	// conversion on breach (§ 3º) of the law applied; "" when that law has
 	// none (art. 39 of 2003, group bans).
@@ -178,7 +197,7 @@ type BanData struct {
 	GroupBanID, MemberID int64
 }
 
-var statusPT = map[string]string{cases.StatusFiled: "autuado", cases.StatusDistributed: "distribuído", cases.StatusSentenced: "sentenciado"}
+var statusPT = cases.StatusPT
 
 var filerPT = map[string]string{"prosecutor": "Ministério Público", "police": "autoridade policial", "other_authority": "outra autoridade",
 	"home_club": "clube mandante", "fan": "torcedor presente à partida"}
@@ -433,7 +452,13 @@ func NewBanData(b sanctions.Ban, today civil.Date) BanData {
 	d.AwaitingFinal = d.State == sanctions.StateAwaitingFinal
 	d.Cumulative = b.Cumulative
 	if b.ReviewOn != nil {
-		d.ReviewOn = b.ReviewOn.BR()
+		d.ReviewOn, d.ReviewOnLong = b.ReviewOn.BR(), LongDate(*b.ReviewOn)
+	}
+	if b.StartNotBefore != nil {
+		d.StartNotBefore = LongDate(*b.StartNotBefore)
+	}
+	if b.CreditDays != nil && *b.CreditDays > 0 {
+		d.CreditDays, d.CreditReason = Count(*b.CreditDays, "dia", "dias"), Esc(b.CreditReason)
 	}
 	if b.GroupBanID != nil {
 		d.GroupBanID = *b.GroupBanID
@@ -477,9 +502,12 @@ type CertificateData struct {
 	Court CourtData
 	CPF   string // formatted
 	Name  string // from the court's records; "" when none
-	Bans  []BanData
-	Today string
-	Time  string // "15 de junho de 2023, às 14h05"
+	// Bans are those in force or yet to start; Awaiting those decided that
+	// wait for the final judgment, not in force (Súmula 643 STJ).
+	Bans     []BanData
+	Awaiting []BanData
+	Today    string
+	Time     string // "15 de junho de 2023, às 14h05"
 }
 
 // PosterData is the public list poster.

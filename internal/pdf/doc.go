@@ -50,7 +50,14 @@ type Meta struct {
 	VerifyURL string    // where the QR code points: BASE/verificar/CODE
 	IssuedAt  time.Time // the document's date (also its PDF creation date)
 	Loc       *time.Location
+	// Draft lays out a preview (a judge's minuta): "MINUTA — sem valor de
+	// documento" in the header and the footer of every page, no
+	// verification code nor QR code (Code and VerifyURL are ignored).
+	Draft bool
 }
+
+// DraftMark is what a preview says it is, on every page.
+const DraftMark = "MINUTA — sem valor de documento"
 
 // Layout renders markup (see markup.go) into a PDF: it lays out twice, the
 // first time to count the pages for "Página 1 de N". It returns the bytes
@@ -152,6 +159,9 @@ func (d *doc) header() {
 		centre(strings.ToUpper(t), "B", 9)
 	}
 	centre(d.meta.CourtName, "", 9)
+	if d.meta.Draft {
+		centre(DraftMark, "B", 9)
+	}
 	f.SetDrawColor(90, 90, 90)
 	f.SetLineWidth(0.3)
 	f.Line(marginL, bodyTop-4, pageW-marginR, bodyTop-4)
@@ -163,6 +173,27 @@ func (d *doc) footer() {
 	f.SetDrawColor(90, 90, 90)
 	f.SetLineWidth(0.3)
 	f.Line(marginL, footerTop, pageW-marginR, footerTop)
+	if d.meta.Draft {
+		page := fmt.Sprintf("Página %d de %d", f.PageNo(), d.total)
+		f.SetFont(family, "", 8.5)
+		pw := f.GetStringWidth(page)
+		f.Text(pageW-marginR-pw, footerTop+6, page)
+		w := pageW - marginR - pw - 6 - marginL
+		y := footerTop + 3
+		for _, part := range []struct {
+			text string
+			size float64
+		}{
+			{"**" + DraftMark + "**", 9},
+			{"Prévia da minuta de " + LongDate(civil.Of(d.meta.IssuedAt.In(d.meta.Loc))) + ": não assinada, sem código de verificação; o documento é emitido na assinatura.", 8},
+		} {
+			for _, ln := range d.wrap(d.words(parseInline(part.text, ""), part.size), w, part.size) {
+				d.drawLine(ln, marginL, y, w, part.size, 'L', false)
+				y += lineH(part.size)
+			}
+		}
+		return
+	}
 	if err := drawQR(f, d.meta.VerifyURL, marginL, footerTop+3, qrSize); err != nil {
 		f.SetError(err)
 		return

@@ -118,6 +118,16 @@ func Words(n int) string {
 	return hundreds[n/100] + " e " + Words(n%100)
 }
 
+// Count writes n with its unit as court papers do: "30 (trinta) dias-multa",
+// "1 (um) dia" (singular for 1, plural otherwise).
+func Count(n int, singular, plural string) string {
+	unit := plural
+	if n == 1 {
+		unit = singular
+	}
+	return fmt.Sprintf("%d (%s) %s", n, Words(n), unit)
+}
+
 // Months writes a term as "6 (seis) meses", "1 (um) mês".
 func Months(n int) string {
 	unit := "meses"

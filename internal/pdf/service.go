@@ -99,9 +99,37 @@ func (s *Service) issue(ctx context.Context, kind Kind, court CourtData, data an
 }
 
 // CaseDocument issues the summary of case id, or its sentence, notice or
-// letter about ban banID. Cases of other courts are errs.NotFound; a ban
-// that is not of the case is errs.NotFound; a missing ban id errs.Invalid.
+// letter about ban banID (the sentence: SentenceDocument, one document
+// per decision). Cases of other courts are errs.NotFound; a ban that is
+// not of the case is errs.NotFound; a missing ban id errs.Invalid.
 func (s *Service) CaseDocument(ctx context.Context, actor cases.Actor, kind Kind, caseID, banID int64) (*Document, error) {
+	if kind == KindSentence {
+		if banID == 0 {
+			return nil, errs.InvalidField("ban_id", "required", "informe o impedimento (ban_id) ou o réu (defendant_id) a que o documento se refere.")
+		}
+		return s.SentenceDocument(ctx, actor, caseID, 0, banID)
+	}
+	return s.caseDocument(ctx, actor, kind, caseID, 0, banID)
+}
+
+// DefendantDocument issues the sentence or the notice of the decision of
+// defendant defendantID of case caseID: the sentence document
+// (SentenceDocument); the notice of the ban the sentence imposed (or of
+// its precautionary ban), or, for an outcome with no ban (acquittal,
+// prison), the notice of the sentence itself. errs.NotFound when the
+// defendant has no signed decision in the case.
+func (s *Service) DefendantDocument(ctx context.Context, actor cases.Actor, kind Kind, caseID, defendantID int64) (*Document, error) {
+	switch kind {
+	case KindSentence:
+		return s.SentenceDocument(ctx, actor, caseID, defendantID, 0)
+	case KindNotice, KindLetter:
+	default:
+		return nil, errs.InvalidField("defendant_id", "kind", "o resumo é do processo: não informe defendant_id.")
+	}
+	return s.caseDocument(ctx, actor, kind, caseID, defendantID, 0)
+}
+
+func (s *Service) caseDocument(ctx context.Context, actor cases.Actor, kind Kind, caseID, defendantID, banID int64) (*Document, error) {
 	v, err := s.Cases.Get(ctx, actor, caseID)
 	if err != nil {
 		return nil, err
@@ -113,33 +141,52 @@ func (s *Service) CaseDocument(ctx context.Context, actor cases.Actor, kind Kind
 	data := NewCaseData(v, court, s.Loc, s.Clock.Now())
 	number := strings.NewReplacer("-", "", ".", "").Replace(v.Number)
 	doc := Document{CaseID: &v.ID, CaseNumber: &number, IssuedBy: userID(actor)}
-	if kind != KindSummary {
-		if banID == 0 {
-			return nil, errs.InvalidField("ban_id", "required", "informe o impedimento (ban_id) a que o documento se refere.")
-		}
-		var ban *cases.BanView
-		for i := range v.Bans {
-			if v.Bans[i].ID == banID {
-				ban = &v.Bans[i]
-			}
-		}
-		if ban == nil || !data.WithBan(banID, ban.DefendantID) {
-			return nil, errs.New(errs.NotFound, fmt.Sprintf("Impedimento %d não encontrado no processo %s.", banID, v.Number))
-		}
-		if !data.Ban.Person && data.Ban.GroupBanID == 0 && ban.GroupID != nil {
-			if err := s.exclusions(ctx, v, ban, data); err != nil {
-				return nil, err
-			}
-		}
-		if kind == KindNotice && data.Ban.Reporting != nil {
-			wv, err := s.Cases.ReportingWindows(ctx, actor, banID)
-			if err != nil {
-				return nil, err
-			}
-			data.Ban.SetWindows(wv.Windows, s.Loc)
-		}
-		doc.BanID = &banID
+	if kind == KindSummary {
+		return s.issue(ctx, kind, court, data, doc)
 	}
+	if defendantID != 0 {
+		rec := sentenceOf(v, defendantID, 0)
+		if rec == nil {
+			return nil, errs.New(errs.NotFound, fmt.Sprintf("Não há sentença assinada do réu %d no processo %s.", defendantID, v.Number))
+		}
+		data.Sentence = NewSentenceData(*rec, s.Loc)
+		switch {
+		case rec.BanID != nil:
+			banID = *rec.BanID
+		case rec.PrecautionaryBanID != nil:
+			banID = *rec.PrecautionaryBanID
+		case kind == KindLetter:
+			return nil, errs.New(errs.NotFound, fmt.Sprintf("A sentença do réu %d não impôs impedimento: não há ofício a expedir.", defendantID))
+		default:
+			data.WithDefendant(defendantID)
+			return s.issue(ctx, kind, court, data, doc)
+		}
+	}
+	if banID == 0 {
+		return nil, errs.InvalidField("ban_id", "required", "informe o impedimento (ban_id) a que o documento se refere.")
+	}
+	var ban *cases.BanView
+	for i := range v.Bans {
+		if v.Bans[i].ID == banID {
+			ban = &v.Bans[i]
+		}
+	}
+	if ban == nil || !data.WithBan(banID, ban.DefendantID) {
+		return nil, errs.New(errs.NotFound, fmt.Sprintf("Impedimento %d não encontrado no processo %s.", banID, v.Number))
+	}
+	if data.Sentence == nil && kind == KindNotice {
+		if rec := sentenceOf(v, 0, banID); rec != nil {
+			data.Sentence = NewSentenceData(*rec, s.Loc)
+		}
+	}
+	if kind == KindNotice && data.Ban.Reporting != nil && !data.Ban.AwaitingFinal {
+		wv, err := s.Cases.ReportingWindows(ctx, actor, banID)
+		if err != nil {
+			return nil, err
+		}
+		data.Ban.SetWindows(wv.Windows, s.Loc)
+	}
+	doc.BanID = &banID
 	return s.issue(ctx, kind, court, data, doc)
 }
 
@@ -177,7 +224,9 @@ func userID(a cases.Actor) *int64 {
 
 // Certificate issues the certificate of the ban status of cpf in the
 // actor's court: the bans in force or yet to start ("nada consta" when
-// none). A malformed CPF is errs.Invalid.
+// none) and, apart, the bans decided that wait for the final judgment,
+// which are not in force (Súmula 643 STJ; CF art. 5º, LVII). A malformed
+// CPF is errs.Invalid.
 func (s *Service) Certificate(ctx context.Context, actor cases.Actor, cpfText string) (*Document, error) {
 	cpf, err := registry.ParseCPF(cpfText)
 	if err != nil {
@@ -190,8 +239,13 @@ func (s *Service) Certificate(ctx context.Context, actor cases.Actor, cpfText st
 	now := s.Clock.Now()
 	today := civil.Today(now, s.Loc)
 	var bans []sanctions.Ban
-	if err := db.Conn(ctx, s.DB).Where("cpf = ? AND court_code = ? AND status = 'active' AND (last_day IS NULL OR last_day >= ?)",
-		cpf.String(), actor.Court, today).Order("first_day, id").Find(&bans).Error; err != nil {
+	if err := db.Conn(ctx, s.DB).Where("cpf = ? AND court_code = ? AND status = ? AND (last_day IS NULL OR last_day >= ?)",
+		cpf.String(), actor.Court, sanctions.StatusActive, today).Order("first_day, id").Find(&bans).Error; err != nil {
+		return nil, err
+	}
+	var awaiting []sanctions.Ban
+	if err := db.Conn(ctx, s.DB).Where("cpf = ? AND court_code = ? AND status = ?", cpf.String(), actor.Court, sanctions.StatusAwaitingFinal).
+		Order("id").Find(&awaiting).Error; err != nil {
 		return nil, err
 	}
 	var name string
@@ -202,6 +256,9 @@ func (s *Service) Certificate(ctx context.Context, actor cases.Actor, cpfText st
 	data := &CertificateData{Court: court, CPF: cpf.Formatted(), Name: Esc(name), Today: LongDate(today), Time: LongDateTime(now, s.Loc)}
 	for _, b := range bans {
 		data.Bans = append(data.Bans, NewBanData(b, today))
+	}
+	for _, b := range awaiting {
+		data.Awaiting = append(data.Awaiting, NewBanData(b, today))
 	}
 	return s.issue(ctx, KindCertificate, court, data, Document{IssuedBy: userID(actor)})
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"
@@ -111,15 +112,33 @@ func representation(t *testing.T, ref string) cases.Representation {
 }
 
 // sentenced files R1 for "Łukasz Muñoz Sørensen" and sentences him to 6
-// months from 01/08/2025 with a reporting duty; it returns the case id and
-// the ban id.
-func (e *env) sentenced(t *testing.T) (int64, int64) { return e.sentencedFrom(t, "2025-08-01") }
+// months with a reporting duty and the judge's text, the ban to start no
+// earlier than 01/08/2025: the ban waits for the final judgment (Súmula 643
+// STJ). It returns the case id and the ban id.
+func (e *env) sentenced(t *testing.T) (int64, int64) {
+	t.Helper()
+	caseID, defID := e.fileR1(t)
+	res := e.sentence(t, caseID, cases.SentenceInput{DefendantID: defID, Ban: cases.BanInput{FirstDay: "2025-08-01", Months: ptr(6)}})
+	return caseID, res.Ban.ID
+}
 
-func (e *env) sentencedFrom(t *testing.T, first string) (int64, int64) {
+// fileR1 files R1 for "Łukasz Muñoz Sørensen"; it returns the case id and
+// the defendant's id.
+func (e *env) fileR1(t *testing.T) (int64, int64) {
+	t.Helper()
+	return e.fileRep(t, "R1", "Łukasz Muñoz Sørensen")
+}
+
+// fileRep files representation ref (its first defendant renamed to name
+// when name is not empty); it returns the case id and the first
+// defendant's id.
+func (e *env) fileRep(t *testing.T, ref, name string) (int64, int64) {
 	t.Helper()
 	ctx := context.Background()
-	r := representation(t, "R1")
-	r.Defendants[0].FullName = "Łukasz Muñoz Sørensen"
+	r := representation(t, ref)
+	if name != "" {
+		r.Defendants[0].FullName = name
+	}
 	c, err := e.cases.File(ctx, e.pros, r)
 	if err != nil {
 		t.Fatal(err)
@@ -128,15 +147,76 @@ func (e *env) sentencedFrom(t *testing.T, first string) (int64, int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	months := 6
-	res, err := e.cases.Sentence(ctx, e.judge, c.ID, cases.SentenceInput{DefendantID: v.Defendants[0].ID,
-		Ban:           cases.BanInput{FirstDay: first, Months: &months},
-		ReportingDuty: &cases.ReportingDuty{Place: "24º Distrito Policial – Ponte Rasa", Club: "Corinthians"}})
+	return c.ID, v.Defendants[0].ID
+}
+
+// sentence signs in for case caseID with the judge's text and, when in
+// has a ban, the reporting duty of the fixtures.
+func (e *env) sentence(t *testing.T, caseID int64, in cases.SentenceInput) *cases.SentenceResult {
+	t.Helper()
+	if in.Text == nil {
+		in.Text = &cases.SentenceText{Report: "O réu foi citado e apresentou defesa.\nEm audiência, foram ouvidas duas testemunhas.",
+			Reasoning: "A autoria e a materialidade estão provadas pelo boletim de ocorrência e pelas imagens do circuito interno."}
+	}
+	if in.ReportingDuty == nil && (in.Outcome == "" || in.Outcome == cases.OutcomeBan) && !in.Precautionary {
+		in.ReportingDuty = &cases.ReportingDuty{Place: "24º Distrito Policial – Ponte Rasa", Club: "Corinthians"}
+	}
+	res, err := e.cases.Sentence(context.Background(), e.judge, caseID, in)
+	if err != nil {
+		t.Fatalf("sentence: %v", err)
+	}
+	return res
+}
+
+// final records every party's notice of the decision with a waiver of the
+// appeal on the clock's day and certifies the final judgment (the clerk):
+// the bans that waited start that day, or on the later day the judge fixed
+// (Súmula 643 STJ).
+func (e *env) final(t *testing.T, caseID int64) {
+	t.Helper()
+	ctx := context.Background()
+	day := civilToday(e).String()
+	v, err := e.cases.Get(ctx, e.staff, caseID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c.ID, res.Ban.ID
+	ns := []cases.NotificationInput{{Party: cases.PartyProsecution}}
+	for _, d := range v.Defendants {
+		ns = append(ns, cases.NotificationInput{Party: cases.PartyDefendant, DefendantID: d.ID}, cases.NotificationInput{Party: cases.PartyDefence, DefendantID: d.ID})
+	}
+	for _, n := range ns {
+		n.NotifiedOn, n.WaivedAppeal = day, true
+		if _, err := e.cases.Notify(ctx, e.staff, caseID, n); err != nil {
+			t.Fatalf("notify %+v: %v", n, err)
+		}
+	}
+	if _, err := e.cases.Transition(ctx, e.staff, caseID, cases.TransitionInput{To: cases.StatusFinal}); err != nil {
+		t.Fatalf("final judgment: %v", err)
+	}
 }
+
+// finalFrom files R1, sentences it to 6 months and makes the judgment
+// final on day first (the clock moves there and back): the ban is in force
+// from first. It returns the case id and the ban id.
+func (e *env) finalFrom(t *testing.T, first string) (int64, int64) {
+	t.Helper()
+	clk := e.svc.Clock.(*clock.Fixed)
+	back := clk.Now()
+	day, err := time.ParseInLocation("2006-01-02", first, saoPaulo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.Set(day.Add(12 * time.Hour))
+	defer clk.Set(back)
+	caseID, defID := e.fileR1(t)
+	res := e.sentence(t, caseID, cases.SentenceInput{DefendantID: defID, Ban: cases.BanInput{Months: ptr(6)}})
+	e.final(t, caseID)
+	return caseID, res.Ban.ID
+}
+
+func civilToday(e *env) civil.Date { return civil.Today(e.svc.Clock.Now(), saoPaulo) }
+
+func ptr[T any](v T) *T { return &v }
 
 func text(t *testing.T, b []byte) string {
 	t.Helper()
@@ -183,16 +263,20 @@ func golden(t *testing.T, name, got string) {
 }
 
 // Each document of a sentenced case comes out with its wording, in correct
-// Portuguese, the expected text page by page.
-func TestCaseDocumentsText(t *testing.T) {
+// Portuguese, the expected text page by page. The ban waits for the final
+// judgment (Súmula 643 STJ): the documents say it starts then, with no
+// dates; after the final judgment the notice and the letter give the
+// days, and the sentence is the same document issued at first.
+func TestCaseDocumentsText_Sumula643STJ(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	caseID, banID := e.sentenced(t)
+	var sentenceCode string
 	for _, tc := range []struct {
 		kind  pdf.Kind
 		pages int
 	}{
-		{pdf.KindSentence, 2}, {pdf.KindNotice, 1}, {pdf.KindLetter, 1}, {pdf.KindSummary, 2},
+		{pdf.KindSentence, 2}, {pdf.KindNotice, 2}, {pdf.KindLetter, 1}, {pdf.KindSummary, 2},
 	} {
 		d, err := e.svc.CaseDocument(ctx, e.staff, tc.kind, caseID, banID)
 		if err != nil {
@@ -210,6 +294,42 @@ func TestCaseDocumentsText(t *testing.T) {
 		if !strings.Contains(got, "Página 1 de "+fmt.Sprint(d.Pages)) || !strings.Contains(got, pdf.GroupCode(d.Code)) {
 			t.Errorf("%s: footer without page count or code", tc.kind)
 		}
+		flat := strings.Join(strings.Fields(got), " ")
+		if tc.kind != pdf.KindSummary && (strings.Contains(flat, "31 de janeiro de 2026") || !strings.Contains(flat, "trânsito em julgado")) {
+			t.Errorf("%s of a ban awaiting the final judgment: dates written, or no word of the final judgment:\n%s", tc.kind, got)
+		}
+		if tc.kind == pdf.KindSentence {
+			sentenceCode = d.Code
+		}
+	}
+	e.final(t, caseID)
+	for _, tc := range []struct {
+		kind pdf.Kind
+		want []string
+	}{
+		{pdf.KindNotice, []string{"Início 1º de agosto de 2025, a partir de 0h", "Término 31 de janeiro de 2026, às 24h"}},
+		{pdf.KindLetter, []string{"Período de 1º de agosto de 2025 a 31 de janeiro de 2026, inclusive"}},
+		{pdf.KindSummary, []string{"01/08/2025 31/01/2026 a iniciar"}},
+	} {
+		d, err := e.svc.CaseDocument(ctx, e.staff, tc.kind, caseID, banID)
+		if err != nil {
+			t.Fatalf("%s after the final judgment: %v", tc.kind, err)
+		}
+		got := text(t, d.Content)
+		golden(t, string(tc.kind)+"-final", got)
+		flat := strings.Join(strings.Fields(got), " ")
+		for _, w := range tc.want {
+			if !strings.Contains(flat, w) {
+				t.Errorf("%s after the final judgment lacks %q:\n%s", tc.kind, w, got)
+			}
+		}
+		if strings.Contains(flat, "aguarda o trânsito em julgado") {
+			t.Errorf("%s after the final judgment still says the ban waits", tc.kind)
+		}
+	}
+	d, err := e.svc.CaseDocument(ctx, e.staff, pdf.KindSentence, caseID, banID)
+	if err != nil || d.Code != sentenceCode {
+		t.Errorf("the sentence after the final judgment: code %v (%v), want the one issued, %s", d, err, sentenceCode)
 	}
 	if _, err := e.svc.CaseDocument(ctx, e.staff, pdf.KindSentence, caseID, 0); errs.KindOf(err) != errs.Invalid {
 		t.Errorf("no ban id: %v, want invalid", err)
@@ -223,9 +343,11 @@ func TestCaseDocumentsText(t *testing.T) {
 	}
 }
 
-// The certificate says "nada consta" for a clean CPF and lists the bans of
-// a banned one; the poster lists the published bans in force.
-func TestCertificateAndPoster(t *testing.T) {
+// Súmula 643 STJ: the certificate says "nada consta" for a clean CPF and
+// for a CPF whose ban waits for the final judgment (listed apart, as not in
+// force); after the final judgment it lists the ban (to start on the day
+// the judge fixed); the poster lists the published bans in force.
+func TestCertificateAndPoster_Sumula643STJ(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	d, err := e.svc.Certificate(ctx, e.staff, "529.982.247-25")
@@ -233,13 +355,34 @@ func TestCertificateAndPoster(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "certificate-clean", text(t, d.Content))
-	e.sentenced(t)
+	caseID, _ := e.sentenced(t)
+	d, err = e.svc.Certificate(ctx, e.staff, "66392332154")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dump(t, "certificate-awaiting", d.Content)
+	got := text(t, d.Content)
+	golden(t, "certificate-awaiting", got)
+	flat := strings.Join(strings.Fields(got), " ")
+	for _, want := range []string{"NADA CONSTA", "não transitada em julgado", "aguardando trânsito em julgado"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("certificate before the final judgment lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(flat, "em vigor ou a iniciar, conforme abaixo") || strings.Contains(flat, "CONSTA impedimento") {
+		t.Errorf("certificate before the final judgment shows the ban as in force:\n%s", got)
+	}
+	e.final(t, caseID)
 	d, err = e.svc.Certificate(ctx, e.staff, "66392332154")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dump(t, "certificate", d.Content)
-	golden(t, "certificate-banned", text(t, d.Content))
+	got = text(t, d.Content)
+	golden(t, "certificate-banned", got)
+	if flat := strings.Join(strings.Fields(got), " "); strings.Contains(flat, "NADA CONSTA") || !strings.Contains(flat, "01/08/2025 31/01/2026 a iniciar") {
+		t.Errorf("certificate after the final judgment:\n%s", got)
+	}
 	if _, err := e.svc.Certificate(ctx, e.staff, "663.923.321-55"); errs.KindOf(err) != errs.Invalid {
 		t.Errorf("bad CPF: %v", err)
 	}
@@ -312,8 +455,10 @@ func TestVerificationRoundTrip(t *testing.T) {
 	}
 }
 
-// Many documents at once: every one stored, each with its own code.
-func TestConcurrentIssue(t *testing.T) {
+// Many documents at once: every one stored, each notice, letter and
+// summary with its own code; the sentence is one document per decision,
+// issued once however many ask for it at the same time.
+func TestConcurrentIssue_OneSentenceDocumentPerDecision(t *testing.T) {
 	e := newEnv(t)
 	e.svc.NewCode = nil // random codes
 	ctx := context.Background()
@@ -321,6 +466,7 @@ func TestConcurrentIssue(t *testing.T) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	seen := map[string]bool{}
+	sentences := map[string]bool{}
 	var errsSeen []error
 	for i := 0; i < 12; i++ {
 		wg.Add(1)
@@ -335,11 +481,18 @@ func TestConcurrentIssue(t *testing.T) {
 				return
 			}
 			seen[d.Code] = true
+			if kind == pdf.KindSentence {
+				sentences[d.Code] = true
+			}
 		}(i)
 	}
 	wg.Wait()
-	if len(errsSeen) > 0 || len(seen) != 12 {
-		t.Errorf("%d distinct codes, errors %v", len(seen), errors.Join(errsSeen...))
+	if len(errsSeen) > 0 || len(seen) != 10 || len(sentences) != 1 {
+		t.Errorf("%d distinct codes (want 9 + 1), %d for the sentence (want 1), errors %v", len(seen), len(sentences), errors.Join(errsSeen...))
+	}
+	var n int64
+	if err := e.g.Raw("SELECT count(*) FROM documents WHERE kind = 'sentence'").Scan(&n).Error; err != nil || n != 1 {
+		t.Errorf("%d sentence documents stored (%v), want 1", n, err)
 	}
 }
 
@@ -371,11 +524,12 @@ func TestWordingOverride(t *testing.T) {
 
 func sha256Sum(b []byte) [32]byte { return sha256.Sum256(b) }
 
-// The notice lists the reporting windows of the court's match schedule.
+// The notice of a final ban lists the reporting windows of the court's
+// match schedule (Lei 14.597/2023, art. 201, § 4º).
 func TestNoticeWithReportingWindows(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	caseID, banID := e.sentencedFrom(t, "2025-04-01")
+	caseID, banID := e.finalFrom(t, "2025-04-01")
 	csv, err := os.ReadFile(sharedfix.Path(t, "fixtures", "matches-2025.csv"))
 	if err != nil {
 		t.Fatal(err)

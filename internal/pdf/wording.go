@@ -16,7 +16,7 @@ type Kind string
 
 // Document kinds; each has its wording in templates/pdf/KIND.tmpl.
 const (
-	KindSentence    Kind = "sentence"    // sentença com a ordem de impedimento
+	KindSentence    Kind = "sentence"    // sentença (de cada réu: absolvição, condenação, impedimento) ou decisão cautelar
 	KindNotice      Kind = "notice"      // intimação do torcedor
 	KindLetter      Kind = "letter"      // ofício ao organizador, à federação e aos clubes
 	KindCertificate Kind = "certificate" // certidão de situação por CPF
@@ -32,7 +32,7 @@ var Kinds = []Kind{KindSentence, KindNotice, KindLetter, KindCertificate, KindPo
 func (k Kind) Title() string {
 	switch k {
 	case KindSentence:
-		return "Sentença com ordem de impedimento"
+		return "Sentença"
 	case KindNotice:
 		return "Intimação do torcedor"
 	case KindLetter:

@@ -52,7 +52,19 @@ func (s *Server) documentRoutes(e *echo.Echo, api *echo.Group) {
 	for _, k := range []pdf.Kind{pdf.KindSentence, pdf.KindNotice, pdf.KindLetter, pdf.KindSummary} {
 		api.GET("/cases/:id/documents/"+string(k)+".pdf", d.caseDocument(k))
 	}
+	api.GET("/cases/:id/sentence/draft.pdf", d.draft)
 	api.GET("/certificates/:cpf", d.certificate)
+}
+
+// issueSentence issues the sentence document of the decision a judge has
+// just signed for defendantID in case caseID (pdf.Service.IssueSentence:
+// one document per decision, the same PDF at every later download). The
+// sentence handlers call it after the signature; a failure is logged, not
+// answered: the document is then issued at its first download.
+func (s *Server) issueSentence(c echo.Context, caseID, defendantID int64) {
+	if _, err := s.pdfService().IssueSentence(c.Request().Context(), actor(c), caseID, defendantID); err != nil {
+		s.deps.Logger.Error("sentence document", "case_id", caseID, "defendant_id", defendantID, "err", err.Error())
+	}
 }
 
 // send answers with a stored document.
@@ -64,6 +76,25 @@ func (d *documents) send(c echo.Context, doc *pdf.Document, name string) error {
 	return c.Blob(http.StatusOK, "application/pdf", doc.Content)
 }
 
+// queryID reads the positive integer query parameter name; 0 when absent.
+func queryID(c echo.Context, name string) (int64, error) {
+	v := c.QueryParam(name)
+	if v == "" {
+		return 0, nil
+	}
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errs.InvalidField(name, "integer", name+" deve ser um número inteiro positivo.")
+	}
+	return id, nil
+}
+
+// caseDocument: GET /api/v1/cases/:id/documents/KIND.pdf. The sentence,
+// notice and letter name what they are about: ?ban_id= (a ban of the case)
+// or ?defendant_id= (the defendant's signed decision: the sentence of an
+// acquittal or a prison conviction has no ban), one of the two. The
+// sentence is one document per decision: every download gives the same
+// PDF and code.
 func (d *documents) caseDocument(k pdf.Kind) echo.HandlerFunc {
 	names := map[pdf.Kind]string{pdf.KindSentence: "sentenca", pdf.KindNotice: "intimacao", pdf.KindLetter: "oficio", pdf.KindSummary: "resumo"}
 	return func(c echo.Context) error {
@@ -71,23 +102,64 @@ func (d *documents) caseDocument(k pdf.Kind) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		var banID int64
-		if k != pdf.KindSummary {
-			v := c.QueryParam("ban_id")
-			if v == "" {
-				return errs.InvalidField("ban_id", "required", "informe o impedimento (ban_id) a que o documento se refere.")
-			}
-			banID, err = strconv.ParseInt(v, 10, 64)
-			if err != nil || banID <= 0 {
-				return errs.InvalidField("ban_id", "integer", "ban_id deve ser um número inteiro positivo.")
-			}
-		}
-		doc, err := d.svc.CaseDocument(c.Request().Context(), actor(c), k, id, banID)
+		doc, err := d.caseDocumentFor(c, k, id)
 		if err != nil {
 			return err
 		}
 		return d.send(c, doc, names[k]+"-"+pdf.FormatCNJ(*doc.CaseNumber))
 	}
+}
+
+// caseDocumentFor issues document k of case id for the ban_id or the
+// defendant_id of the query (none for the summary).
+func (d *documents) caseDocumentFor(c echo.Context, k pdf.Kind, id int64) (*pdf.Document, error) {
+	ctx := c.Request().Context()
+	if k == pdf.KindSummary {
+		return d.svc.CaseDocument(ctx, actor(c), k, id, 0)
+	}
+	banID, err := queryID(c, "ban_id")
+	if err != nil {
+		return nil, err
+	}
+	defID, err := queryID(c, "defendant_id")
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case banID != 0 && defID != 0:
+		return nil, errs.InvalidField("defendant_id", "one_of", "informe o impedimento (ban_id) ou o réu (defendant_id), não os dois.")
+	case banID == 0 && defID == 0:
+		return nil, errs.InvalidField("ban_id", "required", "informe o impedimento (ban_id) ou o réu (defendant_id) a que o documento se refere.")
+	case defID != 0:
+		return d.svc.DefendantDocument(ctx, actor(c), k, id, defID)
+	}
+	return d.svc.CaseDocument(ctx, actor(c), k, id, banID)
+}
+
+// draft: GET /api/v1/cases/:id/sentence/draft.pdf?defendant_id= (the
+// judge of the case): the saved minuta laid out as the sentence it would
+// be if signed now, marked "MINUTA — sem valor de documento", with no
+// verification code and stored nowhere (pdf.Service.DraftPreview).
+func (d *documents) draft(c echo.Context) error {
+	id, err := pathID(c, "id")
+	if err != nil {
+		return err
+	}
+	defID, err := queryID(c, "defendant_id")
+	if err != nil {
+		return err
+	}
+	if defID == 0 {
+		return errs.InvalidField("defendant_id", "required", "informe o réu (defendant_id) da minuta.")
+	}
+	b, _, err := d.svc.DraftPreview(c.Request().Context(), actor(c), id, defID)
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": fmt.Sprintf("minuta-sentenca-%d-%d.pdf", id, defID)}))
+	h.Set("Cache-Control", "private, no-store")
+	return c.Blob(http.StatusOK, "application/pdf", b)
 }
 
 // certificate: GET /api/v1/certificates/:cpf (the CPF with or without

@@ -33,7 +33,8 @@ func (f *fixture) do(method, path, token, ctype string, body []byte, accept stri
 }
 
 // Court documents over HTTP: the staff get PDFs with their code; anyone
-// verifies a code and a copy; a changed byte is reported as altered.
+// verifies a code and a copy; a changed byte is reported as altered. The
+// sentence's ban waits for the final judgment (Súmula 643 STJ).
 func TestDocumentsOverHTTP(t *testing.T) {
 	f := newFixture(t)
 	raw, err := os.ReadFile(sharedfix.Path(t, "fixtures", "representations.json"))
@@ -53,7 +54,7 @@ func TestDocumentsOverHTTP(t *testing.T) {
 		Defendants []struct{ ID int64 }
 	}
 	_ = json.Unmarshal(rec.Body.Bytes(), &c)
-	body := fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": "2025-04-01", "months": 6}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, c.Defendants[0].ID)
+	body := fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 6}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, c.Defendants[0].ID)
 	rec = f.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", c.ID), f.tokens["judge"], "application/json", []byte(body), "")
 	if rec.Code != 201 {
 		t.Fatalf("sentence: %d %s", rec.Code, rec.Body)
@@ -80,6 +81,12 @@ func TestDocumentsOverHTTP(t *testing.T) {
 	}
 	if rec := f.do("GET", base+"sentence.pdf", f.tokens["judge"], "", nil, ""); rec.Code != 422 {
 		t.Errorf("no ban_id: %d", rec.Code)
+	}
+	if rec := f.do("GET", fmt.Sprintf(base+"sentence.pdf?ban_id=%d&defendant_id=%d", s.Ban.ID, c.Defendants[0].ID), f.tokens["judge"], "", nil, ""); rec.Code != 422 {
+		t.Errorf("both ban_id and defendant_id: %d", rec.Code)
+	}
+	if rec := f.do("GET", base+"sentence.pdf?defendant_id=x", f.tokens["judge"], "", nil, ""); rec.Code != 422 {
+		t.Errorf("defendant_id not a number: %d", rec.Code)
 	}
 	if rec := f.do("GET", base+"sentence.pdf?ban_id=999", f.tokens["judge"], "", nil, ""); rec.Code != 404 {
 		t.Errorf("other ban: %d", rec.Code)
@@ -145,5 +152,121 @@ func TestDocumentsOverHTTP(t *testing.T) {
 	}
 	if rec := f.do("GET", "/impedidos.pdf?court=x", "", "", nil, ""); rec.Code != 422 {
 		t.Errorf("poster, bad court: %d", rec.Code)
+	}
+}
+
+// One verification code per decision: GET .../documents/sentence.pdf by
+// the ban or by the defendant gives the same stored PDF every time, for an
+// acquittal (CPP art. 386, no ban) too; the judge previews the saved minuta
+// at GET .../sentence/draft.pdf ("MINUTA — sem valor de documento": no
+// code, nothing stored), which only the judge may read.
+func TestSentenceDocumentOncePerDecisionAndDraftPreview_CPP386(t *testing.T) {
+	f := newFixture(t)
+	raw, err := os.ReadFile(sharedfix.Path(t, "fixtures", "representations.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fx struct{ Representations []json.RawMessage }
+	if err := json.Unmarshal(raw, &fx); err != nil {
+		t.Fatal(err)
+	}
+	file := func(i int) (int64, int64) {
+		t.Helper()
+		rec := f.do("POST", "/api/v1/cases", f.tokens["prosecutor"], "application/json", fx.Representations[i], "")
+		if rec.Code != 201 {
+			t.Fatalf("filing: %d %s", rec.Code, rec.Body)
+		}
+		var c struct {
+			ID         int64
+			Defendants []struct{ ID int64 }
+		}
+		_ = json.Unmarshal(rec.Body.Bytes(), &c)
+		return c.ID, c.Defendants[0].ID
+	}
+	sentence := func(caseID int64, body string) *httptest.ResponseRecorder {
+		return f.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), f.tokens["judge"], "application/json", []byte(body), "")
+	}
+	get := func(path, role string) *httptest.ResponseRecorder {
+		return f.do("GET", path, f.tokens[role], "", nil, "")
+	}
+
+	caseID, defID := file(0)
+	if rec := sentence(caseID, fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 6}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, defID)); rec.Code != 201 {
+		t.Fatalf("sentence: %d %s", rec.Code, rec.Body)
+	}
+	var banID int64
+	if err := f.g.Raw("SELECT id FROM bans WHERE defendant_id = ?", defID).Scan(&banID).Error; err != nil {
+		t.Fatal(err)
+	}
+	base := fmt.Sprintf("/api/v1/cases/%d/documents/sentence.pdf", caseID)
+	first := get(fmt.Sprintf("%s?ban_id=%d", base, banID), "clerk")
+	if first.Code != 200 {
+		t.Fatalf("sentence by ban: %d %s", first.Code, first.Body)
+	}
+	code := first.Header().Get("X-Juizado-Document-Code")
+	for _, p := range []string{fmt.Sprintf("%s?ban_id=%d", base, banID), fmt.Sprintf("%s?defendant_id=%d", base, defID)} {
+		for _, role := range []string{"clerk", "judge", "prosecutor"} {
+			rec := get(p, role)
+			if rec.Code != 200 || rec.Header().Get("X-Juizado-Document-Code") != code || !bytes.Equal(rec.Body.Bytes(), first.Body.Bytes()) {
+				t.Errorf("%s by %s: %d code %q, want the same document %s", p, role, rec.Code, rec.Header().Get("X-Juizado-Document-Code"), code)
+			}
+		}
+	}
+	var n int64
+	if err := f.g.Raw("SELECT count(*) FROM documents WHERE kind = 'sentence'").Scan(&n).Error; err != nil || n != 1 {
+		t.Errorf("%d sentence documents (%v), want 1", n, err)
+	}
+
+	// An acquittal has no ban: its sentence by the defendant.
+	acqCase, acqDef := file(1)
+	if rec := sentence(acqCase, fmt.Sprintf(`{"defendant_id": %d, "outcome": "acquittal", "acquittal_ground": "VII"}`, acqDef)); rec.Code != 201 {
+		t.Fatalf("acquittal: %d %s", rec.Code, rec.Body)
+	}
+	acqBase := fmt.Sprintf("/api/v1/cases/%d/documents/", acqCase)
+	if rec := get(fmt.Sprintf("%ssentence.pdf?defendant_id=%d", acqBase, acqDef), "clerk"); rec.Code != 200 || !bytes.HasPrefix(rec.Body.Bytes(), []byte("%PDF-")) {
+		t.Errorf("acquittal's sentence: %d %.200s", rec.Code, rec.Body)
+	}
+	if rec := get(fmt.Sprintf("%snotice.pdf?defendant_id=%d", acqBase, acqDef), "clerk"); rec.Code != 200 {
+		t.Errorf("acquittal's notice: %d %.200s", rec.Code, rec.Body)
+	}
+	if rec := get(fmt.Sprintf("%sletter.pdf?defendant_id=%d", acqBase, acqDef), "clerk"); rec.Code != 404 {
+		t.Errorf("a letter about an acquittal (no ban): %d, want 404", rec.Code)
+	}
+	if rec := get(fmt.Sprintf("%ssentence.pdf?defendant_id=%d", acqBase, defID), "clerk"); rec.Code != 404 {
+		t.Errorf("another case's defendant: %d, want 404", rec.Code)
+	}
+
+	// The minuta's preview.
+	draftCase, draftDef := file(2)
+	draftURL := fmt.Sprintf("/api/v1/cases/%d/sentence/draft.pdf?defendant_id=%d", draftCase, draftDef)
+	if rec := get(draftURL, "judge"); rec.Code != 404 {
+		t.Errorf("preview with no minuta: %d, want 404", rec.Code)
+	}
+	rec := sentence(draftCase, fmt.Sprintf(`{"defendant_id": %d, "draft": true, "outcome": "ban", "prison_months": 24, "text": {"report": "Relatório da minuta.", "reasoning": "Fundamentação da minuta."}}`, draftDef))
+	if rec.Code != 201 || !strings.Contains(rec.Body.String(), `"status":"draft"`) {
+		t.Fatalf("minuta: %d %s", rec.Code, rec.Body)
+	}
+	if err := f.g.Raw("SELECT count(*) FROM documents WHERE kind = 'sentence'").Scan(&n).Error; err != nil {
+		t.Fatal(err)
+	}
+	docs := n
+	rec = get(draftURL, "judge")
+	if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/pdf" || !bytes.HasPrefix(rec.Body.Bytes(), []byte("%PDF-")) {
+		t.Fatalf("preview: %d %s %.300s", rec.Code, rec.Header().Get("Content-Type"), rec.Body)
+	}
+	if c := rec.Header().Get("X-Juizado-Document-Code"); c != "" {
+		t.Errorf("the preview has a verification code %q", c)
+	}
+	if err := f.g.Raw("SELECT count(*) FROM documents WHERE kind = 'sentence'").Scan(&n).Error; err != nil || n != docs {
+		t.Errorf("the preview stored a document: %d → %d (%v)", docs, n, err)
+	}
+	if err := f.g.Raw("SELECT count(*) FROM sentences WHERE defendant_id = ? AND status = 'signed'", draftDef).Scan(&n).Error; err != nil || n != 0 {
+		t.Errorf("the preview signed the minuta: %d signed (%v)", n, err)
+	}
+	if rec := get(draftURL, "clerk"); rec.Code != 403 {
+		t.Errorf("a clerk previews the minuta: %d, want 403", rec.Code)
+	}
+	if rec := get(fmt.Sprintf("/api/v1/cases/%d/sentence/draft.pdf", draftCase), "judge"); rec.Code != 422 {
+		t.Errorf("preview without defendant_id: %d, want 422", rec.Code)
 	}
 }

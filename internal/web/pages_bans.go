@@ -1,10 +1,13 @@
 package web
 
-// The judge's decisions on the bans of a case, as forms of the case page
-// (POST /processos/:id/revogacao and /processos/:id/prorrogacao): lifting a
-// precautionary ban and extending a ban's term. They call the same
-// cases.Service methods as POST /api/v1/bans/:id/lift and /extend, inside a
-// transaction carrying the judge (the audit trail names who decided).
+// The judge's decisions on the bans of a case, as forms of the case page:
+// lifting a precautionary ban (POST /processos/:id/revogacao) and renewing
+// it (/renovacao); correcting a material error in a final ban's last day
+// (/correcao) and deciding the credit for time under precautionary bans
+// (/detracao). A final ban is never extended (CF art. 5º, XXXVI). They call
+// the same cases.Service methods as POST /api/v1/bans/:id/lift, /renew,
+// /correct and /credit, inside a transaction carrying the judge (the audit
+// trail names who decided).
 //
 // Each ban has its own form on the page; the ban is the hidden field ban_id
 // and the fields of its form carry its id ("rev[12].reason"), so that an
@@ -24,7 +27,9 @@ import (
 func (s *Server) banPages(e *echo.Echo) {
 	judge := s.requirePage("judge")
 	e.POST("/processos/:id/revogacao", s.liftPage, judge)
-	e.POST("/processos/:id/prorrogacao", s.extendPage, judge)
+	e.POST("/processos/:id/renovacao", s.renewPage, judge)
+	e.POST("/processos/:id/correcao", s.correctPage, judge)
+	e.POST("/processos/:id/detracao", s.creditPage, judge)
 }
 
 // caseBan returns the case of the path and the ban of the form field ban_id,
@@ -84,19 +89,21 @@ func (s *Server) liftPage(c echo.Context) error {
 	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
 }
 
-// extendPage: POST /processos/:id/prorrogacao (the judge of the case; form:
-// ban_id, pro[ID].review_on, pro[ID].reason): renews a precautionary ban
-// (new review date, CPP art. 319, II) through cases.Service.Renew. A final
-// ban is never extended (CF art. 5º, XXXVI): the service refuses it.
-func (s *Server) extendPage(c echo.Context) error {
+// renewPage: POST /processos/:id/renovacao (the judge of the case; form:
+// ban_id, ren[ID].review_on as dd/mm/aaaa, ren[ID].reason): renews a
+// precautionary ban with a new review date (CPP art. 319, II; art. 282;
+// Res. CNJ 417/2021, art. 19) through cases.Service.Renew. Only a
+// precautionary ban is renewed: a final ban is never extended (CF art. 5º,
+// XXXVI), and the page offers it no such form.
+func (s *Server) renewPage(c echo.Context) error {
 	id, ban, err := s.caseBan(c)
 	if err != nil {
 		return s.pageFail(c, err)
 	}
-	prefix := banPrefix("pro", ban.ID)
+	prefix := banPrefix("ren", ban.ID)
 	var f errs.Fields
 	typed := c.FormValue(prefix + "review_on")
-	in := cases.ExtendInput{ReviewOn: isoDate(&f, "review_on", typed), Reason: c.FormValue(prefix + "reason")}
+	in := cases.RenewInput{ReviewOn: isoDate(&f, "review_on", typed), Reason: c.FormValue(prefix + "reason")}
 	if strings.TrimSpace(typed) == "" {
 		f.Add("review_on", "required", "Informe a nova data de revisão (dd/mm/aaaa).")
 	}
@@ -107,11 +114,74 @@ func (s *Server) extendPage(c echo.Context) error {
 		return s.caseFormFail(c, prefix, err)
 	}
 	r, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.RenewResult, error) {
-		return s.cases.Extend(ctx, actor(c), ban.ID, in)
+		return s.cases.Renew(ctx, actor(c), ban.ID, in)
 	})
 	if !ok {
 		return resp
 	}
-	msg := fmt.Sprintf("Medida cautelar de %s renovada: revisão em %s.", r.Ban.Name, r.Renewal.NewReview.BR())
+	msg := fmt.Sprintf("Medida cautelar de %s renovada (CPP, art. 319, II): revisão em %s.", r.Ban.Name, r.Renewal.NewReview.BR())
 	return s.doneOnCase(c, id, "#documentos", msg, r.Notes)
+}
+
+// correctPage: POST /processos/:id/correcao (the judge of the case; form:
+// ban_id, cor[ID].last_day as dd/mm/aaaa, cor[ID].reason): corrects a
+// material error in a final ban's last day through cases.Service.Correct
+// (DOMAIN.md §3: its own movement, with its reason; not an extension: the
+// term stays within the range recorded on the ban).
+func (s *Server) correctPage(c echo.Context) error {
+	id, ban, err := s.caseBan(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	prefix := banPrefix("cor", ban.ID)
+	var f errs.Fields
+	typed := c.FormValue(prefix + "last_day")
+	in := cases.CorrectInput{LastDay: isoDate(&f, "last_day", typed), Reason: c.FormValue(prefix + "reason")}
+	if strings.TrimSpace(typed) == "" {
+		f.Add("last_day", "required", "Informe o último dia corrigido (dd/mm/aaaa).")
+	}
+	if strings.TrimSpace(in.Reason) == "" {
+		f.Add("reason", "required", "Descreva o erro material corrigido.")
+	}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, prefix, err)
+	}
+	b, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.BanView, error) {
+		return s.cases.Correct(ctx, actor(c), ban.ID, in)
+	})
+	if !ok {
+		return resp
+	}
+	return s.doneOnCase(c, id, "#documentos", fmt.Sprintf("Erro material corrigido no impedimento de %s: último dia %s.", b.Name, dateBR(b.LastDay)), nil)
+}
+
+// creditPage: POST /processos/:id/detracao (the judge of the case; form:
+// ban_id, det[ID].days, det[ID].reason): the judge's decision on the time
+// the defendant spent under precautionary bans (detração, CP art. 42; a
+// decision, never automatic; 0 days records a refusal) through
+// cases.Service.Credit.
+func (s *Server) creditPage(c echo.Context) error {
+	id, ban, err := s.caseBan(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	prefix := banPrefix("det", ban.ID)
+	var f errs.Fields
+	in := cases.CreditInput{Days: formInt(&f, "days", c.FormValue(prefix+"days")), Reason: c.FormValue(prefix + "reason")}
+	if in.Days == nil && strings.TrimSpace(c.FormValue(prefix+"days")) == "" {
+		f.Add("days", "required", "Informe os dias a descontar (0 para não descontar).")
+	}
+	if strings.TrimSpace(in.Reason) == "" {
+		f.Add("reason", "required", "Fundamente a decisão sobre a detração.")
+	}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, prefix, err)
+	}
+	b, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.BanView, error) {
+		return s.cases.Credit(ctx, actor(c), ban.ID, in)
+	})
+	if !ok {
+		return resp
+	}
+	return s.doneOnCase(c, id, "#documentos", fmt.Sprintf("Detração decidida (CP, art. 42): %d dias descontados do impedimento de %s, que termina em %s.", *in.Days, b.Name, dateBR(b.LastDay)), nil)
 }

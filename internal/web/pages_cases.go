@@ -53,6 +53,8 @@ func (s *Server) casePages(e *echo.Echo) {
 	for k, name := range map[pdf.Kind]string{pdf.KindSentence: "sentenca", pdf.KindNotice: "intimacao", pdf.KindLetter: "oficio", pdf.KindSummary: "resumo"} {
 		e.GET("/processos/:id/"+name+".pdf", s.pageDownload(d.caseDocument(k)), read)
 	}
+	// The minuta's preview for the judge's session (the API's draft.pdf takes a token).
+	e.GET("/processos/:id/minuta.pdf", s.pageDownload(d.draft), s.requirePage("judge"))
 	e.GET("/distribuicao", s.distributionPage, s.requirePage("clerk", "judge"))
 	e.POST("/distribuicao", s.distributePending, s.requirePage("clerk"))
 	e.GET("/audiencias", s.hearingsPage, read)
@@ -60,11 +62,7 @@ func (s *Server) casePages(e *echo.Echo) {
 
 // documentsService is the court documents' service as documentRoutes builds it.
 func (s *Server) documentsService() *documents {
-	return &documents{s: s, svc: &pdf.Service{
-		DB: s.deps.DB, Cases: s.cases, Lists: s.lists, Clock: s.deps.Clock, Loc: s.deps.Loc,
-		Wording: pdf.Wording{Embedded: s.deps.Templates, Dir: s.deps.TemplatesDir},
-		BaseURL: s.deps.PublicURL, Court: s.deps.Court,
-	}}
+	return &documents{s: s, svc: s.pdfService()}
 }
 
 // pageDownload serves a file with an API handler; its errors become pages.
@@ -357,6 +355,24 @@ type caseData struct {
 	Kinds    []string
 	// Actions: the decision forms the user is offered (pages_workflow.go).
 	Actions caseActions
+	// Names are the defendants' names by id (person or group).
+	Names map[int64]string
+	// InForce are the case's bans in force today: the ones a breach can be
+	// recorded against (a ban awaiting the final judgment is not in force).
+	InForce []cases.BanView
+}
+
+// Name is the name of defendant id (an int64 or *int64; "" for none).
+func (d caseData) Name(id any) string {
+	switch x := id.(type) {
+	case int64:
+		return d.Names[x]
+	case *int64:
+		if x != nil {
+			return d.Names[*x]
+		}
+	}
+	return ""
 }
 
 func caseID(c echo.Context) (int64, error) { return pathID(c, "id") }
@@ -391,9 +407,18 @@ func (s *Server) renderCase(c echo.Context, status int, p Page) error {
 			return err
 		}
 	}
+	for _, b := range v.Bans {
+		if b.State == sanctions.StateInForce {
+			d.InForce = append(d.InForce, b)
+		}
+	}
+	d.Names = map[int64]string{}
 	for _, def := range v.Defendants {
 		if def.Kind == "person" {
 			d.Persons = append(d.Persons, def)
+			d.Names[def.ID] = def.FullName
+		} else {
+			d.Names[def.ID] = def.Name
 		}
 	}
 	if v.Facts.DistanceToVenueM != nil {
@@ -526,7 +551,11 @@ func (s *Server) pleaPage(c echo.Context) error {
 }
 
 // breachPage: POST /processos/:id/descumprimento (prosecutor, police): an
-// unjustified breach of one of the case's bans.
+// unjustified breach of one of the case's bans in force, through
+// cases.Service.RecordBreach; the notice says what it opens for that kind
+// of ban (DOMAIN.md §8: the proposed conversion of a conversion ban, LGE
+// art. 201, § 3º / Lei 10.671/2003, art. 41-B, § 3º; the undoing of a plea
+// agreement; no conversion for a group member's or an art. 39 ban).
 func (s *Server) breachPage(c echo.Context) error {
 	id, err := s.caseExists(c)
 	if err != nil {
@@ -547,17 +576,22 @@ func (s *Server) breachPage(c echo.Context) error {
 	}
 	// One transaction carrying the user: a ban of another case is refused
 	// and nothing is recorded.
-	if _, ok, resp := pageWrite(s, c, "desc.", func(ctx context.Context) (*cases.BreachResult, error) {
+	r, ok, resp := pageWrite(s, c, "desc.", func(ctx context.Context) (*cases.BreachResult, error) {
 		r, err := s.cases.RecordBreach(ctx, actor(c), banID, in)
 		if err == nil && r.Breach.CaseID != id {
 			err = errs.New(errs.NotFound, "Impedimento não encontrado neste processo.")
 		}
 		return r, err
-	}); !ok {
+	})
+	if !ok {
 		return resp
 	}
-	s.flash(c, "Descumprimento registrado (art. 201, § 3º): o juízo decidirá sobre a conversão.")
-	return redirect(c, fmt.Sprintf("/processos/%d", id))
+	// What the breach opens depends on the kind of ban (DOMAIN.md §8).
+	msg := "Descumprimento registrado."
+	if r.Conversion != nil {
+		msg += " Aberta a conversão em pena privativa de liberdade, a decidir pelo(a) juiz(a): " + r.Conversion.Note
+	}
+	return s.doneOnCase(c, id, "", msg, r.Warnings)
 }
 
 // movementPage: POST /processos/:id/movimentos (clerk).
@@ -636,196 +670,6 @@ func (s *Server) transitionPage(c echo.Context) error {
 	}
 	s.flash(c, "Andamento registrado: "+orSelf(cases.StatusPT[v.Status], v.Status)+".")
 	return redirect(c, fmt.Sprintf("/processos/%d", id))
-}
-
-// sentenceData is the data of the sentence form: the case, the person or
-// group sentenced, and the law, range and last day computed from what the
-// judge typed (sanctions.BanRange, sanctions.LastDay).
-type sentenceData struct {
-	Case       *cases.View
-	Defendant  *cases.DefendantView
-	Range      *sanctions.Range
-	RangeError string
-	LastDay    string
-	Court      cases.Court
-	Subject    string
-	// Warnings the judge needs before signing (cases.Service.SentenceWarnings:
-	// the same CPF with another birth date elsewhere; a CPF already punished
-	// under art. 201, § 2º's condition; a term entirely in the past).
-	Warnings []string
-}
-
-// sentenceForm: GET /processos/:id/sentenca[?defendant_id=&eligible=&...]
-// (judge): the form with the law and range that apply to the date of the
-// facts, recomputed from the query (the "Recalcular" button, no JavaScript).
-func (s *Server) sentenceForm(c echo.Context) error {
-	form := c.QueryParams()
-	return s.renderSentence(c, http.StatusOK, Page{Form: form})
-}
-
-func (s *Server) renderSentence(c echo.Context, status int, p Page) error {
-	id, err := caseID(c)
-	if err != nil {
-		return s.pageFail(c, err)
-	}
-	v, err := s.cases.Get(c.Request().Context(), actor(c), id)
-	if err != nil {
-		return s.pageFail(c, err)
-	}
-	var court cases.Court
-	if err := db.Conn(c.Request().Context(), s.deps.DB).Where("code = ?", v.Court).Take(&court).Error; err != nil {
-		return err
-	}
-	if p.Form == nil {
-		p.Form = url.Values{}
-	}
-	f := p.Form
-	d := sentenceData{Case: v, Court: court}
-	want := formID(f.Get("defendant_id"))
-	for i := range v.Defendants {
-		if v.Defendants[i].ID == want || (want == 0 && d.Defendant == nil) {
-			d.Defendant = &v.Defendants[i]
-		}
-	}
-	if d.Defendant != nil {
-		f.Set("defendant_id", strconv.FormatInt(d.Defendant.ID, 10))
-	}
-	// Defaults: eligible; § 7º reading and publication as the court's settings.
-	if f.Get("eligible") == "" {
-		f.Set("eligible", "true")
-	}
-	if f.Get("sec7_doubles_ban") == "" {
-		f.Set("sec7_doubles_ban", strconv.FormatBool(court.Sec7DoublesBan))
-	}
-	if f.Get("publish") == "" && status == http.StatusOK && f.Get("ban.months") == "" {
-		f.Set("publish", strconv.FormatBool(court.PublishDefault))
-	}
-	q := sanctions.Query{Subject: sanctions.Person, FactsDate: v.Facts.Date, Conduct: v.Facts.Conduct,
-		Eligible: triState(f.Get("eligible")), Organiser: triState(f.Get("organiser")), Sec7: triState(f.Get("sec7")), Sec7DoublesBan: triState(f.Get("sec7_doubles_ban"))}
-	if d.Defendant != nil && d.Defendant.Kind == "fan_group" {
-		q.Subject = sanctions.Group
-	}
-	d.Subject = string(q.Subject)
-	if r, err := sanctions.BanRange(q); err != nil {
-		d.RangeError = err.Error()
-	} else {
-		d.Range = &r
-	}
-	if d.Defendant != nil {
-		if d.Warnings, err = s.cases.SentenceWarnings(c.Request().Context(), actor(c), id, d.Defendant.ID); err != nil {
-			return err
-		}
-	}
-	today := civil.Today(s.now(), s.deps.Loc)
-	if first, err := parseDateBR(f.Get("ban.first_day")); err == nil {
-		if m, err := strconv.Atoi(f.Get("ban.months")); err == nil && m > 0 && m <= 1200 {
-			if last, err := sanctions.LastDay(first, m); err == nil {
-				d.LastDay = last.BR()
-				if ov, err := parseDateBR(f.Get("ban.last_day_override")); err == nil {
-					last = ov
-				}
-				if w := cases.PastBanWarning(&last, today); w != "" {
-					d.Warnings = append(d.Warnings, w)
-				}
-			}
-		}
-	}
-	p.Title = "Sentença · processo " + v.Number
-	p.Data = d
-	return s.page(c, status, "sentenca", p)
-}
-
-// sentenceChoices are the yes/no fields of the sentence form, with what
-// each one accepts besides "true" and "false" (DOMAIN.md §2: eligible is §
-// 2º; organiser § 6º; sec7 and sec7_doubles_ban § 7º; publish §6).
-var sentenceChoices = []struct{ field, allowed string }{
-	{"eligible", "sim ou não"},
-	{"organiser", "sim, não ou conforme as condutas"},
-	{"sec7", "sim, não ou conforme as condutas"},
-	{"sec7_doubles_ban", "sim ou não"},
-	{"publish", "marcado ou não"},
-}
-
-// checkChoices refuses a yes/no field of the sentence form holding anything
-// but "" (not given), true/sim/on or false/nao/não, with the error on the
-// field quoting the value (which stays in the form); valid values are
-// normalised to "true"/"false".
-func checkChoices(f *errs.Fields, form url.Values) {
-	for _, ch := range sentenceChoices {
-		v := form.Get(ch.field)
-		if v == "" {
-			continue
-		}
-		b := triState(v)
-		if b == nil {
-			f.Add(ch.field, "choice", fmt.Sprintf("Valor %q inválido: escolha %s.", v, ch.allowed))
-			continue
-		}
-		form.Set(ch.field, strconv.FormatBool(*b))
-	}
-}
-
-// triState reads "true"/"false" ("sim"/"não") or "" (nil: derived).
-func triState(v string) *bool {
-	switch v {
-	case "true", "sim", "on":
-		t := true
-		return &t
-	case "false", "nao", "não":
-		f := false
-		return &f
-	}
-	return nil
-}
-
-// sentencePage: POST /processos/:id/sentenca (judge of the case): signs the
-// sentence and goes to the case with the documents to download.
-func (s *Server) sentencePage(c echo.Context) error {
-	id, err := s.caseExists(c)
-	if err != nil {
-		return s.pageFail(c, err)
-	}
-	form, _ := c.FormParams()
-	delete(form, CSRFField)
-	if form.Get("acao") == "recalcular" {
-		// The "Recalcular" button: the same form, recomputed, nothing signed
-		// (a POST, so the CSRF token never travels in a URL).
-		form.Del("acao")
-		return s.renderSentence(c, http.StatusOK, Page{Form: form})
-	}
-	var f errs.Fields
-	checkChoices(&f, form)
-	in := cases.SentenceInput{DefendantID: formRef(&f, "defendant_id", form.Get("defendant_id")),
-		Eligible: triState(form.Get("eligible")), Organiser: triState(form.Get("organiser")), Sec7: triState(form.Get("sec7")),
-		Sec7DoublesBan: triState(form.Get("sec7_doubles_ban")), Publish: triState(form.Get("publish")),
-		ExclusionReason: form.Get("exclusion_reason")}
-	in.Ban.FirstDay = isoDate(&f, "ban.first_day", form.Get("ban.first_day"))
-	in.Ban.Months = formInt(&f, "ban.months", form.Get("ban.months"))
-	in.Ban.LastDayOverride = isoDate(&f, "ban.last_day_override", form.Get("ban.last_day_override"))
-	in.Ban.OverrideReason = form.Get("ban.override_reason")
-	if place := strings.TrimSpace(form.Get("reporting_duty.place")); place != "" || form.Get("reporting_duty.club") != "" || form.Get("reporting_duty.competition") != "" {
-		in.ReportingDuty = &cases.ReportingDuty{Place: place, Club: strings.TrimSpace(form.Get("reporting_duty.club")), Competition: strings.TrimSpace(form.Get("reporting_duty.competition"))}
-	}
-	if in.Ban.FirstDay == "" && form.Get("ban.first_day") == "" {
-		f.Add("ban.first_day", "required", "Informe o primeiro dia do impedimento (dd/mm/aaaa).")
-	}
-	err = f.Err()
-	var r *cases.SentenceResult
-	if err == nil {
-		r, err = s.cases.Sentence(c.Request().Context(), actor(c), id, in)
-	}
-	if err != nil {
-		fields, msg, status, ok := formErrors(err)
-		if !ok {
-			return err
-		}
-		if status == http.StatusNotFound || status == http.StatusForbidden {
-			return s.pageError(c, status, msg)
-		}
-		return s.renderSentence(c, status, Page{Form: form, Errs: fields, Error: msg})
-	}
-	msg := fmt.Sprintf("Sentença assinada: impedimento de %s a %s (%s da %s). Baixe os documentos abaixo.", r.Ban.FirstDay.BR(), dateBR(r.Ban.LastDay), r.Range.Article, r.Range.Law)
-	return s.doneOnCase(c, id, "#documentos", msg, r.Warnings)
 }
 
 // distributionRow is one judge's count of cases.

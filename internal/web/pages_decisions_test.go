@@ -46,36 +46,83 @@ func expect(t *testing.T, what string, code, want int, body string, contains ...
 }
 
 // The judge's forms on the bans of a case: lifting a precautionary ban (CPP
-// art. 282, § 5º) and extending a ban from its first day (LGE art. 201,
-// § 2º range), each ban with its own form; errors next to the field with
-// what was typed, 422; the database changed as the API would (status, last
-// day, blocklist change, audit actor); other roles 403; no CSRF token 403.
-func TestPageBanDecisions_CPP_art_282_LGE_art_201(t *testing.T) {
+// art. 282, § 5º) and renewing it with a new review date (CPP art. 319, II);
+// a final ban has no extension form (CF art. 5º, XXXVI), only the
+// correction of a material error in its last day within the range it
+// records (LGE art. 201, § 2º), as its own movement. Each ban has its own
+// forms; errors next to the field with what was typed, 422; the database
+// changed as the API would (status, review date, last day, blocklist
+// change, audit actor); other roles 403; no CSRF token 403.
+func TestPageBanDecisions_CPP_art_282_art_319_CF_art_5_XXXVI(t *testing.T) {
 	f := newFixture(t)
 	loc, _ := time.LoadLocation("America/Sao_Paulo")
 	today := time.Now().In(loc)
 	first := today.AddDate(0, -1, 0).Format("2006-01-02")
-	caseID, banID := f.fileAndSentence(t, fmt.Sprintf(`"ban": {"first_day": %q, "months": 12}`, first))
-	pcase, pban := f.fileAndSentence(t, fmt.Sprintf(`"precautionary": true, "ban": {"first_day": %q}`, first))
+	caseID, banID := f.finalBan(t, first, `"ban": {"months": 12}`)
+	pcase, pban := f.fileAndSentence(t, fmt.Sprintf(`"precautionary": true, "review_on": %q, "ban": {"first_day": %q}`, today.AddDate(0, 0, 10).Format("2006-01-02"), first))
 	judge := f.browser(t, "judge")
 	pros := f.browser(t, "prosecutor")
 	pURL, sURL := fmt.Sprintf("/processos/%d", pcase), fmt.Sprintf("/processos/%d", caseID)
 
 	// Who sees which form.
 	rec := judge.do("GET", pURL, nil)
-	expect(t, "judge, precautionary ban", rec.Code, 200, rec.Body.String(), "Revogar impedimento cautelar", pURL+"/revogacao", fmt.Sprintf(`name="rev[%d].reason"`, pban))
-	if strings.Contains(rec.Body.String(), pURL+"/prorrogacao") {
-		t.Error("a precautionary ban is offered an extension")
+	expect(t, "judge, precautionary ban", rec.Code, 200, rec.Body.String(), "Revogar impedimento cautelar", pURL+"/revogacao", fmt.Sprintf(`name="rev[%d].reason"`, pban),
+		"Renovar a medida cautelar", pURL+"/renovacao", fmt.Sprintf(`name="ren[%d].review_on"`, pban), "Revisão em "+today.AddDate(0, 0, 10).Format("02/01/2006"), "em cumprimento")
+	if strings.Contains(rec.Body.String(), pURL+"/correcao") {
+		t.Error("a precautionary ban is offered the correction of a last day")
 	}
 	rec = judge.do("GET", sURL, nil)
-	expect(t, "judge, sentence ban", rec.Code, 200, rec.Body.String(), sURL+"/prorrogacao", fmt.Sprintf(`name="pro[%d].months"`, banID))
-	if strings.Contains(rec.Body.String(), sURL+"/revogacao") {
-		t.Error("a sentence ban is offered the lifting of a precautionary measure")
+	expect(t, "judge, final ban", rec.Code, 200, rec.Body.String(), sURL+"/correcao", fmt.Sprintf(`name="cor[%d].last_day"`, banID), "não se prorroga", "em cumprimento")
+	for _, form := range []string{"/revogacao", "/renovacao", "/prorrogacao"} {
+		if strings.Contains(rec.Body.String(), sURL+form) {
+			t.Errorf("a final ban is offered %s", form)
+		}
 	}
 	for _, role := range []string{"prosecutor", "clerk", "police"} {
-		if body := f.browser(t, role).do("GET", pURL, nil).Body.String(); strings.Contains(body, "/revogacao") || strings.Contains(body, "/prorrogacao") {
-			t.Errorf("%s sees the judge's ban forms", role)
+		body := f.browser(t, role).do("GET", pURL, nil).Body.String() + f.browser(t, role).do("GET", sURL, nil).Body.String()
+		for _, form := range []string{"/revogacao", "/renovacao", "/correcao", "/detracao"} {
+			if strings.Contains(body, form) {
+				t.Errorf("%s sees the judge's ban form %s", role, form)
+			}
 		}
+	}
+	// The extension of a final ban is gone from the pages (CF art. 5º, XXXVI).
+	if rec := judge.do("POST", sURL+"/prorrogacao", url.Values{"ban_id": {strconv.Itoa(banID)}, fmt.Sprintf("pro[%d].months", banID): {"6"}}); rec.Code != 404 && rec.Code != 405 {
+		t.Errorf("the old extension form answers %d, want 404", rec.Code)
+	}
+
+	// Renew: wrong date and missing reason next to their fields, typed values kept.
+	ren := func(on, reason string) url.Values {
+		return url.Values{"ban_id": {strconv.Itoa(pban)}, fmt.Sprintf("ren[%d].review_on", pban): {on}, fmt.Sprintf("ren[%d].reason", pban): {reason}}
+	}
+	judge.do("GET", pURL, nil)
+	rec = judge.do("POST", pURL+"/renovacao", ren("31/02/2027", ""))
+	expect(t, "renewal to an impossible date", rec.Code, 422, rec.Body.String(),
+		fmt.Sprintf(`id="f-ren-%d-review-on-erro"`, pban), fmt.Sprintf(`id="f-ren-%d-reason-erro"`, pban), `value="31/02/2027"`, "inexistente")
+	rec = judge.do("POST", pURL+"/renovacao", ren(today.Format("02/01/2006"), "Persistem os motivos."))
+	expect(t, "renewal to today", rec.Code, 422, rec.Body.String(), fmt.Sprintf(`id="f-ren-%d-review-on-erro"`, pban), "data futura", ">Persistem os motivos.</textarea>")
+	newReview := today.AddDate(0, 2, 0)
+	if rec := pros.do("POST", pURL+"/renovacao", ren(newReview.Format("02/01/2006"), "x")); rec.Code != 403 {
+		t.Errorf("prosecutor renews: %d, want 403", rec.Code)
+	}
+	noCSRF := ren(newReview.Format("02/01/2006"), "x")
+	noCSRF.Set("csrf", "")
+	if rec := judge.do("POST", pURL+"/renovacao", noCSRF); rec.Code != 403 {
+		t.Errorf("renewal without the CSRF token: %d, want 403", rec.Code)
+	}
+	judge.do("GET", pURL, nil)
+	if rec := judge.do("POST", pURL+"/renovacao", ren(newReview.Format("02/01/2006"), "Persistem os motivos da cautelar.")); rec.Code != 303 {
+		t.Fatalf("renewal: %d %s", rec.Code, rec.Body)
+	}
+	var review time.Time
+	var renewals int64
+	f.g.Raw("SELECT review_on FROM bans WHERE id = ?", pban).Scan(&review)
+	f.g.Raw("SELECT count(*) FROM ban_renewals WHERE ban_id = ? AND reason = 'Persistem os motivos da cautelar.'", pban).Scan(&renewals)
+	if review.Format("2006-01-02") != newReview.Format("2006-01-02") || renewals != 1 || f.auditBy(t, "bans", "update", "u-judge") == 0 {
+		t.Errorf("after the renewal: review %s, %d renewal rows, or no audit row naming the judge", review.Format("2006-01-02"), renewals)
+	}
+	if page := judge.do("GET", pURL, nil).Body.String(); !strings.Contains(page, "renovada") || !strings.Contains(page, "Renovada a medida cautelar") || !strings.Contains(page, "Revisão em "+newReview.Format("02/01/2006")) {
+		t.Error("the case page after the renewal: no notice, no movement or the old review date")
 	}
 
 	// Lift: wrong date and missing reason next to their fields, typed values kept.
@@ -99,7 +146,7 @@ func TestPageBanDecisions_CPP_art_282_LGE_art_201(t *testing.T) {
 	if rec := pros.do("POST", pURL+"/revogacao", rev(today.Format("02/01/2006"), "x")); rec.Code != 403 {
 		t.Errorf("prosecutor lifts: %d, want 403", rec.Code)
 	}
-	noCSRF := rev(today.Format("02/01/2006"), "x")
+	noCSRF = rev(today.Format("02/01/2006"), "x")
 	noCSRF.Set("csrf", "")
 	if rec := judge.do("POST", pURL+"/revogacao", noCSRF); rec.Code != 403 {
 		t.Errorf("lift without the CSRF token: %d, want 403", rec.Code)
@@ -146,49 +193,144 @@ func TestPageBanDecisions_CPP_art_282_LGE_art_201(t *testing.T) {
 		t.Error("no audit row of the lift naming the judge")
 	}
 	page := judge.do("GET", pURL, nil).Body.String()
-	if !strings.Contains(page, "revogado em") || !strings.Contains(page, "Revogada em") || strings.Contains(page, pURL+"/revogacao") {
-		t.Error("the case page after the lift: no notice, no movement, or the form still offered")
+	if !strings.Contains(page, "revogado em") || !strings.Contains(page, "Revogada em") || strings.Contains(page, pURL+"/revogacao") || strings.Contains(page, pURL+"/renovacao") {
+		t.Error("the case page after the lift: no notice, no movement, or the forms still offered")
 	}
 
-	// Extend: months in words, then beyond the range, next to the field.
-	pro := func(months, reason string) url.Values {
-		return url.Values{"ban_id": {strconv.Itoa(banID)}, fmt.Sprintf("pro[%d].months", banID): {months}, fmt.Sprintf("pro[%d].reason", banID): {reason}}
+	// Correction of a material error: in words, then beyond the range, next to the field.
+	var before time.Time
+	f.g.Raw("SELECT last_day FROM bans WHERE id = ?", banID).Scan(&before)
+	cor := func(last, reason string) url.Values {
+		return url.Values{"ban_id": {strconv.Itoa(banID)}, fmt.Sprintf("cor[%d].last_day", banID): {last}, fmt.Sprintf("cor[%d].reason", banID): {reason}}
 	}
 	judge.do("GET", sURL, nil)
-	rec = judge.do("POST", sURL+"/prorrogacao", pro("seis", "Descumprimento reiterado."))
-	expect(t, "extension in words", rec.Code, 422, rec.Body.String(), fmt.Sprintf(`id="f-pro-%d-months-erro"`, banID), `value="seis"`, ">Descumprimento reiterado.</textarea>")
-	rec = judge.do("POST", sURL+"/prorrogacao", pro("30", "Descumprimento reiterado."))
-	expect(t, "extension beyond the range", rec.Code, 422, rec.Body.String(), fmt.Sprintf(`id="f-pro-%d-months-erro"`, banID), "art. 201", `value="30"`)
-	if rec := pros.do("POST", sURL+"/prorrogacao", pro("6", "x")); rec.Code != 403 {
-		t.Errorf("prosecutor extends: %d, want 403", rec.Code)
+	rec = judge.do("POST", sURL+"/correcao", cor("dia seis", "Erro de digitação no último dia."))
+	expect(t, "correction in words", rec.Code, 422, rec.Body.String(), fmt.Sprintf(`id="f-cor-%d-last-day-erro"`, banID), `value="dia seis"`, ">Erro de digitação no último dia.</textarea>")
+	beyond := before.AddDate(3, 0, 0).Format("02/01/2006")
+	rec = judge.do("POST", sURL+"/correcao", cor(beyond, "Erro de digitação no último dia."))
+	expect(t, "correction beyond the range", rec.Code, 422, rec.Body.String(), fmt.Sprintf(`id="f-cor-%d-last-day-erro"`, banID), "art. 201", `value="`+beyond+`"`)
+	fixed := before.AddDate(0, 0, -1)
+	if rec := pros.do("POST", sURL+"/correcao", cor(fixed.Format("02/01/2006"), "x")); rec.Code != 403 {
+		t.Errorf("prosecutor corrects: %d, want 403", rec.Code)
 	}
-	noCSRF = pro("6", "x")
+	noCSRF = cor(fixed.Format("02/01/2006"), "x")
 	noCSRF.Set("csrf", "")
-	if rec := judge.do("POST", sURL+"/prorrogacao", noCSRF); rec.Code != 403 {
-		t.Errorf("extension without the CSRF token: %d, want 403", rec.Code)
+	if rec := judge.do("POST", sURL+"/correcao", noCSRF); rec.Code != 403 {
+		t.Errorf("correction without the CSRF token: %d, want 403", rec.Code)
 	}
 	v0, c0 = f.blocklistState(t, banID)
 	judge.do("GET", sURL, nil)
-	rec = judge.do("POST", sURL+"/prorrogacao", pro("6", "Descumprimento reiterado."))
-	if rec.Code != 303 {
-		t.Fatalf("extend: %d %s", rec.Code, rec.Body)
+	if rec := judge.do("POST", sURL+"/correcao", cor(fixed.Format("02/01/2006"), "Erro de digitação no último dia.")); rec.Code != 303 {
+		t.Fatalf("correction: %d %s", rec.Code, rec.Body)
 	}
-	var ext struct {
-		Months  int
+	var corrected struct {
+		Months         int
+		LastDay        time.Time
+		OverrideReason string
+	}
+	f.g.Raw("SELECT months, last_day, override_reason FROM bans WHERE id = ?", banID).Scan(&corrected)
+	if v1, c1 := f.blocklistState(t, banID); corrected.Months != 12 || !corrected.LastDay.Equal(fixed) || corrected.OverrideReason != "Erro de digitação no último dia." || v1 <= v0 || c1 <= c0 {
+		t.Errorf("corrected ban %+v, want 12 months to %s; blocklist version %d → %d, changes %d → %d", corrected, fixed.Format("2006-01-02"), v0, v1, c0, c1)
+	}
+	if page := judge.do("GET", sURL, nil).Body.String(); !strings.Contains(page, "Erro material corrigido") || !strings.Contains(page, "Correção de erro material") {
+		t.Error("the case page after the correction: no notice or no movement")
+	}
+}
+
+// The judge decides the credit for the time under a precautionary ban
+// ordered in the sentence until it was final (CP art. 42: a decision,
+// never automatic): the case page shows the days under the measure at the
+// final ban and offers the form; more days than that are refused next to
+// the field; the decision moves the last day earlier, once.
+func TestPageCredit_CP_art_42(t *testing.T) {
+	f := newFixture(t)
+	loc, _ := time.LoadLocation("America/Sao_Paulo")
+	today := time.Now().In(loc)
+	d0 := today.AddDate(0, -1, 0)
+	back := f.clk.onDay(t, d0.Format("2006-01-02"))
+	caseID, _ := f.fileAndSentence(t, fmt.Sprintf(`"ban": {"months": 12}, "precautionary_until_final": {"review_on": %q}`, d0.AddDate(0, 2, 0).Format("2006-01-02")))
+	back()
+	back = f.clk.onDay(t, d0.AddDate(0, 0, 10).Format("2006-01-02"))
+	f.makeFinal(t, caseID) // the final ban starts 10 days after the measure, which it replaces
+	back()
+	var ban struct {
+		ID      int
 		LastDay time.Time
 	}
-	f.g.Raw("SELECT months, last_day FROM bans WHERE id = ?", banID).Scan(&ext)
-	fd, _ := time.Parse("2006-01-02", first)
-	if want := fd.AddDate(0, 18, -1); ext.Months != 18 || (fd.Day() <= 28 && !ext.LastDay.Equal(want)) {
-		t.Errorf("extended ban: %d months to %s, want 18 to %s", ext.Months, ext.LastDay.Format("2006-01-02"), want.Format("2006-01-02"))
+	f.g.Raw("SELECT id, last_day FROM bans WHERE case_id = ? AND NOT precautionary", caseID).Scan(&ban)
+	judge := f.browser(t, "judge")
+	u := fmt.Sprintf("/processos/%d", caseID)
+	rec := judge.do("GET", u, nil)
+	expect(t, "judge, final ban after a precautionary one", rec.Code, 200, rec.Body.String(), "Tempo sob medida cautelar neste processo: 10 dias",
+		u+"/detracao", fmt.Sprintf(`name="det[%d].days"`, ban.ID), "substituído pelo impedimento definitivo")
+	det := func(days string) url.Values {
+		return url.Values{"ban_id": {strconv.Itoa(ban.ID)}, fmt.Sprintf("det[%d].days", ban.ID): {days}, fmt.Sprintf("det[%d].reason", ban.ID): {"Tempo de cautelar idêntica."}}
 	}
+	rec = judge.do("POST", u+"/detracao", det("11"))
+	expect(t, "credit beyond the days under the measure", rec.Code, 422, rec.Body.String(), fmt.Sprintf(`id="f-det-%d-days-erro"`, ban.ID), "10 dias", `value="11"`)
+	if rec := f.browser(t, "clerk").do("POST", u+"/detracao", det("10")); rec.Code != 403 {
+		t.Errorf("clerk decides the credit: %d, want 403", rec.Code)
+	}
+	judge.do("GET", u, nil)
+	if rec := judge.do("POST", u+"/detracao", det("10")); rec.Code != 303 {
+		t.Fatalf("credit: %d %s", rec.Code, rec.Body)
+	}
+	var after struct {
+		LastDay    time.Time
+		CreditDays int
+	}
+	f.g.Raw("SELECT last_day, credit_days FROM bans WHERE id = ?", ban.ID).Scan(&after)
+	if !after.LastDay.Equal(ban.LastDay.AddDate(0, 0, -10)) || after.CreditDays != 10 {
+		t.Errorf("after the credit: %+v, want the last day 10 days before %s", after, ban.LastDay.Format("2006-01-02"))
+	}
+	page := judge.do("GET", u, nil).Body.String()
+	if !strings.Contains(page, "Detração (CP, art. 42): 10 dias descontados") || strings.Contains(page, u+"/detracao") {
+		t.Error("the case page after the credit: no credit shown, or the form still offered")
+	}
+}
+
+// A precautionary ban alone (CPP art. 319, II), ordered on the case page by
+// the judge of the case before any sentence: refused without a review date
+// (Res. CNJ 417/2021, art. 19), next to the field; in force at once (the
+// blocklist has it) and docketed as a precautionary decision, not a
+// conviction (no TPU 219).
+func TestPagePrecautionaryAlone_CPP_art_319(t *testing.T) {
+	f := newFixture(t)
+	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))
+	if code != 201 {
+		t.Fatalf("filing: %d %s", code, body)
+	}
+	u := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
+	def := strconv.Itoa(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
+	judge := f.browser(t, "judge")
+	rec := judge.do("GET", u, nil)
+	expect(t, "judge, undecided case", rec.Code, 200, rec.Body.String(), u+"/cautelar", `name="caut.review_on"`)
+	if body := f.browser(t, "clerk").do("GET", u, nil).Body.String(); strings.Contains(body, u+"/cautelar") {
+		t.Error("the clerk is offered the precautionary order")
+	}
+	rec = judge.do("POST", u+"/cautelar", url.Values{"caut.defendant_id": {def}})
+	expect(t, "without a review date", rec.Code, 422, rec.Body.String(), `id="f-caut-review-on-erro"`, "Res. CNJ 417/2021")
 	var n int64
-	f.g.Raw("SELECT count(*) FROM ban_extensions WHERE ban_id = ? AND added_months = 6 AND reason = 'Descumprimento reiterado.'", banID).Scan(&n)
-	if v1, c1 := f.blocklistState(t, banID); n != 1 || v1 <= v0 || c1 <= c0 {
-		t.Errorf("extension rows %d; blocklist version %d → %d, changes %d → %d", n, v0, v1, c0, c1)
+	f.g.Raw("SELECT count(*) FROM bans").Scan(&n)
+	if n != 0 {
+		t.Fatalf("a refused order wrote %d bans", n)
 	}
-	if page := judge.do("GET", sURL, nil).Body.String(); !strings.Contains(page, "prorrogado: 18 meses") || !strings.Contains(page, "Prorrogado o impedimento") {
-		t.Error("the case page after the extension: no notice or no movement")
+	if rec := f.browser(t, "prosecutor").do("POST", u+"/cautelar", url.Values{"caut.defendant_id": {def}, "caut.review_on": {"01/01/2099"}}); rec.Code != 403 {
+		t.Errorf("prosecutor orders: %d, want 403", rec.Code)
+	}
+	loc, _ := time.LoadLocation("America/Sao_Paulo")
+	review := time.Now().In(loc).AddDate(0, 1, 0).Format("02/01/2006")
+	judge.do("GET", u, nil)
+	if rec := judge.do("POST", u+"/cautelar", url.Values{"caut.defendant_id": {def}, "caut.review_on": {review}}); rec.Code != 303 {
+		t.Fatalf("order: %d %s", rec.Code, rec.Body)
+	}
+	if code, body, chk := f.send(t, "GET", "/api/v1/blocklist/check/66392332154", "club", "", ""); code != 200 || chk["blocked"] != true {
+		t.Errorf("blocklist after the precautionary order: %d %s", code, body)
+	}
+	page := judge.do("GET", u, nil).Body.String()
+	expect(t, "after the order", 200, 200, page, "Medida cautelar ordenada", "Revisão em "+review, "medida cautelar (CPP, art. 319, II)", "em cumprimento")
+	if strings.Contains(page, "TPU 219") {
+		t.Error("the precautionary order is docketed as a conviction (TPU 219)")
 	}
 }
 
@@ -322,10 +464,11 @@ func TestPagePleaSuspensionNotification_Lei_9099(t *testing.T) {
 	}
 
 	// The clerk records the notification of a sentence: the appeal window.
-	sentenced, _ := f.fileAndSentence(t, `"ban": {"first_day": "2026-12-01", "months": 12}`)
+	sentenced, sban := f.fileAndSentence(t, `"ban": {"months": 12}`)
 	sentURL := fmt.Sprintf("/processos/%d", sentenced)
 	rec = clerk.do("GET", sentURL, nil)
-	expect(t, "clerk, sentenced case", rec.Code, 200, rec.Body.String(), sentURL+"/intimacoes")
+	expect(t, "clerk, sentenced case", rec.Code, 200, rec.Body.String(), sentURL+"/intimacoes", `name="int.party"`, `value="prosecution"`, `value="defence"`,
+		`name="int.waived_appeal"`, "aguardando trânsito em julgado", `id="transito-falta"`, "Ministério Público")
 	var def int
 	f.g.Raw("SELECT id FROM defendants WHERE case_id = ?", sentenced).Scan(&def)
 	loc, _ := time.LoadLocation("America/Sao_Paulo")
@@ -344,6 +487,24 @@ func TestPagePleaSuspensionNotification_Lei_9099(t *testing.T) {
 	f.g.Raw("SELECT count(*) FROM notifications WHERE case_id = ? AND defendant_id = ?", sentenced, def).Scan(&notified)
 	if body := clerk.do("GET", sentURL, nil).Body.String(); notified != 1 || !strings.Contains(body, "Ciência registrada") || !strings.Contains(body, "Prazos de recurso") {
 		t.Errorf("after the notification: %d rows; notice or deadline missing", notified)
+	}
+	// The prosecution and the defence waive the appeal (Lei 9.099/1995, art. 82, § 1º); the
+	// defendant's window still runs, so the judgment is not final and the ban still waits.
+	for _, party := range []string{"prosecution", "defence"} {
+		if rec := clerk.do("POST", sentURL+"/intimacoes", url.Values{"int.party": {party}, "int.defendant_id": {strconv.Itoa(def)}, "int.notified_on": {today}, "int.waived_appeal": {"true"}}); rec.Code != 303 {
+			t.Fatalf("notice of %s with a waiver: %d %s", party, rec.Code, rec.Body)
+		}
+	}
+	var waivers int64
+	f.g.Raw("SELECT count(*) FROM notifications WHERE case_id = ? AND waived_appeal AND ((party = 'prosecution' AND defendant_id IS NULL) OR (party = 'defence' AND defendant_id = ?))", sentenced, def).Scan(&waivers)
+	body := clerk.do("GET", sentURL, nil).Body.String()
+	if waivers != 2 || !strings.Contains(body, "renúncia expressa ao prazo de recurso") || !strings.Contains(body, `id="transito-falta"`) || !strings.Contains(body, "corre até") || strings.Contains(body, "intimação de Ministério Público") || strings.Contains(body, "intimação do Ministério Público") {
+		t.Errorf("after the waivers: %d rows; the waivers or the open window missing from the page", waivers)
+	}
+	var st string
+	f.g.Raw("SELECT status FROM bans WHERE id = ?", sban).Scan(&st)
+	if st != "awaiting_final" {
+		t.Errorf("ban %d is %s while the defendant's window runs, want awaiting_final", sban, st)
 	}
 }
 
@@ -385,4 +546,35 @@ func TestPageHolidays_CPP_art_798(t *testing.T) {
 	expect(t, "holidays after adding", rec.Code, 200, rec.Body.String(), "Feriado incluído", "20/11/2026", "Consciência Negra")
 	rec = clerk.do("POST", "/feriados", url.Values{"date": {"20/11/2026"}, "name": {"Outro nome"}})
 	expect(t, "the same day twice", rec.Code, 409, rec.Body.String(), "já está no calendário", `value="Outro nome"`)
+}
+
+// The breach form of the case page (LGE art. 201, § 3º): offered to the
+// prosecutor and the police for the bans in force only (a ban awaiting the
+// final judgment cannot be breached: Súmula 643 STJ); a breach of a
+// conversion ban opens the proposed conversion, which the judge decides
+// (CP art. 44, § 4º).
+func TestPageBreach_LGE_art_201_sec3(t *testing.T) {
+	f := newFixture(t)
+	loc, _ := time.LoadLocation("America/Sao_Paulo")
+	today := time.Now().In(loc)
+	waiting, _ := f.fileAndSentence(t, `"ban": {"months": 12}, "prison_months": 12`)
+	final, banID := f.finalBan(t, today.AddDate(0, -1, 0).Format("2006-01-02"), `"ban": {"months": 12}, "prison_months": 12`)
+	pros := f.browser(t, "prosecutor")
+	if body := pros.do("GET", fmt.Sprintf("/processos/%d", waiting), nil).Body.String(); strings.Contains(body, "/descumprimento") {
+		t.Error("a ban awaiting the final judgment is offered the breach form")
+	}
+	u := fmt.Sprintf("/processos/%d", final)
+	rec := pros.do("GET", u, nil)
+	expect(t, "prosecutor, ban in force", rec.Code, 200, rec.Body.String(), u+"/descumprimento", fmt.Sprintf(`<option value="%d"`, banID))
+	form := url.Values{"desc.ban_id": {strconv.Itoa(banID)}, "desc.occurred_on": {today.AddDate(0, 0, -1).Format("02/01/2006")},
+		"desc.source": {"police_report"}, "desc.reference": {"BO 99/2026"}}
+	if rec := pros.do("POST", u+"/descumprimento", form); rec.Code != 303 {
+		t.Fatalf("breach: %d %s", rec.Code, rec.Body)
+	}
+	var n int64
+	f.g.Raw("SELECT count(*) FROM breaches WHERE ban_id = ? AND balance_days >= 30 AND decision IS NULL", banID).Scan(&n)
+	page := pros.do("GET", u, nil).Body.String()
+	if n != 1 || !strings.Contains(page, "Aberta a conversão em pena privativa de liberdade") {
+		t.Errorf("after the breach: %d breaches with a proposed balance, or no notice of the conversion", n)
+	}
 }

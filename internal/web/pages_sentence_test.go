@@ -22,14 +22,17 @@ func TestPageSentenceRefusesUnknownChoicesAndHugeIDs(t *testing.T) {
 	def := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
 	judge := f.browser(t, "judge")
 	judge.do("GET", caseURL+"/sentenca", nil)
-	base := url.Values{"defendant_id": {def}, "ban.first_day": {"10/06/2025"}, "ban.months": {"12"}, "eligible": {"true"},
+	base := url.Values{"defendant_id": {def}, "ban.months": {"12"}, "eligible": {"true"},
 		"sec7_doubles_ban": {"true"}, "reporting_duty.place": {"2º DP"}, "reporting_duty.club": {"Corinthians"}}
 	for _, tc := range []struct{ field, value, id string }{
 		{"eligible", "maybe", "f-eligible"},
 		{"organiser", "talvez", "f-organiser"},
 		{"sec7", "1", "f-sec7"},
+		{"weapons", "x", "f-weapons"},
+		{"fan_fight", "sempre", "f-fan-fight"},
 		{"sec7_doubles_ban", "yes", "f-sec7-doubles-ban"},
 		{"publish", "maybe", ""},
+		{"precautionary_until_final", "talvez", ""},
 	} {
 		form := cloneForm(base)
 		form.Set(tc.field, tc.value)
@@ -70,10 +73,12 @@ func TestPageSentenceRefusesUnknownChoicesAndHugeIDs(t *testing.T) {
 
 // The sentence page shows the warnings the judge needs before signing: a
 // CPF already punished under art. 201 (§ 2º's condition), the same CPF with
-// another birth date elsewhere, and a term entirely in the past.
-func TestPageSentenceWarnings(t *testing.T) {
+// another birth date elsewhere; and "Recalcular" refuses, as signing does,
+// a first day in the past (the ban starts at the final judgment or later:
+// Súmula 643 STJ), showing the last day it would have.
+func TestPageSentenceWarnings_LGE_art_201_sec2_Sumula_643(t *testing.T) {
 	f := newFixture(t)
-	f.fileAndSentence(t, `"eligible": true, "ban": {"first_day": "2025-06-10", "months": 6}`)
+	f.fileAndSentence(t, `"eligible": true, "ban": {"months": 6}`)
 	rep := strings.Replace(representation(t, "R1"), `"1991-07-22"`, `"1991-07-23"`, 1)
 	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", rep)
 	if code != 201 || !strings.Contains(body, "22/07/1991") {
@@ -84,5 +89,111 @@ func TestPageSentenceWarnings(t *testing.T) {
 	rec := judge.do("GET", caseURL+"/sentenca", nil)
 	expect(t, "sentence form", rec.Code, 200, rec.Body.String(), "não tiver sido punido anteriormente", "art. 201, § 2º", "22/07/1991")
 	rec = judge.do("POST", caseURL+"/sentenca", url.Values{"acao": {"recalcular"}, "ban.first_day": {"01/04/2025"}, "ban.months": {"3"}})
-	expect(t, "recalculated past term", rec.Code, 200, rec.Body.String(), "30/06/2025", "inteiramente no passado")
+	expect(t, "recalculated past first day", rec.Code, 422, rec.Body.String(), "30/06/2025", `id="f-ban-first-day-erro"`, "Súmula 643", `value="01/04/2025"`)
+}
+
+// The sentence form decides each outcome the law allows (DOMAIN.md §2
+// "Outcomes"): for the organiser of R4 (LGE art. 201, § 6º: no conversion)
+// the form proposes the reclusão and fine, "Recalcular" refuses the
+// conversion and a missing prison term as signing would and, once right,
+// says what it took from the conduct, saving nothing; "Salvar minuta"
+// saves a draft the form continues, with its PDF preview; "Assinar" signs
+// it (no ban) and the case page shows the sentence. An acquittal needs its
+// item of CPP art. 386 and is docketed as TPU 220.
+func TestPageSentenceOutcomes_LGE_art_201_sec6_CPP_art_386(t *testing.T) {
+	f := newFixture(t)
+	count := func(q string, args ...any) int64 {
+		t.Helper()
+		var n int64
+		if err := f.g.Raw(q, args...).Scan(&n).Error; err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R4"))
+	if code != 201 {
+		t.Fatalf("filing R4: %d %s", code, body)
+	}
+	caseID := int(c["id"].(float64))
+	caseURL := fmt.Sprintf("/processos/%d", caseID)
+	def := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
+	judge := f.browser(t, "judge")
+	rec := judge.do("GET", caseURL+"/sentenca", nil)
+	expect(t, "sentence form of an organiser", rec.Code, 200, rec.Body.String(), "Sem conversão em impedimento", `<option value="prison" selected>`,
+		"Reclusão de <strong>16</strong> a <strong>36</strong> meses", "rito ordinário", `name="dosimetry.base_months"`, `name="text.reasoning"`, `name="acquittal_ground"`,
+		`name="precautionary_until_final.review_on"`, `id="salvar-minuta"`)
+	form := url.Values{"defendant_id": {def}, "outcome": {"ban"}, "ban.months": {"12"}, "acao": {"recalcular"}}
+	rec = judge.do("POST", caseURL+"/sentenca", form)
+	expect(t, "Recalcular a conversion for an organiser", rec.Code, 422, rec.Body.String(), "§ 6º", "prison", "seria recusada")
+	prison := url.Values{"defendant_id": {def}, "outcome": {"prison"}, "acao": {"recalcular"}, "fine_days": {"20"}}
+	rec = judge.do("POST", caseURL+"/sentenca", prison)
+	expect(t, "Recalcular without the prison term", rec.Code, 422, rec.Body.String(), `id="f-prison-months-erro"`, "16 a 36", `value="20"`)
+	prison.Set("dosimetry.base_months", "18")
+	prison.Set("dosimetry.base_reasons", "Culpabilidade acentuada.")
+	prison.Set("dosimetry.intermediate_months", "18")
+	prison.Set("dosimetry.final_months", "24")
+	prison.Set("dosimetry.final_reasons", "Aumento de 1/3 (art. 201, § 6º).")
+	prison.Set("prison_months", "24")
+	prison.Set("text.report", "Relatório do caso.")
+	prison.Set("text.reasoning", "Fundamentação: organizou o tumulto.")
+	rec = judge.do("POST", caseURL+"/sentenca", prison)
+	expect(t, "Recalcular a valid prison sentence", rec.Code, 200, rec.Body.String(), "Conferido como na assinatura", "organizou, preparou ou incitou (§ 6º)")
+	if n := count("SELECT (SELECT count(*) FROM sentences) + (SELECT count(*) FROM bans)"); n != 0 {
+		t.Fatalf("Recalcular saved %d rows", n)
+	}
+	prison.Set("acao", "minuta")
+	rec = judge.do("POST", caseURL+"/sentenca", prison)
+	if rec.Code != 303 || rec.Header().Get("Location") != caseURL+"/sentenca?defendant_id="+def {
+		t.Fatalf("minuta: %d %s", rec.Code, rec.Header().Get("Location"))
+	}
+	if n := count("SELECT count(*) FROM sentences WHERE case_id = ? AND status = 'draft'", caseID); n != 1 || count("SELECT count(*) FROM bans") != 0 {
+		t.Fatalf("after the minuta: %d drafts (want 1), or a ban", n)
+	}
+	rec = judge.do("GET", rec.Header().Get("Location"), nil)
+	preview := judge.do("GET", fmt.Sprintf("%s/minuta.pdf?defendant_id=%s", caseURL, def), nil)
+	if preview.Code != 200 || preview.Header().Get("Content-Type") != "application/pdf" || !strings.HasPrefix(preview.Body.String(), "%PDF") {
+		t.Errorf("the minuta's preview: %d %s", preview.Code, preview.Header().Get("Content-Type"))
+	}
+	if rec := f.browser(t, "clerk").do("GET", fmt.Sprintf("%s/minuta.pdf?defendant_id=%s", caseURL, def), nil); rec.Code != 403 {
+		t.Errorf("the clerk reads the minuta: %d, want 403", rec.Code)
+	}
+	expect(t, "the form continues the minuta", rec.Code, 200, rec.Body.String(), "Minuta salva", fmt.Sprintf("/processos/%d/minuta.pdf?defendant_id=%s", caseID, def),
+		`<option value="prison" selected>`, `value="24"`, "Fundamentação: organizou o tumulto.</textarea>")
+	prison.Set("acao", "assinar")
+	rec = judge.do("POST", caseURL+"/sentenca", prison)
+	if rec.Code != 303 || rec.Header().Get("Location") != caseURL+"#documentos" {
+		t.Fatalf("signing: %d %s", rec.Code, rec.Body)
+	}
+	if n := count("SELECT count(*) FROM sentences WHERE case_id = ? AND status = 'signed' AND outcome = 'prison' AND prison_months = 24 AND fine_days = 20", caseID); n != 1 ||
+		count("SELECT count(*) FROM sentences WHERE status = 'draft'") != 0 || count("SELECT count(*) FROM bans") != 0 {
+		t.Fatalf("after signing: %d signed prison sentences (want 1), a draft left or a ban written", n)
+	}
+	page := judge.do("GET", caseURL, nil).Body.String()
+	expect(t, "case page after the prison sentence", 200, 200, page, "Sentença assinada: condenação à reclusão de 24 meses e 20 dias-multa",
+		"condenação à reclusão e multa, sem conversão", "reclusão de 24 meses e 20 dias-multa", "Nenhum impedimento neste processo",
+		fmt.Sprintf("%s/sentenca.pdf?defendant_id=%s", caseURL, def))
+	if n := count("SELECT count(*) FROM sentences WHERE case_id = ? AND document_id IS NOT NULL", caseID); n != 1 {
+		t.Errorf("signing issued %d sentence documents, want 1", n)
+	}
+	if pdfRec := judge.do("GET", fmt.Sprintf("%s/sentenca.pdf?defendant_id=%s", caseURL, def), nil); pdfRec.Code != 200 || pdfRec.Header().Get("Content-Type") != "application/pdf" {
+		t.Errorf("the sentence PDF of a prison conviction: %d", pdfRec.Code)
+	}
+
+	// Acquittal (CPP art. 386).
+	code, body, c = f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))
+	if code != 201 {
+		t.Fatalf("filing R1: %d %s", code, body)
+	}
+	aURL := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
+	adef := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
+	judge.do("GET", aURL+"/sentenca", nil)
+	acq := url.Values{"defendant_id": {adef}, "outcome": {"acquittal"}, "text.reasoning": {"Prova insuficiente."}}
+	rec = judge.do("POST", aURL+"/sentenca", acq)
+	expect(t, "acquittal without its ground", rec.Code, 422, rec.Body.String(), "art. 386", `<option value="acquittal" selected>`)
+	acq.Set("acquittal_ground", "VII")
+	if rec := judge.do("POST", aURL+"/sentenca", acq); rec.Code != 303 {
+		t.Fatalf("acquittal: %d %s", rec.Code, rec.Body)
+	}
+	page = judge.do("GET", aURL, nil).Body.String()
+	expect(t, "case page after the acquittal", 200, 200, page, "Sentença assinada: absolvição", "CPP, art. 386, VII", "TPU 220")
 }

@@ -250,12 +250,45 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 			}
 			return s
 		},
-		"situacao":     func(s string) string { return orSelf(cases.StatusPT[s], s) },
-		"conduta":      conductLabel,
-		"condutas":     func() []string { return sanctions.ConductWords },
-		"relacao":      placeLabel,
-		"audiencia":    func(k string) string { return orSelf(hearingLabels[k], k) },
-		"estadoBan":    func(s string) string { return orSelf(banStateLabels[s], s) },
+		"situacao":   func(s string) string { return orSelf(cases.StatusPT[s], s) },
+		"conduta":    conductLabel,
+		"condutas":   func() []string { return sanctions.ConductWords },
+		"relacao":    placeLabel,
+		"audiencia":  func(k string) string { return orSelf(hearingLabels[k], k) },
+		"estadoBan":  func(s string) string { return orSelf(sanctions.StatePT[s], s) },
+		"resultado":  func(s string) string { return orSelf(outcomeLabels[s], s) },
+		"parte":      func(s string) string { return orSelf(cases.PartyPT[s], s) },
+		"rito":       func(s string) string { return orSelf(riteLabels[s], s) },
+		"rotuloFlag": func(s string) string { return orSelf(flagLabels[s], s) },
+		"list":       func(xs ...string) []string { return xs },
+		// dias writes a count of days ("1 dia", "10 dias"); an int or *int.
+		"dias": func(v any) string {
+			n := 0
+			switch x := v.(type) {
+			case int:
+				n = x
+			case *int:
+				if x != nil {
+					n = *x
+				}
+			}
+			if n == 1 {
+				return "1 dia"
+			}
+			return fmt.Sprintf("%d dias", n)
+		},
+		"estadoSentenca": func(s string) string {
+			return orSelf(map[string]string{"signed": "assinada", "draft": "minuta", "reformed": "reformada em recurso", "annulled": "anulada em recurso"}[s], s)
+		},
+		"fundamentoAbsolvicao": func(item string) string {
+			if t := cases.AcquittalGrounds[item]; t != "" {
+				return "CPP, art. 386, " + item + ": " + t
+			}
+			return item
+		},
+		"resultadoRecurso": func(s string) string {
+			return orSelf(map[string]string{"confirmed": "negado provimento, sentença mantida", "reformed": "dado provimento, sentença reformada", "annulled": "sentença anulada"}[s], s)
+		},
 		"estadoAcordo": func(s string) string { return orSelf(pleaStatusLabels[s], s) },
 		"papeis":       func() []string { return authz.Roles },
 		"contem":       func(list []string, s string) bool { return contains(list, s) },
@@ -349,7 +382,14 @@ func placeLabel(p *string) string {
 
 var hearingLabels = map[string]string{"preliminary": "audiência preliminar", "instruction": "audiência de instrução e julgamento", "conciliation": "audiência de conciliação"}
 
-var banStateLabels = map[string]string{"in_force": "em vigor", "not_started": "a começar", "ended": "cumprido", "lifted": "revogado"}
+// outcomeLabels name the outcomes of a sentence (DOMAIN.md §2 "Outcomes").
+var outcomeLabels = map[string]string{cases.OutcomeBan: "condenação com conversão em impedimento",
+	cases.OutcomePrison: "condenação à reclusão e multa, sem conversão", cases.OutcomeAcquittal: "absolvição",
+	cases.OutcomePrecautionary: "medida cautelar (CPP, art. 319, II)"}
+
+// riteLabels name the rite of a case (Lei 9.099/1995, art. 61).
+var riteLabels = map[string]string{sanctions.RiteJECRIM: "rito sumaríssimo (JECRIM)", sanctions.RiteOrdinary: "rito ordinário (pena máxima acima de 2 anos)",
+	sanctions.RiteCivil: "rito cível (ação civil pública / TAC)"}
 
 // pleaStatusLabels name the states of a plea agreement and of a
 // conditional suspension.

@@ -32,6 +32,8 @@ func (s *Server) workflowPages(e *echo.Echo) {
 	e.POST("/processos/:id/homologacao", s.homologatePage, judge)
 	e.POST("/processos/:id/suspensao", s.suspendPage, judge)
 	e.POST("/processos/:id/intimacoes", s.notifyPage, s.requirePage("clerk"))
+	e.POST("/processos/:id/cautelar", s.precautionaryPage, judge)
+	e.POST("/processos/:id/recurso", s.appealResultPage, s.requirePage("clerk"))
 	e.POST("/processos/:id/torcida", s.linkGroupPage, s.requirePage("clerk", "judge"))
 	e.POST("/processos/:id/identificacao", s.identifyPage, s.requirePage("clerk", "judge"))
 	e.GET("/feriados", s.holidaysPage, s.requirePage("clerk", "judge"))
@@ -64,9 +66,18 @@ type caseActions struct {
 	// Suspend: the flow allows the conditional suspension (Lei 9.099/1995,
 	// art. 89) from here.
 	Suspend bool
-	// Notify: the clerk may record the notification of the decision that
-	// opens the appeal window (Lei 9.099/1995, art. 82, § 1º).
-	Notify bool
+	// Notify: the clerk may record a party's notification of the decision
+	// that opens its appeal window, or its express waiver of the appeal
+	// (Lei 9.099/1995, art. 82, § 1º); Parties are the parties to choose
+	// (the defence only in a criminal case).
+	Notify  bool
+	Parties []string
+	// Precautionary: the judge of the case may order a precautionary ban
+	// alone (CPP art. 319, II: at any stage before the final judgment).
+	Precautionary bool
+	// AppealResult: the clerk records the Turma Recursal's result of the
+	// appeal (Lei 9.099/1995, art. 82).
+	AppealResult bool
 	// Unlinked: the group defendants not linked to a registered fan group,
 	// which cannot be sentenced until linked (cases.Service.LinkGroup); set
 	// for the clerk and the judge of the case while the case is undecided.
@@ -121,6 +132,15 @@ func caseActionsFor(v *cases.View, role string, userID int64, today civil.Date) 
 	}
 	// cases.Service.Notify takes the notification of a decided case.
 	a.Notify = role == "clerk" && (v.Status == cases.StatusSentenced || v.Status == cases.StatusJudgment)
+	if a.Notify {
+		a.Parties = []string{cases.PartyDefendant}
+		if v.Flow == cases.FlowCriminal {
+			a.Parties = append(a.Parties, cases.PartyDefence)
+		}
+		a.Parties = append(a.Parties, cases.PartyProsecution)
+	}
+	a.Precautionary = a.JudgeOfCase && len(v.Defendants) > 0 && !contains([]string{cases.StatusFinal, cases.StatusExecuting, cases.StatusArchived, cases.StatusSettlement}, v.Status)
+	a.AppealResult = role == "clerk" && v.Status == cases.StatusAppeal
 	if role == "clerk" || role == "judge" {
 		for _, d := range v.Defendants {
 			if d.AwaitingIdentification {
@@ -152,7 +172,7 @@ func (s *Server) homologatePage(c echo.Context) error {
 	if !ok {
 		return resp
 	}
-	msg := fmt.Sprintf("Transação penal homologada: impedimento de %s a %s (%s da %s). Baixe os documentos abaixo.", r.Ban.FirstDay.BR(), dateBR(r.Ban.LastDay), r.Range.Article, r.Range.Law)
+	msg := fmt.Sprintf("Transação penal homologada: impedimento de %s a %s (%s da %s). Baixe os documentos abaixo.", dateBR(r.Ban.FirstDay), dateBR(r.Ban.LastDay), r.Range.Article, r.Range.Law)
 	return s.doneOnCase(c, id, "#documentos", msg, r.Warnings)
 }
 
@@ -222,10 +242,14 @@ func collapseIndexed(err error, name string) error {
 	return out
 }
 
-// notifyPage: POST /processos/:id/intimacoes (clerk; form: int.defendant_id,
-// int.notified_on as dd/mm/aaaa): records the defendant's notification of
-// the sentence through cases.Service.Notify, which opens the 10-day appeal
-// window (Lei 9.099/1995, art. 82, § 1º; CPP art. 798, §§ 1º and 3º).
+// notifyPage: POST /processos/:id/intimacoes (clerk; form: int.party —
+// defendant, the default, defence or prosecution —, int.defendant_id (not
+// for the prosecution), int.notified_on as dd/mm/aaaa, int.waived_appeal):
+// records a party's notification of the decision through
+// cases.Service.Notify, which opens that party's 10-day appeal window (Lei
+// 9.099/1995, art. 82, § 1º; CPP art. 798, §§ 1º and 3º), or closes it at
+// once with an express waiver of the appeal. The judgment becomes final
+// when every party's window ended or was waived.
 func (s *Server) notifyPage(c echo.Context) error {
 	id, err := s.caseExists(c)
 	if err != nil {
@@ -233,7 +257,14 @@ func (s *Server) notifyPage(c echo.Context) error {
 	}
 	var f errs.Fields
 	typed := c.FormValue("int.notified_on")
-	in := cases.NotificationInput{DefendantID: formID(c.FormValue("int.defendant_id")), NotifiedOn: isoDate(&f, "notified_on", typed)}
+	in := cases.NotificationInput{Party: strings.TrimSpace(c.FormValue("int.party")), DefendantID: formID(c.FormValue("int.defendant_id")),
+		NotifiedOn: isoDate(&f, "notified_on", typed)}
+	if w := triState(c.FormValue("int.waived_appeal")); w != nil {
+		in.WaivedAppeal = *w
+	}
+	if in.Party == cases.PartyProsecution {
+		in.DefendantID = 0 // one notice of the prosecution per case
+	}
 	if strings.TrimSpace(typed) == "" {
 		f.Add("notified_on", "required", "Informe o dia da ciência (dd/mm/aaaa).")
 	}
@@ -246,7 +277,78 @@ func (s *Server) notifyPage(c echo.Context) error {
 	if !ok {
 		return resp
 	}
-	s.flash(c, fmt.Sprintf("Ciência registrada em %s: prazo de recurso de %d dias até %s.", d.NotifiedOn.BR(), d.Days, d.LastDay.BR()))
+	who := orSelf(cases.PartyPT[d.Party], d.Party)
+	msg := fmt.Sprintf("Ciência registrada (%s) em %s: prazo de recurso de %d dias até %s.", who, d.NotifiedOn.BR(), d.Days, d.LastDay.BR())
+	if d.WaivedAppeal {
+		msg = fmt.Sprintf("Ciência registrada (%s) em %s, com renúncia expressa ao prazo de recurso.", who, d.NotifiedOn.BR())
+	}
+	s.flash(c, msg)
+	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
+}
+
+// precautionaryPage: POST /processos/:id/cautelar (the judge of the case;
+// form: caut.defendant_id, caut.first_day as dd/mm/aaaa, optional,
+// caut.review_on, required, caut.publish): orders a precautionary ban alone
+// (CPP art. 319, II: prohibition of access to sporting events, at any
+// stage before the final judgment, whatever the conditions of art. 201, §§
+// 2º and 6º) through cases.Service.Sentence with precautionary true. A
+// measure without a review date is refused (Res. CNJ 417/2021, art. 19).
+func (s *Server) precautionaryPage(c echo.Context) error {
+	id, err := s.caseExists(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	var f errs.Fields
+	typed := c.FormValue("caut.review_on")
+	in := cases.SentenceInput{DefendantID: formRef(&f, "defendant_id", c.FormValue("caut.defendant_id")), Precautionary: true,
+		ReviewOn: isoDate(&f, "review_on", typed)}
+	in.Ban.FirstDay = isoDate(&f, "first_day", c.FormValue("caut.first_day"))
+	if v := c.FormValue("caut.publish"); v != "" {
+		in.Publish = triState(v)
+	}
+	if strings.TrimSpace(typed) == "" {
+		f.Add("review_on", "required", "Informe a data de revisão da medida (dd/mm/aaaa): não há medida cautelar sem revisão (Res. CNJ 417/2021, art. 19).")
+	}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, "caut.", err)
+	}
+	r, ok, resp := pageWrite(s, c, "caut.", func(ctx context.Context) (*cases.SentenceResult, error) {
+		return s.cases.Sentence(ctx, actor(c), id, in)
+	})
+	if !ok {
+		return resp
+	}
+	b := r.PrecautionaryBan
+	msg := fmt.Sprintf("Medida cautelar ordenada (CPP, art. 319, II): proibição de acesso a eventos esportivos a %s desde %s, com revisão em %s; a lista de bloqueio dos clubes foi atualizada.", b.Name, dateBR(b.FirstDay), dateBR(b.ReviewOn))
+	return s.doneOnCase(c, id, "#documentos", msg, r.Warnings)
+}
+
+// appealResultPage: POST /processos/:id/recurso (clerk; form: rec.result —
+// confirmed, reformed, annulled —, rec.defendant_id, rec.decided_on as
+// dd/mm/aaaa, rec.text, and for reformed rec.outcome "acquittal" or
+// rec.ban.months): records the Turma Recursal's result of the appeal
+// through cases.Service.RecordAppealResult (Lei 9.099/1995, art. 82); the
+// final judgment may then be certified.
+func (s *Server) appealResultPage(c echo.Context) error {
+	id, err := s.caseExists(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	var f errs.Fields
+	in := cases.AppealResultInput{Result: strings.TrimSpace(c.FormValue("rec.result")), DefendantID: formRef(&f, "defendant_id", c.FormValue("rec.defendant_id")),
+		DecidedOn: isoDate(&f, "decided_on", c.FormValue("rec.decided_on")), Text: c.FormValue("rec.text"), Outcome: strings.TrimSpace(c.FormValue("rec.outcome"))}
+	in.Ban.Months = formInt(&f, "ban.months", c.FormValue("rec.ban.months"))
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, "rec.", err)
+	}
+	if _, ok, resp := pageWrite(s, c, "rec.", func(ctx context.Context) (*cases.View, error) {
+		return s.cases.RecordAppealResult(ctx, actor(c), id, in)
+	}); !ok {
+		return resp
+	}
+	msg := map[string]string{"confirmed": "Resultado do recurso registrado: negado provimento, mantida a sentença.",
+		"reformed": "Resultado do recurso registrado: sentença reformada.", "annulled": "Resultado do recurso registrado: sentença anulada; o processo volta para nova sentença."}[in.Result]
+	s.flash(c, msg+" Certifique o trânsito em julgado quando couber.")
 	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
 }
 

@@ -4,7 +4,7 @@
 -- check them; the bench queries one valid CPF added by blocklist.sh).
 INSERT INTO cases (number, court_code, year, sequence, status, filer_user_id, filer_role, filed_by_kind, filed_by_name,
                    home_team, occurred_at, facts_date, filed_at)
-SELECT '00099999920258260100', '26.0100', 2025, 999999, 'sentenced', id, 'prosecutor', 'mp', 'Bench', 'Corinthians',
+SELECT '00099999920258260100', '26.0100', 2025, 999999, 'final', id, 'prosecutor', 'mp', 'Bench', 'Corinthians',
        '2025-05-01 16:00-03', '2025-05-01', now()
 FROM users WHERE name = 'bench-prosecutor';
 INSERT INTO defendants (case_id, position, kind, full_name, cpf, birth_date)

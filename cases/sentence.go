@@ -911,6 +911,9 @@ func (s *Service) precautionaryAlone(ctx context.Context, actor Actor, c Case, d
 	if in.Ban.LastDayOverride != "" {
 		f.Add("ban.last_day_override", "precautionary", "o impedimento cautelar não tem último dia.")
 	}
+	if in.Draft {
+		f.Add("draft", "precautionary", "a medida cautelar isolada é decisão imediata, sem minuta: envie-a sem draft.")
+	}
 	b, err := s.planPrecautionary(&f, c, d, in.Ban.FirstDay, in.ReviewOn, "")
 	if err != nil {
 		return nil, err

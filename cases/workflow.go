@@ -539,8 +539,8 @@ func (s *Service) finalDay(ctx context.Context, c *Case, finalOn string) (civil.
 			if d.After(today) {
 				return civil.Date{}, errs.InvalidField("final_on", "not_future", "o trânsito em julgado não pode estar no futuro.")
 			}
-			if !d.After(last.DecidedOn) {
-				return civil.Date{}, errs.InvalidField("final_on", "after_appeal", fmt.Sprintf("o acórdão da Turma Recursal é de %s: o trânsito em julgado é posterior a ele.", last.DecidedOn.BR()))
+			if d.Before(last.DecidedOn) {
+				return civil.Date{}, errs.InvalidField("final_on", "after_appeal", fmt.Sprintf("o acórdão da Turma Recursal é de %s: o trânsito em julgado não lhe é anterior.", last.DecidedOn.BR()))
 			}
 			day = d
 		}

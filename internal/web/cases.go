@@ -153,7 +153,17 @@ func (s *Server) sentence(c echo.Context) error {
 	if err != nil {
 		return caseFail(c, err)
 	}
+	s.issueSigned(c, id, r)
 	return c.JSON(http.StatusCreated, sentenceBody(r))
+}
+
+// issueSigned issues the sentence document of a signed decision once, at
+// signing (one verification code per decision; later downloads return the
+// same PDF). A failure is logged: the first download issues it then.
+func (s *Server) issueSigned(c echo.Context, caseID int64, r *cases.SentenceResult) {
+	if r.Sentence.Status == "signed" && r.Outcome != cases.OutcomePrecautionary {
+		s.issueSentence(c, caseID, r.Sentence.DefendantID)
+	}
 }
 
 // signDraft: POST /api/v1/cases/:id/sentence/sign {defendant_id} (the judge
@@ -182,6 +192,7 @@ func (s *Server) signDraft(c echo.Context) error {
 	if err != nil {
 		return caseFail(c, err)
 	}
+	s.issueSigned(c, id, r)
 	return c.JSON(http.StatusCreated, sentenceBody(r))
 }
 

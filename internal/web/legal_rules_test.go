@@ -255,7 +255,7 @@ func TestBreachLiftRenew_LGE_art_201_sec3_CPP_art_319_CF_art_5_XXXVI(t *testing.
 	}
 	// A precautionary ban (with its review date) is renewed, then lifted.
 	review := today.AddDate(0, 0, 20).Format("2006-01-02")
-	pcase, pban := f.fileAndSentence(t, fmt.Sprintf(`"precautionary": true, "review_on": %q, "ban": {"first_day": %q}`, review, first))
+	pcase, pban := f.fileAndSentence(t, fmt.Sprintf(`"precautionary": true, "review_on": %q`, review))
 	renew := fmt.Sprintf(`{"review_on": %q, "reason": "Persistem os motivos da cautelar."}`, today.AddDate(0, 2, 0).Format("2006-01-02"))
 	if code, _, _ := f.send(t, "POST", fmt.Sprintf("/api/v1/bans/%d/renew", pban), "clerk", "application/json", renew); code != 403 {
 		t.Errorf("clerk renews: %d, want 403", code)

@@ -59,7 +59,7 @@ func TestPageBanDecisions_CPP_art_282_art_319_CF_art_5_XXXVI(t *testing.T) {
 	today := time.Now().In(loc)
 	first := today.AddDate(0, -1, 0).Format("2006-01-02")
 	caseID, banID := f.finalBan(t, first, `"ban": {"months": 12}`)
-	pcase, pban := f.fileAndSentence(t, fmt.Sprintf(`"precautionary": true, "review_on": %q, "ban": {"first_day": %q}`, today.AddDate(0, 0, 10).Format("2006-01-02"), first))
+	pcase, pban := f.fileAndSentence(t, fmt.Sprintf(`"precautionary": true, "review_on": %q`, today.AddDate(0, 0, 10).Format("2006-01-02")))
 	judge := f.browser(t, "judge")
 	pros := f.browser(t, "prosecutor")
 	pURL, sURL := fmt.Sprintf("/processos/%d", pcase), fmt.Sprintf("/processos/%d", caseID)
@@ -158,7 +158,7 @@ func TestPageBanDecisions_CPP_art_282_art_319_CF_art_5_XXXVI(t *testing.T) {
 	}
 	// A breach posted on one case for a ban of another is refused and not recorded.
 	pros.do("GET", sURL, nil)
-	breach := url.Values{"desc.ban_id": {strconv.Itoa(pban)}, "desc.occurred_on": {today.AddDate(0, 0, -1).Format("02/01/2006")},
+	breach := url.Values{"desc.ban_id": {strconv.Itoa(pban)}, "desc.occurred_on": {today.Format("02/01/2006")},
 		"desc.source": {"police_report"}, "desc.reference": {"BO 77/2026"}}
 	if rec := pros.do("POST", sURL+"/descumprimento", breach); rec.Code != 404 {
 		t.Errorf("breach of another case's ban: %d, want 404", rec.Code)

@@ -46,6 +46,8 @@ type CaseData struct {
 	// and its defendant.
 	Ban       *BanData
 	Defendant *DefendantData
+	// Deadlines are the parties' appeal windows recorded on the case.
+	Deadlines []DeadlineData
 	// Clubs are the clubs a letter goes to: those of the event and the
 	// club of the reporting duty, each once.
 	Clubs []string
@@ -293,8 +295,30 @@ func NewCaseData(v *cases.View, court CourtData, loc *time.Location, now time.Ti
 	for _, b := range v.Bans {
 		c.Bans = append(c.Bans, NewBanData(b.Ban, today))
 	}
+	for _, d := range v.Deadlines {
+		dd := DeadlineData{Party: or(partyPT, d.Party), NotifiedOn: d.NotifiedOn.BR(), CountedFrom: d.CountedFrom.BR(), FirstDay: d.FirstDay.BR(),
+			LastDay: d.LastDay.BR(), Days: d.Days, WorkingDays: d.WorkingDays, Waived: d.WaivedAppeal, Rule: Esc(d.Rule)}
+		if d.DefendantID != nil {
+			dd.DefendantID = *d.DefendantID
+		}
+		c.Deadlines = append(c.Deadlines, dd)
+	}
 	return c
 }
+
+// DeadlineData is a party's appeal window as the notice prints it (DOMAIN.md
+// §4: cases.CountPeriod): the day of the notice and the day it counts as
+// made, the first and last day, the days (running or working), the rule,
+// or the express waiver. DefendantID is 0 for the prosecution.
+type DeadlineData struct {
+	DefendantID                                      int64
+	Party                                            string
+	NotifiedOn, CountedFrom, FirstDay, LastDay, Rule string
+	Days                                             int
+	WorkingDays, Waived                              bool
+}
+
+var partyPT = map[string]string{cases.PartyDefendant: "réu", cases.PartyDefence: "defesa", cases.PartyProsecution: "Ministério Público"}
 
 // WithBan picks the ban id of the case (and its defendant) for a sentence,
 // notice or letter; false when the case has no such ban. For a group ban

@@ -394,3 +394,27 @@ func TestDraftPreview_MinutaSemValorDeDocumento(t *testing.T) {
 		t.Errorf("preview after signing: %v, want not found (the minuta is the sentence now)", err)
 	}
 }
+
+// Lei 9.099/1995, art. 82, § 1º; CPP art. 798, §§ 1º and 3º; Súmula 310
+// STF: the notice prints the rule of the appeal window and, once a party
+// was notified, that party's window with its first and last day (a notice
+// on Tuesday 15/07/2025: 16/07 to 25/07/2025) or its waiver.
+func TestNoticePDF_DeadlineFirstAndLastDay_Lei_9099_art_82_Sumula_310_STF(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	caseID, defID := e.fileR1(t)
+	e.sentence(t, caseID, cases.SentenceInput{DefendantID: defID, Outcome: cases.OutcomeAcquittal, AcquittalGround: "VII"})
+	if _, err := e.cases.Notify(ctx, e.staff, caseID, cases.NotificationInput{DefendantID: defID, NotifiedOn: "2025-07-15"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.cases.Notify(ctx, e.staff, caseID, cases.NotificationInput{Party: cases.PartyProsecution, NotifiedOn: "2025-07-15", WaivedAppeal: true}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := e.svc.DefendantDocument(ctx, e.staff, pdf.KindNotice, caseID, defID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := flatText(t, n.Content)
+	has(t, "notice with the windows", flat, "Súmula 310 do STF", "réu: ciência em 15/07/2025; prazo de 10 dias corridos, de 16/07/2025 a 25/07/2025",
+		"Ministério Público: ciência em 15/07/2025, com renúncia expressa ao prazo de recurso")
+}

@@ -497,7 +497,7 @@ func (s *Service) Correct(ctx context.Context, actor Actor, banID int64, in Corr
 			switch {
 			case d == *b.LastDay:
 				f.Add("last_day", "changed", "o último dia informado é o atual.")
-			case d != counted && (d != counted.AddDays(-1) || counted.AddDays(-1).Before(minLast(*b.FirstDay, b.RangeMinMonths))):
+			case d != counted && (d != counted.AddDays(-1) || !rolled(*b.FirstDay, counted) || counted.AddDays(-1).Before(minLast(*b.FirstDay, b.RangeMinMonths))):
 				f.Add("last_day", "material_error", fmt.Sprintf("contado do primeiro dia (%s), o prazo de %s termina em %s (CP, art. 10), ou em %s pela leitura que não avança o dia inexistente: a correção de erro material não altera a pena (CF, art. 5º, XXXVI).", b.FirstDay.BR(), monthsText(*b.Months), counted.BR(), counted.AddDays(-1).BR()))
 			default:
 				last = d
@@ -600,6 +600,14 @@ func (s *Service) Credit(ctx context.Context, actor Actor, banID int64, in Credi
 		return nil
 	})
 	return out, err
+}
+
+// rolled reports whether the term from first ended on last by the roll
+// forward of CP art. 10 (DOMAIN.md §3): the day-number of first does not
+// exist in the final month, so the last day is that month's last day; only
+// then does the clamp reading (one day earlier) apply.
+func rolled(first, last civil.Date) bool {
+	return last.Day < first.Day && last.Day == civil.DaysIn(last.Year, last.Month)
 }
 
 // minLast is the last day of the statutory minimum term from first (at

@@ -435,7 +435,7 @@ func (s *Service) finalityMissing(ctx context.Context, c *Case) (missing []strin
 		case w == nil:
 			missing = append(missing, "falta a intimação "+what)
 		case w.Open:
-			missing = append(missing, fmt.Sprintf("o prazo de recurso de %s corre até %s", what, w.LastDay.BR()))
+			missing = append(missing, fmt.Sprintf("o prazo de recurso %s corre até %s", what, w.LastDay.BR()))
 		case day.Before(w.Closes):
 			day = w.Closes
 		}
@@ -447,7 +447,11 @@ func (s *Service) finalityMissing(ctx context.Context, c *Case) (missing []strin
 		if d.Kind == "fan_group" {
 			name = d.GroupName
 		}
-		check(fmt.Sprintf("de %s (réu %d)", name, d.ID), find(PartyDefendant, &id))
+		role := "réu"
+		if d.Kind == "fan_group" {
+			role = "requerida"
+		}
+		check(fmt.Sprintf("de %s (%s %d)", name, role, d.ID), find(PartyDefendant, &id))
 		if c.Flow == FlowCriminal {
 			check(fmt.Sprintf("da defesa de %s (réu %d)", name, d.ID), find(PartyDefence, &id))
 		} else if w := find(PartyDefence, &id); w != nil {

@@ -609,3 +609,53 @@ func TestCorrect_MaterialErrorOnly_CF_art_5_XXXVI(t *testing.T) {
 		t.Fatalf("clamp reading: %+v %v", b, err)
 	}
 }
+
+// TPU codes of decisions are written by the operations that make them: a
+// free movement with 219, 220, 221, 237, 239, 848, 26 or 246 is 422 naming
+// the operation (CNJ TPU; Res. CNJ 331/2020: DataJud reads the docket).
+func TestMovement_ReservedTPUCodes_Res_CNJ_331(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	c, _, _ := e.fileOne(t, "R1")
+	for _, code := range []int{219, 220, 221, 237, 239, 848, 26, 246} {
+		_, err := e.svc.AddMovement(context.Background(), e.clerk(t), c.ID, cases.MovementInput{Description: "Transitou em julgado", TPUCode: ptr(code)})
+		invalidField(t, err, "tpu_code", false)
+	}
+	if _, err := e.svc.AddMovement(context.Background(), e.clerk(t), c.ID, cases.MovementInput{Description: "Conclusos.", TPUCode: ptr(51)}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Lei 9.099/1995, art. 82: the Turma Recursal decides the appeal once; a
+// second result for the same appeal is 409.
+func TestAppealResult_Once_Lei_9099_art_82(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	k := e.clerk(t)
+	c, d, j := e.fileOne(t, "R1")
+	if _, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 12)); err != nil {
+		t.Fatal(err)
+	}
+	e.move(t, k, c, cases.StatusAppeal)
+	if _, err := e.svc.RecordAppealResult(ctx, k, c.ID, cases.AppealResultInput{Result: "confirmed"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := e.svc.RecordAppealResult(ctx, k, c.ID, cases.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: cases.OutcomeAcquittal})
+	kindIs(t, err, errs.Conflict)
+}
+
+// CP art. 10 and DOMAIN.md §3: the clamp reading (one day earlier) exists
+// only where the day-number of the first day is missing in the final month;
+// 01/12/2026 + 12 months ends on 30/11/2027 and no correction moves it.
+func TestCorrect_ClampOnlyForAMissingDay_CP_art_10(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	_, banID, j := e.finalBan(t, "R1", "", 12, func(in *cases.SentenceInput) { in.Ban.FirstDay = "2026-12-01" })
+	_, err := e.svc.Correct(context.Background(), j, banID, cases.CorrectInput{LastDay: "2027-11-29", Reason: "erro"})
+	invalidField(t, err, "last_day", false)
+	// An acquittal carries no fine either (CPP art. 386).
+	c, d, j2 := e.fileOne(t, "R2")
+	_, err = e.svc.Sentence(context.Background(), j2, c.ID, cases.SentenceInput{DefendantID: d.ID, Outcome: cases.OutcomeAcquittal, AcquittalGround: "VII", FineDays: ptr(20)})
+	invalidField(t, err, "outcome", false)
+}

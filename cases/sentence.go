@@ -519,8 +519,8 @@ func (s *Service) decide(ctx context.Context, actor Actor, c Case, d Defendant, 
 		if _, ok := AcquittalGrounds[g]; !ok && d.Kind != "fan_group" {
 			f.Add("acquittal_ground", "oneof", "informe o fundamento da absolvição: inciso I a VII do art. 386 do CPP.")
 		}
-		if in.Ban.Months != nil || in.PrisonMonths != nil || in.PrecautionaryUntilFinal != nil {
-			f.Add("outcome", "acquittal", "a absolvição não impõe impedimento, reclusão nem medida cautelar.")
+		if in.Ban.Months != nil || in.PrisonMonths != nil || in.FineDays != nil || in.PrecautionaryUntilFinal != nil || in.Dosimetry != nil {
+			f.Add("outcome", "acquittal", "a absolvição não impõe impedimento, reclusão, multa nem medida cautelar.")
 		}
 		rec.AcquittalGround, rec.Law, rec.Article = g, "Decreto-Lei 3.689/1941 (CPP)", "art. 386, "+g
 		if d.Kind == "fan_group" { // a civil case: the claim is dismissed

@@ -436,6 +436,20 @@ func (s *Service) Transition(ctx context.Context, actor Actor, caseID int64, in 
 	return out, err
 }
 
+// reservedTPU are the TPU codes a free movement may not carry: each records
+// an act that the system makes with its own checks (a decision, the final
+// judgment, the distribution, the archive), named with the operation.
+var reservedTPU = map[int]string{
+	TPUDistribution:  "a distribuição (transição distributed)",
+	TPUConviction:    "a sentença (POST /api/v1/cases/{id}/sentence)",
+	TPUAcquittal:     "a sentença (POST /api/v1/cases/{id}/sentence)",
+	TPUPartial:       "a sentença (POST /api/v1/cases/{id}/sentence)",
+	TPUAppealGranted: "o resultado do recurso (POST /api/v1/cases/{id}/appeal-result)",
+	TPUAppealDenied:  "o resultado do recurso (POST /api/v1/cases/{id}/appeal-result)",
+	TPUFinalJudgment: "o trânsito em julgado (transição final)",
+	TPUArchive:       "o arquivamento (transição archived)",
+}
+
 // MovementInput is the body of POST /api/v1/cases/{id}/movements: a docket
 // entry the clerk records, with its TPU code when there is one and the
 // instant it happened (default now).
@@ -465,6 +479,8 @@ func (s *Service) AddMovement(ctx context.Context, actor Actor, caseID int64, in
 		if in.TPUCode != nil {
 			if *in.TPUCode < 1 || *in.TPUCode > 999999 {
 				f.Add("tpu_code", "range", fmt.Sprintf("código TPU %d fora do intervalo: os códigos de movimento da Tabela Processual Unificada do CNJ vão de 1 a 999999 (ex.: 51 conclusão, 22 baixa definitiva).", *in.TPUCode))
+			} else if via, ok := reservedTPU[*in.TPUCode]; ok {
+				f.Add("tpu_code", "reserved", fmt.Sprintf("o código TPU %d (%s) é lançado pela própria operação: %s.", *in.TPUCode, TPUNames[*in.TPUCode], via))
 			} else {
 				code = *in.TPUCode
 			}
@@ -518,7 +534,11 @@ func (s *Service) finalDay(ctx context.Context, c *Case, finalOn string) (civil.
 			return civil.Date{}, err
 		}
 		if len(missing) > 0 {
-			return civil.Date{}, errs.New(errs.Conflict, "Trânsito em julgado prematuro (Lei 9.099/1995, art. 82, § 1º): "+strings.Join(missing, "; ")+".")
+			rule := "Lei 9.099/1995, art. 82, § 1º"
+			if c.Flow == FlowCivil {
+				rule = "CPC, arts. 1.003, § 5º, e 219; Lei 7.347/1985, art. 19"
+			}
+			return civil.Date{}, errs.New(errs.Conflict, "Trânsito em julgado prematuro ("+rule+"): "+strings.Join(missing, "; ")+".")
 		}
 		return day, nil
 	case StatusAppeal:
@@ -708,6 +728,19 @@ func (s *Service) RecordAppealResult(ctx context.Context, actor Actor, caseID in
 		if err := f.Err(); err != nil {
 			return err
 		}
+		// One result per appeal: a result for the defendant (or for the whole
+		// case) recorded since the last sentence settles it.
+		var prior int64
+		pq := tx.Model(&AppealResult{}).Where("case_id = ? AND created_at >= (SELECT coalesce(max(signed_at), '-infinity') FROM sentences WHERE case_id = ?)", c.ID, c.ID)
+		if d != nil {
+			pq = pq.Where("defendant_id IS NULL OR defendant_id = ?", d.ID)
+		}
+		if err := pq.Count(&prior).Error; err != nil {
+			return err
+		}
+		if prior > 0 {
+			return errs.New(errs.Conflict, "O resultado deste recurso já foi registrado: a Turma Recursal julga o recurso uma vez.")
+		}
 		now := s.now()
 		uid := actor.UserID
 		code := TPUAppealDenied
@@ -774,6 +807,15 @@ func (s *Service) RecordAppealResult(ctx context.Context, actor Actor, caseID in
 			if err := tx.Model(&Notification{}).Where("case_id = ?", c.ID).Update("superseded", true).Error; err != nil {
 				return err
 			}
+			did := int64(0)
+			if d != nil {
+				did = d.ID
+			}
+			ids, err := s.endPrecautionary(ctx, c, did, today, "anulada a sentença que a impôs: cessa a medida cautelar; o(a) juiz(a) pode impô-la de novo")
+			if err != nil {
+				return err
+			}
+			changed = append(changed, ids...)
 			text = fmt.Sprintf("Turma Recursal, em %s: anulada a sentença; os autos voltam para nova sentença.", decided.BR())
 		}
 		if t := strings.TrimSpace(in.Text); t != "" {

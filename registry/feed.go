@@ -23,9 +23,9 @@ import (
 // Change reasons (why an entry entered or left the blocklist).
 const (
 	ReasonNewBan     = "new_ban"    // a sentence or order in force at once
-	ReasonLifted     = "lifted"     // the ban was lifted
+	ReasonLifted     = "lifted"     // the ban ended by a decision: lifted, replaced by the final ban, converted, undone, reformed, annulled
 	ReasonExpiry     = "expiry"     // the ban's last day passed
-	ReasonStart      = "start"      // a ban sentenced earlier reached its first day
+	ReasonStart      = "start"      // a ban decided earlier reached its first day (at midnight, or the final judgment)
 	ReasonCorrection = "correction" // an entry's data changed, or a ban came to or left the list otherwise
 	ReasonMember     = "member"     // a member named in a group ban
 )
@@ -218,7 +218,7 @@ func (l *Lists) refresh(ctx context.Context, only []int64) (Version, error) {
 				reason = ReasonMember
 			case last.Version != 0 && d.BanID <= last.MaxBanID: // the ban existed at the last version
 				reason = ReasonCorrection
-				if d.New.FirstDay.After(prevDay) {
+				if !d.New.FirstDay.Before(prevDay) {
 					reason = ReasonStart
 				}
 			}
@@ -227,7 +227,7 @@ func (l *Lists) refresh(ctx context.Context, only []int64) (Version, error) {
 			reason := ReasonCorrection
 			switch {
 			case !d.BanExists:
-			case d.BanStatus != nil && *d.BanStatus == "lifted":
+			case d.BanStatus != nil && *d.BanStatus != "active":
 				reason = ReasonLifted
 			case d.BanLastDay != nil && d.BanLastDay.Before(today):
 				reason = ReasonExpiry

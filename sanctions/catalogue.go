@@ -49,10 +49,14 @@ func Cite(article, law string) string { return cite(article, law) }
 
 // cite names an article of a law in a Portuguese sentence.
 func cite(article, law string) string {
-	if strings.Contains(article, ",") {
-		return article + ", da " + law
+	of := "da " // a Lei
+	if strings.HasPrefix(law, "Decreto-Lei") {
+		of = "do "
 	}
-	return article + " da " + law
+	if strings.Contains(article, ",") {
+		return article + ", " + of + law
+	}
+	return article + " " + of + law
 }
 
 func (r rule) inForce(d civil.Date) bool {

@@ -15,9 +15,22 @@ import (
 func backupCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "backup FILE",
-		Short: "Dump the database to FILE with pg_dump (custom format, compressed)",
+		Short: "Dump the database to FILE with pg_dump (custom format, compressed; mode 0600: it holds personal data)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
+			// Personal data (LGPD art. 46): the dump is readable by its owner
+			// only, created so before pg_dump writes into it.
+			f, err := os.OpenFile(args[0], os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+			if err != nil {
+				return err
+			}
+			if err := f.Chmod(0o600); err != nil {
+				f.Close()
+				return err
+			}
+			if err := f.Close(); err != nil {
+				return err
+			}
 			return pgTool("pg_dump", "--format=custom", "--no-owner", "--file="+args[0])
 		},
 	}

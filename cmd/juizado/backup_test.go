@@ -59,6 +59,11 @@ func TestBackupRestore(t *testing.T) {
 	}
 	run(src, "blocklist", "refresh")
 	run(src, "backup", dump)
+	if fi, err := os.Stat(dump); err != nil {
+		t.Fatal(err)
+	} else if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("dump mode %v, want 0600: it holds personal data (LGPD art. 46)", fi.Mode().Perm())
+	}
 	dst := pgtest.NewEmptyDSN(t)
 	run(dst, "restore", dump)
 	if got := counts(dst); got != want {

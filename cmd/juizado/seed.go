@@ -153,14 +153,14 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 			return err
 		}
 		d := v.Defendants[0]
-		months, prison, fine := 12, 20, 30
+		months, prison, fine, quantum := 12, 20, 30, 12 // quantum: the reclusão fixed before the conversion (CP arts. 59, 68)
 		text := &cases.SentenceText{Report: "Demonstração: relatório da sentença.", Reasoning: "Demonstração: autoria e materialidade provadas pelo boletim de ocorrência e pelas imagens."}
 		switch i {
 		case demoAwaitingSentence:
 			fmt.Printf("Demo case %s (id %d): %s awaits sentence (defendant_id %d)\n", v.Number, v.ID, d.FullName, d.ID)
 			continue
 		case 0: // a ban in force after every party waived the appeal
-			if _, err := svc.Sentence(ctx, ja, k.ID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months}, Text: text,
+			if _, err := svc.Sentence(ctx, ja, k.ID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months}, Text: text, PrisonMonths: &quantum,
 				ReportingDuty: &cases.ReportingDuty{Place: "24º Distrito Policial", Club: "Corinthians"}}); err != nil {
 				return fmt.Errorf("seed sentence: %w", err)
 			}
@@ -176,7 +176,7 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 			fmt.Printf("Demo case %s: %s banned for %d months, in force from %s (final judgment after every party waived the appeal)\n", v.Number, d.FullName, months, today.BR())
 		case 1: // a ban awaiting the final judgment, with a precautionary ban until then
 			review := today.AddDays(90)
-			if _, err := svc.Sentence(ctx, ja, k.ID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months}, Text: text,
+			if _, err := svc.Sentence(ctx, ja, k.ID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months}, Text: text, PrisonMonths: &quantum,
 				ReportingDuty:           &cases.ReportingDuty{Place: "23º Distrito Policial", Club: "Palmeiras"},
 				PrecautionaryUntilFinal: &cases.PrecautionaryInput{ReviewOn: review.String()}}); err != nil {
 				return fmt.Errorf("seed sentence: %w", err)

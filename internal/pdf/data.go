@@ -436,10 +436,7 @@ func NewBanData(b sanctions.Ban, today civil.Date) BanData {
 		LastDay: dateOf(b.LastDay), OverrideReason: Esc(b.OverrideReason), Sec7: b.Sec7Applied, Organiser: b.Organiser,
 		FactsDate: LongDate(b.FactsDate), CaseNumber: FormatCNJ(b.CaseNumber), Court: b.CourtCode, Publish: b.Publish,
 	}
-	d.Rule = d.Article + " da " + d.Law
-	if strings.Contains(b.Article, ",") {
-		d.Rule = d.Article + ", da " + d.Law
-	}
+	d.Rule = Esc(sanctions.Cite(b.Article, b.Law))
 	switch {
 	case strings.HasPrefix(b.Article, "art. 201"):
 		d.DutyRule, d.BreachRule = "Lei 14.597/2023, art. 201, § 4º", "Lei 14.597/2023, art. 201, § 3º"

@@ -57,8 +57,16 @@ func TestPageBanDecisions_CPP_art_282_art_319_CF_art_5_XXXVI(t *testing.T) {
 	f := newFixture(t)
 	loc, _ := time.LoadLocation("America/Sao_Paulo")
 	today := time.Now().In(loc)
-	first := today.AddDate(0, -1, 0).Format("2006-01-02")
-	caseID, banID := f.finalBan(t, first, `"ban": {"months": 12}`)
+	firstDay := today.AddDate(0, -1, 0)
+	first := firstDay.Format("2006-01-02")
+	// The judge fixed the last day one day before the one counted (CP art.
+	// 10) in the sentence: the correction below restores the counted one.
+	counted := time.Date(firstDay.Year()+1, firstDay.Month(), firstDay.Day(), 12, 0, 0, 0, loc).AddDate(0, 0, -1)
+	if counted.Day() < firstDay.Day()-1 { // a day-number missing in the final month rolls to its last day
+		counted = time.Date(firstDay.Year()+1, firstDay.Month()+1, 0, 12, 0, 0, 0, loc)
+	}
+	caseID, banID := f.finalBan(t, first, fmt.Sprintf(`"ban": {"months": 12, "first_day": %q, "last_day_override": %q, "override_reason": "leitura do juízo"}`,
+		first, counted.AddDate(0, 0, -1).Format("2006-01-02")))
 	pcase, pban := f.fileAndSentence(t, fmt.Sprintf(`"precautionary": true, "review_on": %q`, today.AddDate(0, 0, 10).Format("2006-01-02")))
 	judge := f.browser(t, "judge")
 	pros := f.browser(t, "prosecutor")
@@ -209,7 +217,7 @@ func TestPageBanDecisions_CPP_art_282_art_319_CF_art_5_XXXVI(t *testing.T) {
 	beyond := before.AddDate(3, 0, 0).Format("02/01/2006")
 	rec = judge.do("POST", sURL+"/correcao", cor(beyond, "Erro de digitação no último dia."))
 	expect(t, "correction beyond the range", rec.Code, 422, rec.Body.String(), fmt.Sprintf(`id="f-cor-%d-last-day-erro"`, banID), "art. 201", `value="`+beyond+`"`)
-	fixed := before.AddDate(0, 0, -1)
+	fixed := before.AddDate(0, 0, 1) // the last day counted from the first (CP art. 10)
 	if rec := pros.do("POST", sURL+"/correcao", cor(fixed.Format("02/01/2006"), "x")); rec.Code != 403 {
 		t.Errorf("prosecutor corrects: %d, want 403", rec.Code)
 	}

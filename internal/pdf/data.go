@@ -166,9 +166,9 @@ type BanData struct {
 	// Cumulative: the fixed ban of Lei 7.716/1989, art. 20, § 2º-A.
 	Cumulative bool
 	// ReviewOn: a precautionary ban's review date (dd/mm/aaaa).
-	ReviewOn string
-	Publish         bool
-	Reporting       *ReportingData
+	ReviewOn  string
+	Publish   bool
+	Reporting *ReportingData
 	// DutyRule and BreachRule cite the reporting duty (§ 4º) and the
 	// conversion on breach (§ 3º) of the law applied; "" when that law has
 	// none (art. 39 of 2003, group bans).

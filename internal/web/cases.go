@@ -169,9 +169,6 @@ func (s *Server) signDraft(c echo.Context) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	if in.DefendantID == 0 {
-		return errs.InvalidField("defendant_id", "required", "informe o réu (defendant_id) cuja minuta será assinada.")
-	}
 	if err := withIfMatch(c); err != nil {
 		return err
 	}

@@ -273,8 +273,20 @@ func (s *Service) Sentence(ctx context.Context, actor Actor, caseID int64, in Se
 
 // SignDraft signs the saved minuta of defendantID: the same checks and
 // writes as Sentence with the saved input, and the minuta becomes the
-// signed sentence. errs.NotFound when there is no minuta.
+// signed sentence. errs.NotFound when the case is not of the actor's court
+// (before any other answer, as for an unknown case) or there is no minuta;
+// errs.Invalid on defendant_id when it is missing.
 func (s *Service) SignDraft(ctx context.Context, actor Actor, caseID, defendantID int64) (*SentenceResult, error) {
+	if defendantID == 0 {
+		var n int64
+		if err := db.Conn(ctx, s.DB).Model(&Case{}).Where("id = ? AND court_code = ?", caseID, actor.Court).Count(&n).Error; err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, notFound(fmt.Sprintf("Processo %d", caseID))
+		}
+		return nil, errs.InvalidField("defendant_id", "required", "informe o réu (defendant_id) cuja minuta será assinada.")
+	}
 	d, err := s.Draft(ctx, actor, caseID, defendantID)
 	if err != nil {
 		return nil, err

@@ -115,7 +115,9 @@ const inForceSQL = `
 	FROM bans b
 	WHERE b.status = 'active' AND b.first_day <= ? AND (b.last_day IS NULL OR b.last_day >= ?) AND b.cpf IS NOT NULL`
 
-// blocklistLock serialises version assignment (pg_advisory_xact_lock key).
+// blocklistLock serialises version assignment (pg_advisory_xact_lock key);
+// the trigger of migration 00032 takes it too and numbers each version the
+// last one plus one, so the versions have no gap, even after a failover.
 const blocklistLock = 0x6a75697a61646f01
 
 // diffSQL compares the entries in force (cur) with the stored set; the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,7 +37,8 @@ func representation(t *testing.T, ref string) cases.Representation {
 // of the facts are banned each by a ban of their own, linked to the group
 // ban, and reach the blocklist; the member the judge excludes, a minor and
 // a member who joined later are not; the member bans are not published
-// unless the judge orders it; an unknown member id is 422 naming it. The
+// unless the judge orders it; a member id of another group of the court is
+// 422 naming it, an unknown one or one of another court 404 alike. The
 // civil judgment's bans, the group's and its members', wait for the final
 // judgment (Súmula 643 STJ; DOMAIN.md §3): on no blocklist until then.
 func TestGroupSentence_R5MembersReachTheBlocklistAfterFinal_Sumula643STJ(t *testing.T) {
@@ -89,12 +92,47 @@ func TestGroupSentence_R5MembersReachTheBlocklistAfterFinal_Sumula643STJ(t *test
 	in := cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months},
 		ExcludedMemberIDs: []int64{luis}, ExclusionReason: "comprovou estar internado na data dos fatos"}
 
-	bad := in
-	bad.MemberIDs = []int64{999999}
-	_, err = e.casesS.Sentence(ctx, judge, c.ID, bad)
+	// A member of a group of another court is not found, exactly as an
+	// unknown id (API.md "Tokens and roles"), in member_ids and in
+	// excluded_member_ids; a member of another group of the court is 422.
+	rj, err := e.svc.CreateGroup(ctx, e.other, registry.GroupInput{Name: "Torcida Fronteira Carioca", SupportedClub: "Flamengo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign, err := e.svc.AddMember(ctx, e.user(t, "manager-rj", "fan_group", "", rj.ID), rj.ID, memberIn("Associado Carioca", "314.159.265-90", "1990-03-03"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, mgrSP := e.group(t, "Outra Torcida Paulista")
+	neighbour, err := e.svc.AddMember(ctx, mgrSP, sp.ID, memberIn("Associado Vizinho", "271.828.182-05", "1990-04-04"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var ae *errs.Error
-	if !errors.As(err, &ae) || ae.Kind != errs.Invalid || ae.Fields[0].Field != "member_ids[0]" {
-		t.Fatalf("unknown member id: %v", err)
+	for _, field := range []string{"member_ids[0]", "excluded_member_ids[1]"} {
+		answers := map[int64]string{}
+		for _, id := range []int64{999999, foreign.ID} {
+			bad := in
+			if field == "member_ids[0]" {
+				bad.MemberIDs = []int64{id}
+			} else {
+				bad.ExcludedMemberIDs = []int64{luis, id}
+			}
+			_, err = e.casesS.Sentence(ctx, judge, c.ID, bad)
+			if !errors.As(err, &ae) || ae.Kind != errs.NotFound || len(ae.Fields) != 1 || ae.Fields[0].Field != field {
+				t.Fatalf("%s %d (unknown or of another court): %v, want not found naming %s", field, id, err, field)
+			}
+			answers[id] = strings.ReplaceAll(fmt.Sprintf("%s %+v", ae.Message, ae.Fields), fmt.Sprint(id), "N")
+		}
+		if answers[999999] != answers[foreign.ID] {
+			t.Errorf("%s: another court's member is told apart from an unknown id: %q vs %q", field, answers[foreign.ID], answers[999999])
+		}
+	}
+	bad := in
+	bad.MemberIDs = []int64{neighbour.ID}
+	_, err = e.casesS.Sentence(ctx, judge, c.ID, bad)
+	if !errors.As(err, &ae) || ae.Kind != errs.Invalid || ae.Fields[0].Field != "member_ids[0]" || ae.Fields[0].Rule != "member_of_group" {
+		t.Fatalf("member of another group of the court: %v, want 422 member_of_group", err)
 	}
 
 	noReason := in

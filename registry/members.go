@@ -927,8 +927,11 @@ const (
 // it), minus excluded, plus named, and never a member under 18 at the date
 // of the facts unless named. Under ReachInvolved: only named. Every named or
 // excluded id must be a member of the group: errs.Invalid naming
-// member_ids[i] or excluded_member_ids[i] otherwise. g is the connection
-// (or transaction) to read from.
+// member_ids[i] or excluded_member_ids[i] for a member of another group of
+// the court; errs.NotFound naming the first such field for an id that is no
+// member of the court's groups, worded alike whether it belongs to another
+// court or to nobody (memberNotFound). g is the connection (or transaction)
+// to read from.
 func SelectBanMembers(ctx context.Context, g *gorm.DB, groupID int64, facts civil.Date, reach string, named, excluded []int64) (*BanSelection, error) {
 	tx := db.Conn(ctx, g)
 	var f errs.Fields
@@ -954,21 +957,61 @@ func SelectBanMembers(ctx context.Context, g *gorm.DB, groupID int64, facts civi
 	if err != nil {
 		return nil, err
 	}
+	// An id that is no member of a group of the court is unknown to the
+	// caller, whether it exists in another court or not at all: the same
+	// 404 (../shared/API.md "Tokens and roles"), before any 422.
+	var missing []int64
+	for _, id := range append(append([]int64{}, named...), excluded...) {
+		_, n := namedM[id]
+		_, x := exclM[id]
+		if !n && !x {
+			missing = append(missing, id)
+		}
+	}
+	inCourt := map[int64]bool{}
+	if len(missing) > 0 {
+		var ids []int64
+		if err := tx.Raw(`SELECT m.id FROM members m JOIN fan_groups g ON g.id = m.group_id
+			WHERE m.id IN ? AND g.court_code = (SELECT court_code FROM fan_groups WHERE id = ?)`, missing, groupID).Scan(&ids).Error; err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			inCourt[id] = true
+		}
+	}
+	var notFound *errs.Error
+	unknown := func(field string, id int64) bool {
+		if inCourt[id] {
+			return false
+		}
+		if notFound == nil {
+			notFound = memberNotFound(id).(*errs.Error)
+			notFound.Fields = []errs.FieldError{{Field: field, Rule: "exists", Message: notFound.Message}}
+		}
+		return true
+	}
 	namedSet := map[int64]bool{}
 	for i, id := range named {
-		if _, ok := namedM[id]; !ok {
-			f.Add(fmt.Sprintf("member_ids[%d]", i), "member_of_group", fmt.Sprintf("o associado %d não consta do cadastro da torcida ré.", id))
+		field := fmt.Sprintf("member_ids[%d]", i)
+		if _, ok := namedM[id]; !ok && !unknown(field, id) {
+			f.Add(field, "member_of_group", fmt.Sprintf("o associado %d não consta do cadastro da torcida ré.", id))
 		}
 		namedSet[id] = true
 	}
 	exclSet := map[int64]bool{}
 	for i, id := range excluded {
+		field := fmt.Sprintf("excluded_member_ids[%d]", i)
 		if _, ok := exclM[id]; !ok {
-			f.Add(fmt.Sprintf("excluded_member_ids[%d]", i), "member_of_group", fmt.Sprintf("o associado %d não consta do cadastro da torcida ré.", id))
+			if !unknown(field, id) {
+				f.Add(field, "member_of_group", fmt.Sprintf("o associado %d não consta do cadastro da torcida ré.", id))
+			}
 		} else if namedSet[id] {
-			f.Add(fmt.Sprintf("excluded_member_ids[%d]", i), "not_named", fmt.Sprintf("o associado %d foi ao mesmo tempo incluído (member_ids) e excluído.", id))
+			f.Add(field, "not_named", fmt.Sprintf("o associado %d foi ao mesmo tempo incluído (member_ids) e excluído.", id))
 		}
 		exclSet[id] = true
+	}
+	if notFound != nil {
+		return nil, notFound
 	}
 	if err := f.Err(); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -567,11 +568,29 @@ func TestSelectBanMembers(t *testing.T) {
 	if err != nil || len(sel.Members) != 2 || !ids(sel)[minor] {
 		t.Errorf("involved: %+v %v", sel, err)
 	}
-	// Unknown ids name the index.
-	_, err = registry.SelectBanMembers(ctx, e.g, g.ID, facts, registry.ReachAll, []int64{before, outsider}, []int64{888888})
+	// Members of another group of the court name the index (422).
+	_, err = registry.SelectBanMembers(ctx, e.g, g.ID, facts, registry.ReachAll, []int64{before, outsider}, []int64{excluded, outsider})
 	var ae *errs.Error
-	if !errors.As(err, &ae) || len(ae.Fields) != 2 || ae.Fields[0].Field != "member_ids[1]" || ae.Fields[1].Field != "excluded_member_ids[0]" {
-		t.Errorf("unknown ids: %v", err)
+	if !errors.As(err, &ae) || ae.Kind != errs.Invalid || len(ae.Fields) != 2 || ae.Fields[0].Field != "member_ids[1]" || ae.Fields[1].Field != "excluded_member_ids[1]" {
+		t.Errorf("members of another group: %v", err)
+	}
+	// An unknown id and a member of another court's group are the same 404.
+	rj, err := e.svc.CreateGroup(ctx, e.other, registry.GroupInput{Name: "Outra Comarca", SupportedClub: "Flamengo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign := add(e.user(t, "manager-rj", "fan_group", "", rj.ID), rj.ID, "De fora", "06586035740", "1990-01-01", "2020-01-01")
+	var msgs []string
+	for _, id := range []int64{888888, foreign} {
+		_, err = registry.SelectBanMembers(ctx, e.g, g.ID, facts, registry.ReachAll, []int64{before, outsider}, []int64{id})
+		if !errors.As(err, &ae) || ae.Kind != errs.NotFound || len(ae.Fields) != 1 || ae.Fields[0].Field != "excluded_member_ids[0]" {
+			t.Errorf("id %d unknown to the court: %v, want not found naming excluded_member_ids[0] before any 422", id, err)
+			continue
+		}
+		msgs = append(msgs, strings.ReplaceAll(ae.Message, fmt.Sprint(id), "N"))
+	}
+	if len(msgs) == 2 && msgs[0] != msgs[1] {
+		t.Errorf("another court's member is told apart from an unknown id: %q vs %q", msgs[1], msgs[0])
 	}
 }
 

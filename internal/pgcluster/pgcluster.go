@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -219,4 +220,164 @@ func PrivateDir() string {
 		}
 	}
 	return filepath.Join(home, ".local", "share", "juizado", "postgres")
+}
+
+// Configure appends settings (name → value, written as postgresql.conf
+// lines, values quoted) to the cluster's postgresql.conf; a later line wins
+// over an earlier one. They take effect at the next start.
+func (c *Cluster) Configure(settings map[string]string) error {
+	names := make([]string, 0, len(settings))
+	for k := range settings {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("\n")
+	for _, k := range names {
+		fmt.Fprintf(&b, "%s = '%s'\n", k, strings.ReplaceAll(settings[k], "'", "''"))
+	}
+	f, err := os.OpenFile(filepath.Join(c.Dir, "postgresql.conf"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = f.WriteString(b.String())
+	return err
+}
+
+// InitStandby makes the cluster at c.Dir a streaming-replication standby
+// of primary with PostgreSQL's own tools: pg_basebackup -R (the copy of the
+// primary's data folder, standby.signal and primary_conninfo naming
+// application_name name, which the primary's synchronous_standby_names
+// refers to) with the WAL streamed during the copy. The standby keeps its
+// socket in its own folder. The primary must be running; c.Dir must not
+// hold a cluster.
+func (c *Cluster) InitStandby(primary *Cluster, name string) error {
+	if c.Initialized() {
+		return fmt.Errorf("pgcluster: %s already holds a cluster", c.Dir)
+	}
+	if err := os.MkdirAll(filepath.Dir(c.Dir), 0o755); err != nil {
+		return err
+	}
+	if err := os.Mkdir(c.Dir, 0o700); err != nil && !os.IsExist(err) {
+		return err
+	}
+	if c.asPostgres {
+		if err := exec.Command("chown", "postgres:postgres", c.Dir).Run(); err != nil {
+			return fmt.Errorf("pgcluster: chown %s: %w", c.Dir, err)
+		}
+	}
+	conn := fmt.Sprintf("host=%s port=%d user=postgres application_name=%s", primary.Dir, Port, name)
+	out, err := c.run("pg_basebackup", "-D", c.Dir, "-R", "-X", "stream", "-c", "fast", "--no-sync", "-d", conn)
+	if err != nil {
+		return fmt.Errorf("pgcluster: pg_basebackup: %v: %s", err, out)
+	}
+	// The primary's socket lock file and log are in its folder, so they came
+	// with the copy: the standby's start would take the lock for the
+	// primary's (the socket lives beside it here).
+	locks, _ := filepath.Glob(filepath.Join(c.Dir, ".s.PGSQL.*.lock"))
+	for _, f := range append(locks, filepath.Join(c.Dir, "server.log")) {
+		if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	// The copied postgresql.conf puts the socket in the primary's folder.
+	return c.Configure(map[string]string{"unix_socket_directories": c.Dir, "cluster_name": name})
+}
+
+// Promote ends a standby's recovery and makes it a primary that takes
+// writes (pg_ctl promote), waiting until it does.
+func (c *Cluster) Promote() error {
+	out, err := c.run("pg_ctl", "-D", c.Dir, "-w", "-t", "60", "promote")
+	if err != nil {
+		return fmt.Errorf("pgcluster: pg_ctl promote: %v: %s", err, out)
+	}
+	return nil
+}
+
+// Kill ends the server as a crash would: SIGKILL to the postmaster and
+// every one of its processes at once (no shutdown checkpoint, nothing sent
+// to clients or standbys), then removes the shared memory segment it left.
+// Tests use it to make the primary die.
+func (c *Cluster) Kill() error {
+	pidFile, err := os.ReadFile(filepath.Join(c.Dir, "postmaster.pid"))
+	if err != nil {
+		return fmt.Errorf("pgcluster: kill: %w", err)
+	}
+	lines := strings.Split(string(pidFile), "\n")
+	pid, err := strconv.Atoi(strings.TrimSpace(lines[0]))
+	if err != nil || pid <= 0 {
+		return fmt.Errorf("pgcluster: kill: no pid in postmaster.pid")
+	}
+	// Stopped, the postmaster forks no process between the listing and the kill.
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		return fmt.Errorf("pgcluster: kill %d: %w", pid, err)
+	}
+	victims := append(children(pid), pid)
+	for _, p := range victims {
+		_ = syscall.Kill(p, syscall.SIGKILL)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		alive := false
+		for _, p := range victims {
+			if syscall.Kill(p, 0) == nil && !zombie(p) {
+				alive = true
+			}
+		}
+		if !alive {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("pgcluster: kill: processes of %d still alive", pid)
+		}
+	}
+	// Line 7 of postmaster.pid: "shmkey shmid".
+	if len(lines) > 6 {
+		if f := strings.Fields(lines[6]); len(f) == 2 {
+			_ = exec.Command("ipcrm", "-m", f[1]).Run()
+		}
+	}
+	return nil
+}
+
+// children returns the processes whose parent is pid (Linux /proc).
+func children(pid int) []int {
+	var out []int
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		p, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		if ppid, _ := procStat(p); ppid == pid {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// procStat returns the parent pid and the state letter of process p from
+// /proc/p/stat (0 and "" when it is gone).
+func procStat(p int) (int, string) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+	if err != nil {
+		return 0, ""
+	}
+	// pid (comm) state ppid ...; comm may hold spaces and parentheses.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, ""
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return 0, ""
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid, f[0]
+}
+
+func zombie(p int) bool {
+	_, state := procStat(p)
+	return state == "Z" || state == ""
 }

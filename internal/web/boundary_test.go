@@ -247,3 +247,109 @@ func shortBody(s string) string {
 	}
 	return s
 }
+
+// Ids of another court inside request bodies (API.md "Tokens and roles";
+// issue 16 item 1): on the court's own cases, a defendant of another
+// court's case, a group registered in another court and a member of that
+// group's register, given where a body names a defendant, a group or
+// members, answer exactly as ids nobody has, digits aside, and change
+// nothing. A group or a member unknown to the court is 404 (as their own
+// routes answer); a defendant that is no party of the case is the 422 of
+// the case's own check, the same for both.
+func TestBodyIDsOfAnotherCourtAnswerLikeUnknown(t *testing.T) {
+	f := newFixture(t)
+	o := seedOtherCourt(t, f)
+	file := func(rep string) (int64, int64) {
+		t.Helper()
+		rec := f.do("POST", "/api/v1/cases", f.tokens["prosecutor"], "application/json", []byte(rep), "")
+		if rec.Code != 201 {
+			t.Fatalf("filing in 26.0100: %d %s", rec.Code, rec.Body)
+		}
+		c := decode(t, rec)
+		return int64(c["id"].(float64)), int64(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
+	}
+	own, _ := file(representation(t, "R1"))
+	grp, grpDef := file(strings.Replace(representation(t, "R5"), `"kind": "fan_group",`, `"kind": "fan_group", "group_id": 1,`, 1))
+	unl, unlDef := file(representation(t, "R5"))
+	loc, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	today := f.clk.Now().In(loc).Format("2006-01-02")
+	roles := map[string][]string{}
+	for _, r := range f.rules {
+		if r[1] == authz.AnyDomain || r[1] == f.users[r[0]].Domain() {
+			roles[r[3]+" "+r[2]] = append(roles[r[3]+" "+r[2]], r[0])
+		}
+	}
+	var before int64
+	if err := f.g.Raw("SELECT count(*) FROM audit_log WHERE action <> 'read'").Scan(&before).Error; err != nil {
+		t.Fatal(err)
+	}
+	calls := []struct {
+		route, path, body string // body: %d is the id
+		foreign           int64
+		want404           bool
+	}{
+		{"POST /api/v1/cases/:id/sentence", fmt.Sprintf("/api/v1/cases/%d/sentence", own),
+			`{"defendant_id": %d, "ban": {"months": 12}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, o.defID, false},
+		{"POST /api/v1/cases/:id/sentence", fmt.Sprintf("/api/v1/cases/%d/sentence", own),
+			`{"defendant_id": %d, "draft": true, "ban": {"months": 12}}`, o.defID, false},
+		{"POST /api/v1/cases/:id/sentence/sign", fmt.Sprintf("/api/v1/cases/%d/sentence/sign", own), `{"defendant_id": %d}`, o.defID, true},
+		{"POST /api/v1/cases/:id/notifications", fmt.Sprintf("/api/v1/cases/%d/notifications", own),
+			`{"party": "defendant", "defendant_id": %d, "notified_on": "` + today + `"}`, o.defID, false},
+		{"POST /api/v1/cases/:id/notifications", fmt.Sprintf("/api/v1/cases/%d/notifications", own),
+			`{"party": "defence", "defendant_id": %d, "notified_on": "` + today + `", "waived_appeal": true}`, o.defID, false},
+		{"POST /api/v1/cases/:id/plea", fmt.Sprintf("/api/v1/cases/%d/plea", own), `{"defendant_id": %d, "months": 3}`, o.defID, false},
+		{"POST /api/v1/cases/:id/plea/homologate", fmt.Sprintf("/api/v1/cases/%d/plea/homologate", own), `{"defendant_id": %d}`, o.defID, false},
+		{"POST /api/v1/cases/:id/suspension", fmt.Sprintf("/api/v1/cases/%d/suspension", own), `{"defendant_id": %d, "months": 24}`, o.defID, false},
+		{"POST /api/v1/cases/:id/transitions", fmt.Sprintf("/api/v1/cases/%d/transitions", own), `{"to": "plea_accepted", "defendant_id": %d}`, o.defID, false},
+		{"POST /api/v1/cases/:id/appeal-result", fmt.Sprintf("/api/v1/cases/%d/appeal-result", own),
+			`{"result": "confirmed", "defendant_id": %d, "decided_on": "` + today + `", "text": "Recurso improvido."}`, o.defID, false},
+		{"POST /api/v1/cases/:id/settlement", fmt.Sprintf("/api/v1/cases/%d/settlement", grp),
+			`{"defendant_id": %d, "stadium_ban": true, "months": 12, "terms": "TAC"}`, o.groupDefID, false},
+		{"POST /api/v1/cases/:id/sentence", fmt.Sprintf("/api/v1/cases/%d/sentence", grp),
+			fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 24}, "member_ids": [%%d]}`, grpDef), o.memberID, true},
+		{"POST /api/v1/cases/:id/sentence", fmt.Sprintf("/api/v1/cases/%d/sentence", grp),
+			fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 24}, "excluded_member_ids": [%%d], "exclusion_reason": "internado na data dos fatos"}`, grpDef), o.memberID, true},
+		{"POST /api/v1/cases/:id/settlement", fmt.Sprintf("/api/v1/cases/%d/settlement", grp),
+			fmt.Sprintf(`{"defendant_id": %d, "stadium_ban": true, "months": 12, "member_ids": [%%d], "terms": "TAC"}`, grpDef), o.memberID, false}, // 409 outside the hearing: the same SelectBanMembers as the sentence
+		{"POST /api/v1/cases", "/api/v1/cases",
+			strings.Replace(strings.ReplaceAll(representation(t, "R5"), "%", "%%"), `"kind": "fan_group",`, `"kind": "fan_group", "group_id": %d,`, 1), o.groupID, true},
+		{"PUT /api/v1/cases/:id/defendants/:defendant_id/group", fmt.Sprintf("/api/v1/cases/%d/defendants/%d/group", unl, unlDef), `{"group_id": %d}`, o.groupID, true},
+	}
+	for _, c := range calls {
+		rs := roles[c.route]
+		if len(rs) == 0 {
+			t.Errorf("%s: no role of the court may call it", c.route)
+			continue
+		}
+		for _, role := range rs {
+			var answers [2]*httptest.ResponseRecorder
+			for i, id := range []int64{c.foreign, 987654} {
+				answers[i] = f.do(strings.SplitN(c.route, " ", 2)[0], c.path, f.tokens[role], "application/json", []byte(fmt.Sprintf(c.body, id)), "")
+			}
+			foreign, unknown := answers[0], answers[1]
+			what := fmt.Sprintf("%s %s as %s", c.route, shortBody(fmt.Sprintf(c.body, c.foreign)), role)
+			if foreign.Code/100 == 2 || foreign.Code == 500 || unknown.Code == 500 {
+				t.Errorf("%s: another court's id %d: %s", what, foreign.Code, shortBody(foreign.Body.String()))
+				continue
+			}
+			if c.want404 && (foreign.Code != 404 || unknown.Code != 404) {
+				t.Errorf("%s: another court's id %d, unknown id %d; want 404 for both (%s)", what, foreign.Code, unknown.Code, shortBody(foreign.Body.String()))
+			}
+			if a, b := digits.ReplaceAllString(foreign.Body.String(), "N"), digits.ReplaceAllString(unknown.Body.String(), "N"); foreign.Code != unknown.Code || a != b {
+				t.Errorf("%s: another court's id is told apart from an unknown one:\n%d %s\n%d %s", what, foreign.Code, a, unknown.Code, b)
+			}
+		}
+	}
+	var n int64
+	if err := f.g.Raw("SELECT count(*) FROM audit_log WHERE action <> 'read'").Scan(&n).Error; err != nil {
+		t.Fatal(err)
+	}
+	if n != before {
+		var rows []string
+		f.g.Raw("SELECT table_name || ' ' || action || ' ' || record_id || ' by ' || actor_name FROM audit_log WHERE action <> 'read' ORDER BY id OFFSET ?", before).Scan(&rows)
+		t.Errorf("the requests wrote %d audited rows: %v", n-before, rows)
+	}
+}

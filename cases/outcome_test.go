@@ -659,3 +659,27 @@ func TestCorrect_ClampOnlyForAMissingDay_CP_art_10(t *testing.T) {
 	_, err = e.svc.Sentence(context.Background(), j2, c.ID, cases.SentenceInput{DefendantID: d.ID, Outcome: cases.OutcomeAcquittal, AcquittalGround: "VII", FineDays: ptr(20)})
 	invalidField(t, err, "outcome", false)
 }
+
+// Lei 9.099/1995, art. 82: the Turma Recursal may reform a conversion into
+// reclusão and fine with no conversion (§ 2º found not met): the ban falls
+// before it starts, and the sentence records the reclusão.
+func TestAppealResult_ReformedToPrison_Lei_9099_art_82_LGE_art_201_sec2(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	k := e.clerk(t)
+	c, d, j := e.fileOne(t, "R1")
+	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.move(t, k, c, cases.StatusAppeal)
+	_, err = e.svc.RecordAppealResult(ctx, k, c.ID, cases.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: cases.OutcomePrison, PrisonMonths: ptr(30), FineDays: ptr(10)})
+	invalidField(t, err, "prison_months", false)
+	if _, err := e.svc.RecordAppealResult(ctx, k, c.ID, cases.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: cases.OutcomePrison, PrisonMonths: ptr(14), FineDays: ptr(10)}); err != nil {
+		t.Fatal(err)
+	}
+	if e.count(t, "bans", "id = ? AND status = 'reformed'", res.Ban.ID) != 1 || e.count(t, "sentences", "defendant_id = ? AND outcome = 'prison' AND prison_months = 14 AND fine_days = 10", d.ID) != 1 {
+		t.Error("the reform to prison was not recorded")
+	}
+}

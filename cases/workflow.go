@@ -2,6 +2,7 @@ package cases
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -653,12 +654,16 @@ func (s *Service) startFinalBans(ctx context.Context, c *Case, day civil.Date, n
 // reformed, the new decision: outcome acquittal, or a new ban term in
 // months (ban.months), which replaces the ban before it starts.
 type AppealResultInput struct {
-	Result      string   `json:"result"`
-	DefendantID int64    `json:"defendant_id"`
-	DecidedOn   string   `json:"decided_on"`
-	Text        string   `json:"text"`
-	Outcome     string   `json:"outcome"`
-	Ban         BanInput `json:"ban"`
+	// PrisonMonths and FineDays: a reform to reclusão and fine with no
+	// conversion (outcome prison).
+	PrisonMonths *int     `json:"prison_months"`
+	FineDays     *int     `json:"fine_days"`
+	Result       string   `json:"result"`
+	DefendantID  int64    `json:"defendant_id"`
+	DecidedOn    string   `json:"decided_on"`
+	Text         string   `json:"text"`
+	Outcome      string   `json:"outcome"`
+	Ban          BanInput `json:"ban"`
 }
 
 // AppealResult is a recorded result of an appeal.
@@ -719,8 +724,16 @@ func (s *Service) RecordAppealResult(ctx context.Context, actor Actor, caseID in
 			if d == nil {
 				f.Add("defendant_id", "required", "informe o réu cuja sentença foi reformada.")
 			}
-			if (in.Outcome == OutcomeAcquittal) == (in.Ban.Months != nil) {
-				f.Add("outcome", "reform", "informe o novo prazo (ban.months) ou outcome \"acquittal\".")
+			switch {
+			case in.Outcome == OutcomePrison:
+				if in.PrisonMonths == nil {
+					f.Add("prison_months", "required", "informe a reclusão fixada pela Turma Recursal, em meses.")
+				}
+				if in.Ban.Months != nil {
+					f.Add("ban.months", "prison", "a reforma para reclusão sem conversão não tem prazo de impedimento.")
+				}
+			case (in.Outcome == OutcomeAcquittal) == (in.Ban.Months != nil):
+				f.Add("outcome", "reform", "informe o novo prazo (ban.months), outcome \"prison\" com prison_months e fine_days, ou outcome \"acquittal\".")
 			}
 		default:
 			f.Add("result", "oneof", "use confirmed (negado provimento), reformed (reformada) ou annulled (anulada).")
@@ -756,7 +769,33 @@ func (s *Service) RecordAppealResult(ctx context.Context, actor Actor, caseID in
 			if b.ID == 0 {
 				return errs.InvalidField("defendant_id", "awaiting_final", "o réu não tem impedimento aguardando o trânsito em julgado para reformar.")
 			}
-			if in.Outcome != OutcomeAcquittal {
+			var prison sanctions.Range
+			if in.Outcome == OutcomePrison {
+				// The reclusão of the offence as sentenced (the defendant's
+				// flags; Lei 14.597/2023, art. 201, §§ 6º, 7º; art. 41-B).
+				var rec SentenceRecord
+				if err := tx.Where("defendant_id = ? AND status = 'signed'", d.ID).Limit(1).Find(&rec).Error; err != nil {
+					return err
+				}
+				var fl Flags
+				_ = json.Unmarshal(rec.Flags, &fl)
+				no := false
+				rg, err := sanctions.BanRange(sanctions.Query{Subject: sanctions.Person, FactsDate: b.FactsDate, Eligible: &no, Organiser: &fl.Organiser, Sec7: &fl.Sec7})
+				if err != nil || b.Subject != sanctions.Person || b.Cumulative {
+					return errs.InvalidField("outcome", "no_prison", "esta pena não se reforma em reclusão sem conversão.")
+				}
+				if msg := sanctions.CheckPrison(rg, *in.PrisonMonths); msg != "" {
+					return errs.InvalidField("prison_months", "range", msg+".")
+				}
+				if in.FineDays != nil {
+					if msg := sanctions.CheckFineDays(*in.FineDays); msg != "" {
+						return errs.InvalidField("fine_days", "range", msg+".")
+					}
+				} else if rg.Fine {
+					return errs.InvalidField("fine_days", "required", "informe a multa em dias-multa (CP, art. 49).")
+				}
+				prison = rg
+			} else if in.Outcome != OutcomeAcquittal {
 				rg := sanctions.Range{Convertible: true, MinMonths: b.RangeMinMonths, MaxMonths: b.RangeMaxMonths, Law: b.Law, Article: b.Article}
 				if b.Cumulative {
 					return errs.InvalidField("ban.months", "fixed", "a proibição de frequência do art. 20, § 2º-A, da Lei 7.716/1989 é fixada em 3 anos.")
@@ -779,6 +818,16 @@ func (s *Service) RecordAppealResult(ctx context.Context, actor Actor, caseID in
 					return err
 				}
 				changed = append(changed, ids...)
+			} else if in.Outcome == OutcomePrison {
+				if err := tx.Model(&SentenceRecord{}).Where("defendant_id = ? AND status = 'signed'", d.ID).Updates(map[string]any{"outcome": OutcomePrison,
+					"prison_months": *in.PrisonMonths, "fine_days": in.FineDays, "ban_id": nil, "article": prison.Offence, "law": prison.Law,
+					"no_conversion_reason": "reformada em recurso pela Turma Recursal"}).Error; err != nil {
+					return err
+				}
+				text = fmt.Sprintf("Turma Recursal, em %s: reformada a sentença de %s para reclusão de %s, sem conversão em impedimento; impedimento %d sem efeito.", decided.BR(), d.FullName, monthsText(*in.PrisonMonths), b.ID)
+				if in.FineDays != nil {
+					text = strings.Replace(text, ", sem conversão", fmt.Sprintf(" e %d dias-multa, sem conversão", *in.FineDays), 1)
+				}
 			} else {
 				nb := b.Ban
 				nb.ID, nb.Months, nb.LastDay, nb.ComputedLastDay, nb.OverrideReason, nb.CreatedAt, nb.CreatedBy = 0, in.Ban.Months, nil, nil, "", now, &uid

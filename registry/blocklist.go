@@ -53,7 +53,7 @@ type Entry struct {
 	Scope *sanctions.Scope `json:"scope"`
 	// MatchDays, for a term counted in matches: the days of those matches
 	// (the ban blocks on them only; the last is LastDay). Absent otherwise.
-	MatchDays sanctions.DayList `json:"match_days,omitempty"`
+	MatchDays sanctions.DayList `json:"match_days,omitempty" gorm:"type:jsonb"`
 }
 
 // Snapshot is a blocklist version: its number (assigned in commit order),
@@ -91,7 +91,7 @@ type CheckBan struct {
 	// Scope and MatchDays as on the blocklist entry; absent for a ban that
 	// applies anywhere (the answer of an unscoped ban is unchanged).
 	Scope     *sanctions.Scope  `json:"scope,omitempty"`
-	MatchDays sanctions.DayList `json:"match_days,omitempty"`
+	MatchDays sanctions.DayList `json:"match_days,omitempty" gorm:"type:jsonb"`
 }
 
 // Check tells whether cpf is blocked now: blocked while any of its bans is in
@@ -125,7 +125,7 @@ type PublicEntry struct {
 	// realize evento esportivo", or the venues and clubs the judge named,
 	// and the matches of a term counted in matches).
 	Scope     *sanctions.Scope  `json:"scope"`
-	MatchDays sanctions.DayList `json:"match_days,omitempty"`
+	MatchDays sanctions.DayList `json:"match_days,omitempty" gorm:"type:jsonb"`
 	ScopePT   string            `json:"scope_pt"`
 }
 

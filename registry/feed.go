@@ -56,7 +56,7 @@ func (c Change) MarshalJSON() ([]byte, error) {
 		CaseNumber string            `json:"case_number"`
 		Court      string            `json:"court"`
 		Scope      *sanctions.Scope  `json:"scope"`
-		MatchDays  sanctions.DayList `json:"match_days,omitempty"`
+		MatchDays  sanctions.DayList `json:"match_days,omitempty" gorm:"type:jsonb"`
 	}
 	e := c.Entry
 	return json.Marshal(flat{c.Version, c.Op, c.Reason, e.BanID, e.CPF, e.Name, e.BirthDate, e.FirstDay, e.LastDay, e.GroupBanID, e.CaseNumber, e.Court, e.Scope, e.MatchDays})
@@ -74,7 +74,7 @@ type entryRow struct {
 	CaseNumber string
 	Court      string
 	Scope      *sanctions.Scope
-	MatchDays  sanctions.DayList
+	MatchDays  sanctions.DayList `gorm:"type:jsonb"`
 }
 
 func (l *Lists) entry(r entryRow) Entry {

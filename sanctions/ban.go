@@ -73,7 +73,7 @@ type Ban struct {
 	// MatchTerm, for a term counted in matches, with MatchDays the days of
 	// those matches in the imported schedule (the last is LastDay).
 	MatchTerm            *MatchTerm  `json:"match_term,omitempty"`
-	MatchDays            DayList     `json:"match_days,omitempty"`
+	MatchDays            DayList     `json:"match_days,omitempty" gorm:"type:jsonb"`
 	Months               *int        `json:"months"`
 	ComputedLastDay      *civil.Date `json:"computed_last_day"`
 	LastDay              *civil.Date `json:"last_day"`

@@ -885,7 +885,7 @@ func (s *Service) ReportingWindows(ctx context.Context, actor Actor, banID int64
 	start, end := term.Bounds(s.Loc)
 	q := db.Conn(ctx, s.DB).Table("matches m").Select("m.*, v.name AS venue_name").
 		Joins("JOIN venues v ON v.id = m.venue_id").
-		Where("m.court_code = ? AND m.kickoff >= ?", b.CourtCode, start)
+		Where("m.court_code = ? AND m.kickoff >= ? AND NOT m.cancelled", b.CourtCode, start)
 	if !end.IsZero() {
 		q = q.Where("m.kickoff < ?", end)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,8 +38,12 @@ type Match struct {
 	KickoffLocal string
 	Kickoff      time.Time
 	MatchMinutes int
-	ImportedAt   time.Time
-	ImportedBy   *int64
+	// Cancelled: the schedule marks the match cancelled (status column):
+	// it no longer counts for terms counted in matches nor for reporting
+	// windows.
+	Cancelled  bool
+	ImportedAt time.Time
+	ImportedBy *int64
 }
 
 // Import line statuses (as the member import of ../shared/API.md).
@@ -77,6 +82,9 @@ type ImportReport struct {
 	Updated   int          `json:"updated"`
 	Unchanged int          `json:"unchanged"`
 	Applied   bool         `json:"applied"`
+	// RecomputedBans are the bans counted in matches whose match days the
+	// import changed (each with a docket movement and a blocklist version).
+	RecomputedBans []int64 `json:"recomputed_bans,omitempty"`
 }
 
 // HasErrors reports whether any line has an error.
@@ -104,6 +112,20 @@ var matchColumns = []struct {
 	{"date", []string{"date", "data"}, true},
 	{"kickoff_local", []string{"kickoff_local", "kickoff", "horario", "hora"}, true},
 	{"duration_minutes", []string{"duration_minutes", "duracao_minutos", "duracao"}, false},
+	{"status", []string{"status", "situacao"}, false},
+}
+
+// matchStatus reads the optional status column: "" (or scheduled,
+// agendada, confirmada, adiada: a postponed match carries its new date)
+// or cancelled (cancelada, cancelado).
+func matchStatus(v string) (cancelled, ok bool) {
+	switch sanctions.Fold(v) {
+	case "", "scheduled", "agendada", "agendado", "confirmada", "confirmado", "adiada", "adiado", "postponed":
+		return false, true
+	case "cancelled", "canceled", "cancelada", "cancelado":
+		return true, true
+	}
+	return false, false
 }
 
 var hhmm = regexp.MustCompile(`^([01]?[0-9]|2[0-3]):([0-5][0-9])$`)
@@ -171,6 +193,11 @@ func (s *Service) ImportMatches(ctx context.Context, actor Actor, body []byte, d
 			report.Lines[m.index].MatchID = &id
 		}
 		report.Applied = true
+		ids, err := s.recomputeMatchTerms(ctx, actor)
+		if err != nil {
+			return err
+		}
+		report.RecomputedBans = ids
 		return nil
 	})
 	if err != nil {
@@ -333,6 +360,11 @@ func (s *Service) parseMatches(ctx context.Context, actor Actor, r *csv.Reader, 
 				m.MatchMinutes = d
 			}
 		}
+		if c, ok := matchStatus(cell("status")); ok {
+			m.Cancelled = c
+		} else {
+			bad("status", fmt.Sprintf("situação inválida %q: deixe vazio (partida marcada) ou use cancelada.", cell("status")))
+		}
 		if dateOK && ko != nil && loc != nil {
 			h, _ := strconv.Atoi(ko[1])
 			mi, _ := strconv.Atoi(ko[2])
@@ -365,7 +397,7 @@ func (s *Service) parseMatches(ctx context.Context, actor Actor, r *csv.Reader, 
 		if old.ID != 0 {
 			m.ID = old.ID
 			ln.Status = LineUpdate
-			if old.VenueID == m.VenueID && old.Kickoff.Equal(m.Kickoff) && old.MatchMinutes == m.MatchMinutes && old.MatchDate == m.MatchDate &&
+			if old.VenueID == m.VenueID && old.Kickoff.Equal(m.Kickoff) && old.MatchMinutes == m.MatchMinutes && old.MatchDate == m.MatchDate && old.Cancelled == m.Cancelled &&
 				old.Competition == m.Competition && old.Round == m.Round && old.Home == m.Home && old.Away == m.Away {
 				ln.Status = LineUnchanged
 			}
@@ -432,4 +464,72 @@ func csvReason(err error) string {
 		return "arquivo vazio"
 	}
 	return "formato CSV inválido"
+}
+
+// recomputeMatchTerms recounts, after a schedule import of the actor's
+// court moved or cancelled matches, the bans of the court counted in
+// matches that have not ended: their match days and last day follow the
+// schedule (the same first N matches of the club from the ban's first
+// day). Each ban that changed gets a docket movement, and the blocklist a
+// version (the entry is removed and added with the new days). It returns
+// the ids of the bans that changed.
+func (s *Service) recomputeMatchTerms(ctx context.Context, actor Actor) ([]int64, error) {
+	tx := db.Conn(ctx, s.DB)
+	today := civil.Today(s.now(), s.Loc)
+	var bans []sanctions.Ban
+	if err := tx.Where("court_code = ? AND match_term IS NOT NULL AND status = 'active' AND (last_day IS NULL OR last_day >= ?)", actor.Court, today).
+		Order("id").Find(&bans).Error; err != nil {
+		return nil, err
+	}
+	var changed []int64
+	for _, b := range bans {
+		if b.FirstDay == nil || b.MatchTerm == nil {
+			continue
+		}
+		days, count, err := MatchDays(ctx, tx, b.CourtCode, *b.MatchTerm, *b.FirstDay)
+		if err != nil {
+			return nil, err
+		}
+		if len(days) == len(b.MatchDays) && slices.Equal(days, b.MatchDays) {
+			continue
+		}
+		term := sanctions.MatchTermPT(b.MatchTerm, nil)
+		var text string
+		if len(days) == 0 {
+			text = fmt.Sprintf("Tabela de partidas alterada: não restam na tabela jogos para o impedimento %d (%s), a partir de %s; o último dia segue %s até nova decisão.",
+				b.ID, term, b.FirstDay.BR(), b.LastDay.BR())
+			if err := tx.Create(&Movement{CaseID: b.CaseID, At: s.now(), Description: text, AuthorUserID: &actor.UserID, AuthorRole: actor.Role}).Error; err != nil {
+				return nil, err
+			}
+			continue
+		}
+		last := days[len(days)-1]
+		prev := "sem último dia"
+		if b.LastDay != nil {
+			prev = b.LastDay.BR()
+		}
+		ds := make([]string, len(days))
+		for i, d := range days {
+			ds[i] = d.BR()
+		}
+		text = fmt.Sprintf("Tabela de partidas alterada: o impedimento %d (%s) passa a abranger os jogos de %s; último dia %s (antes %s).",
+			b.ID, term, strings.Join(ds, ", "), last.BR(), prev)
+		if count < b.MatchTerm.Matches {
+			text += fmt.Sprintf(" A tabela importada tem só %d dos %d jogos do prazo: importe a tabela completa.", count, b.MatchTerm.Matches)
+		}
+		if err := tx.Model(&sanctions.Ban{}).Where("id = ?", b.ID).
+			Updates(map[string]any{"match_days": days, "last_day": last, "computed_last_day": last}).Error; err != nil {
+			return nil, err
+		}
+		if err := tx.Create(&Movement{CaseID: b.CaseID, At: s.now(), Description: text, AuthorUserID: &actor.UserID, AuthorRole: actor.Role}).Error; err != nil {
+			return nil, err
+		}
+		changed = append(changed, b.ID)
+	}
+	if len(changed) > 0 {
+		if err := s.refreshBlocklist(ctx, changed...); err != nil {
+			return nil, err
+		}
+	}
+	return changed, nil
 }

@@ -60,6 +60,9 @@ type PleaInput struct {
 	// defendant. Either puts the offence outside the JECRIM: no plea.
 	Organiser *bool `json:"organiser"`
 	Sec7      *bool `json:"sec7"`
+	// Scope is refused (422): the plea's ban is the statute's (LGE art.
+	// 201, § 5º), for any sporting event.
+	Scope *ScopeInput `json:"scope"`
 }
 
 // PleaResult is an offer with its notes.
@@ -179,6 +182,7 @@ func (s *Service) OfferPlea(ctx context.Context, actor Actor, caseID int64, in P
 			return errs.InvalidField("defendant_id", "plea_barred", rg.Reason)
 		}
 		var f errs.Fields
+		statutoryScope(&f, in.Scope, BanInput{}, "O impedimento da transação penal (Lei 14.597/2023, art. 201, § 5º)")
 		if in.Months == nil {
 			f.Add("months", "required", "informe o prazo do impedimento em meses ("+pleaRule(rg)+").")
 		} else if err := sanctions.CheckMonths(rg, *in.Months); err != nil {
@@ -436,6 +440,11 @@ type SuspensionInput struct {
 	StayInDistrict    *bool    `json:"stay_in_district"`
 	MonthlyAppearance *bool    `json:"monthly_appearance"`
 	Conditions        []string `json:"conditions"`
+	// Scope: the venues and clubs condition II names for the ban it makes
+	// (absent: any sporting venue); Ban: a term counted in matches
+	// (matches, club, home_only) instead of the whole period.
+	Scope *ScopeInput `json:"scope"`
+	Ban   *BanInput   `json:"ban"`
 }
 
 // Suspend records the judge's conditional suspension of the proceedings
@@ -501,6 +510,24 @@ func (s *Service) Suspend(ctx context.Context, actor Actor, caseID int64, in Sus
 				first = fd
 			}
 		}
+		// Condition II may name the venues and clubs, and count the
+		// stadium ban in matches (issue 19).
+		scope, err := s.resolveScope(ctx, &f, c.CourtCode, in.Scope, "scope")
+		if err != nil {
+			return err
+		}
+		var mt *sanctions.MatchTerm
+		var mdays sanctions.DayList
+		if in.Ban != nil {
+			if in.Ban.Matches == nil {
+				f.Add("ban.matches", "required", "na suspensão, ban só conta o impedimento em jogos: informe matches e club (o prazo em meses é o período de prova, months).")
+			} else if mt, mdays, err = s.resolveMatchTerm(ctx, &f, c.CourtCode, *in.Ban, first, "ban."); err != nil {
+				return err
+			}
+		}
+		if (in.Scope != nil || in.Ban != nil) && !in.SportingVenues {
+			f.Add("sporting_venues", "required", "scope e ban valem para a condição que proíbe locais de eventos esportivos (sporting_venues: true).")
+		}
 		if err := f.Err(); err != nil {
 			return err
 		}
@@ -528,7 +555,7 @@ func (s *Service) Suspend(ctx context.Context, actor Actor, caseID int64, in Sus
 			return err
 		}
 		if sp.SportingVenues {
-			id, err := s.suspensionBan(ctx, c, d, &sp)
+			id, err := s.suspensionBan(ctx, c, d, &sp, scope, mt, mdays)
 			if err != nil {
 				return err
 			}

@@ -176,6 +176,10 @@ type BanView struct {
 	// under precautionary bans in the case, for the judge's decision on
 	// credit (CP art. 42; POST /api/v1/bans/{id}/credit).
 	PrecautionaryDays *int `json:"precautionary_days,omitempty"`
+	// ScopePT says where the ban applies, in Portuguese (sanctions.ScopePT),
+	// and MatchTermPT its term counted in matches ("" for none).
+	ScopePT     string `json:"scope_pt"`
+	MatchTermPT string `json:"match_term_pt,omitempty"`
 }
 
 // banView is NewBanView with the state of today in the court's zone.
@@ -194,7 +198,8 @@ func (v *BanView) SetState(day civil.Date) {
 
 // NewBanView formats a stored ban for the API.
 func NewBanView(b sanctions.Ban) BanView {
-	v := BanView{Ban: b, CaseNumber: FormatNumber(b.CaseNumber), APIStatus: b.Status}
+	v := BanView{Ban: b, CaseNumber: FormatNumber(b.CaseNumber), APIStatus: b.Status,
+		ScopePT: sanctions.ScopePT(b.Scope), MatchTermPT: sanctions.MatchTermPT(b.MatchTerm, b.MatchDays)}
 	if b.ReportingPlace != "" {
 		v.ReportingDuty = &ReportingDuty{Place: b.ReportingPlace, Club: b.ReportingClub, Competition: b.ReportingCompetition}
 	}

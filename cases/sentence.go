@@ -53,13 +53,16 @@ type SentenceInput struct {
 	// PrecautionaryUntilFinal: a precautionary ban ordered in the sentence,
 	// in force until the judgment is final (then replaced by the final ban).
 	PrecautionaryUntilFinal *PrecautionaryInput `json:"precautionary_until_final"`
-	Text                    *SentenceText       `json:"text"`
-	Dosimetry               *Dosimetry          `json:"dosimetry"`
-	ReportingDuty           *ReportingDuty      `json:"reporting_duty"`
-	Publish                 *bool               `json:"publish"`
-	MemberIDs               []int64             `json:"member_ids"`
-	ExcludedMemberIDs       []int64             `json:"excluded_member_ids"`
-	ExclusionReason         string              `json:"exclusion_reason"` // required with excluded_member_ids; recorded in the docket
+	// Scope: the places a precautionary ban alone names (absent:
+	// anywhere); refused (422) on every statutory ban.
+	Scope             *ScopeInput    `json:"scope"`
+	Text              *SentenceText  `json:"text"`
+	Dosimetry         *Dosimetry     `json:"dosimetry"`
+	ReportingDuty     *ReportingDuty `json:"reporting_duty"`
+	Publish           *bool          `json:"publish"`
+	MemberIDs         []int64        `json:"member_ids"`
+	ExcludedMemberIDs []int64        `json:"excluded_member_ids"`
+	ExclusionReason   string         `json:"exclusion_reason"` // required with excluded_member_ids; recorded in the docket
 	// Draft saves the decision as a minuta (checked, nothing decided);
 	// SignDraft signs the saved minuta.
 	Draft bool `json:"draft"`
@@ -90,6 +93,8 @@ var AcquittalGrounds = map[string]string{
 type PrecautionaryInput struct {
 	FirstDay string `json:"first_day"`
 	ReviewOn string `json:"review_on"`
+	// Scope: the places the measure names (absent: anywhere).
+	Scope *ScopeInput `json:"scope"`
 }
 
 // SentenceText is the judge's own text (CF art. 93, IX): the report
@@ -119,8 +124,15 @@ type Dosimetry struct {
 // final), and a last-day override with its reason (only with a fixed first
 // day).
 type BanInput struct {
-	FirstDay        string `json:"first_day"`
-	Months          *int   `json:"months"`
+	FirstDay string `json:"first_day"`
+	Months   *int   `json:"months"`
+	// Matches, Club, HomeOnly: a term counted in matches (the next Matches
+	// matches of Club, only its home matches with HomeOnly) from the
+	// court's imported schedule; only where a scope is allowed
+	// (sanctions.ScopeAllowed).
+	Matches         *int   `json:"matches"`
+	Club            string `json:"club"`
+	HomeOnly        *bool  `json:"home_only"`
 	LastDayOverride string `json:"last_day_override"`
 	OverrideReason  string `json:"override_reason"`
 }
@@ -604,8 +616,12 @@ func (s *Service) decide(ctx context.Context, actor Actor, c Case, d Defendant, 
 		if err != nil {
 			return nil, err
 		}
+		if pb.Scope, err = s.resolveScope(ctx, &f, c.CourtCode, in.PrecautionaryUntilFinal.Scope, "precautionary_until_final.scope"); err != nil {
+			return nil, err
+		}
 		prec = pb
 	}
+	statutoryScope(&f, in.Scope, in.Ban, "O impedimento da sentença")
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
@@ -904,6 +920,12 @@ func precautionaryText(d Defendant, b sanctions.Ban, untilFinal bool) string {
 		name = d.GroupName
 	}
 	text := fmt.Sprintf("Decisão: medida cautelar de proibição de acesso a eventos esportivos (CPP, art. 319, II) a %s, a partir de %s, com revisão em %s", name, b.FirstDay.BR(), b.ReviewOn.BR())
+	if b.Scope != nil {
+		text += ", restrita a " + sanctions.ScopePT(b.Scope)
+	}
+	if b.MatchTerm != nil {
+		text += ", por " + sanctions.MatchTermPT(b.MatchTerm, b.MatchDays) + ", até " + b.LastDay.BR()
+	}
 	if untilFinal {
 		text += ", até o trânsito em julgado da sentença"
 	}
@@ -929,6 +951,19 @@ func (s *Service) precautionaryAlone(ctx context.Context, actor Actor, c Case, d
 	b, err := s.planPrecautionary(&f, c, d, in.Ban.FirstDay, in.ReviewOn, "")
 	if err != nil {
 		return nil, err
+	}
+	if b.Scope, err = s.resolveScope(ctx, &f, c.CourtCode, in.Scope, "scope"); err != nil {
+		return nil, err
+	}
+	if b.FirstDay != nil {
+		mt, days, err := s.resolveMatchTerm(ctx, &f, c.CourtCode, in.Ban, *b.FirstDay, "ban.")
+		if err != nil {
+			return nil, err
+		}
+		if mt != nil {
+			last := days[len(days)-1]
+			b.MatchTerm, b.MatchDays, b.LastDay, b.ComputedLastDay = mt, days, &last, &last
+		}
 	}
 	if err := f.Err(); err != nil {
 		return nil, err

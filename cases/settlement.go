@@ -26,6 +26,9 @@ type SettlementInput struct {
 	MemberIDs         []int64 `json:"member_ids"`
 	ExcludedMemberIDs []int64 `json:"excluded_member_ids"`
 	ExclusionReason   string  `json:"exclusion_reason"`
+	// Scope: the venues and clubs the TAC names (absent: any sporting
+	// event), for the group's ban and its members'.
+	Scope *ScopeInput `json:"scope"`
 }
 
 // SettlementResult is the homologated TAC: the group's ban and its
@@ -68,6 +71,9 @@ func (s *Service) Settle(ctx context.Context, actor Actor, caseID int64, in Sett
 			f.Add("terms", "required", "informe os termos do ajustamento de conduta (TAC).")
 		}
 		checkText(&f, "terms", in.Terms, maxLong, true)
+		if !in.StadiumBan && in.Scope != nil {
+			f.Add("scope", "stadium_ban", "scope vale para o TAC que impede a torcida de comparecer a estádios (stadium_ban: true).")
+		}
 		if !in.StadiumBan && (in.Months != nil || in.FirstDay != "" || len(in.MemberIDs) > 0) {
 			f.Add("stadium_ban", "required", "prazo, início e associados valem para o TAC que impede a torcida de comparecer a estádios (stadium_ban: true).")
 		}
@@ -93,6 +99,13 @@ func (s *Service) Settle(ctx context.Context, actor Actor, caseID int64, in Sett
 				return renameField(renameField(err, "ban.first_day", "first_day"), "ban.months", "months")
 			}
 			p.ban.CreatedBy = &actor.UserID
+			var sf errs.Fields
+			if p.ban.Scope, err = s.resolveScope(ctx, &sf, c.CourtCode, in.Scope, "scope"); err != nil {
+				return err
+			}
+			if err := sf.Err(); err != nil {
+				return err
+			}
 			members, err := s.writeBan(ctx, p, sin)
 			if err != nil {
 				return err

@@ -130,9 +130,20 @@ func (s *Service) suspensionBarred(ctx context.Context, c *Case, d *Defendant) e
 // sporting venues (Lei 9.099/1995, art. 89, § 1º, II; DOMAIN.md §3): source
 // conditional_suspension, active from the suspension's first day to the
 // end of its period, not published, and refreshes the blocklist.
-func (s *Service) suspensionBan(ctx context.Context, c *Case, d *Defendant, sp *Suspension) (int64, error) {
+//
+// scope narrows the ban to the venues and clubs condition II names (nil:
+// any sporting venue); a match term (mt, with its match days mdays) ends it
+// on the last of those matches, within the period.
+func (s *Service) suspensionBan(ctx context.Context, c *Case, d *Defendant, sp *Suspension, scope *sanctions.Scope, mt *sanctions.MatchTerm, mdays sanctions.DayList) (int64, error) {
 	months, last, first := sp.Months, sp.LastDay, sp.FirstDay
-	b := sanctions.Ban{CaseID: c.ID, DefendantID: d.ID, Subject: sanctions.Person, Source: sanctions.FromConditionalSuspension,
+	if mt != nil {
+		if l := mdays[len(mdays)-1]; l.After(sp.LastDay) {
+			return 0, errs.InvalidField("ban.matches", "period", fmt.Sprintf("o último dos %d jogos (%s) cai depois do fim do período de prova (%s): a condição não vai além da suspensão (Lei 9.099/1995, art. 89).", mt.Matches, l.BR(), sp.LastDay.BR()))
+		} else {
+			last = l
+		}
+	}
+	b := sanctions.Ban{Scope: scope, MatchTerm: mt, MatchDays: mdays, CaseID: c.ID, DefendantID: d.ID, Subject: sanctions.Person, Source: sanctions.FromConditionalSuspension,
 		CourtCode: c.CourtCode, CaseNumber: c.Number, CPF: d.CPF, Name: d.FullName, BirthDate: d.BirthDate, FactsDate: c.FactsDate,
 		Law: suspensionLaw, Article: suspensionArticle, RangeMinMonths: 24, RangeMaxMonths: 48, Eligible: true,
 		FirstDay: &first, Months: &months, ComputedLastDay: &last, LastDay: &last, Status: "active", CreatedAt: s.now(), CreatedBy: c.JudgeID}

@@ -47,6 +47,13 @@ type Entry struct {
 	GroupBanID *int64      `json:"group_ban_id"`
 	CaseNumber string      `json:"case_number"`
 	Court      string      `json:"court"`
+	// Scope is where the ban applies: null is anywhere (every statutory
+	// ban); else the venues (names and ids of the venue table) and the
+	// clubs whose home matches it covers (sanctions.Scope).
+	Scope *sanctions.Scope `json:"scope"`
+	// MatchDays, for a term counted in matches: the days of those matches
+	// (the ban blocks on them only; the last is LastDay). Absent otherwise.
+	MatchDays sanctions.DayList `json:"match_days,omitempty" gorm:"type:jsonb"`
 }
 
 // Snapshot is a blocklist version: its number (assigned in commit order),
@@ -81,6 +88,10 @@ type CheckBan struct {
 	LastDay    *civil.Date `json:"last_day"`
 	CaseNumber string      `json:"case_number"`
 	Court      string      `json:"court"`
+	// Scope and MatchDays as on the blocklist entry; absent for a ban that
+	// applies anywhere (the answer of an unscoped ban is unchanged).
+	Scope     *sanctions.Scope  `json:"scope,omitempty"`
+	MatchDays sanctions.DayList `json:"match_days,omitempty" gorm:"type:jsonb"`
 }
 
 // Check tells whether cpf is blocked now: blocked while any of its bans is in
@@ -94,7 +105,8 @@ func (l *Lists) Check(ctx context.Context, cpf CPF) (*CheckResult, error) {
 	}
 	res := &CheckResult{CPF: cpf.String(), Blocked: len(bans) > 0, Bans: []CheckBan{}}
 	for _, b := range bans {
-		res.Bans = append(res.Bans, CheckBan{BanID: b.ID, FirstDay: *b.FirstDay, LastDay: b.LastDay, CaseNumber: l.number(b.CaseNumber), Court: b.CourtCode})
+		res.Bans = append(res.Bans, CheckBan{BanID: b.ID, FirstDay: *b.FirstDay, LastDay: b.LastDay, CaseNumber: l.number(b.CaseNumber), Court: b.CourtCode,
+			Scope: b.Scope, MatchDays: b.MatchDays})
 	}
 	return res, nil
 }
@@ -108,6 +120,13 @@ type PublicEntry struct {
 	LastDay    *civil.Date `json:"last_day"`
 	CaseNumber string      `json:"case_number"`
 	Court      string      `json:"court"`
+	// Scope is where the ban applies (null: anywhere) and ScopePT the
+	// same in words, as the list shows it ("qualquer local em que se
+	// realize evento esportivo", or the venues and clubs the judge named,
+	// and the matches of a term counted in matches).
+	Scope     *sanctions.Scope  `json:"scope"`
+	MatchDays sanctions.DayList `json:"match_days,omitempty" gorm:"type:jsonb"`
+	ScopePT   string            `json:"scope_pt"`
 }
 
 // PublicFilter narrows the public list: Court is a court code TR.OOOO, Club
@@ -140,7 +159,7 @@ func (l *Lists) Public(ctx context.Context, f PublicFilter) ([]PublicEntry, erro
 	// loading whole bans and folding names in Go took minutes.
 	today := l.today()
 	q := db.Conn(ctx, l.DB).Table("bans").
-		Select("name, first_day, last_day, case_number, court_code AS court").
+		Select("name, first_day, last_day, case_number, court_code AS court, scope, match_days, match_term").
 		Where("status = 'active' AND first_day <= ? AND (last_day IS NULL OR last_day >= ?) AND publish", today, today)
 	if f.Court != "" {
 		q = q.Where("court_code = ?", f.Court)
@@ -148,12 +167,21 @@ func (l *Lists) Public(ctx context.Context, f PublicFilter) ([]PublicEntry, erro
 	if club := strings.TrimSpace(f.Club); club != "" {
 		q = q.Where("case_id IN (SELECT id FROM cases WHERE lower(f_unaccent(home_team)) = lower(f_unaccent(?)))", club)
 	}
-	out := []PublicEntry{}
-	if err := q.Order("name COLLATE juizado_pt, id").Scan(&out).Error; err != nil {
+	var rows []struct {
+		PublicEntry
+		MatchTerm *sanctions.MatchTerm
+	}
+	if err := q.Order("name COLLATE juizado_pt, id").Scan(&rows).Error; err != nil {
 		return nil, err
 	}
-	for i := range out {
+	out := make([]PublicEntry, len(rows))
+	for i, r := range rows {
+		out[i] = r.PublicEntry
 		out[i].CaseNumber = l.number(out[i].CaseNumber)
+		out[i].ScopePT = sanctions.ScopePT(r.Scope)
+		if r.MatchTerm != nil {
+			out[i].ScopePT += "; " + sanctions.MatchTermPT(r.MatchTerm, r.MatchDays)
+		}
 	}
 	return out, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
 )
 
@@ -42,21 +43,23 @@ type Change struct {
 // MarshalJSON keeps the change flat: {version, op, reason, ban_id, cpf, ...}.
 func (c Change) MarshalJSON() ([]byte, error) {
 	type flat struct {
-		Version    int64       `json:"version"`
-		Op         string      `json:"op"`
-		Reason     string      `json:"reason"`
-		BanID      int64       `json:"ban_id"`
-		CPF        string      `json:"cpf"`
-		Name       string      `json:"name"`
-		BirthDate  *civil.Date `json:"birth_date"`
-		FirstDay   civil.Date  `json:"first_day"`
-		LastDay    *civil.Date `json:"last_day"`
-		GroupBanID *int64      `json:"group_ban_id"`
-		CaseNumber string      `json:"case_number"`
-		Court      string      `json:"court"`
+		Version    int64             `json:"version"`
+		Op         string            `json:"op"`
+		Reason     string            `json:"reason"`
+		BanID      int64             `json:"ban_id"`
+		CPF        string            `json:"cpf"`
+		Name       string            `json:"name"`
+		BirthDate  *civil.Date       `json:"birth_date"`
+		FirstDay   civil.Date        `json:"first_day"`
+		LastDay    *civil.Date       `json:"last_day"`
+		GroupBanID *int64            `json:"group_ban_id"`
+		CaseNumber string            `json:"case_number"`
+		Court      string            `json:"court"`
+		Scope      *sanctions.Scope  `json:"scope"`
+		MatchDays  sanctions.DayList `json:"match_days,omitempty" gorm:"type:jsonb"`
 	}
 	e := c.Entry
-	return json.Marshal(flat{c.Version, c.Op, c.Reason, e.BanID, e.CPF, e.Name, e.BirthDate, e.FirstDay, e.LastDay, e.GroupBanID, e.CaseNumber, e.Court})
+	return json.Marshal(flat{c.Version, c.Op, c.Reason, e.BanID, e.CPF, e.Name, e.BirthDate, e.FirstDay, e.LastDay, e.GroupBanID, e.CaseNumber, e.Court, e.Scope, e.MatchDays})
 }
 
 // entryRow is an entry as stored (case number in 20 digits).
@@ -70,11 +73,14 @@ type entryRow struct {
 	GroupBanID *int64
 	CaseNumber string
 	Court      string
+	Scope      *sanctions.Scope
+	MatchDays  sanctions.DayList `gorm:"type:jsonb"`
 }
 
 func (l *Lists) entry(r entryRow) Entry {
 	return Entry{CPF: r.CPF, Name: r.Name, BirthDate: r.BirthDate, FirstDay: r.FirstDay, LastDay: r.LastDay,
-		BanID: r.BanID, GroupBanID: r.GroupBanID, CaseNumber: l.number(strings.TrimSpace(r.CaseNumber)), Court: r.Court}
+		BanID: r.BanID, GroupBanID: r.GroupBanID, CaseNumber: l.number(strings.TrimSpace(r.CaseNumber)), Court: r.Court,
+		Scope: r.Scope, MatchDays: r.MatchDays}
 }
 
 type changeRow struct {
@@ -111,7 +117,7 @@ type diffRow struct {
 // A member's ban carries its group ban (group_ban_id).
 const inForceSQL = `
 	SELECT b.id AS ban_id, b.cpf, b.name, b.birth_date, b.first_day, b.last_day, b.group_ban_id,
-	       b.case_number, b.court_code AS court
+	       b.case_number, b.court_code AS court, b.scope, b.match_days
 	FROM bans b
 	WHERE b.status = 'active' AND b.first_day <= ? AND (b.last_day IS NULL OR b.last_day >= ?) AND b.cpf IS NOT NULL`
 
@@ -128,15 +134,17 @@ const diffSQLTemplate = `
 	       COALESCE(c.ban_id, e.ban_id) AS ban_id,
 	       c.ban_id AS n_ban_id, c.cpf AS n_cpf, c.name AS n_name, c.birth_date AS n_birth_date, c.first_day AS n_first_day,
 	       c.last_day AS n_last_day, c.group_ban_id AS n_group_ban_id, c.case_number AS n_case_number, c.court AS n_court,
+	       c.scope AS n_scope, c.match_days AS n_match_days,
 	       e.ban_id AS o_ban_id, e.cpf AS o_cpf, e.name AS o_name, e.birth_date AS o_birth_date, e.first_day AS o_first_day,
 	       e.last_day AS o_last_day, e.group_ban_id AS o_group_ban_id, e.case_number AS o_case_number, e.court AS o_court,
+	       e.scope AS o_scope, e.match_days AS o_match_days,
 	       b.id IS NOT NULL AS ban_exists, b.status AS ban_status, b.last_day AS ban_last_day
 	FROM cur c
 	FULL JOIN (SELECT * FROM blocklist_entries %s) e ON e.ban_id = c.ban_id
 	LEFT JOIN bans b ON b.id = COALESCE(c.ban_id, e.ban_id)
 	WHERE c.ban_id IS NULL OR e.ban_id IS NULL
-	   OR (c.cpf, c.name, c.birth_date, c.first_day, c.last_day, c.group_ban_id, c.case_number, c.court)
-	      IS DISTINCT FROM (e.cpf, e.name, e.birth_date, e.first_day, e.last_day, e.group_ban_id, e.case_number, e.court)
+	   OR (c.cpf, c.name, c.birth_date, c.first_day, c.last_day, c.group_ban_id, c.case_number, c.court, c.scope, c.match_days)
+	      IS DISTINCT FROM (e.cpf, e.name, e.birth_date, e.first_day, e.last_day, e.group_ban_id, e.case_number, e.court, e.scope, e.match_days)
 	ORDER BY 2`
 
 var (
@@ -268,8 +276,8 @@ func (l *Lists) refresh(ctx context.Context, only []int64) (Version, error) {
 			}
 		}
 		if len(adds) > 0 {
-			if err := tx.Exec(`INSERT INTO blocklist_entries (ban_id, cpf, name, birth_date, first_day, last_day, group_ban_id, case_number, court)
-				SELECT ban_id, cpf, name, birth_date, first_day, last_day, group_ban_id, case_number, court
+			if err := tx.Exec(`INSERT INTO blocklist_entries (ban_id, cpf, name, birth_date, first_day, last_day, group_ban_id, case_number, court, scope, match_days)
+				SELECT ban_id, cpf, name, birth_date, first_day, last_day, group_ban_id, case_number, court, scope, match_days
 				FROM blocklist_changes WHERE version = ? AND op = 'add' ORDER BY id`, v.Version).Error; err != nil {
 				return Version{}, err
 			}

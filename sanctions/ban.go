@@ -65,7 +65,15 @@ type Ban struct {
 	CreditReason string `json:"credit_reason,omitempty"`
 	// Cumulative: the fixed ban of Lei 7.716/1989, art. 20, § 2º-A, imposed
 	// with the reclusão (not a conversion).
-	Cumulative           bool        `json:"cumulative"`
+	Cumulative bool `json:"cumulative"`
+	// Scope is where the ban applies: nil is anywhere (every statutory
+	// ban); a precautionary measure, a suspension condition or a TAC may
+	// name venues and clubs (ScopeAllowed).
+	Scope *Scope `json:"scope"`
+	// MatchTerm, for a term counted in matches, with MatchDays the days of
+	// those matches in the imported schedule (the last is LastDay).
+	MatchTerm            *MatchTerm  `json:"match_term,omitempty"`
+	MatchDays            DayList     `json:"match_days,omitempty" gorm:"type:jsonb"`
 	Months               *int        `json:"months"`
 	ComputedLastDay      *civil.Date `json:"computed_last_day"`
 	LastDay              *civil.Date `json:"last_day"`

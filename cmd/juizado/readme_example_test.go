@@ -251,6 +251,19 @@ func TestReadmeWalkThroughOnTheDemoData_Sumula643STJ(t *testing.T) {
 	if b := demo[3]; b == nil || b["status"] != "in_force" || b["precautionary"] != true || b["review_on"] != today.AddDays(90).String() {
 		t.Errorf("demo ban 3 (case 2): %v, want a precautionary ban in force with its review in 90 days", b)
 	}
+	for k, v := range bans(5) {
+		demo[k] = v
+	}
+	for k, v := range bans(6) {
+		demo[k] = v
+	}
+	if b := demo[4]; b == nil || b["status"] != "in_force" || b["precautionary"] != true || fmt.Sprint(b["scope"].(map[string]any)["venues"]) != "[Arena Corinthians Allianz Parque]" {
+		t.Errorf("demo ban 4 (case 5): %v, want a precautionary ban for the Arena Corinthians and the Allianz Parque", b)
+	}
+	if b := demo[5]; b == nil || b["status"] != "in_force" || b["scope"] != nil || b["last_day"] != today.AddDays(21).String() ||
+		fmt.Sprint(b["match_days"]) != fmt.Sprintf("[%s %s %s]", today.AddDays(7), today.AddDays(14), today.AddDays(21)) {
+		t.Errorf("demo ban 5 (case 6): %v, want a precautionary ban for the next 3 home matches of Corinthians", b)
+	}
 	c4 := get("/api/v1/cases/4", vars["K"])
 	if ss, _ := c4["sentences"].([]any); len(ss) != 1 || ss[0].(map[string]any)["outcome"] != "prison" || len(c4["bans"].([]any)) != 0 {
 		t.Errorf("demo case 4: sentences %v, bans %v; want one prison conviction and no ban", c4["sentences"], c4["bans"])

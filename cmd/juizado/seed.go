@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/juizado/juizado/cases"
@@ -20,7 +21,7 @@ func seedCmd() *cobra.Command {
 	var scale *scaleOptions
 	cmd := &cobra.Command{
 		Use:   "seed",
-		Short: "Seed demo users (printing a fresh token for each) and, on an empty database, four demo cases (a ban in force after the final judgment, a ban awaiting it with a precautionary ban, a case awaiting sentence, a prison conviction); with --scale N, N synthetic cases for benchmarks",
+		Short: "Seed demo users (printing a fresh token for each) and, on an empty database, six demo cases (a ban in force after the final judgment, a ban awaiting it with a precautionary ban, a case awaiting sentence, a prison conviction, a precautionary ban for two venues, one for the next 3 home matches); with --scale N, N synthetic cases for benchmarks",
 		RunE: func(*cobra.Command, []string) error {
 			ctx := context.Background()
 			cfg := config.FromEnv()
@@ -78,14 +79,16 @@ type demoUser struct {
 }
 
 // seedDemo creates the demo accounts of the README and prints a new token
-// for each; on a database without cases it files four demo
+// for each; on a database without cases it files six demo
 // representations: case 1 sentenced to a 12-month ban that every party
 // waived the appeal of, made final today (in force from today: Súmula 643
 // STJ), case 2 sentenced to a 12-month ban awaiting the final judgment with
 // a precautionary ban until then (CPP art. 319, II; review in 90 days),
 // case 3 awaiting sentence (the README's sentence example, defendant 3),
 // case 4 an organiser convicted to reclusão and dias-multa with no
-// conversion (Lei 14.597/2023, art. 201, § 6º).
+// conversion (Lei 14.597/2023, art. 201, § 6º), case 5 a precautionary
+// ban for two named venues and case 6 one for the next 3 home matches of
+// Corinthians in the demo schedule it imports first (issue 19).
 func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	users := []demoUser{
 		{authz.UserSpec{Name: "demo-promotoria", Role: "prosecutor", Court: cfg.Court}, "promotor(a): registra representações"},
@@ -143,6 +146,12 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	ja := cases.Actor{UserID: judge.ID, Role: "judge", Court: judge.Court()}
 	ka := cases.Actor{UserID: clerk.ID, Role: "clerk", Court: clerk.Court()}
 	today := civil.Today(time.Now(), loc)
+	// The court's schedule (for the reporting duties and the ban counted
+	// in matches of case 6): Corinthians at home in the Arena Corinthians
+	// every week from 7 days on, Palmeiras at home in the Allianz Parque.
+	if _, err := svc.ImportMatches(ctx, ka, []byte(demoSchedule(today)), false); err != nil {
+		return fmt.Errorf("seed schedule: %w", err)
+	}
 	for i, r := range demoRepresentations() {
 		k, err := svc.File(ctx, cases.Actor{UserID: pros.ID, Role: pros.Role, Court: pros.Court()}, r)
 		if err != nil {
@@ -182,6 +191,20 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 				return fmt.Errorf("seed sentence: %w", err)
 			}
 			fmt.Printf("Demo case %s: %s sentenced to a %d-month ban awaiting the final judgment; precautionary ban in force, review on %s\n", v.Number, d.FullName, months, review.BR())
+		case 4: // a precautionary ban for two named venues (CPP art. 319, II)
+			if _, err := svc.Sentence(ctx, ja, k.ID, cases.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: today.AddDays(60).String(),
+				Scope: &cases.ScopeInput{Venues: []string{"Arena Corinthians", "Allianz Parque"}}}); err != nil {
+				return fmt.Errorf("seed precautionary ban: %w", err)
+			}
+			fmt.Printf("Demo case %s: %s under a precautionary ban at the Arena Corinthians and the Allianz Parque only, review on %s\n", v.Number, d.FullName, today.AddDays(60).BR())
+		case 5: // a precautionary ban for the next 3 home matches of Corinthians
+			three, home := 3, true
+			if _, err := svc.Sentence(ctx, ja, k.ID, cases.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: today.AddDays(60).String(),
+				Ban: cases.BanInput{Matches: &three, Club: "Corinthians", HomeOnly: &home}}); err != nil {
+				return fmt.Errorf("seed precautionary ban: %w", err)
+			}
+			fmt.Printf("Demo case %s: %s under a precautionary ban for the next 3 home matches of Corinthians (%s, %s, %s)\n", v.Number, d.FullName,
+				today.AddDays(7).BR(), today.AddDays(14).BR(), today.AddDays(21).BR())
 		case 3: // a prison conviction: the organiser (Lei 14.597/2023, art. 201, § 6º)
 			if _, err := svc.Sentence(ctx, ja, k.ID, cases.SentenceInput{DefendantID: d.ID, Outcome: cases.OutcomePrison, PrisonMonths: &prison, FineDays: &fine, Text: text,
 				Dosimetry: &cases.Dosimetry{BaseMonths: 14, BaseReasons: "culpabilidade acentuada", IntermediateMonths: 14, FinalMonths: 20, FinalReasons: "§ 6º: aumento de 3/7 pela organização do tumulto"}}); err != nil {
@@ -199,6 +222,7 @@ const demoAwaitingSentence = 2
 
 func demoRepresentations() []cases.Representation {
 	cpf1, cpf2, cpf3, cpf4 := "526.018.159-06", "390.996.030-88", "418.273.605-26", "711.385.762-04"
+	cpf5, cpf6 := "274.839.105-50", "615.204.873-71"
 	lat1, lon1, lat2, lon2 := -23.5452, -46.4741, -23.5276, -46.6785
 	return []cases.Representation{
 		{
@@ -233,5 +257,39 @@ func demoRepresentations() []cases.Representation {
 			Facts: cases.FactsInput{OccurredAt: "2025-04-06T15:20:00-03:00", Latitude: &lat1, Longitude: &lon1, Conduct: []string{"riot", "organiser"},
 				PoliceReports: []string{"BO 0004/2025 – 24º DP"}, Description: "Demonstração: convocou pelas redes sociais e organizou o confronto no portão Leste."},
 		},
+		{
+			Ref:        "DEMO-5",
+			FiledBy:    cases.FiledByInput{Kind: "prosecutor", Name: "Promotoria de Justiça do Torcedor (demonstração)"},
+			Defendants: []cases.DefendantInput{{Kind: "person", FullName: "Sílvia Ensaio Ramos", CPF: &cpf5, BirthDate: "1991-03-12", MotherName: "Rosa Ensaio"}},
+			Event:      &cases.EventInput{Competition: "Campeonato Brasileiro Série A", Home: "Palmeiras", Away: "Corinthians", Venue: "Allianz Parque", Kickoff: "2025-05-11T16:00:00-03:00"},
+			Facts: cases.FactsInput{OccurredAt: "2025-05-11T17:30:00-03:00", Latitude: &lat2, Longitude: &lon2, Conduct: []string{"violence"},
+				PoliceReports: []string{"BO 0005/2025 – 23º DP"}, Description: "Demonstração: agressão na saída do setor visitante."},
+		},
+		{
+			Ref:        "DEMO-6",
+			FiledBy:    cases.FiledByInput{Kind: "prosecutor", Name: "Promotoria de Justiça do Torcedor (demonstração)"},
+			Defendants: []cases.DefendantInput{{Kind: "person", FullName: "Caio Teste Moreira", CPF: &cpf6, BirthDate: "1996-09-05", MotherName: "Helena Teste"}},
+			Event:      &cases.EventInput{Competition: "Campeonato Paulista", Home: "Corinthians", Away: "Santos", Venue: "Arena Corinthians", Kickoff: "2025-05-18T16:00:00-03:00"},
+			Facts: cases.FactsInput{OccurredAt: "2025-05-18T16:50:00-03:00", Latitude: &lat1, Longitude: &lon1, Conduct: []string{"violence"},
+				PoliceReports: []string{"BO 0006/2025 – 24º DP"}, Description: "Demonstração: arremesso de rojão contra a torcida visitante."},
+		},
 	}
+}
+
+// demoSchedule is the demo court's match schedule (matches-2025.csv
+// format), from today: Corinthians at home in the Arena Corinthians on
+// days 7, 14, 21 and 28, away at the Allianz Parque on day 10, and
+// Palmeiras at home there on day 17.
+func demoSchedule(today civil.Date) string {
+	var b strings.Builder
+	b.WriteString("competition,round,home,away,venue,date,kickoff_local\n")
+	for i, m := range []struct {
+		days       int
+		home, away string
+		venue      string
+	}{{7, "Corinthians", "Santos", "Arena Corinthians"}, {10, "Palmeiras", "Corinthians", "Allianz Parque"}, {14, "Corinthians", "Ponte Preta", "Arena Corinthians"},
+		{17, "Palmeiras", "Santos", "Allianz Parque"}, {21, "Corinthians", "Guarani", "Arena Corinthians"}, {28, "Corinthians", "Mirassol", "Arena Corinthians"}} {
+		fmt.Fprintf(&b, "Campeonato Paulista (demonstração),%d,%s,%s,%s,%s,16:00\n", i+1, m.home, m.away, m.venue, today.AddDays(m.days))
+	}
+	return b.String()
 }

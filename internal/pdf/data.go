@@ -182,6 +182,11 @@ type BanData struct {
 	// ReviewOn: a precautionary ban's review date (dd/mm/aaaa), and
 	// ReviewOnLong the same written out.
 	ReviewOn, ReviewOnLong string
+	// Scope says where a ban that names places applies (sanctions.ScopePT:
+	// "Arena Corinthians e Allianz Parque; jogos em casa de Sport"), ""
+	// for a ban that applies anywhere; Matches a term counted in matches
+	// in words (sanctions.MatchTermPT), "" otherwise.
+	Scope, Matches string
 	// StartNotBefore: the later first day the judge fixed for a ban that
 	// waits for the final judgment (long date), "" when none.
 	StartNotBefore string
@@ -475,6 +480,10 @@ func NewBanData(b sanctions.Ban, today civil.Date) BanData {
 	if b.ReviewOn != nil {
 		d.ReviewOn, d.ReviewOnLong = b.ReviewOn.BR(), LongDate(*b.ReviewOn)
 	}
+	if b.Scope != nil {
+		d.Scope = sanctions.ScopePT(b.Scope)
+	}
+	d.Matches = sanctions.MatchTermPT(b.MatchTerm, b.MatchDays)
 	if b.StartNotBefore != nil {
 		d.StartNotBefore = LongDate(*b.StartNotBefore)
 	}

@@ -418,3 +418,53 @@ func TestNoticePDF_DeadlineFirstAndLastDay_Lei_9099_art_82_Sumula_310_STF(t *tes
 	has(t, "notice with the windows", flat, "Súmula 310 do STF", "réu: ciência em 15/07/2025; prazo de 10 dias corridos, de 16/07/2025 a 25/07/2025",
 		"Ministério Público: ciência em 15/07/2025, com renúncia expressa ao prazo de recurso")
 }
+
+// CPP art. 319, II ("proibição de acesso ou frequência a determinados
+// lugares"): the decision and the notice of a precautionary ban that names
+// venues say where it applies, and only there; one counted in matches
+// says the matches and their days, and ends on the last.
+func TestSentencePDF_PrecautionaryScopeAndMatches_CPP319II(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	schedule := "competition,round,home,away,venue,date,kickoff_local\n" +
+		"Campeonato Paulista,1,Corinthians,Santos,Arena Corinthians,2025-07-20,16:00\n" +
+		"Campeonato Paulista,2,Corinthians,Guarani,Arena Corinthians,2025-07-27,16:00\n"
+	if _, err := e.cases.ImportMatches(ctx, e.staff, []byte(schedule), false); err != nil {
+		t.Fatal(err)
+	}
+	caseID, defID := e.fileRep(t, "R2", "")
+	pr := e.sentence(t, caseID, cases.SentenceInput{DefendantID: defID, Precautionary: true, ReviewOn: "2025-09-01",
+		Scope: &cases.ScopeInput{Venues: []string{"Arena Corinthians", "Allianz Parque"}}})
+	d, err := e.svc.CaseDocument(ctx, e.staff, pdf.KindSentence, caseID, pr.PrecautionaryBan.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := flatText(t, d.Content)
+	has(t, "decision with a scope", flat, "medida cautelar de proibição de acesso aos seguintes locais e jogos, e somente a eles: Arena Corinthians e Allianz Parque",
+		"Onde vale Arena Corinthians e Allianz Parque")
+	hasNot(t, "decision with a scope", flat, "bem como a qualquer local em que se realize evento esportivo")
+	n, err := e.svc.CaseDocument(ctx, e.staff, pdf.KindNotice, caseID, pr.PrecautionaryBan.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat = flatText(t, n.Content)
+	has(t, "notice with a scope", flat, "aos seguintes locais e jogos, e somente a eles: Arena Corinthians e Allianz Parque", "Onde vale Arena Corinthians e Allianz Parque")
+
+	other, otherDef := e.fileRep(t, "R1", "")
+	two, home := 2, true
+	pm := e.sentence(t, other, cases.SentenceInput{DefendantID: otherDef, Precautionary: true, ReviewOn: "2025-09-01",
+		Ban: cases.BanInput{Matches: &two, Club: "Corinthians", HomeOnly: &home}})
+	d, err = e.svc.CaseDocument(ctx, e.staff, pdf.KindSentence, other, pm.PrecautionaryBan.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat = flatText(t, d.Content)
+	has(t, "decision counted in matches", flat, "por os próximos 2 jogos de Corinthians como mandante (20/07/2025 e 27/07/2025)",
+		"Prazo os próximos 2 jogos de Corinthians como mandante", "Último dia 27 de julho de 2025 (último dos jogos)")
+	n, err = e.svc.CaseDocument(ctx, e.staff, pdf.KindNotice, other, pm.PrecautionaryBan.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat = flatText(t, n.Content)
+	has(t, "notice counted in matches", flat, "Prazo os próximos 2 jogos de Corinthians como mandante (20/07/2025 e 27/07/2025)", "Término 27 de julho de 2025, às 24h")
+}

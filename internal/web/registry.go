@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
@@ -150,9 +151,26 @@ func etagMatches(header, etag string) bool {
 func blocklistCSV(snap *registry.Snapshot) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
-	_ = w.Write([]string{"cpf", "name", "birth_date", "first_day", "last_day", "ban_id", "group_ban_id", "case_number", "court"})
+	// scope: empty for anywhere, else the entry's scope as JSON
+	// ({"venues":[...],"venue_ids":[...],"clubs":[...]}); match_days: empty,
+	// or the JSON array of the match days of a term counted in matches.
+	_ = w.Write([]string{"cpf", "name", "birth_date", "first_day", "last_day", "ban_id", "group_ban_id", "case_number", "court", "scope", "match_days"})
 	for _, e := range snap.Items {
-		bd, ld, gb := "", "", ""
+		bd, ld, gb, sc, md := "", "", "", "", ""
+		if e.Scope != nil {
+			b, err := json.Marshal(e.Scope)
+			if err != nil {
+				return nil, err
+			}
+			sc = string(b)
+		}
+		if e.MatchDays != nil {
+			b, err := json.Marshal(e.MatchDays)
+			if err != nil {
+				return nil, err
+			}
+			md = string(b)
+		}
 		if e.BirthDate != nil {
 			bd = e.BirthDate.String()
 		}
@@ -162,7 +180,7 @@ func blocklistCSV(snap *registry.Snapshot) ([]byte, error) {
 		if e.GroupBanID != nil {
 			gb = fmt.Sprint(*e.GroupBanID)
 		}
-		_ = w.Write([]string{e.CPF, SafeCell(e.Name), bd, e.FirstDay.String(), ld, fmt.Sprint(e.BanID), gb, e.CaseNumber, e.Court})
+		_ = w.Write([]string{e.CPF, SafeCell(e.Name), bd, e.FirstDay.String(), ld, fmt.Sprint(e.BanID), gb, e.CaseNumber, e.Court, sc, md})
 	}
 	w.Flush()
 	return buf.Bytes(), w.Error()
@@ -535,7 +553,20 @@ func (s *Server) blocklistCheck(c echo.Context) error {
 	}
 	s.staleVersion(c, stale)
 	bans := p.checks.bans(cpf.String())
-	if u, ok := c.Get(userKey).(authz.User); ok && s.checkLog != nil {
+	venueName := strings.TrimSpace(c.QueryParam("venue"))
+	u, _ := c.Get(userKey).(authz.User)
+	if bans != nil && (bytes.Contains(bans, []byte(`"scope":`)) || bytes.Contains(bans, []byte(`"match_days":`))) {
+		// A scoped or match-counted ban: answer for the gate's venue
+		// (?venue=, else the home venues of the club's account).
+		if bans, err = s.scopedCheck(c.Request().Context(), bans, venueName, u); err != nil {
+			return err
+		}
+	} else if venueName != "" {
+		if _, err := s.checkVenue(c.Request().Context(), venueName); err != nil {
+			return err
+		}
+	}
+	if u.ID != 0 && s.checkLog != nil {
 		club := ""
 		if u.Club != nil {
 			club = *u.Club
@@ -543,6 +574,53 @@ func (s *Server) blocklistCheck(c echo.Context) error {
 		s.checkLog.Log(registry.CheckRecord{UserID: u.ID, Club: club, CPF: cpf.String(), CheckedAt: s.now(), Version: p.version})
 	}
 	return c.JSONBlob(http.StatusOK, appendCheckAnswer(make([]byte, 0, 64+len(bans)), cpf.String(), bans, p.version))
+}
+
+// checkVenue resolves ?venue= of a check against the venue table (name,
+// case and accents ignored, or the popular name in parentheses, as
+// cases.FindVenue): 422 on venue when unknown.
+func (s *Server) checkVenue(ctx context.Context, name string) (int64, error) {
+	if rule, msg := textcheck.Problem(name, 300, false); rule != "" {
+		return 0, errs.InvalidField("venue", rule, "venue (nome do local): "+msg)
+	}
+	v, err := cases.FindVenue(ctx, s.deps.DB, name)
+	if err != nil {
+		return 0, err
+	}
+	if v == nil {
+		return 0, errs.InvalidField("venue", "known_venue", fmt.Sprintf("local desconhecido %q: não consta da tabela de locais do juizado.", name))
+	}
+	return v.ID, nil
+}
+
+// scopedCheck narrows a CPF's bans (the JSON array of the check index) to
+// those that apply at the gate's venue today (registry.Lists.Applicable):
+// the venue named, else the home venues of the caller's club in the
+// imported schedules. It returns nil when none applies.
+func (s *Server) scopedCheck(ctx context.Context, raw []byte, venueName string, u authz.User) ([]byte, error) {
+	var venues []int64
+	if venueName != "" {
+		id, err := s.checkVenue(ctx, venueName)
+		if err != nil {
+			return nil, err
+		}
+		venues = []int64{id}
+	} else if u.Club != nil && *u.Club != "" {
+		ids, err := s.lists.ClubVenues(ctx, *u.Club)
+		if err != nil {
+			return nil, err
+		}
+		venues = ids
+	}
+	var all []registry.CheckBan
+	if err := json.Unmarshal(raw, &all); err != nil {
+		return nil, err
+	}
+	bans, err := s.lists.Applicable(ctx, all, venues)
+	if err != nil || len(bans) == 0 {
+		return nil, err
+	}
+	return json.Marshal(bans)
 }
 
 // checkIndex answers CPF checks from memory with nothing for the garbage
@@ -564,7 +642,8 @@ func newCheckIndex(items []registry.Entry) (checkIndex, error) {
 		if _, seen := byCPF[e.CPF]; !seen {
 			order = append(order, e.CPF)
 		}
-		byCPF[e.CPF] = append(byCPF[e.CPF], registry.CheckBan{BanID: e.BanID, FirstDay: e.FirstDay, LastDay: e.LastDay, CaseNumber: e.CaseNumber, Court: e.Court})
+		byCPF[e.CPF] = append(byCPF[e.CPF], registry.CheckBan{BanID: e.BanID, FirstDay: e.FirstDay, LastDay: e.LastDay, CaseNumber: e.CaseNumber, Court: e.Court,
+			Scope: e.Scope, MatchDays: e.MatchDays})
 	}
 	x := checkIndex{pos: make(map[uint64]uint64, len(order))}
 	for _, cpf := range order {

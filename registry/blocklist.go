@@ -61,7 +61,11 @@ type Entry struct {
 type Snapshot struct {
 	Version     int64     `json:"version"`
 	GeneratedAt time.Time `json:"generated_at"`
-	Items       []Entry   `json:"items"`
+	// Court is the code (TR.OOOO) of the court the serving deployment
+	// belongs to (JUIZADO_COURT): how a gate agent that follows several
+	// courts names this one. Empty when the server was given none.
+	Court string  `json:"court,omitempty"`
+	Items []Entry `json:"items"`
 }
 
 // today is the court's calendar date now.

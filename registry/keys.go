@@ -45,10 +45,48 @@ type KeyRing struct {
 
 // PublicKey is a verification key as published at GET /api/v1/blocklist/key.
 type PublicKey struct {
-	ID        string            `json:"id"`
-	PublicKey string            `json:"public_key"` // base64 of the 32 bytes
-	NotAfter  *time.Time        `json:"not_after"`  // null for the current key
-	Key       ed25519.PublicKey `json:"-"`
+	ID        string     `json:"id"`
+	PublicKey string     `json:"public_key"` // base64 of the 32 bytes
+	NotAfter  *time.Time `json:"not_after"`  // null for the current key
+	// EndorsedBy and Endorsement announce a rotation: the id of the key
+	// that was current before this one and the base64 of its Ed25519
+	// signature over RotationMessage(this key), made by Rotate. A gate
+	// that trusts the old key trusts this one through it. Absent for a key
+	// made on first use.
+	EndorsedBy  string            `json:"endorsed_by,omitempty"`
+	Endorsement string            `json:"endorsement,omitempty"`
+	Key         ed25519.PublicKey `json:"-"`
+}
+
+// RotationPrefix starts the message a rotated-out key signs to endorse its
+// successor (RotationMessage).
+const RotationPrefix = "juizado-blocklist-key-rotation-v1\n"
+
+// RotationMessage is what the previous key signs when the court rotates to
+// pub: RotationPrefix followed by the base64 of pub's 32 bytes. The gate
+// agent (registry/gate) verifies the same bytes.
+func RotationMessage(pub ed25519.PublicKey) []byte {
+	return []byte(RotationPrefix + base64.StdEncoding.EncodeToString(pub))
+}
+
+// endorsementSuffix names the file of a key's endorsement:
+// blocklist-ed25519-<id>.endorsement holds "<old id> <base64 signature>".
+const endorsementSuffix = ".endorsement"
+
+// withEndorsement fills pk's EndorsedBy and Endorsement from its file in
+// dir, when there is one.
+func withEndorsement(dir string, pk PublicKey) PublicKey {
+	if dir == "" {
+		return pk
+	}
+	b, err := os.ReadFile(filepath.Join(dir, retiredPrefix+pk.ID+endorsementSuffix))
+	if err != nil {
+		return pk
+	}
+	if by, sig, ok := strings.Cut(strings.TrimSpace(string(b)), " "); ok {
+		pk.EndorsedBy, pk.Endorsement = by, sig
+	}
+	return pk
 }
 
 // KeyID is the short hex of the SHA-256 of a public key (16 hex digits).
@@ -270,10 +308,10 @@ func (k *KeyRing) Keys(now time.Time) ([]PublicKey, error) {
 	if err := k.load(); err != nil {
 		return nil, err
 	}
-	out := []PublicKey{publicKey(k.priv.Public().(ed25519.PublicKey), nil)}
+	out := []PublicKey{withEndorsement(k.Dir, publicKey(k.priv.Public().(ed25519.PublicKey), nil))}
 	for _, r := range k.retired {
 		if r.NotAfter.After(now) {
-			out = append(out, r)
+			out = append(out, withEndorsement(k.Dir, r))
 		}
 	}
 	return out, nil
@@ -318,6 +356,12 @@ func (k *KeyRing) Rotate(now time.Time) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// The outgoing key endorses its successor before it is replaced.
+	newID := KeyID(priv.Public().(ed25519.PublicKey))
+	endorsement := KeyID(old) + " " + base64.StdEncoding.EncodeToString(ed25519.Sign(k.priv, RotationMessage(priv.Public().(ed25519.PublicKey)))) + "\n"
+	if err := os.WriteFile(filepath.Join(k.Dir, retiredPrefix+newID+endorsementSuffix), []byte(endorsement), 0o600); err != nil {
+		return "", err
+	}
 	path := filepath.Join(k.Dir, currentKeyFile)
 	tmp := path + ".rotate"
 	if err := os.WriteFile(tmp, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pkcs}), 0o600); err != nil {
@@ -330,6 +374,7 @@ func (k *KeyRing) Rotate(now time.Time) (string, error) {
 	for _, r := range k.retired {
 		if r.NotAfter.Before(now.Add(-KeyRetention)) {
 			_ = os.Remove(filepath.Join(k.Dir, retiredPrefix+r.ID+".pub"))
+			_ = os.Remove(filepath.Join(k.Dir, retiredPrefix+r.ID+endorsementSuffix))
 		}
 	}
 	k.priv, k.id = priv, KeyID(priv.Public().(ed25519.PublicKey))

@@ -381,6 +381,7 @@ func (s *Server) prepare(snap *registry.Snapshot) (*preparedList, error) {
 	if p.checks, err = newCheckIndex(snap.Items); err != nil {
 		return nil, err
 	}
+	snap.Court = s.deps.Court
 	jb, err := json.Marshal(snap)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,357 @@
+package gate
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Duration is a time.Duration written in JSON as Go's duration text ("24h").
+type Duration time.Duration
+
+// UnmarshalJSON reads "24h", "90m" and the like.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("max_age: %w", err)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("max_age: %w", err)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// Config is the agent's configuration file (../shared/API.md "Gate agent").
+type Config struct {
+	DataDir string   `json:"data_dir"`
+	Addr    string   `json:"addr"`   // default 127.0.0.1:8090
+	Device  string   `json:"device"` // names the agent in the check records
+	MaxAge  Duration `json:"max_age"`
+	// Venues are the venues this gate guards (names as in the court's venue
+	// table; case, accents and the popular name in parentheses ignored).
+	Venues []string `json:"venues"`
+	// Clubs, optional, are the clubs whose home matches these venues host:
+	// a ban scoped to a club's home matches blocks here when listed.
+	Clubs  []string      `json:"clubs"`
+	Courts []CourtConfig `json:"courts"`
+}
+
+// CourtConfig is one court the agent follows: its base URL, the club token
+// and the pinned public keys (base64 of 32 bytes).
+type CourtConfig struct {
+	URL   string   `json:"url"`
+	Token string   `json:"token"`
+	Keys  []string `json:"keys"`
+}
+
+// LoadConfig reads and checks a configuration file.
+func LoadConfig(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var c Config
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("gate: %s: %w", path, err)
+	}
+	if c.DataDir == "" {
+		return nil, errors.New("gate: data_dir is required")
+	}
+	if len(c.Courts) == 0 {
+		return nil, errors.New("gate: courts is required (at least one)")
+	}
+	if c.Addr == "" {
+		c.Addr = "127.0.0.1:8090"
+	}
+	if c.MaxAge == 0 {
+		c.MaxAge = Duration(24 * time.Hour)
+	}
+	return &c, nil
+}
+
+// Agent follows the courts of a Config and answers checks from their copies.
+type Agent struct {
+	Config Config
+	Courts []*Court
+	// Now is the agent's clock (injectable); the day of a check is its date
+	// in America/Sao_Paulo.
+	Now func() time.Time
+	Loc *time.Location
+
+	venues, clubs map[string]bool
+	spool         *Spool
+
+	mu    sync.RWMutex
+	byCPF map[string][]indexed
+
+	reg    *prometheus.Registry
+	checks *prometheus.CounterVec
+}
+
+type indexed struct {
+	court string
+	e     Entry
+}
+
+// New builds an agent from cfg, loading each court's stored copy from
+// cfg.DataDir (no network). now nil is the system clock.
+func New(cfg Config, now func() time.Time) (*Agent, error) {
+	if now == nil {
+		now = time.Now
+	}
+	loc, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		return nil, err
+	}
+	a := &Agent{Config: cfg, Now: now, Loc: loc, venues: map[string]bool{}, clubs: map[string]bool{}}
+	for _, v := range cfg.Venues {
+		for _, n := range venueNames(v) {
+			a.venues[n] = true
+		}
+	}
+	for _, c := range cfg.Clubs {
+		a.clubs[fold(c)] = true
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, err
+	}
+	for i, cc := range cfg.Courts {
+		h := sha256.Sum256([]byte(strings.TrimRight(cc.URL, "/")))
+		c, err := NewCourt(cc.URL, cc.Token, filepath.Join(cfg.DataDir, "courts", hex.EncodeToString(h[:8])), cc.Keys, now)
+		if err != nil {
+			return nil, fmt.Errorf("gate: courts[%d]: %w", i, err)
+		}
+		if err := c.Load(); err != nil && !errors.Is(err, ErrRefused) {
+			return nil, err
+		}
+		c.onChange = a.reindex
+		a.Courts = append(a.Courts, c)
+	}
+	a.spool = &Spool{Path: filepath.Join(cfg.DataDir, "checks.jsonl"), Device: cfg.Device}
+	a.reindex()
+	a.metrics()
+	return a, nil
+}
+
+// reindex rebuilds the CPF index from every court's copy (in force and
+// upcoming entries; dates are judged at check time).
+func (a *Agent) reindex() {
+	m := map[string][]indexed{}
+	for _, c := range a.Courts {
+		c.mu.Lock()
+		st, name := c.state, c.name()
+		c.mu.Unlock()
+		if st == nil {
+			continue
+		}
+		for _, e := range st.entries {
+			m[e.CPF] = append(m[e.CPF], indexed{name, e})
+		}
+		for id, e := range st.upcoming {
+			if _, dup := st.entries[id]; !dup {
+				m[e.CPF] = append(m[e.CPF], indexed{name, e})
+			}
+		}
+	}
+	a.mu.Lock()
+	a.byCPF = m
+	a.mu.Unlock()
+}
+
+// Check answers whether cpf (11 digits) is blocked now at this gate: any
+// court's entry in force today (America/Sao_Paulo, the agent's clock) that
+// covers a venue the gate guards. The check is recorded in the spool.
+func (a *Agent) Check(cpf string) CheckResult {
+	now := a.Now()
+	day := now.In(a.Loc).Format("2006-01-02")
+	r := CheckResult{CPF: cpf, Bans: []CheckBan{}, Versions: map[string]int64{}, CheckedAt: now.UTC()}
+	a.mu.RLock()
+	list := a.byCPF[cpf]
+	a.mu.RUnlock()
+	for _, x := range list {
+		if applies(&x.e, day, a.venues, a.clubs) {
+			court := x.e.Court
+			if court == "" {
+				court = x.court
+			}
+			r.Bans = append(r.Bans, CheckBan{BanID: x.e.BanID, FirstDay: x.e.FirstDay, LastDay: x.e.LastDay, CaseNumber: x.e.CaseNumber,
+				Court: court, Scope: x.e.Scope, MatchDays: x.e.MatchDays})
+		}
+	}
+	r.Blocked = len(r.Bans) > 0
+	maxAge := time.Duration(a.Config.MaxAge)
+	for _, c := range a.Courts {
+		st := c.Status()
+		r.Versions[st.Court] = st.Version
+		if st.AgeSeconds < 0 || (maxAge > 0 && st.AgeSeconds > maxAge.Seconds()) {
+			r.Stale = true
+		}
+	}
+	a.checks.WithLabelValues(fmt.Sprint(r.Blocked)).Inc()
+	if a.spool != nil {
+		_ = a.spool.Append(Record{CPF: cpf, CheckedAt: r.CheckedAt, Blocked: r.Blocked, Versions: r.Versions})
+	}
+	return r
+}
+
+// Sync brings every court up to date once; it returns the first error.
+func (a *Agent) Sync(ctx context.Context) error {
+	var first error
+	for _, c := range a.Courts {
+		if err := c.Sync(ctx); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// Run follows every court (long-poll) and uploads the check records until
+// ctx ends.
+func (a *Agent) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	for _, c := range a.Courts {
+		wg.Add(1)
+		go func(c *Court) { defer wg.Done(); c.Run(ctx) }(c)
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for ctx.Err() == nil {
+			_ = a.Upload(ctx)
+			sleep(ctx, 10*time.Second)
+		}
+	}()
+	wg.Wait()
+}
+
+// StatusReport is GET /status.
+type StatusReport struct {
+	Courts []Status `json:"courts"`
+}
+
+// Status reports every court's copy.
+func (a *Agent) Status() StatusReport {
+	r := StatusReport{Courts: []Status{}}
+	for _, c := range a.Courts {
+		r.Courts = append(r.Courts, c.Status())
+	}
+	return r
+}
+
+func (a *Agent) metrics() {
+	a.reg = prometheus.NewRegistry()
+	a.checks = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gate_checks_total", Help: "CPF checks answered, by outcome."}, []string{"blocked"})
+	a.reg.MustRegister(a.checks, &courtCollector{a})
+}
+
+type courtCollector struct{ a *Agent }
+
+var (
+	descVersion = prometheus.NewDesc("gate_court_version", "Blocklist version of the court's copy.", []string{"court", "url"}, nil)
+	descAge     = prometheus.NewDesc("gate_court_age_seconds", "Seconds since the court last confirmed the copy current (-1 never).", []string{"court", "url"}, nil)
+	descEntries = prometheus.NewDesc("gate_court_entries", "Entries held (in force and upcoming).", []string{"court", "url"}, nil)
+	descError   = prometheus.NewDesc("gate_court_error", "1 when the last contact with the court failed or was refused.", []string{"court", "url"}, nil)
+	descSpool   = prometheus.NewDesc("gate_spooled_checks", "Check records waiting to be sent.", nil, nil)
+)
+
+func (c *courtCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descVersion, descAge, descEntries, descError, descSpool} {
+		ch <- d
+	}
+}
+
+func (c *courtCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, s := range c.a.Status().Courts {
+		ch <- prometheus.MustNewConstMetric(descVersion, prometheus.GaugeValue, float64(s.Version), s.Court, s.URL)
+		ch <- prometheus.MustNewConstMetric(descAge, prometheus.GaugeValue, s.AgeSeconds, s.Court, s.URL)
+		ch <- prometheus.MustNewConstMetric(descEntries, prometheus.GaugeValue, float64(s.Entries+s.Upcoming), s.Court, s.URL)
+		e := 0.0
+		if s.LastError != "" {
+			e = 1
+		}
+		ch <- prometheus.MustNewConstMetric(descError, prometheus.GaugeValue, e, s.Court, s.URL)
+	}
+	ch <- prometheus.MustNewConstMetric(descSpool, prometheus.GaugeValue, float64(c.a.spool.Pending()))
+}
+
+// Handler serves GET /check/{cpf}, GET /status and GET /metrics. A CPF
+// with punctuation is accepted; one that is not 11 digits with valid check
+// digits is 422 (application/problem+json).
+func (a *Agent) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /check/{cpf}", func(w http.ResponseWriter, r *http.Request) {
+		cpf, ok := ParseCPF(r.PathValue("cpf"))
+		if !ok {
+			w.Header().Set("Content-Type", "application/problem+json")
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			_ = json.NewEncoder(w).Encode(map[string]any{"status": 422, "title": "CPF inválido",
+				"detail": "cpf: informe 11 dígitos com dígitos verificadores válidos.",
+				"errors": []map[string]string{{"field": "cpf", "message": "CPF inválido: 11 dígitos com dígitos verificadores válidos."}}})
+			return
+		}
+		writeJSON(w, a.Check(cpf))
+	})
+	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, a.Status()) })
+	mux.Handle("GET /metrics", promhttp.HandlerFor(a.reg, promhttp.HandlerOpts{}))
+	return mux
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// ParseCPF reads a CPF with or without punctuation and spaces and checks
+// its two check digits (Receita Federal's modulo 11); it returns the 11
+// digits.
+func ParseCPF(s string) (string, bool) {
+	var d []byte
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			d = append(d, byte(r))
+		case r == '.' || r == '-' || r == ' ' || r == '/':
+		default:
+			return "", false
+		}
+	}
+	if len(d) != 11 {
+		return "", false
+	}
+	same := true
+	for _, c := range d {
+		if c != d[0] {
+			same = false
+		}
+	}
+	if same {
+		return "", false
+	}
+	for k := 9; k <= 10; k++ {
+		sum := 0
+		for i := 0; i < k; i++ {
+			sum += int(d[i]-'0') * (k + 1 - i)
+		}
+		v := sum * 10 % 11 % 10
+		if int(d[k]-'0') != v {
+			return "", false
+		}
+	}
+	return string(d), true
+}

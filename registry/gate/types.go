@@ -1,0 +1,164 @@
+// Package gate is the stadium side of the court's signed blocklist: it
+// follows one or more courts (snapshot, then the change feed in pages with
+// cursors, a new snapshot on 410), applies only what verifies with a pinned
+// Ed25519 key or a key rotated in under a trusted one, keeps what it
+// received exactly as signed under a data directory, and answers CPF checks
+// from that copy with the network down. No database. ../shared/API.md
+// "Public list and blocklist" and "Gate agent"; DOMAIN.md §6.
+package gate
+
+import (
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Scope is where a ban applies, as the court publishes it: null (nil) is
+// anywhere; else the venues (names and the court's venue ids) and the clubs
+// whose home matches it covers.
+type Scope struct {
+	Venues   []string `json:"venues"`
+	VenueIDs []int64  `json:"venue_ids"`
+	Clubs    []string `json:"clubs"`
+}
+
+// Entry is one blocklist item as the court signs it (GET /api/v1/blocklist
+// items, upcoming, and the feed's changes). Dates are YYYY-MM-DD in the
+// court's zone (America/Sao_Paulo); LastDay nil is a precautionary ban.
+type Entry struct {
+	CPF        string   `json:"cpf"`
+	Name       string   `json:"name"`
+	BirthDate  *string  `json:"birth_date"`
+	FirstDay   string   `json:"first_day"`
+	LastDay    *string  `json:"last_day"`
+	BanID      int64    `json:"ban_id"`
+	GroupBanID *int64   `json:"group_ban_id"`
+	CaseNumber string   `json:"case_number"`
+	Court      string   `json:"court"`
+	Scope      *Scope   `json:"scope"`
+	MatchDays  []string `json:"match_days,omitempty"`
+}
+
+// Snapshot is the body of GET /api/v1/blocklist: the entries in force at
+// Version and (Upcoming) those whose first day is within the next 7 days.
+type Snapshot struct {
+	Version     int64     `json:"version"`
+	GeneratedAt time.Time `json:"generated_at"`
+	Court       string    `json:"court"`
+	Items       []Entry   `json:"items"`
+	Upcoming    []Entry   `json:"upcoming"`
+}
+
+// Change is one feed change: an entry added or removed at Version.
+type Change struct {
+	Version int64  `json:"version"`
+	Op      string `json:"op"` // add | remove
+	Reason  string `json:"reason"`
+	Entry
+}
+
+// FeedPage is the body of GET /api/v1/blocklist/changes. Upcoming, when
+// the court sends it, is the whole list of entries starting within 7 days
+// as of To.
+type FeedPage struct {
+	From       int64    `json:"from"`
+	FromCursor string   `json:"from_cursor,omitempty"`
+	To         int64    `json:"to"`
+	Changes    []Change `json:"changes"`
+	Cursor     string   `json:"cursor,omitempty"`
+	Upcoming   *[]Entry `json:"upcoming,omitempty"`
+}
+
+// CheckBan is one ban behind a blocked CPF in the agent's answer: the
+// court's check fields plus Court, the code of the court whose list has it.
+type CheckBan struct {
+	BanID      int64    `json:"ban_id"`
+	FirstDay   string   `json:"first_day"`
+	LastDay    *string  `json:"last_day"`
+	CaseNumber string   `json:"case_number"`
+	Court      string   `json:"court"`
+	Scope      *Scope   `json:"scope,omitempty"`
+	MatchDays  []string `json:"match_days,omitempty"`
+}
+
+// CheckResult is the agent's answer to GET /check/{cpf}: the court's check
+// answer, Stale when any court's copy is older than max_age, and the version
+// of every court's list that was consulted.
+type CheckResult struct {
+	CPF       string           `json:"cpf"`
+	Blocked   bool             `json:"blocked"`
+	Bans      []CheckBan       `json:"bans"`
+	Stale     bool             `json:"stale"`
+	Versions  map[string]int64 `json:"versions"`
+	CheckedAt time.Time        `json:"checked_at"`
+}
+
+// fold lowers s and strips accents and surrounding spaces (venue and club
+// names are compared folded).
+func fold(s string) string {
+	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	out, _, err := transform.String(t, s)
+	if err != nil {
+		out = s
+	}
+	return strings.Join(strings.Fields(strings.ToLower(out)), " ")
+}
+
+// venueNames are the folded forms a venue name answers to: the whole name,
+// the name without a parenthesised part, and the popular name in
+// parentheses ("Estádio José Pinheiro Borda (Beira-Rio)").
+func venueNames(s string) []string {
+	f := fold(s)
+	out := []string{f}
+	if i := strings.Index(f, "("); i >= 0 {
+		if j := strings.Index(f[i:], ")"); j > 0 {
+			out = append(out, strings.TrimSpace(f[:i]), strings.TrimSpace(f[i+1:i+j]))
+		}
+	}
+	return out
+}
+
+// applies tells whether entry e blocks on day (YYYY-MM-DD) at a gate that
+// guards venues and (optionally) the home matches of clubs, both folded.
+// Dates: first_day ≤ day ≤ last_day (null: no end); a match-counted ban only
+// on its match days. Scope: null blocks anywhere; a gate that guards no
+// named venue is blocked by every ban (it cannot say where it stands, as
+// the court's own check); else one of its venues must be in the scope's
+// venues, or one of its clubs in the scope's clubs.
+func applies(e *Entry, day string, venues, clubs map[string]bool) bool {
+	if e.FirstDay > day || (e.LastDay != nil && *e.LastDay < day) {
+		return false
+	}
+	if len(e.MatchDays) > 0 {
+		on := false
+		for _, d := range e.MatchDays {
+			if d == day {
+				on = true
+				break
+			}
+		}
+		if !on {
+			return false
+		}
+	}
+	if e.Scope == nil || len(venues) == 0 {
+		return true
+	}
+	for _, v := range e.Scope.Venues {
+		for _, n := range venueNames(v) {
+			if venues[n] {
+				return true
+			}
+		}
+	}
+	for _, c := range e.Scope.Clubs {
+		if clubs[fold(c)] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,334 @@
+package gate_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/pgtest"
+	"github.com/juizado/juizado/internal/web"
+	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/gate"
+	"github.com/juizado/juizado/templates"
+	"gorm.io/gorm"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// testClock is a settable clock for the court.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *testClock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
+
+// court is one court on loopback: its own database, key ring and server.
+type court struct {
+	g     *gorm.DB
+	srv   *web.Server
+	http  *httptest.Server
+	keys  *registry.KeyRing
+	token string
+	clk   *testClock
+	n     int
+}
+
+var sp = func() *time.Location { l, _ := time.LoadLocation("America/Sao_Paulo"); return l }()
+
+func newCourt(t *testing.T, code string, now time.Time) *court {
+	t.Helper()
+	ctx := context.Background()
+	g := pgtest.NewDB(t)
+	if err := cases.EnsureCourt(ctx, g, code, ""); err != nil {
+		t.Fatal(err)
+	}
+	enf, err := authz.Policy(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &court{g: g, keys: &registry.KeyRing{Dir: t.TempDir()}, clk: &testClock{t: now}}
+	c.srv, err = web.New(web.Deps{DB: g, Enforcer: enf, Clock: c.clk, Loc: sp, Templates: templates.FS, Keys: c.keys, Court: code,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.srv.Close)
+	club := "Clube"
+	u, _, err := authz.EnsureUser(ctx, g, authz.UserSpec{Name: "gate", Role: "club", Club: club})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.token, err = authz.NewToken(ctx, g, u.ID, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	pu, _, err := authz.EnsureUser(ctx, g, authz.UserSpec{Name: "mp", Role: "prosecutor", Court: code})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Exec(`INSERT INTO cases (number, court_code, year, sequence, status, filer_user_id, filer_role, filed_by_kind, filed_by_name,
+	                    home_team, occurred_at, facts_date, filed_at)
+		 VALUES ('00099999920258260100', ?, 2025, 999999, 'sentenced', ?, 'prosecutor', 'mp', 'Teste', 'Corinthians',
+		         '2025-05-01 16:00-03', '2025-05-01', now())`, code, pu.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	c.http = httptest.NewServer(c.srv.Echo)
+	t.Cleanup(c.http.Close)
+	return c
+}
+
+// ban sentences cpf from first to last (inclusive), scoped when scope is
+// not empty, and refreshes the list.
+func (c *court) ban(t *testing.T, cpf, first, last, scope string) {
+	t.Helper()
+	c.n++
+	var defID int64
+	if err := c.g.Raw(`INSERT INTO defendants (case_id, position, kind, full_name, cpf, birth_date)
+		SELECT id, ?, 'person', 'Torcedor ' || ?, ?, date '1990-01-01' FROM cases LIMIT 1 RETURNING id`, c.n, cpf, cpf).Scan(&defID).Error; err != nil {
+		t.Fatal(err)
+	}
+	var sc any
+	source := "sentence"
+	if scope != "" { // a scope comes with a settlement (migration 00040)
+		sc, source = scope, "settlement"
+	}
+	if err := c.g.Exec(`INSERT INTO bans (case_id, defendant_id, subject, source, court_code, case_number, cpf, name, birth_date, facts_date,
+		   law, article, range_min_months, range_max_months, first_day, months, computed_last_day, last_day, publish, created_at, scope)
+		 SELECT d.case_id, d.id, 'person', ?, c.court_code, c.number, d.cpf, d.full_name, d.birth_date, '2025-05-01',
+		        'Lei 14.597/2023', 'art. 201, § 2º', 6, 36, ?::date, 24, ?::date, ?::date, true, now(), ?::jsonb
+		 FROM defendants d JOIN cases c ON c.id = d.case_id WHERE d.id = ?`, source, first, last, last, sc, defID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := c.srv.RefreshBlocklist(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (c *court) pub(t *testing.T) string {
+	t.Helper()
+	ks, err := c.keys.Keys(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ks[0].PublicKey
+}
+
+// agentClock is the agent's injected clock.
+type agentClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *agentClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *agentClock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
+
+func newAgent(t *testing.T, dir string, clk *agentClock, venues []string, courts ...gate.CourtConfig) *gate.Agent {
+	t.Helper()
+	a, err := gate.New(gate.Config{DataDir: dir, Device: "portao-1", MaxAge: gate.Duration(time.Hour), Venues: venues, Courts: courts}, clk.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func day(s string, h, m int) time.Time {
+	d, _ := time.ParseInLocation("2006-01-02", s, sp)
+	return d.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute)
+}
+
+func check(t *testing.T, a *gate.Agent, cpf string) gate.CheckResult {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	a.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/check/"+cpf, nil))
+	var r gate.CheckResult
+	if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &r) != nil {
+		t.Fatalf("check %s: %d %s", cpf, rec.Code, rec.Body)
+	}
+	return r
+}
+
+const (
+	cpfRio   = "52998224725"
+	cpfPoa   = "11144477735"
+	cpfOther = "39053344705"
+)
+
+// DOMAIN.md §6 and API.md "Gate agent": a ban sentenced at one court blocks
+// at an agent following two courts (each with its own database and key);
+// the answer names the court and the versions; the copy on disk restarts
+// the agent offline, answering with stale once older than max_age; a ban
+// ends at midnight of America/Sao_Paulo with no contact.
+func TestGateAgentTwoCourtsOfflineAndMidnightEnd(t *testing.T) {
+	now := day("2025-06-10", 15, 0)
+	rio := newCourt(t, "19.0001", now)
+	poa := newCourt(t, "21.0001", now)
+	rio.ban(t, cpfRio, "2025-06-01", "2025-06-10", "")
+	poa.ban(t, cpfPoa, "2025-06-01", "2026-06-01", "")
+	clk := &agentClock{t: now}
+	dir := t.TempDir()
+	cfgs := []gate.CourtConfig{{URL: rio.http.URL, Token: rio.token, Keys: []string{rio.pub(t)}}, {URL: poa.http.URL, Token: poa.token, Keys: []string{poa.pub(t)}}}
+	a := newAgent(t, dir, clk, nil, cfgs...)
+	if err := a.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	r := check(t, a, "529.982.247-25")
+	if !r.Blocked || len(r.Bans) != 1 || r.Bans[0].Court != "19.0001" || r.Stale || r.Versions["19.0001"] == 0 || r.Versions["21.0001"] == 0 {
+		t.Fatalf("Rio ban at the agent: %+v", r)
+	}
+	if r := check(t, a, cpfPoa); !r.Blocked || r.Bans[0].Court != "21.0001" {
+		t.Fatalf("Porto Alegre ban: %+v", r)
+	}
+	if r := check(t, a, cpfOther); r.Blocked {
+		t.Fatalf("a CPF with no ban blocked: %+v", r)
+	}
+	// A new sentence reaches the agent through the feed.
+	rio.ban(t, cpfOther, "2025-06-01", "2025-12-31", "")
+	if err := a.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if r := check(t, a, cpfOther); !r.Blocked {
+		t.Fatalf("ban added by the feed not applied: %+v", r)
+	}
+	// Network cut: both courts stop; a new agent on the same data_dir starts
+	// from disk, re-verifies and keeps enforcing.
+	rio.http.Close()
+	poa.http.Close()
+	b := newAgent(t, dir, clk, nil, cfgs...)
+	if err := b.Sync(context.Background()); err == nil {
+		t.Fatal("sync with the courts stopped: no error")
+	}
+	if r := check(t, b, cpfOther); !r.Blocked || r.Stale {
+		t.Fatalf("offline restart: %+v", r)
+	}
+	st := b.Status()
+	if len(st.Courts) != 2 || st.Courts[0].LastError == "" || st.Courts[0].Version == 0 {
+		t.Fatalf("status offline: %+v", st)
+	}
+	// 23:59 still blocked, 00:00 of the 11th (São Paulo) the Rio ban ended;
+	// more than max_age since the last contact: stale.
+	clk.Set(day("2025-06-10", 23, 59))
+	if r := check(t, b, cpfRio); !r.Blocked {
+		t.Fatalf("last day 23:59: %+v", r)
+	}
+	clk.Set(day("2025-06-11", 0, 0))
+	if r := check(t, b, cpfRio); r.Blocked || !r.Stale {
+		t.Fatalf("after the last day, offline: %+v", r)
+	}
+	if r := check(t, b, cpfPoa); !r.Blocked {
+		t.Fatalf("Porto Alegre ban offline: %+v", r)
+	}
+	rec := httptest.NewRecorder()
+	b.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	if !strings.Contains(rec.Body.String(), `gate_court_version{court="19.0001"`) {
+		t.Errorf("metrics: %s", rec.Body)
+	}
+}
+
+// tamper is a proxy in the middle that changes one byte of every feed page
+// with changes.
+func tamper(t *testing.T, target string, on *bool) *httptest.Server {
+	u, _ := url.Parse(target)
+	p := httputil.NewSingleHostReverseProxy(u)
+	d := p.Director
+	p.Director = func(r *http.Request) { d(r); r.Header.Del("Accept-Encoding") }
+	p.ModifyResponse = func(resp *http.Response) error {
+		b, _ := io.ReadAll(resp.Body)
+		if *on && strings.Contains(resp.Request.URL.Path, "/changes") {
+			b = bytes.Replace(b, []byte("Torcedor"), []byte("Torcedxr"), 1)
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(b))
+		resp.ContentLength = int64(len(b))
+		resp.Header.Del("Content-Length")
+		return nil
+	}
+	s := httptest.NewServer(p)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// API.md "Signed responses": a feed page with one byte changed on the way is
+// refused and nothing of it applied (last_error says why); an unknown key
+// is refused; a key rotated by the court (endorsed by the old one) is
+// trusted and its pages applied.
+func TestGateAgentRefusesTamperingAndFollowsRotation(t *testing.T) {
+	now := day("2025-06-10", 15, 0)
+	c := newCourt(t, "26.0100", now)
+	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	on := false
+	px := tamper(t, c.http.URL, &on)
+	clk := &agentClock{t: now}
+	a := newAgent(t, t.TempDir(), clk, nil, gate.CourtConfig{URL: px.URL, Token: c.token, Keys: []string{c.pub(t)}})
+	if err := a.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	v0 := a.Status().Courts[0].Version
+	on = true
+	c.ban(t, cpfPoa, "2025-06-01", "2026-01-01", "")
+	if err := a.Sync(context.Background()); err == nil {
+		t.Fatal("tampered page applied")
+	}
+	st := a.Status().Courts[0]
+	if st.Version != v0 || !strings.Contains(st.LastError, "signature") {
+		t.Fatalf("after tampering: %+v", st)
+	}
+	if r := check(t, a, cpfPoa); r.Blocked {
+		t.Fatalf("tampered change applied: %+v", r)
+	}
+	on = false
+	// Rotation: the new key is endorsed by the pinned one.
+	if _, err := c.keys.Rotate(time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	c2 := newCourt(t, "26.0100", now) // an unrelated court's key ...
+	c.ban(t, cpfOther, "2025-06-01", "2026-01-01", "") // signed by the new key only
+	if err := a.Sync(context.Background()); err != nil {
+		t.Fatalf("after rotation: %v (%+v)", err, a.Status())
+	}
+	if r := check(t, a, cpfPoa); !r.Blocked || !check(t, a, cpfOther).Blocked {
+		t.Fatalf("page signed by the rotated key not applied: %+v", r)
+	}
+	// ... is not trusted: a court signing with a key nobody endorsed.
+	b := newAgent(t, t.TempDir(), clk, nil, gate.CourtConfig{URL: c2.http.URL, Token: c2.token, Keys: []string{c.pub(t)}})
+	if err := b.Sync(context.Background()); err == nil || !strings.Contains(b.Status().Courts[0].LastError, "unknown key") {
+		t.Fatalf("unknown key: %v %+v", err, b.Status())
+	}
+	if r := check(t, b, cpfRio); r.Blocked {
+		t.Fatalf("unverified list applied: %+v", r)
+	}
+}
+
+// A venue-scoped ban blocks only at the venues it names; a match-counted
+// one only on its match days.
+func TestGateAgentScope(t *testing.T) {
+	now := day("2025-06-10", 15, 0)
+	c := newCourt(t, "26.0100", now)
+	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", `{"venues": ["Estádio do Maracanã"], "venue_ids": [], "clubs": []}`)
+	clk := &agentClock{t: now}
+	cfg := gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+	here := newAgent(t, t.TempDir(), clk, []string{"estadio do maracana"}, cfg)
+	there := newAgent(t, t.TempDir(), clk, []string{"Arena do Grêmio"}, cfg)
+	for _, a := range []*gate.Agent{here, there} {
+		if err := a.Sync(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := check(t, here, cpfRio); !r.Blocked {
+		t.Fatalf("scoped ban at its venue: %+v", r)
+	}
+	if r := check(t, there, cpfRio); r.Blocked {
+		t.Fatalf("scoped ban at another venue: %+v", r)
+	}
+}

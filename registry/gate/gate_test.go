@@ -33,7 +33,7 @@ type testClock struct {
 	t  time.Time
 }
 
-func (c *testClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *testClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *testClock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 // court is one court on loopback: its own database, key ring and server.
@@ -132,7 +132,7 @@ type agentClock struct {
 	t  time.Time
 }
 
-func (c *agentClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *agentClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *agentClock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 func newAgent(t *testing.T, dir string, clk *agentClock, venues []string, courts ...gate.CourtConfig) *gate.Agent {
@@ -292,7 +292,7 @@ func TestGateAgentRefusesTamperingAndFollowsRotation(t *testing.T) {
 	if _, err := c.keys.Rotate(time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	c2 := newCourt(t, "26.0100", now) // an unrelated court's key ...
+	c2 := newCourt(t, "26.0100", now)                  // an unrelated court's key ...
 	c.ban(t, cpfOther, "2025-06-01", "2026-01-01", "") // signed by the new key only
 	if err := a.Sync(context.Background()); err != nil {
 		t.Fatalf("after rotation: %v (%+v)", err, a.Status())

@@ -496,8 +496,21 @@ func (s *Server) blocklistChanges(c echo.Context) error {
 		}
 		limit = min(n, registry.MaxFeedPage)
 	}
+	var wait time.Duration
+	if w := c.QueryParam("wait"); w != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(w))
+		if err != nil || n < 0 {
+			return errs.InvalidField("wait", "integer", fmt.Sprintf("wait deve ser um número inteiro de segundos (de 0 a %d), não %q.", int(MaxFeedWait/time.Second), w))
+		}
+		wait = min(time.Duration(n)*time.Second, MaxFeedWait)
+	}
 	if _, err := s.preparedBlocklist(ctx); err != nil { // refreshes at a new day
 		return err
+	}
+	if wait > 0 && c.QueryParam("cursor") == "" {
+		if err := s.awaitVersion(ctx, since, wait); err != nil {
+			return err
+		}
 	}
 	page, err := s.lists.Changes(ctx, since, limit, c.QueryParam("cursor"))
 	if err != nil {
@@ -521,6 +534,45 @@ func (s *Server) blocklistChanges(c echo.Context) error {
 		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, gzipBytes(body))
 	}
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
+}
+
+// MaxFeedWait caps the long-poll of GET /api/v1/blocklist/changes?wait=.
+const MaxFeedWait = 30 * time.Second
+
+// awaitVersion returns as soon as a version after since is committed (read
+// every 100 ms from the database, so a commit by another server sharing it
+// is seen too), when wait ends, or when the client goes away. A since above
+// the current version returns at once (Changes answers 422).
+func (s *Server) awaitVersion(ctx context.Context, since int64, wait time.Duration) error {
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		v, err := s.lists.Latest(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		if v.Version != since {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-deadline.C:
+			return nil
+		case <-tick.C:
+			if st := s.bl.state.Load(); st == nil || civil.Today(s.now(), s.deps.Loc) != st.day {
+				// A new day: the midnight version is made before the page.
+				if _, err := s.preparedBlocklist(ctx); err != nil {
+					return err
+				}
+			}
+		}
+	}
 }
 
 // blocklistKey: GET /api/v1/blocklist/key (anyone): the public keys that

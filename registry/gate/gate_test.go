@@ -332,3 +332,40 @@ func TestGateAgentScope(t *testing.T) {
 		t.Fatalf("scoped ban at another venue: %+v", r)
 	}
 }
+
+// API.md "Gate agent", court side: GET /blocklist/changes?since=V&wait=S
+// answers as soon as a version after V is committed, and with an empty page
+// at the end of the wait; the agent's long-poll applies the new ban.
+func TestFeedLongPollAnswersOnCommit(t *testing.T) {
+	now := day("2025-06-10", 15, 0)
+	c := newCourt(t, "26.0100", now)
+	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	clk := &agentClock{t: now}
+	a := newAgent(t, t.TempDir(), clk, nil, gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}})
+	if err := a.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if more, err := a.Courts[0].Poll(context.Background(), time.Second); err != nil || more || time.Since(start) < 900*time.Millisecond {
+		t.Fatalf("wait with nothing new: more=%v err=%v after %v", more, err, time.Since(start))
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		c.ban(t, cpfPoa, "2025-06-01", "2026-01-01", "")
+	}()
+	start = time.Now()
+	more, err := a.Courts[0].Poll(context.Background(), 20*time.Second)
+	if err != nil || !more || time.Since(start) > 5*time.Second {
+		t.Fatalf("long-poll: more=%v err=%v after %v", more, err, time.Since(start))
+	}
+	if r := check(t, a, cpfPoa); !r.Blocked {
+		t.Fatalf("ban committed during the long-poll: %+v", r)
+	}
+	req, _ := http.NewRequest("GET", c.http.URL+"/api/v1/blocklist/changes?since=1&wait=x", nil)
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 422 {
+		t.Fatalf("wait=x: %v %v", resp, err)
+	}
+	resp.Body.Close()
+}

@@ -32,6 +32,7 @@ func (s *Server) registryRoutes(api *echo.Group) {
 	api.GET("/blocklist/changes", s.blocklistChanges)
 	api.GET("/blocklist/key", s.blocklistKey)
 	api.GET("/blocklist/check/:cpf", s.blocklistCheck)
+	api.POST("/blocklist/checks", s.blocklistChecksUpload)
 	api.GET("/blocklist/awaiting-identification", s.awaitingIdentification)
 }
 
@@ -627,6 +628,31 @@ func (s *Server) blocklistCheck(c echo.Context) error {
 		s.checkLog.Log(registry.CheckRecord{UserID: u.ID, Club: club, CPF: cpf.String(), CheckedAt: s.now(), Version: p.version})
 	}
 	return c.JSONBlob(http.StatusOK, appendCheckAnswer(make([]byte, 0, 64+len(bans)), cpf.String(), bans, p.version))
+}
+
+// blocklistChecksUpload: POST /api/v1/blocklist/checks (club): a gate
+// agent's batch of check records, stored once per batch_id (201 {batch_id,
+// stored}; a batch already stored answers 200 {batch_id, stored: 0,
+// duplicate: true}); a bad record is 422 naming it and nothing is stored.
+func (s *Server) blocklistChecksUpload(c echo.Context) error {
+	var in registry.CheckBatch
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	u, _ := c.Get(userKey).(authz.User)
+	club := ""
+	if u.Club != nil {
+		club = *u.Club
+	}
+	n, dup, err := s.lists.StoreCheckBatch(c.Request().Context(), u.ID, club, in)
+	if err != nil {
+		return err
+	}
+	out := map[string]any{"batch_id": strings.TrimSpace(in.BatchID), "stored": n, "duplicate": dup}
+	if dup {
+		return c.JSON(http.StatusOK, out)
+	}
+	return c.JSON(http.StatusCreated, out)
 }
 
 // checkVenue resolves ?venue= of a check against the venue table (name,

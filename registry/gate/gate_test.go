@@ -349,12 +349,15 @@ func TestFeedLongPollAnswersOnCommit(t *testing.T) {
 	if more, err := a.Courts[0].Poll(context.Background(), time.Second); err != nil || more || time.Since(start) < 900*time.Millisecond {
 		t.Fatalf("wait with nothing new: more=%v err=%v after %v", more, err, time.Since(start))
 	}
+	banned := make(chan struct{})
 	go func() {
+		defer close(banned)
 		time.Sleep(300 * time.Millisecond)
 		c.ban(t, cpfPoa, "2025-06-01", "2026-01-01", "")
 	}()
 	start = time.Now()
 	more, err := a.Courts[0].Poll(context.Background(), 20*time.Second)
+	<-banned
 	if err != nil || !more || time.Since(start) > 5*time.Second {
 		t.Fatalf("long-poll: more=%v err=%v after %v", more, err, time.Since(start))
 	}
@@ -368,4 +371,40 @@ func TestFeedLongPollAnswersOnCommit(t *testing.T) {
 		t.Fatalf("wait=x: %v %v", resp, err)
 	}
 	resp.Body.Close()
+}
+
+// DOMAIN.md §6 ("each read is logged"): the checks the agent answered are
+// spooled on disk and sent to the court in batches; the court stores each
+// batch once (a retry sends the same batch_id), so an upload repeated after
+// a lost answer adds nothing.
+func TestGateAgentSpoolsChecksAndUploadsOnce(t *testing.T) {
+	now := day("2025-06-10", 15, 0)
+	rio := newCourt(t, "19.0001", now)
+	rio.ban(t, cpfRio, "2025-06-01", "2025-06-30", "")
+	clk := &agentClock{t: now}
+	dir := t.TempDir()
+	a := newAgent(t, dir, clk, nil, gate.CourtConfig{URL: rio.http.URL, Token: rio.token, Keys: []string{rio.pub(t)}})
+	if err := a.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	check(t, a, cpfRio)
+	check(t, a, cpfOther)
+	count := func() (n int64) {
+		rio.g.Raw("SELECT count(*) FROM blocklist_checks WHERE device = 'portao-1'").Scan(&n)
+		return n
+	}
+	if err := a.Upload(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != 2 {
+		t.Fatalf("%d check records at the court, want 2", n)
+	}
+	var blocked int64
+	rio.g.Raw("SELECT count(*) FROM blocklist_checks WHERE device = 'portao-1' AND blocked AND version > 0").Scan(&blocked)
+	if blocked != 1 {
+		t.Errorf("%d blocked records with their version, want 1", blocked)
+	}
+	if err := a.Upload(context.Background()); err != nil || count() != 2 {
+		t.Fatalf("second upload: %v, %d records", err, count())
+	}
 }

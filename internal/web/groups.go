@@ -27,19 +27,6 @@ type groupHandlers struct {
 	docs *pdf.Service // the register extract (PDF)
 }
 
-// largeBodyRoutes take bodies above the server's 2 MB limit and bound them
-// themselves: a photo (5 MB, 413 above) and an import (a ZIP with photos).
-var largeBodyRoutes = map[string]int64{
-	"PUT /api/v1/members/:id/photo":          registry.MaxPhotoBytes,
-	"POST /api/v1/groups/:id/members/import": registry.MaxImportBytes,
-}
-
-// largeBody is the BodyLimit skipper for largeBodyRoutes.
-func largeBody(c echo.Context) bool {
-	_, ok := largeBodyRoutes[c.Request().Method+" "+c.Path()]
-	return ok
-}
-
 func (s *Server) groupRoutes(api *echo.Group) {
 	h := &groupHandlers{s: s, svc: &registry.Groups{DB: s.deps.DB, Clock: s.deps.Clock, Loc: s.deps.Loc}, docs: s.pdfService()}
 	api.POST("/groups", h.createGroup)

@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"io"
+	"log/slog"
+
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
@@ -19,8 +22,6 @@ import (
 	"github.com/juizado/juizado/internal/pgcluster"
 	"github.com/juizado/juizado/internal/web"
 	"github.com/juizado/juizado/templates"
-	"io"
-	"log/slog"
 )
 
 // Degraded mode (issue 16, item 3): PostgreSQL is stopped while gates check

@@ -85,11 +85,6 @@ func acquittalGrounds() []acquittalGround {
 	return out
 }
 
-// flagLabels name the flags of a defendant in Portuguese (Lei 14.597/2023,
-// art. 201).
-var flagLabels = map[string]string{"organiser": "organizou, preparou ou incitou (§ 6º)", "sec7": "racismo ou crime contra a mulher (§ 7º)",
-	"weapons": "portava instrumento de violência (§ 1º, II)", "fan_fight": "participou de briga de torcidas (§ 1º, III)", "eligible": "condições do § 2º"}
-
 // sentenceForm: GET /processos/:id/sentenca[?defendant_id=&...] (judge):
 // the form with the law and ranges that apply to the date of the facts,
 // computed from the query. A visit with no more than the defendant

@@ -3,11 +3,16 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/registry"
+	"github.com/labstack/echo/v4"
 	"golang.org/x/sync/singleflight"
 )
 
@@ -80,4 +85,29 @@ func (s *Server) publicListFor(ctx context.Context, f registry.PublicFilter) (*p
 		return nil, err
 	}
 	return v.(*publicList), nil
+}
+
+// publicBanned: GET /api/v1/public/banned (anyone).
+func (s *Server) publicBanned(c echo.Context) error {
+	f, err := publicFilter(c)
+	if err != nil {
+		return err
+	}
+	l, err := s.publicListFor(c.Request().Context(), f)
+	if err != nil {
+		return err
+	}
+	return c.JSONBlob(http.StatusOK, l.body)
+}
+
+// publicFilter reads ?court=TR.OOOO and ?club=NAME of the public list.
+func publicFilter(c echo.Context) (registry.PublicFilter, error) {
+	f := registry.PublicFilter{Court: strings.TrimSpace(c.QueryParam("court")), Club: strings.TrimSpace(c.QueryParam("club"))}
+	if f.Court != "" && !registry.ValidCourt(f.Court) {
+		return f, errs.InvalidField("court", "court", "court deve ser um código TR.OOOO (por exemplo 26.0100).")
+	}
+	if rule, msg := textcheck.Problem(f.Club, 200, false); rule != "" {
+		return f, errs.InvalidField("club", rule, "club (nome do clube mandante): "+msg)
+	}
+	return f, nil
 }

@@ -7,15 +7,14 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/juizado/juizado/internal/authz"
-	"html/template"
-	"io/fs"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/juizado/juizado/internal/authz"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/civil"
@@ -34,86 +33,6 @@ func (s *Server) registryRoutes(api *echo.Group) {
 	api.GET("/blocklist/check/:cpf", s.blocklistCheck)
 	api.POST("/blocklist/checks", s.blocklistChecksUpload)
 	api.GET("/blocklist/awaiting-identification", s.awaitingIdentification)
-}
-
-func parsePages(fsys fs.FS) (map[string]*template.Template, error) {
-	pages := map[string]*template.Template{}
-	if fsys == nil {
-		return pages, nil
-	}
-	for _, name := range []string{"impedidos"} {
-		t, err := template.ParseFS(fsys, "html/"+name+".html")
-		if err != nil {
-			return nil, fmt.Errorf("web: template %s: %w", name, err)
-		}
-		pages[name] = t
-	}
-	return pages, nil
-}
-
-// render executes a page into a buffer first, so a failing template never
-// sends half a page.
-func (s *Server) render(c echo.Context, status int, name string, data any) error {
-	t, ok := s.pages[name]
-	if !ok {
-		return fmt.Errorf("web: no page %q", name)
-	}
-	var buf bytes.Buffer
-	if err := t.Execute(&buf, data); err != nil {
-		return err
-	}
-	return c.HTMLBlob(status, buf.Bytes())
-}
-
-// publicBanned: GET /api/v1/public/banned (anyone).
-func (s *Server) publicBanned(c echo.Context) error {
-	f, err := publicFilter(c)
-	if err != nil {
-		return err
-	}
-	l, err := s.publicListFor(c.Request().Context(), f)
-	if err != nil {
-		return err
-	}
-	return c.JSONBlob(http.StatusOK, l.body)
-}
-
-// publicPageSize is the number of names on one page of /impedidos.
-const publicPageSize = 200
-
-// publicPage: GET /impedidos, the public list for people (pt-BR).
-func (s *Server) publicPage(c echo.Context) error {
-	data := map[string]any{"Today": civil.Today(s.now(), s.deps.Loc).BR(),
-		"Court": c.QueryParam("court"), "Club": c.QueryParam("club")}
-	f, err := publicFilter(c)
-	if err != nil { // the form again, the error next to the filter
-		data["Error"] = err.(*errs.Error).Fields[0].Message
-		return s.render(c, http.StatusUnprocessableEntity, "impedidos", data)
-	}
-	l, err := s.publicListFor(c.Request().Context(), f)
-	if err != nil {
-		return err
-	}
-	pages := max((len(l.items)+publicPageSize-1)/publicPageSize, 1)
-	page := 1
-	if v := strings.TrimSpace(c.QueryParam("pagina")); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > pages {
-			data["PageError"] = fmt.Sprintf("A página deve ser um número de 1 a %d.", pages)
-			return s.render(c, http.StatusUnprocessableEntity, "impedidos", data)
-		}
-		page = n
-	}
-	from := (page - 1) * publicPageSize
-	data["Items"] = l.items[from:min(from+publicPageSize, len(l.items))]
-	data["Total"], data["Page"], data["Pages"] = len(l.items), page, pages
-	if page > 1 {
-		data["Prev"] = page - 1
-	}
-	if page < pages {
-		data["Next"] = page + 1
-	}
-	return s.render(c, http.StatusOK, "impedidos", data)
 }
 
 // acceptsCSV reports whether an Accept header asks for text/csv (with a
@@ -195,18 +114,6 @@ func SafeCell(s string) string {
 		return "'" + s
 	}
 	return s
-}
-
-// publicFilter reads ?court=TR.OOOO and ?club=NAME of the public list.
-func publicFilter(c echo.Context) (registry.PublicFilter, error) {
-	f := registry.PublicFilter{Court: strings.TrimSpace(c.QueryParam("court")), Club: strings.TrimSpace(c.QueryParam("club"))}
-	if f.Court != "" && !registry.ValidCourt(f.Court) {
-		return f, errs.InvalidField("court", "court", "court deve ser um código TR.OOOO (por exemplo 26.0100).")
-	}
-	if rule, msg := textcheck.Problem(f.Club, 200, false); rule != "" {
-		return f, errs.InvalidField("club", rule, "club (nome do clube mandante): "+msg)
-	}
-	return f, nil
 }
 
 // Blocklist bodies are prepared once per version: the JSON and CSV bytes,
@@ -832,10 +739,3 @@ func (s *Server) Close() {
 		s.checkLog.Close()
 	}
 }
-
-// Lists returns the server's public list and blocklist service.
-func (s *Server) Lists() *registry.Lists { return s.lists }
-
-// RefreshBlocklist makes a new blocklist version now if the bans in force
-// changed (the ticker does it every minute).
-func (s *Server) RefreshBlocklist(ctx context.Context) error { return s.lists.Refresh(ctx) }

@@ -5,15 +5,12 @@
 package web
 
 import (
-	"context"
 	"encoding/binary"
 	"encoding/hex"
 	"html/template"
 	"io/fs"
 	"log/slog"
 	"math/rand/v2"
-	"net/http"
-	"path/filepath"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -21,7 +18,6 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
-	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -103,8 +99,10 @@ var Public = map[string]bool{
 	"POST /sair":                  true,
 }
 
-// New builds the server and its routes.
-func New(d Deps) (*Server, error) {
+// newCore builds the server core: Echo with its middleware, the templates,
+// sessions and metrics; the API and the pages register their routes on it
+// and Seal then indexes them.
+func newCore(d Deps) (*Server, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
@@ -145,33 +143,16 @@ func New(d Deps) (*Server, error) {
 	// Page routes: the session cookie and CSRF (session.go).
 	e.Use(s.session)
 	e.Use(s.authorize)
-	s.routes()
-	s.routeSet = map[string]bool{}
-	for _, r := range e.Routes() {
-		s.routeSet[r.Method+" "+r.Path] = true
-	}
-	lists.OnVersion = s.noteVersion
-	s.checkLog = registry.NewCheckLog(d.DB, d.Logger, 0, 0)
-	if d.SpoolDir != "" {
-		s.checkLog.SpoolTo(filepath.Join(d.SpoolDir, "blocklist-checks.jsonl"))
-	}
 	return s, nil
 }
 
-func (s *Server) routes() {
-	e := s.Echo
-	e.GET("/healthz", s.healthz)
-	e.GET("/readyz", s.readyz)
-	e.GET("/impedidos", s.publicPage)
-	e.GET("/api/v1/openapi.json", s.openapi)
-	api := e.Group("/api/v1")
-	s.caseRoutes(api)
-	s.registryRoutes(api)
-	s.sanctionsRoutes(api)
-	s.groupRoutes(api)
-	s.auditRoutes(api)
-	s.documentRoutes(e, api)
-	s.pageRoutes(e)
+// seal indexes the routes registered so far: authorize and the session
+// middleware know a route of the router from an unknown path by it.
+func (s *Server) seal() {
+	s.routeSet = map[string]bool{}
+	for _, r := range s.Echo.Routes() {
+		s.routeSet[r.Method+" "+r.Path] = true
+	}
 }
 
 // Routes returns "METHOD /template" for every route of the router.
@@ -181,27 +162,6 @@ func (s *Server) Routes() []string {
 		out = append(out, r.Method+" "+r.Path)
 	}
 	return out
-}
-
-func (s *Server) healthz(c echo.Context) error {
-	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
-}
-
-func (s *Server) readyz(c echo.Context) error {
-	ctx, cancel := context.WithTimeout(c.Request().Context(), 3*time.Second)
-	defer cancel()
-	sqlDB, err := s.deps.DB.DB()
-	if err == nil {
-		err = sqlDB.PingContext(ctx)
-	}
-	if err == nil {
-		err = db.CheckSchema(ctx, sqlDB)
-	}
-	if err != nil {
-		s.deps.Logger.Warn("not ready", "err", err.Error())
-		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
-	}
-	return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
 }
 
 func (s *Server) now() time.Time { return s.deps.Clock.Now() }

@@ -7,158 +7,17 @@ package web
 // typed as dd/mm/aaaa.
 
 import (
-	"errors"
 	"fmt"
 	"html/template"
-	"net/http"
 	"strings"
 	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
-	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
-	"github.com/labstack/echo/v4"
 )
-
-// sessFlash is the session key of the message shown once by the next page.
-const sessFlash = "flash"
-
-// flash leaves msg for the next page the user sees (after a redirect).
-func (s *Server) flash(c echo.Context, msg string) {
-	if c.Get(sessionKey) != nil {
-		s.sessions.Put(c.Request().Context(), sessFlash, msg)
-	}
-}
-
-// redirect answers a POST with 303 to path (redirect after POST).
-func redirect(c echo.Context, path string) error { return c.Redirect(http.StatusSeeOther, path) }
-
-// formErrors splits a service error into the messages by field (what the
-// form shows next to each field) and the page's message. ok is false for
-// an error that is not the user's input (a fault of ours): the caller
-// returns it.
-func formErrors(err error) (fields map[string]string, msg string, status int, ok bool) {
-	var e *errs.Error
-	if !errors.As(err, &e) || e.Kind == errs.Internal || e.Kind == errs.Unauthorized {
-		return nil, "", 0, false
-	}
-	fields = map[string]string{}
-	for _, f := range e.Fields {
-		name := f.Field
-		if i := strings.Index(name, "facts.conduct["); i == 0 {
-			name = "facts.conduct"
-		}
-		if prev, dup := fields[name]; dup {
-			fields[name] = prev + " " + upperFirst(f.Message)
-		} else {
-			fields[name] = upperFirst(f.Message)
-		}
-	}
-	msg = e.Message
-	if len(e.Fields) > 0 {
-		msg = "Corrija os campos indicados abaixo."
-	}
-	return fields, msg, statusOf[e.Kind], true
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	r := []rune(s)
-	return strings.ToUpper(string(r[0])) + string(r[1:])
-}
-
-// pageFail answers a page request whose service call failed: the error's
-// status and message on the error page; internal faults go to the error
-// handler (500).
-func (s *Server) pageFail(c echo.Context, err error) error {
-	var e *errs.Error
-	if errors.As(err, &e) && e.Kind != errs.Internal {
-		msg := e.Message
-		for _, f := range e.Fields {
-			msg += " " + upperFirst(f.Message)
-		}
-		return s.pageError(c, statusOf[e.Kind], msg)
-	}
-	var he *echo.HTTPError
-	if errors.As(err, &he) {
-		msg := fmt.Sprint(he.Message)
-		if he.Code == http.StatusRequestEntityTooLarge {
-			msg = "O arquivo enviado é grande demais."
-		}
-		return s.pageError(c, he.Code, msg)
-	}
-	return err
-}
-
-// pageUser returns the signed-in user (the guards have checked there is one).
-func pageUser(c echo.Context) authz.User {
-	u, _ := c.Get(userKey).(authz.User)
-	return u
-}
-
-// parseDateBR reads a date typed as dd/mm/aaaa (or AAAA-MM-DD).
-func parseDateBR(s string) (civil.Date, error) {
-	s = strings.TrimSpace(s)
-	if d, err := civil.Parse(s); err == nil {
-		return d, nil
-	}
-	var d, m, y int
-	if n, err := fmt.Sscanf(s, "%d/%d/%d", &d, &m, &y); err != nil || n != 3 || y < 1000 {
-		return civil.Date{}, fmt.Errorf("data inválida: use dd/mm/aaaa")
-	}
-	out := civil.New(y, time.Month(m), d)
-	if !out.Valid() || out.Day != d || int(out.Month) != m {
-		return civil.Date{}, fmt.Errorf("data inexistente: confira dia e mês")
-	}
-	return out, nil
-}
-
-// isoDate turns a typed date into AAAA-MM-DD for the services; "" stays
-// "", and a date it cannot read is added to f under field.
-func isoDate(f *errs.Fields, field, typed string) string {
-	typed = strings.TrimSpace(typed)
-	if typed == "" {
-		return ""
-	}
-	d, err := parseDateBR(typed)
-	if err != nil {
-		f.Add(field, "date", err.Error()+".")
-		return ""
-	}
-	return d.String()
-}
-
-// instant joins a date (dd/mm/aaaa) and a time (hh:mm) in loc into RFC 3339.
-func instant(f *errs.Fields, field, date, clock string, loc *time.Location, required bool) string {
-	if strings.TrimSpace(date) == "" {
-		if required {
-			f.Add(field, "required", "Informe a data (dd/mm/aaaa).")
-		}
-		return ""
-	}
-	d, err := parseDateBR(date)
-	if err != nil {
-		f.Add(field, "date", err.Error()+".")
-		return ""
-	}
-	var hh, mm int
-	clock = strings.TrimSpace(clock)
-	// The time has a field of its own, named field+"_hora": its error goes there.
-	if clock == "" {
-		f.Add(field+"_hora", "time", "Informe também a hora (hh:mm).")
-		return ""
-	}
-	if n, err := fmt.Sscanf(clock, "%d:%d", &hh, &mm); err != nil || n != 2 || hh < 0 || hh > 23 || mm < 0 || mm > 59 {
-		f.Add(field+"_hora", "time", "Hora inválida: use hh:mm (por exemplo 15:20).")
-		return ""
-	}
-	return time.Date(d.Year, d.Month, d.Day, hh, mm, 0, 0, loc).Format(time.RFC3339)
-}
 
 // fieldView is one labelled form field with what was typed and its error.
 type fieldView struct {
@@ -395,3 +254,8 @@ var riteLabels = map[string]string{sanctions.RiteJECRIM: "rito sumaríssimo (JEC
 // conditional suspension.
 var pleaStatusLabels = map[string]string{"offered": "proposta", "accepted": "aceita", "refused": "recusada", "homologated": "homologada",
 	"active": "em curso", "revoked": "revogada", "extinguished": "extinta"}
+
+// flagLabels name the flags of a defendant in Portuguese (Lei 14.597/2023,
+// art. 201).
+var flagLabels = map[string]string{"organiser": "organizou, preparou ou incitou (§ 6º)", "sec7": "racismo ou crime contra a mulher (§ 7º)",
+	"weapons": "portava instrumento de violência (§ 1º, II)", "fan_fight": "participou de briga de torcidas (§ 1º, III)", "eligible": "condições do § 2º"}

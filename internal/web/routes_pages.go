@@ -1,0 +1,18 @@
+package web
+
+import "github.com/labstack/echo/v4"
+
+// pageRoutes registers the account pages.
+func (s *Server) pageRoutes(e *echo.Echo) {
+	e.GET("/entrar", s.loginForm)
+	e.POST("/entrar", s.login)
+	e.POST("/sair", s.logout)
+	e.GET("/painel", s.panel, s.requirePage())
+	s.casePages(e)
+	s.banPages(e)
+	s.workflowPages(e)
+	s.groupPages(e)
+	s.clubPages(e)
+	s.adminPages(e)
+	s.publicPages(e)
+}

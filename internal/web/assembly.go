@@ -1,48 +1,80 @@
+// Package web assembles Juizado's HTTP server: the core (internal/server:
+// Echo, middleware, errors, rendering, authentication and authorization),
+// the JSON API (internal/api) and the HTML pages (internal/ui) over the
+// same services. cmd/juizado calls New; the HTTP-level tests of the whole
+// server live here.
 package web
 
 import (
 	"context"
-	"path/filepath"
+	"time"
 
+	"github.com/juizado/juizado/internal/api"
+	"github.com/juizado/juizado/internal/server"
+	"github.com/juizado/juizado/internal/ui"
 	"github.com/juizado/juizado/registry"
 )
 
+// Deps are what the server needs (server.Deps).
+type Deps = server.Deps
+
+// Public lists the routes anyone may call without a token or session
+// (server.Public).
+var Public = server.Public
+
+// SessionCookie is the name of the session cookie (server.SessionCookie).
+const SessionCookie = server.SessionCookie
+
+// OpenAPI is the API's OpenAPI 3 document (api.OpenAPI).
+var OpenAPI = api.OpenAPI
+
+// Server is the assembled HTTP server: the core with the API's and the
+// pages' routes registered on its Echo.
+type Server struct {
+	*server.Server
+	api *api.API
+}
+
 // New builds the server and its routes.
 func New(d Deps) (*Server, error) {
-	s, err := newCore(d)
+	core, err := server.New(d)
 	if err != nil {
 		return nil, err
 	}
-	s.blocklistMetrics(s.Metrics)
-	s.routes()
-	s.seal()
-	s.lists.OnVersion = s.noteVersion
-	s.checkLog = registry.NewCheckLog(d.DB, d.Logger, 0, 0)
-	if d.SpoolDir != "" {
-		s.checkLog.SpoolTo(filepath.Join(d.SpoolDir, "blocklist-checks.jsonl"))
-	}
-	return s, nil
-}
-
-func (s *Server) routes() {
-	e := s.Echo
-	e.GET("/healthz", s.healthz)
-	e.GET("/readyz", s.readyz)
-	e.GET("/impedidos", s.publicPage)
-	e.GET("/api/v1/openapi.json", s.openapi)
-	api := e.Group("/api/v1")
-	s.caseRoutes(api)
-	s.registryRoutes(api)
-	s.sanctionsRoutes(api)
-	s.groupRoutes(api)
-	s.auditRoutes(api)
-	s.documentRoutes(e, api)
-	s.pageRoutes(e)
+	a := api.New(core)
+	pages := ui.New(a)
+	a.BlocklistMetrics(core.Metrics)
+	e := core.Echo
+	e.GET("/healthz", core.Healthz)
+	e.GET("/readyz", core.Readyz)
+	e.GET("/impedidos", pages.PublicPage)
+	e.GET("/api/v1/openapi.json", a.OpenAPI)
+	g := e.Group("/api/v1")
+	a.CaseRoutes(g)
+	a.RegistryRoutes(g)
+	a.SanctionsRoutes(g)
+	a.GroupRoutes(g)
+	a.AuditRoutes(g)
+	a.DocumentRoutes(e, g)
+	pages.PageRoutes(e)
+	core.Seal()
+	core.Lists.OnVersion = a.NoteVersion
+	a.StartCheckLog(registry.NewCheckLog(d.DB, d.Logger, 0, 0), d.SpoolDir)
+	return &Server{Server: core, api: a}, nil
 }
 
 // Lists returns the server's public list and blocklist service.
-func (s *Server) Lists() *registry.Lists { return s.lists }
+func (s *Server) Lists() *registry.Lists { return s.Server.Lists }
 
 // RefreshBlocklist makes a new blocklist version now if the bans in force
 // changed (the ticker does it every minute).
-func (s *Server) RefreshBlocklist(ctx context.Context) error { return s.lists.Refresh(ctx) }
+func (s *Server) RefreshBlocklist(ctx context.Context) error { return s.Server.Lists.Refresh(ctx) }
+
+// RunBlocklistTicker refreshes and prepares the blocklist every interval
+// until ctx ends (api.API.RunBlocklistTicker).
+func (s *Server) RunBlocklistTicker(ctx context.Context, interval time.Duration) {
+	s.api.RunBlocklistTicker(ctx, interval)
+}
+
+// Close writes the CPF checks still queued.
+func (s *Server) Close() { s.api.Close() }

@@ -1,0 +1,350 @@
+package api
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/pdf"
+	"github.com/juizado/juizado/internal/server"
+	"github.com/juizado/juizado/registry"
+	"github.com/labstack/echo/v4"
+)
+
+// Documents serves the court documents (PDF) and their verification; the
+// pages reuse its downloads (API.Docs).
+type Documents struct {
+	API  *API
+	Svc  *pdf.Service
+	page *template.Template
+}
+
+// maxUpload bounds a copy uploaded for verification (the server's body
+// limit is 2 MB as well; issued documents are far smaller).
+const maxUpload = 2 << 20
+
+// newPDFService is the court documents' service with the server's
+// settings, made once (API.Docs.Svc).
+func (s *API) newPDFService() *pdf.Service {
+	return &pdf.Service{
+		DB: s.Deps.DB, Cases: s.Cases, Lists: s.Lists, Clock: s.Deps.Clock, Loc: s.Deps.Loc,
+		Wording: pdf.Wording{Embedded: s.Deps.Templates, Dir: s.Deps.TemplatesDir},
+		BaseURL: s.Deps.PublicURL, Court: s.Deps.Court,
+	}
+}
+
+// newDocuments makes the documents' handlers: the PDF service, the HTML
+// verification page, and a check of the court's own wording (logged).
+func (s *API) newDocuments() *Documents {
+	d := &Documents{API: s, Svc: s.newPDFService()}
+	if s.Deps.Templates != nil {
+		d.page = template.Must(template.ParseFS(s.Deps.Templates, "html/verificar.html"))
+		if err := d.Svc.Wording.Check(); err != nil {
+			s.Deps.Logger.Error("document wording", "err", err.Error())
+		}
+	}
+	return d
+}
+
+func (s *API) DocumentRoutes(e *echo.Echo, api *echo.Group) {
+	d := s.Docs
+	e.GET("/verificar/:code", d.verify)
+	e.POST("/verificar/:code", d.compare)
+	e.GET("/impedidos.pdf", d.poster)
+	for _, k := range []pdf.Kind{pdf.KindSentence, pdf.KindNotice, pdf.KindLetter, pdf.KindSummary} {
+		api.GET("/cases/:id/documents/"+string(k)+".pdf", d.CaseDocument(k))
+	}
+	api.GET("/cases/:id/sentence/draft.pdf", d.Draft)
+	api.GET("/certificates/:cpf", d.certificate)
+}
+
+// issueSentence issues the sentence document of the decision a judge has
+// just signed for defendantID in case caseID (pdf.Service.IssueSentence:
+// one document per decision, the same PDF at every later download). The
+// sentence handlers call it after the signature; a failure is logged, not
+// answered: the document is then issued at its first download.
+func (s *API) IssueSentence(c echo.Context, caseID, defendantID int64) {
+	if _, err := s.Docs.Svc.IssueSentence(c.Request().Context(), server.Actor(c), caseID, defendantID); err != nil {
+		s.Deps.Logger.Error("sentence document", "case_id", caseID, "defendant_id", defendantID, "err", err.Error())
+	}
+}
+
+// send answers with a stored document.
+func (d *Documents) send(c echo.Context, doc *pdf.Document, name string) error {
+	h := c.Response().Header()
+	h.Set("X-Juizado-Document-Code", pdf.GroupCode(doc.Code))
+	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": name + ".pdf"}))
+	h.Set("Cache-Control", "private, no-store")
+	return c.Blob(http.StatusOK, "application/pdf", doc.Content)
+}
+
+// queryID reads the positive integer query parameter name; 0 when absent.
+func queryID(c echo.Context, name string) (int64, error) {
+	v := c.QueryParam(name)
+	if v == "" {
+		return 0, nil
+	}
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errs.InvalidField(name, "integer", name+" deve ser um número inteiro positivo.")
+	}
+	return id, nil
+}
+
+// caseDocument: GET /api/v1/cases/:id/documents/KIND.pdf. The sentence,
+// notice and letter name what they are about: ?ban_id= (a ban of the case)
+// or ?defendant_id= (the defendant's signed decision: the sentence of an
+// acquittal or a prison conviction has no ban), one of the two. The
+// sentence is one document per decision: every download gives the same
+// PDF and code.
+func (d *Documents) CaseDocument(k pdf.Kind) echo.HandlerFunc {
+	names := map[pdf.Kind]string{pdf.KindSentence: "sentenca", pdf.KindNotice: "intimacao", pdf.KindLetter: "oficio", pdf.KindSummary: "resumo"}
+	return func(c echo.Context) error {
+		id, err := PathID(c, "id")
+		if err != nil {
+			return err
+		}
+		doc, err := d.caseDocumentFor(c, k, id)
+		if err != nil {
+			return err
+		}
+		return d.send(c, doc, names[k]+"-"+pdf.FormatCNJ(*doc.CaseNumber))
+	}
+}
+
+// caseDocumentFor issues document k of case id for the ban_id or the
+// defendant_id of the query (none for the summary).
+func (d *Documents) caseDocumentFor(c echo.Context, k pdf.Kind, id int64) (*pdf.Document, error) {
+	ctx := c.Request().Context()
+	if k == pdf.KindSummary {
+		return d.Svc.CaseDocument(ctx, server.Actor(c), k, id, 0)
+	}
+	banID, err := queryID(c, "ban_id")
+	if err != nil {
+		return nil, err
+	}
+	defID, err := queryID(c, "defendant_id")
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case banID != 0 && defID != 0:
+		return nil, errs.InvalidField("defendant_id", "one_of", "informe o impedimento (ban_id) ou o réu (defendant_id), não os dois.")
+	case banID == 0 && defID == 0:
+		return nil, errs.InvalidField("ban_id", "required", "informe o impedimento (ban_id) ou o réu (defendant_id) a que o documento se refere.")
+	case defID != 0:
+		return d.Svc.DefendantDocument(ctx, server.Actor(c), k, id, defID)
+	}
+	return d.Svc.CaseDocument(ctx, server.Actor(c), k, id, banID)
+}
+
+// draft: GET /api/v1/cases/:id/sentence/draft.pdf?defendant_id= (the
+// judge of the case): the saved minuta laid out as the sentence it would
+// be if signed now, marked "MINUTA — sem valor de documento", with no
+// verification code and stored nowhere (pdf.Service.DraftPreview).
+func (d *Documents) Draft(c echo.Context) error {
+	id, err := PathID(c, "id")
+	if err != nil {
+		return err
+	}
+	defID, err := queryID(c, "defendant_id")
+	if err != nil {
+		return err
+	}
+	if defID == 0 {
+		return errs.InvalidField("defendant_id", "required", "informe o réu (defendant_id) da minuta.")
+	}
+	b, _, err := d.Svc.DraftPreview(c.Request().Context(), server.Actor(c), id, defID)
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": fmt.Sprintf("minuta-sentenca-%d-%d.pdf", id, defID)}))
+	h.Set("Cache-Control", "private, no-store")
+	return c.Blob(http.StatusOK, "application/pdf", b)
+}
+
+// certificate: GET /api/v1/certificates/:cpf (the CPF with or without
+// punctuation, optionally ending in .pdf).
+func (d *Documents) certificate(c echo.Context) error {
+	cpf := strings.TrimSuffix(c.Param("cpf"), ".pdf")
+	doc, err := d.Svc.Certificate(c.Request().Context(), server.Actor(c), cpf)
+	if err != nil {
+		return err
+	}
+	return d.send(c, doc, "certidao-"+pdf.GroupCode(doc.Code))
+}
+
+// poster: GET /impedidos.pdf[?court=TR.OOOO][&club=NAME] (anyone).
+func (d *Documents) poster(c echo.Context) error {
+	f := registry.PublicFilter{Court: strings.TrimSpace(c.QueryParam("court")), Club: c.QueryParam("club")}
+	if f.Court != "" && !registry.ValidCourt(f.Court) {
+		return errs.InvalidField("court", "court", "código do juizado inválido: use TR.OOOO (ex.: 26.0100).")
+	}
+	if len(f.Club) > 200 {
+		return errs.InvalidField("club", "max_length", "nome de clube longo demais.")
+	}
+	doc, err := d.Svc.Poster(c.Request().Context(), f)
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set("X-Juizado-Document-Code", pdf.GroupCode(doc.Code))
+	h.Set("Content-Disposition", `inline; filename="impedidos.pdf"`)
+	h.Set("Cache-Control", "public, max-age=300")
+	return c.Blob(http.StatusOK, "application/pdf", doc.Content)
+}
+
+// wantsJSON: ?format=json, or an Accept header that prefers JSON to HTML.
+func wantsJSON(c echo.Context) (bool, error) {
+	switch c.QueryParam("format") {
+	case "json":
+		return true, nil
+	case "html":
+		return false, nil
+	case "":
+	default:
+		return false, errs.InvalidField("format", "oneof", "formato deve ser html ou json.")
+	}
+	accept := strings.ToLower(c.Request().Header.Get(echo.HeaderAccept))
+	return strings.Contains(accept, "application/json") && !strings.Contains(accept, "text/html"), nil
+}
+
+// verifyPage is what the HTML verification page shows.
+type verifyPage struct {
+	Code       string
+	V          *pdf.Verification
+	Comparison *pdf.Comparison
+	Error      string
+}
+
+func (d *Documents) html(c echo.Context, status int, p verifyPage) error {
+	if d.page == nil {
+		return c.String(status, p.Error)
+	}
+	var buf strings.Builder
+	if err := d.page.Execute(&buf, p); err != nil {
+		return err
+	}
+	return c.HTMLBlob(status, []byte(buf.String()))
+}
+
+// htmlError renders a typed error on the HTML page with its status.
+func (d *Documents) htmlError(c echo.Context, code string, err error) error {
+	var e *errs.Error
+	if !errors.As(err, &e) || e.Kind == errs.Internal {
+		return err
+	}
+	msg := e.Message
+	for _, f := range e.Fields {
+		msg = f.Message
+	}
+	return d.html(c, server.StatusOf[e.Kind], verifyPage{Code: code, Error: msg})
+}
+
+// verify: GET /verificar/:code (anyone): what the document is, HTML or JSON.
+func (d *Documents) verify(c echo.Context) error {
+	asJSON, err := wantsJSON(c)
+	if err != nil {
+		return err
+	}
+	v, _, err := d.Svc.Verify(c.Request().Context(), c.Param("code"))
+	if err != nil {
+		if asJSON {
+			return err
+		}
+		return d.htmlError(c, c.Param("code"), err)
+	}
+	if asJSON {
+		return c.JSON(http.StatusOK, v)
+	}
+	return d.html(c, http.StatusOK, verifyPage{Code: v.Code, V: v})
+}
+
+// compare: POST /verificar/:code with the copy (multipart field "file",
+// or the PDF as the body) or ?sha256=HEX: authentic or altered.
+func (d *Documents) compare(c echo.Context) error {
+	asJSON, err := wantsJSON(c)
+	if err != nil {
+		return err
+	}
+	fail := func(err error) error {
+		if asJSON {
+			return err
+		}
+		return d.htmlError(c, c.Param("code"), err)
+	}
+	v, doc, err := d.Svc.Verify(c.Request().Context(), c.Param("code"))
+	if err != nil {
+		return fail(err)
+	}
+	sum, err := submittedSum(c)
+	if err != nil {
+		return fail(err)
+	}
+	cmp := pdf.Compare(*v, doc, sum)
+	if asJSON {
+		return c.JSON(http.StatusOK, cmp)
+	}
+	return d.html(c, http.StatusOK, verifyPage{Code: v.Code, V: v, Comparison: &cmp})
+}
+
+// submittedSum is the SHA-256 of the copy sent: ?sha256= (or form field
+// sha256), a multipart file "file", or the raw body.
+func submittedSum(c echo.Context) ([]byte, error) {
+	hexSum := strings.TrimSpace(c.QueryParam("sha256"))
+	ct := strings.ToLower(c.Request().Header.Get(echo.HeaderContentType))
+	if hexSum == "" && strings.HasPrefix(ct, "application/x-www-form-urlencoded") {
+		hexSum = strings.TrimSpace(c.FormValue("sha256"))
+	}
+	if hexSum != "" {
+		return parseSum(hexSum)
+	}
+	var r io.Reader = c.Request().Body
+	if strings.HasPrefix(ct, "multipart/form-data") {
+		if err := c.Request().ParseMultipartForm(maxUpload); err != nil {
+			return nil, errs.New(errs.Unreadable, "Não foi possível ler o arquivo enviado.")
+		}
+		if v := strings.TrimSpace(c.Request().FormValue("sha256")); v != "" {
+			return parseSum(v)
+		}
+		fh, err := c.FormFile("file")
+		if err != nil {
+			return nil, errs.InvalidField("file", "required", "envie a cópia do documento (PDF) no campo file, ou o sha256.")
+		}
+		f, err := fh.Open()
+		if err != nil {
+			return nil, errs.New(errs.Unreadable, "Não foi possível ler o arquivo enviado.")
+		}
+		defer f.Close()
+		r = f
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(r, maxUpload+1))
+	if err != nil {
+		return nil, errs.New(errs.Unreadable, "Não foi possível ler o arquivo enviado.")
+	}
+	if n == 0 {
+		return nil, errs.InvalidField("file", "required", "envie a cópia do documento (PDF) ou o sha256.")
+	}
+	if n > maxUpload {
+		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("arquivo maior que %d MB", maxUpload>>20))
+	}
+	return h.Sum(nil), nil
+}
+
+func parseSum(v string) ([]byte, error) {
+	b, err := hex.DecodeString(strings.ToLower(strings.TrimSpace(v)))
+	if err != nil || len(b) != sha256.Size {
+		return nil, errs.InvalidField("sha256", "sha256", "sha256 deve ter 64 algarismos hexadecimais.")
+	}
+	return b, nil
+}

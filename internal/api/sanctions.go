@@ -1,0 +1,161 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/sanctions"
+	"github.com/labstack/echo/v4"
+)
+
+func (s *API) SanctionsRoutes(api *echo.Group) {
+	api.GET("/legal/ban-range", s.banRange)
+	api.GET("/legal/ban-term", s.banTerm)
+	api.GET("/legal/deadline", s.legalDeadline)
+	// Bans after the sentence (breach, lift, extension, reporting windows)
+	// and the match schedule of the reporting duties.
+	s.banRoutes(api)
+	s.matchRoutes(api)
+}
+
+func boolParam(c echo.Context, name string, f *errs.Fields) *bool {
+	v := c.QueryParam(name)
+	if v == "" {
+		return nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		f.Add(name, "bool", "use true ou false.")
+		return nil
+	}
+	return &b
+}
+
+var isoDateForm = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+
+// dateParam reads the query date v (YYYY-MM-DD) of field, adding to f the
+// same messages as the other endpoints (cases): a value in another form is
+// "informe FIELD como AAAA-MM-DD."; one in that form that is no day of the
+// calendar (2024-02-30; 0000-01-01: there is no year 0) is "a data V não
+// existe no calendário.". ok is false on error.
+func dateParam(f *errs.Fields, field, v string) (civil.Date, bool) {
+	d, err := civil.Parse(v)
+	if err == nil && d.Valid() {
+		return d, true
+	}
+	if isoDateForm.MatchString(v) {
+		f.Add(field, "date", fmt.Sprintf("a data %s não existe no calendário.", v))
+	} else {
+		f.Add(field, "date", "informe "+field+" como AAAA-MM-DD.")
+	}
+	return civil.Date{}, false
+}
+
+// banRange: GET /api/v1/legal/ban-range (anyone): the range the law allows
+// for the date of the facts (sanctions.BanRange).
+func (s *API) banRange(c echo.Context) error {
+	var f errs.Fields
+	q := sanctions.Query{Subject: sanctions.Subject(c.QueryParam("subject"))}
+	if q.Subject != sanctions.Person && q.Subject != sanctions.Group {
+		f.Add("subject", "oneof", "subject deve ser person ou group.")
+	}
+	q.FactsDate, _ = dateParam(&f, "facts_date", c.QueryParam("facts_date"))
+	q.Eligible = boolParam(c, "eligible", &f)
+	q.Organiser = boolParam(c, "organiser", &f)
+	q.Sec7 = boolParam(c, "sec7", &f)
+	q.OffVenue = boolParam(c, "off_venue", &f)
+	q.Sec7DoublesBan = boolParam(c, "sec7_doubles_ban", &f)
+	if q.Organiser == nil {
+		q.Organiser = new(bool)
+	}
+	if q.Sec7 == nil {
+		q.Sec7 = new(bool)
+	}
+	if q.OffVenue == nil {
+		q.OffVenue = new(bool)
+	}
+	if cs := c.QueryParam("conduct"); cs != "" {
+		for _, w := range strings.Split(cs, ",") {
+			w = strings.TrimSpace(w)
+			if !sanctions.IsConductWord(w) {
+				f.Add("conduct", "oneof", "conduta desconhecida "+strconv.Quote(w)+"; use: "+strings.Join(sanctions.ConductWords, ", ")+".")
+			}
+			q.Conduct = append(q.Conduct, w)
+		}
+		// With conduct words the flags not given are derived from them.
+		if c.QueryParam("organiser") == "" {
+			q.Organiser = nil
+		}
+		if c.QueryParam("sec7") == "" {
+			q.Sec7 = nil
+		}
+		if c.QueryParam("off_venue") == "" {
+			q.OffVenue = nil
+		}
+	}
+	if err := f.Err(); err != nil {
+		return err
+	}
+	r, err := sanctions.BanRange(q)
+	if err != nil {
+		var nc *sanctions.NotCoveredError
+		if errors.As(err, &nc) {
+			field := nc.Field
+			if field == "" {
+				field = "facts_date"
+			}
+			return errs.InvalidField(field, "covered", nc.Reason)
+		}
+		return err
+	}
+	out := rangeBody(r)
+	if q.Subject != sanctions.Group {
+		delete(out, "members")
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// banTerm: GET /api/v1/legal/ban-term (anyone): the last day of a ban (CP
+// art. 10, sanctions.LastDay).
+func (s *API) banTerm(c echo.Context) error {
+	var f errs.Fields
+	first, _ := dateParam(&f, "first_day", c.QueryParam("first_day"))
+	months, err := strconv.Atoi(c.QueryParam("months"))
+	if err != nil || months < 1 || months > 1200 {
+		f.Add("months", "range", "months deve ser um número inteiro de 1 a 1200.")
+	}
+	if err := f.Err(); err != nil {
+		return err
+	}
+	last, err := sanctions.LastDay(first, months)
+	if errors.Is(err, sanctions.ErrFirstDay) {
+		return errs.InvalidField("first_day", "date", fmt.Sprintf("a data %s não existe no calendário.", c.QueryParam("first_day")))
+	}
+	if err != nil {
+		return errs.InvalidField("months", "range", err.Error())
+	}
+	if last.Year > 9999 {
+		return errs.InvalidField("months", "range", "o último dia passaria do ano 9999.")
+	}
+	return c.JSON(http.StatusOK, map[string]any{"first_day": first, "months": months, "last_day": last})
+}
+
+// legalDeadline: GET /api/v1/legal/deadline?notified_on=YYYY-MM-DD&kind=
+// criminal_appeal|civil_appeal[&court=TR.OOOO] (anyone): the appeal window
+// opened by a notification (cases.CountPeriod; DOMAIN.md §4), with that
+// court's holidays when court is given: {notified_on, counted_from,
+// first_day, last_day, days, working_days, kind, rule, skipped}.
+func (s *API) legalDeadline(c echo.Context) error {
+	p, err := s.Cases.LegalDeadline(c.Request().Context(), cases.DeadlineQuery{NotifiedOn: c.QueryParam("notified_on"), Kind: c.QueryParam("kind"), Court: c.QueryParam("court")})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, p)
+}

@@ -1,0 +1,416 @@
+package api
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/server"
+	"github.com/labstack/echo/v4"
+)
+
+// evidenceRoute takes bodies above the server's 2 MB limit and bounds them
+// itself (cases.MaxEvidenceBytes, 413 above).
+const evidenceRoute = "POST /api/v1/cases/:id/evidence"
+
+func init() { server.LargeBodyRoutes[evidenceRoute] = cases.MaxEvidenceBytes + MultipartSlack }
+
+// multipartSlack is room for the multipart framing and the other fields.
+const MultipartSlack = 1 << 20
+
+// workflowRoutes: the case workflow (transitions, docket, evidence,
+// hearings, plea agreements, suspensions, notifications and the court's
+// holidays). Writes on a case take an optional If-Match with the ETag of
+// GET /api/v1/cases/{id} ("v{version}"): a stale one is 412.
+func (s *API) workflowRoutes(api *echo.Group) {
+	api.POST("/cases/:id/transitions", s.transition)
+	api.POST("/cases/:id/movements", s.addMovement)
+	api.POST("/cases/:id/evidence", s.addEvidence)
+	api.GET("/cases/:id/evidence", s.listEvidence)
+	api.GET("/evidence/:id", s.GetEvidence)
+	api.POST("/cases/:id/hearings", s.scheduleHearing)
+	api.GET("/hearings", s.calendar)
+	api.POST("/cases/:id/plea", s.offerPlea)
+	api.POST("/cases/:id/plea/homologate", s.homologate)
+	api.POST("/cases/:id/suspension", s.suspend)
+	api.POST("/cases/:id/settlement", s.settle)
+	api.POST("/cases/:id/notifications", s.notify)
+	api.PUT("/cases/:id/defendants/:defendant_id/group", s.linkGroup)
+	api.PUT("/cases/:id/defendants/:defendant_id/cpf", s.identify)
+	api.POST("/holidays", s.addHoliday)
+	api.GET("/holidays", s.holidays)
+}
+
+var etagVersion = regexp.MustCompile(`^"v([0-9]{1,9})"$`)
+
+// etag is the case's ETag for its version.
+func etag(version int) string { return fmt.Sprintf(`"v%d"`, version) }
+
+// withIfMatch puts in the request context the case versions that If-Match
+// accepts (cases.ExpectVersions); "*" or no header expects none. The header
+// is a comma-separated list of entity tags (RFC 9110 §13.1.1; several header
+// lines are one list): the write goes on when any member matches by strong
+// comparison, so a weak tag W/"v4" never matches and a tag that names no
+// version of ours matches nothing (412). A header that is not a list of
+// entity tags is errs.Unreadable (400) naming If-Match.
+func withIfMatch(c echo.Context) error {
+	vals := c.Request().Header.Values("If-Match")
+	if len(vals) == 0 {
+		return nil
+	}
+	h := strings.TrimSpace(strings.Join(vals, ","))
+	if h == "*" {
+		return nil
+	}
+	tags, ok := parseETags(h)
+	if !ok {
+		return &errs.Error{Kind: errs.Unreadable, Message: "Cabeçalho If-Match malformado: use \"*\" ou uma lista de ETags entre aspas, como \"v3\" (a ETag da última leitura do processo).",
+			Fields: []errs.FieldError{{Field: "If-Match", Rule: "entity_tag", Message: fmt.Sprintf("%q não é uma lista de ETags (RFC 9110, § 13.1.1).", h)}}}
+	}
+	var versions []int
+	for _, t := range tags {
+		if m := etagVersion.FindStringSubmatch(t); m != nil {
+			v, _ := strconv.Atoi(m[1])
+			versions = append(versions, v)
+		}
+	}
+	c.SetRequest(c.Request().WithContext(cases.ExpectVersions(c.Request().Context(), versions...)))
+	return nil
+}
+
+// parseETags splits an If-Match / If-None-Match value into its entity tags
+// (`"x"` or `W/"x"`, as written); ok is false when the value is not a
+// comma-separated list of them (empty members and white space around them
+// are allowed, RFC 9110 §5.6.1).
+func parseETags(h string) (tags []string, ok bool) {
+	i := 0
+	for i < len(h) {
+		switch h[i] {
+		case ' ', '\t', ',':
+			i++
+			continue
+		}
+		start := i
+		if strings.HasPrefix(h[i:], "W/") {
+			i += 2
+		}
+		if i >= len(h) || h[i] != '"' {
+			return nil, false
+		}
+		i++
+		for i < len(h) && h[i] != '"' {
+			if b := h[i]; b < 0x21 || b == 0x7f {
+				return nil, false
+			}
+			i++
+		}
+		if i >= len(h) {
+			return nil, false
+		}
+		i++
+		tags = append(tags, h[start:i])
+		for i < len(h) && (h[i] == ' ' || h[i] == '\t') {
+			i++
+		}
+		if i < len(h) && h[i] != ',' {
+			return nil, false
+		}
+	}
+	return tags, len(tags) > 0
+}
+
+// caseFail renders a stale If-Match as 412 problem+json (the other errors
+// go to the server's error handler).
+func caseFail(c echo.Context, err error) error {
+	var stale *cases.StaleError
+	if errors.As(err, &stale) {
+		b, _ := json.Marshal(server.Problem{Type: "about:blank", Title: "Pré-condição falhou", Status: http.StatusPreconditionFailed,
+			Detail: stale.Error(), Instance: c.Request().URL.Path})
+		c.Response().Header().Set("ETag", etag(stale.Current))
+		return c.Blob(http.StatusPreconditionFailed, "application/problem+json", b)
+	}
+	return err
+}
+
+// caseWrite runs a write on case :id with its body bound into in.
+func caseWrite[T any](s *API, c echo.Context, status int, do func(id int64, in T) (any, error)) error {
+	id, err := PathID(c, "id")
+	if err != nil {
+		return err
+	}
+	var in T
+	if err := server.BindJSON(c, &in); err != nil {
+		return err
+	}
+	if err := withIfMatch(c); err != nil {
+		return err
+	}
+	out, err := do(id, in)
+	if err != nil {
+		return caseFail(c, err)
+	}
+	if v, ok := out.(*cases.View); ok {
+		c.Response().Header().Set("ETag", etag(v.Version))
+	} else if v, ok := out.(interface{ CaseVersion() int }); ok {
+		c.Response().Header().Set("ETag", etag(v.CaseVersion()))
+	}
+	return c.JSON(status, out)
+}
+
+// transition: POST /api/v1/cases/:id/transitions {to, note} (clerk,
+// prosecutor, judge: each transition names its role).
+func (s *API) transition(c echo.Context) error {
+	return caseWrite(s, c, http.StatusOK, func(id int64, in cases.TransitionInput) (any, error) {
+		return s.Cases.Transition(c.Request().Context(), server.Actor(c), id, in)
+	})
+}
+
+// addMovement: POST /api/v1/cases/:id/movements {description, tpu_code?, at?} (clerk).
+func (s *API) addMovement(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.MovementInput) (any, error) {
+		return s.Cases.AddMovement(c.Request().Context(), server.Actor(c), id, in)
+	})
+}
+
+// offerPlea: POST /api/v1/cases/:id/plea {defendant_id, months, first_day?} (prosecutor).
+func (s *API) offerPlea(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.PleaInput) (any, error) {
+		return s.Cases.OfferPlea(c.Request().Context(), server.Actor(c), id, in)
+	})
+}
+
+// homologate: POST /api/v1/cases/:id/plea/homologate {defendant_id?, first_day?} (judge of the case).
+func (s *API) homologate(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.HomologateInput) (any, error) {
+		r, err := s.Cases.Homologate(c.Request().Context(), server.Actor(c), id, in)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"ban": apiBan(*r.Ban), "warnings": r.Warnings,
+			"range": map[string]any{"law": r.Range.Law, "article": r.Range.Article, "min_months": r.Range.MinMonths, "max_months": r.Range.MaxMonths}}, nil
+	})
+}
+
+// appealResult: POST /api/v1/cases/:id/appeal-result {result, defendant_id?,
+// decided_on?, text?, outcome?, ban?} (clerk): the Turma Recursal's result.
+func (s *API) appealResult(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.AppealResultInput) (any, error) {
+		return s.Cases.RecordAppealResult(c.Request().Context(), server.Actor(c), id, in)
+	})
+}
+
+// suspend: POST /api/v1/cases/:id/suspension {defendant_id, months, first_day?, conditions} (judge of the case).
+func (s *API) suspend(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.SuspensionInput) (any, error) {
+		return s.Cases.Suspend(c.Request().Context(), server.Actor(c), id, in)
+	})
+}
+
+// settle: POST /api/v1/cases/:id/settlement {defendant_id, terms,
+// stadium_ban, months, first_day, member_ids, excluded_member_ids,
+// exclusion_reason} (the judge of the case): homologates a group case's
+// TAC; with stadium_ban it makes the bans, source settlement.
+func (s *API) settle(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.SettlementInput) (any, error) {
+		return s.Cases.Settle(c.Request().Context(), server.Actor(c), id, in)
+	})
+}
+
+// linkGroup: PUT /api/v1/cases/:id/defendants/:defendant_id/group
+// {group_id} (clerk; the judge of the case): links a group defendant to the
+// fan group registered in the case's court (cases.Service.LinkGroup); 200
+// with the case. A malformed or unknown defendant id is 404.
+func (s *API) linkGroup(c echo.Context) error {
+	did, err := strconv.ParseInt(c.Param("defendant_id"), 10, 64)
+	if err != nil || did <= 0 {
+		return errs.New(errs.NotFound, fmt.Sprintf("Réu %q não encontrado: o identificador deve ser um número inteiro positivo.", c.Param("defendant_id")))
+	}
+	return caseWrite(s, c, http.StatusOK, func(id int64, in cases.LinkGroupInput) (any, error) {
+		return s.Cases.LinkGroup(c.Request().Context(), server.Actor(c), id, did, in)
+	})
+}
+
+// notify: POST /api/v1/cases/:id/notifications {defendant_id, notified_on} (clerk):
+// the ciência and the appeal deadline it opens.
+func (s *API) notify(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.NotificationInput) (any, error) {
+		return s.Cases.Notify(c.Request().Context(), server.Actor(c), id, in)
+	})
+}
+
+// identify: PUT /api/v1/cases/:id/defendants/:defendant_id/cpf {cpf,
+// birth_date?} (clerk, judge of the court): the CPF of a person filed
+// without one (cases.Service.Identify); their bans leave the queue
+// awaiting identification and enter the blocklist. 200 with {defendant,
+// bans, warnings} and the case's ETag. A malformed or unknown defendant id
+// is 404.
+func (s *API) identify(c echo.Context) error {
+	did, err := strconv.ParseInt(c.Param("defendant_id"), 10, 64)
+	if err != nil || did <= 0 {
+		return errs.New(errs.NotFound, fmt.Sprintf("Réu %q não encontrado: o identificador deve ser um número inteiro positivo.", c.Param("defendant_id")))
+	}
+	return caseWrite(s, c, http.StatusOK, func(id int64, in cases.IdentificationInput) (any, error) {
+		return s.Cases.Identify(c.Request().Context(), server.Actor(c), id, did, in)
+	})
+}
+
+// scheduleHearing: POST /api/v1/cases/:id/hearings {kind, starts_at, ends_at?, room} (clerk).
+func (s *API) scheduleHearing(c echo.Context) error {
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.HearingInput) (any, error) {
+		return s.Cases.ScheduleHearing(c.Request().Context(), server.Actor(c), id, in)
+	})
+}
+
+// calendar: GET /api/v1/hearings?from=YYYY-MM-DD&to=YYYY-MM-DD (staff of the court).
+func (s *API) calendar(c echo.Context) error {
+	items, err := s.Cases.Calendar(c.Request().Context(), server.Actor(c), c.QueryParam("from"), c.QueryParam("to"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": items})
+}
+
+// addHoliday: POST /api/v1/holidays {date, name} (clerk).
+func (s *API) addHoliday(c echo.Context) error {
+	var in cases.HolidayInput
+	if err := server.BindJSON(c, &in); err != nil {
+		return err
+	}
+	h, err := s.Cases.AddHoliday(c.Request().Context(), server.Actor(c), in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, h)
+}
+
+// holidays: GET /api/v1/holidays[?year=YYYY] (staff of the court).
+func (s *API) holidays(c echo.Context) error {
+	items, err := s.Cases.Holidays(c.Request().Context(), server.Actor(c), c.QueryParam("year"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": items})
+}
+
+// addEvidence: POST /api/v1/cases/:id/evidence, multipart/form-data with
+// the field file (PDF, JPEG or PNG, told by content; at most 10 MB, 413
+// above) and an optional description (prosecutor, police, clerk).
+func (s *API) addEvidence(c echo.Context) error {
+	id, err := PathID(c, "id")
+	if err != nil {
+		return err
+	}
+	mt, _, err := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
+	if err != nil || mt != "multipart/form-data" {
+		return server.Unsupported(c, "multipart/form-data (o arquivo no campo file)")
+	}
+	req := c.Request()
+	req.Body = http.MaxBytesReader(c.Response(), req.Body, cases.MaxEvidenceBytes+MultipartSlack)
+	mr, err := req.MultipartReader()
+	if err != nil {
+		return errs.New(errs.Unreadable, "Corpo multipart ilegível.")
+	}
+	var (
+		data        []byte
+		filename    string
+		description string
+		gotFile     bool
+	)
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return tooLargeOr(err, "Corpo multipart ilegível.")
+		}
+		switch part.FormName() {
+		case "file":
+			if gotFile {
+				return errs.InvalidField("file", "one_file", "envie um arquivo por requisição.")
+			}
+			gotFile, filename = true, part.FileName()
+			data, err = io.ReadAll(io.LimitReader(part, cases.MaxEvidenceBytes+1))
+			if err != nil {
+				return tooLargeOr(err, "Não foi possível ler o arquivo.")
+			}
+			if len(data) > cases.MaxEvidenceBytes {
+				return evidenceTooLarge()
+			}
+		case "description":
+			b, err := io.ReadAll(io.LimitReader(part, 64<<10))
+			if err != nil {
+				return tooLargeOr(err, "Não foi possível ler a descrição.")
+			}
+			description = string(b)
+		}
+		part.Close()
+	}
+	if !gotFile {
+		return errs.InvalidField("file", "required", "envie o arquivo no campo file (multipart/form-data).")
+	}
+	if err := withIfMatch(c); err != nil {
+		return err
+	}
+	v, err := s.Cases.AddEvidence(c.Request().Context(), server.Actor(c), id, filename, description, data)
+	if err != nil {
+		return caseFail(c, err)
+	}
+	c.Response().Header().Set(echo.HeaderLocation, fmt.Sprintf("/api/v1/evidence/%d", v.ID))
+	return c.JSON(http.StatusCreated, v)
+}
+
+func tooLargeOr(err error, msg string) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return evidenceTooLarge()
+	}
+	return errs.New(errs.Unreadable, msg)
+}
+
+// listEvidence: GET /api/v1/cases/:id/evidence (staff of the court).
+func (s *API) listEvidence(c echo.Context) error {
+	id, err := PathID(c, "id")
+	if err != nil {
+		return err
+	}
+	items, err := s.Cases.ListEvidence(c.Request().Context(), server.Actor(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": items})
+}
+
+// getEvidence: GET /api/v1/evidence/:id (staff of the court): the file as
+// stored, with its type and SHA-256.
+func (s *API) GetEvidence(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return errs.New(errs.NotFound, fmt.Sprintf("Prova %q não encontrada.", c.Param("id")))
+	}
+	v, data, err := s.Cases.GetEvidence(c.Request().Context(), server.Actor(c), id)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(data)
+	h := c.Response().Header()
+	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": v.Filename}))
+	h.Set("Repr-Digest", "sha-256=:"+base64.StdEncoding.EncodeToString(sum[:])+":")
+	h.Set("ETag", `"`+v.SHA256+`"`)
+	return c.Blob(http.StatusOK, v.ContentType, data)
+}
+
+// evidenceTooLarge is the 413 of an evidence upload, naming the limit.
+func evidenceTooLarge() error {
+	return echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("O arquivo excede o limite de %s por prova (PDF, JPEG ou PNG).", server.SizePT(cases.MaxEvidenceBytes)))
+}

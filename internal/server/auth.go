@@ -1,0 +1,75 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/labstack/echo/v4"
+)
+
+const UserKey = "juizado.user"
+
+// authorize authenticates the request and makes the one Casbin check of
+// the route: (role, domain, route template, method), the domain being the
+// user's court, group:ID or club:NAME. Public routes pass; routes the
+// router does not know pass to its 404/405; everything else is denied by
+// default. API routes (/api/...) take a bearer token: 401 without a valid
+// one, 403 without a policy. Page routes take the session of a signed-in
+// person: without one, a redirect to /entrar; without a policy, a 403 page.
+func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		method := c.Request().Method
+		if method == "HEAD" {
+			method = "GET"
+		}
+		key := method + " " + c.Path()
+		if Public[key] || !s.routeSet[key] {
+			return next(c)
+		}
+		if !strings.HasPrefix(c.Path(), "/api/") {
+			u, ok := s.CurrentUser(c)
+			if !ok {
+				return s.toLogin(c)
+			}
+			allowed, err := s.decider.Allowed(u, c.Path(), method)
+			if err != nil {
+				return err
+			}
+			if !allowed {
+				return s.PageError(c, http.StatusForbidden, "O perfil "+RoleLabel(u.Role)+" não tem acesso a esta página.")
+			}
+			return next(c)
+		}
+		h := c.Request().Header.Get(echo.HeaderAuthorization)
+		scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+			return errs.New(errs.Unauthorized, "Envie um token válido no cabeçalho Authorization: Bearer <token>.")
+		}
+		u, err := s.authenticate(c.Request().Context(), strings.TrimSpace(token))
+		if errors.Is(err, authz.ErrUnauthenticated) {
+			return errs.New(errs.Unauthorized, "Token desconhecido, expirado ou revogado.")
+		}
+		if err != nil {
+			return err
+		}
+		ok, err = s.decider.Allowed(u, c.Path(), method)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errs.New(errs.Forbidden, "O perfil "+RoleLabel(u.Role)+" não tem permissão para esta operação.")
+		}
+		s.setUser(c, u)
+		return next(c)
+	}
+}
+
+// actor returns the authenticated user as a cases.Actor.
+func Actor(c echo.Context) cases.Actor {
+	u, _ := c.Get(UserKey).(authz.User)
+	return cases.Actor{UserID: u.ID, Name: u.Name, Role: u.Role, Court: u.Court()}
+}

@@ -1,0 +1,241 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/labstack/echo/v4"
+)
+
+// unsupportedJSON is the 415 of an endpoint that takes JSON only.
+func unsupportedJSON(ct string) error {
+	if ct == "" {
+		return echo.NewHTTPError(http.StatusUnsupportedMediaType, "Cabeçalho Content-Type ausente: este recurso aceita somente application/json.")
+	}
+	return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Tipo de conteúdo %q não aceito: este recurso aceita somente application/json.", ct))
+}
+
+// unsupported is the 415 of c's endpoint, naming what it accepts (accepted,
+// in Portuguese with the media types).
+func Unsupported(c echo.Context, accepted string) error {
+	return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Tipo de conteúdo %q não aceito: envie %s.", c.Request().Header.Get(echo.HeaderContentType), accepted))
+}
+
+// bindJSON decodes a JSON body into dst: 415 for a missing Content-Type or
+// another media type, 400 for an unreadable body (not JSON, not UTF-8, not
+// an object), 422 naming the field (with array indices) for a key named
+// twice in one object, a key dst does not take (strictjson.go), a value of
+// the wrong type or a string that holds a NUL character, which PostgreSQL
+// cannot store.
+func BindJSON(c echo.Context, dst any) error {
+	ct := c.Request().Header.Get(echo.HeaderContentType)
+	if !isJSONType(ct) {
+		return unsupportedJSON(ct)
+	}
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+		}
+		return errs.New(errs.Unreadable, "Não foi possível ler o corpo da requisição.")
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return errs.New(errs.Unreadable, "O corpo da requisição está vazio: envie um objeto JSON.")
+	}
+	if !utf8.Valid(body) {
+		return errs.New(errs.Unreadable, "O corpo da requisição não está em UTF-8 válido.")
+	}
+	if !json.Valid(body) {
+		return unreadableJSON(json.Unmarshal(body, new(any)))
+	}
+	// Numbers stay text (json.Number): a well-formed number out of range
+	// (1e400) is the field's problem (422), not unreadable JSON.
+	var tree any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(&tree); err != nil {
+		return unreadableJSON(err)
+	}
+	if _, ok := tree.(map[string]any); !ok {
+		return errs.New(errs.Unreadable, "O corpo deve ser um objeto JSON.")
+	}
+	if path := findNUL(tree, ""); path != "" {
+		return errs.InvalidField(path, "no_nul", "o texto contém um caractere nulo (U+0000), que não é aceito.")
+	}
+	if err := strictBody(body, tree, dst); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(body, dst); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			// te.Value is the JSON type ("string", "number", ...) or, for a
+			// number the Go type cannot hold, "number 1e400".
+			kind, num, overflow := strings.Cut(te.Value, " ")
+			field, ok := locate(tree, strings.Split(te.Field, "."), kind, "")
+			if !ok {
+				field = te.Field
+			}
+			if overflow && kind == "number" && strings.HasPrefix(te.Type.Kind().String(), "int") {
+				if x, err := strconv.ParseFloat(num, 64); err == nil && x != math.Trunc(x) {
+					return errs.InvalidField(field, "integer", fmt.Sprintf("o número %s não é inteiro: esperado um número inteiro.", shorten(num, 40)))
+				} else if err == nil && math.Abs(x) < 9e18 {
+					return errs.InvalidField(field, "integer", fmt.Sprintf("escreva o número %s como inteiro, sem expoente nem ponto decimal.", shorten(num, 40)))
+				}
+			}
+			if overflow && kind == "number" {
+				return errs.InvalidField(field, "range", fmt.Sprintf("o número %s está fora do intervalo aceito (%s).", shorten(num, 40), rangePT(te.Type.Kind().String())))
+			}
+			return errs.InvalidField(field, "type", fmt.Sprintf("tipo inválido: esperado %s.", typePT(te.Type.Kind().String())))
+		}
+		var pe *errs.Error
+		if errors.As(err, &pe) {
+			return pe
+		}
+		return unreadableJSON(err)
+	}
+	return nil
+}
+
+// unreadableJSON says in Portuguese where a body stopped being JSON.
+func unreadableJSON(err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return errs.New(errs.Unreadable, fmt.Sprintf("JSON ilegível: erro de sintaxe perto do byte %d do corpo.", se.Offset))
+	}
+	return errs.New(errs.Unreadable, "JSON ilegível: o corpo termina antes de fechar o objeto ou não é JSON.")
+}
+
+// findNUL returns the dotted path of the first string (or key) holding a NUL.
+func findNUL(v any, path string) string {
+	switch t := v.(type) {
+	case string:
+		if strings.ContainsRune(t, 0) {
+			return path
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			if strings.ContainsRune(k, 0) {
+				return path
+			}
+			if r := findNUL(t[k], p); r != "" {
+				return r
+			}
+		}
+	case []any:
+		for i, e := range t {
+			if r := findNUL(e, fmt.Sprintf("%s[%d]", path, i)); r != "" {
+				return r
+			}
+		}
+	}
+	return ""
+}
+
+// locate turns encoding/json's index-less field path ("defendants.cpf") into
+// the path of the first value of JSON type kind ("number", "string", ...)
+// found there, with array indices ("defendants[1].cpf").
+func locate(v any, segs []string, kind, path string) (string, bool) {
+	if arr, ok := v.([]any); ok && (len(segs) > 0 || kind != "array") {
+		for i, e := range arr {
+			if p, ok := locate(e, segs, kind, fmt.Sprintf("%s[%d]", path, i)); ok {
+				return p, true
+			}
+		}
+		return "", false
+	}
+	if len(segs) == 0 {
+		return path, jsonKind(v) == kind
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return "", false
+	}
+	child, ok := m[segs[0]]
+	if !ok {
+		return "", false
+	}
+	p := segs[0]
+	if path != "" {
+		p = path + "." + segs[0]
+	}
+	return locate(child, segs[1:], kind, p)
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case float64, json.Number:
+		return "number"
+	case bool:
+		return "bool"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	case nil:
+		return "null"
+	}
+	return ""
+}
+
+// rangePT says in Portuguese what a number of Go kind k may be.
+func rangePT(k string) string {
+	switch k {
+	case "int", "int64":
+		return "inteiro de até 19 dígitos"
+	case "int32":
+		return "inteiro de até 10 dígitos"
+	case "uint", "uint64", "uint32":
+		return "inteiro não negativo"
+	case "float64", "float32":
+		return "número decimal de magnitude representável"
+	}
+	return "número"
+}
+
+// shorten cuts s to at most n bytes, marking the cut with "…".
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func typePT(k string) string {
+	switch k {
+	case "string":
+		return "texto"
+	case "int", "int64", "int32", "uint", "uint64", "uint32":
+		return "número inteiro"
+	case "float64", "float32":
+		return "número"
+	case "bool":
+		return "true ou false"
+	case "slice":
+		return "lista"
+	case "struct", "map", "ptr":
+		return "objeto"
+	}
+	return k
+}

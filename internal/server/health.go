@@ -1,0 +1,31 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/juizado/juizado/internal/db"
+	"github.com/labstack/echo/v4"
+)
+
+func (s *Server) Healthz(c echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (s *Server) Readyz(c echo.Context) error {
+	ctx, cancel := context.WithTimeout(c.Request().Context(), 3*time.Second)
+	defer cancel()
+	sqlDB, err := s.Deps.DB.DB()
+	if err == nil {
+		err = sqlDB.PingContext(ctx)
+	}
+	if err == nil {
+		err = db.CheckSchema(ctx, sqlDB)
+	}
+	if err != nil {
+		s.Deps.Logger.Warn("not ready", "err", err.Error())
+		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+	}
+	return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
+}

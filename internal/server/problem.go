@@ -1,0 +1,150 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/labstack/echo/v4"
+)
+
+// Problem is an RFC 9457 problem document; Errors lists invalid fields.
+type Problem struct {
+	Type     string            `json:"type"`
+	Title    string            `json:"title"`
+	Status   int               `json:"status"`
+	Detail   string            `json:"detail"`
+	Instance string            `json:"instance,omitempty"`
+	Errors   []errs.FieldError `json:"errors,omitempty"`
+}
+
+var StatusOf = map[errs.Kind]int{
+	errs.Internal:     http.StatusInternalServerError,
+	errs.Invalid:      http.StatusUnprocessableEntity,
+	errs.Unreadable:   http.StatusBadRequest,
+	errs.NotFound:     http.StatusNotFound,
+	errs.Forbidden:    http.StatusForbidden,
+	errs.Conflict:     http.StatusConflict,
+	errs.Gone:         http.StatusGone,
+	errs.Unauthorized: http.StatusUnauthorized,
+}
+
+var TitleOf = map[int]string{
+	400: "Requisição ilegível",
+	401: "Não autenticado",
+	403: "Acesso negado",
+	404: "Não encontrado",
+	405: "Método não permitido",
+	409: "Conflito",
+	410: "Não disponível",
+	413: "Requisição grande demais",
+	415: "Tipo de conteúdo não aceito",
+	422: "Dados inválidos",
+	500: "Erro interno",
+	503: "Serviço indisponível",
+}
+
+// errorHandler renders every error as application/problem+json; internal
+// errors are logged and answered with a generic message (no SQL, no stack).
+func (s *Server) errorHandler(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	p := Problem{Type: "about:blank", Instance: c.Request().URL.Path}
+	var ae *errs.Error
+	var he *echo.HTTPError
+	switch {
+	case errors.As(err, &ae):
+		p.Status = StatusOf[ae.Kind]
+		p.Detail = ae.Message
+		p.Errors = ae.Fields
+	case errors.As(err, &he):
+		p.Status = he.Code
+		custom, _ := he.Message.(string)
+		if custom == http.StatusText(he.Code) {
+			custom = ""
+		}
+		switch {
+		case custom != "":
+			p.Detail = custom
+		case he.Code == http.StatusNotFound:
+			p.Detail = "Recurso não encontrado."
+		case he.Code == http.StatusMethodNotAllowed:
+			p.Detail = "Método não permitido para este recurso."
+		case he.Code == http.StatusRequestEntityTooLarge:
+			p.Detail = fmt.Sprintf("O corpo da requisição excede o limite de %s para este recurso.", SizePT(bodyLimit(c)))
+		case he.Code == http.StatusUnsupportedMediaType:
+			p.Detail = fmt.Sprintf("Tipo de conteúdo %q não aceito: envie application/json.", c.Request().Header.Get(echo.HeaderContentType))
+		default:
+			p.Detail = fmt.Sprint(he.Message)
+		}
+	case db.IsUnavailable(err):
+		// Degraded mode (issue 16, item 3): the database cannot serve now;
+		// the client is told to come back, never a 500.
+		p.Status = http.StatusServiceUnavailable
+		p.Detail = "O banco de dados está indisponível no momento. Tente novamente em alguns segundos."
+		s.Deps.Logger.Warn("database unavailable", "request_id", c.Response().Header().Get(echo.HeaderXRequestID), "route", c.Path(), "err", err.Error())
+	default:
+		p.Status = http.StatusInternalServerError
+	}
+	if p.Status == http.StatusServiceUnavailable {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds))
+		if isPagePath(c.Request().URL.Path) && c.Request().Method != http.MethodHead {
+			s.unavailablePage(c, p.Detail)
+			return
+		}
+	}
+	if p.Status == http.StatusInternalServerError {
+		p.Detail = "Erro interno. A falha foi registrada; tente novamente mais tarde."
+		s.Deps.Logger.Error("internal error", "request_id", c.Response().Header().Get(echo.HeaderXRequestID), "route", c.Path(), "err", err.Error())
+	}
+	p.Title = TitleOf[p.Status]
+	if p.Title == "" {
+		p.Title = http.StatusText(p.Status)
+	}
+	if p.Status == http.StatusUnauthorized {
+		c.Response().Header().Set("WWW-Authenticate", `Bearer realm="juizado"`)
+	}
+	b, _ := json.Marshal(p)
+	if c.Request().Method == http.MethodHead {
+		_ = c.NoContent(p.Status)
+		return
+	}
+	_ = c.Blob(p.Status, "application/problem+json", b)
+}
+
+// retryAfterSeconds is the Retry-After of a 503 while the database is
+// unreachable: about the time a restart or a standby's promotion takes.
+const retryAfterSeconds = 5
+
+// isPagePath reports whether path is one of the HTML pages (not the API,
+// the probes or the metrics).
+func isPagePath(path string) bool {
+	for _, p := range []string{"/api/", "/healthz", "/readyz", "/metrics"} {
+		if strings.HasPrefix(path, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// unavailablePage answers a page with an HTML 503: the error page when it
+// renders, else a minimal page (rendering may need what is unavailable).
+func (s *Server) unavailablePage(c echo.Context, msg string) {
+	rec := c.Response()
+	func() {
+		defer func() { _ = recover() }() // e.g. no session could be loaded
+		_ = s.PageError(c, http.StatusServiceUnavailable, msg)
+	}()
+	if rec.Committed {
+		return
+	}
+	_ = c.HTML(http.StatusServiceUnavailable, `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Serviço indisponível · Juizado do Torcedor</title></head><body><h1>Serviço indisponível</h1><p>`+
+		template.HTMLEscapeString(msg)+`</p></body></html>`)
+}

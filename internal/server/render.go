@@ -1,0 +1,150 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/labstack/echo/v4"
+)
+
+func parsePages(fsys fs.FS) (map[string]*template.Template, error) {
+	pages := map[string]*template.Template{}
+	if fsys == nil {
+		return pages, nil
+	}
+	for _, name := range []string{"impedidos"} {
+		t, err := template.ParseFS(fsys, "html/"+name+".html")
+		if err != nil {
+			return nil, fmt.Errorf("web: template %s: %w", name, err)
+		}
+		pages[name] = t
+	}
+	return pages, nil
+}
+
+// render executes a page into a buffer first, so a failing template never
+// sends half a page.
+func (s *Server) Render(c echo.Context, status int, name string, data any) error {
+	t, ok := s.pages[name]
+	if !ok {
+		return fmt.Errorf("web: no page %q", name)
+	}
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, data); err != nil {
+		return err
+	}
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// Page is what every page template receives.
+type Page struct {
+	Title string
+	// User is the signed-in user, nil when nobody is.
+	User *authz.User
+	// CSRF is the token every form posts in the hidden field "csrf":
+	// <input type="hidden" name="csrf" value="{{.CSRF}}">.
+	CSRF string
+	// Error is a message shown at the top of the page.
+	Error string
+	// Notice is a message of success shown at the top of the page (the
+	// flash left by the POST that redirected here).
+	Notice string
+	// Errs holds the message of each field at fault, by the field's name
+	// (the API's field path, e.g. "defendants[0].cpf"): shown next to it.
+	Errs map[string]string
+	// Form holds what was typed, by field name, to fill the form again.
+	Form url.Values
+	// Data is the page's own content.
+	Data any
+}
+
+// LayoutPages are the page templates parsed with the layout html/base.html
+// and the shared parts html/comum.html, one template set per page, parsed
+// once at start-up.
+var LayoutPages = []string{"entrar", "painel", "erro",
+	"processos", "processo_novo", "processo", "sentenca", "distribuicao", "audiencias", "feriados",
+	"torcida", "associado", "importar",
+	"clube", "verificar_form",
+	"admin_usuarios", "admin_papeis", "admin_juizados", "admin_auditoria"}
+
+// parseAccountPages adds the pages above to s.pages, each parsed with the
+// layout html/base.html (which calls the page's "content" template).
+func (s *Server) parseAccountPages(fsys fs.FS) error {
+	if fsys == nil {
+		return nil
+	}
+	for _, name := range LayoutPages {
+		t, err := ParseLayoutPage(fsys, name, s.Deps.Loc)
+		if err != nil {
+			return err
+		}
+		s.pages[name] = t
+	}
+	return nil
+}
+
+// ParseLayoutPage parses page name with the layout and the shared parts.
+func ParseLayoutPage(fsys fs.FS, name string, loc *time.Location) (*template.Template, error) {
+	t, err := template.New("base.html").Funcs(pageFuncs(loc)).ParseFS(fsys, "html/base.html", "html/comum.html", "html/"+name+".html")
+	if err != nil {
+		return nil, fmt.Errorf("web: template %s: %w", name, err)
+	}
+	return t, nil
+}
+
+// domainLabel names a user's domain in Portuguese.
+func domainLabel(u *authz.User) string {
+	switch {
+	case u == nil:
+		return ""
+	case u.CourtCode != nil:
+		return "juizado " + *u.CourtCode
+	case u.GroupID != nil:
+		return fmt.Sprintf("torcida organizada nº %d", *u.GroupID)
+	case u.Club != nil:
+		return "clube " + *u.Club
+	}
+	return ""
+}
+
+// roleLabel names a role in Portuguese.
+func RoleLabel(role string) string {
+	if l, ok := map[string]string{"admin": "administração", "clerk": "cartório", "judge": "juiz(a)", "prosecutor": "Ministério Público",
+		"police": "polícia", "fan_group": "gestão da torcida organizada", "club": "clube"}[role]; ok {
+		return l
+	}
+	return role
+}
+
+// page renders a page template with the signed-in user and the CSRF token.
+func (s *Server) Page(c echo.Context, status int, name string, p Page) error {
+	if u, ok := s.CurrentUser(c); ok {
+		p.User = &u
+	}
+	p.CSRF = s.csrfToken(c)
+	if p.Notice == "" && c.Get(SessionKey) != nil && status < 300 {
+		p.Notice = s.Sessions.PopString(c.Request().Context(), SessFlash)
+	}
+	if s.pages[name] == nil { // no templates (tests without them)
+		return c.String(status, p.Title+"\n"+p.Error)
+	}
+	return s.Render(c, status, name, p)
+}
+
+// pageError answers a page request with an error page.
+func (s *Server) PageError(c echo.Context, status int, msg string) error {
+	title := TitleOf[status]
+	if title == "" {
+		title = http.StatusText(status)
+	}
+	return s.Page(c, status, "erro", Page{Title: title, Error: msg})
+}
+
+// sessFlash is the session key of the message shown once by the next page.
+const SessFlash = "flash"

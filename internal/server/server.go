@@ -1,0 +1,174 @@
+// Package web is the HTTP face of Juizado: the Echo server, the RFC 9457
+// error handler, authentication by bearer token, one Casbin check per route
+// template, and thin handlers (one file per domain) that parse a request
+// DTO, call a domain service and render.
+package server
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"math/rand/v2"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/casbin/casbin/v2"
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/registry"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"github.com/prometheus/client_golang/prometheus"
+	"gorm.io/gorm"
+)
+
+// Deps are what the server needs.
+type Deps struct {
+	DB        *gorm.DB
+	Enforcer  *casbin.SyncedEnforcer
+	Clock     clock.Clock
+	Loc       *time.Location
+	Templates fs.FS // templates.FS
+	Logger    *slog.Logger
+	// Keys signs the blocklist (registry.KeyRing on JUIZADO_KEY_DIR); nil:
+	// a key kept in memory for this process only.
+	Keys *registry.KeyRing
+	// PublicURL is the court's public address, printed on documents and in
+	// their QR codes (JUIZADO_PUBLIC_URL).
+	PublicURL string
+	// TemplatesDir holds the court's own document wording, file by file
+	// over the embedded one (JUIZADO_TEMPLATES_DIR; "" for none).
+	TemplatesDir string
+	// Court is the court the public poster is issued by (JUIZADO_COURT).
+	Court string
+	// SecureCookies marks the session cookie Secure on every request
+	// (JUIZADO_SECURE_COOKIES); without it, only requests over TLS or
+	// with X-Forwarded-Proto: https get a Secure cookie.
+	SecureCookies bool
+	// TrustProxy takes the client's address from X-Forwarded-For for the
+	// login lockout (JUIZADO_TRUST_PROXY: behind a reverse proxy only).
+	TrustProxy bool
+	// SpoolDir keeps the gates' check records on disk while the database
+	// is unreachable, until it returns (JUIZADO_SPOOL_DIR; "" for memory
+	// only).
+	SpoolDir string
+}
+
+// Server is the HTTP server with its services.
+type Server struct {
+	Echo     *echo.Echo
+	Deps     Deps
+	Cases    *cases.Service
+	Lists    *registry.Lists
+	pages    map[string]*template.Template
+	routeSet map[string]bool
+	decider  *authz.Decider // Casbin decisions cached 1 s
+	tokens   tokenCache
+	Sessions *scs.SessionManager
+	Lockout  authz.Lockout
+	// Metrics is the server's Prometheus registry (GET /metrics); other
+	// components may register their collectors on it.
+	Metrics *prometheus.Registry
+}
+
+// Public lists the routes (method and Echo route template) anyone may call
+// without a token (../shared/API.md role table); every other route needs a
+// token and a Casbin policy.
+var Public = map[string]bool{
+	"GET /healthz":                true,
+	"GET /metrics":                true,
+	"GET /readyz":                 true,
+	"GET /impedidos":              true,
+	"GET /api/v1/public/banned":   true,
+	"GET /api/v1/blocklist/key":   true,
+	"GET /api/v1/legal/ban-range": true,
+	"GET /api/v1/legal/ban-term":  true,
+	"GET /api/v1/legal/deadline":  true,
+	"GET /api/v1/openapi.json":    true,
+	"GET /impedidos.pdf":          true,
+	"GET /verificar/:code":        true,
+	"POST /verificar/:code":       true,
+	"GET /entrar":                 true,
+	"POST /entrar":                true,
+	"POST /sair":                  true,
+}
+
+// New builds the server core: Echo with its middleware, the templates,
+// sessions and metrics; the API and the pages register their routes on it
+// and Seal then indexes them.
+func New(d Deps) (*Server, error) {
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.Keys == nil {
+		d.Keys = registry.EphemeralKeyRing()
+	}
+	lists := &registry.Lists{DB: d.DB, Clock: d.Clock, Loc: d.Loc, FormatNumber: cases.FormatNumber, CursorKey: d.Keys.CursorKey}
+	s := &Server{
+		Echo:    echo.New(),
+		Deps:    d,
+		Lists:   lists,
+		Cases:   &cases.Service{DB: d.DB, Clock: d.Clock, Loc: d.Loc, Blocklist: lists},
+		decider: &authz.Decider{E: d.Enforcer},
+	}
+	pages, err := parsePages(d.Templates)
+	if err != nil {
+		return nil, err
+	}
+	s.pages = pages
+	if err := s.parseAccountPages(d.Templates); err != nil {
+		return nil, err
+	}
+	if s.Sessions, err = newSessions(d); err != nil {
+		return nil, err
+	}
+	s.Lockout = authz.DefaultLockout
+	e := s.Echo
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.errorHandler
+	e.Use(middleware.RequestIDWithConfig(middleware.RequestIDConfig{Generator: requestID}))
+	e.Use(s.recoverer)
+	e.Use(s.requestLog)
+	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{XSSProtection: "0", ContentTypeNosniff: "nosniff", XFrameOptions: "DENY", ReferrerPolicy: "same-origin"}))
+	if err := s.metrics(); err != nil {
+		return nil, err
+	}
+	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "2M", Skipper: largeBody})) // photos and imports bound themselves (groups.go)
+	// Page routes: the session cookie and CSRF (session.go).
+	e.Use(s.session)
+	e.Use(s.authorize)
+	return s, nil
+}
+
+// seal indexes the routes registered so far: authorize and the session
+// middleware know a route of the router from an unknown path by it.
+func (s *Server) Seal() {
+	s.routeSet = map[string]bool{}
+	for _, r := range s.Echo.Routes() {
+		s.routeSet[r.Method+" "+r.Path] = true
+	}
+}
+
+// Routes returns "METHOD /template" for every route of the router.
+func (s *Server) Routes() []string {
+	var out []string
+	for _, r := range s.Echo.Routes() {
+		out = append(out, r.Method+" "+r.Path)
+	}
+	return out
+}
+
+func (s *Server) Now() time.Time { return s.Deps.Clock.Now() }
+
+// requestID makes a request id: 32 hex digits from the runtime's per-thread
+// generator (ids must be distinct in the logs, not secret; echo's default
+// reads crypto/rand for every request).
+func requestID() string {
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
+	return hex.EncodeToString(b[:])
+}

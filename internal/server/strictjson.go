@@ -1,0 +1,194 @@
+package server
+
+// Strict JSON (issue 16, item 5): a body is read as JSON only when it says
+// so (Content-Type application/json or a +json type), an object that names
+// a key twice is refused (RFC 8259 §4 leaves the meaning of duplicate names
+// to the reader; two readers may take different ones), and a key the
+// endpoint does not know is refused naming it, instead of being dropped.
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/juizado/juizado/internal/errs"
+)
+
+// isJSONType reports whether the Content-Type ct is application/json or a
+// structured-syntax +json type (RFC 6839), parameters ignored.
+func isJSONType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return false
+	}
+	return mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
+}
+
+// duplicateKey returns the dotted path (with array indices) of the first
+// key that an object of body names twice, or "".
+func duplicateKey(body []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	path, _ := dupValue(dec, "")
+	return path
+}
+
+// dupValue reads one value from dec and returns the path of the first
+// duplicate key inside it.
+func dupValue(dec *json.Decoder, path string) (string, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return "", err
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return "", nil
+	}
+	switch d {
+	case '{':
+		seen := map[string]bool{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return "", err
+			}
+			k, _ := kt.(string)
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			if seen[k] {
+				return p, nil
+			}
+			seen[k] = true
+			if r, err := dupValue(dec, p); r != "" || err != nil {
+				return r, err
+			}
+		}
+	case '[':
+		for i := 0; dec.More(); i++ {
+			if r, err := dupValue(dec, fmt.Sprintf("%s[%d]", path, i)); r != "" || err != nil {
+				return r, err
+			}
+		}
+	}
+	_, err = dec.Token() // the closing delimiter
+	return "", err
+}
+
+var (
+	jsonUnmarshaler = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
+	textUnmarshaler = reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem()
+)
+
+// unknownField returns the dotted path of the first key of tree (the body
+// decoded into any) that the Go type t does not take, or "". Types that
+// decode themselves (json.Unmarshaler, encoding.TextUnmarshaler), maps and
+// interfaces take any key.
+func unknownField(tree any, t reflect.Type, path string) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(textUnmarshaler) {
+		return ""
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		arr, ok := tree.([]any)
+		if !ok {
+			return ""
+		}
+		for i, e := range arr {
+			if p := unknownField(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+	case reflect.Struct:
+		obj, ok := tree.(map[string]any)
+		if !ok {
+			return ""
+		}
+		fields := jsonFields(t)
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			ft, ok := fields[k]
+			if !ok {
+				// encoding/json matches names case-insensitively.
+				for name, f := range fields {
+					if strings.EqualFold(name, k) {
+						ft, ok = f, true
+						break
+					}
+				}
+			}
+			if !ok {
+				return p
+			}
+			if r := unknownField(obj[k], ft, p); r != "" {
+				return r
+			}
+		}
+	}
+	return ""
+}
+
+// jsonFields maps the JSON names of struct t's fields (embedded structs
+// flattened, as encoding/json does) to their types.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			et := f.Type
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				for k, v := range jsonFields(et) {
+					if _, dup := out[k]; !dup {
+						out[k] = v
+					}
+				}
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	return out
+}
+
+// strictBody refuses a duplicate key or a key dst's type does not take
+// (errs.Invalid naming the key's path).
+func strictBody(body []byte, tree any, dst any) error {
+	if p := duplicateKey(body); p != "" {
+		return errs.InvalidField(p, "unique_key", "o campo aparece mais de uma vez no mesmo objeto JSON.")
+	}
+	if p := unknownField(tree, reflect.TypeOf(dst), ""); p != "" {
+		return errs.InvalidField(p, "known_field", "campo desconhecido neste recurso (confira o nome do campo na documentação: GET /api/v1/openapi.json).")
+	}
+	return nil
+}

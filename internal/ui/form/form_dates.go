@@ -1,0 +1,69 @@
+package form
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/errs"
+)
+
+// parseDateBR reads a date typed as dd/mm/aaaa (or AAAA-MM-DD).
+func ParseDateBR(s string) (civil.Date, error) {
+	s = strings.TrimSpace(s)
+	if d, err := civil.Parse(s); err == nil {
+		return d, nil
+	}
+	var d, m, y int
+	if n, err := fmt.Sscanf(s, "%d/%d/%d", &d, &m, &y); err != nil || n != 3 || y < 1000 {
+		return civil.Date{}, fmt.Errorf("data inválida: use dd/mm/aaaa")
+	}
+	out := civil.New(y, time.Month(m), d)
+	if !out.Valid() || out.Day != d || int(out.Month) != m {
+		return civil.Date{}, fmt.Errorf("data inexistente: confira dia e mês")
+	}
+	return out, nil
+}
+
+// isoDate turns a typed date into AAAA-MM-DD for the services; "" stays
+// "", and a date it cannot read is added to f under field.
+func IsoDate(f *errs.Fields, field, typed string) string {
+	typed = strings.TrimSpace(typed)
+	if typed == "" {
+		return ""
+	}
+	d, err := ParseDateBR(typed)
+	if err != nil {
+		f.Add(field, "date", err.Error()+".")
+		return ""
+	}
+	return d.String()
+}
+
+// instant joins a date (dd/mm/aaaa) and a time (hh:mm) in loc into RFC 3339.
+func Instant(f *errs.Fields, field, date, clock string, loc *time.Location, required bool) string {
+	if strings.TrimSpace(date) == "" {
+		if required {
+			f.Add(field, "required", "Informe a data (dd/mm/aaaa).")
+		}
+		return ""
+	}
+	d, err := ParseDateBR(date)
+	if err != nil {
+		f.Add(field, "date", err.Error()+".")
+		return ""
+	}
+	var hh, mm int
+	clock = strings.TrimSpace(clock)
+	// The time has a field of its own, named field+"_hora": its error goes there.
+	if clock == "" {
+		f.Add(field+"_hora", "time", "Informe também a hora (hh:mm).")
+		return ""
+	}
+	if n, err := fmt.Sscanf(clock, "%d:%d", &hh, &mm); err != nil || n != 2 || hh < 0 || hh > 23 || mm < 0 || mm > 59 {
+		f.Add(field+"_hora", "time", "Hora inválida: use hh:mm (por exemplo 15:20).")
+		return ""
+	}
+	return time.Date(d.Year, d.Month, d.Day, hh, mm, 0, 0, loc).Format(time.RFC3339)
+}

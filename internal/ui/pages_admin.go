@@ -1,0 +1,310 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/api"
+	"github.com/juizado/juizado/internal/audit"
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/server"
+	"github.com/juizado/juizado/internal/textcheck"
+	"github.com/juizado/juizado/internal/ui/form"
+	"github.com/labstack/echo/v4"
+	"gorm.io/gorm"
+)
+
+// The administrator's pages: users (list, create with a password, disable,
+// enable), the roles and what each may do (the Casbin policy), the courts
+// with their settings (§ 7º reading, publication by default) and the audit
+// trail of the administrator's court.
+
+func (s *UI) adminPages(e *echo.Echo) {
+	a := s.RequirePage("admin")
+	e.GET("/admin/usuarios", s.usersPage, a)
+	e.POST("/admin/usuarios", s.createUserPage, a)
+	e.POST("/admin/usuarios/:id/desativar", s.setUserDisabled(true), a)
+	e.POST("/admin/usuarios/:id/ativar", s.setUserDisabled(false), a)
+	e.GET("/admin/papeis", s.rolesPage, a)
+	e.GET("/admin/juizados", s.courtsPage, a)
+	e.POST("/admin/juizados/configuracao", s.courtSettingsPage, a)
+	e.GET("/admin/auditoria", s.auditPage, a)
+}
+
+type usersData struct {
+	Users  []authz.User
+	Courts []cases.Court
+	Roles  []string
+}
+
+// courts returns the administrator's court: an admin belongs to one court
+// and manages only it (issue 16, item 2); new courts are created by the
+// operator (juizado user create --court TR.OOOO --create-court).
+func (s *UI) courts(c echo.Context) ([]cases.Court, error) {
+	var cs []cases.Court
+	err := db.Conn(c.Request().Context(), s.Deps.DB).Where("code = ?", server.Actor(c).Court).Order("code").Find(&cs).Error
+	return cs, err
+}
+
+// adminRoles are the roles a court's admin gives: the court's staff and the
+// managers of its fan groups (club accounts are national: the operator
+// creates them with juizado user create --role club).
+var adminRoles = []string{"admin", "clerk", "judge", "prosecutor", "police", "fan_group"}
+
+// usersPage: GET /admin/usuarios.
+func (s *UI) usersPage(c echo.Context) error {
+	return s.renderUsers(c, http.StatusOK, server.Page{Form: url.Values{"court": {server.Actor(c).Court}}})
+}
+
+func (s *UI) renderUsers(c echo.Context, status int, p server.Page) error {
+	us, err := authz.ListCourtUsers(c.Request().Context(), s.Deps.DB, server.Actor(c).Court)
+	if err != nil {
+		return err
+	}
+	cs, err := s.courts(c)
+	if err != nil {
+		return err
+	}
+	p.Title = "Usuários"
+	p.Data = usersData{Users: us, Courts: cs, Roles: adminRoles}
+	return s.Page(c, status, "admin_usuarios", p)
+}
+
+// createUserPage: POST /admin/usuarios (name, role, court | group, senha,
+// senha2): a user of the admin's court only (its staff, or a manager of one
+// of its fan groups); another court, or a group of another court, is refused
+// with the message of an unknown one.
+func (s *UI) createUserPage(c echo.Context) error {
+	ctx := c.Request().Context()
+	own := server.Actor(c).Court
+	var f errs.Fields
+	spec := authz.UserSpec{Name: textcheck.Line(c.FormValue("name")), Role: c.FormValue("role")}
+	if rule, msg := textcheck.Problem(spec.Name, 200, false); rule != "" {
+		f.Add("name", rule, msg)
+	} else if spec.Name == "" {
+		f.Add("name", "required", "Informe o nome de usuário.")
+	}
+	if !server.Contains(adminRoles, spec.Role) {
+		f.Add("role", "oneof", "Escolha um perfil deste juizado (contas de clube são criadas por quem opera o sistema).")
+	}
+	switch {
+	case authz.IsStaff(spec.Role):
+		spec.Court = c.FormValue("court")
+		if spec.Court == "" {
+			spec.Court = own
+		}
+		if spec.Court != own {
+			f.Add("court", "own_court", "Escolha o juizado "+own+": o administrador cadastra usuários do seu juizado.")
+		}
+	case spec.Role == "fan_group":
+		spec.Group, _ = strconv.ParseInt(strings.TrimSpace(c.FormValue("group")), 10, 64)
+		if spec.Group <= 0 {
+			f.Add("group", "required", "Informe o número da torcida organizada.")
+		} else {
+			var n int64
+			if err := db.Conn(ctx, s.Deps.DB).Raw("SELECT count(*) FROM fan_groups WHERE id = ? AND court_code = ?", spec.Group, own).Scan(&n).Error; err != nil {
+				return err
+			}
+			if n == 0 {
+				f.Add("group", "exists", fmt.Sprintf("Torcida %d não encontrada entre as torcidas cadastradas neste juizado.", spec.Group))
+			}
+		}
+	}
+	pw := c.FormValue("senha")
+	if err := authz.CheckPasswordLength(pw); err != nil {
+		f.Add("senha", "length", fmt.Sprintf("A senha deve ter de %d a %d caracteres.", authz.MinPasswordLen, authz.MaxPasswordLen))
+	} else if pw != c.FormValue("senha2") {
+		f.Add("senha2", "match", "As senhas não conferem.")
+	}
+	if spec.Name != "" {
+		if _, err := authz.FindUser(ctx, s.Deps.DB, spec.Name); err == nil {
+			f.Add("name", "unique", "Já existe um usuário com este nome.")
+		}
+	}
+	fail := func(err error) error {
+		fields, msg, status, ok := formErrors(err)
+		if !ok {
+			return err
+		}
+		vals := formOf(c)
+		vals.Del("senha")
+		vals.Del("senha2")
+		return s.renderUsers(c, status, server.Page{Form: vals, Errs: fields, Error: msg})
+	}
+	if err := f.Err(); err != nil {
+		return fail(err)
+	}
+	var u authz.User
+	err := db.WithTx(ctx, s.Deps.DB, func(ctx context.Context) error {
+		var err error
+		if u, _, err = authz.EnsureUser(ctx, s.Deps.DB, spec); err != nil {
+			return err
+		}
+		return authz.SetPassword(ctx, s.Deps.DB, u.ID, pw)
+	})
+	if errors.Is(err, authz.ErrInvalidUser) {
+		return fail(errs.InvalidField("role", "domain", "O juizado ou a torcida informados não existem."))
+	}
+	if err != nil {
+		return err
+	}
+	msg := "Usuário " + u.Name + " criado (" + server.RoleLabel(u.Role) + ")."
+	if u.Role == "judge" {
+		if n, err := s.Cases.DistributePending(ctx, u.Court()); err == nil && n > 0 {
+			msg += fmt.Sprintf(" %d processo(s) pendente(s) distribuído(s).", n)
+		}
+	}
+	s.flash(c, msg)
+	return redirect(c, "/admin/usuarios")
+}
+
+// setUserDisabled: POST /admin/usuarios/:id/desativar and /ativar.
+func (s *UI) setUserDisabled(disabled bool) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		id, err := api.IDParam(c, "Usuário")
+		if err != nil {
+			return s.pageFail(c, err)
+		}
+		if id == pageUser(c).ID {
+			return s.PageError(c, http.StatusUnprocessableEntity, "Você não pode desativar a própria conta.")
+		}
+		u, ok, err := authz.CourtUser(c.Request().Context(), s.Deps.DB, server.Actor(c).Court, id)
+		if err != nil {
+			return err
+		}
+		if !ok { // unknown, or of another court: the same answer
+			return s.PageError(c, http.StatusNotFound, "Usuário não encontrado.")
+		}
+		if err := s.InTx(c, func(ctx context.Context) error {
+			_, err := authz.SetDisabled(ctx, s.Deps.DB, u.Name, disabled, s.Now())
+			return err
+		}); err != nil {
+			return err
+		}
+		s.ForgetUser(u.ID)
+		if disabled {
+			s.flash(c, "Usuário "+u.Name+" desativado: seus tokens e sessões deixam de valer.")
+		} else {
+			s.flash(c, "Usuário "+u.Name+" reativado.")
+		}
+		return redirect(c, "/admin/usuarios")
+	}
+}
+
+type roleRules struct {
+	Role  string
+	Rules []string
+}
+
+// rolesPage: GET /admin/papeis — what each role may do (the base policy and
+// the rules added in the database).
+func (s *UI) rolesPage(c echo.Context) error {
+	rules, err := s.Deps.Enforcer.GetPolicy()
+	if err != nil {
+		return err
+	}
+	by := map[string][]string{}
+	for _, r := range rules {
+		if len(r) >= 4 {
+			dom := ""
+			if r[1] != authz.AnyDomain {
+				dom = " (só em " + r[1] + ")"
+			}
+			by[r[0]] = append(by[r[0]], r[3]+" "+r[2]+dom)
+		}
+	}
+	var out []roleRules
+	for _, role := range authz.Roles {
+		rs := by[role]
+		sort.Strings(rs)
+		out = append(out, roleRules{Role: role, Rules: rs})
+	}
+	return s.Page(c, http.StatusOK, "admin_papeis", server.Page{Title: "Perfis", Data: out})
+}
+
+// courtsPage: GET /admin/juizados.
+func (s *UI) courtsPage(c echo.Context) error {
+	return s.renderCourts(c, http.StatusOK, server.Page{})
+}
+
+func (s *UI) renderCourts(c echo.Context, status int, p server.Page) error {
+	cs, err := s.courts(c)
+	if err != nil {
+		return err
+	}
+	p.Title = "Juizados e configurações"
+	p.Data = cs
+	return s.Page(c, status, "admin_juizados", p)
+}
+
+// courtSettingsPage: POST /admin/juizados/configuracao (code,
+// sec7_doubles_ban, publish_default): the court's reading of art. 201, § 7º
+// and whether sentences publish the name by default.
+//
+// Only the admin's own court: another court's code is 404, as an unknown one.
+func (s *UI) courtSettingsPage(c echo.Context) error {
+	code := c.FormValue("code")
+	if code != server.Actor(c).Court {
+		return s.PageError(c, http.StatusNotFound, "Juizado não encontrado.")
+	}
+	var res *gorm.DB
+	if err := s.InTx(c, func(ctx context.Context) error {
+		res = db.Conn(ctx, s.Deps.DB).Model(&cases.Court{}).Where("code = ?", code).
+			Updates(map[string]any{"sec7_doubles_ban": c.FormValue("sec7_doubles_ban") == "true", "publish_default": c.FormValue("publish_default") == "true"})
+		return res.Error
+	}); err != nil {
+		return err
+	}
+	if res.RowsAffected == 0 {
+		return s.PageError(c, http.StatusNotFound, "Juizado não encontrado.")
+	}
+	s.flash(c, "Configurações do juizado "+code+" salvas.")
+	return redirect(c, "/admin/juizados")
+}
+
+// auditPage: GET /admin/auditoria[?table=&record_id=&actor_id=&from=&to=]
+// — the trail of the administrator's court, newest first.
+func (s *UI) auditPage(c echo.Context) error {
+	var f errs.Fields
+	q := c.QueryParams()
+	flt := audit.Filter{Domain: server.Actor(c).Court, CourtGroups: true, Table: strings.TrimSpace(q.Get("table")), RecordID: strings.TrimSpace(q.Get("record_id")), Limit: 200}
+	if v := strings.TrimSpace(q.Get("actor_id")); v != "" {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id <= 0 {
+			f.Add("actor_id", "integer", "Use o número do usuário.")
+		}
+		flt.ActorID = id
+	}
+	if d := form.IsoDate(&f, "from", q.Get("from")); d != "" {
+		dd, _ := form.ParseDateBR(d)
+		flt.From = dd.Start(s.Deps.Loc)
+	}
+	if d := form.IsoDate(&f, "to", q.Get("to")); d != "" {
+		dd, _ := form.ParseDateBR(d)
+		flt.To = dd.AddDays(1).Start(s.Deps.Loc)
+	}
+	p := server.Page{Title: "Auditoria", Form: q}
+	status := http.StatusOK
+	var items []audit.Entry
+	if err := f.Err(); err != nil {
+		fields, msg, st, _ := formErrors(err)
+		p.Errs, p.Error, status = fields, msg, st
+	} else {
+		var err error
+		if items, err = audit.List(c.Request().Context(), s.Deps.DB, flt); err != nil {
+			return err
+		}
+		api.RedactMemberData(server.Actor(c).Role, items)
+	}
+	p.Data = items
+	return s.Page(c, status, "admin_auditoria", p)
+}

@@ -1,0 +1,189 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/server"
+	"github.com/juizado/juizado/internal/ui/form"
+	"github.com/labstack/echo/v4"
+)
+
+// The judge's decisions on the bans of a case, as forms of the case page:
+// lifting a precautionary ban (POST /processos/:id/revogacao) and renewing
+// it (/renovacao); correcting a material error in a final ban's last day
+// (/correcao) and deciding the credit for time under precautionary bans
+// (/detracao). A final ban is never extended (CF art. 5º, XXXVI). They call
+// the same cases.Service methods as POST /api/v1/bans/:id/lift, /renew,
+// /correct and /credit, inside a transaction carrying the judge (the audit
+// trail names who decided).
+//
+// Each ban has its own form on the page; the ban is the hidden field ban_id
+// and the fields of its form carry its id ("rev[12].reason"), so that an
+// error shows next to the field of that ban's form and nowhere else.
+
+// banPages registers the forms of the judge's decisions on bans.
+func (s *UI) banPages(e *echo.Echo) {
+	judge := s.RequirePage("judge")
+	e.POST("/processos/:id/revogacao", s.liftPage, judge)
+	e.POST("/processos/:id/renovacao", s.renewPage, judge)
+	e.POST("/processos/:id/correcao", s.correctPage, judge)
+	e.POST("/processos/:id/detracao", s.creditPage, judge)
+}
+
+// caseBan returns the case of the path and the ban of the form field ban_id,
+// which must be one of that case's bans (errs.NotFound otherwise: a ban of
+// another case is not decided from this page).
+func (s *UI) caseBan(c echo.Context) (int64, *cases.BanView, error) {
+	id, err := caseID(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	v, err := s.Cases.Get(c.Request().Context(), server.Actor(c), id)
+	if err != nil {
+		return 0, nil, err
+	}
+	want := formID(c.FormValue("ban_id"))
+	for i := range v.Bans {
+		if v.Bans[i].ID == want {
+			return id, &v.Bans[i], nil
+		}
+	}
+	return 0, nil, errs.New(errs.NotFound, "Impedimento não encontrado neste processo.")
+}
+
+// banPrefix is the prefix of the fields of ban id's form named form.
+func banPrefix(vals string, id int64) string { return fmt.Sprintf("%s[%d].", vals, id) }
+
+// liftPage: POST /processos/:id/revogacao (the judge of the case; form:
+// ban_id, rev[ID].lifted_on as dd/mm/aaaa, rev[ID].reason): lifts a
+// precautionary ban (CPP art. 319, II; art. 282, § 5º) through
+// cases.Service.Lift, which refreshes the blocklist in the same
+// transaction.
+func (s *UI) liftPage(c echo.Context) error {
+	id, ban, err := s.caseBan(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	prefix := banPrefix("rev", ban.ID)
+	var f errs.Fields
+	typed := c.FormValue(prefix + "lifted_on")
+	in := cases.LiftInput{LiftedOn: form.IsoDate(&f, "lifted_on", typed), Reason: c.FormValue(prefix + "reason")}
+	if strings.TrimSpace(typed) == "" {
+		f.Add("lifted_on", "required", "Informe a data da decisão que revoga a medida (dd/mm/aaaa).")
+	}
+	if strings.TrimSpace(in.Reason) == "" {
+		f.Add("reason", "required", "Informe o motivo da revogação.")
+	}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, prefix, err)
+	}
+	out, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.BanView, error) {
+		return s.Cases.Lift(ctx, server.Actor(c), ban.ID, in)
+	})
+	if !ok {
+		return resp
+	}
+	s.flash(c, fmt.Sprintf("Impedimento cautelar de %s revogado em %s (CPP, art. 282, § 5º): a lista de bloqueio dos clubes foi atualizada.", out.Name, server.DateBR(out.LiftedOn)))
+	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
+}
+
+// renewPage: POST /processos/:id/renovacao (the judge of the case; form:
+// ban_id, ren[ID].review_on as dd/mm/aaaa, ren[ID].reason): renews a
+// precautionary ban with a new review date (CPP art. 319, II; art. 282;
+// Res. CNJ 417/2021, art. 19) through cases.Service.Renew. Only a
+// precautionary ban is renewed: a final ban is never extended (CF art. 5º,
+// XXXVI), and the page offers it no such form.
+func (s *UI) renewPage(c echo.Context) error {
+	id, ban, err := s.caseBan(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	prefix := banPrefix("ren", ban.ID)
+	var f errs.Fields
+	typed := c.FormValue(prefix + "review_on")
+	in := cases.RenewInput{ReviewOn: form.IsoDate(&f, "review_on", typed), Reason: c.FormValue(prefix + "reason")}
+	if strings.TrimSpace(typed) == "" {
+		f.Add("review_on", "required", "Informe a nova data de revisão (dd/mm/aaaa).")
+	}
+	if strings.TrimSpace(in.Reason) == "" {
+		f.Add("reason", "required", "Informe o fundamento da renovação.")
+	}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, prefix, err)
+	}
+	r, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.RenewResult, error) {
+		return s.Cases.Renew(ctx, server.Actor(c), ban.ID, in)
+	})
+	if !ok {
+		return resp
+	}
+	msg := fmt.Sprintf("Medida cautelar de %s renovada (CPP, art. 319, II): revisão em %s.", r.Ban.Name, r.Renewal.NewReview.BR())
+	return s.doneOnCase(c, id, "#documentos", msg, r.Notes)
+}
+
+// correctPage: POST /processos/:id/correcao (the judge of the case; form:
+// ban_id, cor[ID].last_day as dd/mm/aaaa, cor[ID].reason): corrects a
+// material error in a final ban's last day through cases.Service.Correct
+// (DOMAIN.md §3: its own movement, with its reason; not an extension: the
+// term stays within the range recorded on the ban).
+func (s *UI) correctPage(c echo.Context) error {
+	id, ban, err := s.caseBan(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	prefix := banPrefix("cor", ban.ID)
+	var f errs.Fields
+	typed := c.FormValue(prefix + "last_day")
+	in := cases.CorrectInput{LastDay: form.IsoDate(&f, "last_day", typed), Reason: c.FormValue(prefix + "reason")}
+	if strings.TrimSpace(typed) == "" {
+		f.Add("last_day", "required", "Informe o último dia corrigido (dd/mm/aaaa).")
+	}
+	if strings.TrimSpace(in.Reason) == "" {
+		f.Add("reason", "required", "Descreva o erro material corrigido.")
+	}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, prefix, err)
+	}
+	b, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.BanView, error) {
+		return s.Cases.Correct(ctx, server.Actor(c), ban.ID, in)
+	})
+	if !ok {
+		return resp
+	}
+	return s.doneOnCase(c, id, "#documentos", fmt.Sprintf("Erro material corrigido no impedimento de %s: último dia %s.", b.Name, server.DateBR(b.LastDay)), nil)
+}
+
+// creditPage: POST /processos/:id/detracao (the judge of the case; form:
+// ban_id, det[ID].days, det[ID].reason): the judge's decision on the time
+// the defendant spent under precautionary bans (detração, CP art. 42; a
+// decision, never automatic; 0 days records a refusal) through
+// cases.Service.Credit.
+func (s *UI) creditPage(c echo.Context) error {
+	id, ban, err := s.caseBan(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	prefix := banPrefix("det", ban.ID)
+	var f errs.Fields
+	in := cases.CreditInput{Days: formInt(&f, "days", c.FormValue(prefix+"days")), Reason: c.FormValue(prefix + "reason")}
+	if in.Days == nil && strings.TrimSpace(c.FormValue(prefix+"days")) == "" {
+		f.Add("days", "required", "Informe os dias a descontar (0 para não descontar).")
+	}
+	if strings.TrimSpace(in.Reason) == "" {
+		f.Add("reason", "required", "Fundamente a decisão sobre a detração.")
+	}
+	if err := f.Err(); err != nil {
+		return s.caseFormFail(c, prefix, err)
+	}
+	b, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.BanView, error) {
+		return s.Cases.Credit(ctx, server.Actor(c), ban.ID, in)
+	})
+	if !ok {
+		return resp
+	}
+	return s.doneOnCase(c, id, "#documentos", fmt.Sprintf("Detração decidida (CP, art. 42): %d dias descontados do impedimento de %s, que termina em %s.", *in.Days, b.Name, server.DateBR(b.LastDay)), nil)
+}

@@ -1,0 +1,17 @@
+// Package ui is Juizado's HTML pages for people signed in with a session
+// (and the public pages): one file per page group, routes.go listing every
+// page with its permission, and the forms' parsing and validation in
+// internal/ui/form. The pages call the same services as the JSON API
+// (internal/api), whose downloads some of them reuse.
+package ui
+
+import "github.com/juizado/juizado/internal/api"
+
+// UI holds the page handlers over the API (and through it the server
+// core).
+type UI struct {
+	*api.API
+}
+
+// New makes the pages over a (their routes are registered by Routes).
+func New(a *api.API) *UI { return &UI{API: a} }

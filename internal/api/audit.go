@@ -14,10 +14,6 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-func (s *API) AuditRoutes(api *echo.Group) {
-	api.GET("/audit", s.auditList)
-}
-
 // auditList: GET /api/v1/audit (admin, judge) — the trail of the caller's
 // court and of the member registers of the fan groups registered in it
 // (domain "group:ID"), filtered by record (table, record_id), person

@@ -12,17 +12,6 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-func (s *API) banRoutes(api *echo.Group) {
-	api.GET("/bans/:id/reporting-windows", s.reportingWindows)
-	api.POST("/bans/:id/breaches", s.recordBreach)
-	api.POST("/bans/:id/lift", s.liftBan)
-	api.POST("/bans/:id/extend", s.extendBan)
-	api.POST("/bans/:id/renew", s.renewBan)
-	api.POST("/bans/:id/correct", s.correctBan)
-	api.POST("/bans/:id/credit", s.creditBan)
-	api.POST("/breaches/:id/decision", s.decideBreach)
-}
-
 // banWrite binds the body of a write on ban :id and answers 200 with what do
 // returns.
 func banWrite[T any](c echo.Context, do func(id int64, in T) (any, error)) error {

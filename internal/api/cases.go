@@ -14,17 +14,6 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-func (s *API) CaseRoutes(api *echo.Group) {
-	api.POST("/cases", s.fileCase)
-	api.GET("/cases", s.listCases)
-	api.GET("/cases/:id", s.getCase)
-	api.GET("/cases/by-number/:number", s.caseByNumber)
-	api.POST("/cases/:id/sentence", s.sentence)
-	api.POST("/cases/:id/sentence/sign", s.signDraft)
-	api.POST("/cases/:id/appeal-result", s.appealResult)
-	s.workflowRoutes(api)
-}
-
 func PathID(c echo.Context, name string) (int64, error) {
 	id, err := strconv.ParseInt(c.Param(name), 10, 64)
 	if err != nil || id <= 0 {

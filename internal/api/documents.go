@@ -54,18 +54,6 @@ func (s *API) newDocuments() *Documents {
 	return d
 }
 
-func (s *API) DocumentRoutes(e *echo.Echo, api *echo.Group) {
-	d := s.Docs
-	e.GET("/verificar/:code", d.verify)
-	e.POST("/verificar/:code", d.compare)
-	e.GET("/impedidos.pdf", d.poster)
-	for _, k := range []pdf.Kind{pdf.KindSentence, pdf.KindNotice, pdf.KindLetter, pdf.KindSummary} {
-		api.GET("/cases/:id/documents/"+string(k)+".pdf", d.CaseDocument(k))
-	}
-	api.GET("/cases/:id/sentence/draft.pdf", d.Draft)
-	api.GET("/certificates/:cpf", d.certificate)
-}
-
 // issueSentence issues the sentence document of the decision a judge has
 // just signed for defendantID in case caseID (pdf.Service.IssueSentence:
 // one document per decision, the same PDF at every later download). The

@@ -28,23 +28,6 @@ type GroupHandlers struct {
 	docs *pdf.Service // the register extract (PDF)
 }
 
-func (s *API) GroupRoutes(api *echo.Group) {
-	h := s.Groups
-	api.POST("/groups", h.createGroup)
-	api.GET("/groups", h.listGroups)
-	api.GET("/groups/:id", h.getGroup)
-	api.GET("/groups/:id/members", h.listMembers)
-	api.POST("/groups/:id/members", h.addMember)
-	api.POST("/groups/:id/members/import", h.importMembers)
-	api.GET("/groups/:id/members/export", h.exportMembers)
-	api.GET("/members/:id", h.getMember)
-	api.PATCH("/members/:id", h.patchMember)
-	api.POST("/members/:id/leave", h.leave)
-	api.POST("/members/:id/rejoin", h.rejoin)
-	api.PUT("/members/:id/photo", h.putPhoto)
-	api.GET("/members/:id/photo", h.GetPhoto)
-}
-
 // groupActor returns the authenticated user with their domain.
 func GroupActor(c echo.Context) registry.Actor {
 	u, _ := c.Get(server.UserKey).(authz.User)

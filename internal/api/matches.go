@@ -14,10 +14,6 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-func (s *API) matchRoutes(api *echo.Group) {
-	api.POST("/matches/import", s.importMatches)
-}
-
 // importMatches: POST /api/v1/matches/import[?dry_run=true] (clerk). The
 // body is the schedule as text/csv (matches-2025.csv format). 201 with the
 // report when applied, 200 for a dry run, 422 (problem+json carrying the

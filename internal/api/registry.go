@@ -25,16 +25,6 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-func (s *API) RegistryRoutes(api *echo.Group) {
-	api.GET("/public/banned", s.publicBanned)
-	api.GET("/blocklist", s.blocklist)
-	api.GET("/blocklist/changes", s.blocklistChanges)
-	api.GET("/blocklist/key", s.blocklistKey)
-	api.GET("/blocklist/check/:cpf", s.blocklistCheck)
-	api.POST("/blocklist/checks", s.blocklistChecksUpload)
-	api.GET("/blocklist/awaiting-identification", s.awaitingIdentification)
-}
-
 // acceptsCSV reports whether an Accept header asks for text/csv (with a
 // non-zero quality) ahead of JSON.
 func acceptsCSV(accept string) bool {

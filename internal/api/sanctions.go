@@ -15,16 +15,6 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-func (s *API) SanctionsRoutes(api *echo.Group) {
-	api.GET("/legal/ban-range", s.banRange)
-	api.GET("/legal/ban-term", s.banTerm)
-	api.GET("/legal/deadline", s.legalDeadline)
-	// Bans after the sentence (breach, lift, extension, reporting windows)
-	// and the match schedule of the reporting duties.
-	s.banRoutes(api)
-	s.matchRoutes(api)
-}
-
 func boolParam(c echo.Context, name string, f *errs.Fields) *bool {
 	v := c.QueryParam(name)
 	if v == "" {

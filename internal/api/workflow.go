@@ -19,37 +19,8 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// evidenceRoute takes bodies above the server's 2 MB limit and bounds them
-// itself (cases.MaxEvidenceBytes, 413 above).
-const evidenceRoute = "POST /api/v1/cases/:id/evidence"
-
-func init() { server.LargeBodyRoutes[evidenceRoute] = cases.MaxEvidenceBytes + MultipartSlack }
-
 // multipartSlack is room for the multipart framing and the other fields.
 const MultipartSlack = 1 << 20
-
-// workflowRoutes: the case workflow (transitions, docket, evidence,
-// hearings, plea agreements, suspensions, notifications and the court's
-// holidays). Writes on a case take an optional If-Match with the ETag of
-// GET /api/v1/cases/{id} ("v{version}"): a stale one is 412.
-func (s *API) workflowRoutes(api *echo.Group) {
-	api.POST("/cases/:id/transitions", s.transition)
-	api.POST("/cases/:id/movements", s.addMovement)
-	api.POST("/cases/:id/evidence", s.addEvidence)
-	api.GET("/cases/:id/evidence", s.listEvidence)
-	api.GET("/evidence/:id", s.GetEvidence)
-	api.POST("/cases/:id/hearings", s.scheduleHearing)
-	api.GET("/hearings", s.calendar)
-	api.POST("/cases/:id/plea", s.offerPlea)
-	api.POST("/cases/:id/plea/homologate", s.homologate)
-	api.POST("/cases/:id/suspension", s.suspend)
-	api.POST("/cases/:id/settlement", s.settle)
-	api.POST("/cases/:id/notifications", s.notify)
-	api.PUT("/cases/:id/defendants/:defendant_id/group", s.linkGroup)
-	api.PUT("/cases/:id/defendants/:defendant_id/cpf", s.identify)
-	api.POST("/holidays", s.addHoliday)
-	api.GET("/holidays", s.holidays)
-}
 
 var etagVersion = regexp.MustCompile(`^"v([0-9]{1,9})"$`)
 

@@ -27,7 +27,7 @@ func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 			method = "GET"
 		}
 		key := method + " " + c.Path()
-		if Public[key] || !s.routeSet[key] {
+		if perm, known := s.perms[key]; !known || perm == Anyone {
 			return next(c)
 		}
 		if !strings.HasPrefix(c.Path(), "/api/") {
@@ -42,6 +42,7 @@ func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 			if !allowed {
 				return s.PageError(c, http.StatusForbidden, "O perfil "+RoleLabel(u.Role)+" não tem acesso a esta página.")
 			}
+			c.Response().Header().Set("Cache-Control", "no-store") // a signed-in user's page
 			return next(c)
 		}
 		h := c.Request().Header.Get(echo.HeaderAuthorization)

@@ -3,17 +3,16 @@ package server
 import (
 	"fmt"
 
-	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
 )
 
 // maxBody is the server's body limit (BodyLimit in New) for the routes
-// that do not bound their bodies themselves (largeBodyRoutes).
+// that do not bound their bodies themselves (MaxBody, routes.go).
 const maxBody = 2 << 20
 
 // bodyLimit is the body limit of c's route in bytes.
-func bodyLimit(c echo.Context) int64 {
-	if n, ok := LargeBodyRoutes[c.Request().Method+" "+c.Path()]; ok {
+func (s *Server) bodyLimit(c echo.Context) int64 {
+	if n, ok := s.routeMaxBody(c.Request().Method + " " + c.Path()); ok {
 		return n
 	}
 	return maxBody
@@ -31,15 +30,9 @@ func SizePT(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// largeBodyRoutes take bodies above the server's 2 MB limit and bound them
-// themselves: a photo (5 MB, 413 above) and an import (a ZIP with photos).
-var LargeBodyRoutes = map[string]int64{
-	"PUT /api/v1/members/:id/photo":          registry.MaxPhotoBytes,
-	"POST /api/v1/groups/:id/members/import": registry.MaxImportBytes,
-}
-
-// largeBody is the BodyLimit skipper for largeBodyRoutes.
-func largeBody(c echo.Context) bool {
-	_, ok := LargeBodyRoutes[c.Request().Method+" "+c.Path()]
+// largeBody is the BodyLimit skipper for the routes registered with
+// MaxBody.
+func (s *Server) largeBody(c echo.Context) bool {
+	_, ok := s.routeMaxBody(c.Request().Method + " " + c.Path())
 	return ok
 }

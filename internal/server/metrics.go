@@ -31,6 +31,6 @@ func (s *Server) metrics() error {
 		Skipper: func(c echo.Context) bool { return c.Path() == "/metrics" },
 	})
 	s.Echo.Use(mw)
-	s.Echo.GET("/metrics", echoprometheus.NewHandlerWithConfig(echoprometheus.HandlerConfig{Gatherer: reg}))
+	s.Router("").GET("/metrics", Anyone, echoprometheus.NewHandlerWithConfig(echoprometheus.HandlerConfig{Gatherer: reg}))
 	return nil
 }

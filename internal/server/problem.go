@@ -78,7 +78,7 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		case he.Code == http.StatusMethodNotAllowed:
 			p.Detail = "Método não permitido para este recurso."
 		case he.Code == http.StatusRequestEntityTooLarge:
-			p.Detail = fmt.Sprintf("O corpo da requisição excede o limite de %s para este recurso.", SizePT(bodyLimit(c)))
+			p.Detail = fmt.Sprintf("O corpo da requisição excede o limite de %s para este recurso.", SizePT(s.bodyLimit(c)))
 		case he.Code == http.StatusUnsupportedMediaType:
 			p.Detail = fmt.Sprintf("Tipo de conteúdo %q não aceito: envie application/json.", c.Request().Header.Get(echo.HeaderContentType))
 		default:

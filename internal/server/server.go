@@ -64,36 +64,15 @@ type Server struct {
 	Cases    *cases.Service
 	Lists    *registry.Lists
 	pages    map[string]*template.Template
-	routeSet map[string]bool
-	decider  *authz.Decider // Casbin decisions cached 1 s
+	perms    map[string]Perm  // "METHOD /template" → who may call it (routes.go)
+	maxBody  map[string]int64 // routes that take more than 2 MB (MaxBody)
+	decider  *authz.Decider   // Casbin decisions cached 1 s
 	tokens   tokenCache
 	Sessions *scs.SessionManager
 	Lockout  authz.Lockout
 	// Metrics is the server's Prometheus registry (GET /metrics); other
 	// components may register their collectors on it.
 	Metrics *prometheus.Registry
-}
-
-// Public lists the routes (method and Echo route template) anyone may call
-// without a token (../shared/API.md role table); every other route needs a
-// token and a Casbin policy.
-var Public = map[string]bool{
-	"GET /healthz":                true,
-	"GET /metrics":                true,
-	"GET /readyz":                 true,
-	"GET /impedidos":              true,
-	"GET /api/v1/public/banned":   true,
-	"GET /api/v1/blocklist/key":   true,
-	"GET /api/v1/legal/ban-range": true,
-	"GET /api/v1/legal/ban-term":  true,
-	"GET /api/v1/legal/deadline":  true,
-	"GET /api/v1/openapi.json":    true,
-	"GET /impedidos.pdf":          true,
-	"GET /verificar/:code":        true,
-	"POST /verificar/:code":       true,
-	"GET /entrar":                 true,
-	"POST /entrar":                true,
-	"POST /sair":                  true,
 }
 
 // New builds the server core: Echo with its middleware, the templates,
@@ -136,20 +115,12 @@ func New(d Deps) (*Server, error) {
 	if err := s.metrics(); err != nil {
 		return nil, err
 	}
-	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "2M", Skipper: largeBody})) // photos and imports bound themselves (groups.go)
+	s.coreRoutes()
+	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "2M", Skipper: s.largeBody})) // routes with MaxBody bound themselves
 	// Page routes: the session cookie and CSRF (session.go).
 	e.Use(s.session)
 	e.Use(s.authorize)
 	return s, nil
-}
-
-// seal indexes the routes registered so far: authorize and the session
-// middleware know a route of the router from an unknown path by it.
-func (s *Server) Seal() {
-	s.routeSet = map[string]bool{}
-	for _, r := range s.Echo.Routes() {
-		s.routeSet[r.Method+" "+r.Path] = true
-	}
 }
 
 // Routes returns "METHOD /template" for every route of the router.

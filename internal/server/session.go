@@ -3,8 +3,8 @@ package server
 // Sessions for people's HTML pages: the scs session manager on its
 // PostgreSQL store (table sessions, migration 00008), the session cookie
 // (HttpOnly, SameSite=Lax, Secure behind TLS), a CSRF token kept in the
-// session and checked on every form, the signed-in user (currentUser) and
-// the guard of page routes (requirePage). The JSON API under /api/v1 keeps
+// session and checked on every form and the signed-in user (currentUser);
+// page routes are guarded by authorize (auth.go) as API routes are. The JSON API under /api/v1 keeps
 // its bearer tokens: no session, no cookie, no CSRF.
 
 import (
@@ -86,7 +86,8 @@ func (s *Server) usesSession(c echo.Context) bool {
 	if m == http.MethodHead {
 		m = http.MethodGet
 	}
-	return s.routeSet[m+" "+p]
+	_, known := s.perms[m+" "+p]
+	return known
 }
 
 // secureRequest reports whether the request reached us over TLS, directly
@@ -106,7 +107,7 @@ func (s *Server) session(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		r := c.Request()
-		if n, ok := LargeBodyRoutes[r.Method+" "+c.Path()]; ok { // pages that take files
+		if n, ok := s.routeMaxBody(r.Method + " " + c.Path()); ok { // pages that take files
 			r.Body = http.MaxBytesReader(c.Response(), r.Body, n)
 			if mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt == "multipart/form-data" {
 				var mbe *http.MaxBytesError
@@ -132,7 +133,7 @@ func (s *Server) session(next echo.HandlerFunc) echo.HandlerFunc {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
 		default:
 			if !csrfExempt[r.Method+" "+c.Path()] && !s.validCSRF(c) {
-				if _, ok := s.CurrentUser(c); !ok && !Public[r.Method+" "+c.Path()] {
+				if _, ok := s.CurrentUser(c); !ok && !s.IsPublic(r.Method+" "+c.Path()) {
 					return s.toLogin(c) // nobody signed in: the login page, not a form error
 				}
 				return s.PageError(c, http.StatusForbidden, "O formulário expirou ou não veio desta página. Volte, recarregue a página e tente de novo.")
@@ -259,35 +260,6 @@ func (s *Server) SignOut(c echo.Context) error {
 		return nil
 	}
 	return s.Sessions.Destroy(c.Request().Context())
-}
-
-// requirePage guards a page route: nobody signed in goes to the login page
-// (and comes back after it); a signed-in user whose role is not among
-// roles (when roles are given) gets a 403 page. authorize has already made
-// the route's Casbin check; this states a page's audience in its route.
-func (s *Server) RequirePage(roles ...string) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			u, ok := s.CurrentUser(c)
-			if !ok {
-				return s.toLogin(c)
-			}
-			if len(roles) > 0 && !Contains(roles, u.Role) {
-				return s.PageError(c, http.StatusForbidden, "O perfil "+u.Role+" não tem acesso a esta página.")
-			}
-			c.Response().Header().Set("Cache-Control", "no-store")
-			return next(c)
-		}
-	}
-}
-
-func Contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // toLogin redirects to the login page, which brings the user back to the

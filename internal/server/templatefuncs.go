@@ -9,6 +9,7 @@ package server
 import (
 	"fmt"
 	"html/template"
+	"slices"
 	"strings"
 	"time"
 
@@ -150,7 +151,7 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 		},
 		"estadoAcordo": func(s string) string { return OrSelf(pleaStatusLabels[s], s) },
 		"papeis":       func() []string { return authz.Roles },
-		"contem":       func(list []string, s string) bool { return Contains(list, s) },
+		"contem":       func(list []string, s string) bool { return slices.Contains(list, s) },
 		"mais":         func(a, b int) int { return a + b },
 		"tpu":          func(code *int) string { return tpuLabel(code) },
 		"simnao":       func(b bool) string { return map[bool]string{true: "sim", false: "não"}[b] },

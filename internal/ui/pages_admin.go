@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,18 +28,6 @@ import (
 // enable), the roles and what each may do (the Casbin policy), the courts
 // with their settings (§ 7º reading, publication by default) and the audit
 // trail of the administrator's court.
-
-func (s *UI) adminPages(e *echo.Echo) {
-	a := s.RequirePage("admin")
-	e.GET("/admin/usuarios", s.usersPage, a)
-	e.POST("/admin/usuarios", s.createUserPage, a)
-	e.POST("/admin/usuarios/:id/desativar", s.setUserDisabled(true), a)
-	e.POST("/admin/usuarios/:id/ativar", s.setUserDisabled(false), a)
-	e.GET("/admin/papeis", s.rolesPage, a)
-	e.GET("/admin/juizados", s.courtsPage, a)
-	e.POST("/admin/juizados/configuracao", s.courtSettingsPage, a)
-	e.GET("/admin/auditoria", s.auditPage, a)
-}
 
 type usersData struct {
 	Users  []authz.User
@@ -93,7 +82,7 @@ func (s *UI) createUserPage(c echo.Context) error {
 	} else if spec.Name == "" {
 		f.Add("name", "required", "Informe o nome de usuário.")
 	}
-	if !server.Contains(adminRoles, spec.Role) {
+	if !slices.Contains(adminRoles, spec.Role) {
 		f.Add("role", "oneof", "Escolha um perfil deste juizado (contas de clube são criadas por quem opera o sistema).")
 	}
 	switch {

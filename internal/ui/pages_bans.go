@@ -25,15 +25,6 @@ import (
 // and the fields of its form carry its id ("rev[12].reason"), so that an
 // error shows next to the field of that ban's form and nowhere else.
 
-// banPages registers the forms of the judge's decisions on bans.
-func (s *UI) banPages(e *echo.Echo) {
-	judge := s.RequirePage("judge")
-	e.POST("/processos/:id/revogacao", s.liftPage, judge)
-	e.POST("/processos/:id/renovacao", s.renewPage, judge)
-	e.POST("/processos/:id/correcao", s.correctPage, judge)
-	e.POST("/processos/:id/detracao", s.creditPage, judge)
-}
-
 // caseBan returns the case of the path and the ban of the form field ban_id,
 // which must be one of that case's bans (errs.NotFound otherwise: a ban of
 // another case is not decided from this page).

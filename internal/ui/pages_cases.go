@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,7 +15,6 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
-	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/ui/form"
 	"github.com/juizado/juizado/sanctions"
@@ -27,41 +27,6 @@ import (
 // agreement, breach, movement, hearing, transition), the judge's sentence
 // form, the distribution and the hearings calendar. They call the same
 // cases.Service as the JSON API.
-
-// Page routes that take files bound themselves (session.go applies the bound).
-func init() {
-	server.LargeBodyRoutes["POST /processos"] = 3*cases.MaxEvidenceBytes + api.MultipartSlack
-	server.LargeBodyRoutes["POST /processos/:id/provas"] = cases.MaxEvidenceBytes + api.MultipartSlack
-}
-
-var staffReaders = []string{"prosecutor", "police", "clerk", "judge"}
-
-func (s *UI) casePages(e *echo.Echo) {
-	read := s.RequirePage(staffReaders...)
-	filers := s.RequirePage("prosecutor", "police")
-	e.GET("/processos", s.casesPage, read)
-	e.GET("/processos/novo", s.fileForm, filers)
-	e.POST("/processos", s.filePage, filers)
-	e.GET("/processos/:id", s.casePage, read)
-	e.POST("/processos/:id/provas", s.evidencePage, s.RequirePage("prosecutor", "police", "clerk"))
-	e.GET("/provas/:id", s.pageDownload(s.GetEvidence), read)
-	e.POST("/processos/:id/acordo", s.pleaPage, s.RequirePage("prosecutor"))
-	e.POST("/processos/:id/descumprimento", s.breachPage, filers)
-	e.POST("/processos/:id/movimentos", s.movementPage, s.RequirePage("clerk"))
-	e.POST("/processos/:id/audiencias", s.hearingPage, s.RequirePage("clerk"))
-	e.POST("/processos/:id/andamento", s.transitionPage, s.RequirePage("clerk", "prosecutor", "judge"))
-	e.GET("/processos/:id/sentenca", s.sentenceForm, s.RequirePage("judge"))
-	e.POST("/processos/:id/sentenca", s.sentencePage, s.RequirePage("judge"))
-	d := s.Docs
-	for k, name := range map[pdf.Kind]string{pdf.KindSentence: "sentenca", pdf.KindNotice: "intimacao", pdf.KindLetter: "oficio", pdf.KindSummary: "resumo"} {
-		e.GET("/processos/:id/"+name+".pdf", s.pageDownload(d.CaseDocument(k)), read)
-	}
-	// The minuta's preview for the judge's session (the API's draft.pdf takes a token).
-	e.GET("/processos/:id/minuta.pdf", s.pageDownload(d.Draft), s.RequirePage("judge"))
-	e.GET("/distribuicao", s.distributionPage, s.RequirePage("clerk", "judge"))
-	e.POST("/distribuicao", s.distributePending, s.RequirePage("clerk"))
-	e.GET("/audiencias", s.hearingsPage, read)
-}
 
 // pageDownload serves a file with an API handler; its errors become pages.
 func (s *UI) pageDownload(h echo.HandlerFunc) echo.HandlerFunc {
@@ -396,7 +361,7 @@ func (s *UI) renderCase(c echo.Context, status int, p server.Page) error {
 	u := pageUser(c)
 	d := caseData{Case: v, Evidence: ev, Kinds: cases.HearingKinds[v.Flow], Actions: caseActionsFor(v, u.Role, u.ID, civil.Today(s.Now(), s.Deps.Loc))}
 	for _, t := range v.Next {
-		if t.Via == "" && server.Contains(t.Roles, u.Role) {
+		if t.Via == "" && slices.Contains(t.Roles, u.Role) {
 			d.Next = append(d.Next, t)
 		}
 	}

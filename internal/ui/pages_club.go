@@ -26,15 +26,6 @@ import (
 
 const sessNewToken = "new_token"
 
-func (s *UI) clubPages(e *echo.Echo) {
-	club := s.RequirePage("club")
-	e.GET("/clube", s.clubPage, club)
-	e.GET("/clube/lista.csv", s.clubDownload("csv"), club)
-	e.GET("/clube/lista.json", s.clubDownload("json"), club)
-	e.POST("/clube/tokens", s.clubNewToken, club)
-	e.POST("/clube/tokens/:id/revogar", s.clubRevokeToken, club)
-}
-
 type clubToken struct {
 	authz.Token
 	UserName string

@@ -23,12 +23,6 @@ import (
 // with a preview of every line and its errors before applying, and the
 // export. They call registry.Groups as the JSON API does.
 
-func init() {
-	server.LargeBodyRoutes["POST /torcida/importar"] = registry.MaxImportBytes + api.MultipartSlack
-	server.LargeBodyRoutes["POST /torcida/importar/aplicar"] = registry.MaxImportBytes*4/3 + api.MultipartSlack
-	server.LargeBodyRoutes["POST /associados/:id/foto"] = registry.MaxPhotoBytes + api.MultipartSlack
-}
-
 // memberFields are the register's fields, in the form's order, with labels.
 var memberFields = []struct{ Name, Label, Hint string }{
 	{"full_name", "Nome completo", ""}, {"cpf", "CPF", "000.000.000-00"}, {"birth_date", "Data de nascimento", "dd/mm/aaaa"},
@@ -40,23 +34,6 @@ var memberFields = []struct{ Name, Label, Hint string }{
 type groupPagesH struct {
 	s   *UI
 	svc *registry.Groups
-}
-
-func (s *UI) groupPages(e *echo.Echo) {
-	h := &groupPagesH{s: s, svc: s.Groups.Svc}
-	fg := s.RequirePage("fan_group")
-	e.GET("/torcida", h.register, fg)
-	e.POST("/torcida/associados", h.add, fg)
-	e.GET("/associados/:id", h.member, fg)
-	e.POST("/associados/:id", h.edit, fg)
-	e.POST("/associados/:id/saida", h.leave, fg)
-	e.POST("/associados/:id/retorno", h.rejoin, fg)
-	e.POST("/associados/:id/foto", h.photo, fg)
-	e.GET("/associados/:id/foto", s.pageDownload(s.Groups.GetPhoto), fg)
-	e.GET("/torcida/importar", h.importForm, fg)
-	e.POST("/torcida/importar", h.preview, fg)
-	e.POST("/torcida/importar/aplicar", h.apply, fg)
-	e.GET("/torcida/exportar.csv", h.export, fg)
 }
 
 // groupID is the manager's group.

@@ -12,12 +12,6 @@ import (
 // Public pages (no login): the form to type a document's verification
 // code (GET /verificar), which goes on to /verificar/{code}.
 
-func init() { server.Public["GET /verificar"] = true }
-
-func (s *UI) publicPages(e *echo.Echo) {
-	e.GET("/verificar", s.verifyForm)
-}
-
 // verifyForm: GET /verificar[?codigo=] — the form; a code of the right
 // shape goes to its verification page.
 func (s *UI) verifyForm(c echo.Context) error {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -186,7 +187,7 @@ func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *
 	}
 	if checked != nil {
 		for _, w := range checked.Warnings {
-			if !strings.HasPrefix(w, "Minuta salva") && !server.Contains(d.Warnings, w) {
+			if !strings.HasPrefix(w, "Minuta salva") && !slices.Contains(d.Warnings, w) {
 				d.Warnings = append(d.Warnings, w)
 			}
 		}
@@ -218,7 +219,7 @@ func sentenceQuery(v *cases.View, d *cases.DefendantView, sole bool, f url.Value
 		q.Subject, q.Conduct, q.Organiser, q.Sec7 = sanctions.Group, v.Facts.Conduct, triState(f.Get("organiser")), triState(f.Get("sec7"))
 		return q
 	}
-	has := func(w string) bool { return server.Contains(v.Facts.Conduct, w) }
+	has := func(w string) bool { return slices.Contains(v.Facts.Conduct, w) }
 	flag := func(name string, derived bool) bool {
 		if b := triState(f.Get(name)); b != nil {
 			return *b
@@ -229,7 +230,7 @@ func sentenceQuery(v *cases.View, d *cases.DefendantView, sole bool, f url.Value
 	sec7 := flag("sec7", has(sanctions.WordRacism) || has(sanctions.WordAgainstWomen))
 	var conduct []string
 	for _, w := range v.Facts.Conduct {
-		if !server.Contains(sanctions.PersonalWords, w) {
+		if !slices.Contains(sanctions.PersonalWords, w) {
 			conduct = append(conduct, w)
 		}
 	}

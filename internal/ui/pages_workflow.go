@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,21 +27,6 @@ import (
 // JSON API, inside a transaction carrying the user (the audit trail names
 // who acted). A form is shown only when the case's flow allows its step
 // (cases.Next, the data of cases.CriminalFlow) and the user may take it.
-
-// workflowPages registers the forms of the criminal flow's decisions and
-// the holidays page.
-func (s *UI) workflowPages(e *echo.Echo) {
-	judge := s.RequirePage("judge")
-	e.POST("/processos/:id/homologacao", s.homologatePage, judge)
-	e.POST("/processos/:id/suspensao", s.suspendPage, judge)
-	e.POST("/processos/:id/intimacoes", s.notifyPage, s.RequirePage("clerk"))
-	e.POST("/processos/:id/cautelar", s.precautionaryPage, judge)
-	e.POST("/processos/:id/recurso", s.appealResultPage, s.RequirePage("clerk"))
-	e.POST("/processos/:id/torcida", s.linkGroupPage, s.RequirePage("clerk", "judge"))
-	e.POST("/processos/:id/identificacao", s.identifyPage, s.RequirePage("clerk", "judge"))
-	e.GET("/feriados", s.holidaysPage, s.RequirePage("clerk", "judge"))
-	e.POST("/feriados", s.addHolidayPage, s.RequirePage("clerk"))
-}
 
 // pleaChoice is an accepted plea agreement waiting for the homologation.
 type pleaChoice struct {
@@ -103,7 +89,7 @@ func caseActionsFor(v *cases.View, role string, userID int64, today civil.Date) 
 	a.JudgeOfCase = role == "judge" && v.Judge != nil && v.Judge.ID == userID
 	allowed := func(to string, via bool) bool {
 		for _, t := range v.Next {
-			if t.To == to && (t.Via != "") == via && server.Contains(t.Roles, role) {
+			if t.To == to && (t.Via != "") == via && slices.Contains(t.Roles, role) {
 				return true
 			}
 		}
@@ -141,7 +127,7 @@ func caseActionsFor(v *cases.View, role string, userID int64, today civil.Date) 
 		}
 		a.Parties = append(a.Parties, cases.PartyProsecution)
 	}
-	a.Precautionary = a.JudgeOfCase && len(v.Defendants) > 0 && !server.Contains([]string{cases.StatusFinal, cases.StatusExecuting, cases.StatusArchived, cases.StatusSettlement}, v.Status)
+	a.Precautionary = a.JudgeOfCase && len(v.Defendants) > 0 && !slices.Contains([]string{cases.StatusFinal, cases.StatusExecuting, cases.StatusArchived, cases.StatusSettlement}, v.Status)
 	a.AppealResult = role == "clerk" && v.Status == cases.StatusAppeal
 	if role == "clerk" || role == "judge" {
 		for _, d := range v.Defendants {

@@ -1,18 +1,104 @@
 package ui
 
-import "github.com/labstack/echo/v4"
+import (
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/api"
+	"github.com/juizado/juizado/internal/pdf"
+	"github.com/juizado/juizado/internal/server"
+	"github.com/juizado/juizado/registry"
+)
 
-// pageRoutes registers the account pages.
-func (s *UI) PageRoutes(e *echo.Echo) {
-	e.GET("/entrar", s.loginForm)
-	e.POST("/entrar", s.login)
-	e.POST("/sair", s.logout)
-	e.GET("/painel", s.panel, s.RequirePage())
-	s.casePages(e)
-	s.banPages(e)
-	s.workflowPages(e)
-	s.groupPages(e)
-	s.clubPages(e)
-	s.adminPages(e)
-	s.publicPages(e)
+// Every page with its permission (server.Perm): Anyone, or Policy, which
+// leaves the decision to the Casbin policy (internal/authz/policy.csv) by
+// the route's template and method, as for the JSON API; a signed-in user
+// the policy refuses gets a 403 page, nobody signed in goes to /entrar
+// (server.authorize). Forms that take files declare their body limit
+// (server.MaxBody; the session middleware applies it).
+
+// Routes registers the pages on the server core's Echo.
+func (s *UI) Routes() {
+	anyone, policy := server.Anyone, server.Policy
+	r := s.Router("")
+
+	// Public pages: the list of people banned, the form of a document's
+	// verification, signing in and out (login.go, public_list.go, verify_form.go).
+	r.GET("/impedidos", anyone, s.PublicPage)
+	r.GET("/entrar", anyone, s.loginForm)
+	r.POST("/entrar", anyone, s.login)
+	r.POST("/sair", anyone, s.logout)
+	r.GET("/verificar", anyone, s.verifyForm)
+	r.GET("/painel", policy, s.panel)
+
+	// Cases (pages_cases.go), sentence (pages_sentence.go), workflow
+	// decisions (pages_workflow.go), bans (pages_bans.go).
+	r.GET("/processos", policy, s.casesPage)
+	r.GET("/processos/novo", policy, s.fileForm)
+	r.POST("/processos", policy, s.filePage, server.MaxBody(3*cases.MaxEvidenceBytes+api.MultipartSlack))
+	r.GET("/processos/:id", policy, s.casePage)
+	r.POST("/processos/:id/provas", policy, s.evidencePage, server.MaxBody(cases.MaxEvidenceBytes+api.MultipartSlack))
+	r.GET("/provas/:id", policy, s.pageDownload(s.GetEvidence))
+	r.POST("/processos/:id/acordo", policy, s.pleaPage)
+	r.POST("/processos/:id/descumprimento", policy, s.breachPage)
+	r.POST("/processos/:id/movimentos", policy, s.movementPage)
+	r.POST("/processos/:id/audiencias", policy, s.hearingPage)
+	r.POST("/processos/:id/andamento", policy, s.transitionPage)
+	r.GET("/processos/:id/sentenca", policy, s.sentenceForm)
+	r.POST("/processos/:id/sentenca", policy, s.sentencePage)
+	d := s.Docs
+	for _, k := range []struct {
+		kind pdf.Kind
+		name string
+	}{{pdf.KindSentence, "sentenca"}, {pdf.KindNotice, "intimacao"}, {pdf.KindLetter, "oficio"}, {pdf.KindSummary, "resumo"}} {
+		r.GET("/processos/:id/"+k.name+".pdf", policy, s.pageDownload(d.CaseDocument(k.kind)))
+	}
+	// The minuta's preview for the judge's session (the API's draft.pdf takes a token).
+	r.GET("/processos/:id/minuta.pdf", policy, s.pageDownload(d.Draft))
+	r.GET("/distribuicao", policy, s.distributionPage)
+	r.POST("/distribuicao", policy, s.distributePending)
+	r.GET("/audiencias", policy, s.hearingsPage)
+	r.POST("/processos/:id/revogacao", policy, s.liftPage)
+	r.POST("/processos/:id/renovacao", policy, s.renewPage)
+	r.POST("/processos/:id/correcao", policy, s.correctPage)
+	r.POST("/processos/:id/detracao", policy, s.creditPage)
+	r.POST("/processos/:id/homologacao", policy, s.homologatePage)
+	r.POST("/processos/:id/suspensao", policy, s.suspendPage)
+	r.POST("/processos/:id/intimacoes", policy, s.notifyPage)
+	r.POST("/processos/:id/cautelar", policy, s.precautionaryPage)
+	r.POST("/processos/:id/recurso", policy, s.appealResultPage)
+	r.POST("/processos/:id/torcida", policy, s.linkGroupPage)
+	r.POST("/processos/:id/identificacao", policy, s.identifyPage)
+	r.GET("/feriados", policy, s.holidaysPage)
+	r.POST("/feriados", policy, s.addHolidayPage)
+
+	// The fan group's register (pages_groups.go).
+	h := &groupPagesH{s: s, svc: s.Groups.Svc}
+	r.GET("/torcida", policy, h.register)
+	r.POST("/torcida/associados", policy, h.add)
+	r.GET("/associados/:id", policy, h.member)
+	r.POST("/associados/:id", policy, h.edit)
+	r.POST("/associados/:id/saida", policy, h.leave)
+	r.POST("/associados/:id/retorno", policy, h.rejoin)
+	r.POST("/associados/:id/foto", policy, h.photo, server.MaxBody(registry.MaxPhotoBytes+api.MultipartSlack))
+	r.GET("/associados/:id/foto", policy, s.pageDownload(s.Groups.GetPhoto))
+	r.GET("/torcida/importar", policy, h.importForm)
+	r.POST("/torcida/importar", policy, h.preview, server.MaxBody(registry.MaxImportBytes+api.MultipartSlack))
+	r.POST("/torcida/importar/aplicar", policy, h.apply, server.MaxBody(registry.MaxImportBytes*4/3+api.MultipartSlack))
+	r.GET("/torcida/exportar.csv", policy, h.export)
+
+	// The club's blocklist page (pages_club.go).
+	r.GET("/clube", policy, s.clubPage)
+	r.GET("/clube/lista.csv", policy, s.clubDownload("csv"))
+	r.GET("/clube/lista.json", policy, s.clubDownload("json"))
+	r.POST("/clube/tokens", policy, s.clubNewToken)
+	r.POST("/clube/tokens/:id/revogar", policy, s.clubRevokeToken)
+
+	// Administration (pages_admin.go).
+	r.GET("/admin/usuarios", policy, s.usersPage)
+	r.POST("/admin/usuarios", policy, s.createUserPage)
+	r.POST("/admin/usuarios/:id/desativar", policy, s.setUserDisabled(true))
+	r.POST("/admin/usuarios/:id/ativar", policy, s.setUserDisabled(false))
+	r.GET("/admin/papeis", policy, s.rolesPage)
+	r.GET("/admin/juizados", policy, s.courtsPage)
+	r.POST("/admin/juizados/configuracao", policy, s.courtSettingsPage)
+	r.GET("/admin/auditoria", policy, s.auditPage)
 }

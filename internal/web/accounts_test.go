@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -15,10 +14,9 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/sharedfix"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/internal/web"
-	"github.com/juizado/juizado/templates"
 )
 
 // browser is a person's browser: a cookie jar, the last CSRF token seen in
@@ -318,16 +316,7 @@ func TestSessionCookieSecure(t *testing.T) {
 	if ck := sessionCookie(rec); ck == nil || !ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode {
 		t.Errorf("behind TLS: %s", rec.Header().Get("Set-Cookie"))
 	}
-	loc, _ := time.LoadLocation("America/Sao_Paulo")
-	enf, err := authz.Policy(context.Background(), f.g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := web.New(web.Deps{DB: f.g, Enforcer: enf, Clock: clock.System{}, Loc: loc, Templates: templates.FS,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), SecureCookies: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := testenv.MustServer(t, f.g, testenv.With(func(d *web.Deps) { d.SecureCookies = true }))
 	rec = newBrowser(t, srv, "192.0.2.51").do("GET", "/entrar", nil)
 	if ck := sessionCookie(rec); ck == nil || !ck.Secure {
 		t.Errorf("with SecureCookies: %s", rec.Header().Get("Set-Cookie"))
@@ -422,7 +411,7 @@ func TestClubReachesOnlyTheBlocklist(t *testing.T) {
 	}
 	for _, rt := range f.srv.Routes() {
 		method, path, _ := strings.Cut(rt, " ")
-		if web.Public[rt] || !strings.HasPrefix(path, "/api/") {
+		if f.srv.IsPublic(rt) || !strings.HasPrefix(path, "/api/") {
 			continue
 		}
 		rec := f.call(method, concrete(path), f.tokens["club"])

@@ -18,10 +18,6 @@ import (
 // Deps are what the server needs (server.Deps).
 type Deps = server.Deps
 
-// Public lists the routes anyone may call without a token or session
-// (server.Public).
-var Public = server.Public
-
 // SessionCookie is the name of the session cookie (server.SessionCookie).
 const SessionCookie = server.SessionCookie
 
@@ -44,20 +40,8 @@ func New(d Deps) (*Server, error) {
 	a := api.New(core)
 	pages := ui.New(a)
 	a.BlocklistMetrics(core.Metrics)
-	e := core.Echo
-	e.GET("/healthz", core.Healthz)
-	e.GET("/readyz", core.Readyz)
-	e.GET("/impedidos", pages.PublicPage)
-	e.GET("/api/v1/openapi.json", a.OpenAPI)
-	g := e.Group("/api/v1")
-	a.CaseRoutes(g)
-	a.RegistryRoutes(g)
-	a.SanctionsRoutes(g)
-	a.GroupRoutes(g)
-	a.AuditRoutes(g)
-	a.DocumentRoutes(e, g)
-	pages.PageRoutes(e)
-	core.Seal()
+	a.Routes()     // internal/api/routes.go
+	pages.Routes() // internal/ui/routes.go
 	core.Lists.OnVersion = a.NoteVersion
 	a.StartCheckLog(registry.NewCheckLog(d.DB, d.Logger, 0, 0), d.SpoolDir)
 	return &Server{Server: core, api: a}, nil

@@ -13,9 +13,9 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/internal/web"
 	"gorm.io/gorm"
 )
@@ -49,7 +49,7 @@ func newGroupsFixture(t *testing.T) *groupsFixture {
 			t.Fatal(err)
 		}
 	}
-	srv := newServer(t, g, clock.System{})
+	srv := testenv.MustServer(t, g)
 	f := &groupsFixture{t: t, g: g, srv: srv, tokens: map[string]string{}}
 	for _, role := range []string{"admin", "clerk", "judge", "prosecutor", "police"} {
 		f.token(role, authz.UserSpec{Name: "g-" + role, Role: role, Court: "26.0100"})

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/juizado/juizado/internal/testenv"
 )
 
 // A client's Host header never becomes a metrics label: anyone could add
@@ -35,7 +37,7 @@ func TestMetricsIgnoreHostHeader(t *testing.T) {
 func TestRequestIDInAnswerAndLog(t *testing.T) {
 	f := newFixture(t)
 	var logs bytes.Buffer
-	srv := newServerWithLogger(t, f.g, slog.New(slog.NewJSONHandler(&logs, nil)))
+	srv := testenv.MustServer(t, f.g, testenv.WithLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
 	ids := map[string]bool{}
 	for i := 0; i < 50; i++ {
 		req := httptest.NewRequest("GET", "/api/v1/blocklist/check/468.819.736-59", nil)

@@ -12,16 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"io"
-	"log/slog"
-
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgcluster"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/internal/web"
-	"github.com/juizado/juizado/templates"
 )
 
 // Degraded mode (issue 16, item 3): PostgreSQL is stopped while gates check
@@ -64,17 +60,8 @@ func TestOutageUnderGateLoad(t *testing.T) {
 	if err := cases.EnsureCourt(ctx, g, "26.0100", ""); err != nil {
 		t.Fatal(err)
 	}
-	enf, err := authz.Policy(ctx, g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	loc, _ := time.LoadLocation("America/Sao_Paulo")
 	spool := filepath.Join(dir, "spool")
-	srv, err := web.New(web.Deps{DB: g, Enforcer: enf, Clock: clock.System{}, Loc: loc, Templates: templates.FS,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), SpoolDir: spool})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := testenv.MustServer(t, g, testenv.With(func(d *web.Deps) { d.SpoolDir = spool }))
 	defer srv.Close()
 	tok := func(spec authz.UserSpec) string {
 		u, _, err := authz.EnsureUser(ctx, g, spec)

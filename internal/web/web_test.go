@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -18,11 +16,10 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/internal/web"
-	"github.com/juizado/juizado/templates"
 	"gorm.io/gorm"
 )
 
@@ -38,36 +35,6 @@ type fixture struct {
 	sessions map[string]*browser   // role → signed-in browser (accounts_test.go)
 }
 
-// newServer builds the server of a test on database g with clock clk: the
-// policy from the database, the court's zone, the embedded templates, no logs.
-func newServer(t testing.TB, g *gorm.DB, clk clock.Clock) *web.Server {
-	t.Helper()
-	return newServerWith(t, g, clk, slog.New(slog.NewTextHandler(io.Discard, nil)))
-}
-
-// newServerWithLogger is newServer with the system clock and logs to logger.
-func newServerWithLogger(t testing.TB, g *gorm.DB, logger *slog.Logger) *web.Server {
-	t.Helper()
-	return newServerWith(t, g, clock.System{}, logger)
-}
-
-func newServerWith(t testing.TB, g *gorm.DB, clk clock.Clock, logger *slog.Logger) *web.Server {
-	t.Helper()
-	enf, err := authz.Policy(context.Background(), g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	loc, err := time.LoadLocation("America/Sao_Paulo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := web.New(web.Deps{DB: g, Enforcer: enf, Clock: clk, Loc: loc, Templates: templates.FS, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv
-}
-
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	ctx := context.Background()
@@ -79,7 +46,7 @@ func newFixture(t testing.TB) *fixture {
 		t.Fatal(err)
 	}
 	clk := &shiftClock{}
-	srv := newServer(t, g, clk)
+	srv := testenv.MustServer(t, g, testenv.WithClock(clk))
 	f := &fixture{srv: srv, clk: clk, tokens: map[string]string{}, g: g, users: map[string]authz.User{}, sessions: map[string]*browser{}}
 	for _, role := range authz.Roles {
 		spec := authz.UserSpec{Name: "u-" + role, Role: role, Court: "26.0100", Club: "Clube", Group: 1}
@@ -169,7 +136,7 @@ func TestEveryRouteHasAPolicyOrIsPublic(t *testing.T) {
 		covered[r[3]+" "+r[2]] = true
 	}
 	for _, rt := range f.srv.Routes() {
-		if !web.Public[rt] && !covered[rt] {
+		if !f.srv.IsPublic(rt) && !covered[rt] {
 			t.Errorf("route %s has no policy and is not public", rt)
 		}
 	}
@@ -204,7 +171,7 @@ func TestRoleMatrix(t *testing.T) {
 	sort.Strings(routes)
 	for _, rt := range routes {
 		method, path, _ := strings.Cut(rt, " ")
-		if web.Public[rt] {
+		if f.srv.IsPublic(rt) {
 			rec := f.call(method, concrete(path), "")
 			if method == "POST" && !strings.HasPrefix(path, "/api/") && rec.Code == 403 {
 				// A public form takes the CSRF token of its page's session.

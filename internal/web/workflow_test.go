@@ -18,6 +18,7 @@ import (
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/internal/web"
 	"gorm.io/gorm"
 )
@@ -46,7 +47,7 @@ func newWF(t *testing.T) *wf {
 	}
 	loc, _ := time.LoadLocation("America/Sao_Paulo")
 	clk := clock.NewFixed(time.Date(2025, 6, 10, 12, 0, 0, 0, loc))
-	srv := newServer(t, g, clk)
+	srv := testenv.MustServer(t, g, testenv.WithClock(clk))
 	w := &wf{t: t, srv: srv, g: g, clk: clk, tok: map[string]string{}, loc: loc}
 	for _, role := range []string{"prosecutor", "police", "clerk", "club"} {
 		w.token(role, "wf-"+role)

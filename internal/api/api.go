@@ -53,3 +53,10 @@ func (s *API) StartCheckLog(l *registry.CheckLog, spoolDir string) {
 		l.SpoolTo(filepath.Join(spoolDir, "blocklist-checks.jsonl"))
 	}
 }
+
+// Close writes the CPF checks still queued.
+func (s *API) Close() {
+	if s.checkLog != nil {
+		s.checkLog.Close()
+	}
+}

@@ -1,0 +1,309 @@
+package api
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/registry"
+	"github.com/labstack/echo/v4"
+)
+
+// Blocklist bodies are prepared once per version: the JSON and CSV bytes,
+// their signatures and (on first demand) their gzip forms. A read serves the
+// prepared bytes; the version is looked up in the database at most every
+// blocklistFresh, at once after this process made a new version
+// (Lists.OnVersion), and the blocklist is refreshed first when the court's
+// date changed since the last look.
+const blocklistFresh = time.Second
+
+type BlocklistCache struct {
+	mu        sync.Mutex // serialises lookups and rebuilds
+	state     atomic.Pointer[blocklistState]
+	pending   atomic.Int64 // the highest version Refresh made in this process
+	pendingAt atomic.Int64 // when (unix ns)
+	// downAt is when (unix ns) the database last failed to confirm the
+	// version (degraded mode): for a second after, the version in memory
+	// answers without trying again.
+	downAt atomic.Int64
+}
+
+type blocklistState struct {
+	p       *preparedList
+	day     civil.Date // the court's date when the version was looked up
+	checked time.Time  // when (real time)
+}
+
+type preparedList struct {
+	Version     int64
+	GeneratedAt time.Time
+	entries     int
+	JSON, CSV   *preparedBody
+	Checks      checkIndex
+}
+
+type preparedBody struct {
+	Body        []byte
+	ContentType string
+	etag        string // strong, per version and representation
+	KeyID, Sig  string
+	gzOnce      sync.Once
+	gz          []byte
+}
+
+func (b *preparedBody) gzipped() []byte {
+	b.gzOnce.Do(func() { b.gz = gzipBytes(b.Body) })
+	return b.gz
+}
+
+func gzipBytes(body []byte) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
+	_, _ = zw.Write(body)
+	_ = zw.Close()
+	return buf.Bytes()
+}
+
+// noteVersion is Lists.OnVersion: the next read looks the version up.
+func (s *API) NoteVersion(v int64) {
+	for {
+		cur := s.bl.pending.Load()
+		if v <= cur || s.bl.pending.CompareAndSwap(cur, v) {
+			break
+		}
+	}
+	s.bl.pendingAt.Store(time.Now().UnixNano())
+}
+
+// preparedBlocklist returns the prepared bodies of the latest version. With
+// the database unreachable (degraded mode, issue 16 item 3) it returns the
+// version in memory, if there is one, and stale true; staleVersion then says
+// how old it is.
+func (s *API) PreparedBlocklist(ctx context.Context) (*preparedList, error) {
+	p, _, err := s.preparedBlocklistAge(ctx)
+	return p, err
+}
+
+// preparedBlocklistAge is preparedBlocklist that also says whether the
+// version comes from memory because the database cannot confirm it.
+func (s *API) preparedBlocklistAge(ctx context.Context) (*preparedList, bool, error) {
+	st := s.bl.state.Load()
+	if st != nil && time.Since(time.Unix(0, s.bl.downAt.Load())) < time.Second {
+		return st.p, true, nil
+	}
+	p, err := s.preparedBlocklistDB(ctx)
+	if err != nil && st != nil && db.IsUnavailable(err) {
+		s.bl.downAt.Store(time.Now().UnixNano())
+		return st.p, true, nil
+	}
+	return p, false, err
+}
+
+// staleVersion tells the client how old the version in memory is when the
+// database could not confirm it: X-Blocklist-Verified-At (when this server
+// last saw it current, RFC 3339) and X-Blocklist-Age (seconds since).
+func (s *API) staleVersion(c echo.Context, stale bool) {
+	st := s.bl.state.Load()
+	if !stale || st == nil {
+		return
+	}
+	h := c.Response().Header()
+	h.Set("X-Blocklist-Verified-At", st.checked.UTC().Format(time.RFC3339))
+	h.Set("X-Blocklist-Age", strconv.FormatInt(int64(time.Since(st.checked).Seconds()), 10))
+	h.Set("X-Blocklist-Degraded", "database-unavailable")
+}
+
+// preparedBlocklistDB looks the latest version up in the database.
+func (s *API) preparedBlocklistDB(ctx context.Context) (*preparedList, error) {
+	today := civil.Today(s.Now(), s.Deps.Loc)
+	if st := s.bl.state.Load(); st != nil && s.fresh(st, today) {
+		return st.p, nil
+	} else if st != nil && st.day == today {
+		// Another request is reading or preparing a version (seconds at
+		// hundreds of thousands of entries): the gates are answered from
+		// the version in hand meanwhile rather than held. The request that
+		// prepares sees the new version; on a new day everyone waits, so a
+		// ban that starts or ends at midnight is never missed.
+		if !s.bl.mu.TryLock() {
+			return st.p, nil
+		}
+	} else {
+		s.bl.mu.Lock()
+	}
+	defer s.bl.mu.Unlock()
+	st := s.bl.state.Load()
+	if st != nil && s.fresh(st, today) {
+		return st.p, nil
+	}
+	if st == nil || st.day != today {
+		// Bans that start or end at midnight: a new version with nobody acting.
+		if err := s.Lists.Refresh(ctx); err != nil {
+			return nil, err
+		}
+	}
+	v, err := s.Lists.Latest(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var p *preparedList
+	if st != nil && st.p.Version == v.Version && v.Version != 0 {
+		p = st.p
+	} else {
+		if v.Version == 0 {
+			if err := s.Lists.Refresh(ctx); err != nil {
+				return nil, err
+			}
+		}
+		snap, err := s.Lists.Read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if p, err = s.prepare(snap); err != nil {
+			return nil, err
+		}
+	}
+	s.bl.state.Store(&blocklistState{p: p, day: today, checked: time.Now()})
+	return p, nil
+}
+
+func (s *API) fresh(st *blocklistState, today civil.Date) bool {
+	if st.day != today || time.Since(st.checked) >= blocklistFresh {
+		return false
+	}
+	if pv := s.bl.pending.Load(); pv > st.p.Version && time.Since(time.Unix(0, s.bl.pendingAt.Load())) < 30*time.Second {
+		return false
+	}
+	return true
+}
+
+func (s *API) prepare(snap *registry.Snapshot) (*preparedList, error) {
+	p := &preparedList{Version: snap.Version, GeneratedAt: snap.GeneratedAt, entries: len(snap.Items)}
+	var err error
+	if p.Checks, err = newCheckIndex(snap.Items); err != nil {
+		return nil, err
+	}
+	snap.Court = s.Deps.Court
+	jb, err := json.Marshal(snap)
+	if err != nil {
+		return nil, err
+	}
+	cb, err := blocklistCSV(snap)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range []struct {
+		into        **preparedBody
+		body        []byte
+		format, ctp string
+	}{{&p.JSON, jb, "json", echo.MIMEApplicationJSON}, {&p.CSV, cb, "csv", "text/csv; charset=utf-8"}} {
+		kid, sig, err := s.Deps.Keys.Sign(r.body)
+		if err != nil {
+			return nil, err
+		}
+		*r.into = &preparedBody{Body: r.body, ContentType: r.ctp, etag: fmt.Sprintf(`"blocklist-v%d-%s"`, snap.Version, r.format), KeyID: kid, Sig: sig}
+	}
+	return p, nil
+}
+
+// checkIndex answers CPF checks from memory with nothing for the garbage
+// collector to scan: the CPF (11 digits, as an integer) maps to where its
+// bans, encoded as the check's JSON array once per version, sit in one byte
+// arena. A map of strings to slices held two pointers per CPF, and at
+// 1,000,000 entries marking them cost the check a tenth of its rate.
+type checkIndex struct {
+	pos   map[uint64]uint64 // CPF → offset<<24 | length in arena
+	arena []byte
+}
+
+// newCheckIndex indexes the snapshot's entries by CPF (a CPF with two bans
+// in force has both in its array, in the snapshot's order).
+func newCheckIndex(items []registry.Entry) (checkIndex, error) {
+	byCPF := make(map[string][]registry.CheckBan, len(items))
+	order := make([]string, 0, len(items))
+	for _, e := range items {
+		if _, seen := byCPF[e.CPF]; !seen {
+			order = append(order, e.CPF)
+		}
+		byCPF[e.CPF] = append(byCPF[e.CPF], registry.CheckBan{BanID: e.BanID, FirstDay: e.FirstDay, LastDay: e.LastDay, CaseNumber: e.CaseNumber, Court: e.Court,
+			Scope: e.Scope, MatchDays: e.MatchDays})
+	}
+	x := checkIndex{pos: make(map[uint64]uint64, len(order))}
+	for _, cpf := range order {
+		b, err := json.Marshal(byCPF[cpf])
+		if err != nil {
+			return x, err
+		}
+		x.pos[cpfKey(cpf)] = uint64(len(x.arena))<<24 | uint64(len(b))
+		x.arena = append(x.arena, b...)
+	}
+	return x, nil
+}
+
+// cpfKey is an 11-digit CPF as an integer.
+func cpfKey(cpf string) uint64 {
+	n, _ := strconv.ParseUint(cpf, 10, 64)
+	return n
+}
+
+// bans returns the JSON array of cpf's bans in force, nil when none.
+func (x checkIndex) bans(cpf string) []byte {
+	p, ok := x.pos[cpfKey(cpf)]
+	if !ok {
+		return nil
+	}
+	off, n := p>>24, p&(1<<24-1)
+	return x.arena[off : off+n : off+n]
+}
+
+// cpfs is the number of CPFs blocked.
+func (x checkIndex) CPFs() int { return len(x.pos) }
+
+// decoded returns cpf's bans in force (for the club's page).
+func (x checkIndex) Decoded(cpf string) ([]registry.CheckBan, error) {
+	var bans []registry.CheckBan
+	if b := x.bans(cpf); b != nil {
+		if err := json.Unmarshal(b, &bans); err != nil {
+			return nil, err
+		}
+	}
+	return bans, nil
+}
+
+// RunBlocklistTicker refreshes the blocklist every interval until ctx ends,
+// so that a ban starting or ending at midnight (America/Sao_Paulo) makes a
+// new version within a minute with nobody acting, and prepares its bodies.
+func (s *API) RunBlocklistTicker(ctx context.Context, interval time.Duration) {
+	var lastPrune time.Time
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := s.Lists.Refresh(ctx); err != nil {
+				if ctx.Err() == nil {
+					s.Deps.Logger.Error("blocklist refresh", "err", err.Error())
+				}
+				continue
+			}
+			if _, err := s.PreparedBlocklist(ctx); err != nil && ctx.Err() == nil {
+				s.Deps.Logger.Error("blocklist prepare", "err", err.Error())
+			}
+			if now := s.Now(); now.Sub(lastPrune) > time.Hour {
+				lastPrune = now
+				if err := s.Lists.PruneFeedOlderThan(ctx, now.Add(-registry.FeedRetention)); err != nil && ctx.Err() == nil {
+					s.Deps.Logger.Error("blocklist feed prune", "err", err.Error())
+				}
+			}
+		}
+	}
+}

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Kind classifies an error; internal/web maps each to one HTTP status.
+// Kind classifies an error; internal/server maps each to one HTTP status (problem.go).
 type Kind int
 
 // Kinds of errors.

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -12,8 +10,6 @@ import (
 
 	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/db"
-	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
@@ -24,14 +20,6 @@ import (
 // the session instead of a token), a CPF check for the gate, and the API
 // tokens of the club's own gate users.
 
-const sessNewToken = "new_token"
-
-type clubToken struct {
-	authz.Token
-	UserName string
-	State    string
-}
-
 type clubData struct {
 	Version     int64
 	GeneratedAt time.Time
@@ -40,17 +28,6 @@ type clubData struct {
 	Users       []authz.User
 	Tokens      []clubToken
 	NewToken    string
-}
-
-// clubUsers are the enabled users of the signed-in user's club.
-func (s *UI) clubUsers(c echo.Context) ([]authz.User, error) {
-	u := pageUser(c)
-	var us []authz.User
-	if u.Club == nil {
-		return nil, nil
-	}
-	err := db.Conn(c.Request().Context(), s.Deps.DB).Where("role = 'club' AND club = ? AND disabled_at IS NULL", *u.Club).Order("name").Find(&us).Error
-	return us, err
 }
 
 // clubPage: GET /clube[?cpf=] — the blocklist, the CPF check, the tokens.
@@ -122,50 +99,6 @@ func (s *UI) clubDownload(format string) echo.HandlerFunc {
 	}
 }
 
-// clubNewToken: POST /clube/tokens (usuario, validade): a token for one of
-// the club's own users, shown once.
-func (s *UI) clubNewToken(c echo.Context) error {
-	us, err := s.clubUsers(c)
-	if err != nil {
-		return err
-	}
-	var f errs.Fields
-	id := formID(c.FormValue("usuario"))
-	var target *authz.User
-	for i := range us {
-		if us[i].ID == id {
-			target = &us[i]
-		}
-	}
-	if target == nil {
-		f.Add("usuario", "oneof", "Escolha um usuário do clube.")
-	}
-	var exp time.Time
-	if v := strings.TrimSpace(c.FormValue("validade")); v != "" {
-		d, err := authz.ParseExpiry(v)
-		if err != nil {
-			f.Add("validade", "expiry", "Validade inválida: use dias, como 90d (no máximo dez anos).")
-		} else {
-			exp = s.Now().Add(d)
-		}
-	}
-	if err := f.Err(); err != nil {
-		fields, msg, status, _ := formErrors(err)
-		return s.clubFail(c, status, fields, msg)
-	}
-	var tok string
-	if err := s.InTx(c, func(ctx context.Context) error {
-		var err error
-		tok, err = authz.NewToken(ctx, s.Deps.DB, target.ID, exp)
-		return err
-	}); err != nil {
-		return err
-	}
-	s.Sessions.Put(c.Request().Context(), sessNewToken, tok)
-	s.flash(c, "Token criado para "+target.Name+". Copie-o agora: ele não será mostrado de novo.")
-	return redirect(c, "/clube#tokens")
-}
-
 // clubFail re-renders the club page with a form's errors.
 func (s *UI) clubFail(c echo.Context, status int, fields map[string]string, msg string) error {
 	vals := formOf(c)
@@ -181,39 +114,4 @@ func (s *UI) clubFail(c echo.Context, status int, fields map[string]string, msg 
 	}
 	p.Data = d
 	return s.Page(c, status, "clube", p)
-}
-
-// clubRevokeToken: POST /clube/tokens/:id/revogar — a token of the club's own users.
-func (s *UI) clubRevokeToken(c echo.Context) error {
-	id, err := api.IDParam(c, "Token")
-	if err != nil {
-		return s.pageFail(c, err)
-	}
-	us, err := s.clubUsers(c)
-	if err != nil {
-		return err
-	}
-	var owner int64
-	if err := db.Conn(c.Request().Context(), s.Deps.DB).Raw("SELECT user_id FROM api_tokens WHERE id = ?", id).Scan(&owner).Error; err != nil {
-		return err
-	}
-	mine := false
-	for _, u := range us {
-		mine = mine || u.ID == owner
-	}
-	if !mine {
-		return s.PageError(c, http.StatusNotFound, "Token não encontrado entre os do clube.")
-	}
-	if err := s.InTx(c, func(ctx context.Context) error {
-		_, err := authz.RevokeToken(ctx, s.Deps.DB, id, s.Now())
-		return err
-	}); err != nil {
-		if errors.Is(err, authz.ErrNoToken) {
-			return s.PageError(c, http.StatusNotFound, "Token não encontrado.")
-		}
-		return err
-	}
-	s.ForgetUser(owner) // revoked here: refused at once, not after tokenTTL
-	s.flash(c, fmt.Sprintf("Token nº %d revogado: o portão que o usa deixa de ser atendido.", id))
-	return redirect(c, "/clube#tokens")
 }

@@ -3,10 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/ui/form"
 	"github.com/labstack/echo/v4"
@@ -25,52 +23,15 @@ import (
 // and the fields of its form carry its id ("rev[12].reason"), so that an
 // error shows next to the field of that ban's form and nowhere else.
 
-// caseBan returns the case of the path and the ban of the form field ban_id,
-// which must be one of that case's bans (errs.NotFound otherwise: a ban of
-// another case is not decided from this page).
-func (s *UI) caseBan(c echo.Context) (int64, *cases.BanView, error) {
-	id, err := caseID(c)
-	if err != nil {
-		return 0, nil, err
-	}
-	v, err := s.Cases.Get(c.Request().Context(), server.Actor(c), id)
-	if err != nil {
-		return 0, nil, err
-	}
-	want := formID(c.FormValue("ban_id"))
-	for i := range v.Bans {
-		if v.Bans[i].ID == want {
-			return id, &v.Bans[i], nil
-		}
-	}
-	return 0, nil, errs.New(errs.NotFound, "Impedimento não encontrado neste processo.")
-}
-
-// banPrefix is the prefix of the fields of ban id's form named form.
-func banPrefix(vals string, id int64) string { return fmt.Sprintf("%s[%d].", vals, id) }
-
 // liftPage: POST /processos/:id/revogacao (the judge of the case; form:
 // ban_id, rev[ID].lifted_on as dd/mm/aaaa, rev[ID].reason): lifts a
 // precautionary ban (CPP art. 319, II; art. 282, § 5º) through
 // cases.Service.Lift, which refreshes the blocklist in the same
 // transaction.
 func (s *UI) liftPage(c echo.Context) error {
-	id, ban, err := s.caseBan(c)
-	if err != nil {
-		return s.pageFail(c, err)
-	}
-	prefix := banPrefix("rev", ban.ID)
-	var f errs.Fields
-	typed := c.FormValue(prefix + "lifted_on")
-	in := cases.LiftInput{LiftedOn: form.IsoDate(&f, "lifted_on", typed), Reason: c.FormValue(prefix + "reason")}
-	if strings.TrimSpace(typed) == "" {
-		f.Add("lifted_on", "required", "Informe a data da decisão que revoga a medida (dd/mm/aaaa).")
-	}
-	if strings.TrimSpace(in.Reason) == "" {
-		f.Add("reason", "required", "Informe o motivo da revogação.")
-	}
-	if err := f.Err(); err != nil {
-		return s.caseFormFail(c, prefix, err)
+	id, ban, prefix, in, ok, resp := banForm(s, c, "rev", form.Lift)
+	if !ok {
+		return resp
 	}
 	out, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.BanView, error) {
 		return s.Cases.Lift(ctx, server.Actor(c), ban.ID, in)
@@ -89,22 +50,9 @@ func (s *UI) liftPage(c echo.Context) error {
 // precautionary ban is renewed: a final ban is never extended (CF art. 5º,
 // XXXVI), and the page offers it no such form.
 func (s *UI) renewPage(c echo.Context) error {
-	id, ban, err := s.caseBan(c)
-	if err != nil {
-		return s.pageFail(c, err)
-	}
-	prefix := banPrefix("ren", ban.ID)
-	var f errs.Fields
-	typed := c.FormValue(prefix + "review_on")
-	in := cases.RenewInput{ReviewOn: form.IsoDate(&f, "review_on", typed), Reason: c.FormValue(prefix + "reason")}
-	if strings.TrimSpace(typed) == "" {
-		f.Add("review_on", "required", "Informe a nova data de revisão (dd/mm/aaaa).")
-	}
-	if strings.TrimSpace(in.Reason) == "" {
-		f.Add("reason", "required", "Informe o fundamento da renovação.")
-	}
-	if err := f.Err(); err != nil {
-		return s.caseFormFail(c, prefix, err)
+	id, ban, prefix, in, ok, resp := banForm(s, c, "ren", form.Renew)
+	if !ok {
+		return resp
 	}
 	r, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.RenewResult, error) {
 		return s.Cases.Renew(ctx, server.Actor(c), ban.ID, in)
@@ -122,22 +70,9 @@ func (s *UI) renewPage(c echo.Context) error {
 // (DOMAIN.md §3: its own movement, with its reason; not an extension: the
 // term stays within the range recorded on the ban).
 func (s *UI) correctPage(c echo.Context) error {
-	id, ban, err := s.caseBan(c)
-	if err != nil {
-		return s.pageFail(c, err)
-	}
-	prefix := banPrefix("cor", ban.ID)
-	var f errs.Fields
-	typed := c.FormValue(prefix + "last_day")
-	in := cases.CorrectInput{LastDay: form.IsoDate(&f, "last_day", typed), Reason: c.FormValue(prefix + "reason")}
-	if strings.TrimSpace(typed) == "" {
-		f.Add("last_day", "required", "Informe o último dia corrigido (dd/mm/aaaa).")
-	}
-	if strings.TrimSpace(in.Reason) == "" {
-		f.Add("reason", "required", "Descreva o erro material corrigido.")
-	}
-	if err := f.Err(); err != nil {
-		return s.caseFormFail(c, prefix, err)
+	id, ban, prefix, in, ok, resp := banForm(s, c, "cor", form.Correct)
+	if !ok {
+		return resp
 	}
 	b, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.BanView, error) {
 		return s.Cases.Correct(ctx, server.Actor(c), ban.ID, in)
@@ -154,21 +89,9 @@ func (s *UI) correctPage(c echo.Context) error {
 // decision, never automatic; 0 days records a refusal) through
 // cases.Service.Credit.
 func (s *UI) creditPage(c echo.Context) error {
-	id, ban, err := s.caseBan(c)
-	if err != nil {
-		return s.pageFail(c, err)
-	}
-	prefix := banPrefix("det", ban.ID)
-	var f errs.Fields
-	in := cases.CreditInput{Days: formInt(&f, "days", c.FormValue(prefix+"days")), Reason: c.FormValue(prefix + "reason")}
-	if in.Days == nil && strings.TrimSpace(c.FormValue(prefix+"days")) == "" {
-		f.Add("days", "required", "Informe os dias a descontar (0 para não descontar).")
-	}
-	if strings.TrimSpace(in.Reason) == "" {
-		f.Add("reason", "required", "Fundamente a decisão sobre a detração.")
-	}
-	if err := f.Err(); err != nil {
-		return s.caseFormFail(c, prefix, err)
+	id, ban, prefix, in, ok, resp := banForm(s, c, "det", form.Credit)
+	if !ok {
+		return resp
 	}
 	b, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.BanView, error) {
 		return s.Cases.Credit(ctx, server.Actor(c), ban.ID, in)

@@ -7,21 +7,17 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/api"
-	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/textcheck"
-	"github.com/juizado/juizado/internal/ui/form"
 	"github.com/labstack/echo/v4"
-	"gorm.io/gorm"
 )
 
 // The administrator's pages: users (list, create with a password, disable,
@@ -187,113 +183,4 @@ func (s *UI) setUserDisabled(disabled bool) echo.HandlerFunc {
 		}
 		return redirect(c, "/admin/usuarios")
 	}
-}
-
-type roleRules struct {
-	Role  string
-	Rules []string
-}
-
-// rolesPage: GET /admin/papeis — what each role may do (the base policy and
-// the rules added in the database).
-func (s *UI) rolesPage(c echo.Context) error {
-	rules, err := s.Deps.Enforcer.GetPolicy()
-	if err != nil {
-		return err
-	}
-	by := map[string][]string{}
-	for _, r := range rules {
-		if len(r) >= 4 {
-			dom := ""
-			if r[1] != authz.AnyDomain {
-				dom = " (só em " + r[1] + ")"
-			}
-			by[r[0]] = append(by[r[0]], r[3]+" "+r[2]+dom)
-		}
-	}
-	var out []roleRules
-	for _, role := range authz.Roles {
-		rs := by[role]
-		sort.Strings(rs)
-		out = append(out, roleRules{Role: role, Rules: rs})
-	}
-	return s.Page(c, http.StatusOK, "admin_papeis", server.Page{Title: "Perfis", Data: out})
-}
-
-// courtsPage: GET /admin/juizados.
-func (s *UI) courtsPage(c echo.Context) error {
-	return s.renderCourts(c, http.StatusOK, server.Page{})
-}
-
-func (s *UI) renderCourts(c echo.Context, status int, p server.Page) error {
-	cs, err := s.courts(c)
-	if err != nil {
-		return err
-	}
-	p.Title = "Juizados e configurações"
-	p.Data = cs
-	return s.Page(c, status, "admin_juizados", p)
-}
-
-// courtSettingsPage: POST /admin/juizados/configuracao (code,
-// sec7_doubles_ban, publish_default): the court's reading of art. 201, § 7º
-// and whether sentences publish the name by default.
-//
-// Only the admin's own court: another court's code is 404, as an unknown one.
-func (s *UI) courtSettingsPage(c echo.Context) error {
-	code := c.FormValue("code")
-	if code != server.Actor(c).Court {
-		return s.PageError(c, http.StatusNotFound, "Juizado não encontrado.")
-	}
-	var res *gorm.DB
-	if err := s.InTx(c, func(ctx context.Context) error {
-		res = db.Conn(ctx, s.Deps.DB).Model(&cases.Court{}).Where("code = ?", code).
-			Updates(map[string]any{"sec7_doubles_ban": c.FormValue("sec7_doubles_ban") == "true", "publish_default": c.FormValue("publish_default") == "true"})
-		return res.Error
-	}); err != nil {
-		return err
-	}
-	if res.RowsAffected == 0 {
-		return s.PageError(c, http.StatusNotFound, "Juizado não encontrado.")
-	}
-	s.flash(c, "Configurações do juizado "+code+" salvas.")
-	return redirect(c, "/admin/juizados")
-}
-
-// auditPage: GET /admin/auditoria[?table=&record_id=&actor_id=&from=&to=]
-// — the trail of the administrator's court, newest first.
-func (s *UI) auditPage(c echo.Context) error {
-	var f errs.Fields
-	q := c.QueryParams()
-	flt := audit.Filter{Domain: server.Actor(c).Court, CourtGroups: true, Table: strings.TrimSpace(q.Get("table")), RecordID: strings.TrimSpace(q.Get("record_id")), Limit: 200}
-	if v := strings.TrimSpace(q.Get("actor_id")); v != "" {
-		id, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || id <= 0 {
-			f.Add("actor_id", "integer", "Use o número do usuário.")
-		}
-		flt.ActorID = id
-	}
-	if d := form.IsoDate(&f, "from", q.Get("from")); d != "" {
-		dd, _ := form.ParseDateBR(d)
-		flt.From = dd.Start(s.Deps.Loc)
-	}
-	if d := form.IsoDate(&f, "to", q.Get("to")); d != "" {
-		dd, _ := form.ParseDateBR(d)
-		flt.To = dd.AddDays(1).Start(s.Deps.Loc)
-	}
-	p := server.Page{Title: "Auditoria", Form: q}
-	status := http.StatusOK
-	var items []audit.Entry
-	if err := f.Err(); err != nil {
-		fields, msg, st, _ := formErrors(err)
-		p.Errs, p.Error, status = fields, msg, st
-	} else {
-		var err error
-		if items, err = audit.List(c.Request().Context(), s.Deps.DB, flt); err != nil {
-			return err
-		}
-		api.RedactMemberData(server.Actor(c).Role, items)
-	}
-	p.Data = items
-	return s.Page(c, status, "admin_auditoria", p)
 }

@@ -28,7 +28,7 @@ func ParseDateBR(s string) (civil.Date, error) {
 
 // isoDate turns a typed date into AAAA-MM-DD for the services; "" stays
 // "", and a date it cannot read is added to f under field.
-func IsoDate(f *errs.Fields, field, typed string) string {
+func ISODate(f *errs.Fields, field, typed string) string {
 	typed = strings.TrimSpace(typed)
 	if typed == "" {
 		return ""

@@ -118,7 +118,7 @@ func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *
 	}
 	f := p.Form
 	d := sentenceData{Case: v, Court: court, Sole: len(v.Defendants) == 1, Grounds: acquittalGrounds()}
-	want := formID(f.Get("defendant_id"))
+	want := form.ID(f.Get("defendant_id"))
 	for i := range v.Defendants {
 		if v.Defendants[i].ID == want || (want == 0 && d.Defendant == nil) {
 			d.Defendant = &v.Defendants[i]
@@ -214,14 +214,14 @@ func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *
 // the conduct of the event plus this defendant's personal words
 // (sanctions.PersonalWords). "Recalcular" checks with the service itself.
 func sentenceQuery(v *cases.View, d *cases.DefendantView, sole bool, f url.Values) sanctions.Query {
-	q := sanctions.Query{Subject: sanctions.Person, FactsDate: v.Facts.Date, Eligible: triState(f.Get("eligible")), Sec7DoublesBan: triState(f.Get("sec7_doubles_ban"))}
+	q := sanctions.Query{Subject: sanctions.Person, FactsDate: v.Facts.Date, Eligible: form.Tri(f.Get("eligible")), Sec7DoublesBan: form.Tri(f.Get("sec7_doubles_ban"))}
 	if d != nil && d.Kind == "fan_group" {
-		q.Subject, q.Conduct, q.Organiser, q.Sec7 = sanctions.Group, v.Facts.Conduct, triState(f.Get("organiser")), triState(f.Get("sec7"))
+		q.Subject, q.Conduct, q.Organiser, q.Sec7 = sanctions.Group, v.Facts.Conduct, form.Tri(f.Get("organiser")), form.Tri(f.Get("sec7"))
 		return q
 	}
 	has := func(w string) bool { return slices.Contains(v.Facts.Conduct, w) }
 	flag := func(name string, derived bool) bool {
-		if b := triState(f.Get(name)); b != nil {
+		if b := form.Tri(f.Get(name)); b != nil {
 			return *b
 		}
 		return sole && derived
@@ -286,26 +286,13 @@ func checkChoices(f *errs.Fields, vals url.Values) {
 		if v == "" {
 			continue
 		}
-		b := triState(v)
+		b := form.Tri(v)
 		if b == nil {
 			f.Add(ch.field, "choice", fmt.Sprintf("Valor %q inválido: escolha %s.", v, ch.allowed))
 			continue
 		}
 		vals.Set(ch.field, strconv.FormatBool(*b))
 	}
-}
-
-// triState reads "true"/"false" ("sim"/"não") or "" (nil: derived).
-func triState(v string) *bool {
-	switch v {
-	case "true", "sim", "on":
-		t := true
-		return &t
-	case "false", "nao", "não":
-		f := false
-		return &f
-	}
-	return nil
 }
 
 // dosimetryMonths are the months fields of the dosimetry's three phases.
@@ -319,16 +306,16 @@ var dosimetryMonths = []string{"dosimetry.base_months", "dosimetry.intermediate_
 func sentenceInput(f *errs.Fields, vals url.Values) cases.SentenceInput {
 	checkChoices(f, vals)
 	get := func(k string) string { return strings.TrimSpace(vals.Get(k)) }
-	in := cases.SentenceInput{DefendantID: formRef(f, "defendant_id", vals.Get("defendant_id")), Outcome: get("outcome"),
-		Eligible: triState(vals.Get("eligible")), Organiser: triState(vals.Get("organiser")), Sec7: triState(vals.Get("sec7")),
-		Sec7Ground: get("sec7_ground"), Weapons: triState(vals.Get("weapons")), FanFight: triState(vals.Get("fan_fight")),
-		Sec7DoublesBan: triState(vals.Get("sec7_doubles_ban")), Publish: triState(vals.Get("publish")),
-		PrisonMonths: formInt(f, "prison_months", vals.Get("prison_months")), FineDays: formInt(f, "fine_days", vals.Get("fine_days")),
+	in := cases.SentenceInput{DefendantID: form.Ref(f, "defendant_id", vals.Get("defendant_id")), Outcome: get("outcome"),
+		Eligible: form.Tri(vals.Get("eligible")), Organiser: form.Tri(vals.Get("organiser")), Sec7: form.Tri(vals.Get("sec7")),
+		Sec7Ground: get("sec7_ground"), Weapons: form.Tri(vals.Get("weapons")), FanFight: form.Tri(vals.Get("fan_fight")),
+		Sec7DoublesBan: form.Tri(vals.Get("sec7_doubles_ban")), Publish: form.Tri(vals.Get("publish")),
+		PrisonMonths: form.Int(f, "prison_months", vals.Get("prison_months")), FineDays: form.Int(f, "fine_days", vals.Get("fine_days")),
 		NoConversionReason: vals.Get("no_conversion_reason"), AcquittalGround: get("acquittal_ground"),
 		ExclusionReason: vals.Get("exclusion_reason")}
-	in.Ban.FirstDay = form.IsoDate(f, "ban.first_day", vals.Get("ban.first_day"))
-	in.Ban.Months = formInt(f, "ban.months", vals.Get("ban.months"))
-	in.Ban.LastDayOverride = form.IsoDate(f, "ban.last_day_override", vals.Get("ban.last_day_override"))
+	in.Ban.FirstDay = form.ISODate(f, "ban.first_day", vals.Get("ban.first_day"))
+	in.Ban.Months = form.Int(f, "ban.months", vals.Get("ban.months"))
+	in.Ban.LastDayOverride = form.ISODate(f, "ban.last_day_override", vals.Get("ban.last_day_override"))
 	in.Ban.OverrideReason = vals.Get("ban.override_reason")
 	if place := get("reporting_duty.place"); place != "" || get("reporting_duty.club") != "" || get("reporting_duty.competition") != "" {
 		in.ReportingDuty = &cases.ReportingDuty{Place: place, Club: get("reporting_duty.club"), Competition: get("reporting_duty.competition")}
@@ -342,7 +329,7 @@ func sentenceInput(f *errs.Fields, vals url.Values) cases.SentenceInput {
 			FinalReasons: vals.Get("dosimetry.final_reasons")}
 		for i, dst := range []*int{&dz.BaseMonths, &dz.IntermediateMonths, &dz.FinalMonths} {
 			k := dosimetryMonths[i]
-			if n := formInt(f, k, vals.Get(k)); n != nil {
+			if n := form.Int(f, k, vals.Get(k)); n != nil {
 				*dst = *n
 			} else if get(k) == "" {
 				f.Add(k, "required", "Informe a pena desta fase, em meses (CP, art. 68).")
@@ -355,8 +342,8 @@ func sentenceInput(f *errs.Fields, vals url.Values) cases.SentenceInput {
 	}
 	if vals.Get("precautionary_until_final") == "true" || get("precautionary_until_final.first_day") != "" || get("precautionary_until_final.review_on") != "" {
 		in.PrecautionaryUntilFinal = &cases.PrecautionaryInput{
-			FirstDay: form.IsoDate(f, "precautionary_until_final.first_day", vals.Get("precautionary_until_final.first_day")),
-			ReviewOn: form.IsoDate(f, "precautionary_until_final.review_on", vals.Get("precautionary_until_final.review_on"))}
+			FirstDay: form.ISODate(f, "precautionary_until_final.first_day", vals.Get("precautionary_until_final.first_day")),
+			ReviewOn: form.ISODate(f, "precautionary_until_final.review_on", vals.Get("precautionary_until_final.review_on"))}
 	}
 	return in
 }

@@ -1,12 +1,10 @@
 package ui
 
 import (
-	"encoding/base64"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -99,11 +97,11 @@ func memberInput(c echo.Context, f *errs.Fields) registry.MemberInput {
 	in := registry.MemberInput{FullName: get("full_name"), MotherName: get("mother_name"), FatherName: get("father_name"), RG: get("rg"),
 		RGIssuer: get("rg_issuer"), CPF: get("cpf"), CivilStatus: get("civil_status"), Profession: get("profession"), Address: get("address"), Schooling: get("schooling")}
 	if v := get("birth_date"); v != nil {
-		iso := form.IsoDate(f, "birth_date", *v)
+		iso := form.ISODate(f, "birth_date", *v)
 		in.BirthDate = &iso
 	}
 	if v := get("joined_on"); v != nil {
-		iso := form.IsoDate(f, "joined_on", *v)
+		iso := form.ISODate(f, "joined_on", *v)
 		in.JoinedOn = &iso
 	}
 	return in
@@ -216,7 +214,7 @@ func (h *groupPagesH) leave(c echo.Context) error {
 		return h.s.pageFail(c, err)
 	}
 	var f errs.Fields
-	in := registry.DateInput{LeftOn: form.IsoDate(&f, "left_on", c.FormValue("left_on"))}
+	in := registry.DateInput{LeftOn: form.ISODate(&f, "left_on", c.FormValue("left_on"))}
 	if err := f.Err(); err != nil {
 		return h.memberFail(c, err, false)
 	}
@@ -235,7 +233,7 @@ func (h *groupPagesH) rejoin(c echo.Context) error {
 		return h.s.pageFail(c, err)
 	}
 	var f errs.Fields
-	in := registry.DateInput{JoinedOn: form.IsoDate(&f, "joined_on", c.FormValue("joined_on"))}
+	in := registry.DateInput{JoinedOn: form.ISODate(&f, "joined_on", c.FormValue("joined_on"))}
 	if err := f.Err(); err != nil {
 		return h.memberFail(c, err, false)
 	}
@@ -297,96 +295,6 @@ func formFile(c echo.Context, field string, limit int64) ([]byte, string, error)
 		return nil, "", errs.InvalidField(field, "size", fmt.Sprintf("O arquivo passa de %d MB.", limit>>20))
 	}
 	return b, fh.Filename, nil
-}
-
-type importData struct {
-	Report   *registry.ImportReport
-	Body     string // base64 of the file previewed, posted back to apply
-	Filename string
-}
-
-// importForm: GET /torcida/importar.
-func (h *groupPagesH) importForm(c echo.Context) error {
-	return h.s.Page(c, http.StatusOK, "importar", server.Page{Title: "Importar planilha", Data: importData{}})
-}
-
-// preview: POST /torcida/importar (multipart field planilha): a dry run,
-// every line with its status and errors, and the button to apply when no
-// line has an error.
-func (h *groupPagesH) preview(c echo.Context) error {
-	data, name, err := formFile(c, "planilha", registry.MaxImportBytes)
-	if err == nil {
-		return h.runImport(c, data, name, true)
-	}
-	fields, msg, status, ok := formErrors(err)
-	if !ok {
-		return err
-	}
-	return h.s.Page(c, status, "importar", server.Page{Title: "Importar planilha", Errs: fields, Error: msg, Data: importData{}})
-}
-
-// apply: POST /torcida/importar/aplicar (dados: the previewed file in base64).
-func (h *groupPagesH) apply(c echo.Context) error {
-	data, err := base64.StdEncoding.DecodeString(c.FormValue("dados"))
-	if err != nil || len(data) == 0 {
-		return h.s.Page(c, http.StatusUnprocessableEntity, "importar", server.Page{Title: "Importar planilha", Data: importData{},
-			Error: "A planilha conferida não veio com o formulário: envie-a de novo."})
-	}
-	return h.runImport(c, data, c.FormValue("arquivo"), false)
-}
-
-func (h *groupPagesH) runImport(c echo.Context, data []byte, name string, dry bool) error {
-	rep, err := h.svc.Import(c.Request().Context(), api.GroupActor(c), groupID(c), registry.ImportInput{Body: data, DryRun: dry})
-	if err != nil {
-		err = tooLargeField(err, "planilha")
-		fields, msg, status, ok := formErrors(err)
-		if !ok {
-			return err
-		}
-		if len(fields) > 0 {
-			fields["planilha"] = strings.TrimSpace(fields["planilha"] + " " + joinFields(fields))
-		} else {
-			fields["planilha"] = msg
-		}
-		return h.s.Page(c, status, "importar", server.Page{Title: "Importar planilha", Errs: fields, Error: msg, Data: importData{}})
-	}
-	d := importData{Report: rep, Filename: name}
-	p := server.Page{Title: "Importar planilha"}
-	status := http.StatusOK
-	switch {
-	case rep.Errors > 0:
-		status = http.StatusUnprocessableEntity
-		p.Error = fmt.Sprintf("A planilha %s tem %d linha(s) com erro; nada foi importado. Corrija as linhas indicadas e envie de novo.", name, rep.Errors)
-	case dry:
-		d.Body = base64.StdEncoding.EncodeToString(data)
-		p.Notice = fmt.Sprintf("Planilha %s conferida sem erros: %d novo(s), %d atualizado(s), %d sem mudança. Confira e aplique.", name, rep.Created, rep.Updated, rep.Unchanged)
-	default:
-		h.s.flash(c, fmt.Sprintf("Importação aplicada: %d novo(s), %d atualizado(s), %d sem mudança.", rep.Created, rep.Updated, rep.Unchanged))
-		return redirect(c, "/torcida")
-	}
-	p.Data = d
-	return h.s.Page(c, status, "importar", p)
-}
-
-func joinFields(m map[string]string) string {
-	var out []string
-	for k, v := range m {
-		if k != "planilha" {
-			out = append(out, v)
-		}
-	}
-	return strings.Join(out, " ")
-}
-
-// export: GET /torcida/exportar.csv — the register as CSV for Excel.
-func (h *groupPagesH) export(c echo.Context) error {
-	body, _, err := h.svc.ExportCSV(c.Request().Context(), api.GroupActor(c), groupID(c))
-	if err != nil {
-		return h.s.pageFail(c, err)
-	}
-	api.NoStore(c)
-	c.Response().Header().Set("Content-Disposition", `attachment; filename="cadastro-torcida-`+strconv.FormatInt(groupID(c), 10)+`.csv"`)
-	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", body)
 }
 
 var accents = strings.NewReplacer("á", "a", "à", "a", "â", "a", "ã", "a", "ä", "a", "é", "e", "ê", "e", "è", "e", "í", "i", "î", "i",

@@ -21,7 +21,7 @@ func (s *UI) Routes() {
 	r := s.Router("")
 
 	// Public pages: the list of people banned, the form of a document's
-	// verification, signing in and out (login.go, public_list.go, verify_form.go).
+	// verification, signing in and out (public_list.go, verify_form.go, sign_in.go).
 	r.GET("/impedidos", anyone, s.PublicPage)
 	r.GET("/entrar", anyone, s.loginForm)
 	r.POST("/entrar", anyone, s.login)
@@ -29,8 +29,11 @@ func (s *UI) Routes() {
 	r.GET("/verificar", anyone, s.verifyForm)
 	r.GET("/painel", policy, s.panel)
 
-	// Cases (pages_cases.go), sentence (pages_sentence.go), workflow
-	// decisions (pages_workflow.go), bans (pages_bans.go).
+	// Cases: the list, filing, the case page and its forms
+	// (list_cases.go, file_case.go, show_case.go, case_party_forms.go),
+	// the sentence (sentence.go), the court's decisions (case_decisions.go,
+	// ban_decisions.go), distribution, hearings and holidays
+	// (distribute_cases.go, list_hearings.go, manage_holidays.go).
 	r.GET("/processos", policy, s.casesPage)
 	r.GET("/processos/novo", policy, s.fileForm)
 	r.POST("/processos", policy, s.filePage, server.MaxBody(3*cases.MaxEvidenceBytes+api.MultipartSlack))
@@ -70,7 +73,7 @@ func (s *UI) Routes() {
 	r.GET("/feriados", policy, s.holidaysPage)
 	r.POST("/feriados", policy, s.addHolidayPage)
 
-	// The fan group's register (pages_groups.go).
+	// The fan group's register (group_register.go, group_import.go).
 	h := &groupPagesH{s: s, svc: s.Groups.Svc}
 	r.GET("/torcida", policy, h.register)
 	r.POST("/torcida/associados", policy, h.add)
@@ -85,14 +88,14 @@ func (s *UI) Routes() {
 	r.POST("/torcida/importar/aplicar", policy, h.apply, server.MaxBody(registry.MaxImportBytes*4/3+api.MultipartSlack))
 	r.GET("/torcida/exportar.csv", policy, h.export)
 
-	// The club's blocklist page (pages_club.go).
+	// The club's blocklist page and gate tokens (club_blocklist.go, club_tokens.go).
 	r.GET("/clube", policy, s.clubPage)
 	r.GET("/clube/lista.csv", policy, s.clubDownload("csv"))
 	r.GET("/clube/lista.json", policy, s.clubDownload("json"))
 	r.POST("/clube/tokens", policy, s.clubNewToken)
 	r.POST("/clube/tokens/:id/revogar", policy, s.clubRevokeToken)
 
-	// Administration (pages_admin.go).
+	// Administration (admin_users.go, admin_roles.go, admin_courts.go, admin_audit.go).
 	r.GET("/admin/usuarios", policy, s.usersPage)
 	r.POST("/admin/usuarios", policy, s.createUserPage)
 	r.POST("/admin/usuarios/:id/desativar", policy, s.setUserDisabled(true))

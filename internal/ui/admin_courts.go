@@ -1,0 +1,52 @@
+package ui
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/server"
+	"github.com/labstack/echo/v4"
+	"gorm.io/gorm"
+)
+
+// courtsPage: GET /admin/juizados.
+func (s *UI) courtsPage(c echo.Context) error {
+	return s.renderCourts(c, http.StatusOK, server.Page{})
+}
+
+func (s *UI) renderCourts(c echo.Context, status int, p server.Page) error {
+	cs, err := s.courts(c)
+	if err != nil {
+		return err
+	}
+	p.Title = "Juizados e configurações"
+	p.Data = cs
+	return s.Page(c, status, "admin_juizados", p)
+}
+
+// courtSettingsPage: POST /admin/juizados/configuracao (code,
+// sec7_doubles_ban, publish_default): the court's reading of art. 201, § 7º
+// and whether sentences publish the name by default.
+//
+// Only the admin's own court: another court's code is 404, as an unknown one.
+func (s *UI) courtSettingsPage(c echo.Context) error {
+	code := c.FormValue("code")
+	if code != server.Actor(c).Court {
+		return s.PageError(c, http.StatusNotFound, "Juizado não encontrado.")
+	}
+	var res *gorm.DB
+	if err := s.InTx(c, func(ctx context.Context) error {
+		res = db.Conn(ctx, s.Deps.DB).Model(&cases.Court{}).Where("code = ?", code).
+			Updates(map[string]any{"sec7_doubles_ban": c.FormValue("sec7_doubles_ban") == "true", "publish_default": c.FormValue("publish_default") == "true"})
+		return res.Error
+	}); err != nil {
+		return err
+	}
+	if res.RowsAffected == 0 {
+		return s.PageError(c, http.StatusNotFound, "Juizado não encontrado.")
+	}
+	s.flash(c, "Configurações do juizado "+code+" salvas.")
+	return redirect(c, "/admin/juizados")
+}

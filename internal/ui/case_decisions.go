@@ -1,0 +1,188 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/server"
+	"github.com/juizado/juizado/internal/ui/form"
+	"github.com/juizado/juizado/registry"
+	"github.com/labstack/echo/v4"
+)
+
+// The decisions of the criminal flow as forms of the case page, for the
+// judge of the case: homologating an accepted plea agreement (POST
+// /processos/:id/homologacao) and suspending the proceedings (POST
+// /processos/:id/suspensao); for the clerk, the defendant's notification of
+// the sentence (POST /processos/:id/intimacoes); and the court's holidays
+// (GET and POST /feriados). They call the same cases.Service methods as the
+// JSON API, inside a transaction carrying the user (the audit trail names
+// who acted). A form is shown only when the case's flow allows its step
+// (cases.Next, the data of cases.CriminalFlow) and the user may take it.
+
+// homologatePage: POST /processos/:id/homologacao (the judge of the case;
+// form: hom.defendant_id, hom.first_day as dd/mm/aaaa, optional):
+// homologates an accepted plea agreement through cases.Service.Homologate,
+// which creates the ban with source plea_agreement (Lei 9.099/1995, art.
+// 76, § 4º; Lei 14.597/2023, art. 201, § 5º) and refreshes the blocklist.
+func (s *UI) homologatePage(c echo.Context) error {
+	id, in, ok, resp := caseForm(s, c, "hom.", form.Homologation)
+	if !ok {
+		return resp
+	}
+	r, ok, resp := pageWrite(s, c, "hom.", func(ctx context.Context) (*cases.SentenceResult, error) {
+		return s.Cases.Homologate(ctx, server.Actor(c), id, in)
+	})
+	if !ok {
+		return resp
+	}
+	msg := fmt.Sprintf("Transação penal homologada: impedimento de %s a %s (%s da %s). Baixe os documentos abaixo.", server.DateBR(r.Ban.FirstDay), server.DateBR(r.Ban.LastDay), r.Range.Article, r.Range.Law)
+	return s.doneOnCase(c, id, "#documentos", msg, r.Warnings)
+}
+
+// suspendPage: POST /processos/:id/suspensao (the judge of the case; form:
+// susp.defendant_id, susp.months, susp.first_day as dd/mm/aaaa, optional,
+// the conditions of art. 89, § 1º: susp.repair_damage or
+// susp.repair_impossible (I), susp.forbidden_places one a line and
+// susp.sporting_venues (II), susp.stay_in_district (III),
+// susp.monthly_appearance (IV), and susp.conditions, the judge's own (§ 2º),
+// one a line): the conditional suspension of the
+// proceedings through cases.Service.Suspend (Lei 9.099/1995, art. 89: 2 to
+// 4 years of probation with the conditions of §§ 1º and 2º).
+func (s *UI) suspendPage(c echo.Context) error {
+	id, in, ok, resp := caseForm(s, c, "susp.", form.Suspension)
+	if !ok {
+		return resp
+	}
+	var sp *cases.Suspension
+	if err := s.InTx(c, func(ctx context.Context) error {
+		var err error
+		sp, err = s.Cases.Suspend(ctx, server.Actor(c), id, in)
+		return err
+	}); err != nil {
+		// The conditions are one textarea: its lines' errors go next to it.
+		return s.caseFormFail(c, "susp.", collapseIndexed(collapseIndexed(err, "conditions"), "forbidden_places"))
+	}
+	s.flash(c, fmt.Sprintf("Processo suspenso por %d meses, de %s a %s (Lei 9.099/1995, art. 89).", sp.Months, sp.FirstDay.BR(), sp.LastDay.BR()))
+	return redirect(c, fmt.Sprintf("/processos/%d", id))
+}
+
+// notifyPage: POST /processos/:id/intimacoes (clerk; form: int.party —
+// defendant, the default, defence or prosecution —, int.defendant_id (not
+// for the prosecution), int.notified_on as dd/mm/aaaa, int.waived_appeal):
+// records a party's notification of the decision through
+// cases.Service.Notify, which opens that party's 10-day appeal window (Lei
+// 9.099/1995, art. 82, § 1º; CPP art. 798, §§ 1º and 3º), or closes it at
+// once with an express waiver of the appeal. The judgment becomes final
+// when every party's window ended or was waived.
+func (s *UI) notifyPage(c echo.Context) error {
+	id, in, ok, resp := caseForm(s, c, "int.", form.Notification)
+	if !ok {
+		return resp
+	}
+	d, ok, resp := pageWrite(s, c, "int.", func(ctx context.Context) (*cases.DeadlineView, error) {
+		return s.Cases.Notify(ctx, server.Actor(c), id, in)
+	})
+	if !ok {
+		return resp
+	}
+	who := server.OrSelf(cases.PartyPT[d.Party], d.Party)
+	msg := fmt.Sprintf("Ciência registrada (%s) em %s: prazo de recurso de %d dias até %s.", who, d.NotifiedOn.BR(), d.Days, d.LastDay.BR())
+	if d.WaivedAppeal {
+		msg = fmt.Sprintf("Ciência registrada (%s) em %s, com renúncia expressa ao prazo de recurso.", who, d.NotifiedOn.BR())
+	}
+	s.flash(c, msg)
+	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
+}
+
+// precautionaryPage: POST /processos/:id/cautelar (the judge of the case;
+// form: caut.defendant_id, caut.first_day as dd/mm/aaaa, optional,
+// caut.review_on, required, caut.publish): orders a precautionary ban alone
+// (CPP art. 319, II: prohibition of access to sporting events, at any
+// stage before the final judgment, whatever the conditions of art. 201, §§
+// 2º and 6º) through cases.Service.Sentence with precautionary true. A
+// measure without a review date is refused (Res. CNJ 417/2021, art. 19).
+func (s *UI) precautionaryPage(c echo.Context) error {
+	id, in, ok, resp := caseForm(s, c, "caut.", form.Precautionary)
+	if !ok {
+		return resp
+	}
+	r, ok, resp := pageWrite(s, c, "caut.", func(ctx context.Context) (*cases.SentenceResult, error) {
+		return s.Cases.Sentence(ctx, server.Actor(c), id, in)
+	})
+	if !ok {
+		return resp
+	}
+	b := r.PrecautionaryBan
+	msg := fmt.Sprintf("Medida cautelar ordenada (CPP, art. 319, II): proibição de acesso a eventos esportivos a %s desde %s, com revisão em %s; a lista de bloqueio dos clubes foi atualizada.", b.Name, server.DateBR(b.FirstDay), server.DateBR(b.ReviewOn))
+	return s.doneOnCase(c, id, "#documentos", msg, r.Warnings)
+}
+
+// appealResultPage: POST /processos/:id/recurso (clerk; form: rec.result —
+// confirmed, reformed, annulled —, rec.defendant_id, rec.decided_on as
+// dd/mm/aaaa, rec.text, and for reformed rec.outcome "acquittal" or
+// rec.ban.months): records the Turma Recursal's result of the appeal
+// through cases.Service.RecordAppealResult (Lei 9.099/1995, art. 82); the
+// final judgment may then be certified.
+func (s *UI) appealResultPage(c echo.Context) error {
+	id, in, ok, resp := caseForm(s, c, "rec.", form.AppealResult)
+	if !ok {
+		return resp
+	}
+	if _, ok, resp := pageWrite(s, c, "rec.", func(ctx context.Context) (*cases.View, error) {
+		return s.Cases.RecordAppealResult(ctx, server.Actor(c), id, in)
+	}); !ok {
+		return resp
+	}
+	msg := map[string]string{"confirmed": "Resultado do recurso registrado: negado provimento, mantida a sentença.",
+		"reformed": "Resultado do recurso registrado: sentença reformada.", "annulled": "Resultado do recurso registrado: sentença anulada; o processo volta para nova sentença."}[in.Result]
+	s.flash(c, msg+" Certifique o trânsito em julgado quando couber.")
+	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
+}
+
+// linkGroupPage: POST /processos/:id/torcida (clerk; the judge of the case;
+// form: vinc.defendant_id, vinc.group_id): links a group defendant filed
+// before its group was registered to the fan group registered in the
+// court, through cases.Service.LinkGroup (Lei 14.597/2023, art. 178), so
+// that it can be sentenced.
+func (s *UI) linkGroupPage(c echo.Context) error {
+	id, l, ok, resp := caseForm(s, c, "vinc.", form.LinkGroup)
+	if !ok {
+		return resp
+	}
+	did, in := l.DefendantID, l.Input
+	if _, ok, resp := pageWrite(s, c, "vinc.", func(ctx context.Context) (*cases.View, error) {
+		return s.Cases.LinkGroup(ctx, server.Actor(c), id, did, in)
+	}); !ok {
+		return resp
+	}
+	s.flash(c, "Torcida ré vinculada à torcida cadastrada: o processo pode ser sentenciado.")
+	return redirect(c, fmt.Sprintf("/processos/%d#partes", id))
+}
+
+// identifyPage: POST /processos/:id/identificacao (clerk, judge; form:
+// ident.defendant_id, ident.cpf in any spelling, ident.birth_date as
+// dd/mm/aaaa, optional): records the CPF of a person filed without one
+// through cases.Service.Identify; their bans leave the queue awaiting
+// identification and enter the blocklist.
+func (s *UI) identifyPage(c echo.Context) error {
+	id, idf, ok, resp := caseForm(s, c, "ident.", form.Identification)
+	if !ok {
+		return resp
+	}
+	did, in := idf.DefendantID, idf.Input
+	r, ok, resp := pageWrite(s, c, "ident.", func(ctx context.Context) (*cases.IdentificationResult, error) {
+		return s.Cases.Identify(ctx, server.Actor(c), id, did, in)
+	})
+	if !ok {
+		return resp
+	}
+	msg := fmt.Sprintf("Identificação registrada: %s, CPF %s.", r.Defendant.FullName, registry.CPF(*r.Defendant.CPF).Formatted())
+	if n := len(r.Bans); n == 1 {
+		msg += " O impedimento passa à lista de bloqueio dos clubes enquanto vigorar."
+	} else if n > 1 {
+		msg += fmt.Sprintf(" Os %d impedimentos passam à lista de bloqueio dos clubes enquanto vigorarem.", n)
+	}
+	return s.doneOnCase(c, id, "#partes", msg, r.Warnings)
+}

@@ -1,0 +1,63 @@
+package form
+
+// The judge's forms on a ban of a case page: lift, renew, correct and
+// credit. Each ban has its own form, its fields prefixed by the kind and
+// the ban's id ("rev[12].reason").
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/juizado/juizado/cases"
+)
+
+// BanPrefix is the prefix of the fields of the form kind ("rev", "ren",
+// "cor", "det") of ban id.
+func BanPrefix(kind string, id int64) string { return fmt.Sprintf("%s[%d].", kind, id) }
+
+// Lift reads the form that lifts a precautionary ban (rev[ID].lifted_on as
+// dd/mm/aaaa and rev[ID].reason, both required).
+func Lift(v *Values) cases.LiftInput {
+	in := cases.LiftInput{LiftedOn: v.Date("lifted_on"), Reason: v.Text("reason")}
+	v.Require("lifted_on", "Informe a data da decisão que revoga a medida (dd/mm/aaaa).")
+	if strings.TrimSpace(in.Reason) == "" {
+		v.Add("reason", "required", "Informe o motivo da revogação.")
+	}
+	return in
+}
+
+// Renew reads the form that renews a precautionary ban (ren[ID].review_on
+// as dd/mm/aaaa and ren[ID].reason, both required).
+func Renew(v *Values) cases.RenewInput {
+	in := cases.RenewInput{ReviewOn: v.Date("review_on"), Reason: v.Text("reason")}
+	v.Require("review_on", "Informe a nova data de revisão (dd/mm/aaaa).")
+	if strings.TrimSpace(in.Reason) == "" {
+		v.Add("reason", "required", "Informe o fundamento da renovação.")
+	}
+	return in
+}
+
+// Correct reads the form that corrects a material error in a final ban's
+// last day (cor[ID].last_day as dd/mm/aaaa and cor[ID].reason, both
+// required).
+func Correct(v *Values) cases.CorrectInput {
+	in := cases.CorrectInput{LastDay: v.Date("last_day"), Reason: v.Text("reason")}
+	v.Require("last_day", "Informe o último dia corrigido (dd/mm/aaaa).")
+	if strings.TrimSpace(in.Reason) == "" {
+		v.Add("reason", "required", "Descreva o erro material corrigido.")
+	}
+	return in
+}
+
+// Credit reads the detração form (CP art. 42: det[ID].days, 0 for none,
+// and det[ID].reason, both required).
+func Credit(v *Values) cases.CreditInput {
+	in := cases.CreditInput{Days: v.Int("days"), Reason: v.Text("reason")}
+	if in.Days == nil && v.Empty("days") {
+		v.Add("days", "required", "Informe os dias a descontar (0 para não descontar).")
+	}
+	if strings.TrimSpace(in.Reason) == "" {
+		v.Add("reason", "required", "Fundamente a decisão sobre a detração.")
+	}
+	return in
+}

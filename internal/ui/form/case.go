@@ -1,0 +1,65 @@
+package form
+
+// The forms on a case page for the parties and the clerk: plea agreement,
+// breach, movement, hearing and transition.
+
+import "github.com/juizado/juizado/cases"
+
+// Plea reads the plea agreement form (acordo.defendant_id, acordo.months,
+// acordo.first_day as dd/mm/aaaa).
+func Plea(v *Values) cases.PleaInput {
+	return cases.PleaInput{DefendantID: v.ID("defendant_id"), Months: v.Int("months"), FirstDay: v.Date("first_day")}
+}
+
+// Breach reads the breach form (desc.ban_id, required; desc.occurred_on as
+// dd/mm/aaaa, required; desc.source, desc.reference, desc.description):
+// the ban breached and what happened.
+func Breach(v *Values) BreachForm {
+	banID := v.ID("ban_id")
+	if banID == 0 {
+		v.Add("ban_id", "required", "Escolha o impedimento descumprido.")
+	}
+	in := cases.BreachInput{OccurredOn: v.Date("occurred_on"), Source: v.Text("source"), Reference: v.Text("reference"), Description: v.Text("description")}
+	if in.OccurredOn == "" && v.Text("occurred_on") == "" {
+		v.Add("occurred_on", "required", "Informe a data do descumprimento (dd/mm/aaaa).")
+	}
+	return BreachForm{BanID: banID, Input: in}
+}
+
+// BreachForm is the breach form read: the ban breached and what happened.
+type BreachForm struct {
+	BanID int64
+	Input cases.BreachInput
+}
+
+// Movement reads the docket movement form (mov.description, mov.tpu_code,
+// mov.at as dd/mm/aaaa with mov.at_hora as hh:mm, optional).
+func Movement(v *Values) cases.MovementInput {
+	in := cases.MovementInput{Description: v.Text("description"), TPUCode: v.Int("tpu_code")}
+	if v.Text("at") != "" {
+		in.At = v.Instant("at", "at", "at_hora", false)
+	}
+	return in
+}
+
+// Hearing reads the hearing form (aud.kind, aud.room, aud.date as
+// dd/mm/aaaa, aud.starts and aud.ends as hh:mm); the start's date error
+// shows next to aud.date.
+func Hearing(v *Values) cases.HearingInput {
+	in := cases.HearingInput{Kind: v.Text("kind"), Room: v.Text("room"), StartsAt: v.Instant("starts_at", "date", "starts", true)}
+	if v.Text("ends") != "" && v.Text("date") != "" {
+		in.EndsAt = v.Instant("ends_at", "date", "ends", false)
+	}
+	v.Rename("starts_at", "date")
+	return in
+}
+
+// Transition reads the transition form (and.to, and.note, and.defendant_id
+// for a defendant's own step).
+func Transition(v *Values) cases.TransitionInput {
+	in := cases.TransitionInput{To: v.Text("to"), Note: v.Text("note")}
+	if d := v.ID("defendant_id"); d != 0 {
+		in.DefendantID = &d
+	}
+	return in
+}

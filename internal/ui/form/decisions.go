@@ -1,0 +1,113 @@
+package form
+
+// The forms of the court's decisions on a case page: homologation,
+// conditional suspension, notification, precautionary ban, appeal result,
+// the link of a group defendant and the identification of a person.
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/juizado/juizado/cases"
+)
+
+// Homologation reads the homologation form (hom.defendant_id,
+// hom.first_day as dd/mm/aaaa, optional).
+func Homologation(v *Values) cases.HomologateInput {
+	return cases.HomologateInput{DefendantID: v.ID("defendant_id"), FirstDay: v.Date("first_day")}
+}
+
+// Suspension reads the conditional suspension form (Lei 9.099/1995, art.
+// 89: susp.defendant_id, susp.months, susp.first_day; the conditions of §
+// 1º: susp.repair_damage or susp.repair_impossible, susp.forbidden_places
+// one a line and susp.sporting_venues, susp.stay_in_district,
+// susp.monthly_appearance; the judge's own, § 2º, susp.conditions one a
+// line).
+func Suspension(v *Values) cases.SuspensionInput {
+	in := cases.SuspensionInput{DefendantID: v.ID("defendant_id"), Months: v.Int("months"), FirstDay: v.Date("first_day")}
+	in.RepairDamage, in.RepairImpossible = v.Text("repair_damage"), v.Text("repair_impossible")
+	in.SportingVenues = v.Checked("sporting_venues")
+	stay, monthly := v.Checked("stay_in_district"), v.Checked("monthly_appearance")
+	in.StayInDistrict, in.MonthlyAppearance = &stay, &monthly
+	in.ForbiddenPlaces = v.Lines("forbidden_places")
+	in.Conditions = v.Lines("conditions")
+	return in
+}
+
+// Notification reads the notification form (int.party, int.defendant_id
+// but for the prosecution, int.notified_on as dd/mm/aaaa, required,
+// int.waived_appeal).
+func Notification(v *Values) cases.NotificationInput {
+	in := cases.NotificationInput{Party: v.Trim("party"), DefendantID: v.ID("defendant_id"), NotifiedOn: v.Date("notified_on")}
+	if w := v.Tri("waived_appeal"); w != nil {
+		in.WaivedAppeal = *w
+	}
+	if in.Party == cases.PartyProsecution {
+		in.DefendantID = 0 // one notice of the prosecution per case
+	}
+	v.Require("notified_on", "Informe o dia da ciência (dd/mm/aaaa).")
+	return in
+}
+
+// Precautionary reads the precautionary ban form (CPP art. 319, II:
+// caut.defendant_id, caut.first_day as dd/mm/aaaa, optional,
+// caut.review_on, required by Res. CNJ 417/2021, art. 19, caut.publish).
+func Precautionary(v *Values) cases.SentenceInput {
+	in := cases.SentenceInput{DefendantID: v.Ref("defendant_id"), Precautionary: true, ReviewOn: v.Date("review_on")}
+	in.Ban.FirstDay = v.Date("first_day")
+	if v.Text("publish") != "" {
+		in.Publish = v.Tri("publish")
+	}
+	v.Require("review_on", "Informe a data de revisão da medida (dd/mm/aaaa): não há medida cautelar sem revisão (Res. CNJ 417/2021, art. 19).")
+	return in
+}
+
+// AppealResult reads the appeal result form (rec.result, rec.defendant_id,
+// rec.decided_on as dd/mm/aaaa, rec.text, rec.outcome, rec.ban.months).
+func AppealResult(v *Values) cases.AppealResultInput {
+	in := cases.AppealResultInput{Result: v.Trim("result"), DefendantID: v.Ref("defendant_id"), DecidedOn: v.Date("decided_on"), Text: v.Text("text"), Outcome: v.Trim("outcome")}
+	in.Ban.Months = v.Int("ban.months")
+	return in
+}
+
+// LinkGroup reads the form that links a group defendant to a registered
+// fan group (vinc.defendant_id, vinc.group_id, both required).
+func LinkGroup(v *Values) LinkGroupForm {
+	var in cases.LinkGroupInput
+	defendantID := v.Ref("defendant_id")
+	if defendantID == 0 && v.Empty("defendant_id") {
+		v.Add("defendant_id", "required", "Escolha a torcida ré.")
+	}
+	if g := v.Trim("group_id"); g == "" {
+		v.Add("group_id", "required", "Escolha a torcida cadastrada.")
+	} else if id, err := strconv.ParseInt(g, 10, 64); err != nil || id <= 0 {
+		v.Add("group_id", "integer", fmt.Sprintf("Torcida %q inválida: escolha uma torcida cadastrada.", g))
+	} else {
+		in.GroupID = &id
+	}
+	return LinkGroupForm{DefendantID: defendantID, Input: in}
+}
+
+// LinkGroupForm is the link form read: the group defendant and the group.
+type LinkGroupForm struct {
+	DefendantID int64
+	Input       cases.LinkGroupInput
+}
+
+// Identification reads the identification form (ident.defendant_id,
+// required, ident.cpf in any spelling, ident.birth_date as dd/mm/aaaa,
+// optional).
+func Identification(v *Values) IdentificationForm {
+	defendantID := v.Ref("defendant_id")
+	if defendantID == 0 && v.Empty("defendant_id") {
+		v.Add("defendant_id", "required", "Escolha o representado.")
+	}
+	return IdentificationForm{DefendantID: defendantID, Input: cases.IdentificationInput{CPF: v.Text("cpf"), BirthDate: v.Date("birth_date")}}
+}
+
+// IdentificationForm is the identification form read: the defendant and
+// their CPF and birth date.
+type IdentificationForm struct {
+	DefendantID int64
+	Input       cases.IdentificationInput
+}

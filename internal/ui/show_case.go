@@ -1,0 +1,215 @@
+package ui
+
+import (
+	"net/http"
+	"slices"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/api"
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/server"
+	"github.com/juizado/juizado/sanctions"
+	"github.com/labstack/echo/v4"
+)
+
+// Case pages for the staff of a court: the list of cases, the filing of a
+// representation (prosecutor, police), the case page with its docket,
+// parties, facts, documents and the forms of each role (evidence, plea
+// agreement, breach, movement, hearing, transition), the judge's sentence
+// form, the distribution and the hearings calendar. They call the same
+// cases.Service as the JSON API.
+
+// caseData is the data of the case page.
+type caseData struct {
+	Case     *cases.View
+	Evidence []cases.EvidenceView
+	Next     []cases.Transition
+	Persons  []cases.DefendantView
+	Distance string
+	Kinds    []string
+	// Actions: the decision forms the user is offered (case_decisions.go).
+	Actions caseActions
+	// Names are the defendants' names by id (person or group).
+	Names map[int64]string
+	// InForce are the case's bans in force today: the ones a breach can be
+	// recorded against (a ban awaiting the final judgment is not in force).
+	InForce []cases.BanView
+}
+
+// Name is the name of defendant id (an int64 or *int64; "" for none).
+func (d caseData) Name(id any) string {
+	switch x := id.(type) {
+	case int64:
+		return d.Names[x]
+	case *int64:
+		if x != nil {
+			return d.Names[*x]
+		}
+	}
+	return ""
+}
+
+func caseID(c echo.Context) (int64, error) { return api.PathID(c, "id") }
+
+// casePage: GET /processos/:id.
+func (s *UI) casePage(c echo.Context) error {
+	return s.renderCase(c, http.StatusOK, server.Page{})
+}
+
+func (s *UI) renderCase(c echo.Context, status int, p server.Page) error {
+	id, err := caseID(c)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	v, err := s.Cases.Get(c.Request().Context(), server.Actor(c), id)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	ev, err := s.Cases.ListEvidence(c.Request().Context(), server.Actor(c), id)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	u := pageUser(c)
+	d := caseData{Case: v, Evidence: ev, Kinds: cases.HearingKinds[v.Flow], Actions: caseActionsFor(v, u.Role, u.ID, civil.Today(s.Now(), s.Deps.Loc))}
+	for _, t := range v.Next {
+		if t.Via == "" && slices.Contains(t.Roles, u.Role) {
+			d.Next = append(d.Next, t)
+		}
+	}
+	if len(d.Actions.Unlinked) > 0 {
+		if d.Actions.Groups, err = s.Cases.RegisteredGroups(c.Request().Context(), server.Actor(c)); err != nil {
+			return err
+		}
+	}
+	for _, b := range v.Bans {
+		if b.State == sanctions.StateInForce {
+			d.InForce = append(d.InForce, b)
+		}
+	}
+	d.Names = map[int64]string{}
+	for _, def := range v.Defendants {
+		if def.Kind == "person" {
+			d.Persons = append(d.Persons, def)
+			d.Names[def.ID] = def.FullName
+		} else {
+			d.Names[def.ID] = def.Name
+		}
+	}
+	if v.Facts.DistanceToVenueM != nil {
+		d.Distance = thousands(*v.Facts.DistanceToVenueM) + " m"
+	}
+	p.Title = "Processo " + v.Number
+	p.Data = d
+	return s.Page(c, status, "processo", p)
+}
+
+// pleaChoice is an accepted plea agreement waiting for the homologation.
+type pleaChoice struct {
+	DefendantID int64
+	Name        string
+	Months      int
+	FirstDay    *civil.Date
+}
+
+// caseActions says which decision forms the case page offers the user.
+// The steps come from the case's flow (cases.View.Next, built from
+// cases.CriminalFlow) with the role each needs; the services check them
+// again under a row lock.
+type caseActions struct {
+	// JudgeOfCase: the user is the judge the case is distributed to, the
+	// only one who decides it (bans, homologation, suspension).
+	JudgeOfCase bool
+	// Offer: the prosecutor may offer a plea agreement (Lei 9.099/1995,
+	// art. 76): the flow goes to plea_offered from here, or is there.
+	Offer bool
+	// Homologate: an accepted plea agreement waits for the judge (Lei
+	// 9.099/1995, art. 76, § 4º); Accepted lists them.
+	Homologate bool
+	Accepted   []pleaChoice
+	// Suspend: the flow allows the conditional suspension (Lei 9.099/1995,
+	// art. 89) from here.
+	Suspend bool
+	// Notify: the clerk may record a party's notification of the decision
+	// that opens its appeal window, or its express waiver of the appeal
+	// (Lei 9.099/1995, art. 82, § 1º); Parties are the parties to choose
+	// (the defence only in a criminal case).
+	Notify  bool
+	Parties []string
+	// Precautionary: the judge of the case may order a precautionary ban
+	// alone (CPP art. 319, II: at any stage before the final judgment).
+	Precautionary bool
+	// AppealResult: the clerk records the Turma Recursal's result of the
+	// appeal (Lei 9.099/1995, art. 82).
+	AppealResult bool
+	// Unlinked: the group defendants not linked to a registered fan group,
+	// which cannot be sentenced until linked (cases.Service.LinkGroup); set
+	// for the clerk and the judge of the case while the case is undecided.
+	// Groups: the court's registered groups to choose from.
+	Unlinked []cases.DefendantView
+	Groups   []cases.RegisteredGroup
+	// Unidentified: the person defendants filed without a CPF, whom the
+	// clerk or a judge of the court may identify (their bans stay out of
+	// the blocklist until then).
+	Unidentified []cases.DefendantView
+	// Today is today's date as dd/mm/aaaa (the default of decision dates).
+	Today string
+}
+
+// caseActionsFor computes the forms of case v for user u on day today.
+func caseActionsFor(v *cases.View, role string, userID int64, today civil.Date) caseActions {
+	a := caseActions{Today: today.BR()}
+	if v == nil {
+		return a
+	}
+	a.JudgeOfCase = role == "judge" && v.Judge != nil && v.Judge.ID == userID
+	allowed := func(to string, via bool) bool {
+		for _, t := range v.Next {
+			if t.To == to && (t.Via != "") == via && slices.Contains(t.Roles, role) {
+				return true
+			}
+		}
+		return false
+	}
+	a.Offer = role == "prosecutor" && (allowed(cases.StatusPleaOffered, true) || v.Status == cases.StatusPleaOffered)
+	if a.JudgeOfCase {
+		a.Suspend = allowed(cases.StatusConditionalSuspension, true)
+		if allowed(cases.StatusExecuting, true) { // plea_accepted → executing, via the homologation
+			names := map[int64]string{}
+			for _, d := range v.Defendants {
+				names[d.ID] = d.FullName
+			}
+			for _, p := range v.Pleas {
+				if p.Status == "accepted" {
+					a.Accepted = append(a.Accepted, pleaChoice{DefendantID: p.DefendantID, Name: names[p.DefendantID], Months: p.Months, FirstDay: p.FirstDay})
+				}
+			}
+			a.Homologate = len(a.Accepted) > 0
+		}
+	}
+	if (role == "clerk" || a.JudgeOfCase) && v.Sentenceable {
+		for _, d := range v.Defendants {
+			if d.Kind == "fan_group" && d.GroupID == nil {
+				a.Unlinked = append(a.Unlinked, d)
+			}
+		}
+	}
+	// cases.Service.Notify takes the notification of a decided case.
+	a.Notify = role == "clerk" && (v.Status == cases.StatusSentenced || v.Status == cases.StatusJudgment)
+	if a.Notify {
+		a.Parties = []string{cases.PartyDefendant}
+		if v.Flow == cases.FlowCriminal {
+			a.Parties = append(a.Parties, cases.PartyDefence)
+		}
+		a.Parties = append(a.Parties, cases.PartyProsecution)
+	}
+	a.Precautionary = a.JudgeOfCase && len(v.Defendants) > 0 && !slices.Contains([]string{cases.StatusFinal, cases.StatusExecuting, cases.StatusArchived, cases.StatusSettlement}, v.Status)
+	a.AppealResult = role == "clerk" && v.Status == cases.StatusAppeal
+	if role == "clerk" || role == "judge" {
+		for _, d := range v.Defendants {
+			if d.AwaitingIdentification {
+				a.Unidentified = append(a.Unidentified, d)
+			}
+		}
+	}
+	return a
+}

@@ -18,8 +18,8 @@ import (
 // the gates' check log.
 type API struct {
 	*server.Server
-	bl       BlocklistCache
-	public   PublicCache
+	bl       blocklistCache
+	public   publicCache
 	checkLog *registry.CheckLog
 	// Docs serves the court documents (the pages reuse its downloads).
 	Docs *Documents

@@ -94,7 +94,7 @@ func (s *API) auditList(c echo.Context) error {
 // maxAuditPage bounds ?page= so that the offset stays an int.
 const maxAuditPage = 1_000_000
 
-// redactMemberData empties before and after of the rows of the member
+// RedactMemberData empties before and after of the rows of the member
 // registers (domain "group:ID": a member's personal data, or what a read
 // returned) for an admin, who has no member data (DOMAIN.md §7); the row
 // (who, when, action, table, record) stays.

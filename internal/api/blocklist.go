@@ -283,12 +283,12 @@ func (s *API) blocklistKey(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"keys": keys})
 }
 
-// checkAnswer is the answer to a CPF check, with the list version it read.
+// CheckAnswer is the answer to a CPF check, with the list version it read.
 type CheckAnswer struct {
-	CPF     string              `json:"cpf"`
-	Blocked bool                `json:"blocked"`
-	Bans    []registry.CheckBan `json:"bans"`
-	Version int64               `json:"version"`
+	CPF     string              `json:"cpf"`     // the CPF checked, formatted
+	Blocked bool                `json:"blocked"` // a ban in force names it
+	Bans    []registry.CheckBan `json:"bans"`    // the bans in force
+	Version int64               `json:"version"` // the blocklist version read
 }
 
 // blocklistCheck: GET /api/v1/blocklist/check/:cpf (club), answered from the

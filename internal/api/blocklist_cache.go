@@ -25,7 +25,8 @@ import (
 // date changed since the last look.
 const blocklistFresh = time.Second
 
-type BlocklistCache struct {
+// blocklistCache holds the prepared version this process serves.
+type blocklistCache struct {
 	mu        sync.Mutex // serialises lookups and rebuilds
 	state     atomic.Pointer[blocklistState]
 	pending   atomic.Int64 // the highest version Refresh made in this process
@@ -72,7 +73,7 @@ func gzipBytes(body []byte) []byte {
 	return buf.Bytes()
 }
 
-// noteVersion is Lists.OnVersion: the next read looks the version up.
+// NoteVersion is Lists.OnVersion: the next read looks the version up.
 func (s *API) NoteVersion(v int64) {
 	for {
 		cur := s.bl.pending.Load()
@@ -83,7 +84,7 @@ func (s *API) NoteVersion(v int64) {
 	s.bl.pendingAt.Store(time.Now().UnixNano())
 }
 
-// preparedBlocklist returns the prepared bodies of the latest version. With
+// PreparedBlocklist returns the prepared bodies of the latest version. With
 // the database unreachable (degraded mode, issue 16 item 3) it returns the
 // version in memory, if there is one, and stale true; staleVersion then says
 // how old it is.

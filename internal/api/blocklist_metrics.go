@@ -7,7 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// blocklistMetrics registers the gauges of the blocklist this instance
+// BlocklistMetrics registers the gauges of the blocklist this instance
 // serves (issue 10): its version, entries and when it was made, how many
 // versions committed in the database it has not served yet (the feed's lag
 // at this instance: 0 when up to date), and the CPF checks waiting to be

@@ -22,9 +22,9 @@ import (
 // Documents serves the court documents (PDF) and their verification; the
 // pages reuse its downloads (API.Docs).
 type Documents struct {
-	API  *API
-	Svc  *pdf.Service
-	page *template.Template
+	API  *API               // the API it belongs to
+	Svc  *pdf.Service       // the documents' service, made once
+	page *template.Template // the HTML verification page
 }
 
 // maxUpload bounds a copy uploaded for verification (the server's body
@@ -54,7 +54,7 @@ func (s *API) newDocuments() *Documents {
 	return d
 }
 
-// issueSentence issues the sentence document of the decision a judge has
+// IssueSentence issues the sentence document of the decision a judge has
 // just signed for defendantID in case caseID (pdf.Service.IssueSentence:
 // one document per decision, the same PDF at every later download). The
 // sentence handlers call it after the signature; a failure is logged, not
@@ -87,7 +87,7 @@ func queryID(c echo.Context, name string) (int64, error) {
 	return id, nil
 }
 
-// caseDocument: GET /api/v1/cases/:id/documents/KIND.pdf. The sentence,
+// CaseDocument: GET /api/v1/cases/:id/documents/KIND.pdf. The sentence,
 // notice and letter name what they are about: ?ban_id= (a ban of the case)
 // or ?defendant_id= (the defendant's signed decision: the sentence of an
 // acquittal or a prison conviction has no ban), one of the two. The
@@ -134,7 +134,7 @@ func (d *Documents) caseDocumentFor(c echo.Context, k pdf.Kind, id int64) (*pdf.
 	return d.Svc.CaseDocument(ctx, server.Actor(c), k, id, banID)
 }
 
-// draft: GET /api/v1/cases/:id/sentence/draft.pdf?defendant_id= (the
+// Draft: GET /api/v1/cases/:id/sentence/draft.pdf?defendant_id= (the
 // judge of the case): the saved minuta laid out as the sentence it would
 // be if signed now, marked "MINUTA — sem valor de documento", with no
 // verification code and stored nowhere (pdf.Service.DraftPreview).

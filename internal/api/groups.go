@@ -13,17 +13,17 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// groupHandlers serve the fan groups and their member registers
+// GroupHandlers serve the fan groups and their member registers
 // (../shared/API.md "Fan groups and member registers"). The Casbin policy
 // checks the role; the registry checks the domain (the group's managers,
 // the staff of the group's court) and answers 404 across domains.
 type GroupHandlers struct {
-	API  *API
-	Svc  *registry.Groups
-	docs *pdf.Service // the register extract (PDF)
+	API  *API             // the API it belongs to
+	Svc  *registry.Groups // the groups' and registers' service
+	docs *pdf.Service     // the register extract (PDF)
 }
 
-// groupActor returns the authenticated user with their domain.
+// GroupActor returns the authenticated user with their domain.
 func GroupActor(c echo.Context) registry.Actor {
 	u, _ := c.Get(server.UserKey).(authz.User)
 	a := registry.Actor{UserID: u.ID, Name: u.Name, Role: u.Role, Court: u.Court()}
@@ -33,6 +33,8 @@ func GroupActor(c echo.Context) registry.Actor {
 	return a
 }
 
+// IDParam reads the path parameter id, a positive integer, of a what
+// (errs.Invalid otherwise).
 func IDParam(c echo.Context, what string) (int64, error) {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
@@ -41,7 +43,7 @@ func IDParam(c echo.Context, what string) (int64, error) {
 	return id, nil
 }
 
-// noStore marks a response with personal data as not cacheable.
+// NoStore marks a response with personal data as not cacheable.
 func NoStore(c echo.Context) {
 	c.Response().Header().Set("Cache-Control", "no-store")
 }

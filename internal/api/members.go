@@ -163,7 +163,7 @@ func (h *GroupHandlers) putPhoto(c echo.Context) error {
 	return c.JSON(http.StatusOK, m)
 }
 
-// getPhoto: GET /api/v1/members/:id/photo (who may read the register; recorded).
+// GetPhoto: GET /api/v1/members/:id/photo (who may read the register; recorded).
 func (h *GroupHandlers) GetPhoto(c echo.Context) error {
 	id, err := IDParam(c, "Associado")
 	if err != nil {

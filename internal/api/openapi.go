@@ -13,6 +13,6 @@ import (
 //go:embed openapi.json
 var OpenAPI []byte
 
-func (s *API) OpenAPI(c echo.Context) error {
+func (s *API) openapi(c echo.Context) error {
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, OpenAPI)
 }

@@ -25,7 +25,7 @@ const publicTTL = 10 * time.Second
 // publicCache keeps the public list (Lei 10.671/2003, art. 5º, parágrafo
 // único, VI; DOMAIN.md §6) per filter, read once for many readers: the list
 // has no login and, at a national scale, hundreds of thousands of names.
-type PublicCache struct {
+type publicCache struct {
 	mu    sync.Mutex
 	m     map[registry.PublicFilter]*publicList
 	group singleflight.Group
@@ -41,7 +41,7 @@ type publicList struct {
 	body    []byte
 }
 
-// publicListFor returns the public list for f, from memory while it is
+// PublicListFor returns the public list for f, from memory while it is
 // fresh; concurrent readers of a stale list wait for one read.
 func (s *API) PublicListFor(ctx context.Context, f registry.PublicFilter) (*publicList, error) {
 	p, err := s.PreparedBlocklist(ctx)
@@ -100,7 +100,7 @@ func (s *API) publicBanned(c echo.Context) error {
 	return c.JSONBlob(http.StatusOK, l.body)
 }
 
-// publicFilter reads ?court=TR.OOOO and ?club=NAME of the public list.
+// PublicFilter reads ?court=TR.OOOO and ?club=NAME of the public list.
 func PublicFilter(c echo.Context) (registry.PublicFilter, error) {
 	f := registry.PublicFilter{Court: strings.TrimSpace(c.QueryParam("court")), Club: strings.TrimSpace(c.QueryParam("club"))}
 	if f.Court != "" && !registry.ValidCourt(f.Court) {

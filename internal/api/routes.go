@@ -17,7 +17,7 @@ import (
 func (s *API) Routes() {
 	anyone, policy := server.Anyone, server.Policy
 	root := s.Router("")
-	root.GET("/api/v1/openapi.json", anyone, s.OpenAPI)
+	root.GET("/api/v1/openapi.json", anyone, s.openapi)
 	r := s.Router("/api/v1")
 
 	// Cases (cases.go), sentences (sentences.go) and the case workflow (workflow.go).

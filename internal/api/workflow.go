@@ -19,7 +19,7 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// multipartSlack is room for the multipart framing and the other fields.
+// MultipartSlack is room for the multipart framing and the other fields.
 const MultipartSlack = 1 << 20
 
 var etagVersion = regexp.MustCompile(`^"v([0-9]{1,9})"$`)
@@ -362,7 +362,7 @@ func (s *API) listEvidence(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"items": items})
 }
 
-// getEvidence: GET /api/v1/evidence/:id (staff of the court): the file as
+// GetEvidence: GET /api/v1/evidence/:id (staff of the court): the file as
 // stored, with its type and SHA-256.
 func (s *API) GetEvidence(c echo.Context) error {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)

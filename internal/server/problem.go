@@ -24,6 +24,7 @@ type Problem struct {
 	Errors   []errs.FieldError `json:"errors,omitempty"`
 }
 
+// StatusOf is the HTTP status of each kind of error (errs.Kind).
 var StatusOf = map[errs.Kind]int{
 	errs.Internal:     http.StatusInternalServerError,
 	errs.Invalid:      http.StatusUnprocessableEntity,
@@ -35,6 +36,7 @@ var StatusOf = map[errs.Kind]int{
 	errs.Unauthorized: http.StatusUnauthorized,
 }
 
+// TitleOf is the Portuguese title of a problem or error page by status.
 var TitleOf = map[int]string{
 	400: "Requisição ilegível",
 	401: "Não autenticado",

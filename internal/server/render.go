@@ -28,7 +28,7 @@ func parsePages(fsys fs.FS) (map[string]*template.Template, error) {
 	return pages, nil
 }
 
-// render executes a page into a buffer first, so a failing template never
+// Render executes a page into a buffer first, so a failing template never
 // sends half a page.
 func (s *Server) Render(c echo.Context, status int, name string, data any) error {
 	t, ok := s.pages[name]
@@ -113,7 +113,7 @@ func domainLabel(u *authz.User) string {
 	return ""
 }
 
-// roleLabel names a role in Portuguese.
+// RoleLabel names a role in Portuguese.
 func RoleLabel(role string) string {
 	if l, ok := map[string]string{"admin": "administração", "clerk": "cartório", "judge": "juiz(a)", "prosecutor": "Ministério Público",
 		"police": "polícia", "fan_group": "gestão da torcida organizada", "club": "clube"}[role]; ok {
@@ -122,7 +122,7 @@ func RoleLabel(role string) string {
 	return role
 }
 
-// page renders a page template with the signed-in user and the CSRF token.
+// Page renders a page template with the signed-in user and the CSRF token.
 func (s *Server) Page(c echo.Context, status int, name string, p Page) error {
 	if u, ok := s.CurrentUser(c); ok {
 		p.User = &u
@@ -137,7 +137,7 @@ func (s *Server) Page(c echo.Context, status int, name string, p Page) error {
 	return s.Render(c, status, name, p)
 }
 
-// pageError answers a page request with an error page.
+// PageError answers a page request with an error page.
 func (s *Server) PageError(c echo.Context, status int, msg string) error {
 	title := TitleOf[status]
 	if title == "" {
@@ -146,5 +146,5 @@ func (s *Server) PageError(c echo.Context, status int, msg string) error {
 	return s.Page(c, status, "erro", Page{Title: title, Error: msg})
 }
 
-// sessFlash is the session key of the message shown once by the next page.
+// SessFlash is the session key of the message shown once by the next page.
 const SessFlash = "flash"

@@ -1,7 +1,13 @@
-// Package web is the HTTP face of Juizado: the Echo server, the RFC 9457
-// error handler, authentication by bearer token, one Casbin check per route
-// template, and thin handlers (one file per domain) that parse a request
-// DTO, call a domain service and render.
+// Package server is the core of Juizado's HTTP server, shared by the JSON
+// API (internal/api) and the HTML pages (internal/ui): Echo and its
+// middleware (request id, panic recovery, HEAD, request log, secure
+// headers, body limits: server.go, middleware.go, body_limit.go), route
+// registration with each route's permission (routes.go), authentication
+// by bearer token (tokens.go) or session with CSRF and login lockout
+// (session.go), the one Casbin check of every route (authorize.go), RFC
+// 9457 problem+json errors (problem.go), strict JSON binding (bind_json.go,
+// strict_json.go), HTML rendering (render.go, template_funcs.go), and
+// health, readiness and metrics (health.go, metrics.go).
 package server
 
 import (
@@ -59,17 +65,24 @@ type Deps struct {
 
 // Server is the HTTP server with its services.
 type Server struct {
-	Echo     *echo.Echo
-	Deps     Deps
-	Cases    *cases.Service
-	Lists    *registry.Lists
-	pages    map[string]*template.Template
-	perms    map[string]Perm  // "METHOD /template" → who may call it (routes.go)
-	maxBody  map[string]int64 // routes that take more than 2 MB (MaxBody)
-	decider  *authz.Decider   // Casbin decisions cached 1 s
-	tokens   tokenCache
+	// Echo is the router; the API and the pages add their routes with
+	// Router.
+	Echo *echo.Echo
+	// Deps are the dependencies the server was built with.
+	Deps Deps
+	// Cases is the case service the API and the pages call.
+	Cases *cases.Service
+	// Lists is the public list and blocklist service.
+	Lists   *registry.Lists
+	pages   map[string]*template.Template
+	perms   map[string]Perm  // "METHOD /template" → who may call it (routes.go)
+	maxBody map[string]int64 // routes that take more than 2 MB (MaxBody)
+	decider *authz.Decider   // Casbin decisions cached 1 s
+	tokens  tokenCache
+	// Sessions are the people's sessions (session.go).
 	Sessions *scs.SessionManager
-	Lockout  authz.Lockout
+	// Lockout slows and locks repeated failed logins.
+	Lockout authz.Lockout
 	// Metrics is the server's Prometheus registry (GET /metrics); other
 	// components may register their collectors on it.
 	Metrics *prometheus.Registry
@@ -132,6 +145,7 @@ func (s *Server) Routes() []string {
 	return out
 }
 
+// Now is the server's clock's instant ("now" is injectable, Deps.Clock).
 func (s *Server) Now() time.Time { return s.Deps.Clock.Now() }
 
 // requestID makes a request id: 32 hex digits from the runtime's per-thread

@@ -201,7 +201,7 @@ func (s *Server) validCSRF(c echo.Context) bool {
 	return want != "" && got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
-// currentUser returns the user signed in to this request's session (or
+// CurrentUser returns the user signed in to this request's session (or
 // authenticated by its token, on API routes), if any and still enabled.
 func (s *Server) CurrentUser(c echo.Context) (authz.User, bool) {
 	if u, ok := c.Get(UserKey).(authz.User); ok {
@@ -234,7 +234,7 @@ func (s *Server) setUser(c echo.Context, u authz.User) {
 	c.SetRequest(c.Request().WithContext(db.WithActor(c.Request().Context(), db.Actor{ID: u.ID, Name: u.Name, Role: u.Role, Domain: u.Domain()})))
 }
 
-// signIn starts the user's session: a new session token (no fixation),
+// SignIn starts the user's session: a new session token (no fixation),
 // a new CSRF token.
 func (s *Server) SignIn(c echo.Context, u authz.User) error {
 	ctx := c.Request().Context()
@@ -247,14 +247,14 @@ func (s *Server) SignIn(c echo.Context, u authz.User) error {
 	return nil
 }
 
-// inTx runs a page's write in one transaction carrying the request's actor,
+// InTx runs a page's write in one transaction carrying the request's actor,
 // so that the audit trail names who made it (writes outside a transaction
 // have no actor settings: db.WithTx sets them).
 func (s *Server) InTx(c echo.Context, fn func(ctx context.Context) error) error {
 	return db.WithTx(c.Request().Context(), s.Deps.DB, fn)
 }
 
-// signOut ends the session.
+// SignOut ends the session.
 func (s *Server) SignOut(c echo.Context) error {
 	if c.Get(SessionKey) == nil {
 		return nil
@@ -272,7 +272,7 @@ func (s *Server) toLogin(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, to)
 }
 
-// localPath returns p when it is a path of this site ("/painel"), else
+// LocalPath returns p when it is a path of this site ("/painel"), else
 // "/painel": the login page never redirects elsewhere.
 func LocalPath(p string) string {
 	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") || strings.ContainsAny(p, "\r\n") {

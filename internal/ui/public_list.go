@@ -16,7 +16,7 @@ import (
 const publicPageSize = 200
 
 // publicPage: GET /impedidos, the public list for people (pt-BR).
-func (s *UI) PublicPage(c echo.Context) error {
+func (s *UI) publicPage(c echo.Context) error {
 	data := map[string]any{"Today": civil.Today(s.Now(), s.Deps.Loc).BR(),
 		"Court": c.QueryParam("court"), "Club": c.QueryParam("club")}
 	f, err := api.PublicFilter(c)

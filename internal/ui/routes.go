@@ -22,7 +22,7 @@ func (s *UI) Routes() {
 
 	// Public pages: the list of people banned, the form of a document's
 	// verification, signing in and out (public_list.go, verify_form.go, sign_in.go).
-	r.GET("/impedidos", anyone, s.PublicPage)
+	r.GET("/impedidos", anyone, s.publicPage)
 	r.GET("/entrar", anyone, s.loginForm)
 	r.POST("/entrar", anyone, s.login)
 	r.POST("/sair", anyone, s.logout)

@@ -28,8 +28,8 @@ func Breach(v *Values) BreachForm {
 
 // BreachForm is the breach form read: the ban breached and what happened.
 type BreachForm struct {
-	BanID int64
-	Input cases.BreachInput
+	BanID int64             // the ban breached (0: none chosen)
+	Input cases.BreachInput // what happened
 }
 
 // Movement reads the docket movement form (mov.description, mov.tpu_code,

@@ -9,7 +9,7 @@ import (
 	"github.com/juizado/juizado/internal/errs"
 )
 
-// parseDateBR reads a date typed as dd/mm/aaaa (or AAAA-MM-DD).
+// ParseDateBR reads a date typed as dd/mm/aaaa (or AAAA-MM-DD).
 func ParseDateBR(s string) (civil.Date, error) {
 	s = strings.TrimSpace(s)
 	if d, err := civil.Parse(s); err == nil {
@@ -26,7 +26,7 @@ func ParseDateBR(s string) (civil.Date, error) {
 	return out, nil
 }
 
-// isoDate turns a typed date into AAAA-MM-DD for the services; "" stays
+// ISODate turns a typed date into AAAA-MM-DD for the services; "" stays
 // "", and a date it cannot read is added to f under field.
 func ISODate(f *errs.Fields, field, typed string) string {
 	typed = strings.TrimSpace(typed)
@@ -41,7 +41,7 @@ func ISODate(f *errs.Fields, field, typed string) string {
 	return d.String()
 }
 
-// instant joins a date (dd/mm/aaaa) and a time (hh:mm) in loc into RFC 3339.
+// Instant joins a date (dd/mm/aaaa) and a time (hh:mm) in loc into RFC 3339.
 func Instant(f *errs.Fields, field, date, clock string, loc *time.Location, required bool) string {
 	if strings.TrimSpace(date) == "" {
 		if required {

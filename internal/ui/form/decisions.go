@@ -90,8 +90,8 @@ func LinkGroup(v *Values) LinkGroupForm {
 
 // LinkGroupForm is the link form read: the group defendant and the group.
 type LinkGroupForm struct {
-	DefendantID int64
-	Input       cases.LinkGroupInput
+	DefendantID int64                // the group defendant
+	Input       cases.LinkGroupInput // the registered group
 }
 
 // Identification reads the identification form (ident.defendant_id,
@@ -108,6 +108,6 @@ func Identification(v *Values) IdentificationForm {
 // IdentificationForm is the identification form read: the defendant and
 // their CPF and birth date.
 type IdentificationForm struct {
-	DefendantID int64
-	Input       cases.IdentificationInput
+	DefendantID int64                     // the person identified
+	Input       cases.IdentificationInput // their CPF and birth date
 }

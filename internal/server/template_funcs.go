@@ -159,6 +159,7 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 	}
 }
 
+// OrSelf is label, or s when s has no label.
 func OrSelf(label, s string) string {
 	if label == "" {
 		return s
@@ -176,7 +177,7 @@ func tpuLabel(code *int) string {
 	return fmt.Sprint(*code)
 }
 
-// dateBR writes a civil date (or instant) as dd/mm/aaaa; "" for none.
+// DateBR writes a civil date (or instant) as dd/mm/aaaa; "" for none.
 func DateBR(v any) string {
 	switch x := v.(type) {
 	case civil.Date:
@@ -203,7 +204,7 @@ func DateBR(v any) string {
 	return ""
 }
 
-// dateTimeBR writes an instant as dd/mm/aaaa hh:mm in loc.
+// DateTimeBR writes an instant as dd/mm/aaaa hh:mm in loc.
 func DateTimeBR(v any, loc *time.Location) string {
 	switch x := v.(type) {
 	case time.Time:
@@ -233,6 +234,7 @@ func conductLabel(w string) string { return OrSelf(conductLabels[w], w) }
 var placeLabels = map[string]string{"at_venue": "no local do evento (até 500 m)", "within_5000m": "num raio de 5.000 m do local",
 	"on_route": "no trajeto de ida ou volta", "beyond_5000m": "além de 5.000 m do local"}
 
+// PlaceLabel names where a fact happened in Portuguese ("" when unknown).
 func PlaceLabel(p *string) string {
 	if p == nil {
 		return ""
@@ -256,7 +258,7 @@ var riteLabels = map[string]string{sanctions.RiteJECRIM: "rito sumaríssimo (JEC
 var pleaStatusLabels = map[string]string{"offered": "proposta", "accepted": "aceita", "refused": "recusada", "homologated": "homologada",
 	"active": "em curso", "revoked": "revogada", "extinguished": "extinta"}
 
-// flagLabels name the flags of a defendant in Portuguese (Lei 14.597/2023,
+// FlagLabels name the flags of a defendant in Portuguese (Lei 14.597/2023,
 // art. 201).
 var FlagLabels = map[string]string{"organiser": "organizou, preparou ou incitou (§ 6º)", "sec7": "racismo ou crime contra a mulher (§ 7º)",
 	"weapons": "portava instrumento de violência (§ 1º, II)", "fan_fight": "participou de briga de torcidas (§ 1º, III)", "eligible": "condições do § 2º"}

@@ -18,7 +18,7 @@ func (s *Server) bodyLimit(c echo.Context) int64 {
 	return maxBody
 }
 
-// sizePT writes n bytes in Portuguese, in MB (2^20 bytes) when whole, else
+// SizePT writes n bytes in Portuguese, in MB (2^20 bytes) when whole, else
 // in bytes with dot-grouped thousands.
 func SizePT(n int64) string {
 	if n >= 1<<20 && n%(1<<20) == 0 {

@@ -25,13 +25,13 @@ func unsupportedJSON(ct string) error {
 	return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Tipo de conteúdo %q não aceito: este recurso aceita somente application/json.", ct))
 }
 
-// unsupported is the 415 of c's endpoint, naming what it accepts (accepted,
+// Unsupported is the 415 of c's endpoint, naming what it accepts (accepted,
 // in Portuguese with the media types).
 func Unsupported(c echo.Context, accepted string) error {
 	return echo.NewHTTPError(http.StatusUnsupportedMediaType, fmt.Sprintf("Tipo de conteúdo %q não aceito: envie %s.", c.Request().Header.Get(echo.HeaderContentType), accepted))
 }
 
-// bindJSON decodes a JSON body into dst: 415 for a missing Content-Type or
+// BindJSON decodes a JSON body into dst: 415 for a missing Content-Type or
 // another media type, 400 for an unreadable body (not JSON, not UTF-8, not
 // an object), 422 naming the field (with array indices) for a key named
 // twice in one object, a key dst does not take (strictjson.go), a value of

@@ -72,7 +72,7 @@ func (s *Server) forgetToken(key [32]byte) {
 	s.tokens.mu.Unlock()
 }
 
-// forgetUser drops the cached tokens of user id (revoked or disabled
+// ForgetUser drops the cached tokens of user id (revoked or disabled
 // through this server), keeping what the cache knows of everyone else for
 // an outage.
 func (s *Server) ForgetUser(id int64) {

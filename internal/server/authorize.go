@@ -11,6 +11,8 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
+// UserKey is the echo context key of the request's authz.User (set by
+// authorize for a token, by CurrentUser for a session).
 const UserKey = "juizado.user"
 
 // authorize authenticates the request and makes the one Casbin check of
@@ -69,7 +71,7 @@ func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// actor returns the authenticated user as a cases.Actor.
+// Actor returns the authenticated user as a cases.Actor.
 func Actor(c echo.Context) cases.Actor {
 	u, _ := c.Get(UserKey).(authz.User)
 	return cases.Actor{UserID: u.ID, Name: u.Name, Role: u.Role, Court: u.Court()}

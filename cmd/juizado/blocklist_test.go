@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/pgtest"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/registry"
 )
 
@@ -33,25 +33,7 @@ func TestBlocklistSignedAndFeed(t *testing.T) {
 	cfg := config.Config{Addr: "127.0.0.1:0", DatabaseURL: pgtest.NewDSN(t), Court: "26.0100", TimeZone: "America/Sao_Paulo", KeyDir: keyDir}
 	var logs bytes.Buffer
 	m := &Main{Config: cfg, Clock: clk, Logger: slog.New(slog.NewJSONHandler(&logs, nil))}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); m.Close() })
-	if err := m.Open(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	stopped := false
-	stop := func() {
-		if !stopped {
-			stopped = true
-			cancel()
-			<-done
-		}
-	}
-	t.Cleanup(stop)
+	ctx, stop := testenv.MustRunMain(t, m)
 	tok := func(role, name, club string) string {
 		tk, _, err := createToken(ctx, m.DB, authz.UserSpec{Name: name, Role: role, Court: "26.0100", Club: club})
 		if err != nil {

@@ -24,6 +24,7 @@ import (
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
 )
@@ -536,17 +537,7 @@ func startOn(t *testing.T, clk clock.Clock, dsn, keyDir string) (*Main, context.
 	t.Helper()
 	cfg := config.Config{Addr: "127.0.0.1:0", DatabaseURL: dsn, Court: "26.0100", TimeZone: "America/Sao_Paulo", KeyDir: keyDir}
 	m := &Main{Config: cfg, Clock: clk}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(func() { cancel(); m.Close() })
-	if err := m.Open(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	ctx, _ := testenv.MustRunMain(t, m)
 	return m, ctx
 }
 

@@ -12,7 +12,7 @@ type Program interface {
 	Open(ctx context.Context) error
 	Listen() error
 	Run(ctx context.Context) error
-	Close()
+	Close() error
 }
 
 // MustRunMain opens m, binds it and runs it in the background until the
@@ -22,7 +22,7 @@ type Program interface {
 func MustRunMain(tb testing.TB, m Program) (ctx context.Context, stop func()) {
 	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	tb.Cleanup(func() { cancel(); m.Close() })
+	tb.Cleanup(func() { cancel(); _ = m.Close() })
 	if err := m.Open(ctx); err != nil {
 		tb.Fatal(err)
 	}

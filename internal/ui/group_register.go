@@ -84,29 +84,6 @@ func (h *groupPagesH) renderRegister(c echo.Context, status int, p server.Page) 
 	return h.s.Page(c, status, "torcida", p)
 }
 
-// memberInput reads the register's fields of a form; empty fields are not
-// sent (nil) unless all is set.
-func memberInput(c echo.Context, f *errs.Fields) registry.MemberInput {
-	get := func(k string) *string {
-		v := strings.TrimSpace(c.FormValue(k))
-		if v == "" {
-			return nil
-		}
-		return &v
-	}
-	in := registry.MemberInput{FullName: get("full_name"), MotherName: get("mother_name"), FatherName: get("father_name"), RG: get("rg"),
-		RGIssuer: get("rg_issuer"), CPF: get("cpf"), CivilStatus: get("civil_status"), Profession: get("profession"), Address: get("address"), Schooling: get("schooling")}
-	if v := get("birth_date"); v != nil {
-		iso := form.ISODate(f, "birth_date", *v)
-		in.BirthDate = &iso
-	}
-	if v := get("joined_on"); v != nil {
-		iso := form.ISODate(f, "joined_on", *v)
-		in.JoinedOn = &iso
-	}
-	return in
-}
-
 func formOf(c echo.Context) url.Values {
 	vals, _ := c.FormParams()
 	out := url.Values{}
@@ -121,7 +98,7 @@ func formOf(c echo.Context) url.Values {
 // add: POST /torcida/associados.
 func (h *groupPagesH) add(c echo.Context) error {
 	var f errs.Fields
-	in := memberInput(c, &f)
+	in := form.Member(c.FormValue, &f)
 	err := f.Err()
 	var m *registry.MemberView
 	if err == nil {
@@ -195,7 +172,7 @@ func (h *groupPagesH) edit(c echo.Context) error {
 		return h.s.pageFail(c, err)
 	}
 	var f errs.Fields
-	in := memberInput(c, &f)
+	in := form.Member(c.FormValue, &f)
 	in.JoinedOn = nil
 	if err := f.Err(); err != nil {
 		return h.memberFail(c, err, true)

@@ -15,8 +15,8 @@ import (
 // judge of the case: homologating an accepted plea agreement (POST
 // /processos/:id/homologacao) and suspending the proceedings (POST
 // /processos/:id/suspensao); for the clerk, the defendant's notification of
-// the sentence (POST /processos/:id/intimacoes); and the court's holidays
-// (GET and POST /feriados). They call the same cases.Service methods as the
+// the sentence (POST /processos/:id/intimacoes), the appeal's result, the
+// link of a group defendant and a person's identification. They call the same cases.Service methods as the
 // JSON API, inside a transaction carrying the user (the audit trail names
 // who acted). A form is shown only when the case's flow allows its step
 // (cases.Next, the data of cases.CriminalFlow) and the user may take it.

@@ -12,11 +12,10 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// Case pages for the staff of a court: the list of cases, the filing of a
-// representation (prosecutor, police), the case page with its docket,
-// parties, facts, documents and the forms of each role (evidence, plea
-// agreement, breach, movement, hearing, transition), the judge's sentence
-// form, the distribution and the hearings calendar. They call the same
+// The case page for the staff of a court (GET /processos/:id): its docket,
+// parties, facts and documents, and the forms each role is offered
+// (caseActionsFor); the forms post to case_party_forms.go,
+// case_decisions.go, ban_decisions.go and sentence.go. It calls the same
 // cases.Service as the JSON API.
 
 // caseData is the data of the case page.

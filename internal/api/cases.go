@@ -13,8 +13,8 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// PathID reads the positive integer path parameter name (errs.Invalid
-// naming it otherwise).
+// PathID reads the case id in the path parameter name: errs.NotFound
+// ("Processo ... não encontrado") when it is not a positive integer.
 func PathID(c echo.Context, name string) (int64, error) {
 	id, err := strconv.ParseInt(c.Param(name), 10, 64)
 	if err != nil || id <= 0 {

@@ -33,8 +33,8 @@ func GroupActor(c echo.Context) registry.Actor {
 	return a
 }
 
-// IDParam reads the path parameter id, a positive integer, of a what
-// (errs.Invalid otherwise).
+// IDParam reads the path parameter id of a what ("Torcida", "Associado", "Token"):
+// errs.NotFound naming what when it is not a positive integer.
 func IDParam(c echo.Context, what string) (int64, error) {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {

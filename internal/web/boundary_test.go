@@ -198,7 +198,7 @@ func TestEveryWriteWithAnotherCourtsIDsIs404LikeUnknown(t *testing.T) {
 			foreign, unknown := answers[0], answers[1]
 			if !strings.HasPrefix(path, "/api/") && foreign.Code == 403 && unknown.Code == 403 {
 				walked--
-				continue // a page of another role of the court (requirePage)
+				continue // a page of another role of the court (the policy refuses it)
 			}
 			if foreign.Code != 404 || unknown.Code != 404 {
 				t.Errorf("%s as %s: another court's ids %d, unknown ids %d; want 404 for both (%s)", rt, role, foreign.Code, unknown.Code, shortBody(foreign.Body.String()))
@@ -225,7 +225,7 @@ func TestEveryWriteWithAnotherCourtsIDsIs404LikeUnknown(t *testing.T) {
 	}
 }
 
-// pageRoles are the roles whose pages post to path (requirePage in the
+// pageRoles are the roles whose pages post to path (the policy's rules for the
 // page routes): the walk signs in as each.
 func pageRoles(f *fixture, path, method string) []string {
 	switch {

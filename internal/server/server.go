@@ -89,8 +89,8 @@ type Server struct {
 }
 
 // New builds the server core: Echo with its middleware, the templates,
-// sessions and metrics; the API and the pages register their routes on it
-// and Seal then indexes them.
+// sessions, metrics and the probes; the API and the pages then add their
+// routes with Router, each with its permission.
 func New(d Deps) (*Server, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()

@@ -564,7 +564,7 @@ func (s *Service) validate(ctx context.Context, court string, in Representation)
 				f.Add(p+".birth_date", "range", "data de nascimento fora do intervalo possível.")
 			} else {
 				def.BirthDate = &bd
-				if !v.factsDate.IsZero() && isMinorOn(bd, v.factsDate) {
+				if !v.factsDate.IsZero() && civil.MinorOn(bd, v.factsDate) {
 					f.Add(p+".birth_date", "adult", "menor de 18 anos na data dos fatos: o caso é da Justiça da Infância e Juventude (ECA), não do juizado.")
 				}
 			}
@@ -641,12 +641,6 @@ func (s *Service) validate(ctx context.Context, court string, in Representation)
 		return nil, notFound
 	}
 	return v, f.Err()
-}
-
-// isMinorOn reports whether someone born on birth is under 18 on day.
-func isMinorOn(birth, day civil.Date) bool {
-	adult := civil.New(birth.Year+18, birth.Month, birth.Day) // 29/02 rolls to 01/03
-	return day.Before(adult)
 }
 
 // linkGroup returns the registered group of the court (TR.OOOO) for a

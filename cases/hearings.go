@@ -21,7 +21,9 @@ var HearingKinds = map[string][]string{
 	FlowCivil:    {"conciliation"},
 }
 
-var hearingPT = map[string]string{"preliminary": "audiência preliminar", "instruction": "audiência de instrução e julgamento", "conciliation": "audiência de conciliação"}
+// HearingKindPT names each hearing kind in Portuguese, for the docket,
+// pages and documents (one spelling everywhere).
+var HearingKindPT = map[string]string{"preliminary": "audiência preliminar", "instruction": "audiência de instrução e julgamento", "conciliation": "audiência de conciliação"}
 
 // Hearing is a scheduled hearing of a case, before the case's judge, in a
 // room of the court.
@@ -145,7 +147,7 @@ func (s *Service) ScheduleHearing(ctx context.Context, actor Actor, caseID int64
 			}
 			return err
 		}
-		text := fmt.Sprintf("Designada %s para %s, das %s às %s, na sala %s.", hearingPT[h.Kind],
+		text := fmt.Sprintf("Designada %s para %s, das %s às %s, na sala %s.", HearingKindPT[h.Kind],
 			civil.Today(start, s.Loc).BR(), start.In(s.Loc).Format("15:04"), end.In(s.Loc).Format("15:04"), room)
 		if err := s.move(ctx, c, &actor, now, 0, text); err != nil {
 			return err

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"github.com/juizado/juizado/internal/textcheck"
 	"slices"
 
 	"github.com/juizado/juizado/internal/civil"
@@ -69,7 +70,7 @@ func (l *Lists) appliesAt(ctx context.Context, sc *sanctions.Scope, court string
 		if len(homes) > 0 {
 			for _, h := range homes {
 				for _, c := range sc.Clubs {
-					if sanctions.Fold(h) == sanctions.Fold(c) {
+					if textcheck.Fold(h) == textcheck.Fold(c) {
 						return true, nil
 					}
 				}

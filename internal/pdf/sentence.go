@@ -14,6 +14,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
 )
@@ -266,7 +267,7 @@ func (c *CaseData) WithDefendant(id int64) {
 	if c.Defendant != nil && !c.Defendant.Person {
 		c.Civil, c.Group = true, c.Defendant
 		c.GroupLabel = c.Defendant.Name
-		if !strings.HasPrefix(sanctions.Fold(c.GroupLabel), "torcida") {
+		if !strings.HasPrefix(textcheck.Fold(c.GroupLabel), "torcida") {
 			c.GroupLabel = "torcida organizada " + c.GroupLabel
 		}
 	}

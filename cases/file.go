@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
@@ -352,14 +353,30 @@ func NewCNJFor(court string, year, seq int) (CNJNumber, error) {
 // locked by the caller.
 func (s *Service) distribute(ctx context.Context, c *Case, now time.Time, by *Actor) error {
 	tx := db.Conn(ctx, s.DB)
-	var judge struct {
-		ID   int64
-		Name string
-	}
-	err := tx.Raw(`SELECT u.id, u.name FROM users u WHERE u.role = 'judge' AND u.court_code = ? AND u.disabled_at IS NULL
-		ORDER BY (SELECT count(*) FROM cases k WHERE k.judge_id = u.id), u.id LIMIT 1`, c.CourtCode).Scan(&judge).Error
-	if err != nil || judge.ID == 0 {
+	judges, err := authz.CourtJudges(ctx, s.DB, c.CourtCode)
+	if err != nil || len(judges) == 0 {
 		return err
+	}
+	ids := make([]int64, len(judges))
+	for i, j := range judges {
+		ids[i] = j.ID
+	}
+	var loads []struct {
+		JudgeID int64
+		N       int64
+	}
+	if err := tx.Raw("SELECT judge_id, count(*) AS n FROM cases WHERE judge_id IN ? GROUP BY judge_id", ids).Scan(&loads).Error; err != nil {
+		return err
+	}
+	load := map[int64]int64{}
+	for _, l := range loads {
+		load[l.JudgeID] = l.N
+	}
+	judge := judges[0] // by id: ties go to the earliest judge
+	for _, j := range judges[1:] {
+		if load[j.ID] < load[judge.ID] {
+			judge = j
+		}
 	}
 	c.JudgeID, c.Status = &judge.ID, StatusDistributed
 	if err := tx.Model(c).Updates(map[string]any{"judge_id": judge.ID, "status": StatusDistributed}).Error; err != nil {

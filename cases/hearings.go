@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
@@ -179,22 +180,26 @@ func (s *Service) hearingViews(ctx context.Context, hs []Hearing) ([]HearingView
 		return out, nil
 	}
 	var rows []struct {
-		CaseID    int64
-		Number    string
-		JudgeID   int64
-		JudgeName string
+		CaseID  int64
+		Number  string
+		JudgeID int64
 	}
 	ids := make([]int64, len(hs))
 	for i, h := range hs {
 		ids[i] = h.ID
 	}
-	if err := db.Conn(ctx, s.DB).Raw(`SELECT h.case_id, k.number, h.judge_id, u.name AS judge_name FROM hearings h
-		JOIN cases k ON k.id = h.case_id JOIN users u ON u.id = h.judge_id WHERE h.id IN ?`, ids).Scan(&rows).Error; err != nil {
+	if err := db.Conn(ctx, s.DB).Raw(`SELECT h.case_id, k.number, h.judge_id FROM hearings h
+		JOIN cases k ON k.id = h.case_id WHERE h.id IN ?`, ids).Scan(&rows).Error; err != nil {
 		return nil, err
 	}
-	numbers, judges := map[int64]string{}, map[int64]string{}
+	numbers, judgeIDs := map[int64]string{}, []int64{}
 	for _, r := range rows {
-		numbers[r.CaseID], judges[r.JudgeID] = r.Number, r.JudgeName
+		numbers[r.CaseID] = r.Number
+		judgeIDs = append(judgeIDs, r.JudgeID)
+	}
+	judges, err := authz.UserNames(ctx, s.DB, judgeIDs)
+	if err != nil {
+		return nil, err
 	}
 	for _, h := range hs {
 		out = append(out, HearingView{ID: h.ID, CaseID: h.CaseID, CaseNumber: FormatNumber(numbers[h.CaseID]), Kind: h.Kind, Room: h.Room,

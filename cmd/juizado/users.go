@@ -172,11 +172,11 @@ func userCmd() *cobra.Command {
 					return err
 				}
 				if _, err := authz.FindUser(ctx, g, spec.Name); err == nil {
-					var has int64
-					if err := g.WithContext(ctx).Raw("SELECT count(*) FROM user_passwords p JOIN users u ON u.id = p.user_id WHERE u.name = ?", strings.TrimSpace(spec.Name)).Scan(&has).Error; err != nil {
+					has, err := authz.HasPassword(ctx, g, spec.Name)
+					if err != nil {
 						return err
 					}
-					if has > 0 {
+					if has {
 						return fmt.Errorf("user %q exists and has a password: use `juizado user password --name %s`", spec.Name, spec.Name)
 					}
 				}

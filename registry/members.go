@@ -878,6 +878,18 @@ type BanMember struct {
 	BirthDate civil.Date
 }
 
+// GroupMembers returns the members ids of group groupID's register, by id
+// (ids of other groups are left out): the names and CPFs a group ban's
+// sentence prints of the members the judge excluded.
+func GroupMembers(ctx context.Context, g *gorm.DB, groupID int64, ids []int64) ([]BanMember, error) {
+	out := []BanMember{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	err := db.Conn(ctx, g).Raw("SELECT id, full_name, cpf, birth_date FROM members WHERE group_id = ? AND id IN ? ORDER BY id", groupID, ids).Scan(&out).Error
+	return out, err
+}
+
 // BanSelection is the members a group ban reaches and what the judge should
 // know about the choice.
 type BanSelection struct {

@@ -732,19 +732,19 @@ func (s *Service) views(tx *gorm.DB, cs []Case) ([]View, error) {
 	}
 	bans := map[int64][]BanView{}
 	if len(caseIDs) > 0 {
-		var rows []banRow
+		var rows []sanctions.Ban
 		if err := tx.Where("case_id IN ?", caseIDs).Order("case_id, id").Find(&rows).Error; err != nil {
 			return nil, err
 		}
 		today := civil.Today(s.now(), s.Loc)
-		precautionary := map[int64][]banRow{} // by defendant
+		precautionary := map[int64][]sanctions.Ban{} // by defendant
 		for _, b := range rows {
 			if b.Precautionary {
 				precautionary[b.DefendantID] = append(precautionary[b.DefendantID], b)
 			}
 		}
 		for _, b := range rows {
-			bv := NewBanView(b.Ban)
+			bv := NewBanView(b)
 			bv.LiftedOn, bv.LiftReason = b.LiftedOn, b.LiftReason
 			bv.SetState(today)
 			if ps := precautionary[b.DefendantID]; !b.Precautionary && b.GroupBanID == nil && len(ps) > 0 {

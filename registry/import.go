@@ -8,7 +8,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"github.com/juizado/juizado/internal/textcheck"
 	"io"
 	"path"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/textcheck"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
 )

@@ -2,11 +2,11 @@ package registry
 
 import (
 	"context"
-	"github.com/juizado/juizado/internal/textcheck"
 	"slices"
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/sanctions"
 )
 

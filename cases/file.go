@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -411,38 +409,6 @@ func (s *Service) DistributePending(ctx context.Context, court string) (int, err
 	return n, err
 }
 
-// StateCourts is the highest TR of a state court under segment J = 8 (the
-// 26 states and the Federal District: 01 AC … 26 SP, 27 TO; Res. CNJ
-// 65/2008), the only segment the juizado serves (DOMAIN.md §4).
-const StateCourts = 27
-
-var courtCode = regexp.MustCompile(`^([0-9]{2})\.[0-9]{4}$`)
-
-// CheckCourtCode returns an error unless code is a court unit TR.OOOO of a
-// state court: two digits TR from 01 to StateCourts, a dot, four digits
-// OOOO (e.g. 26.0100).
-func CheckCourtCode(code string) error {
-	m := courtCode.FindStringSubmatch(code)
-	if m == nil {
-		return fmt.Errorf("court code %q is not TR.OOOO (e.g. 26.0100)", code)
-	}
-	if tr, _ := strconv.Atoi(m[1]); tr < 1 || tr > StateCourts {
-		return fmt.Errorf("court code %q: TR %s is not a state court (J = 8: TR 01 to %d)", code, m[1], StateCourts)
-	}
-	return nil
-}
-
-// EnsureCourt creates the court unit code (TR.OOOO) when it is missing.
-func EnsureCourt(ctx context.Context, g *gorm.DB, code, name string) error {
-	if err := CheckCourtCode(code); err != nil {
-		return err
-	}
-	if name == "" {
-		name = "Juizado do Torcedor " + code
-	}
-	return db.Conn(ctx, g).Exec("INSERT INTO courts (code, name) VALUES (?, ?) ON CONFLICT (code) DO NOTHING", code, name).Error
-}
-
 func kindPT(k string) string {
 	switch k {
 	case "prosecutor":
@@ -668,13 +634,12 @@ func (s *Service) validate(ctx context.Context, court string, in Representation)
 // errs.NotFound (../shared/API.md: no message tells them apart); the
 // trigger of migration 00030 checks it again in the filing's transaction.
 func (s *Service) linkGroup(ctx context.Context, court string, id *int64, name string) (*int64, error) {
-	tx := db.Conn(ctx, s.DB)
 	if id != nil {
-		var n int64
-		if err := tx.Raw("SELECT count(*) FROM fan_groups WHERE id = ? AND court_code = ?", *id, court).Scan(&n).Error; err != nil {
+		g, err := registry.CourtGroup(ctx, s.DB, court, *id)
+		if err != nil {
 			return nil, err
 		}
-		if n == 0 {
+		if g == nil {
 			return nil, GroupNotFound(*id)
 		}
 		return id, nil
@@ -682,8 +647,8 @@ func (s *Service) linkGroup(ctx context.Context, court string, id *int64, name s
 	if name == "" {
 		return nil, nil
 	}
-	var ids []int64
-	if err := tx.Raw("SELECT id FROM fan_groups WHERE court_code = ? AND f_unaccent(name) = f_unaccent(?) LIMIT 2", court, name).Scan(&ids).Error; err != nil {
+	ids, err := registry.CourtGroupsNamed(ctx, s.DB, court, name, 2)
+	if err != nil {
 		return nil, err
 	}
 	if len(ids) == 1 {

@@ -5,34 +5,12 @@ import (
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
-	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/sanctions"
 )
 
 // This file holds what the court documents (internal/pdf) read of the
 // tables cases owns (courts, bans, defendants, sentences) beyond the case
 // view of Get: documents ask cases, they do not query these tables.
-
-// CourtName returns the name of court code (TR.OOOO); errs.NotFound
-// ("Juizado CODE não encontrado.") when there is no such court.
-func (s *Service) CourtName(ctx context.Context, code string) (string, error) {
-	var names []string
-	if err := db.Conn(ctx, s.DB).Raw("SELECT name FROM courts WHERE code = ?", code).Scan(&names).Error; err != nil {
-		return "", err
-	}
-	if len(names) == 0 {
-		return "", errs.New(errs.NotFound, "Juizado "+code+" não encontrado.")
-	}
-	return names[0], nil
-}
-
-// FirstCourt returns the code of the first court in code order, "" when
-// there is none: the court of a document when none is configured.
-func (s *Service) FirstCourt(ctx context.Context) (string, error) {
-	var code string
-	err := db.Conn(ctx, s.DB).Raw("SELECT code FROM courts ORDER BY code LIMIT 1").Scan(&code).Error
-	return code, err
-}
 
 // BanStatus is what the certificate of ban status of a CPF prints: the
 // name last given to that CPF in a case of the court, the bans in force or

@@ -68,11 +68,11 @@ func checkCourt(ctx context.Context, g *gorm.DB, spec authz.UserSpec, cfg config
 	if create || spec.Court == cfg.Court {
 		return nil
 	}
-	var n int64
-	if err := g.WithContext(ctx).Raw("SELECT count(*) FROM courts WHERE code = ?", spec.Court).Scan(&n).Error; err != nil {
+	ok, err := cases.CourtExists(ctx, g, spec.Court)
+	if err != nil {
 		return err
 	}
-	if n == 0 {
+	if !ok {
 		return fmt.Errorf("--court %s: no such court (the default is JUIZADO_COURT=%s); add --create-court to create it", spec.Court, cfg.Court)
 	}
 	return nil

@@ -207,12 +207,6 @@ func NewBanView(b sanctions.Ban) BanView {
 	return v
 }
 
-// BanState says where ban b stands on day (sanctions.Ban.State):
-// awaiting_final, not_started, in_force, ended, or lifted, replaced,
-// reformed, annulled, converted, undone (DOMAIN.md §3: from the first day to
-// the last day, inclusive, in the court's zone).
-func BanState(b sanctions.Ban, day civil.Date) string { return b.State(day) }
-
 // FormatNumber formats a 20-digit CNJ number as NNNNNNN-DD.AAAA.J.TR.OOOO.
 func FormatNumber(digits string) string {
 	n, err := ParseCNJ(digits)

@@ -93,7 +93,7 @@ type MemberBanData struct {
 	MemberID int64
 	Name     string
 	CPF      string // formatted
-	Status   string // of the member's ban: "em vigor", "a iniciar", "cumprido", "revogado"
+	Status   string // of the member's ban, in sanctions.StatePT's words ("em cumprimento", "a iniciar", ...)
 }
 
 // EventData is the sporting event of the facts.

@@ -13,7 +13,6 @@ import (
 
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
-	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/textcheck"
@@ -22,20 +21,6 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
-
-// Service runs the case use cases, one transaction each.
-type Service struct {
-	DB    *gorm.DB
-	Clock clock.Clock
-	// Loc is the court's time zone for legal dates (America/Sao_Paulo).
-	Loc *time.Location
-	// Blocklist is told, inside the sentence's transaction, that the bans
-	// changed (registry.Blocklist.Refresh); nil skips it.
-	Blocklist interface {
-		RefreshBans(ctx context.Context, banIDs ...int64) error
-	}
-	heads headStats // name search: frequencies of name_heads.head
-}
 
 // Representation is the body of POST /api/v1/cases: one element of
 // representations.json (../shared/API.md "Cases and sentences").
@@ -108,13 +93,6 @@ type validated struct {
 	distance   *int
 	relation   *string
 	onRoute    bool
-}
-
-func (s *Service) now() time.Time {
-	if s.Clock == nil {
-		return time.Now()
-	}
-	return s.Clock.Now()
 }
 
 // File records a representation as a new case of the actor's court: it

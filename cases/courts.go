@@ -80,3 +80,60 @@ func (s *Service) FirstCourt(ctx context.Context) (string, error) {
 	err := db.Conn(ctx, s.DB).Raw("SELECT code FROM courts ORDER BY code LIMIT 1").Scan(&code).Error
 	return code, err
 }
+
+// GetCourt returns court code (TR.OOOO) with its defaults; errs.NotFound
+// ("Juizado CODE não encontrado.") when there is none.
+func GetCourt(ctx context.Context, g *gorm.DB, code string) (*Court, error) {
+	var cs []Court
+	if err := db.Conn(ctx, g).Where("code = ?", code).Limit(1).Find(&cs).Error; err != nil {
+		return nil, err
+	}
+	if len(cs) == 0 {
+		return nil, errs.New(errs.NotFound, "Juizado "+code+" não encontrado.")
+	}
+	return &cs[0], nil
+}
+
+// SetCourtDefaults sets court code's defaults for new sentences: the
+// reading of Lei 14.597/2023, art. 201, § 7º (sec7DoublesBan) and whether
+// individual bans are published (publish, DOMAIN.md §6). found is false
+// when there is no such court.
+func SetCourtDefaults(ctx context.Context, g *gorm.DB, code string, sec7DoublesBan, publish bool) (found bool, err error) {
+	res := db.Conn(ctx, g).Model(&Court{}).Where("code = ?", code).
+		Updates(map[string]any{"sec7_doubles_ban": sec7DoublesBan, "publish_default": publish})
+	return res.RowsAffected > 0, res.Error
+}
+
+// ListVenues returns every venue by name.
+func ListVenues(ctx context.Context, g *gorm.DB) ([]Venue, error) {
+	var vs []Venue
+	err := db.Conn(ctx, g).Order("name").Find(&vs).Error
+	return vs, err
+}
+
+// JudgeLoad is how many cases a judge has been distributed: in all, and
+// open (neither final nor archived).
+type JudgeLoad struct {
+	Total, Open int64
+}
+
+// JudgeLoads returns the load of each judge of judgeIDs that has cases
+// (a judge with none is absent): what equitable distribution weighs.
+func JudgeLoads(ctx context.Context, g *gorm.DB, judgeIDs []int64) (map[int64]JudgeLoad, error) {
+	out := map[int64]JudgeLoad{}
+	if len(judgeIDs) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		JudgeID     int64
+		Total, Open int64
+	}
+	if err := db.Conn(ctx, g).Raw(`SELECT judge_id, count(*) AS total, count(*) FILTER (WHERE status NOT IN (?, ?)) AS open
+		FROM cases WHERE judge_id IN ? GROUP BY judge_id`, StatusFinal, StatusArchived, judgeIDs).Scan(&rows).Error; err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		out[r.JudgeID] = JudgeLoad{Total: r.Total, Open: r.Open}
+	}
+	return out, nil
+}

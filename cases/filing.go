@@ -337,20 +337,13 @@ func (s *Service) distribute(ctx context.Context, c *Case, now time.Time, by *Ac
 	for i, j := range judges {
 		ids[i] = j.ID
 	}
-	var loads []struct {
-		JudgeID int64
-		N       int64
-	}
-	if err := tx.Raw("SELECT judge_id, count(*) AS n FROM cases WHERE judge_id IN ? GROUP BY judge_id", ids).Scan(&loads).Error; err != nil {
+	load, err := JudgeLoads(ctx, s.DB, ids)
+	if err != nil {
 		return err
-	}
-	load := map[int64]int64{}
-	for _, l := range loads {
-		load[l.JudgeID] = l.N
 	}
 	judge := judges[0] // by id: ties go to the earliest judge
 	for _, j := range judges[1:] {
-		if load[j.ID] < load[judge.ID] {
+		if load[j.ID].Total < load[judge.ID].Total {
 			judge = j
 		}
 	}

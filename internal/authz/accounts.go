@@ -127,6 +127,14 @@ func GroupManagers(ctx context.Context, g *gorm.DB, groupID int64) ([]User, erro
 	return us, err
 }
 
+// ClubUsers returns the enabled users of club (its gate systems and
+// operators, role club) by name.
+func ClubUsers(ctx context.Context, g *gorm.DB, club string) ([]User, error) {
+	var us []User
+	err := db.Conn(ctx, g).Where("role = 'club' AND club = ? AND disabled_at IS NULL", club).Order("name").Find(&us).Error
+	return us, err
+}
+
 // Token is an API token's record (never the token itself).
 type Token struct {
 	ID        int64
@@ -152,6 +160,14 @@ func ListTokens(ctx context.Context, g *gorm.DB, userID int64) ([]Token, error) 
 	var ts []Token
 	err := db.Conn(ctx, g).Raw(`SELECT id, user_id, created_at, expires_at, revoked_at FROM api_tokens WHERE user_id = ? ORDER BY id`, userID).Scan(&ts).Error
 	return ts, err
+}
+
+// TokenOwner returns the id of the user token id belongs to, 0 when there
+// is no such token.
+func TokenOwner(ctx context.Context, g *gorm.DB, id int64) (int64, error) {
+	var owner int64
+	err := db.Conn(ctx, g).Raw("SELECT user_id FROM api_tokens WHERE id = ?", id).Scan(&owner).Error
+	return owner, err
 }
 
 // RevokeToken revokes the token of id (already revoked: unchanged) and

@@ -15,19 +15,11 @@ import (
 	"gorm.io/gorm/clause"
 )
 
-// banRow is a stored ban with the columns of migration 00002 (lifting).
-type banRow struct {
-	sanctions.Ban
-	LiftedOn   *civil.Date
-	LiftReason string
-}
-
-func (banRow) TableName() string { return "bans" }
-
-// term returns the ban's term: first day to last day; a lifted, replaced or
-// converted ban ends the day before the decision. ok is false for a ban
-// that never started (awaiting the final judgment, reformed, annulled).
-func (b banRow) term() (sanctions.Term, bool) {
+// banTerm returns the term b ran: first day to last day; a lifted,
+// replaced or converted ban ends the day before the decision (LiftedOn).
+// ok is false for a ban that never started (awaiting the final judgment,
+// reformed, annulled).
+func banTerm(b sanctions.Ban) (sanctions.Term, bool) {
 	if b.FirstDay == nil {
 		return sanctions.Term{}, false
 	}
@@ -47,12 +39,12 @@ func banNotFound(id int64) error {
 
 // loadBan returns ban id of the actor's court with its case, locked for
 // update when lock is set; errs.NotFound otherwise.
-func (s *Service) loadBan(ctx context.Context, actor Actor, id int64, lock bool) (*banRow, *Case, error) {
+func (s *Service) loadBan(ctx context.Context, actor Actor, id int64, lock bool) (*sanctions.Ban, *Case, error) {
 	tx := db.Conn(ctx, s.DB)
 	if lock {
 		tx = tx.Clauses(clause.Locking{Strength: "UPDATE"})
 	}
-	var b banRow
+	var b sanctions.Ban
 	err := tx.Where("id = ?", id).Take(&b).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) || (err == nil && b.CourtCode != actor.Court) {
 		return nil, nil, banNotFound(id)
@@ -178,11 +170,11 @@ func (s *Service) RecordBreach(ctx context.Context, actor Actor, banID int64, in
 		var conv *sanctions.Conversion
 		var warnings []string
 		served := 0
-		term, started := b.term()
+		term, started := banTerm(*b)
 		if !started {
 			f.Add("occurred_on", "in_term", fmt.Sprintf("o impedimento %d não está em cumprimento (situação: %s): só se descumpre um impedimento em vigor.", b.ID, sanctions.StatePT[b.State(today)]))
 		} else if dayOK {
-			rule := sanctions.ConversionRule(b.Ban)
+			rule := sanctions.ConversionRule(*b)
 			cv, err := sanctions.BreachConversion(term, day, b.PrisonMonths, rule)
 			var de *sanctions.BreachDateError
 			switch {
@@ -192,10 +184,10 @@ func (s *Service) RecordBreach(ctx context.Context, actor Actor, banID int64, in
 				return err
 			default:
 				served = cv.DaysServed
-				if sanctions.BreachKindOf(b.Ban) == sanctions.BreachConvertible {
+				if sanctions.BreachKindOf(*b) == sanctions.BreachConvertible {
 					conv = &cv
 				} else {
-					warnings = append(warnings, sanctions.BreachNote(b.Ban, served))
+					warnings = append(warnings, sanctions.BreachNote(*b, served))
 				}
 			}
 		}
@@ -231,7 +223,7 @@ func (s *Service) RecordBreach(ctx context.Context, actor Actor, banID int64, in
 		if warnings == nil {
 			warnings = []string{}
 		}
-		res = &BreachResult{Breach: br, Kind: sanctions.BreachKindOf(b.Ban), Conversion: conv, Warnings: warnings}
+		res = &BreachResult{Breach: br, Kind: sanctions.BreachKindOf(*b), Conversion: conv, Warnings: warnings}
 		return nil
 	})
 	return res, err
@@ -296,7 +288,7 @@ func (s *Service) Lift(ctx context.Context, actor Actor, banID int64, in LiftInp
 		}
 		tx := db.Conn(ctx, s.DB)
 		reason := strings.TrimSpace(in.Reason)
-		if err := tx.Model(&banRow{}).Where("id = ?", b.ID).
+		if err := tx.Model(&sanctions.Ban{}).Where("id = ?", b.ID).
 			Updates(map[string]any{"status": "lifted", "lifted_on": on, "lift_reason": reason}).Error; err != nil {
 			return err
 		}
@@ -309,7 +301,7 @@ func (s *Service) Lift(ctx context.Context, actor Actor, banID int64, in LiftInp
 			return err
 		}
 		b.Status, b.LiftedOn, b.LiftReason = "lifted", &on, reason
-		v := s.banView(b.Ban)
+		v := s.banView(*b)
 		v.LiftedOn, v.LiftReason = b.LiftedOn, b.LiftReason
 		out = &v
 		return nil
@@ -432,7 +424,7 @@ func (s *Service) Renew(ctx context.Context, actor Actor, banID int64, in RenewI
 		if err := tx.Create(&rn).Error; err != nil {
 			return err
 		}
-		if err := tx.Model(&banRow{}).Where("id = ?", b.ID).Update("review_on", review).Error; err != nil {
+		if err := tx.Model(&sanctions.Ban{}).Where("id = ?", b.ID).Update("review_on", review).Error; err != nil {
 			return err
 		}
 		prev := "sem data"
@@ -446,7 +438,7 @@ func (s *Service) Renew(ctx context.Context, actor Actor, banID int64, in RenewI
 			return err
 		}
 		b.ReviewOn = &review
-		out = &RenewResult{Ban: s.banView(b.Ban), Renewal: rn, Notes: []string{"Renovação é novo mandado no BNMP (Res. CNJ 417/2021): registre-o."}}
+		out = &RenewResult{Ban: s.banView(*b), Renewal: rn, Notes: []string{"Renovação é novo mandado no BNMP (Res. CNJ 417/2021): registre-o."}}
 		return nil
 	})
 	return out, err
@@ -511,7 +503,7 @@ func (s *Service) Correct(ctx context.Context, actor Actor, banID int64, in Corr
 			return err
 		}
 		reason := strings.TrimSpace(in.Reason)
-		if err := db.Conn(ctx, s.DB).Model(&banRow{}).Where("id = ?", b.ID).Updates(map[string]any{"last_day": last, "override_reason": reason}).Error; err != nil {
+		if err := db.Conn(ctx, s.DB).Model(&sanctions.Ban{}).Where("id = ?", b.ID).Updates(map[string]any{"last_day": last, "override_reason": reason}).Error; err != nil {
 			return err
 		}
 		if err := s.move(ctx, c, &actor, s.now(), 0, fmt.Sprintf("Correção de erro material no impedimento %d: último dia %s (antes, %s). Erro corrigido: %s", b.ID, last.BR(), b.LastDay.BR(), reason)); err != nil {
@@ -524,7 +516,7 @@ func (s *Service) Correct(ctx context.Context, actor Actor, banID int64, in Corr
 			return err
 		}
 		b.LastDay, b.OverrideReason = &last, reason
-		v := s.banView(b.Ban)
+		v := s.banView(*b)
 		out = &v
 		return nil
 	})
@@ -581,7 +573,7 @@ func (s *Service) Credit(ctx context.Context, actor Actor, banID int64, in Credi
 		}
 		last := b.LastDay.AddDays(-*in.Days)
 		reason := strings.TrimSpace(in.Reason)
-		if err := db.Conn(ctx, s.DB).Model(&banRow{}).Where("id = ?", b.ID).Updates(map[string]any{"last_day": last, "credit_days": *in.Days, "credit_reason": reason}).Error; err != nil {
+		if err := db.Conn(ctx, s.DB).Model(&sanctions.Ban{}).Where("id = ?", b.ID).Updates(map[string]any{"last_day": last, "credit_days": *in.Days, "credit_reason": reason}).Error; err != nil {
 			return err
 		}
 		if err := s.move(ctx, c, &actor, s.now(), 0, fmt.Sprintf("Detração (CP, art. 42) no impedimento %d: descontados %d dos %d dias sob medida cautelar; término em %s (antes, %s). Fundamento: %s", b.ID, *in.Days, under, last.BR(), b.LastDay.BR(), reason)); err != nil {
@@ -594,7 +586,7 @@ func (s *Service) Credit(ctx context.Context, actor Actor, banID int64, in Credi
 			return err
 		}
 		b.LastDay, b.CreditDays, b.CreditReason = &last, in.Days, reason
-		v := s.banView(b.Ban)
+		v := s.banView(*b)
 		v.PrecautionaryDays = &under
 		out = &v
 		return nil
@@ -628,7 +620,7 @@ func (s *Service) endPrecautionary(ctx context.Context, c *Case, defendantID int
 	if defendantID != 0 {
 		q = q.Where("defendant_id = ?", defendantID)
 	}
-	var rows []banRow
+	var rows []sanctions.Ban
 	if err := q.Order("id").Find(&rows).Error; err != nil {
 		return nil, err
 	}
@@ -638,7 +630,7 @@ func (s *Service) endPrecautionary(ctx context.Context, c *Case, defendantID int
 		if b.FirstDay != nil && on.Before(*b.FirstDay) {
 			on = *b.FirstDay
 		}
-		if err := tx.Model(&banRow{}).Where("id = ?", b.ID).Updates(map[string]any{"status": sanctions.StatusLifted, "lifted_on": on, "lift_reason": reason}).Error; err != nil {
+		if err := tx.Model(&sanctions.Ban{}).Where("id = ?", b.ID).Updates(map[string]any{"status": sanctions.StatusLifted, "lifted_on": on, "lift_reason": reason}).Error; err != nil {
 			return nil, err
 		}
 		if err := s.move(ctx, c, nil, s.now(), 0, fmt.Sprintf("Cessada em %s a medida cautelar de proibição de acesso a eventos esportivos (impedimento %d): %s.", on.BR(), b.ID, reason)); err != nil {
@@ -653,7 +645,7 @@ func (s *Service) endPrecautionary(ctx context.Context, c *Case, defendantID int
 // of case caseID: from each one's first day to the day before it was lifted
 // or replaced (to today while in force), overlaps counted once.
 func (s *Service) precautionaryDays(ctx context.Context, caseID, defendantID int64) (int, error) {
-	var bans []banRow
+	var bans []sanctions.Ban
 	if err := db.Conn(ctx, s.DB).Where("case_id = ? AND defendant_id = ? AND precautionary AND group_ban_id IS NULL", caseID, defendantID).Find(&bans).Error; err != nil {
 		return 0, err
 	}
@@ -663,7 +655,7 @@ func (s *Service) precautionaryDays(ctx context.Context, caseID, defendantID int
 // countPrecautionary counts the days under the precautionary bans, each from
 // its first day to its end (the day before lifted_on) or today, overlaps
 // once.
-func countPrecautionary(bans []banRow, today civil.Date) int {
+func countPrecautionary(bans []sanctions.Ban, today civil.Date) int {
 	days := map[civil.Date]bool{}
 	for _, b := range bans {
 		if !b.Precautionary || b.FirstDay == nil {
@@ -726,7 +718,7 @@ func (s *Service) DecideBreach(ctx context.Context, actor Actor, breachID int64,
 		if br.Decision != nil {
 			return errs.New(errs.Conflict, fmt.Sprintf("O descumprimento %d já foi decidido (%s).", br.ID, *br.Decision))
 		}
-		kind := sanctions.BreachKindOf(b.Ban)
+		kind := sanctions.BreachKindOf(*b)
 		var f errs.Fields
 		allowed := map[string]bool{"justified": true, "noted": true}
 		switch kind {
@@ -773,13 +765,13 @@ func (s *Service) DecideBreach(ctx context.Context, actor Actor, breachID int64,
 		var text string
 		switch dec {
 		case "convert":
-			if err := tx.Model(&banRow{}).Where("id = ?", b.ID).Updates(map[string]any{"status": sanctions.StatusConverted, "lifted_on": br.OccurredOn, "lift_reason": reason}).Error; err != nil {
+			if err := tx.Model(&sanctions.Ban{}).Where("id = ?", b.ID).Updates(map[string]any{"status": sanctions.StatusConverted, "lifted_on": br.OccurredOn, "lift_reason": reason}).Error; err != nil {
 				return err
 			}
 			text = fmt.Sprintf("Convertido em pena privativa de liberdade o impedimento %d pelo descumprimento de %s (%s): saldo de %d dias fixado pelo(a) juiz(a) (CP, art. 44, § 4º). Fundamento: %s",
-				b.ID, br.OccurredOn.BR(), sanctions.ConversionRule(b.Ban), *in.BalanceDays, reason)
+				b.ID, br.OccurredOn.BR(), sanctions.ConversionRule(*b), *in.BalanceDays, reason)
 		case "undo_plea":
-			if err := tx.Model(&banRow{}).Where("id = ?", b.ID).Updates(map[string]any{"status": sanctions.StatusUndone, "lifted_on": now.In(s.Loc).Format("2006-01-02"), "lift_reason": reason}).Error; err != nil {
+			if err := tx.Model(&sanctions.Ban{}).Where("id = ?", b.ID).Updates(map[string]any{"status": sanctions.StatusUndone, "lifted_on": now.In(s.Loc).Format("2006-01-02"), "lift_reason": reason}).Error; err != nil {
 				return err
 			}
 			if err := tx.Model(&Plea{}).Where("ban_id = ?", b.ID).Update("status", "undone").Error; err != nil {
@@ -792,7 +784,7 @@ func (s *Service) DecideBreach(ctx context.Context, actor Actor, breachID int64,
 		case "justified":
 			text = fmt.Sprintf("Descumprimento de %s do impedimento %d considerado justificado: o impedimento segue. Fundamento: %s", br.OccurredOn.BR(), b.ID, reason)
 		default:
-			text = fmt.Sprintf("Descumprimento de %s do impedimento %d registrado (%s). %s", br.OccurredOn.BR(), b.ID, reason, sanctions.BreachNote(b.Ban, br.DaysServed))
+			text = fmt.Sprintf("Descumprimento de %s do impedimento %d registrado (%s). %s", br.OccurredOn.BR(), b.ID, reason, sanctions.BreachNote(*b, br.DaysServed))
 		}
 		if err := s.move(ctx, c, &actor, now, 0, text); err != nil {
 			return err
@@ -867,7 +859,7 @@ func (s *Service) ReportingWindows(ctx context.Context, actor Actor, banID int64
 	if err != nil {
 		return nil, err
 	}
-	term, started := b.term()
+	term, started := banTerm(*b)
 	v := &WindowsView{BanID: b.ID, CaseNumber: FormatNumber(b.CaseNumber), Name: b.Name, FirstDay: b.FirstDay, LastDay: term.Last,
 		TimeZone: s.Loc.String(), Windows: []WindowView{}, Notes: []string{}}
 	if !started {

@@ -1,4 +1,3 @@
-// Package cases holds the JECRIM cases of the juizado.
 package cases
 
 import (

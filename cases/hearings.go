@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
@@ -21,7 +22,9 @@ var HearingKinds = map[string][]string{
 	FlowCivil:    {"conciliation"},
 }
 
-var hearingPT = map[string]string{"preliminary": "audiência preliminar", "instruction": "audiência de instrução e julgamento", "conciliation": "audiência de conciliação"}
+// HearingKindPT names each hearing kind in Portuguese, for the docket,
+// pages and documents (one spelling everywhere).
+var HearingKindPT = map[string]string{"preliminary": "audiência preliminar", "instruction": "audiência de instrução e julgamento", "conciliation": "audiência de conciliação"}
 
 // Hearing is a scheduled hearing of a case, before the case's judge, in a
 // room of the court.
@@ -145,7 +148,7 @@ func (s *Service) ScheduleHearing(ctx context.Context, actor Actor, caseID int64
 			}
 			return err
 		}
-		text := fmt.Sprintf("Designada %s para %s, das %s às %s, na sala %s.", hearingPT[h.Kind],
+		text := fmt.Sprintf("Designada %s para %s, das %s às %s, na sala %s.", HearingKindPT[h.Kind],
 			civil.Today(start, s.Loc).BR(), start.In(s.Loc).Format("15:04"), end.In(s.Loc).Format("15:04"), room)
 		if err := s.move(ctx, c, &actor, now, 0, text); err != nil {
 			return err
@@ -177,22 +180,26 @@ func (s *Service) hearingViews(ctx context.Context, hs []Hearing) ([]HearingView
 		return out, nil
 	}
 	var rows []struct {
-		CaseID    int64
-		Number    string
-		JudgeID   int64
-		JudgeName string
+		CaseID  int64
+		Number  string
+		JudgeID int64
 	}
 	ids := make([]int64, len(hs))
 	for i, h := range hs {
 		ids[i] = h.ID
 	}
-	if err := db.Conn(ctx, s.DB).Raw(`SELECT h.case_id, k.number, h.judge_id, u.name AS judge_name FROM hearings h
-		JOIN cases k ON k.id = h.case_id JOIN users u ON u.id = h.judge_id WHERE h.id IN ?`, ids).Scan(&rows).Error; err != nil {
+	if err := db.Conn(ctx, s.DB).Raw(`SELECT h.case_id, k.number, h.judge_id FROM hearings h
+		JOIN cases k ON k.id = h.case_id WHERE h.id IN ?`, ids).Scan(&rows).Error; err != nil {
 		return nil, err
 	}
-	numbers, judges := map[int64]string{}, map[int64]string{}
+	numbers, judgeIDs := map[int64]string{}, []int64{}
 	for _, r := range rows {
-		numbers[r.CaseID], judges[r.JudgeID] = r.Number, r.JudgeName
+		numbers[r.CaseID] = r.Number
+		judgeIDs = append(judgeIDs, r.JudgeID)
+	}
+	judges, err := authz.UserNames(ctx, s.DB, judgeIDs)
+	if err != nil {
+		return nil, err
 	}
 	for _, h := range hs {
 		out = append(out, HearingView{ID: h.ID, CaseID: h.CaseID, CaseNumber: FormatNumber(numbers[h.CaseID]), Kind: h.Kind, Room: h.Room,

@@ -110,7 +110,7 @@ func (s *Service) Identify(ctx context.Context, actor Actor, caseID, defendantID
 				switch {
 				case bd.After(civil.Today(now, s.Loc)) || bd.Year < 1900:
 					f.Add("birth_date", "range", "data de nascimento fora do intervalo possível.")
-				case isMinorOn(bd, c.FactsDate):
+				case civil.MinorOn(bd, c.FactsDate):
 					f.Add("birth_date", "adult", "menor de 18 anos na data dos fatos: o caso é da Justiça da Infância e Juventude (ECA), não do juizado.")
 				default:
 					birth = &bd

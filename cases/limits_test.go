@@ -97,21 +97,21 @@ func TestSentence_OverridePrisonAndPrescription_Art201(t *testing.T) {
 
 // A ban's state follows the court's calendar: not started, in force, ended
 // (the status stays active), lifted.
-func TestBanState(t *testing.T) {
+func TestBanStateFollowsTheCalendar(t *testing.T) {
 	last := civil.MustParse("2025-08-31")
 	first := civil.MustParse("2025-06-01")
 	b := sanctions.Ban{Status: "active", FirstDay: &first, LastDay: &last}
 	for day, want := range map[string]string{"2025-05-31": "not_started", "2025-06-01": "in_force", "2025-08-31": "in_force", "2025-09-01": "ended"} {
-		if got := cases.BanState(b, civil.MustParse(day)); got != want {
+		if got := b.State(civil.MustParse(day)); got != want {
 			t.Errorf("%s: %s, want %s", day, got, want)
 		}
 	}
 	b.Status = "lifted"
-	if got := cases.BanState(b, civil.MustParse("2025-07-01")); got != "lifted" {
+	if got := b.State(civil.MustParse("2025-07-01")); got != "lifted" {
 		t.Errorf("lifted ban: %s", got)
 	}
 	b.Status, b.LastDay = "active", nil
-	if got := cases.BanState(b, civil.MustParse("2030-01-01")); got != "in_force" {
+	if got := b.State(civil.MustParse("2030-01-01")); got != "in_force" {
 		t.Errorf("precautionary ban: %s", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/registry"
 )
 
 // LinkGroupInput is the body of PUT
@@ -18,11 +19,7 @@ type LinkGroupInput struct {
 
 // RegisteredGroup is a fan group registered in a court, as offered to link a
 // group defendant to: id, registered name and supported club.
-type RegisteredGroup struct {
-	ID            int64
-	Name          string
-	SupportedClub string
-}
+type RegisteredGroup = registry.GroupRef
 
 // LinkGroup links the fan_group defendant defendantID of case caseID to the
 // group in.GroupID registered in the case's court (LGE art. 178; a group
@@ -70,15 +67,11 @@ func (s *Service) LinkGroup(ctx context.Context, actor Actor, caseID, defendantI
 		if in.GroupID == nil || *in.GroupID <= 0 {
 			return errs.InvalidField("group_id", "required", "informe a torcida cadastrada (group_id, número inteiro positivo).")
 		}
-		var g struct {
-			ID            int64
-			Name          string
-			SupportedClub string
-		}
-		if err := tx.Raw("SELECT id, name, supported_club FROM fan_groups WHERE id = ? AND court_code = ?", *in.GroupID, c.CourtCode).Scan(&g).Error; err != nil {
+		g, err := registry.CourtGroup(ctx, s.DB, c.CourtCode, *in.GroupID)
+		if err != nil {
 			return err
 		}
-		if g.ID == 0 {
+		if g == nil {
 			// A group of another court is not told apart from none at all
 			// (registry.Groups.GetGroup answers 404 for it too).
 			nf := GroupNotFound(*in.GroupID)
@@ -124,7 +117,5 @@ func (s *Service) LinkGroup(ctx context.Context, actor Actor, caseID, defendantI
 // by name (at most 1000): the choices for linking a group defendant
 // (LinkGroup).
 func (s *Service) RegisteredGroups(ctx context.Context, actor Actor) ([]RegisteredGroup, error) {
-	var gs []RegisteredGroup
-	err := db.Conn(ctx, s.DB).Raw("SELECT id, name, supported_club FROM fan_groups WHERE court_code = ? ORDER BY f_unaccent(name), id LIMIT 1000", actor.Court).Scan(&gs).Error
-	return gs, err
+	return registry.CourtGroups(ctx, s.DB, actor.Court, 1000)
 }

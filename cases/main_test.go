@@ -2,62 +2,46 @@ package cases_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"time"
 	_ "time/tzdata"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pgtest"
-	"github.com/juizado/juizado/internal/sharedfix"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/registry"
 	"gorm.io/gorm"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-const court = "26.0100"
+const court = testenv.Court
 
-var saoPaulo = mustLoc("America/Sao_Paulo")
-
-func mustLoc(name string) *time.Location {
-	l, err := time.LoadLocation(name)
-	if err != nil {
-		panic(err)
-	}
-	return l
-}
+var saoPaulo = testenv.SaoPaulo
 
 // t0 is after every fixture's facts: 10/06/2025 12:00 in São Paulo.
-var t0 = time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo)
+var t0 = testenv.T0
 
 type env struct {
 	g      *gorm.DB
 	clk    *clock.Fixed
 	svc    *cases.Service
 	lists  *registry.Lists
+	dom    *testenv.Domain
 	pros   cases.Actor
 	judges []cases.Actor
 }
 
 // newEnv gives a fresh database with court 26.0100, a prosecutor and
-// nJudges judges, and a service on a fixed clock at now.
+// nJudges judges, and a service on a fixed clock at now (testenv.NewDomain).
 func newEnv(t *testing.T, now time.Time, nJudges int) *env {
 	t.Helper()
-	ctx := context.Background()
-	g := pgtest.NewDB(t)
-	if err := cases.EnsureCourt(ctx, g, court, ""); err != nil {
-		t.Fatal(err)
-	}
-	clk := clock.NewFixed(now)
-	lists := &registry.Lists{DB: g, Clock: clk, Loc: saoPaulo, FormatNumber: cases.FormatNumber}
-	e := &env{g: g, clk: clk, lists: lists, svc: &cases.Service{DB: g, Clock: clk, Loc: saoPaulo, Blocklist: lists}}
+	d := testenv.NewDomain(t, now, "")
+	e := &env{g: d.DB, clk: d.Clock, lists: d.Lists, svc: d.Cases, dom: d}
 	e.pros = e.user(t, "Promotor Um", "prosecutor")
 	for i := 0; i < nJudges; i++ {
 		e.addJudge(t, "Juiz "+string(rune('A'+i)))
@@ -67,11 +51,7 @@ func newEnv(t *testing.T, now time.Time, nJudges int) *env {
 
 func (e *env) user(t *testing.T, name, role string) cases.Actor {
 	t.Helper()
-	u, _, err := authz.EnsureUser(context.Background(), e.g, authz.UserSpec{Name: name, Role: role, Court: court})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cases.Actor{UserID: u.ID, Name: u.Name, Role: role, Court: court}
+	return e.dom.User(t, name, role)
 }
 
 func (e *env) addJudge(t *testing.T, name string) cases.Actor {
@@ -96,26 +76,7 @@ func (e *env) fileFixtures(t *testing.T) (map[string]cases.Representation, []str
 // fixtures returns the representations of ../shared/fixtures/representations.json by ref.
 func fixtures(t *testing.T) (map[string]cases.Representation, []string) {
 	t.Helper()
-	b, err := os.ReadFile(sharedfix.Path(t, "fixtures", "representations.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct {
-		Representations []json.RawMessage `json:"representations"`
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]cases.Representation{}
-	var refs []string
-	for _, raw := range f.Representations {
-		var r cases.Representation
-		if err := json.Unmarshal(raw, &r); err != nil {
-			t.Fatal(err)
-		}
-		out[r.Ref] = r
-		refs = append(refs, r.Ref)
-	}
+	out, refs := testenv.Representations(t)
 	if len(refs) != 8 {
 		t.Fatalf("fixture has %d representations, want 8", len(refs))
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/sanctions"
 	"golang.org/x/text/encoding/charmap"
 	"gorm.io/gorm"
@@ -119,7 +120,7 @@ var matchColumns = []struct {
 // agendada, confirmada, adiada: a postponed match carries its new date)
 // or cancelled (cancelada, cancelado).
 func matchStatus(v string) (cancelled, ok bool) {
-	switch sanctions.Fold(v) {
+	switch textcheck.Fold(v) {
 	case "", "scheduled", "agendada", "agendado", "confirmada", "confirmado", "adiada", "adiado", "postponed":
 		return false, true
 	case "cancelled", "canceled", "cancelada", "cancelado":
@@ -223,7 +224,7 @@ func (s *Service) parseMatches(ctx context.Context, actor Actor, r *csv.Reader, 
 	written := map[string]string{}
 	var herrs []ImportError
 	for i, h := range header {
-		k := sanctions.Fold(strings.ReplaceAll(strings.TrimSpace(h), " ", "_"))
+		k := textcheck.Fold(strings.ReplaceAll(strings.TrimSpace(h), " ", "_"))
 		for _, c := range matchColumns {
 			for _, a := range c.aliases {
 				if k == a {
@@ -302,13 +303,13 @@ func (s *Service) parseMatches(ctx context.Context, actor Actor, r *csv.Reader, 
 				bad(k, "campo obrigatório vazio.")
 			}
 		}
-		if m.Home != "" && sanctions.Fold(m.Home) == sanctions.Fold(m.Away) {
+		if m.Home != "" && textcheck.Fold(m.Home) == textcheck.Fold(m.Away) {
 			bad("away", "o visitante é o próprio mandante.")
 		}
 		var venue *Venue
 		if vn := cell("venue"); vn == "" {
 			bad("venue", "campo obrigatório vazio.")
-		} else if v, ok := venues[sanctions.Fold(vn)]; ok {
+		} else if v, ok := venues[textcheck.Fold(vn)]; ok {
 			venue = v
 		} else if len(vn) > maxShort {
 			bad("venue", "nome do local longo demais.")
@@ -317,7 +318,7 @@ func (s *Service) parseMatches(ctx context.Context, actor Actor, r *csv.Reader, 
 			if err != nil {
 				return nil, err
 			}
-			venues[sanctions.Fold(vn)] = v
+			venues[textcheck.Fold(vn)] = v
 			venue = v
 		}
 		if vn := cell("venue"); vn != "" && len(vn) <= maxShort && venue == nil {
@@ -349,7 +350,7 @@ func (s *Service) parseMatches(ctx context.Context, actor Actor, r *csv.Reader, 
 			bad("kickoff_local", fmt.Sprintf("horário inválido %q: use HH:MM (00:00 a 23:59), hora local do estádio.", cell("kickoff_local")))
 		}
 		m.MatchMinutes = int(sanctions.DefaultMatchDuration / time.Minute)
-		if d, ok := durations[sanctions.Fold(m.Competition)]; ok {
+		if d, ok := durations[textcheck.Fold(m.Competition)]; ok {
 			m.MatchMinutes = d
 		}
 		if ds := cell("duration_minutes"); ds != "" {
@@ -375,7 +376,7 @@ func (s *Service) parseMatches(ctx context.Context, actor Actor, r *csv.Reader, 
 				m.MatchDate, m.KickoffLocal, m.Kickoff = date, fmt.Sprintf("%02d:%02d", h, mi), t
 			}
 		}
-		key := strings.Join([]string{sanctions.Fold(m.Competition), sanctions.Fold(m.Round), sanctions.Fold(m.Home), sanctions.Fold(m.Away)}, "\x00")
+		key := strings.Join([]string{textcheck.Fold(m.Competition), textcheck.Fold(m.Round), textcheck.Fold(m.Home), textcheck.Fold(m.Away)}, "\x00")
 		if prev, dup := seen[key]; dup && m.Home != "" && m.Competition != "" {
 			bad("home", fmt.Sprintf("partida repetida: a mesma competição, rodada, mandante e visitante já estão na linha %d.", prev))
 		} else {
@@ -433,7 +434,7 @@ func competitionMinutes(ctx context.Context, tx *gorm.DB) (map[string]int, error
 	}
 	out := map[string]int{}
 	for _, r := range rows {
-		out[sanctions.Fold(r.Name)] = r.MatchMinutes
+		out[textcheck.Fold(r.Name)] = r.MatchMinutes
 	}
 	return out, nil
 }

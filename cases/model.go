@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
 )
 
@@ -210,10 +211,6 @@ type Movement struct {
 	AuthorRole   string
 }
 
-// Actor is who acts: the authenticated user with role and court.
-type Actor struct {
-	UserID int64
-	Name   string
-	Role   string
-	Court  string
-}
+// Actor is who acts: the authenticated user with role and court
+// (authz.Actor, the one "who acts" type).
+type Actor = authz.Actor

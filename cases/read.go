@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
@@ -205,12 +206,6 @@ func NewBanView(b sanctions.Ban) BanView {
 	}
 	return v
 }
-
-// BanState says where ban b stands on day (sanctions.Ban.State):
-// awaiting_final, not_started, in_force, ended, or lifted, replaced,
-// reformed, annulled, converted, undone (DOMAIN.md §3: from the first day to
-// the last day, inclusive, in the court's zone).
-func BanState(b sanctions.Ban, day civil.Date) string { return b.State(day) }
 
 // FormatNumber formats a 20-digit CNJ number as NNNNNNN-DD.AAAA.J.TR.OOOO.
 func FormatNumber(digits string) string {
@@ -705,18 +700,9 @@ func (s *Service) views(tx *gorm.DB, cs []Case) ([]View, error) {
 			venueIDs = append(venueIDs, *c.VenueID)
 		}
 	}
-	judges := map[int64]string{}
-	if len(judgeIDs) > 0 {
-		var rows []struct {
-			ID   int64
-			Name string
-		}
-		if err := tx.Raw("SELECT id, name FROM users WHERE id IN ?", judgeIDs).Scan(&rows).Error; err != nil {
-			return nil, err
-		}
-		for _, r := range rows {
-			judges[r.ID] = r.Name
-		}
+	judges, err := authz.UserNames(tx.Statement.Context, tx, judgeIDs)
+	if err != nil {
+		return nil, err
 	}
 	venues := map[int64]Venue{}
 	if len(venueIDs) > 0 {
@@ -740,19 +726,19 @@ func (s *Service) views(tx *gorm.DB, cs []Case) ([]View, error) {
 	}
 	bans := map[int64][]BanView{}
 	if len(caseIDs) > 0 {
-		var rows []banRow
+		var rows []sanctions.Ban
 		if err := tx.Where("case_id IN ?", caseIDs).Order("case_id, id").Find(&rows).Error; err != nil {
 			return nil, err
 		}
 		today := civil.Today(s.now(), s.Loc)
-		precautionary := map[int64][]banRow{} // by defendant
+		precautionary := map[int64][]sanctions.Ban{} // by defendant
 		for _, b := range rows {
 			if b.Precautionary {
 				precautionary[b.DefendantID] = append(precautionary[b.DefendantID], b)
 			}
 		}
 		for _, b := range rows {
-			bv := NewBanView(b.Ban)
+			bv := NewBanView(b)
 			bv.LiftedOn, bv.LiftReason = b.LiftedOn, b.LiftReason
 			bv.SetState(today)
 			if ps := precautionary[b.DefendantID]; !b.Precautionary && b.GroupBanID == nil && len(ps) > 0 {
@@ -803,12 +789,18 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 	if !full {
 		return v, nil
 	}
-	var ms []struct {
-		Movement
-		AuthorName string
+	var ms []Movement
+	if err := tx.Where("case_id = ?", c.ID).Order("at, id").Find(&ms).Error; err != nil {
+		return nil, err
 	}
-	if err := tx.Raw(`SELECT m.*, coalesce(u.name, '') AS author_name FROM movements m LEFT JOIN users u ON u.id = m.author_user_id
-		WHERE m.case_id = ? ORDER BY m.at, m.id`, c.ID).Scan(&ms).Error; err != nil {
+	authorIDs := []int64{}
+	for _, m := range ms {
+		if m.AuthorUserID != nil {
+			authorIDs = append(authorIDs, *m.AuthorUserID)
+		}
+	}
+	authors, err := authz.UserNames(ctx, s.DB, authorIDs)
+	if err != nil {
 		return nil, err
 	}
 	v.Movements = []MovementView{}
@@ -818,7 +810,7 @@ func (s *Service) view(ctx context.Context, c Case, full bool) (*View, error) {
 			mv.TPUName = TPUNames[*m.TPUCode]
 		}
 		if m.AuthorUserID != nil {
-			mv.Author = &AuthorView{ID: *m.AuthorUserID, Name: m.AuthorName, Role: m.AuthorRole}
+			mv.Author = &AuthorView{ID: *m.AuthorUserID, Name: authors[*m.AuthorUserID], Role: m.AuthorRole}
 		}
 		v.Movements = append(v.Movements, mv)
 	}

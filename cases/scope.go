@@ -8,6 +8,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
 )
@@ -74,8 +75,8 @@ func (s *Service) resolveScope(ctx context.Context, f *errs.Fields, court string
 		if err != nil {
 			return nil, err
 		}
-		if club != "" && !clubs[sanctions.Fold(club)] {
-			clubs[sanctions.Fold(club)] = true
+		if club != "" && !clubs[textcheck.Fold(club)] {
+			clubs[textcheck.Fold(club)] = true
 			sc.Clubs = append(sc.Clubs, club)
 		}
 	}

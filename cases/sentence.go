@@ -1092,8 +1092,8 @@ func (s *Service) planBan(ctx context.Context, c Case, d Defendant, court Court,
 	if subject == sanctions.Group {
 		ban.Name = d.GroupName
 		if d.GroupID != nil { // the name as registered, not as typed in the representation
-			var registered string
-			if err := db.Conn(ctx, s.DB).Raw("SELECT name FROM fan_groups WHERE id = ?", *d.GroupID).Scan(&registered).Error; err != nil {
+			registered, err := registry.GroupName(ctx, s.DB, *d.GroupID)
+			if err != nil {
 				return nil, err
 			}
 			if registered != "" {

@@ -200,7 +200,7 @@ func (s *Service) endSuspensions(ctx context.Context, c *Case, to, note string) 
 		if st == "extinguished" {
 			liftReason = "Extinta a punibilidade ao fim do período de prova (Lei 9.099/1995, art. 89, § 5º)."
 		}
-		if err := tx.Model(&banRow{}).Where("id = ? AND status = 'active'", *sp.BanID).
+		if err := tx.Model(&sanctions.Ban{}).Where("id = ? AND status = 'active'", *sp.BanID).
 			Updates(map[string]any{"status": "lifted", "lifted_on": today, "lift_reason": liftReason}).Error; err != nil {
 			return err
 		}

@@ -580,7 +580,7 @@ func (s *Service) finalDay(ctx context.Context, c *Case, finalOn string) (civil.
 // follows in the same transaction.
 func (s *Service) startFinalBans(ctx context.Context, c *Case, day civil.Date, now time.Time) error {
 	tx := db.Conn(ctx, s.DB)
-	var rows []banRow
+	var rows []sanctions.Ban
 	if err := tx.Where("case_id = ? AND status = ?", c.ID, sanctions.StatusAwaitingFinal).Order("id").Find(&rows).Error; err != nil {
 		return err
 	}
@@ -603,7 +603,7 @@ func (s *Service) startFinalBans(ctx context.Context, c *Case, day civil.Date, n
 				note = fmt.Sprintf(" O último dia alterado na sentença (%s) contava de %s; contado do trânsito em julgado, o término é %s.", b.LastDay.BR(), b.StartNotBefore.BR(), computed.BR())
 			}
 		}
-		if err := tx.Model(&banRow{}).Where("id = ?", b.ID).Updates(map[string]any{"status": sanctions.StatusActive, "first_day": first,
+		if err := tx.Model(&sanctions.Ban{}).Where("id = ?", b.ID).Updates(map[string]any{"status": sanctions.StatusActive, "first_day": first,
 			"computed_last_day": computed, "last_day": last}).Error; err != nil {
 			return err
 		}
@@ -611,19 +611,19 @@ func (s *Service) startFinalBans(ctx context.Context, c *Case, day civil.Date, n
 		if b.GroupBanID != nil {
 			continue
 		}
-		var precs []banRow
+		var precs []sanctions.Ban
 		if err := tx.Where("case_id = ? AND defendant_id = ? AND precautionary AND status = ?", c.ID, b.DefendantID, sanctions.StatusActive).Find(&precs).Error; err != nil {
 			return err
 		}
 		for _, p := range precs {
-			if err := tx.Model(&banRow{}).Where("id = ?", p.ID).Updates(map[string]any{"status": sanctions.StatusReplaced, "lifted_on": first,
+			if err := tx.Model(&sanctions.Ban{}).Where("id = ?", p.ID).Updates(map[string]any{"status": sanctions.StatusReplaced, "lifted_on": first,
 				"lift_reason": fmt.Sprintf("substituída pelo impedimento definitivo %d", b.ID)}).Error; err != nil {
 				return err
 			}
 			p.Status, p.LiftedOn = sanctions.StatusReplaced, &first
 			changed = append(changed, p.ID)
 		}
-		var all []banRow
+		var all []sanctions.Ban
 		if err := tx.Where("case_id = ? AND defendant_id = ? AND precautionary", c.ID, b.DefendantID).Find(&all).Error; err != nil {
 			return err
 		}
@@ -762,7 +762,7 @@ func (s *Service) RecordAppealResult(ctx context.Context, actor Actor, caseID in
 		switch in.Result {
 		case "reformed":
 			code = TPUAppealGranted
-			var b banRow
+			var b sanctions.Ban
 			if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("defendant_id = ? AND NOT precautionary AND group_ban_id IS NULL AND status = ?", d.ID, sanctions.StatusAwaitingFinal).Limit(1).Find(&b).Error; err != nil {
 				return err
 			}
@@ -804,7 +804,7 @@ func (s *Service) RecordAppealResult(ctx context.Context, actor Actor, caseID in
 					return errs.InvalidField("ban.months", "range", err.Error())
 				}
 			}
-			if err := tx.Model(&banRow{}).Where("id = ? OR group_ban_id = ?", b.ID, b.ID).Update("status", sanctions.StatusReformed).Error; err != nil {
+			if err := tx.Model(&sanctions.Ban{}).Where("id = ? OR group_ban_id = ?", b.ID, b.ID).Update("status", sanctions.StatusReformed).Error; err != nil {
 				return err
 			}
 			changed = append(changed, b.ID)
@@ -829,7 +829,8 @@ func (s *Service) RecordAppealResult(ctx context.Context, actor Actor, caseID in
 					text = strings.Replace(text, ", sem conversão", fmt.Sprintf(" e %d dias-multa, sem conversão", *in.FineDays), 1)
 				}
 			} else {
-				nb := b.Ban
+				nb := b
+				nb.LiftedOn, nb.LiftReason = nil, ""
 				nb.ID, nb.Months, nb.LastDay, nb.ComputedLastDay, nb.OverrideReason, nb.CreatedAt, nb.CreatedBy = 0, in.Ban.Months, nil, nil, "", now, &uid
 				if err := tx.Create(&nb).Error; err != nil {
 					return err
@@ -843,7 +844,7 @@ func (s *Service) RecordAppealResult(ctx context.Context, actor Actor, caseID in
 		case "annulled":
 			code = TPUAppealGranted
 			q := tx.Model(&SentenceRecord{}).Where("case_id = ? AND status = 'signed'", c.ID)
-			bq := tx.Model(&banRow{}).Where("case_id = ? AND status = ? ", c.ID, sanctions.StatusAwaitingFinal)
+			bq := tx.Model(&sanctions.Ban{}).Where("case_id = ? AND status = ? ", c.ID, sanctions.StatusAwaitingFinal)
 			if d != nil {
 				q, bq = q.Where("defendant_id = ?", d.ID), bq.Where("defendant_id = ?", d.ID)
 			}

@@ -3,7 +3,6 @@ package registry_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -11,11 +10,10 @@ import (
 	_ "time/tzdata"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/pgtest"
-	"github.com/juizado/juizado/internal/sharedfix"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
@@ -23,18 +21,12 @@ import (
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-const court = "26.0100"
+const court = testenv.Court
 
-var saoPaulo = func() *time.Location {
-	l, err := time.LoadLocation("America/Sao_Paulo")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()
+var saoPaulo = testenv.SaoPaulo
 
 // t0: 10/06/2025 12:00 in São Paulo, after every fixture's facts.
-var t0 = time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo)
+var t0 = testenv.T0
 
 type env struct {
 	g     *gorm.DB
@@ -47,40 +39,17 @@ type env struct {
 	reps  map[string]cases.Representation
 }
 
+// newEnv gives a fresh database with court 26.0100, a prosecutor, a judge
+// and a clerk, the services on a fixed clock at t0 (testenv.NewDomain) and
+// the fixture's representations by ref.
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	ctx := context.Background()
-	g := pgtest.NewDB(t)
-	if err := cases.EnsureCourt(ctx, g, court, ""); err != nil {
-		t.Fatal(err)
-	}
-	clk := clock.NewFixed(t0)
-	lists := &registry.Lists{DB: g, Clock: clk, Loc: saoPaulo, FormatNumber: cases.FormatNumber}
-	e := &env{g: g, clk: clk, lists: lists, svc: &cases.Service{DB: g, Clock: clk, Loc: saoPaulo, Blocklist: lists}}
-	for _, u := range []struct {
-		name, role string
-		into       *cases.Actor
-	}{{"Promotora", "prosecutor", &e.pros}, {"Juiz", "judge", &e.judge}, {"Escrivã", "clerk", &e.clerk}} {
-		usr, _, err := authz.EnsureUser(ctx, g, authz.UserSpec{Name: u.name, Role: u.role, Court: court})
-		if err != nil {
-			t.Fatal(err)
-		}
-		*u.into = cases.Actor{UserID: usr.ID, Name: usr.Name, Role: u.role, Court: court}
-	}
-	b, err := os.ReadFile(sharedfix.Path(t, "fixtures", "representations.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct {
-		Representations []cases.Representation `json:"representations"`
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	e.reps = map[string]cases.Representation{}
-	for _, r := range f.Representations {
-		e.reps[r.Ref] = r
-	}
+	d := testenv.NewDomain(t, t0, "")
+	e := &env{g: d.DB, clk: d.Clock, lists: d.Lists, svc: d.Cases}
+	e.pros = d.User(t, "Promotora", "prosecutor")
+	e.judge = d.User(t, "Juiz", "judge")
+	e.clerk = d.User(t, "Escrivã", "clerk")
+	e.reps, _ = testenv.Representations(t)
 	return e
 }
 

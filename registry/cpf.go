@@ -1,5 +1,3 @@
-// Package registry holds the identity data of people and groups kept by the
-// juizado (members, defendants, fans).
 package registry
 
 import "strings"

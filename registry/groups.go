@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/internal/audit"
+	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
@@ -31,14 +32,9 @@ type Groups struct {
 }
 
 // Actor is who asks: the user, their role and their domain (the court of
-// staff, the group of a fan_group manager).
-type Actor struct {
-	UserID  int64
-	Name    string
-	Role    string
-	Court   string
-	GroupID int64 // fan_group role only
-}
+// staff, the group of a fan_group manager): authz.Actor, the one "who
+// acts" type.
+type Actor = authz.Actor
 
 // StaleAfterMonths: a register not updated for this long is flagged (the
 // group must keep it up to date, LGE art. 178 § 4º).
@@ -343,8 +339,12 @@ func (s *Groups) view(ctx context.Context, g FanGroup) (*GroupView, error) {
 	if g.CourtCode != nil {
 		v.Court = *g.CourtCode
 	}
-	if err := tx.Raw("SELECT id, name FROM users WHERE role = 'fan_group' AND group_id = ? AND disabled_at IS NULL ORDER BY id", g.ID).Scan(&v.Managers).Error; err != nil {
+	managers, err := authz.GroupManagers(ctx, s.DB, g.ID)
+	if err != nil {
 		return nil, err
+	}
+	for _, u := range managers {
+		v.Managers = append(v.Managers, Manager{ID: u.ID, Name: u.Name})
 	}
 	if err := tx.Raw("SELECT count(*) FROM member_periods WHERE group_id = ? AND left_on IS NULL", g.ID).Scan(&v.ActiveMembers).Error; err != nil {
 		return nil, err

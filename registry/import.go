@@ -16,6 +16,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/textcheck"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
 )
@@ -117,7 +118,7 @@ var columnPT = map[string]string{
 // foldHeader normalises a header text: accents, case, punctuation and
 // spacing ignored.
 func foldHeader(s string) string {
-	s = fold(strings.TrimSpace(s))
+	s = textcheck.FoldAccents(strings.TrimSpace(s))
 	s = strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r > 127:

@@ -11,9 +11,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"net/http"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -257,8 +255,8 @@ func validateMember(raw rawMember, today civil.Date, excel bool) (MemberData, []
 	}
 	if b := strings.TrimSpace(raw["birth_date"]); b == "" {
 		probs = append(probs, fieldProblem{"birth_date", "required", "data de nascimento não informada."})
-	} else if bd, msg := parseDateBR(b); msg != "" {
-		probs = append(probs, fieldProblem{"birth_date", "date", msg})
+	} else if bd, err := civil.ParseBR(b); err != nil {
+		probs = append(probs, fieldProblem{"birth_date", "date", err.Error()})
 	} else if bd.After(today) {
 		probs = append(probs, fieldProblem{"birth_date", "range", fmt.Sprintf("data de nascimento %s no futuro.", bd.BR())})
 	} else if bd.Year < 1900 {
@@ -271,38 +269,11 @@ func validateMember(raw rawMember, today civil.Date, excel bool) (MemberData, []
 
 // unknownFather reads the usual ways of writing "father unknown".
 func unknownFather(s string) bool {
-	switch fold(strings.TrimSpace(s)) {
+	switch textcheck.FoldAccents(strings.TrimSpace(s)) {
 	case "desconhecido", "pai desconhecido", "nao declarado", "nao consta", "ignorado", "-", "--", "n/c", "nc", "nd", "n/d":
 		return true
 	}
 	return false
-}
-
-var (
-	brDate  = regexp.MustCompile(`^(\d{1,2})/(\d{1,2})/(\d{4})$`)
-	isoDate = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})$`)
-)
-
-// parseDateBR reads dd/mm/aaaa (Excel in Brazil; d/m/aaaa too) or
-// AAAA-MM-DD; the message says what is wrong, "" when fine.
-func parseDateBR(s string) (civil.Date, string) {
-	s = strings.TrimSpace(s)
-	var y, m, d int
-	if p := brDate.FindStringSubmatch(s); p != nil {
-		d, _ = strconv.Atoi(p[1])
-		m, _ = strconv.Atoi(p[2])
-		y, _ = strconv.Atoi(p[3])
-	} else if p := isoDate.FindStringSubmatch(s); p != nil {
-		y, _ = strconv.Atoi(p[1])
-		m, _ = strconv.Atoi(p[2])
-		d, _ = strconv.Atoi(p[3])
-	} else {
-		return civil.Date{}, fmt.Sprintf("data %q inválida: use dd/mm/aaaa.", s)
-	}
-	if m < 1 || m > 12 || d < 1 || d > civil.DaysIn(y, time.Month(m)) {
-		return civil.Date{}, fmt.Sprintf("a data %s não existe no calendário.", s)
-	}
-	return civil.Date{Year: y, Month: time.Month(m), Day: d}, ""
 }
 
 // periodDate reads an optional join or leave date: today when empty.
@@ -310,9 +281,9 @@ func periodDate(s string, today civil.Date) (civil.Date, string) {
 	if strings.TrimSpace(s) == "" {
 		return today, ""
 	}
-	d, msg := parseDateBR(s)
-	if msg != "" {
-		return d, msg
+	d, err := civil.ParseBR(s)
+	if err != nil {
+		return d, err.Error()
 	}
 	if d.After(today) {
 		return d, fmt.Sprintf("a data %s está no futuro.", d.BR())
@@ -907,6 +878,18 @@ type BanMember struct {
 	BirthDate civil.Date
 }
 
+// GroupMembers returns the members ids of group groupID's register, by id
+// (ids of other groups are left out): the names and CPFs a group ban's
+// sentence prints of the members the judge excluded.
+func GroupMembers(ctx context.Context, g *gorm.DB, groupID int64, ids []int64) ([]BanMember, error) {
+	out := []BanMember{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	err := db.Conn(ctx, g).Raw("SELECT id, full_name, cpf, birth_date FROM members WHERE group_id = ? AND id IN ? ORDER BY id", groupID, ids).Scan(&out).Error
+	return out, err
+}
+
 // BanSelection is the members a group ban reaches and what the judge should
 // know about the choice.
 type BanSelection struct {
@@ -1035,7 +1018,7 @@ func SelectBanMembers(ctx context.Context, g *gorm.DB, groupID int64, facts civi
 			if exclSet[m.ID] || namedSet[m.ID] {
 				continue
 			}
-			if minorOn(m.BirthDate, facts) {
+			if civil.MinorOn(m.BirthDate, facts) {
 				minors = append(minors, fmt.Sprintf("%s (associado %d)", m.FullName, m.ID))
 				continue
 			}
@@ -1060,7 +1043,7 @@ func SelectBanMembers(ctx context.Context, g *gorm.DB, groupID int64, facts civi
 		if !covered[id] {
 			sel.Warnings = append(sel.Warnings, fmt.Sprintf("%s (associado %d) não era associado(a) na data dos fatos (%s); incluído(a) por indicação do(a) juiz(a).", m.FullName, m.ID, facts.BR()))
 		}
-		if minorOn(m.BirthDate, facts) {
+		if civil.MinorOn(m.BirthDate, facts) {
 			sel.Warnings = append(sel.Warnings, fmt.Sprintf("%s (associado %d) tinha menos de 18 anos na data dos fatos; incluído(a) por indicação do(a) juiz(a).", m.FullName, m.ID))
 		}
 	}
@@ -1069,9 +1052,4 @@ func SelectBanMembers(ctx context.Context, g *gorm.DB, groupID int64, facts civi
 	}
 	sort.Slice(sel.Members, func(i, j int) bool { return sel.Members[i].ID < sel.Members[j].ID })
 	return sel, nil
-}
-
-// minorOn reports whether someone born on birth was under 18 on day.
-func minorOn(birth, day civil.Date) bool {
-	return day.Before(civil.New(birth.Year+18, birth.Month, birth.Day))
 }

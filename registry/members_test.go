@@ -20,8 +20,8 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/errs"
-	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/registry"
 	"gorm.io/gorm"
 )
@@ -43,17 +43,11 @@ var regT0 = time.Date(2025, 1, 15, 12, 0, 0, 0, saoPaulo)
 
 func newRegEnv(t *testing.T) *regEnv {
 	t.Helper()
-	ctx := context.Background()
-	g := pgtest.NewDB(t)
-	for _, c := range []string{"26.0100", "19.0001"} {
-		if err := cases.EnsureCourt(ctx, g, c, ""); err != nil {
-			t.Fatal(err)
-		}
+	d := testenv.NewDomain(t, regT0, "")
+	if err := cases.EnsureCourt(context.Background(), d.DB, "19.0001", ""); err != nil {
+		t.Fatal(err)
 	}
-	clk := clock.NewFixed(regT0)
-	lists := &registry.Lists{DB: g, Clock: clk, Loc: saoPaulo, FormatNumber: cases.FormatNumber}
-	e := &regEnv{g: g, clk: clk, svc: &registry.Groups{DB: g, Clock: clk, Loc: saoPaulo}, lists: lists,
-		casesS: &cases.Service{DB: g, Clock: clk, Loc: saoPaulo, Blocklist: lists}}
+	e := &regEnv{g: d.DB, clk: d.Clock, svc: &registry.Groups{DB: d.DB, Clock: d.Clock, Loc: d.Loc}, lists: d.Lists, casesS: d.Cases}
 	e.clerk = e.user(t, "clerk-sp", "clerk", "26.0100", 0)
 	e.other = e.user(t, "clerk-rj", "clerk", "19.0001", 0)
 	return e
@@ -65,10 +59,8 @@ func (e *regEnv) user(t *testing.T, name, role, court string, group int64) regis
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := registry.Actor{UserID: u.ID, Name: name, Role: role, Court: u.Court()}
-	if u.GroupID != nil {
-		a.GroupID = *u.GroupID
-	}
+	a := u.Actor()
+	a.Name = name
 	return a
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -69,7 +70,7 @@ func (l *Lists) appliesAt(ctx context.Context, sc *sanctions.Scope, court string
 		if len(homes) > 0 {
 			for _, h := range homes {
 				for _, c := range sc.Clubs {
-					if sanctions.Fold(h) == sanctions.Fold(c) {
+					if textcheck.Fold(h) == textcheck.Fold(c) {
 						return true, nil
 					}
 				}

@@ -86,6 +86,12 @@ type Ban struct {
 	Status               string      `json:"status"`
 	CreatedAt            time.Time   `json:"created_at"`
 	CreatedBy            *int64      `json:"-"`
+	// LiftedOn and LiftReason: the decision that ended the ban before its
+	// term (status lifted, replaced, converted or undone; migrations 00002,
+	// 00017). Not in the ban's JSON: the case view shows them
+	// (cases.BanView).
+	LiftedOn   *civil.Date `json:"-"`
+	LiftReason string      `json:"-"`
 }
 
 // Stored statuses of a ban (column bans.status).

@@ -2,14 +2,10 @@ package sanctions
 
 import (
 	"sort"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/juizado/juizado/internal/civil"
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
-	"golang.org/x/text/unicode/norm"
+	"github.com/juizado/juizado/internal/textcheck"
 )
 
 // DefaultMatchDuration is how long a match lasts when neither the schedule
@@ -91,16 +87,16 @@ type Window struct {
 // Windows are ordered by start, then match id; the result is never nil.
 func ReportingWindows(matches []Match, duty Duty, term Term, loc *time.Location) []Window {
 	out := []Window{}
-	club, comp := fold(duty.Club), fold(duty.Competition)
+	club, comp := textcheck.Fold(duty.Club), textcheck.Fold(duty.Competition)
 	if club == "" && comp == "" {
 		return out
 	}
 	start, end := term.Bounds(loc)
 	for _, m := range matches {
-		if club != "" && fold(m.Home) != club && fold(m.Away) != club {
+		if club != "" && textcheck.Fold(m.Home) != club && textcheck.Fold(m.Away) != club {
 			continue
 		}
-		if club == "" && fold(m.Competition) != comp {
+		if club == "" && textcheck.Fold(m.Competition) != comp {
 			continue
 		}
 		if m.Kickoff.Before(start) || (!end.IsZero() && !m.Kickoff.Before(end)) {
@@ -122,17 +118,4 @@ func ReportingWindows(matches []Match, duty Duty, term Term, loc *time.Location)
 		return out[i].Match.ID < out[j].Match.ID
 	})
 	return out
-}
-
-// Fold returns s lower-cased, without accents and with runs of spaces made
-// one, for comparing names of clubs, competitions and venues.
-func Fold(s string) string { return fold(s) }
-
-func fold(s string) string {
-	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-	out, _, err := transform.String(t, s)
-	if err != nil {
-		out = s
-	}
-	return strings.Join(strings.Fields(strings.ToLower(out)), " ")
 }

@@ -46,9 +46,7 @@ func auditCmd() *cobra.Command {
 			for _, k := range pubs {
 				keys[k.ID] = k.Key
 			}
-			var n, cps int64
-			g.Raw("SELECT count(*) FROM audit_log").Scan(&n)
-			g.Raw("SELECT count(*) FROM audit_checkpoints").Scan(&cps)
+			n, cps, _ := audit.Counts(ctx, g)
 			err = audit.Verify(ctx, g, keys)
 			var b *audit.Broken
 			if errors.As(err, &b) {

@@ -127,8 +127,8 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 		tokens[u.spec.Role], ids[u.spec.Role] = tok, user
 		fmt.Printf("  %-11s %-16s %s\n      %s\n", u.spec.Role, u.spec.Name, u.what, tok)
 	}
-	var n int64
-	if err := g.WithContext(ctx).Raw("SELECT count(*) FROM cases").Scan(&n).Error; err != nil {
+	n, err := cases.CountCases(ctx, g)
+	if err != nil {
 		return err
 	}
 	if n > 0 {

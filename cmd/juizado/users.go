@@ -68,11 +68,11 @@ func checkCourt(ctx context.Context, g *gorm.DB, spec authz.UserSpec, cfg config
 	if create || spec.Court == cfg.Court {
 		return nil
 	}
-	var n int64
-	if err := g.WithContext(ctx).Raw("SELECT count(*) FROM courts WHERE code = ?", spec.Court).Scan(&n).Error; err != nil {
+	ok, err := cases.CourtExists(ctx, g, spec.Court)
+	if err != nil {
 		return err
 	}
-	if n == 0 {
+	if !ok {
 		return fmt.Errorf("--court %s: no such court (the default is JUIZADO_COURT=%s); add --create-court to create it", spec.Court, cfg.Court)
 	}
 	return nil
@@ -172,11 +172,11 @@ func userCmd() *cobra.Command {
 					return err
 				}
 				if _, err := authz.FindUser(ctx, g, spec.Name); err == nil {
-					var has int64
-					if err := g.WithContext(ctx).Raw("SELECT count(*) FROM user_passwords p JOIN users u ON u.id = p.user_id WHERE u.name = ?", strings.TrimSpace(spec.Name)).Scan(&has).Error; err != nil {
+					has, err := authz.HasPassword(ctx, g, spec.Name)
+					if err != nil {
 						return err
 					}
-					if has > 0 {
+					if has {
 						return fmt.Errorf("user %q exists and has a password: use `juizado user password --name %s`", spec.Name, spec.Name)
 					}
 				}

@@ -306,3 +306,14 @@ func Read(ctx context.Context, g *gorm.DB, fallback db.Actor, table, recordID st
 	return db.Conn(ctx, g).Exec(`INSERT INTO audit_log (id, actor_id, actor_name, role, domain, action, table_name, record_id, after, prev_hash, row_hash)
 		VALUES (0, ?, ?, ?, ?, 'read', ?, ?, ?::jsonb, '\x', '\x')`, actorID, a.Name, a.Role, a.Domain, table, recordID, after).Error
 }
+
+// Counts returns how many rows the audit trail has and how many signed
+// checkpoints of its head.
+func Counts(ctx context.Context, g *gorm.DB) (rows, checkpoints int64, err error) {
+	c := db.Conn(ctx, g)
+	if err = c.Raw("SELECT count(*) FROM audit_log").Scan(&rows).Error; err != nil {
+		return 0, 0, err
+	}
+	err = c.Raw("SELECT count(*) FROM audit_checkpoints").Scan(&checkpoints).Error
+	return rows, checkpoints, err
+}

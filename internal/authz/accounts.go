@@ -90,6 +90,51 @@ func CourtUser(ctx context.Context, g *gorm.DB, court string, id int64) (u User,
 	return u, err == nil && u.ID != 0, err
 }
 
+// UserNames returns the names of the users ids (enabled or not) by id;
+// ids with no user are absent. What the docket and the hearing list show
+// of a judge or an author.
+func UserNames(ctx context.Context, g *gorm.DB, ids []int64) (map[int64]string, error) {
+	out := map[int64]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		ID   int64
+		Name string
+	}
+	if err := db.Conn(ctx, g).Raw("SELECT id, name FROM users WHERE id IN ?", ids).Scan(&rows).Error; err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		out[r.ID] = r.Name
+	}
+	return out, nil
+}
+
+// CourtJudges returns the enabled judges of court (TR.OOOO) by id: those a
+// case of the court may be distributed to.
+func CourtJudges(ctx context.Context, g *gorm.DB, court string) ([]User, error) {
+	var us []User
+	err := db.Conn(ctx, g).Where("role = 'judge' AND court_code = ? AND disabled_at IS NULL", court).Order("id").Find(&us).Error
+	return us, err
+}
+
+// GroupManagers returns the enabled fan_group users of group groupID by id
+// (the group's managers, LGE art. 178).
+func GroupManagers(ctx context.Context, g *gorm.DB, groupID int64) ([]User, error) {
+	var us []User
+	err := db.Conn(ctx, g).Where("role = 'fan_group' AND group_id = ? AND disabled_at IS NULL", groupID).Order("id").Find(&us).Error
+	return us, err
+}
+
+// ClubUsers returns the enabled users of club (its gate systems and
+// operators, role club) by name.
+func ClubUsers(ctx context.Context, g *gorm.DB, club string) ([]User, error) {
+	var us []User
+	err := db.Conn(ctx, g).Where("role = 'club' AND club = ? AND disabled_at IS NULL", club).Order("name").Find(&us).Error
+	return us, err
+}
+
 // Token is an API token's record (never the token itself).
 type Token struct {
 	ID        int64
@@ -115,6 +160,14 @@ func ListTokens(ctx context.Context, g *gorm.DB, userID int64) ([]Token, error) 
 	var ts []Token
 	err := db.Conn(ctx, g).Raw(`SELECT id, user_id, created_at, expires_at, revoked_at FROM api_tokens WHERE user_id = ? ORDER BY id`, userID).Scan(&ts).Error
 	return ts, err
+}
+
+// TokenOwner returns the id of the user token id belongs to, 0 when there
+// is no such token.
+func TokenOwner(ctx context.Context, g *gorm.DB, id int64) (int64, error) {
+	var owner int64
+	err := db.Conn(ctx, g).Raw("SELECT user_id FROM api_tokens WHERE id = ?", id).Scan(&owner).Error
+	return owner, err
 }
 
 // RevokeToken revokes the token of id (already revoked: unchanged) and

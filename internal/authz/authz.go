@@ -1,8 +1,14 @@
 // Package authz holds who may do what: users with a role and a domain (a
 // court for staff, a fan group for its managers, a club for its operators),
-// API tokens stored as SHA-256, and the Casbin enforcer whose model and base
-// policy are embedded here and whose policy lives in the database
-// (casbin_rule). DOMAIN.md §7; ../shared/API.md "Tokens and roles".
+// the actor of a service call derived from a user (Actor), API tokens
+// stored as SHA-256, passwords and the sign-in lockout, and the Casbin
+// enforcer whose model and base policy are embedded here and whose policy
+// lives in the database (casbin_rule). DOMAIN.md §7; ../shared/API.md
+// "Tokens and roles".
+//
+// authz owns the account tables (users, user_passwords, api_tokens,
+// login_failures, casbin_rule): the other packages read users through it
+// (UserNames, CourtJudges, GroupManagers, ClubUsers, ...).
 package authz
 
 import (

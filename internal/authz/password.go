@@ -112,6 +112,14 @@ func SetPassword(ctx context.Context, g *gorm.DB, userID int64, pw string) error
 		ON CONFLICT (user_id) DO UPDATE SET hash = EXCLUDED.hash, updated_at = now()`, userID, h).Error
 }
 
+// HasPassword reports whether the user called name (enabled or not) has a
+// password set.
+func HasPassword(ctx context.Context, g *gorm.DB, name string) (bool, error) {
+	var n int64
+	err := db.Conn(ctx, g).Raw("SELECT count(*) FROM user_passwords p JOIN users u ON u.id = p.user_id WHERE u.name = ?", strings.TrimSpace(name)).Scan(&n).Error
+	return n > 0, err
+}
+
 // CheckPassword returns the enabled user called name whose password is pw,
 // or ErrBadCredentials.
 func CheckPassword(ctx context.Context, g *gorm.DB, name, pw string) (User, error) {

@@ -86,8 +86,11 @@ type txKey struct{}
 
 type actorKey struct{}
 
-// Actor is who acts, for the audit trail: the user's id, name, role and
-// domain (court code, group or club). Zero for the system.
+// Actor is who acts as the audit trail records it: the user's id, name,
+// role and domain (court code, "group:ID" or "club:NAME", as
+// authz.User.Domain spells it). Zero for the system. The services take an
+// authz.Actor; the server puts this record of the same user in the
+// request's context (WithActor).
 type Actor struct {
 	ID     int64
 	Name   string

@@ -10,6 +10,7 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
 )
@@ -92,7 +93,7 @@ type MemberBanData struct {
 	MemberID int64
 	Name     string
 	CPF      string // formatted
-	Status   string // of the member's ban: "em vigor", "a iniciar", "cumprido", "revogado"
+	Status   string // of the member's ban, in sanctions.StatePT's words ("em cumprimento", "a iniciar", ...)
 }
 
 // EventData is the sporting event of the facts.
@@ -370,7 +371,7 @@ func (c *CaseData) WithBan(id int64, defendantID int64) bool {
 				name = c.GroupBan.Name
 			}
 			c.GroupLabel = name
-			if !strings.HasPrefix(sanctions.Fold(name), "torcida") {
+			if !strings.HasPrefix(textcheck.Fold(name), "torcida") {
 				c.GroupLabel = "torcida organizada " + name
 			}
 		}
@@ -388,7 +389,7 @@ func reachInvolved(article string) bool {
 // sortMembers orders members by name (case and accents ignored), then id.
 func sortMembers(ms []MemberBanData) {
 	sort.SliceStable(ms, func(i, j int) bool {
-		a, b := sanctions.Fold(ms[i].Name), sanctions.Fold(ms[j].Name)
+		a, b := textcheck.Fold(ms[i].Name), textcheck.Fold(ms[j].Name)
 		if a != b {
 			return a < b
 		}
@@ -573,7 +574,7 @@ func (c *CaseData) addClub(name string) {
 		return
 	}
 	for _, have := range c.Clubs {
-		if sanctions.Fold(have) == sanctions.Fold(name) {
+		if textcheck.Fold(have) == textcheck.Fold(name) {
 			return
 		}
 	}

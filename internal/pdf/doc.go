@@ -3,7 +3,9 @@
 // the court's header, a "Página 1 de N" footer, the verification code and
 // its QR code on every page; it holds the documents' wording (text
 // templates, overridable from a folder), the store of issued documents and
-// their verification.
+// their verification. What a document prints it asks of its owners (cases:
+// the case, courts, bans, sentences; registry: groups and members); pdf
+// owns only the documents table.
 package pdf
 
 import (

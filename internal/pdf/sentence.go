@@ -14,6 +14,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
 )
@@ -266,7 +267,7 @@ func (c *CaseData) WithDefendant(id int64) {
 	if c.Defendant != nil && !c.Defendant.Person {
 		c.Civil, c.Group = true, c.Defendant
 		c.GroupLabel = c.Defendant.Name
-		if !strings.HasPrefix(sanctions.Fold(c.GroupLabel), "torcida") {
+		if !strings.HasPrefix(textcheck.Fold(c.GroupLabel), "torcida") {
 			c.GroupLabel = "torcida organizada " + c.GroupLabel
 		}
 	}
@@ -319,17 +320,12 @@ func (s *Service) IssueSentence(ctx context.Context, actor cases.Actor, caseID, 
 // and storing it the first time (the sentence's row is locked meanwhile,
 // so that two first downloads at once give one document).
 func (s *Service) storedSentence(ctx context.Context, actor cases.Actor, v *cases.View, rec *cases.SentenceRecord) (*Document, error) {
-	tx := db.Conn(ctx, s.DB)
-	var row struct{ DocumentID *int64 }
-	if err := tx.Raw("SELECT document_id FROM sentences WHERE id = ? FOR UPDATE", rec.ID).Scan(&row).Error; err != nil {
+	docID, err := s.Cases.LockSentenceDocument(ctx, rec.ID)
+	if err != nil {
 		return nil, err
 	}
-	if row.DocumentID != nil {
-		var d Document
-		if err := tx.Take(&d, *row.DocumentID).Error; err != nil {
-			return nil, err
-		}
-		return &d, nil
+	if docID != nil {
+		return s.store().byID(ctx, *docID)
 	}
 	court, err := s.CourtData(ctx, v.Court)
 	if err != nil {
@@ -348,7 +344,7 @@ func (s *Service) storedSentence(ctx context.Context, actor cases.Actor, v *case
 	if err != nil {
 		return nil, err
 	}
-	if err := tx.Exec("UPDATE sentences SET document_id = ? WHERE id = ?", d.ID, rec.ID).Error; err != nil {
+	if err := s.Cases.SetSentenceDocument(ctx, rec.ID, d.ID); err != nil {
 		return nil, err
 	}
 	return d, nil

@@ -13,7 +13,6 @@ import (
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/registry"
-	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
 )
 
@@ -47,16 +46,13 @@ func (s *Service) VerifyURL(code string) string {
 	return base + "/verificar/" + GroupCode(code)
 }
 
-// CourtData reads a court's name.
+// CourtData reads a court's name (cases.Service.CourtName): errs.NotFound
+// for a court that does not exist.
 func (s *Service) CourtData(ctx context.Context, code string) (CourtData, error) {
-	var names []string
-	if err := db.Conn(ctx, s.DB).Raw("SELECT name FROM courts WHERE code = ?", code).Scan(&names).Error; err != nil {
+	name, err := s.Cases.CourtName(ctx, code)
+	if err != nil {
 		return CourtData{}, err
 	}
-	if len(names) == 0 {
-		return CourtData{}, errs.New(errs.NotFound, "Juizado "+code+" não encontrado.")
-	}
-	name := names[0]
 	return CourtData{Code: code, Name: Esc(name), Tribunal: Tribunal(code)}, nil
 }
 
@@ -198,12 +194,8 @@ func (s *Service) exclusions(ctx context.Context, v *cases.View, ban *cases.BanV
 	if len(ids) == 0 {
 		return nil
 	}
-	var ms []struct {
-		ID       int64
-		FullName string
-		CPF      string `gorm:"column:cpf"`
-	}
-	if err := db.Conn(ctx, s.DB).Raw("SELECT id, full_name, cpf FROM members WHERE group_id = ? AND id IN ?", *ban.GroupID, ids).Scan(&ms).Error; err != nil {
+	ms, err := registry.GroupMembers(ctx, s.DB, *ban.GroupID, ids)
+	if err != nil {
 		return err
 	}
 	for _, m := range ms {
@@ -238,26 +230,15 @@ func (s *Service) Certificate(ctx context.Context, actor cases.Actor, cpfText st
 	}
 	now := s.Clock.Now()
 	today := civil.Today(now, s.Loc)
-	var bans []sanctions.Ban
-	if err := db.Conn(ctx, s.DB).Where("cpf = ? AND court_code = ? AND status = ? AND (last_day IS NULL OR last_day >= ?)",
-		cpf.String(), actor.Court, sanctions.StatusActive, today).Order("first_day, id").Find(&bans).Error; err != nil {
+	st, err := s.Cases.BanStatusOf(ctx, actor, cpf.String(), today)
+	if err != nil {
 		return nil, err
 	}
-	var awaiting []sanctions.Ban
-	if err := db.Conn(ctx, s.DB).Where("cpf = ? AND court_code = ? AND status = ?", cpf.String(), actor.Court, sanctions.StatusAwaitingFinal).
-		Order("id").Find(&awaiting).Error; err != nil {
-		return nil, err
-	}
-	var name string
-	if err := db.Conn(ctx, s.DB).Raw(`SELECT d.full_name FROM defendants d JOIN cases c ON c.id = d.case_id
-		WHERE d.cpf = ? AND c.court_code = ? ORDER BY d.id DESC LIMIT 1`, cpf.String(), actor.Court).Scan(&name).Error; err != nil {
-		return nil, err
-	}
-	data := &CertificateData{Court: court, CPF: cpf.Formatted(), Name: Esc(name), Today: LongDate(today), Time: LongDateTime(now, s.Loc)}
-	for _, b := range bans {
+	data := &CertificateData{Court: court, CPF: cpf.Formatted(), Name: Esc(st.Name), Today: LongDate(today), Time: LongDateTime(now, s.Loc)}
+	for _, b := range st.Bans {
 		data.Bans = append(data.Bans, NewBanData(b, today))
 	}
-	for _, b := range awaiting {
+	for _, b := range st.Awaiting {
 		data.Awaiting = append(data.Awaiting, NewBanData(b, today))
 	}
 	return s.issue(ctx, KindCertificate, court, data, Document{IssuedBy: userID(actor)})
@@ -277,7 +258,8 @@ func (s *Service) Poster(ctx context.Context, f registry.PublicFilter) (*Documen
 		code = s.Court
 	}
 	if code == "" {
-		if err := db.Conn(ctx, s.DB).Raw("SELECT code FROM courts ORDER BY code LIMIT 1").Scan(&code).Error; err != nil {
+		var err error
+		if code, err = s.Cases.FirstCourt(ctx); err != nil {
 			return nil, err
 		}
 	}

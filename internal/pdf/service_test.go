@@ -16,13 +16,13 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/templates"
 	"gorm.io/gorm"
@@ -32,13 +32,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 var update = flag.Bool("update", false, "rewrite testdata/*.txt from the documents made now")
 
-var saoPaulo = func() *time.Location {
-	l, err := time.LoadLocation("America/Sao_Paulo")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()
+var saoPaulo = testenv.SaoPaulo
 
 // issueTime: 15/07/2025 14:05 in São Paulo, after every fixture's facts.
 var issueTime = time.Date(2025, 7, 15, 14, 5, 0, 0, saoPaulo)
@@ -66,27 +60,13 @@ func codes() func() (string, error) {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	ctx := context.Background()
-	g := pgtest.NewDB(t)
-	if err := cases.EnsureCourt(ctx, g, "26.0100", "Juizado Especial Criminal do Torcedor da Capital"); err != nil {
-		t.Fatal(err)
-	}
-	clk := clock.NewFixed(issueTime)
-	lists := &registry.Lists{DB: g, Clock: clk, Loc: saoPaulo, FormatNumber: cases.FormatNumber}
-	cs := &cases.Service{DB: g, Clock: clk, Loc: saoPaulo, Blocklist: lists}
-	e := &env{g: g, cases: cs}
-	user := func(name, role string) cases.Actor {
-		u, _, err := authz.EnsureUser(ctx, g, authz.UserSpec{Name: name, Role: role, Court: "26.0100"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cases.Actor{UserID: u.ID, Name: u.Name, Role: role, Court: "26.0100"}
-	}
-	e.judge = user("Dra. Inês Conceição Araújo", "judge")
-	e.pros = user("Promotor Um", "prosecutor")
-	e.staff = user("Escrivã Dois", "clerk")
-	e.svc = &pdf.Service{DB: g, Cases: cs, Lists: lists, Wording: pdf.Wording{Embedded: templates.FS},
-		BaseURL: "https://juizado.tjsp.example", Court: "26.0100", Clock: clk, Loc: saoPaulo, NewCode: codes()}
+	d := testenv.NewDomain(t, issueTime, "Juizado Especial Criminal do Torcedor da Capital")
+	e := &env{g: d.DB, cases: d.Cases}
+	e.judge = d.User(t, "Dra. Inês Conceição Araújo", "judge")
+	e.pros = d.User(t, "Promotor Um", "prosecutor")
+	e.staff = d.User(t, "Escrivã Dois", "clerk")
+	e.svc = &pdf.Service{DB: d.DB, Cases: d.Cases, Lists: d.Lists, Wording: pdf.Wording{Embedded: templates.FS},
+		BaseURL: "https://juizado.tjsp.example", Court: testenv.Court, Clock: d.Clock, Loc: d.Loc, NewCode: codes()}
 	return e
 }
 

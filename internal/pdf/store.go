@@ -59,6 +59,15 @@ func (s *Store) ByCode(ctx context.Context, code string) (*Document, error) {
 	return &d, err
 }
 
+// byID returns the stored document id.
+func (s *Store) byID(ctx context.Context, id int64) (*Document, error) {
+	var d Document
+	if err := db.Conn(ctx, s.DB).Take(&d, id).Error; err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
 // bySource returns the latest document of kind of court whose wording was
 // filled with the same text (sourceSum), or nil.
 func (s *Store) bySource(ctx context.Context, kind Kind, court string, sourceSum []byte) (*Document, error) {

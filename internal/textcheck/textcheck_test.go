@@ -39,3 +39,17 @@ func TestProblem(t *testing.T) {
 		t.Errorf("Line: %+q", Line("  Jose\u0301   da  Silva "))
 	}
 }
+
+// Names of clubs, venues and groups compare without case, accents or extra
+// spaces (DOMAIN.md: club and venue names as typed in the schedule).
+func TestFoldIgnoresCaseAccentsAndSpacing(t *testing.T) {
+	if got := Fold("  Grêmio   Foot-Ball  Porto Alegrense "); got != "gremio foot-ball porto alegrense" {
+		t.Errorf("Fold = %q", got)
+	}
+	if got := FoldAccents("São  JOÃO"); got != "sao  joao" {
+		t.Errorf("FoldAccents = %q", got)
+	}
+	if Fold("Estádio Beira-Rio") != Fold("estadio beira-rio") {
+		t.Error("folded names differ")
+	}
+}

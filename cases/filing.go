@@ -8,13 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
-	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/textcheck"
@@ -23,20 +21,6 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
-
-// Service runs the case use cases, one transaction each.
-type Service struct {
-	DB    *gorm.DB
-	Clock clock.Clock
-	// Loc is the court's time zone for legal dates (America/Sao_Paulo).
-	Loc *time.Location
-	// Blocklist is told, inside the sentence's transaction, that the bans
-	// changed (registry.Blocklist.Refresh); nil skips it.
-	Blocklist interface {
-		RefreshBans(ctx context.Context, banIDs ...int64) error
-	}
-	heads headStats // name search: frequencies of name_heads.head
-}
 
 // Representation is the body of POST /api/v1/cases: one element of
 // representations.json (../shared/API.md "Cases and sentences").
@@ -109,13 +93,6 @@ type validated struct {
 	distance   *int
 	relation   *string
 	onRoute    bool
-}
-
-func (s *Service) now() time.Time {
-	if s.Clock == nil {
-		return time.Now()
-	}
-	return s.Clock.Now()
 }
 
 // File records a representation as a new case of the actor's court: it
@@ -352,14 +329,23 @@ func NewCNJFor(court string, year, seq int) (CNJNumber, error) {
 // locked by the caller.
 func (s *Service) distribute(ctx context.Context, c *Case, now time.Time, by *Actor) error {
 	tx := db.Conn(ctx, s.DB)
-	var judge struct {
-		ID   int64
-		Name string
-	}
-	err := tx.Raw(`SELECT u.id, u.name FROM users u WHERE u.role = 'judge' AND u.court_code = ? AND u.disabled_at IS NULL
-		ORDER BY (SELECT count(*) FROM cases k WHERE k.judge_id = u.id), u.id LIMIT 1`, c.CourtCode).Scan(&judge).Error
-	if err != nil || judge.ID == 0 {
+	judges, err := authz.CourtJudges(ctx, s.DB, c.CourtCode)
+	if err != nil || len(judges) == 0 {
 		return err
+	}
+	ids := make([]int64, len(judges))
+	for i, j := range judges {
+		ids[i] = j.ID
+	}
+	load, err := JudgeLoads(ctx, s.DB, ids)
+	if err != nil {
+		return err
+	}
+	judge := judges[0] // by id: ties go to the earliest judge
+	for _, j := range judges[1:] {
+		if load[j.ID].Total < load[judge.ID].Total {
+			judge = j
+		}
 	}
 	c.JudgeID, c.Status = &judge.ID, StatusDistributed
 	if err := tx.Model(c).Updates(map[string]any{"judge_id": judge.ID, "status": StatusDistributed}).Error; err != nil {
@@ -392,38 +378,6 @@ func (s *Service) DistributePending(ctx context.Context, court string) (int, err
 		return nil
 	})
 	return n, err
-}
-
-// StateCourts is the highest TR of a state court under segment J = 8 (the
-// 26 states and the Federal District: 01 AC … 26 SP, 27 TO; Res. CNJ
-// 65/2008), the only segment the juizado serves (DOMAIN.md §4).
-const StateCourts = 27
-
-var courtCode = regexp.MustCompile(`^([0-9]{2})\.[0-9]{4}$`)
-
-// CheckCourtCode returns an error unless code is a court unit TR.OOOO of a
-// state court: two digits TR from 01 to StateCourts, a dot, four digits
-// OOOO (e.g. 26.0100).
-func CheckCourtCode(code string) error {
-	m := courtCode.FindStringSubmatch(code)
-	if m == nil {
-		return fmt.Errorf("court code %q is not TR.OOOO (e.g. 26.0100)", code)
-	}
-	if tr, _ := strconv.Atoi(m[1]); tr < 1 || tr > StateCourts {
-		return fmt.Errorf("court code %q: TR %s is not a state court (J = 8: TR 01 to %d)", code, m[1], StateCourts)
-	}
-	return nil
-}
-
-// EnsureCourt creates the court unit code (TR.OOOO) when it is missing.
-func EnsureCourt(ctx context.Context, g *gorm.DB, code, name string) error {
-	if err := CheckCourtCode(code); err != nil {
-		return err
-	}
-	if name == "" {
-		name = "Juizado do Torcedor " + code
-	}
-	return db.Conn(ctx, g).Exec("INSERT INTO courts (code, name) VALUES (?, ?) ON CONFLICT (code) DO NOTHING", code, name).Error
 }
 
 func kindPT(k string) string {
@@ -564,7 +518,7 @@ func (s *Service) validate(ctx context.Context, court string, in Representation)
 				f.Add(p+".birth_date", "range", "data de nascimento fora do intervalo possível.")
 			} else {
 				def.BirthDate = &bd
-				if !v.factsDate.IsZero() && isMinorOn(bd, v.factsDate) {
+				if !v.factsDate.IsZero() && civil.MinorOn(bd, v.factsDate) {
 					f.Add(p+".birth_date", "adult", "menor de 18 anos na data dos fatos: o caso é da Justiça da Infância e Juventude (ECA), não do juizado.")
 				}
 			}
@@ -643,12 +597,6 @@ func (s *Service) validate(ctx context.Context, court string, in Representation)
 	return v, f.Err()
 }
 
-// isMinorOn reports whether someone born on birth is under 18 on day.
-func isMinorOn(birth, day civil.Date) bool {
-	adult := civil.New(birth.Year+18, birth.Month, birth.Day) // 29/02 rolls to 01/03
-	return day.Before(adult)
-}
-
 // linkGroup returns the registered group of the court (TR.OOOO) for a
 // fan_group defendant: the group_id given, which must be registered in that
 // court (LGE art. 178: the court's own register of fan groups), else the
@@ -657,13 +605,12 @@ func isMinorOn(birth, day civil.Date) bool {
 // errs.NotFound (../shared/API.md: no message tells them apart); the
 // trigger of migration 00030 checks it again in the filing's transaction.
 func (s *Service) linkGroup(ctx context.Context, court string, id *int64, name string) (*int64, error) {
-	tx := db.Conn(ctx, s.DB)
 	if id != nil {
-		var n int64
-		if err := tx.Raw("SELECT count(*) FROM fan_groups WHERE id = ? AND court_code = ?", *id, court).Scan(&n).Error; err != nil {
+		g, err := registry.CourtGroup(ctx, s.DB, court, *id)
+		if err != nil {
 			return nil, err
 		}
-		if n == 0 {
+		if g == nil {
 			return nil, GroupNotFound(*id)
 		}
 		return id, nil
@@ -671,8 +618,8 @@ func (s *Service) linkGroup(ctx context.Context, court string, id *int64, name s
 	if name == "" {
 		return nil, nil
 	}
-	var ids []int64
-	if err := tx.Raw("SELECT id FROM fan_groups WHERE court_code = ? AND f_unaccent(name) = f_unaccent(?) LIMIT 2", court, name).Scan(&ids).Error; err != nil {
+	ids, err := registry.CourtGroupsNamed(ctx, s.DB, court, name, 2)
+	if err != nil {
 		return nil, err
 	}
 	if len(ids) == 1 {

@@ -1,0 +1,139 @@
+package cases
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"gorm.io/gorm"
+)
+
+// This file holds the courts (table courts): their codes, creation and
+// names.
+
+// StateCourts is the highest TR of a state court under segment J = 8 (the
+// 26 states and the Federal District: 01 AC … 26 SP, 27 TO; Res. CNJ
+// 65/2008), the only segment the juizado serves (DOMAIN.md §4).
+const StateCourts = 27
+
+var courtCode = regexp.MustCompile(`^([0-9]{2})\.[0-9]{4}$`)
+
+// CheckCourtCode returns an error unless code is a court unit TR.OOOO of a
+// state court: two digits TR from 01 to StateCourts, a dot, four digits
+// OOOO (e.g. 26.0100).
+func CheckCourtCode(code string) error {
+	m := courtCode.FindStringSubmatch(code)
+	if m == nil {
+		return fmt.Errorf("court code %q is not TR.OOOO (e.g. 26.0100)", code)
+	}
+	if tr, _ := strconv.Atoi(m[1]); tr < 1 || tr > StateCourts {
+		return fmt.Errorf("court code %q: TR %s is not a state court (J = 8: TR 01 to %d)", code, m[1], StateCourts)
+	}
+	return nil
+}
+
+// EnsureCourt creates the court unit code (TR.OOOO) when it is missing.
+func EnsureCourt(ctx context.Context, g *gorm.DB, code, name string) error {
+	if err := CheckCourtCode(code); err != nil {
+		return err
+	}
+	if name == "" {
+		name = "Juizado do Torcedor " + code
+	}
+	return db.Conn(ctx, g).Exec("INSERT INTO courts (code, name) VALUES (?, ?) ON CONFLICT (code) DO NOTHING", code, name).Error
+}
+
+// CountCases returns how many cases there are, in every court.
+func CountCases(ctx context.Context, g *gorm.DB) (int64, error) {
+	var n int64
+	err := db.Conn(ctx, g).Raw("SELECT count(*) FROM cases").Scan(&n).Error
+	return n, err
+}
+
+// CourtExists reports whether court code (TR.OOOO) exists.
+func CourtExists(ctx context.Context, g *gorm.DB, code string) (bool, error) {
+	var n int64
+	err := db.Conn(ctx, g).Raw("SELECT count(*) FROM courts WHERE code = ?", code).Scan(&n).Error
+	return n > 0, err
+}
+
+// CourtName returns the name of court code (TR.OOOO); errs.NotFound
+// ("Juizado CODE não encontrado.") when there is no such court.
+func (s *Service) CourtName(ctx context.Context, code string) (string, error) {
+	var names []string
+	if err := db.Conn(ctx, s.DB).Raw("SELECT name FROM courts WHERE code = ?", code).Scan(&names).Error; err != nil {
+		return "", err
+	}
+	if len(names) == 0 {
+		return "", errs.New(errs.NotFound, "Juizado "+code+" não encontrado.")
+	}
+	return names[0], nil
+}
+
+// FirstCourt returns the code of the first court in code order, "" when
+// there is none: the court of a document when none is configured.
+func (s *Service) FirstCourt(ctx context.Context) (string, error) {
+	var code string
+	err := db.Conn(ctx, s.DB).Raw("SELECT code FROM courts ORDER BY code LIMIT 1").Scan(&code).Error
+	return code, err
+}
+
+// GetCourt returns court code (TR.OOOO) with its defaults; errs.NotFound
+// ("Juizado CODE não encontrado.") when there is none.
+func GetCourt(ctx context.Context, g *gorm.DB, code string) (*Court, error) {
+	var cs []Court
+	if err := db.Conn(ctx, g).Where("code = ?", code).Limit(1).Find(&cs).Error; err != nil {
+		return nil, err
+	}
+	if len(cs) == 0 {
+		return nil, errs.New(errs.NotFound, "Juizado "+code+" não encontrado.")
+	}
+	return &cs[0], nil
+}
+
+// SetCourtDefaults sets court code's defaults for new sentences: the
+// reading of Lei 14.597/2023, art. 201, § 7º (sec7DoublesBan) and whether
+// individual bans are published (publish, DOMAIN.md §6). found is false
+// when there is no such court.
+func SetCourtDefaults(ctx context.Context, g *gorm.DB, code string, sec7DoublesBan, publish bool) (found bool, err error) {
+	res := db.Conn(ctx, g).Model(&Court{}).Where("code = ?", code).
+		Updates(map[string]any{"sec7_doubles_ban": sec7DoublesBan, "publish_default": publish})
+	return res.RowsAffected > 0, res.Error
+}
+
+// ListVenues returns every venue by name.
+func ListVenues(ctx context.Context, g *gorm.DB) ([]Venue, error) {
+	var vs []Venue
+	err := db.Conn(ctx, g).Order("name").Find(&vs).Error
+	return vs, err
+}
+
+// JudgeLoad is how many cases a judge has been distributed: in all, and
+// open (neither final nor archived).
+type JudgeLoad struct {
+	Total, Open int64
+}
+
+// JudgeLoads returns the load of each judge of judgeIDs that has cases
+// (a judge with none is absent): what equitable distribution weighs.
+func JudgeLoads(ctx context.Context, g *gorm.DB, judgeIDs []int64) (map[int64]JudgeLoad, error) {
+	out := map[int64]JudgeLoad{}
+	if len(judgeIDs) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		JudgeID     int64
+		Total, Open int64
+	}
+	if err := db.Conn(ctx, g).Raw(`SELECT judge_id, count(*) AS total, count(*) FILTER (WHERE status NOT IN (?, ?)) AS open
+		FROM cases WHERE judge_id IN ? GROUP BY judge_id`, StatusFinal, StatusArchived, judgeIDs).Scan(&rows).Error; err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		out[r.JudgeID] = JudgeLoad{Total: r.Total, Open: r.Open}
+	}
+	return out, nil
+}

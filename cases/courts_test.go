@@ -1,0 +1,75 @@
+package cases_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/errs"
+)
+
+// Courts are cases' own table (README "Tables and their owners"): a court
+// is found by its code TR.OOOO (Res. CNJ 65/2008) or is errs.NotFound, its
+// defaults for new sentences (LGE art. 201, § 7º reading; publication,
+// DOMAIN.md §6) are set there, and the load of each judge counts their
+// cases, all and open, for the equitable distribution.
+func TestCourtsAndJudgeLoads(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, t0, 2)
+	if ok, err := cases.CourtExists(ctx, e.g, court); err != nil || !ok {
+		t.Fatalf("CourtExists(%s) = %v, %v", court, ok, err)
+	}
+	if ok, err := cases.CourtExists(ctx, e.g, "19.0001"); err != nil || ok {
+		t.Fatalf("CourtExists(19.0001) = %v, %v", ok, err)
+	}
+	if _, err := cases.GetCourt(ctx, e.g, "19.0001"); errs.KindOf(err) != errs.NotFound {
+		t.Fatalf("GetCourt(unknown) = %v, want errs.NotFound", err)
+	}
+	found, err := cases.SetCourtDefaults(ctx, e.g, court, true, false)
+	if err != nil || !found {
+		t.Fatalf("SetCourtDefaults = %v, %v", found, err)
+	}
+	c, err := cases.GetCourt(ctx, e.g, court)
+	if err != nil || !c.Sec7DoublesBan || c.PublishDefault || c.Code != court {
+		t.Fatalf("GetCourt = %+v, %v", c, err)
+	}
+	if found, err := cases.SetCourtDefaults(ctx, e.g, "19.0001", true, true); err != nil || found {
+		t.Errorf("SetCourtDefaults(unknown) = %v, %v", found, err)
+	}
+	if name, err := e.svc.CourtName(ctx, court); err != nil || name != c.Name {
+		t.Errorf("CourtName = %q, %v; want %q", name, err, c.Name)
+	}
+	if first, err := e.svc.FirstCourt(ctx); err != nil || first != court {
+		t.Errorf("FirstCourt = %q, %v", first, err)
+	}
+	vs, err := cases.ListVenues(ctx, e.g)
+	if err != nil || len(vs) == 0 {
+		t.Fatalf("ListVenues = %d venues, %v", len(vs), err)
+	}
+	for i := 1; i < len(vs); i++ {
+		if vs[i-1].Name > vs[i].Name {
+			t.Fatalf("venues not by name: %q before %q", vs[i-1].Name, vs[i].Name)
+		}
+	}
+
+	_, refs, _ := e.fileFixtures(t)
+	n, err := cases.CountCases(ctx, e.g)
+	if err != nil || n < int64(len(refs)) {
+		t.Fatalf("CountCases = %d, %v; filed %d representations", n, err, len(refs))
+	}
+	ids := []int64{e.judges[0].UserID, e.judges[1].UserID, e.pros.UserID}
+	loads, err := cases.JudgeLoads(ctx, e.g, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := loads[e.pros.UserID]; ok {
+		t.Errorf("the prosecutor has a load: %+v", loads)
+	}
+	a, b := loads[e.judges[0].UserID], loads[e.judges[1].UserID]
+	if a.Total+b.Total != n || a.Open != a.Total || b.Open != b.Total {
+		t.Errorf("loads %+v %+v for %d cases, none final", a, b, n)
+	}
+	if d := a.Total - b.Total; d < -1 || d > 1 {
+		t.Errorf("distribution not equitable: %d and %d cases", a.Total, b.Total)
+	}
+}

@@ -1,0 +1,60 @@
+package cases
+
+import (
+	"context"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/sanctions"
+)
+
+// This file holds what the court documents (internal/pdf) read of the
+// tables cases owns (courts, bans, defendants, sentences) beyond the case
+// view of Get: documents ask cases, they do not query these tables.
+
+// BanStatus is what the certificate of ban status of a CPF prints: the
+// name last given to that CPF in a case of the court, the bans in force or
+// yet to start on the day (by first day, then id), and apart the bans
+// decided that wait for the final judgment, which are not in force
+// (Súmula 643 STJ; CF art. 5º, LVII), by id.
+type BanStatus struct {
+	Name     string
+	Bans     []sanctions.Ban
+	Awaiting []sanctions.Ban
+}
+
+// BanStatusOf returns the ban status of cpf (11 digits) in the actor's
+// court on day (the court's date): the bans active whose last day is not
+// before day, those awaiting the final judgment, and the name.
+func (s *Service) BanStatusOf(ctx context.Context, actor Actor, cpf string, day civil.Date) (*BanStatus, error) {
+	var out BanStatus
+	g := db.Conn(ctx, s.DB)
+	if err := g.Where("cpf = ? AND court_code = ? AND status = ? AND (last_day IS NULL OR last_day >= ?)",
+		cpf, actor.Court, sanctions.StatusActive, day).Order("first_day, id").Find(&out.Bans).Error; err != nil {
+		return nil, err
+	}
+	if err := g.Where("cpf = ? AND court_code = ? AND status = ?", cpf, actor.Court, sanctions.StatusAwaitingFinal).
+		Order("id").Find(&out.Awaiting).Error; err != nil {
+		return nil, err
+	}
+	if err := g.Raw(`SELECT d.full_name FROM defendants d JOIN cases c ON c.id = d.case_id
+		WHERE d.cpf = ? AND c.court_code = ? ORDER BY d.id DESC LIMIT 1`, cpf, actor.Court).Scan(&out.Name).Error; err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// LockSentenceDocument returns the id of the document issued for sentence
+// sentenceID (nil while none was), locking the sentence's row until the
+// transaction of ctx ends, so that two first downloads give one document.
+func (s *Service) LockSentenceDocument(ctx context.Context, sentenceID int64) (*int64, error) {
+	var row struct{ DocumentID *int64 }
+	err := db.Conn(ctx, s.DB).Raw("SELECT document_id FROM sentences WHERE id = ? FOR UPDATE", sentenceID).Scan(&row).Error
+	return row.DocumentID, err
+}
+
+// SetSentenceDocument records documentID as the document of sentence
+// sentenceID (the one document of a decision).
+func (s *Service) SetSentenceDocument(ctx context.Context, sentenceID, documentID int64) error {
+	return db.Conn(ctx, s.DB).Exec("UPDATE sentences SET document_id = ? WHERE id = ?", documentID, sentenceID).Error
+}

@@ -1,0 +1,107 @@
+// Package testenv builds the fixtures tests share: a migrated database with
+// a court and its users, services on a fixed clock, the running server.
+//
+// A test package keeps its TestMain (pgtest.Main starts or reuses the
+// PostgreSQL cluster) and asks for what it needs: NewDomain for the domain
+// services over a fresh database (model: wtf's MustOpenDB), the server and
+// the running program beside it.
+package testenv
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+	"time"
+	_ "time/tzdata" // the court's zone on machines without zoneinfo
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/internal/pgtest"
+	"github.com/juizado/juizado/internal/sharedfix"
+	"github.com/juizado/juizado/registry"
+	"gorm.io/gorm"
+)
+
+// Court is the court of the fixtures: the Juizado do Torcedor of São Paulo
+// (TR.OOOO, Res. CNJ 65/2008).
+const Court = "26.0100"
+
+// SaoPaulo is the court's zone, America/Sao_Paulo.
+var SaoPaulo = func() *time.Location {
+	l, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()
+
+// T0 is after every fixture's facts: 10/06/2025 12:00 in São Paulo.
+var T0 = time.Date(2025, 6, 10, 12, 0, 0, 0, SaoPaulo)
+
+// Domain is a fresh migrated database with court Court and the domain
+// services on one fixed clock: cases.Service, whose writes refresh the
+// blocklist through Lists (registry.Lists, case numbers formatted by
+// cases.FormatNumber).
+type Domain struct {
+	DB    *gorm.DB
+	Clock *clock.Fixed
+	Loc   *time.Location
+	Cases *cases.Service
+	Lists *registry.Lists
+}
+
+// NewDomain gives a fresh database (pgtest.NewDB, dropped with the test)
+// with court Court named courtName ("" for the default name), and the
+// services on a fixed clock at now in SaoPaulo. It fails the test on error.
+func NewDomain(tb testing.TB, now time.Time, courtName string) *Domain {
+	tb.Helper()
+	g := pgtest.NewDB(tb)
+	if err := cases.EnsureCourt(context.Background(), g, Court, courtName); err != nil {
+		tb.Fatal(err)
+	}
+	clk := clock.NewFixed(now)
+	lists := &registry.Lists{DB: g, Clock: clk, Loc: SaoPaulo, FormatNumber: cases.FormatNumber}
+	return &Domain{DB: g, Clock: clk, Loc: SaoPaulo, Lists: lists,
+		Cases: &cases.Service{DB: g, Clock: clk, Loc: SaoPaulo, Blocklist: lists}}
+}
+
+// User creates (or finds) the user name with role in court Court and
+// returns them as the actor of service calls.
+func (d *Domain) User(tb testing.TB, name, role string) authz.Actor {
+	tb.Helper()
+	u, _, err := authz.EnsureUser(context.Background(), d.DB, authz.UserSpec{Name: name, Role: role, Court: Court})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return authz.Actor{UserID: u.ID, Name: u.Name, Role: role, Court: Court}
+}
+
+// Representations reads the representations of
+// ../shared/fixtures/representations.json: by ref, and their refs in the
+// file's order.
+func Representations(tb testing.TB) (map[string]cases.Representation, []string) {
+	tb.Helper()
+	b, err := os.ReadFile(sharedfix.Path(tb, "fixtures", "representations.json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var f struct {
+		Representations []json.RawMessage `json:"representations"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		tb.Fatal(err)
+	}
+	out := map[string]cases.Representation{}
+	var refs []string
+	for _, raw := range f.Representations {
+		var r cases.Representation
+		if err := json.Unmarshal(raw, &r); err != nil {
+			tb.Fatal(err)
+		}
+		out[r.Ref] = r
+		refs = append(refs, r.Ref)
+	}
+	return out, refs
+}

@@ -1,0 +1,56 @@
+package registry
+
+import (
+	"context"
+
+	"github.com/juizado/juizado/internal/db"
+	"gorm.io/gorm"
+)
+
+// This file holds what cases reads of the fan groups a court registered
+// (LGE art. 178) when a case names a group defendant: the fan_groups
+// table is registry's, cases asks here.
+
+// GroupRef is a fan group registered in a court as a case names it: id,
+// registered name and supported club.
+type GroupRef struct {
+	ID            int64
+	Name          string
+	SupportedClub string
+}
+
+// CourtGroup returns group id when it is registered in court (TR.OOOO),
+// nil otherwise (unknown, or of another court: not told apart).
+func CourtGroup(ctx context.Context, g *gorm.DB, court string, id int64) (*GroupRef, error) {
+	var r GroupRef
+	if err := db.Conn(ctx, g).Raw("SELECT id, name, supported_club FROM fan_groups WHERE id = ? AND court_code = ?", id, court).Scan(&r).Error; err != nil {
+		return nil, err
+	}
+	if r.ID == 0 {
+		return nil, nil
+	}
+	return &r, nil
+}
+
+// CourtGroupsNamed returns the ids of at most limit groups of court whose
+// name is name, case and accents ignored (f_unaccent).
+func CourtGroupsNamed(ctx context.Context, g *gorm.DB, court, name string, limit int) ([]int64, error) {
+	var ids []int64
+	err := db.Conn(ctx, g).Raw("SELECT id FROM fan_groups WHERE court_code = ? AND f_unaccent(name) = f_unaccent(?) LIMIT ?", court, name, limit).Scan(&ids).Error
+	return ids, err
+}
+
+// CourtGroups returns at most limit groups registered in court, by name
+// (accents ignored), then id.
+func CourtGroups(ctx context.Context, g *gorm.DB, court string, limit int) ([]GroupRef, error) {
+	var gs []GroupRef
+	err := db.Conn(ctx, g).Raw("SELECT id, name, supported_club FROM fan_groups WHERE court_code = ? ORDER BY f_unaccent(name), id LIMIT ?", court, limit).Scan(&gs).Error
+	return gs, err
+}
+
+// GroupName returns the registered name of group id, "" when there is none.
+func GroupName(ctx context.Context, g *gorm.DB, id int64) (string, error) {
+	var name string
+	err := db.Conn(ctx, g).Raw("SELECT name FROM fan_groups WHERE id = ?", id).Scan(&name).Error
+	return name, err
+}

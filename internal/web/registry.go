@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -214,7 +215,13 @@ func publicFilter(c echo.Context) (registry.PublicFilter, error) {
 // prepared bytes; the version is looked up in the database at most every
 // blocklistFresh, at once after this process made a new version
 // (Lists.OnVersion), and the blocklist is refreshed first when the court's
-// date changed since the last look.
+// date changed since the last look. The JSON body also carries the
+// upcoming entries as of the court's date (registry.Snapshot.Upcoming),
+// which move with the date and with sentences of bans that start later,
+// with no new version: they are read again at each look, and when they or
+// the date changed the JSON body is rebuilt (the items' bytes reused, the
+// whole signed again) under a new ETag; the CSV (items only) and the
+// check index stay those of the version.
 const blocklistFresh = time.Second
 
 type blocklistCache struct {
@@ -240,15 +247,22 @@ type preparedList struct {
 	entries     int
 	json, csv   *preparedBody
 	checks      checkIndex
+	// day is the court's date the JSON body's upcoming entries count from
+	// (its as_of), upJSON those entries as JSON.
+	day    civil.Date
+	upJSON []byte
 }
 
 type preparedBody struct {
 	body        []byte
 	contentType string
-	etag        string // strong, per version and representation
+	etag        string // strong, per version and representation (JSON: and day and upcoming set)
 	keyID, sig  string
 	gzOnce      sync.Once
 	gz          []byte
+	// itemsEnd, in the JSON body, is where the tail after the items
+	// begins (`,"upcoming":[...],"as_of":"..."}`, snapshotTail).
+	itemsEnd int
 }
 
 func (b *preparedBody) gzipped() []byte {
@@ -348,6 +362,13 @@ func (s *Server) preparedBlocklistDB(ctx context.Context) (*preparedList, error)
 	var p *preparedList
 	if st != nil && st.p.version == v.Version && v.Version != 0 {
 		p = st.p
+		up, err := s.lists.Upcoming(ctx, today)
+		if err != nil {
+			return nil, err
+		}
+		if p, err = s.withUpcoming(p, up, today); err != nil {
+			return nil, err
+		}
 	} else {
 		if v.Version == 0 {
 			if err := s.lists.Refresh(ctx); err != nil {
@@ -377,16 +398,27 @@ func (s *Server) fresh(st *blocklistState, today civil.Date) bool {
 }
 
 func (s *Server) prepare(snap *registry.Snapshot) (*preparedList, error) {
-	p := &preparedList{version: snap.Version, generatedAt: snap.GeneratedAt, entries: len(snap.Items)}
+	p := &preparedList{version: snap.Version, generatedAt: snap.GeneratedAt, entries: len(snap.Items), day: snap.AsOf}
 	var err error
 	if p.checks, err = newCheckIndex(snap.Items); err != nil {
 		return nil, err
 	}
 	snap.Court = s.deps.Court
+	if snap.Upcoming == nil {
+		snap.Upcoming = []registry.Entry{}
+	}
 	jb, err := json.Marshal(snap)
 	if err != nil {
 		return nil, err
 	}
+	itemsEnd := bytes.LastIndex(jb, []byte(`,"upcoming":`))
+	if p.upJSON, err = json.Marshal(snap.Upcoming); err != nil {
+		return nil, err
+	}
+	if itemsEnd < 0 {
+		return nil, fmt.Errorf("web: blocklist body without upcoming")
+	}
+	jb = append(jb[:itemsEnd], snapshotTail(p.upJSON, p.day)...)
 	cb, err := blocklistCSV(snap)
 	if err != nil {
 		return nil, err
@@ -400,9 +432,61 @@ func (s *Server) prepare(snap *registry.Snapshot) (*preparedList, error) {
 		if err != nil {
 			return nil, err
 		}
-		*r.into = &preparedBody{body: r.body, contentType: r.ctp, etag: fmt.Sprintf(`"blocklist-v%d-%s"`, snap.Version, r.format), keyID: kid, sig: sig}
+		etag := fmt.Sprintf(`"blocklist-v%d-%s"`, snap.Version, r.format)
+		if r.format == "json" {
+			etag = jsonETag(snap.Version, p.day, p.upJSON)
+		}
+		*r.into = &preparedBody{body: r.body, contentType: r.ctp, etag: etag, keyID: kid, sig: sig, itemsEnd: itemsEnd}
 	}
 	return p, nil
+}
+
+// snapshotTail is the end of the JSON snapshot after its items: the
+// upcoming entries (up, a JSON array) and the date they count from, as
+// json.Marshal writes registry.Snapshot's last two fields.
+func snapshotTail(up []byte, day civil.Date) []byte {
+	b := make([]byte, 0, len(up)+40)
+	b = append(b, `,"upcoming":`...)
+	b = append(b, up...)
+	b = append(b, `,"as_of":"`...)
+	b = append(b, day.String()...)
+	return append(b, `"}`...)
+}
+
+// jsonETag is the strong ETag of the JSON snapshot: its version, the
+// court's date and a digest of the upcoming set, which change the body with
+// no new version ("blocklist-v12-20261201-1a2b3c4d-json").
+func jsonETag(version int64, day civil.Date, up []byte) string {
+	h := sha256.Sum256(up)
+	return fmt.Sprintf(`"blocklist-v%d-%04d%02d%02d-%x-json"`, version, day.Year, int(day.Month), day.Day, h[:4])
+}
+
+// withUpcoming returns p with its JSON body rebuilt for the upcoming
+// entries up as of day (the items' bytes kept, the body signed again), or
+// p itself when neither changed.
+func (s *Server) withUpcoming(p *preparedList, up []registry.Entry, day civil.Date) (*preparedList, error) {
+	if up == nil {
+		up = []registry.Entry{}
+	}
+	upJSON, err := json.Marshal(up)
+	if err != nil {
+		return nil, err
+	}
+	if p.day == day && bytes.Equal(upJSON, p.upJSON) {
+		return p, nil
+	}
+	old := p.json
+	tail := snapshotTail(upJSON, day)
+	body := make([]byte, 0, old.itemsEnd+len(tail))
+	body = append(append(body, old.body[:old.itemsEnd]...), tail...)
+	kid, sig, err := s.deps.Keys.Sign(body)
+	if err != nil {
+		return nil, err
+	}
+	n := *p
+	n.day, n.upJSON = day, upJSON
+	n.json = &preparedBody{body: body, contentType: old.contentType, etag: jsonETag(p.version, day, upJSON), keyID: kid, sig: sig, itemsEnd: old.itemsEnd}
+	return &n, nil
 }
 
 // blocklist: GET /api/v1/blocklist (club): JSON or CSV from the prepared

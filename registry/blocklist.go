@@ -57,15 +57,27 @@ type Entry struct {
 }
 
 // Snapshot is a blocklist version: its number (assigned in commit order),
-// when it was made, and its entries ordered by ban id.
+// when it was made, and its entries ordered by ban id; with, as of the
+// court's date AsOf, the entries about to start (Upcoming).
 type Snapshot struct {
 	Version     int64     `json:"version"`
 	GeneratedAt time.Time `json:"generated_at"`
 	// Court is the code (TR.OOOO) of the court the serving deployment
 	// belongs to (JUIZADO_COURT): how a gate agent that follows several
 	// courts names this one. Empty when the server was given none.
-	Court string  `json:"court,omitempty"`
+	Court string `json:"court,omitempty"`
+	// Items are the entries of the version: the bans in force.
 	Items []Entry `json:"items"`
+	// Upcoming are the entries of the bans that will be in force from a
+	// first day after AsOf and no later than AsOf + 7 days
+	// (sanctions.Ban.Upcoming), ordered by ban id: never in Items, never
+	// blocking at the court's own check; a gate agent offline when one
+	// starts blocks it from its first day. They move with the date and
+	// with the sentences of bans that start later, with no new version.
+	Upcoming []Entry `json:"upcoming"`
+	// AsOf is the court's date (America/Sao_Paulo) the snapshot was read
+	// on: the day Upcoming counts from.
+	AsOf civil.Date `json:"as_of"`
 }
 
 // today is the court's calendar date now.
@@ -161,10 +173,10 @@ func (l *Lists) Public(ctx context.Context, f PublicFilter) ([]PublicEntry, erro
 	// collation (Á with A, case ignored at the first level): at 480,000
 	// bans in force the list is read and sorted in about a second, where
 	// loading whole bans and folding names in Go took minutes.
-	today := l.today()
+	inForce := sanctions.InForceCond("", l.today())
 	q := db.Conn(ctx, l.DB).Table("bans").
 		Select("name, first_day, last_day, case_number, court_code AS court, scope, match_days, match_term").
-		Where("status = 'active' AND first_day <= ? AND (last_day IS NULL OR last_day >= ?) AND publish", today, today)
+		Where(inForce.SQL, inForce.Args...).Where("publish")
 	if f.Court != "" {
 		q = q.Where("court_code = ?", f.Court)
 	}

@@ -110,16 +110,47 @@ type diffRow struct {
 	BanLastDay *civil.Date
 }
 
-// inForceSQL selects the blocklist entries in force on a day (the first
-// parameter, twice): bans in force whose person has a CPF. A ban of a person
-// without a CPF stays out (AwaitingIdentification).
-//
-// A member's ban carries its group ban (group_ban_id).
-const inForceSQL = `
+// entriesSQL selects the blocklist entries of the bans that meet cond (an
+// SQL condition on bans b): those whose person has a CPF. A ban of a
+// person without a CPF stays out (AwaitingIdentification). A member's ban
+// carries its group ban (group_ban_id).
+func entriesSQL(cond string) string {
+	return `
 	SELECT b.id AS ban_id, b.cpf, b.name, b.birth_date, b.first_day, b.last_day, b.group_ban_id,
 	       b.case_number, b.court_code AS court, b.scope, b.match_days
 	FROM bans b
-	WHERE b.status = 'active' AND b.first_day <= ? AND (b.last_day IS NULL OR b.last_day >= ?) AND b.cpf IS NOT NULL`
+	WHERE ` + cond + ` AND b.cpf IS NOT NULL`
+}
+
+// inForceSQL selects the blocklist entries in force on a day
+// (sanctions.InForceCond); its arguments are inForceArgs(day).
+var inForceSQL = entriesSQL(sanctions.InForceCond("b", civil.Date{}).SQL)
+
+func inForceArgs(day civil.Date) []any { return sanctions.InForceCond("b", day).Args }
+
+// upcomingSQL selects the upcoming entries on a day (sanctions.UpcomingCond),
+// ordered by ban id; its arguments are those of UpcomingCond("b", day).
+var upcomingSQL = entriesSQL(sanctions.UpcomingCond("b", civil.Date{}).SQL) + " ORDER BY b.id"
+
+// Upcoming returns the blocklist entries of the bans that will be in force
+// from a first day after today (the court's date) and no later than today
+// + sanctions.UpcomingDays, ordered by ban id (Snapshot.Upcoming). They are
+// not in the version's items, and the court's check does not block on them.
+func (l *Lists) Upcoming(ctx context.Context, today civil.Date) ([]Entry, error) {
+	return l.upcoming(db.Conn(ctx, l.DB), today)
+}
+
+func (l *Lists) upcoming(tx *gorm.DB, today civil.Date) ([]Entry, error) {
+	var rows []entryRow
+	if err := tx.Raw(upcomingSQL, sanctions.UpcomingCond("b", today).Args...).Scan(&rows).Error; err != nil {
+		return nil, err
+	}
+	out := make([]Entry, len(rows))
+	for i, r := range rows {
+		out[i] = l.entry(r)
+	}
+	return out, nil
+}
 
 // blocklistLock serialises version assignment (pg_advisory_xact_lock key);
 // the trigger of migration 00032 takes it too and numbers each version the
@@ -127,8 +158,9 @@ const inForceSQL = `
 const blocklistLock = 0x6a75697a61646f01
 
 // diffSQL compares the entries in force (cur) with the stored set; the
-// %s slots narrow both sides to some bans (diffSome) or not at all.
-const diffSQLTemplate = `
+// %s slots narrow both sides to some bans (diffSome) or not at all. Its
+// arguments: inForceArgs(day) first, then those of the slots.
+var diffSQLTemplate = `
 	WITH cur AS (` + inForceSQL + ` %s)
 	SELECT CASE WHEN e.ban_id IS NULL THEN 'add' WHEN c.ban_id IS NULL THEN 'remove' ELSE 'change' END AS kind,
 	       COALESCE(c.ban_id, e.ban_id) AS ban_id,
@@ -208,10 +240,10 @@ func (l *Lists) refresh(ctx context.Context, only []int64) (Version, error) {
 	sameDay := last.Version != 0 && feed.Initialised && civil.Today(last.GeneratedAt, l.Loc) == today
 	if len(only) > 0 && sameDay {
 		ids := pgIDs(only)
-		if err := tx.Raw(diffSome, today, today, ids, ids).Scan(&diff).Error; err != nil {
+		if err := tx.Raw(diffSome, append(inForceArgs(today), ids, ids)...).Scan(&diff).Error; err != nil {
 			return Version{}, err
 		}
-	} else if err := tx.Raw(diffSQL, today, today).Scan(&diff).Error; err != nil {
+	} else if err := tx.Raw(diffSQL, inForceArgs(today)...).Scan(&diff).Error; err != nil {
 		return Version{}, err
 	}
 	if last.Version != 0 && feed.Initialised && len(diff) == 0 {
@@ -317,7 +349,12 @@ func (l *Lists) Current(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return err
 		}
-		snap = &Snapshot{Version: v.Version, GeneratedAt: v.GeneratedAt, Items: items}
+		today := l.today()
+		up, err := l.upcoming(db.Conn(ctx, l.DB), today)
+		if err != nil {
+			return err
+		}
+		snap = &Snapshot{Version: v.Version, GeneratedAt: v.GeneratedAt, Items: items, Upcoming: up, AsOf: today}
 		return nil
 	})
 	return snap, err
@@ -352,8 +389,9 @@ func (l *Lists) Latest(ctx context.Context) (Version, error) {
 	return v, err
 }
 
-// Read returns the latest stored version with its entries, without making
-// a new version (Refresh does that).
+// Read returns the latest stored version with its entries and the upcoming
+// entries of the court's date, in one consistent read, without making a
+// new version (Refresh does that).
 func (l *Lists) Read(ctx context.Context) (*Snapshot, error) {
 	var snap *Snapshot
 	err := l.readOnly(ctx, func(ctx context.Context, tx *gorm.DB) error {
@@ -369,7 +407,12 @@ func (l *Lists) Read(ctx context.Context) (*Snapshot, error) {
 		for i, r := range rows {
 			items[i] = l.entry(r)
 		}
-		snap = &Snapshot{Version: v.Version, GeneratedAt: v.GeneratedAt.UTC(), Items: items}
+		today := l.today()
+		up, err := l.upcoming(tx, today)
+		if err != nil {
+			return err
+		}
+		snap = &Snapshot{Version: v.Version, GeneratedAt: v.GeneratedAt.UTC(), Items: items, Upcoming: up, AsOf: today}
 		return nil
 	})
 	return snap, err
@@ -383,13 +426,18 @@ const MaxFeedPage = 1000
 // holds more changes than a page, the page has a Cursor and To == From:
 // call again with the same since and that cursor. FromCursor repeats the
 // cursor the page was asked with, so that the signature over the page also
-// binds it to the position it continues from.
+// binds it to the position it continues from. The page that reaches the
+// latest version (To is the current version, no Cursor) also carries
+// Upcoming, the whole set of upcoming entries as of the court's date AsOf
+// (Snapshot.Upcoming): a gate replaces its own set with it.
 type FeedPage struct {
-	From       int64    `json:"from"`
-	FromCursor string   `json:"from_cursor,omitempty"`
-	To         int64    `json:"to"`
-	Changes    []Change `json:"changes"`
-	Cursor     string   `json:"cursor,omitempty"`
+	From       int64       `json:"from"`
+	FromCursor string      `json:"from_cursor,omitempty"`
+	To         int64       `json:"to"`
+	Changes    []Change    `json:"changes"`
+	Cursor     string      `json:"cursor,omitempty"`
+	Upcoming   *[]Entry    `json:"upcoming,omitempty"`
+	AsOf       *civil.Date `json:"as_of,omitempty"`
 }
 
 // ErrFeedGone is returned by Changes when since is older than the oldest
@@ -488,6 +536,14 @@ func (l *Lists) Changes(ctx context.Context, since int64, limit int, cursor stri
 		page.Changes = make([]Change, len(rows))
 		for i, r := range rows {
 			page.Changes[i] = Change{Version: r.Version, Op: r.Op, Reason: r.Reason, Entry: l.entry(r.E)}
+		}
+		if page.To == cur && page.Cursor == "" {
+			today := l.today()
+			up, err := l.upcoming(tx, today)
+			if err != nil {
+				return err
+			}
+			page.Upcoming, page.AsOf = &up, &today
 		}
 		return nil
 	})
@@ -628,7 +684,7 @@ func (l *Lists) Reconcile(ctx context.Context, fix bool) ([]Discrepancy, Version
 		tx := db.Conn(ctx, l.DB)
 		today := l.today()
 		var diff []diffRow
-		if err := tx.Raw(diffSQL, today, today).Scan(&diff).Error; err != nil {
+		if err := tx.Raw(diffSQL, inForceArgs(today)...).Scan(&diff).Error; err != nil {
 			return err
 		}
 		for _, d := range diff {

@@ -139,36 +139,29 @@ var StatePT = map[string]string{
 // zone): awaiting_final, not_started, in_force, ended (DOMAIN.md §3: from
 // the first instant of the first day to the end of the last), or the
 // stored status of a ban that no longer runs (lifted, replaced, reformed,
-// annulled, converted, undone).
+// annulled, converted, undone). The calendar part is the in-force rule of
+// inforce.go (runs, started, not ended), the one also spelled in SQL.
 func (b Ban) State(day civil.Date) string {
 	switch {
 	case b.Status == StatusAwaitingFinal:
 		return StateAwaitingFinal
-	case b.Status != StatusActive:
+	case !inForceRuns.holds(b, day):
 		return b.Status
-	case b.FirstDay == nil || day.Before(*b.FirstDay):
+	case !inForceStarted.holds(b, day):
 		return StateNotStarted
-	case b.LastDay != nil && day.After(*b.LastDay):
+	case !inForceNotEnded.holds(b, day):
 		return StateEnded
 	}
 	return StateInForce
 }
 
-// InForce reports whether the ban is in force on day (a civil date in the
-// court's zone): from the first day to the last day inclusive, or from the
-// first day on while a precautionary ban is not lifted. A ban awaiting the
-// final judgment is not in force.
-func (b Ban) InForce(day civil.Date) bool { return b.State(day) == StateInForce }
-
-// InForceSQL is the condition, on table bans, of a ban in force on the day
-// given twice as parameters (Ban.InForce in SQL).
-const InForceSQL = "status = 'active' AND first_day <= ? AND (last_day IS NULL OR last_day >= ?)"
-
-// InForceOn returns the bans in force on day, ordered by id; where narrows
-// the query (nil for all). g is the connection or transaction to read from.
+// InForceOn returns the bans in force on day (Ban.InForce, with the SQL of
+// InForceCond), ordered by id; where narrows the query (nil for all). g is
+// the connection or transaction to read from.
 func InForceOn(ctx context.Context, g *gorm.DB, day civil.Date, where func(*gorm.DB) *gorm.DB) ([]Ban, error) {
+	c := InForceCond("", day)
 	q := g.WithContext(ctx).Model(&Ban{}).
-		Where(InForceSQL, day, day)
+		Where(c.SQL, c.Args...)
 	if where != nil {
 		q = where(q)
 	}

@@ -576,7 +576,20 @@ func TestDayAfterLastDay_Sumula643STJ(t *testing.T) {
 		p := c.do("GET", "/api/v1/public/banned", "", nil)
 		b := c.do("GET", "/api/v1/blocklist", club, nil)
 		ch := c.do("GET", "/api/v1/blocklist/check/66392332154", club, nil).json(t)
-		inBlock := strings.Contains(string(b.body), "66392332154")
+		// The items (the bans in force): the snapshot's upcoming set names
+		// the CPF the day before the first day, and it does not block.
+		var snap struct {
+			Items []struct {
+				CPF string `json:"cpf"`
+			} `json:"items"`
+		}
+		if err := json.Unmarshal(b.body, &snap); err != nil {
+			t.Fatalf("blocklist: %v %s", err, b.body)
+		}
+		inBlock := false
+		for _, it := range snap.Items {
+			inBlock = inBlock || it.CPF == "66392332154"
+		}
 		if inBlock != (ch["blocked"] == true) {
 			t.Fatalf("blocklist and check disagree: %s / %v", b.body, ch)
 		}

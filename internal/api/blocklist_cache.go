@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -22,7 +23,13 @@ import (
 // prepared bytes; the version is looked up in the database at most every
 // blocklistFresh, at once after this process made a new version
 // (Lists.OnVersion), and the blocklist is refreshed first when the court's
-// date changed since the last look.
+// date changed since the last look. The JSON body also carries the
+// upcoming entries as of the court's date (registry.Snapshot.Upcoming),
+// which move with the date and with sentences of bans that start later,
+// with no new version: they are read again at each look, and when they or
+// the date changed the JSON body is rebuilt (the items' bytes reused, the
+// whole signed again) under a new ETag; the CSV (items only) and the
+// check index stay those of the version.
 const blocklistFresh = time.Second
 
 // blocklistCache holds the prepared version this process serves.
@@ -49,15 +56,22 @@ type preparedList struct {
 	entries     int
 	JSON, CSV   *preparedBody
 	Checks      checkIndex
+	// day is the court's date the JSON body's upcoming entries count from
+	// (its as_of), upJSON those entries as JSON.
+	day    civil.Date
+	upJSON []byte
 }
 
 type preparedBody struct {
 	Body        []byte
 	ContentType string
-	etag        string // strong, per version and representation
+	etag        string // strong, per version and representation (JSON: and day and upcoming set)
 	KeyID, Sig  string
 	gzOnce      sync.Once
 	gz          []byte
+	// itemsEnd, in the JSON body, is where the tail after the items
+	// begins (`,"upcoming":[...],"as_of":"..."}`, snapshotTail).
+	itemsEnd int
 }
 
 func (b *preparedBody) gzipped() []byte {
@@ -157,6 +171,13 @@ func (s *API) preparedBlocklistDB(ctx context.Context) (*preparedList, error) {
 	var p *preparedList
 	if st != nil && st.p.Version == v.Version && v.Version != 0 {
 		p = st.p
+		up, err := s.Lists.Upcoming(ctx, today)
+		if err != nil {
+			return nil, err
+		}
+		if p, err = s.withUpcoming(p, up, today); err != nil {
+			return nil, err
+		}
 	} else {
 		if v.Version == 0 {
 			if err := s.Lists.Refresh(ctx); err != nil {
@@ -186,16 +207,27 @@ func (s *API) fresh(st *blocklistState, today civil.Date) bool {
 }
 
 func (s *API) prepare(snap *registry.Snapshot) (*preparedList, error) {
-	p := &preparedList{Version: snap.Version, GeneratedAt: snap.GeneratedAt, entries: len(snap.Items)}
+	p := &preparedList{Version: snap.Version, GeneratedAt: snap.GeneratedAt, entries: len(snap.Items), day: snap.AsOf}
 	var err error
 	if p.Checks, err = newCheckIndex(snap.Items); err != nil {
 		return nil, err
 	}
 	snap.Court = s.Deps.Court
+	if snap.Upcoming == nil {
+		snap.Upcoming = []registry.Entry{}
+	}
 	jb, err := json.Marshal(snap)
 	if err != nil {
 		return nil, err
 	}
+	itemsEnd := bytes.LastIndex(jb, []byte(`,"upcoming":`))
+	if p.upJSON, err = json.Marshal(snap.Upcoming); err != nil {
+		return nil, err
+	}
+	if itemsEnd < 0 {
+		return nil, fmt.Errorf("api: blocklist body without upcoming")
+	}
+	jb = append(jb[:itemsEnd], snapshotTail(p.upJSON, p.day)...)
 	cb, err := blocklistCSV(snap)
 	if err != nil {
 		return nil, err
@@ -209,9 +241,61 @@ func (s *API) prepare(snap *registry.Snapshot) (*preparedList, error) {
 		if err != nil {
 			return nil, err
 		}
-		*r.into = &preparedBody{Body: r.body, ContentType: r.ctp, etag: fmt.Sprintf(`"blocklist-v%d-%s"`, snap.Version, r.format), KeyID: kid, Sig: sig}
+		etag := fmt.Sprintf(`"blocklist-v%d-%s"`, snap.Version, r.format)
+		if r.format == "json" {
+			etag = jsonETag(snap.Version, p.day, p.upJSON)
+		}
+		*r.into = &preparedBody{Body: r.body, ContentType: r.ctp, etag: etag, KeyID: kid, Sig: sig, itemsEnd: itemsEnd}
 	}
 	return p, nil
+}
+
+// snapshotTail is the end of the JSON snapshot after its items: the
+// upcoming entries (up, a JSON array) and the date they count from, as
+// json.Marshal writes registry.Snapshot's last two fields.
+func snapshotTail(up []byte, day civil.Date) []byte {
+	b := make([]byte, 0, len(up)+40)
+	b = append(b, `,"upcoming":`...)
+	b = append(b, up...)
+	b = append(b, `,"as_of":"`...)
+	b = append(b, day.String()...)
+	return append(b, `"}`...)
+}
+
+// jsonETag is the strong ETag of the JSON snapshot: its version, the
+// court's date and a digest of the upcoming set, which change the body with
+// no new version ("blocklist-v12-20261201-1a2b3c4d-json").
+func jsonETag(version int64, day civil.Date, up []byte) string {
+	h := sha256.Sum256(up)
+	return fmt.Sprintf(`"blocklist-v%d-%04d%02d%02d-%x-json"`, version, day.Year, int(day.Month), day.Day, h[:4])
+}
+
+// withUpcoming returns p with its JSON body rebuilt for the upcoming
+// entries up as of day (the items' bytes kept, the body signed again), or
+// p itself when neither changed.
+func (s *API) withUpcoming(p *preparedList, up []registry.Entry, day civil.Date) (*preparedList, error) {
+	if up == nil {
+		up = []registry.Entry{}
+	}
+	upJSON, err := json.Marshal(up)
+	if err != nil {
+		return nil, err
+	}
+	if p.day == day && bytes.Equal(upJSON, p.upJSON) {
+		return p, nil
+	}
+	old := p.JSON
+	tail := snapshotTail(upJSON, day)
+	body := make([]byte, 0, old.itemsEnd+len(tail))
+	body = append(append(body, old.Body[:old.itemsEnd]...), tail...)
+	kid, sig, err := s.Deps.Keys.Sign(body)
+	if err != nil {
+		return nil, err
+	}
+	n := *p
+	n.day, n.upJSON = day, upJSON
+	n.JSON = &preparedBody{Body: body, ContentType: old.ContentType, etag: jsonETag(p.Version, day, upJSON), KeyID: kid, Sig: sig, itemsEnd: old.itemsEnd}
+	return &n, nil
 }
 
 // checkIndex answers CPF checks from memory with nothing for the garbage

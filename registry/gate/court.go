@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -165,6 +166,40 @@ func (s *courtState) apply(p *FeedPage) (*courtState, error) {
 		}
 	}
 	return n, nil
+}
+
+// cannotContinue reports whether a 422 problem body of the feed names the
+// cursor or since (the position the copy continues from); any other 422 is
+// reported as an error and the poll retried later.
+func cannotContinue(body []byte) bool {
+	var p struct {
+		Errors []struct {
+			Field string `json:"field"`
+		} `json:"errors"`
+	}
+	if json.Unmarshal(body, &p) != nil {
+		return false
+	}
+	for _, e := range p.Errors {
+		if e.Field == "cursor" || e.Field == "since" {
+			return true
+		}
+	}
+	return false
+}
+
+// sameEntries reports whether list holds exactly the entries of held.
+func sameEntries(held map[int64]Entry, list []Entry) bool {
+	if len(held) != len(list) {
+		return false
+	}
+	for _, e := range list {
+		h, ok := held[e.BanID]
+		if !ok || !reflect.DeepEqual(h, e) {
+			return false
+		}
+	}
+	return true
 }
 
 func stateOf(snap *Snapshot) *courtState {
@@ -365,7 +400,9 @@ func (c *Court) changed() {
 }
 
 // Poll asks the feed once (with wait, seconds, when > 0) and applies the
-// page. It returns whether the page had changes. 410 takes a new snapshot.
+// page (its upcoming set, when it has one, replaces the one held). It
+// returns whether the page had changes. 410 (since too old) and 422 (a
+// cursor or version the court no longer accepts) take a new snapshot.
 func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 	c.mu.Lock()
 	st := c.state
@@ -384,7 +421,12 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 	if err != nil {
 		return false, c.fail(err)
 	}
-	if resp.StatusCode == http.StatusGone {
+	if resp.StatusCode == http.StatusGone || (resp.StatusCode == http.StatusUnprocessableEntity && cannotContinue(body)) {
+		// 410: since is older than what the feed keeps. 422 on cursor or
+		// since: the court cannot continue from here (a cursor it no
+		// longer accepts, a version above its own after a restore).
+		// Either way the copy starts over from a new snapshot, verified
+		// like any other.
 		return true, c.Snapshot(ctx)
 	}
 	if resp.StatusCode != http.StatusOK {
@@ -402,7 +444,12 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 	if err != nil {
 		return false, c.fail(err)
 	}
-	if len(p.Changes) > 0 || p.Upcoming != nil || p.Cursor != "" {
+	// A page is kept when it changes the copy: changes, a cursor, or an
+	// upcoming set other than the one held (the head page repeats the set
+	// at every poll; storing each repetition would grow the store by a
+	// page per poll).
+	keep := len(p.Changes) > 0 || p.Cursor != "" || (p.Upcoming != nil && !sameEntries(st.upcoming, *p.Upcoming))
+	if keep {
 		if err := c.storePage(s, st.version, c.pages+1); err != nil {
 			return false, c.fail(err)
 		}
@@ -410,7 +457,7 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 	c.mu.Lock()
 	if c.state == st {
 		c.state = n
-		if len(p.Changes) > 0 || p.Upcoming != nil || p.Cursor != "" {
+		if keep {
 			c.pages++
 		}
 	}

@@ -44,13 +44,15 @@ type Entry struct {
 }
 
 // Snapshot is the body of GET /api/v1/blocklist: the entries in force at
-// Version and (Upcoming) those whose first day is within the next 7 days.
+// Version and (Upcoming) those whose first day is after AsOf (the court's
+// date when it answered) and no later than AsOf + 7 days.
 type Snapshot struct {
 	Version     int64     `json:"version"`
 	GeneratedAt time.Time `json:"generated_at"`
 	Court       string    `json:"court"`
 	Items       []Entry   `json:"items"`
 	Upcoming    []Entry   `json:"upcoming"`
+	AsOf        string    `json:"as_of"`
 }
 
 // Change is one feed change: an entry added or removed at Version.
@@ -61,9 +63,9 @@ type Change struct {
 	Entry
 }
 
-// FeedPage is the body of GET /api/v1/blocklist/changes. Upcoming, when
-// the court sends it, is the whole list of entries starting within 7 days
-// as of To.
+// FeedPage is the body of GET /api/v1/blocklist/changes. Upcoming, which
+// the court sends on the page that reaches its latest version, is the
+// whole list of entries starting after AsOf and within 7 days, as of To.
 type FeedPage struct {
 	From       int64    `json:"from"`
 	FromCursor string   `json:"from_cursor,omitempty"`
@@ -71,6 +73,7 @@ type FeedPage struct {
 	Changes    []Change `json:"changes"`
 	Cursor     string   `json:"cursor,omitempty"`
 	Upcoming   *[]Entry `json:"upcoming,omitempty"`
+	AsOf       string   `json:"as_of,omitempty"`
 }
 
 // CheckBan is one ban behind a blocked CPF in the agent's answer: the

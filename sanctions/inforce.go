@@ -1,0 +1,145 @@
+package sanctions
+
+import (
+	"strings"
+
+	"github.com/juizado/juizado/internal/civil"
+)
+
+// "In force on a day", spelled once (issue 18, point 3; DOMAIN.md §3: a ban
+// is in force from the first instant of its first day to the end of its
+// last, in the court's zone; a ban awaiting the final judgment is not,
+// Súmula 643 STJ). Each term of the rule is written here once as a Go test
+// on a Ban and as the SQL on table bans that says the same; Ban.InForce,
+// Ban.State, InForceCond, UpcomingCond and InForceOrToStartCond are all
+// built from these terms, and inforce_test.go checks on PostgreSQL that
+// the Go and the SQL agree on every edge (first day, last day, the day
+// after, not started, awaiting_final, lifted, precautionary).
+
+// inForceTerm is one term of the rule: sql uses {b} for the column prefix
+// (the table alias and a dot, or nothing) and {day} for the day.
+type inForceTerm struct {
+	sql   string
+	holds func(b Ban, day civil.Date) bool
+}
+
+var (
+	// inForceRuns: the stored status is the one of a ban that runs its
+	// term (not awaiting the final judgment, lifted, replaced, reformed,
+	// annulled, converted or undone).
+	inForceRuns = inForceTerm{"{b}status = 'active'",
+		func(b Ban, _ civil.Date) bool { return b.Status == StatusActive }}
+	// inForceStarted: the first day has come (a ban with no first day yet
+	// has not started).
+	inForceStarted = inForceTerm{"{b}first_day <= {day}",
+		func(b Ban, day civil.Date) bool { return b.FirstDay != nil && !day.Before(*b.FirstDay) }}
+	// inForceNotEnded: the last day has not passed (no last day: a
+	// precautionary ban, until lifted).
+	inForceNotEnded = inForceTerm{"({b}last_day IS NULL OR {b}last_day >= {day})",
+		func(b Ban, day civil.Date) bool { return b.LastDay == nil || !day.After(*b.LastDay) }}
+
+	inForceRule = []inForceTerm{inForceRuns, inForceStarted, inForceNotEnded}
+)
+
+// InForce reports whether the ban is in force on day (a civil date in the
+// court's zone): its status runs (active), the first day has come and the
+// last day has not passed (no last day: a precautionary ban, until
+// lifted). A ban awaiting the final judgment is not in force. The SQL of
+// the same rule is InForceCond.
+func (b Ban) InForce(day civil.Date) bool {
+	for _, t := range inForceRule {
+		if !t.holds(b, day) {
+			return false
+		}
+	}
+	return true
+}
+
+// UpcomingDays is how far ahead the blocklist publishes bans that have not
+// started yet: a ban is upcoming on today when its first day is after
+// today and no later than today + UpcomingDays (../shared/API.md "Gate
+// agent": an agent offline for up to 7 days still starts each ban on its
+// first day).
+const UpcomingDays = 7
+
+// Upcoming reports whether the ban will be in force from a first day that
+// is after today and no later than today + UpcomingDays: it is in force on
+// its own first day (so it runs, and is not awaiting the final judgment)
+// and that day falls in the window. The SQL is UpcomingCond.
+func (b Ban) Upcoming(today civil.Date) bool {
+	if b.FirstDay == nil || !b.FirstDay.After(today) || b.FirstDay.After(today.AddDays(UpcomingDays)) {
+		return false
+	}
+	return b.InForce(*b.FirstDay)
+}
+
+// InForceOrToStart reports whether the ban is in force on day or will be
+// on a later day without a new decision: in force on the later of day and
+// its first day (the certificate of ban status lists these). The SQL is
+// InForceOrToStartCond.
+func (b Ban) InForceOrToStart(day civil.Date) bool {
+	d := day
+	if b.FirstDay != nil && b.FirstDay.After(day) {
+		d = *b.FirstDay
+	}
+	return b.InForce(d)
+}
+
+// Cond is an SQL condition on table bans (or an alias of it) with its
+// arguments, in order: q.Where(c.SQL, c.Args...) or, in raw SQL, the
+// condition's text with its arguments where its placeholders (?) fall.
+type Cond struct {
+	SQL  string
+	Args []any
+}
+
+// inForceSQL writes the in-force rule for the day expression dayExpr (a
+// placeholder "?" or a SQL expression) on the columns of alias ("" for
+// none), with one argument per occurrence of dayExpr when arg is not nil.
+func inForceSQL(alias, dayExpr string, arg any) Cond {
+	prefix := ""
+	if alias != "" {
+		prefix = alias + "."
+	}
+	var c Cond
+	parts := make([]string, len(inForceRule))
+	for i, t := range inForceRule {
+		parts[i] = strings.ReplaceAll(strings.ReplaceAll(t.sql, "{b}", prefix), "{day}", dayExpr)
+		if arg != nil {
+			for range strings.Count(t.sql, "{day}") {
+				c.Args = append(c.Args, arg)
+			}
+		}
+	}
+	c.SQL = "(" + strings.Join(parts, " AND ") + ")"
+	return c
+}
+
+// InForceCond is Ban.InForce on day as an SQL condition on the columns of
+// alias ("" for the bare columns of bans), in parentheses: (status =
+// 'active' AND first_day <= day AND (last_day IS NULL OR last_day >= day)).
+func InForceCond(alias string, day civil.Date) Cond { return inForceSQL(alias, "?", day) }
+
+// UpcomingCond is Ban.Upcoming on today as an SQL condition on the columns
+// of alias: in force on its own first day, and that first day after today
+// and no later than today + UpcomingDays.
+func UpcomingCond(alias string, today civil.Date) Cond {
+	prefix := ""
+	if alias != "" {
+		prefix = alias + "."
+	}
+	c := inForceSQL(alias, prefix+"first_day", nil)
+	c.SQL = "(" + c.SQL + " AND " + prefix + "first_day > ? AND " + prefix + "first_day <= ?)"
+	c.Args = []any{today, today.AddDays(UpcomingDays)}
+	return c
+}
+
+// InForceOrToStartCond is Ban.InForceOrToStart on day as an SQL condition
+// on the columns of alias: in force on GREATEST(day, first_day).
+func InForceOrToStartCond(alias string, day civil.Date) Cond {
+	prefix := ""
+	if alias != "" {
+		prefix = alias + "."
+	}
+	return inForceSQL(alias, "GREATEST(CAST(? AS date), "+prefix+"first_day)", day)
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"gorm.io/gorm"
 	"os"
 	"path/filepath"
 	"time"
@@ -28,116 +29,95 @@ func auditCmd() *cobra.Command {
 	cmd.AddCommand(&cobra.Command{
 		Use:   "verify",
 		Short: "Exit 0 when the audit chain and its signed checkpoints are intact and no row was written outside the application; 1 naming the first broken row or every row written outside",
-		RunE: func(c *cobra.Command, _ []string) error {
-			ctx := context.Background()
-			cfg := config.FromEnv()
-			g, err := openDB(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			if h, err := sqlHandle(g); err == nil {
-				defer h.Close()
-			}
-			pubs, err := auditKeys(cfg).AllKeys()
-			if err != nil {
-				return err
-			}
-			keys := map[string]ed25519.PublicKey{}
-			for _, k := range pubs {
-				keys[k.ID] = k.Key
-			}
-			n, cps, _ := audit.Counts(ctx, g)
-			err = audit.Verify(ctx, g, keys)
-			var b *audit.Broken
-			if errors.As(err, &b) {
-				fmt.Printf("BROKEN at row %d: %s\n", b.ID, b.Reason)
-				os.Exit(1)
-			}
-			if err != nil {
-				return err
-			}
-			tail, err := audit.Tail(ctx, g)
-			if err != nil {
-				return err
-			}
-			outside, err := audit.WrittenOutside(ctx, g, 0)
-			if err != nil {
-				return err
-			}
-			signed := "never"
-			if !tail.LastSigned.IsZero() {
-				signed = tail.LastSigned.UTC().Format(time.RFC3339)
-			}
-			fmt.Printf("chain intact: %d rows, %d signed checkpoints; unsigned tail: %d rows after row %d (last checkpoint %s)\n", n, cps, tail.Rows, tail.LastRow, signed)
-			if len(outside) > 0 {
-				fmt.Printf("WRITTEN OUTSIDE THE APPLICATION: %d rows (no application actor: a direct SQL edit)\n", len(outside))
-				for _, o := range outside {
-					fmt.Printf("  row %d: %s %s record %s at %s\n", o.ID, o.Action, o.Table, o.RecordID, o.At.UTC().Format(time.RFC3339Nano))
+		RunE: func(*cobra.Command, []string) error {
+			return withOpenDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
+				pubs, err := auditKeys(cfg).AllKeys()
+				if err != nil {
+					return err
 				}
-				os.Exit(1)
-			}
-			fmt.Println("intact")
-			return nil
+				keys := map[string]ed25519.PublicKey{}
+				for _, k := range pubs {
+					keys[k.ID] = k.Key
+				}
+				n, cps, _ := audit.Counts(ctx, g)
+				err = audit.Verify(ctx, g, keys)
+				var b *audit.Broken
+				if errors.As(err, &b) {
+					fmt.Printf("BROKEN at row %d: %s\n", b.ID, b.Reason)
+					os.Exit(1)
+				}
+				if err != nil {
+					return err
+				}
+				tail, err := audit.Tail(ctx, g)
+				if err != nil {
+					return err
+				}
+				outside, err := audit.WrittenOutside(ctx, g, 0)
+				if err != nil {
+					return err
+				}
+				signed := "never"
+				if !tail.LastSigned.IsZero() {
+					signed = tail.LastSigned.UTC().Format(time.RFC3339)
+				}
+				fmt.Printf("chain intact: %d rows, %d signed checkpoints; unsigned tail: %d rows after row %d (last checkpoint %s)\n", n, cps, tail.Rows, tail.LastRow, signed)
+				if len(outside) > 0 {
+					fmt.Printf("WRITTEN OUTSIDE THE APPLICATION: %d rows (no application actor: a direct SQL edit)\n", len(outside))
+					for _, o := range outside {
+						fmt.Printf("  row %d: %s %s record %s at %s\n", o.ID, o.Action, o.Table, o.RecordID, o.At.UTC().Format(time.RFC3339Nano))
+					}
+					os.Exit(1)
+				}
+				fmt.Println("intact")
+				return nil
+			})
 		},
 	})
 	cmd.AddCommand(&cobra.Command{
 		Use:   "checkpoint",
 		Short: "Sign the current head of the audit chain with the key under JUIZADO_KEY_DIR/audit",
-		RunE: func(c *cobra.Command, _ []string) error {
-			ctx := context.Background()
-			cfg := config.FromEnv()
-			g, err := openDB(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			if h, err := sqlHandle(g); err == nil {
-				defer h.Close()
-			}
-			id, err := audit.Checkpoint(ctx, g, auditKeys(cfg))
-			if err != nil {
-				return err
-			}
-			fmt.Printf("signed the chain up to row %d\n", id)
-			return nil
+		RunE: func(*cobra.Command, []string) error {
+			return withOpenDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
+				id, err := audit.Checkpoint(ctx, g, auditKeys(cfg))
+				if err != nil {
+					return err
+				}
+				fmt.Printf("signed the chain up to row %d\n", id)
+				return nil
+			})
 		},
 	})
 	var fix bool
 	rec := &cobra.Command{
 		Use:   "reconcile [--fix]",
 		Short: "Exit 0 when the blocklist entries are exactly the bans in force; 1 listing each difference (--fix makes a version for them)",
-		RunE: func(c *cobra.Command, _ []string) error {
-			ctx := context.Background()
-			cfg := config.FromEnv()
-			g, err := openDB(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			if h, err := sqlHandle(g); err == nil {
-				defer h.Close()
-			}
-			loc, err := time.LoadLocation(cfg.TimeZone)
-			if err != nil {
-				return err
-			}
-			lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
-			diff, v, err := lists.Reconcile(ctx, fix)
-			if err != nil {
-				return err
-			}
-			if len(diff) == 0 {
-				fmt.Println("blocklist reconciled: its entries are exactly the bans in force")
+		RunE: func(*cobra.Command, []string) error {
+			return withOpenDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
+				loc, err := time.LoadLocation(cfg.TimeZone)
+				if err != nil {
+					return err
+				}
+				lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
+				diff, v, err := lists.Reconcile(ctx, fix)
+				if err != nil {
+					return err
+				}
+				if len(diff) == 0 {
+					fmt.Println("blocklist reconciled: its entries are exactly the bans in force")
+					return nil
+				}
+				fmt.Printf("blocklist and bans differ: %d\n", len(diff))
+				for _, d := range diff {
+					fmt.Printf("  ban %d: %s\n", d.BanID, d.Kind)
+				}
+				if fix {
+					fmt.Printf("corrected: blocklist version %d made for the differences\n", v.Version)
+					return nil
+				}
+				os.Exit(1)
 				return nil
-			}
-			fmt.Printf("blocklist and bans differ: %d\n", len(diff))
-			for _, d := range diff {
-				fmt.Printf("  ban %d: %s\n", d.BanID, d.Kind)
-			}
-			if fix {
-				fmt.Printf("corrected: blocklist version %d made for the differences\n", v.Version)
-				return nil
-			}
-			os.Exit(1)
-			return nil
+			})
 		},
 	}
 	rec.Flags().BoolVar(&fix, "fix", false, "make a blocklist version for the differences")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"database/sql"
+	"errors"
 	"os"
 	"os/exec"
 	"strconv"
@@ -11,17 +12,16 @@ import (
 	"gorm.io/gorm"
 )
 
-// `juizado audit verify` exits 0 on an intact chain and 1 naming the first
-// row edited directly in the database.
-func TestAuditVerifyCLI(t *testing.T) {
-	bin := buildBinary(t)
-	dsn, g := demoDB(t)
-	env := append(os.Environ(), "DATABASE_URL="+dsn, "JUIZADO_KEY_DIR="+t.TempDir())
-	run := func(args ...string) (string, int) {
+// cli runs the binary bin with env and gives its combined output and exit
+// code; a failure to start it fails the test.
+func cli(t *testing.T, bin string, env []string) func(args ...string) (string, int) {
+	return func(args ...string) (string, int) {
+		t.Helper()
 		cmd := exec.Command(bin, args...)
 		cmd.Env = env
 		out, err := cmd.CombinedOutput()
-		if ee, ok := err.(*exec.ExitError); ok {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
 			return string(out), ee.ExitCode()
 		}
 		if err != nil {
@@ -29,6 +29,15 @@ func TestAuditVerifyCLI(t *testing.T) {
 		}
 		return string(out), 0
 	}
+}
+
+// `juizado audit verify` exits 0 on an intact chain and 1 naming the first
+// row edited directly in the database.
+func TestAuditVerifyCLI(t *testing.T) {
+	bin := buildBinary(t)
+	dsn, g := demoDB(t)
+	env := append(os.Environ(), "DATABASE_URL="+dsn, "JUIZADO_KEY_DIR="+t.TempDir())
+	run := cli(t, bin, env)
 	if out, code := run("audit", "checkpoint"); code != 0 {
 		t.Fatalf("checkpoint: %d %s", code, out)
 	}
@@ -66,18 +75,7 @@ func TestAuditVerifyReportsWritesOutsideTheApplicationAndReconcile(t *testing.T)
 	bin := buildBinary(t)
 	dsn, g := demoDB(t)
 	env := append(os.Environ(), "DATABASE_URL="+dsn, "JUIZADO_KEY_DIR="+t.TempDir())
-	run := func(args ...string) (string, int) {
-		cmd := exec.Command(bin, args...)
-		cmd.Env = env
-		out, err := cmd.CombinedOutput()
-		if ee, ok := err.(*exec.ExitError); ok {
-			return string(out), ee.ExitCode()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(out), 0
-	}
+	run := cli(t, bin, env)
 	if out, code := run("audit", "reconcile"); code != 0 {
 		t.Fatalf("reconcile before the edit: %d %s", code, out)
 	}

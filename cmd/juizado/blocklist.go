@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"gorm.io/gorm"
 	"os"
 	"strings"
 	"time"
@@ -108,29 +109,22 @@ Exit status 0 when valid, 1 when invalid.`,
 		Short: "Make a new blocklist version now if the bans in force changed (serve does it every minute)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			cfg := config.FromEnv()
-			loc, err := time.LoadLocation(cfg.TimeZone)
-			if err != nil {
-				return err
-			}
-			ctx := context.Background()
-			g, err := openDB(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			if h, err := sqlHandle(g); err == nil {
-				defer h.Close()
-			}
-			lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc}
-			if err := lists.Refresh(ctx); err != nil {
-				return err
-			}
-			v, err := lists.Latest(ctx)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(c.OutOrStdout(), "version %d generated_at %s\n", v.Version, v.GeneratedAt.Format(time.RFC3339))
-			return nil
+			return withOpenDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
+				loc, err := time.LoadLocation(cfg.TimeZone)
+				if err != nil {
+					return err
+				}
+				lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc}
+				if err := lists.Refresh(ctx); err != nil {
+					return err
+				}
+				v, err := lists.Latest(ctx)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(c.OutOrStdout(), "version %d generated_at %s\n", v.Version, v.GeneratedAt.Format(time.RFC3339))
+				return nil
+			})
 		},
 	})
 	return cmd

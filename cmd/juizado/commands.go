@@ -60,21 +60,11 @@ func displayAddr(a string) string {
 	return a
 }
 
-func sqlHandle(g *gorm.DB) (interface{ Close() error }, error) { return g.DB() }
-
 func migrateCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "migrate", Short: "Database schema: up, down, status"}
 	run := func(f func(ctx context.Context, g *gorm.DB) error) func(*cobra.Command, []string) error {
 		return func(*cobra.Command, []string) error {
-			ctx := context.Background()
-			g, err := openDB(ctx, config.FromEnv())
-			if err != nil {
-				return err
-			}
-			if c, err := sqlHandle(g); err == nil {
-				defer c.Close()
-			}
-			return f(ctx, g)
+			return withOpenDB(func(ctx context.Context, g *gorm.DB, _ config.Config) error { return f(ctx, g) })
 		}
 	}
 	cmd.AddCommand(&cobra.Command{Use: "up", Short: "Apply every pending migration", RunE: run(func(ctx context.Context, g *gorm.DB) error {

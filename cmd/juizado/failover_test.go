@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -444,19 +443,7 @@ func TestFailoverToSynchronousStandby(t *testing.T) {
 	if err := <-built; err != nil {
 		t.Fatal(err)
 	}
-	run := func(args ...string) (string, int) {
-		cmd := exec.Command(binPath, args...)
-		cmd.Env = append(os.Environ(), "DATABASE_URL="+dsn, "JUIZADO_KEY_DIR="+keyDir, "JUIZADO_COURT=26.0100")
-		out, err := cmd.CombinedOutput()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return string(out), ee.ExitCode()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(out), 0
-	}
+	run := cli(t, binPath, append(os.Environ(), "DATABASE_URL="+dsn, "JUIZADO_KEY_DIR="+keyDir, "JUIZADO_COURT=26.0100"))
 	out, code := run("audit", "verify")
 	if code != 0 || !strings.Contains(out, "intact") {
 		t.Errorf("juizado audit verify after the failover: exit %d\n%s", code, out)

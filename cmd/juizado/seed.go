@@ -23,19 +23,12 @@ func seedCmd() *cobra.Command {
 		Use:   "seed",
 		Short: "Seed demo users (printing a fresh token for each) and, on an empty database, six demo cases (a ban in force after the final judgment, a ban awaiting it with a precautionary ban, a case awaiting sentence, a prison conviction, a precautionary ban for two venues, one for the next 3 home matches); with --scale N, N synthetic cases for benchmarks",
 		RunE: func(*cobra.Command, []string) error {
-			ctx := context.Background()
-			cfg := config.FromEnv()
-			g, err := openDB(ctx, cfg)
-			if err != nil {
-				return err
-			}
-			if h, err := sqlHandle(g); err == nil {
-				defer h.Close()
-			}
-			if scale.N > 0 {
-				return runSeedScale(ctx, g, cfg, *scale)
-			}
-			return seedDemo(ctx, g, cfg)
+			return withOpenDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
+				if scale.N > 0 {
+					return runSeedScale(ctx, g, cfg, *scale)
+				}
+				return seedDemo(ctx, g, cfg)
+			})
 		},
 	}
 	scale = scaleFlags(cmd)
@@ -220,60 +213,55 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 // seedDemo files and does not sentence (case 3 on a fresh database).
 const demoAwaitingSentence = 2
 
+// demoFan is one demo representation: a fan, the match and what happened.
+type demoFan struct {
+	name, cpf, birth, mother   string
+	competition, home, away    string
+	venue, kickoff, occurredAt string
+	conduct                    []string
+	report, description        string
+}
+
+// demoFans are the six demo representations, by case number.
+var demoFans = []demoFan{
+	{"Joaquim Demonstração da Silva", "526.018.159-06", "1990-05-17", "Ana Demonstração",
+		"Campeonato Paulista", "Corinthians", "Santos", "Arena Corinthians", "2025-02-09T16:00:00-03:00", "2025-02-09T15:10:00-03:00",
+		[]string{"violence"}, "BO 0001/2025 – 24º DP", "Demonstração: agressão a torcedor adversário no setor Sul."},
+	{"Márcia Exemplo Nogueira", "390.996.030-88", "1985-11-02", "Lúcia Exemplo",
+		"Campeonato Brasileiro Série A", "Palmeiras", "Corinthians", "Allianz Parque", "2025-06-01T18:30:00-03:00", "2025-06-01T20:40:00-03:00",
+		[]string{"invasion"}, "BO 0002/2025 – 23º DP", "Demonstração: invasão do gramado ao fim da partida."},
+	{"Renato Amostra Pereira", "418.273.605-26", "1993-08-24", "Teresa Amostra",
+		"Campeonato Paulista", "Corinthians", "São Paulo", "Arena Corinthians", "2025-03-16T16:00:00-03:00", "2025-03-16T17:45:00-03:00",
+		[]string{"violence"}, "BO 0003/2025 – 24º DP", "Demonstração: arremesso de objetos contra a torcida visitante."},
+	{"Otávio Modelo Barros", "711.385.762-04", "1988-01-30", "Clara Modelo",
+		"Campeonato Paulista", "Corinthians", "Palmeiras", "Arena Corinthians", "2025-04-06T16:00:00-03:00", "2025-04-06T15:20:00-03:00",
+		[]string{"riot", "organiser"}, "BO 0004/2025 – 24º DP", "Demonstração: convocou pelas redes sociais e organizou o confronto no portão Leste."},
+	{"Sílvia Ensaio Ramos", "274.839.105-50", "1991-03-12", "Rosa Ensaio",
+		"Campeonato Brasileiro Série A", "Palmeiras", "Corinthians", "Allianz Parque", "2025-05-11T16:00:00-03:00", "2025-05-11T17:30:00-03:00",
+		[]string{"violence"}, "BO 0005/2025 – 23º DP", "Demonstração: agressão na saída do setor visitante."},
+	{"Caio Teste Moreira", "615.204.873-71", "1996-09-05", "Helena Teste",
+		"Campeonato Paulista", "Corinthians", "Santos", "Arena Corinthians", "2025-05-18T16:00:00-03:00", "2025-05-18T16:50:00-03:00",
+		[]string{"violence"}, "BO 0006/2025 – 24º DP", "Demonstração: arremesso de rojão contra a torcida visitante."},
+}
+
+// demoPlaces are the stadiums' coordinates (latitude, longitude).
+var demoPlaces = map[string][2]float64{"Arena Corinthians": {-23.5452, -46.4741}, "Allianz Parque": {-23.5276, -46.6785}}
+
 func demoRepresentations() []cases.Representation {
-	cpf1, cpf2, cpf3, cpf4 := "526.018.159-06", "390.996.030-88", "418.273.605-26", "711.385.762-04"
-	cpf5, cpf6 := "274.839.105-50", "615.204.873-71"
-	lat1, lon1, lat2, lon2 := -23.5452, -46.4741, -23.5276, -46.6785
-	return []cases.Representation{
-		{
-			Ref:        "DEMO-1",
+	reps := make([]cases.Representation, len(demoFans))
+	for i, f := range demoFans {
+		cpf, place := f.cpf, demoPlaces[f.venue]
+		lat, lon := place[0], place[1]
+		reps[i] = cases.Representation{
+			Ref:        fmt.Sprintf("DEMO-%d", i+1),
 			FiledBy:    cases.FiledByInput{Kind: "prosecutor", Name: "Promotoria de Justiça do Torcedor (demonstração)"},
-			Defendants: []cases.DefendantInput{{Kind: "person", FullName: "Joaquim Demonstração da Silva", CPF: &cpf1, BirthDate: "1990-05-17", MotherName: "Ana Demonstração"}},
-			Event:      &cases.EventInput{Competition: "Campeonato Paulista", Home: "Corinthians", Away: "Santos", Venue: "Arena Corinthians", Kickoff: "2025-02-09T16:00:00-03:00"},
-			Facts: cases.FactsInput{OccurredAt: "2025-02-09T15:10:00-03:00", Latitude: &lat1, Longitude: &lon1, Conduct: []string{"violence"},
-				PoliceReports: []string{"BO 0001/2025 – 24º DP"}, Description: "Demonstração: agressão a torcedor adversário no setor Sul."},
-		},
-		{
-			Ref:        "DEMO-2",
-			FiledBy:    cases.FiledByInput{Kind: "prosecutor", Name: "Promotoria de Justiça do Torcedor (demonstração)"},
-			Defendants: []cases.DefendantInput{{Kind: "person", FullName: "Márcia Exemplo Nogueira", CPF: &cpf2, BirthDate: "1985-11-02", MotherName: "Lúcia Exemplo"}},
-			Event:      &cases.EventInput{Competition: "Campeonato Brasileiro Série A", Home: "Palmeiras", Away: "Corinthians", Venue: "Allianz Parque", Kickoff: "2025-06-01T18:30:00-03:00"},
-			Facts: cases.FactsInput{OccurredAt: "2025-06-01T20:40:00-03:00", Latitude: &lat2, Longitude: &lon2, Conduct: []string{"invasion"},
-				PoliceReports: []string{"BO 0002/2025 – 23º DP"}, Description: "Demonstração: invasão do gramado ao fim da partida."},
-		},
-		{
-			Ref:        "DEMO-3",
-			FiledBy:    cases.FiledByInput{Kind: "prosecutor", Name: "Promotoria de Justiça do Torcedor (demonstração)"},
-			Defendants: []cases.DefendantInput{{Kind: "person", FullName: "Renato Amostra Pereira", CPF: &cpf3, BirthDate: "1993-08-24", MotherName: "Teresa Amostra"}},
-			Event:      &cases.EventInput{Competition: "Campeonato Paulista", Home: "Corinthians", Away: "São Paulo", Venue: "Arena Corinthians", Kickoff: "2025-03-16T16:00:00-03:00"},
-			Facts: cases.FactsInput{OccurredAt: "2025-03-16T17:45:00-03:00", Latitude: &lat1, Longitude: &lon1, Conduct: []string{"violence"},
-				PoliceReports: []string{"BO 0003/2025 – 24º DP"}, Description: "Demonstração: arremesso de objetos contra a torcida visitante."},
-		},
-		{
-			Ref:        "DEMO-4",
-			FiledBy:    cases.FiledByInput{Kind: "prosecutor", Name: "Promotoria de Justiça do Torcedor (demonstração)"},
-			Defendants: []cases.DefendantInput{{Kind: "person", FullName: "Otávio Modelo Barros", CPF: &cpf4, BirthDate: "1988-01-30", MotherName: "Clara Modelo"}},
-			Event:      &cases.EventInput{Competition: "Campeonato Paulista", Home: "Corinthians", Away: "Palmeiras", Venue: "Arena Corinthians", Kickoff: "2025-04-06T16:00:00-03:00"},
-			Facts: cases.FactsInput{OccurredAt: "2025-04-06T15:20:00-03:00", Latitude: &lat1, Longitude: &lon1, Conduct: []string{"riot", "organiser"},
-				PoliceReports: []string{"BO 0004/2025 – 24º DP"}, Description: "Demonstração: convocou pelas redes sociais e organizou o confronto no portão Leste."},
-		},
-		{
-			Ref:        "DEMO-5",
-			FiledBy:    cases.FiledByInput{Kind: "prosecutor", Name: "Promotoria de Justiça do Torcedor (demonstração)"},
-			Defendants: []cases.DefendantInput{{Kind: "person", FullName: "Sílvia Ensaio Ramos", CPF: &cpf5, BirthDate: "1991-03-12", MotherName: "Rosa Ensaio"}},
-			Event:      &cases.EventInput{Competition: "Campeonato Brasileiro Série A", Home: "Palmeiras", Away: "Corinthians", Venue: "Allianz Parque", Kickoff: "2025-05-11T16:00:00-03:00"},
-			Facts: cases.FactsInput{OccurredAt: "2025-05-11T17:30:00-03:00", Latitude: &lat2, Longitude: &lon2, Conduct: []string{"violence"},
-				PoliceReports: []string{"BO 0005/2025 – 23º DP"}, Description: "Demonstração: agressão na saída do setor visitante."},
-		},
-		{
-			Ref:        "DEMO-6",
-			FiledBy:    cases.FiledByInput{Kind: "prosecutor", Name: "Promotoria de Justiça do Torcedor (demonstração)"},
-			Defendants: []cases.DefendantInput{{Kind: "person", FullName: "Caio Teste Moreira", CPF: &cpf6, BirthDate: "1996-09-05", MotherName: "Helena Teste"}},
-			Event:      &cases.EventInput{Competition: "Campeonato Paulista", Home: "Corinthians", Away: "Santos", Venue: "Arena Corinthians", Kickoff: "2025-05-18T16:00:00-03:00"},
-			Facts: cases.FactsInput{OccurredAt: "2025-05-18T16:50:00-03:00", Latitude: &lat1, Longitude: &lon1, Conduct: []string{"violence"},
-				PoliceReports: []string{"BO 0006/2025 – 24º DP"}, Description: "Demonstração: arremesso de rojão contra a torcida visitante."},
-		},
+			Defendants: []cases.DefendantInput{{Kind: "person", FullName: f.name, CPF: &cpf, BirthDate: f.birth, MotherName: f.mother}},
+			Event:      &cases.EventInput{Competition: f.competition, Home: f.home, Away: f.away, Venue: f.venue, Kickoff: f.kickoff},
+			Facts: cases.FactsInput{OccurredAt: f.occurredAt, Latitude: &lat, Longitude: &lon, Conduct: f.conduct,
+				PoliceReports: []string{f.report}, Description: f.description},
+		}
 	}
+	return reps
 }
 
 // demoSchedule is the demo court's match schedule (matches-2025.csv

@@ -28,18 +28,26 @@ import (
 // withDB opens the database of the environment, refuses a schema that is
 // behind and runs fn.
 func withDB(fn func(ctx context.Context, g *gorm.DB, cfg config.Config) error) error {
+	return withOpenDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
+		sqlDB, _ := g.DB()
+		if err := db.CheckSchema(ctx, sqlDB); err != nil {
+			return err
+		}
+		return fn(ctx, g, cfg)
+	})
+}
+
+// withOpenDB opens the database of the environment (DATABASE_URL, or the
+// private cluster), runs fn and closes it, whatever the schema's state.
+func withOpenDB(fn func(ctx context.Context, g *gorm.DB, cfg config.Config) error) error {
 	cfg := config.FromEnv()
 	ctx := context.Background()
 	g, err := openDB(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	if h, err := sqlHandle(g); err == nil {
+	if h, err := g.DB(); err == nil {
 		defer h.Close()
-	}
-	sqlDB, _ := g.DB()
-	if err := db.CheckSchema(ctx, sqlDB); err != nil {
-		return err
 	}
 	return fn(ctx, g, cfg)
 }

@@ -45,9 +45,9 @@ var notOwner = map[string]string{
 	"web fan_groups": "pages list groups",
 }
 
-// generators write every table directly, by design: demo and benchmark
-// data (COPY for millions of rows).
-var generators = map[string]bool{"cmd/juizado/seed.go": true, "cmd/juizado/seed_scale.go": true}
+// generators write every table directly, by design: the benchmark data
+// (COPY for millions of rows).
+var generators = map[string]bool{"cmd/juizado/seed_scale.go": true}
 
 var (
 	createTable = regexp.MustCompile(`(?i)\bcreate\s+table\s+(?:if\s+not\s+exists\s+)?([a-z_]+)`)

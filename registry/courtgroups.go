@@ -7,9 +7,9 @@ import (
 	"gorm.io/gorm"
 )
 
-// This file holds what cases reads of the fan groups a court registered
-// (LGE art. 178) when a case names a group defendant: the fan_groups
-// table is registry's, cases asks here.
+// This file holds what others ask of the fan groups a court registered
+// (LGE art. 178): cases, when a case names a group defendant; the demo
+// data. The fan_groups table is registry's.
 
 // GroupRef is a fan group registered in a court as a case names it: id,
 // registered name and supported club.
@@ -53,4 +53,23 @@ func GroupName(ctx context.Context, g *gorm.DB, id int64) (string, error) {
 	var name string
 	err := db.Conn(ctx, g).Raw("SELECT name FROM fan_groups WHERE id = ?", id).Scan(&name).Error
 	return name, err
+}
+
+// EnsureGroup returns the id of the fan group called name (case and
+// accents ignored), registering it in court with its supported club when
+// there is none: the demo data's group (juizado seed), not a registration
+// of the API (Groups.CreateGroup checks and records more).
+func EnsureGroup(ctx context.Context, g *gorm.DB, name, club, court string) (int64, error) {
+	var id int64
+	c := db.Conn(ctx, g)
+	if err := c.Raw(`INSERT INTO fan_groups (name, supported_club, court_code) VALUES (?, ?, ?)
+		ON CONFLICT DO NOTHING RETURNING id`, name, club, court).Scan(&id).Error; err != nil {
+		return 0, err
+	}
+	if id == 0 {
+		if err := c.Raw("SELECT id FROM fan_groups WHERE f_unaccent(name) = f_unaccent(?)", name).Scan(&id).Error; err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
 }

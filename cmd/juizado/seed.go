@@ -95,15 +95,9 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	if err := cases.EnsureCourt(ctx, g, cfg.Court, ""); err != nil {
 		return err
 	}
-	var groupID int64
-	if err := g.WithContext(ctx).Raw(`INSERT INTO fan_groups (name, supported_club, court_code) VALUES ('Torcida Demonstração', 'Corinthians', ?)
-		ON CONFLICT DO NOTHING RETURNING id`, cfg.Court).Scan(&groupID).Error; err != nil {
+	groupID, err := registry.EnsureGroup(ctx, g, "Torcida Demonstração", "Corinthians", cfg.Court)
+	if err != nil {
 		return fmt.Errorf("seed group: %w", err)
-	}
-	if groupID == 0 {
-		if err := g.WithContext(ctx).Raw("SELECT id FROM fan_groups WHERE f_unaccent(name) = f_unaccent('Torcida Demonstração')").Scan(&groupID).Error; err != nil {
-			return err
-		}
 	}
 	users = append(users, demoUser{authz.UserSpec{Name: "demo-torcida", Role: "fan_group", Group: groupID}, "torcida organizada: mantém o cadastro de associados"})
 	tokens := map[string]string{}

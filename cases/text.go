@@ -1,8 +1,7 @@
 package cases
 
 import (
-	"fmt"
-	"regexp"
+	"errors"
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
@@ -36,19 +35,18 @@ func checkText(f *errs.Fields, field, s string, max int, multiline bool) bool {
 	return true
 }
 
-var isoDate = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-
-// parseDate reads a YYYY-MM-DD date and adds the right error to f: the form,
-// or a day that does not exist (2023-02-29).
+// parseDate reads a YYYY-MM-DD date (civil.ParseISO) and adds the right
+// error to f: the form ("data inválida: use AAAA-MM-DD."), or a day that
+// does not exist (2023-02-29, 0000-01-01: civil.NoSuchDay).
 func parseDate(f *errs.Fields, field, s string) (civil.Date, bool) {
-	d, err := civil.Parse(s)
-	if err == nil {
-		return d, true
-	}
-	if isoDate.MatchString(s) {
-		f.Add(field, "date", fmt.Sprintf("a data %s não existe no calendário.", s))
-	} else {
+	d, err := civil.ParseISO(s)
+	switch {
+	case errors.Is(err, civil.ErrNoSuchDay):
+		f.Add(field, "date", err.Error())
+	case err != nil:
 		f.Add(field, "date", "data inválida: use AAAA-MM-DD.")
+	default:
+		return d, true
 	}
 	return civil.Date{}, false
 }

@@ -2,9 +2,7 @@ package api
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -28,22 +26,20 @@ func boolParam(c echo.Context, name string, f *errs.Fields) *bool {
 	return &b
 }
 
-var isoDateForm = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
-
-// dateParam reads the query date v (YYYY-MM-DD) of field, adding to f the
-// same messages as the other endpoints (cases): a value in another form is
-// "informe FIELD como AAAA-MM-DD."; one in that form that is no day of the
-// calendar (2024-02-30; 0000-01-01: there is no year 0) is "a data V não
-// existe no calendário.". ok is false on error.
+// dateParam reads the query date v (YYYY-MM-DD) of field with
+// civil.ParseISO, as the other endpoints read dates (cases): a value in
+// another form is "informe FIELD como AAAA-MM-DD."; one in that form that is
+// no day of the calendar (2024-02-30; 0000-01-01: there is no year 0) is "a
+// data V não existe no calendário." (civil.NoSuchDay). ok is false on error.
 func dateParam(f *errs.Fields, field, v string) (civil.Date, bool) {
-	d, err := civil.Parse(v)
-	if err == nil && d.Valid() {
-		return d, true
-	}
-	if isoDateForm.MatchString(v) {
-		f.Add(field, "date", fmt.Sprintf("a data %s não existe no calendário.", v))
-	} else {
+	d, err := civil.ParseISO(v)
+	switch {
+	case errors.Is(err, civil.ErrNoSuchDay):
+		f.Add(field, "date", err.Error())
+	case err != nil:
 		f.Add(field, "date", "informe "+field+" como AAAA-MM-DD.")
+	default:
+		return d, true
 	}
 	return civil.Date{}, false
 }
@@ -126,7 +122,7 @@ func (s *API) banTerm(c echo.Context) error {
 	}
 	last, err := sanctions.LastDay(first, months)
 	if errors.Is(err, sanctions.ErrFirstDay) {
-		return errs.InvalidField("first_day", "date", fmt.Sprintf("a data %s não existe no calendário.", c.QueryParam("first_day")))
+		return errs.InvalidField("first_day", "date", civil.NoSuchDay(c.QueryParam("first_day")).Error())
 	}
 	if err != nil {
 		return errs.InvalidField("months", "range", err.Error())

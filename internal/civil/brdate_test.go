@@ -48,3 +48,24 @@ func TestMinorOnEighteenthBirthday(t *testing.T) {
 		}
 	}
 }
+
+// ParseISO reads the API's AAAA-MM-DD exactly; a day the calendar lacks
+// (2024-02-30, and 0000-01-01: there is no year 0) is ErrNoSuchDay with the
+// message the API answers, another form ErrNotDateISO.
+func TestParseISOReadsAPIDates(t *testing.T) {
+	if d, err := ParseISO("2024-02-29"); err != nil || d.String() != "2024-02-29" {
+		t.Errorf("ParseISO(2024-02-29) = %v, %v", d, err)
+	}
+	for s, kind := range map[string]error{"2024-02-30": ErrNoSuchDay, "0000-01-01": ErrNoSuchDay, "2024-13-01": ErrNoSuchDay,
+		"2024-3-5": ErrNotDateISO, " 2024-03-05": ErrNotDateISO, "05/03/2024": ErrNotDateISO, "": ErrNotDateISO} {
+		if _, err := ParseISO(s); !errors.Is(err, kind) {
+			t.Errorf("ParseISO(%q) error = %v; want %v", s, err, kind)
+		}
+	}
+	if _, err := ParseISO("0000-01-01"); err == nil || err.Error() != "a data 0000-01-01 não existe no calendário." {
+		t.Errorf("message = %v", err)
+	}
+	if _, err := ParseBR("01/01/0000"); !errors.Is(err, ErrNoSuchDay) {
+		t.Errorf("ParseBR(01/01/0000) error = %v; want ErrNoSuchDay (no year 0)", err)
+	}
+}

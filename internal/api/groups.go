@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/internal/server"
@@ -21,16 +20,6 @@ type GroupHandlers struct {
 	API  *API             // the API it belongs to
 	Svc  *registry.Groups // the groups' and registers' service
 	docs *pdf.Service     // the register extract (PDF)
-}
-
-// GroupActor returns the authenticated user with their domain.
-func GroupActor(c echo.Context) registry.Actor {
-	u, _ := c.Get(server.UserKey).(authz.User)
-	a := registry.Actor{UserID: u.ID, Name: u.Name, Role: u.Role, Court: u.Court()}
-	if u.GroupID != nil {
-		a.GroupID = *u.GroupID
-	}
-	return a
 }
 
 // IDParam reads the path parameter id of a what ("Torcida", "Associado", "Token"):
@@ -54,7 +43,7 @@ func (h *GroupHandlers) createGroup(c echo.Context) error {
 	if err := server.BindJSON(c, &in); err != nil {
 		return err
 	}
-	g, err := h.Svc.CreateGroup(c.Request().Context(), GroupActor(c), in)
+	g, err := h.Svc.CreateGroup(c.Request().Context(), server.Actor(c), in)
 	if err != nil {
 		return err
 	}
@@ -64,7 +53,7 @@ func (h *GroupHandlers) createGroup(c echo.Context) error {
 
 // listGroups: GET /api/v1/groups (staff of the court; a manager sees their group).
 func (h *GroupHandlers) listGroups(c echo.Context) error {
-	gs, err := h.Svc.ListGroups(c.Request().Context(), GroupActor(c))
+	gs, err := h.Svc.ListGroups(c.Request().Context(), server.Actor(c))
 	if err != nil {
 		return err
 	}
@@ -77,7 +66,7 @@ func (h *GroupHandlers) getGroup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	g, err := h.Svc.GetGroup(c.Request().Context(), GroupActor(c), id)
+	g, err := h.Svc.GetGroup(c.Request().Context(), server.Actor(c), id)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func (h *GroupHandlers) listMembers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	items, err := h.Svc.ListMembers(c.Request().Context(), GroupActor(c), id)
+	items, err := h.Svc.ListMembers(c.Request().Context(), server.Actor(c), id)
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func (h *GroupHandlers) addMember(c echo.Context) error {
 	if err := server.BindJSON(c, &in); err != nil {
 		return err
 	}
-	m, err := h.Svc.AddMember(c.Request().Context(), GroupActor(c), id, in)
+	m, err := h.Svc.AddMember(c.Request().Context(), server.Actor(c), id, in)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func (h *GroupHandlers) getMember(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := h.Svc.GetMember(c.Request().Context(), GroupActor(c), id)
+	m, err := h.Svc.GetMember(c.Request().Context(), server.Actor(c), id)
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func (h *GroupHandlers) patchMember(c echo.Context) error {
 	if err := server.BindJSON(c, &in); err != nil {
 		return err
 	}
-	m, err := h.Svc.UpdateMember(c.Request().Context(), GroupActor(c), id, in)
+	m, err := h.Svc.UpdateMember(c.Request().Context(), server.Actor(c), id, in)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (h *GroupHandlers) memberDate(c echo.Context, change func(context.Context, 
 	if err := bindOptionalJSON(c, &in); err != nil {
 		return err
 	}
-	m, err := change(c.Request().Context(), GroupActor(c), id, in)
+	m, err := change(c.Request().Context(), server.Actor(c), id, in)
 	if err != nil {
 		return err
 	}
@@ -156,7 +156,7 @@ func (h *GroupHandlers) putPhoto(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m, err := h.Svc.SetPhoto(c.Request().Context(), GroupActor(c), id, body)
+	m, err := h.Svc.SetPhoto(c.Request().Context(), server.Actor(c), id, body)
 	if err != nil {
 		return tooLarge(err)
 	}
@@ -169,7 +169,7 @@ func (h *GroupHandlers) GetPhoto(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ctype, data, sum, err := h.Svc.GetPhoto(c.Request().Context(), GroupActor(c), id)
+	ctype, data, sum, err := h.Svc.GetPhoto(c.Request().Context(), server.Actor(c), id)
 	if err != nil {
 		return err
 	}
@@ -207,7 +207,7 @@ func (h *GroupHandlers) importMembers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	rep, err := h.Svc.Import(c.Request().Context(), GroupActor(c), id, registry.ImportInput{Body: body, ContentType: ct, DryRun: dry})
+	rep, err := h.Svc.Import(c.Request().Context(), server.Actor(c), id, registry.ImportInput{Body: body, ContentType: ct, DryRun: dry})
 	if err != nil {
 		return tooLarge(err)
 	}
@@ -251,7 +251,7 @@ func (h *GroupHandlers) exportMembers(c echo.Context) error {
 	switch c.QueryParam("format") {
 	case "", "csv":
 	case "pdf":
-		doc, err := h.docs.Register(c.Request().Context(), GroupActor(c), id)
+		doc, err := h.docs.Register(c.Request().Context(), server.Actor(c), id)
 		if err != nil {
 			return err
 		}
@@ -259,7 +259,7 @@ func (h *GroupHandlers) exportMembers(c echo.Context) error {
 	default:
 		return errs.InvalidField("format", "oneof", "formatos de exportação disponíveis: csv e pdf.")
 	}
-	body, _, err := h.Svc.ExportCSV(c.Request().Context(), GroupActor(c), id)
+	body, _, err := h.Svc.ExportCSV(c.Request().Context(), server.Actor(c), id)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/labstack/echo/v4"
@@ -71,8 +70,10 @@ func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// Actor returns the authenticated user as a cases.Actor.
-func Actor(c echo.Context) cases.Actor {
+// Actor returns the authenticated user as the actor of a service call
+// (authz.User.Actor; cases.Actor and registry.Actor are the same type); the
+// zero Actor when nobody is signed in.
+func Actor(c echo.Context) authz.Actor {
 	u, _ := c.Get(UserKey).(authz.User)
-	return cases.Actor{UserID: u.ID, Name: u.Name, Role: u.Role, Court: u.Court()}
+	return u.Actor()
 }

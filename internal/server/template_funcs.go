@@ -114,7 +114,7 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 		"conduta":    conductLabel,
 		"condutas":   func() []string { return sanctions.ConductWords },
 		"relacao":    PlaceLabel,
-		"audiencia":  func(k string) string { return OrSelf(hearingLabels[k], k) },
+		"audiencia":  func(k string) string { return OrSelf(cases.HearingKindPT[k], k) },
 		"estadoBan":  func(s string) string { return OrSelf(sanctions.StatePT[s], s) },
 		"resultado":  func(s string) string { return OrSelf(outcomeLabels[s], s) },
 		"parte":      func(s string) string { return OrSelf(cases.PartyPT[s], s) },
@@ -241,8 +241,6 @@ func PlaceLabel(p *string) string {
 	}
 	return OrSelf(placeLabels[*p], *p)
 }
-
-var hearingLabels = map[string]string{"preliminary": "audiência preliminar", "instruction": "audiência de instrução e julgamento", "conciliation": "audiência de conciliação"}
 
 // outcomeLabels name the outcomes of a sentence (DOMAIN.md §2 "Outcomes").
 var outcomeLabels = map[string]string{cases.OutcomeBan: "condenação com conversão em impedimento",

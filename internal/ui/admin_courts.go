@@ -5,10 +5,8 @@ import (
 	"net/http"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
-	"gorm.io/gorm"
 )
 
 // courtsPage: GET /admin/juizados.
@@ -36,15 +34,15 @@ func (s *UI) courtSettingsPage(c echo.Context) error {
 	if code != server.Actor(c).Court {
 		return s.PageError(c, http.StatusNotFound, "Juizado não encontrado.")
 	}
-	var res *gorm.DB
+	var found bool
 	if err := s.InTx(c, func(ctx context.Context) error {
-		res = db.Conn(ctx, s.Deps.DB).Model(&cases.Court{}).Where("code = ?", code).
-			Updates(map[string]any{"sec7_doubles_ban": c.FormValue("sec7_doubles_ban") == "true", "publish_default": c.FormValue("publish_default") == "true"})
-		return res.Error
+		var err error
+		found, err = cases.SetCourtDefaults(ctx, s.Deps.DB, code, c.FormValue("sec7_doubles_ban") == "true", c.FormValue("publish_default") == "true")
+		return err
 	}); err != nil {
 		return err
 	}
-	if res.RowsAffected == 0 {
+	if !found {
 		return s.PageError(c, http.StatusNotFound, "Juizado não encontrado.")
 	}
 	s.flash(c, "Configurações do juizado "+code+" salvas.")

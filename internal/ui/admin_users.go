@@ -17,6 +17,7 @@ import (
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/textcheck"
+	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
 )
 
@@ -35,9 +36,14 @@ type usersData struct {
 // and manages only it (issue 16, item 2); new courts are created by the
 // operator (juizado user create --court TR.OOOO --create-court).
 func (s *UI) courts(c echo.Context) ([]cases.Court, error) {
-	var cs []cases.Court
-	err := db.Conn(c.Request().Context(), s.Deps.DB).Where("code = ?", server.Actor(c).Court).Order("code").Find(&cs).Error
-	return cs, err
+	court, err := cases.GetCourt(c.Request().Context(), s.Deps.DB, server.Actor(c).Court)
+	if errs.KindOf(err) == errs.NotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return []cases.Court{*court}, nil
 }
 
 // adminRoles are the roles a court's admin gives: the court's staff and the
@@ -95,11 +101,11 @@ func (s *UI) createUserPage(c echo.Context) error {
 		if spec.Group <= 0 {
 			f.Add("group", "required", "Informe o número da torcida organizada.")
 		} else {
-			var n int64
-			if err := db.Conn(ctx, s.Deps.DB).Raw("SELECT count(*) FROM fan_groups WHERE id = ? AND court_code = ?", spec.Group, own).Scan(&n).Error; err != nil {
+			g, err := registry.CourtGroup(ctx, s.Deps.DB, own, spec.Group)
+			if err != nil {
 				return err
 			}
-			if n == 0 {
+			if g == nil {
 				f.Add("group", "exists", fmt.Sprintf("Torcida %d não encontrada entre as torcidas cadastradas neste juizado.", spec.Group))
 			}
 		}

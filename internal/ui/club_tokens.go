@@ -10,7 +10,6 @@ import (
 
 	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/ui/form"
 	"github.com/labstack/echo/v4"
@@ -27,12 +26,10 @@ type clubToken struct {
 // clubUsers are the enabled users of the signed-in user's club.
 func (s *UI) clubUsers(c echo.Context) ([]authz.User, error) {
 	u := pageUser(c)
-	var us []authz.User
 	if u.Club == nil {
 		return nil, nil
 	}
-	err := db.Conn(c.Request().Context(), s.Deps.DB).Where("role = 'club' AND club = ? AND disabled_at IS NULL", *u.Club).Order("name").Find(&us).Error
-	return us, err
+	return authz.ClubUsers(c.Request().Context(), s.Deps.DB, *u.Club)
 }
 
 // clubNewToken: POST /clube/tokens (usuario, validade): a token for one of
@@ -89,8 +86,8 @@ func (s *UI) clubRevokeToken(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var owner int64
-	if err := db.Conn(c.Request().Context(), s.Deps.DB).Raw("SELECT user_id FROM api_tokens WHERE id = ?", id).Scan(&owner).Error; err != nil {
+	owner, err := authz.TokenOwner(c.Request().Context(), s.Deps.DB, id)
+	if err != nil {
 		return err
 	}
 	mine := false

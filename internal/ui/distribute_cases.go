@@ -3,9 +3,11 @@ package ui
 import (
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
 )
@@ -30,13 +32,25 @@ func (s *UI) distributionPage(c echo.Context) error {
 	ctx := c.Request().Context()
 	court := server.Actor(c).Court
 	var d distributionData
-	err := db.Conn(ctx, s.Deps.DB).Raw(`SELECT u.id AS judge_id, u.name, count(k.id) AS total,
-		count(k.id) FILTER (WHERE k.status NOT IN ('final', 'archived')) AS open
-		FROM users u LEFT JOIN cases k ON k.judge_id = u.id
-		WHERE u.role = 'judge' AND u.court_code = ? AND u.disabled_at IS NULL GROUP BY u.id, u.name ORDER BY u.name`, court).Scan(&d.Judges).Error
+	judges, err := authz.CourtJudges(ctx, s.Deps.DB, court)
 	if err != nil {
 		return err
 	}
+	ids := make([]int64, len(judges))
+	for i, u := range judges {
+		ids[i] = u.ID
+	}
+	loads, err := cases.JudgeLoads(ctx, s.Deps.DB, ids)
+	if err != nil {
+		return err
+	}
+	for _, u := range judges {
+		l := loads[u.ID]
+		d.Judges = append(d.Judges, distributionRow{JudgeID: u.ID, Name: u.Name, Total: int(l.Total), Open: int(l.Open)})
+	}
+	// By name (the order of code points, as the database's C.UTF-8
+	// collation sorts); CourtJudges gives them by id, kept among equal names.
+	slices.SortStableFunc(d.Judges, func(a, b distributionRow) int { return strings.Compare(a.Name, b.Name) })
 	if d.Pending, _, err = s.Cases.List(ctx, server.Actor(c), cases.ListQuery{Status: cases.StatusFiled, PerPage: 100}); err != nil {
 		return err
 	}

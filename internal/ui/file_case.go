@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/ui/form"
@@ -26,9 +25,7 @@ type fileData struct {
 }
 
 func (s *UI) venues(c echo.Context) ([]cases.Venue, error) {
-	var vs []cases.Venue
-	err := db.Conn(c.Request().Context(), s.Deps.DB).Order("name").Find(&vs).Error
-	return vs, err
+	return cases.ListVenues(c.Request().Context(), s.Deps.DB)
 }
 
 // fileForm: GET /processos/novo.

@@ -50,7 +50,7 @@ func (h *groupPagesH) apply(c echo.Context) error {
 }
 
 func (h *groupPagesH) runImport(c echo.Context, data []byte, name string, dry bool) error {
-	rep, err := h.svc.Import(c.Request().Context(), api.GroupActor(c), groupID(c), registry.ImportInput{Body: data, DryRun: dry})
+	rep, err := h.svc.Import(c.Request().Context(), server.Actor(c), groupID(c), registry.ImportInput{Body: data, DryRun: dry})
 	if err != nil {
 		err = tooLargeField(err, "planilha")
 		fields, msg, status, ok := formErrors(err)
@@ -94,7 +94,7 @@ func joinFields(m map[string]string) string {
 
 // export: GET /torcida/exportar.csv — the register as CSV for Excel.
 func (h *groupPagesH) export(c echo.Context) error {
-	body, _, err := h.svc.ExportCSV(c.Request().Context(), api.GroupActor(c), groupID(c))
+	body, _, err := h.svc.ExportCSV(c.Request().Context(), server.Actor(c), groupID(c))
 	if err != nil {
 		return h.s.pageFail(c, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
+	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/internal/ui/form"
 	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
@@ -57,16 +58,16 @@ func (h *groupPagesH) register(c echo.Context) error {
 
 func (h *groupPagesH) renderRegister(c echo.Context, status int, p server.Page) error {
 	ctx := c.Request().Context()
-	g, err := h.svc.GetGroup(ctx, api.GroupActor(c), groupID(c))
+	g, err := h.svc.GetGroup(ctx, server.Actor(c), groupID(c))
 	if err != nil {
 		return h.s.pageFail(c, err)
 	}
-	ms, err := h.svc.ListMembers(ctx, api.GroupActor(c), g.ID)
+	ms, err := h.svc.ListMembers(ctx, server.Actor(c), g.ID)
 	if err != nil {
 		return h.s.pageFail(c, err)
 	}
 	d := registerData{Group: g, Total: len(ms), Fields: memberFields}
-	q := foldPT(strings.TrimSpace(p.Form.Get("q")))
+	q := textcheck.FoldAccents(strings.TrimSpace(p.Form.Get("q")))
 	digits := strings.Map(func(r rune) rune {
 		if r >= '0' && r <= '9' {
 			return r
@@ -75,7 +76,7 @@ func (h *groupPagesH) renderRegister(c echo.Context, status int, p server.Page) 
 	}, q)
 	qWords := nameWords(q)
 	for _, m := range ms {
-		if q == "" || wordsBegin(nameWords(foldPT(m.FullName)), qWords) || (digits != "" && strings.Contains(m.CPF, digits)) {
+		if q == "" || wordsBegin(nameWords(textcheck.FoldAccents(m.FullName)), qWords) || (digits != "" && strings.Contains(m.CPF, digits)) {
 			d.Members = append(d.Members, m)
 		}
 	}
@@ -102,7 +103,7 @@ func (h *groupPagesH) add(c echo.Context) error {
 	err := f.Err()
 	var m *registry.MemberView
 	if err == nil {
-		m, err = h.svc.AddMember(c.Request().Context(), api.GroupActor(c), groupID(c), in)
+		m, err = h.svc.AddMember(c.Request().Context(), server.Actor(c), groupID(c), in)
 	}
 	if err != nil {
 		fields, msg, status, ok := formErrors(err)
@@ -130,7 +131,7 @@ func (h *groupPagesH) renderMember(c echo.Context, status int, p server.Page) er
 	if err != nil {
 		return h.s.pageFail(c, err)
 	}
-	m, err := h.svc.GetMember(c.Request().Context(), api.GroupActor(c), id)
+	m, err := h.svc.GetMember(c.Request().Context(), server.Actor(c), id)
 	if err != nil {
 		return h.s.pageFail(c, err)
 	}
@@ -177,7 +178,7 @@ func (h *groupPagesH) edit(c echo.Context) error {
 	if err := f.Err(); err != nil {
 		return h.memberFail(c, err, true)
 	}
-	if _, err := h.svc.UpdateMember(c.Request().Context(), api.GroupActor(c), id, in); err != nil {
+	if _, err := h.svc.UpdateMember(c.Request().Context(), server.Actor(c), id, in); err != nil {
 		return h.memberFail(c, err, true)
 	}
 	h.s.flash(c, "Cadastro atualizado.")
@@ -195,7 +196,7 @@ func (h *groupPagesH) leave(c echo.Context) error {
 	if err := f.Err(); err != nil {
 		return h.memberFail(c, err, false)
 	}
-	m, err := h.svc.Leave(c.Request().Context(), api.GroupActor(c), id, in)
+	m, err := h.svc.Leave(c.Request().Context(), server.Actor(c), id, in)
 	if err != nil {
 		return h.memberFail(c, err, false)
 	}
@@ -214,7 +215,7 @@ func (h *groupPagesH) rejoin(c echo.Context) error {
 	if err := f.Err(); err != nil {
 		return h.memberFail(c, err, false)
 	}
-	m, err := h.svc.Rejoin(c.Request().Context(), api.GroupActor(c), id, in)
+	m, err := h.svc.Rejoin(c.Request().Context(), server.Actor(c), id, in)
 	if err != nil {
 		return h.memberFail(c, err, false)
 	}
@@ -228,14 +229,14 @@ func (h *groupPagesH) photo(c echo.Context) error {
 	if err != nil {
 		return h.s.pageFail(c, err)
 	}
-	if _, err := h.svc.GetMember(c.Request().Context(), api.GroupActor(c), id); err != nil {
+	if _, err := h.svc.GetMember(c.Request().Context(), server.Actor(c), id); err != nil {
 		return h.s.pageFail(c, err)
 	}
 	data, name, err := formFile(c, "foto", registry.MaxPhotoBytes)
 	if err != nil {
 		return h.memberFail(c, err, false)
 	}
-	if _, err := h.svc.SetPhoto(c.Request().Context(), api.GroupActor(c), id, data); err != nil {
+	if _, err := h.svc.SetPhoto(c.Request().Context(), server.Actor(c), id, data); err != nil {
 		return h.memberFail(c, remap(tooLargeField(err, "foto"), map[string]string{"photo": "foto", "body": "foto"}), false)
 	}
 	h.s.flash(c, "Foto "+name+" guardada.")
@@ -273,12 +274,6 @@ func formFile(c echo.Context, field string, limit int64) ([]byte, string, error)
 	}
 	return b, fh.Filename, nil
 }
-
-var accents = strings.NewReplacer("á", "a", "à", "a", "â", "a", "ã", "a", "ä", "a", "é", "e", "ê", "e", "è", "e", "í", "i", "î", "i",
-	"ó", "o", "ô", "o", "õ", "o", "ö", "o", "ú", "u", "ü", "u", "ç", "c", "ñ", "n")
-
-// foldPT lowers s and drops the accents of Portuguese, for searching.
-func foldPT(s string) string { return accents.Replace(strings.ToLower(s)) }
 
 // nameWords splits a folded name into its words (letters and digits).
 func nameWords(s string) []string {

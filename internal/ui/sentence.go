@@ -12,7 +12,6 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/civil"
-	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/ui/form"
@@ -108,15 +107,15 @@ func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *
 	if err != nil {
 		return s.pageFail(c, err)
 	}
-	var court cases.Court
-	if err := db.Conn(ctx, s.Deps.DB).Where("code = ?", v.Court).Take(&court).Error; err != nil {
+	court, err := cases.GetCourt(ctx, s.Deps.DB, v.Court)
+	if err != nil {
 		return err
 	}
 	if p.Form == nil {
 		p.Form = url.Values{}
 	}
 	f := p.Form
-	d := sentenceData{Case: v, Court: court, Sole: len(v.Defendants) == 1, Grounds: acquittalGrounds()}
+	d := sentenceData{Case: v, Court: *court, Sole: len(v.Defendants) == 1, Grounds: acquittalGrounds()}
 	want := form.ID(f.Get("defendant_id"))
 	for i := range v.Defendants {
 		if v.Defendants[i].ID == want || (want == 0 && d.Defendant == nil) {

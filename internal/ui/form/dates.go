@@ -1,6 +1,7 @@
 package form
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -9,21 +10,20 @@ import (
 	"github.com/juizado/juizado/internal/errs"
 )
 
-// ParseDateBR reads a date typed as dd/mm/aaaa (or AAAA-MM-DD).
+// ParseDateBR reads a date typed as dd/mm/aaaa (or AAAA-MM-DD) with
+// civil.ParseBR, the one reader of typed dates, and words its errors as the
+// pages do: "data inválida: use dd/mm/aaaa" (civil.ErrNotDateBR) or "data
+// inexistente: confira dia e mês" (civil.ErrNoSuchDay), without the final
+// period (ISODate and Instant add it).
 func ParseDateBR(s string) (civil.Date, error) {
-	s = strings.TrimSpace(s)
-	if d, err := civil.Parse(s); err == nil {
-		return d, nil
+	d, err := civil.ParseBR(s)
+	switch {
+	case errors.Is(err, civil.ErrNoSuchDay):
+		return civil.Date{}, errors.New("data inexistente: confira dia e mês")
+	case err != nil:
+		return civil.Date{}, errors.New("data inválida: use dd/mm/aaaa")
 	}
-	var d, m, y int
-	if n, err := fmt.Sscanf(s, "%d/%d/%d", &d, &m, &y); err != nil || n != 3 || y < 1000 {
-		return civil.Date{}, fmt.Errorf("data inválida: use dd/mm/aaaa")
-	}
-	out := civil.New(y, time.Month(m), d)
-	if !out.Valid() || out.Day != d || int(out.Month) != m {
-		return civil.Date{}, fmt.Errorf("data inexistente: confira dia e mês")
-	}
-	return out, nil
+	return d, nil
 }
 
 // ISODate turns a typed date into AAAA-MM-DD for the services; "" stays

@@ -58,7 +58,7 @@ UPDATE casbin_rule SET v3 = v2, v2 = v1, v1 = '*'
  WHERE ptype = 'p' AND coalesce(v3, '') = '' AND coalesce(v2, '') <> '';
 
 -- Every change of the policy is announced on channel "casbin"; each server
--- LISTENs and reloads (authz.Watch).
+-- LISTENs and reloads (policy.Watch, internal/authz/policy).
 -- +goose StatementBegin
 CREATE FUNCTION casbin_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

@@ -19,7 +19,7 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/audit"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
@@ -89,7 +89,7 @@ func (m *Main) Open(ctx context.Context) error {
 	if err := cases.EnsureCourt(ctx, g, m.Config.Court, ""); err != nil {
 		return err
 	}
-	enf, err := authz.Policy(ctx, g)
+	enf, err := policy.Open(ctx, g)
 	if err != nil {
 		return err
 	}

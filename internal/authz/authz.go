@@ -1,42 +1,31 @@
 // Package authz holds who may do what: users with a role and a domain (a
 // court for staff, a fan group for its managers, a club for its operators),
 // the actor of a service call derived from a user (Actor), API tokens
-// stored as SHA-256, passwords and the sign-in lockout, and the Casbin
-// enforcer whose model and base policy are embedded here and whose policy
-// lives in the database (casbin_rule). DOMAIN.md §7; ../shared/API.md
-// "Tokens and roles".
+// stored as SHA-256, passwords and the sign-in lockout. DOMAIN.md §7;
+// ../shared/API.md "Tokens and roles". The Casbin policy that decides what
+// each role may call is in the subpackage internal/authz/policy, which only
+// the HTTP server, cmd/juizado and tests import: the domain packages
+// (cases, registry, sanctions) use users and actors without Casbin.
 //
 // authz owns the account tables (users, user_passwords, api_tokens,
-// login_failures, casbin_rule): the other packages read users through it
-// (UserNames, CourtJudges, GroupManagers, ClubUsers, ...).
+// login_failures): the other packages read users through it (UserNames,
+// CourtJudges, GroupManagers, ClubUsers, ...).
 package authz
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	_ "embed"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/casbin/casbin/v2"
-	"github.com/casbin/casbin/v2/model"
-	gormadapter "github.com/casbin/gorm-adapter/v3"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/textcheck"
 	"gorm.io/gorm"
 )
-
-//go:embed model.conf
-var modelText string
-
-//go:embed policy.csv
-var basePolicy []byte
 
 // Roles are the roles of DOMAIN.md §7.
 var Roles = []string{"admin", "clerk", "judge", "prosecutor", "police", "fan_group", "club"}
@@ -79,71 +68,8 @@ func (u User) Court() string {
 	return *u.CourtCode
 }
 
-// Policy returns a Casbin enforcer on the database's casbin_rule table,
-// after adding the embedded base policy rules that the table lacks.
-func Policy(ctx context.Context, g *gorm.DB) (*casbin.SyncedEnforcer, error) {
-	m, err := model.NewModelFromString(modelText)
-	if err != nil {
-		return nil, fmt.Errorf("authz: model: %w", err)
-	}
-	handle := g.Session(&gorm.Session{NewDB: true}).WithContext(ctx)
-	gormadapter.TurnOffAutoMigrate(handle)
-	a, err := gormadapter.NewAdapterByDB(handle)
-	if err != nil {
-		return nil, fmt.Errorf("authz: adapter: %w", err)
-	}
-	e, err := casbin.NewSyncedEnforcer(m, a)
-	if err != nil {
-		return nil, fmt.Errorf("authz: enforcer: %w", err)
-	}
-	// The base policy is the floor: rules a release adds reach databases
-	// seeded by an earlier one; rules added in the database are kept.
-	rules, err := BasePolicy()
-	if err != nil {
-		return nil, err
-	}
-	if _, err := e.AddPoliciesEx(rules); err != nil {
-		return nil, fmt.Errorf("authz: seeding the base policy: %w", err)
-	}
-	return e, nil
-}
-
-// BasePolicy returns the embedded base policy rules as [role, domain,
-// route, method]. A line is "p, role, domain, route, method", domain "*"
-// for every domain; a line of three fields (the format before domains,
-// "p, role, route, method") is read as applying to every domain.
-func BasePolicy() ([][]string, error) {
-	var rules [][]string
-	sc := bufio.NewScanner(bytes.NewReader(basePolicy))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Split(line, ",")
-		for i := range f {
-			f[i] = strings.TrimSpace(f[i])
-		}
-		if f[0] != "p" || (len(f) != 4 && len(f) != 5) {
-			return nil, fmt.Errorf("authz: bad policy line %q", line)
-		}
-		if len(f) == 4 {
-			f = []string{"p", f[1], AnyDomain, f[2], f[3]}
-		}
-		for _, x := range f {
-			if x == "" {
-				return nil, fmt.Errorf("authz: bad policy line %q", line)
-			}
-		}
-		if !IsRole(f[1]) {
-			return nil, fmt.Errorf("authz: policy line %q: unknown role %q", line, f[1])
-		}
-		rules = append(rules, f[1:])
-	}
-	return rules, sc.Err()
-}
-
-// AnyDomain is the domain of a rule that applies in every domain.
+// AnyDomain is the domain of a policy rule that applies in every domain
+// (internal/authz/policy).
 const AnyDomain = "*"
 
 // Domain names the user's domain, as the policy and the audit trail spell
@@ -158,12 +84,6 @@ func (u User) Domain() string {
 		return "club:" + *u.Club
 	}
 	return ""
-}
-
-// Allowed makes the one check of a request: may the user's role, in the
-// user's domain, call the route template with the method?
-func Allowed(e *casbin.SyncedEnforcer, u User, route, method string) (bool, error) {
-	return e.Enforce(u.Role, u.Domain(), route, method)
 }
 
 // ErrUnauthenticated is returned by Authenticate for a missing, unknown,

@@ -23,6 +23,7 @@ import (
 	"github.com/casbin/casbin/v2"
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
@@ -77,7 +78,7 @@ type Server struct {
 	pages   map[string]*template.Template
 	perms   map[string]Perm  // "METHOD /template" → who may call it (routes.go)
 	maxBody map[string]int64 // routes that take more than 2 MB (MaxBody)
-	decider *authz.Decider   // Casbin decisions cached 1 s
+	decider *policy.Decider  // Casbin decisions cached 1 s
 	tokens  tokenCache
 	// Sessions are the people's sessions (session.go).
 	Sessions *scs.SessionManager
@@ -104,7 +105,7 @@ func New(d Deps) (*Server, error) {
 		Deps:    d,
 		Lists:   lists,
 		Cases:   &cases.Service{DB: d.DB, Clock: d.Clock, Loc: d.Loc, Blocklist: lists},
-		decider: &authz.Decider{E: d.Enforcer},
+		decider: &policy.Decider{E: d.Enforcer},
 	}
 	pages, err := parsePages(d.Templates)
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/alexedwards/scs/postgresstore"
 	"github.com/alexedwards/scs/v2"
 	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/labstack/echo/v4"
 )
@@ -286,7 +287,7 @@ func LocalPath(p string) string {
 // within moments) and a janitor that deletes expired sessions and old
 // failed logins every few minutes. Both stop when ctx ends.
 func (s *Server) StartAccounts(ctx context.Context) error {
-	w, err := authz.Watch(ctx, s.Deps.DB, s.Deps.Enforcer, s.Deps.Logger)
+	w, err := policy.Watch(ctx, s.Deps.DB, s.Deps.Enforcer, s.Deps.Logger)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/internal/web"
@@ -74,7 +75,7 @@ func TestPolicyAloneDecidesEveryRouteAndRole(t *testing.T) {
 	}
 
 	// Every role granted every protected route: authorization lets all pass.
-	enf, err := authz.Policy(context.Background(), f.g)
+	enf, err := policy.Open(context.Background(), f.g)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
 	"github.com/juizado/juizado/internal/testenv"
@@ -64,7 +65,7 @@ func newFixture(t testing.TB) *fixture {
 		f.tokens[role] = tok
 		f.users[role] = u
 	}
-	rules, err := authz.BasePolicy()
+	rules, err := policy.Base()
 	if err != nil {
 		t.Fatal(err)
 	}

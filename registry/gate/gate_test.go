@@ -17,6 +17,7 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/web"
 	"github.com/juizado/juizado/registry"
@@ -56,7 +57,7 @@ func newCourt(t *testing.T, code string, now time.Time) *court {
 	if err := cases.EnsureCourt(ctx, g, code, ""); err != nil {
 		t.Fatal(err)
 	}
-	enf, err := authz.Policy(ctx, g)
+	enf, err := policy.Open(ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package authz
+package policy
 
 import (
 	"context"
@@ -47,13 +47,13 @@ func Watch(ctx context.Context, g *gorm.DB, e *casbin.SyncedEnforcer, log *slog.
 	conn, err := listen(ctx, sqlDB)
 	if err != nil {
 		cancel()
-		return nil, fmt.Errorf("authz: LISTEN %s: %w", NotifyChannel, err)
+		return nil, fmt.Errorf("policy: LISTEN %s: %w", NotifyChannel, err)
 	}
 	// A change committed between the enforcer's creation and LISTEN.
 	if err := e.LoadPolicy(); err != nil {
 		cancel()
 		conn.Close()
-		return nil, fmt.Errorf("authz: loading the policy: %w", err)
+		return nil, fmt.Errorf("policy: loading the policy: %w", err)
 	}
 	w := &Watcher{cancel: cancel, done: make(chan struct{})}
 	dirty := make(chan struct{}, 1)
@@ -76,7 +76,7 @@ func Watch(ctx context.Context, g *gorm.DB, e *casbin.SyncedEnforcer, log *slog.
 			case <-t.C:
 			}
 			if err := e.LoadPolicy(); err != nil && ctx.Err() == nil {
-				log.Error("authz: reloading the policy", "err", err.Error())
+				log.Error("policy: reloading the policy", "err", err.Error())
 				time.Sleep(200 * time.Millisecond)
 				mark() // try again
 			}
@@ -92,7 +92,7 @@ func Watch(ctx context.Context, g *gorm.DB, e *casbin.SyncedEnforcer, log *slog.
 			if ctx.Err() != nil {
 				return
 			}
-			log.Warn("authz: policy notifications interrupted; reconnecting", "err", err.Error())
+			log.Warn("policy: policy notifications interrupted; reconnecting", "err", err.Error())
 			for {
 				select {
 				case <-ctx.Done():

@@ -1,4 +1,4 @@
-package authz_test
+package policy_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/pgtest"
 )
 
@@ -14,13 +15,13 @@ import (
 func TestDeciderFollowsPolicyWithinTTL(t *testing.T) {
 	ctx := context.Background()
 	g := pgtest.NewDB(t)
-	e, err := authz.Policy(ctx, g)
+	e, err := policy.Open(ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	court := "26.0100"
 	u := authz.User{Role: "club", Club: &court}
-	d := &authz.Decider{E: e, TTL: 100 * time.Millisecond}
+	d := &policy.Decider{E: e, TTL: 100 * time.Millisecond}
 	if ok, err := d.Allowed(u, "/api/v1/blocklist", "GET"); err != nil || !ok {
 		t.Fatalf("club on the blocklist: %v %v", ok, err)
 	}

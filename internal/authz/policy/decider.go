@@ -1,10 +1,11 @@
-package authz
+package policy
 
 import (
 	"sync"
 	"time"
 
 	"github.com/casbin/casbin/v2"
+	"github.com/juizado/juizado/internal/authz"
 )
 
 // Decider answers Allowed from a short-lived cache: the same (role, domain,
@@ -24,8 +25,8 @@ type decision struct {
 	until   time.Time
 }
 
-// Allowed is authz.Allowed through the cache.
-func (d *Decider) Allowed(u User, route, method string) (bool, error) {
+// Allowed is Allowed through the cache.
+func (d *Decider) Allowed(u authz.User, route, method string) (bool, error) {
 	key := u.Role + "\x00" + u.Domain() + "\x00" + route + "\x00" + method
 	now := time.Now()
 	if v, ok := d.m.Load(key); ok {

@@ -1,0 +1,103 @@
+// Package policy is the Casbin policy that decides what each role may call,
+// pages and API alike (DOMAIN.md §7, ../shared/API.md "Tokens and roles"):
+// the model (model.conf, subject role, domain, route template, method) and
+// the base policy (policy.csv) embedded here, the rules in the database
+// (table casbin_rule, through the gorm adapter), the one check of a request
+// (Allowed) with its short-lived cache (Decider), and the watcher that keeps
+// every server instance's enforcer in step with the table (Watch).
+//
+// Only the HTTP server (internal/server), cmd/juizado and tests import it:
+// the users and actors of the domain are in internal/authz, without Casbin.
+// It owns the casbin_rule table.
+package policy
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"github.com/casbin/casbin/v2"
+	"github.com/casbin/casbin/v2/model"
+	gormadapter "github.com/casbin/gorm-adapter/v3"
+	"github.com/juizado/juizado/internal/authz"
+	"gorm.io/gorm"
+)
+
+//go:embed model.conf
+var modelText string
+
+//go:embed policy.csv
+var basePolicy []byte
+
+// Open returns a Casbin enforcer on the database's casbin_rule table,
+// after adding the embedded base policy rules that the table lacks.
+func Open(ctx context.Context, g *gorm.DB) (*casbin.SyncedEnforcer, error) {
+	m, err := model.NewModelFromString(modelText)
+	if err != nil {
+		return nil, fmt.Errorf("policy: model: %w", err)
+	}
+	handle := g.Session(&gorm.Session{NewDB: true}).WithContext(ctx)
+	gormadapter.TurnOffAutoMigrate(handle)
+	a, err := gormadapter.NewAdapterByDB(handle)
+	if err != nil {
+		return nil, fmt.Errorf("policy: adapter: %w", err)
+	}
+	e, err := casbin.NewSyncedEnforcer(m, a)
+	if err != nil {
+		return nil, fmt.Errorf("policy: enforcer: %w", err)
+	}
+	// The base policy is the floor: rules a release adds reach databases
+	// seeded by an earlier one; rules added in the database are kept.
+	rules, err := Base()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := e.AddPoliciesEx(rules); err != nil {
+		return nil, fmt.Errorf("policy: seeding the base policy: %w", err)
+	}
+	return e, nil
+}
+
+// Base returns the embedded base policy rules as [role, domain,
+// route, method]. A line is "p, role, domain, route, method", domain "*"
+// for every domain; a line of three fields (the format before domains,
+// "p, role, route, method") is read as applying to every domain.
+func Base() ([][]string, error) {
+	var rules [][]string
+	sc := bufio.NewScanner(bytes.NewReader(basePolicy))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, ",")
+		for i := range f {
+			f[i] = strings.TrimSpace(f[i])
+		}
+		if f[0] != "p" || (len(f) != 4 && len(f) != 5) {
+			return nil, fmt.Errorf("policy: bad policy line %q", line)
+		}
+		if len(f) == 4 {
+			f = []string{"p", f[1], authz.AnyDomain, f[2], f[3]}
+		}
+		for _, x := range f {
+			if x == "" {
+				return nil, fmt.Errorf("policy: bad policy line %q", line)
+			}
+		}
+		if !authz.IsRole(f[1]) {
+			return nil, fmt.Errorf("policy: policy line %q: unknown role %q", line, f[1])
+		}
+		rules = append(rules, f[1:])
+	}
+	return rules, sc.Err()
+}
+
+// Allowed makes the one check of a request: may the user's role, in the
+// user's domain, call the route template with the method?
+func Allowed(e *casbin.SyncedEnforcer, u authz.User, route, method string) (bool, error) {
+	return e.Enforce(u.Role, u.Domain(), route, method)
+}

@@ -1,0 +1,54 @@
+// Package layout holds tests of the module's shape as a whole (no code):
+// which packages the domain may depend on.
+package layout
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// domain are the packages of the law and its records: they know nothing
+// of HTTP, PDF or the access policy (issue 18; README "Layout").
+var domain = []string{"github.com/juizado/juizado/cases", "github.com/juizado/juizado/registry", "github.com/juizado/juizado/sanctions"}
+
+// forbidden are the module prefixes the domain must not reach, even
+// indirectly, with why.
+var forbidden = map[string]string{
+	"github.com/labstack/echo":                         "HTTP belongs to internal/server, internal/api and internal/ui",
+	"github.com/jung-kurt/gofpdf":                      "PDF belongs to internal/pdf",
+	"github.com/casbin/":                               "the access policy belongs to internal/authz/policy",
+	"github.com/juizado/juizado/internal/authz/policy": "the access policy is the HTTP server's",
+}
+
+// Issue 18: the domain's import graph has no Echo, gofpdf or Casbin — cases,
+// registry and sanctions use users and actors (internal/authz) but not the
+// Casbin policy (internal/authz/policy), which only the HTTP server,
+// cmd/juizado and tests import. The graph is the one the go tool builds
+// (go list -deps, tests excluded).
+func TestDomainImportsNoHTTPPDFOrCasbin(t *testing.T) {
+	args := append([]string{"list", "-deps"}, domain...)
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 20 {
+		t.Fatalf("go list -deps printed %d packages, want the whole graph", len(deps))
+	}
+	found := map[string]bool{}
+	for _, d := range deps {
+		found[d] = true
+		for prefix, why := range forbidden {
+			if strings.HasPrefix(d, prefix) {
+				t.Errorf("the domain (%s) depends on %s: %s", strings.Join(domain, ", "), d, why)
+			}
+		}
+	}
+	// The walk reached the domain and what it is allowed to use.
+	for _, want := range append(domain, "github.com/juizado/juizado/internal/authz", "gorm.io/gorm") {
+		if !found[want] {
+			t.Errorf("go list -deps of the domain lacks %s", want)
+		}
+	}
+}

@@ -321,7 +321,7 @@ func (s *Groups) logRead(ctx context.Context, a Actor, groupID int64, memberID *
 		table, record = "members", strconv.FormatInt(*memberID, 10)
 		detail["member_id"] = *memberID
 	}
-	return audit.Read(ctx, s.DB, db.Actor{ID: a.UserID, Name: a.Name, Role: a.Role, Domain: a.Court}, table, record, detail)
+	return audit.Read(ctx, s.DB, a, table, record, detail)
 }
 
 // Reads returns the recorded reads of group id's register, newest first

@@ -290,8 +290,8 @@ func Read(ctx context.Context, g *gorm.DB, fallback db.Actor, table, recordID st
 		a = fallback
 	}
 	var actorID *int64
-	if a.ID != 0 {
-		id := a.ID
+	if a.UserID != 0 {
+		id := a.UserID
 		actorID = &id
 	}
 	var after *string
@@ -304,7 +304,7 @@ func Read(ctx context.Context, g *gorm.DB, fallback db.Actor, table, recordID st
 		after = &s
 	}
 	return db.Conn(ctx, g).Exec(`INSERT INTO audit_log (id, actor_id, actor_name, role, domain, action, table_name, record_id, after, prev_hash, row_hash)
-		VALUES (0, ?, ?, ?, ?, 'read', ?, ?, ?::jsonb, '\x', '\x')`, actorID, a.Name, a.Role, a.Domain, table, recordID, after).Error
+		VALUES (0, ?, ?, ?, ?, 'read', ?, ?, ?::jsonb, '\x', '\x')`, actorID, a.Name, a.Role, a.Domain(), table, recordID, after).Error
 }
 
 // Counts returns how many rows the audit trail has and how many signed

@@ -74,17 +74,7 @@ const AnyDomain = "*"
 
 // Domain names the user's domain, as the policy and the audit trail spell
 // it: the court code (staff), "group:ID" (fan_group) or "club:NAME" (club).
-func (u User) Domain() string {
-	switch {
-	case u.CourtCode != nil:
-		return *u.CourtCode
-	case u.GroupID != nil:
-		return fmt.Sprintf("group:%d", *u.GroupID)
-	case u.Club != nil:
-		return "club:" + *u.Club
-	}
-	return ""
-}
+func (u User) Domain() string { return u.Actor().Domain() }
 
 // ErrUnauthenticated is returned by Authenticate for a missing, unknown,
 // expired or revoked token (HTTP 401).

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib" // also the database/sql driver "pgx"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/migrations"
 	"github.com/pressly/goose/v3"
 	"gorm.io/driver/postgres"
@@ -86,17 +87,13 @@ type txKey struct{}
 
 type actorKey struct{}
 
-// Actor is who acts as the audit trail records it: the user's id, name,
-// role and domain (court code, "group:ID" or "club:NAME", as
-// authz.User.Domain spells it). Zero for the system. The services take an
-// authz.Actor; the server puts this record of the same user in the
-// request's context (WithActor).
-type Actor struct {
-	ID     int64
-	Name   string
-	Role   string
-	Domain string
-}
+// Actor is who acts, as the audit trail records it: the one actor type of
+// the module (internal/actor; authz.Actor is the same type), whose id,
+// name, role and domain (Actor.Domain: court code, "group:ID" or
+// "club:NAME") each audited write records. The zero Actor is the system.
+// The server puts the signed-in user's actor in the request's context
+// (WithActor).
+type Actor = actor.Actor
 
 // WithActor returns ctx carrying the actor whose writes the audit trail
 // records (migration 00006: the transaction settings juizado.actor_*).
@@ -121,11 +118,11 @@ func WithTx(ctx context.Context, g *gorm.DB, fn func(ctx context.Context) error)
 	return g.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if a, ok := ActorFrom(ctx); ok {
 			id := ""
-			if a.ID != 0 {
-				id = fmt.Sprint(a.ID)
+			if a.UserID != 0 {
+				id = fmt.Sprint(a.UserID)
 			}
 			if err := tx.Exec(`SELECT set_config('juizado.actor_id', ?, true), set_config('juizado.actor_name', ?, true),
-				set_config('juizado.actor_role', ?, true), set_config('juizado.actor_domain', ?, true)`, id, a.Name, a.Role, a.Domain).Error; err != nil {
+				set_config('juizado.actor_role', ?, true), set_config('juizado.actor_domain', ?, true)`, id, a.Name, a.Role, a.Domain()).Error; err != nil {
 				return err
 			}
 		}

@@ -232,7 +232,7 @@ func (s *Server) CurrentUser(c echo.Context) (authz.User, bool) {
 // setUser makes u the request's user and the audit trail's actor.
 func (s *Server) setUser(c echo.Context, u authz.User) {
 	c.Set(UserKey, u)
-	c.SetRequest(c.Request().WithContext(db.WithActor(c.Request().Context(), db.Actor{ID: u.ID, Name: u.Name, Role: u.Role, Domain: u.Domain()})))
+	c.SetRequest(c.Request().WithContext(db.WithActor(c.Request().Context(), u.Actor())))
 }
 
 // SignIn starts the user's session: a new session token (no fixation),

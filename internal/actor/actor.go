@@ -1,0 +1,37 @@
+// Package actor defines who acts: the one "who acts" type of the module,
+// taken by the services (as authz.Actor, cases.Actor, registry.Actor) and
+// recorded by the audit trail (as db.Actor, carried in the context). It is
+// a package of its own, with no imports of the module, so that both
+// internal/db (which authz imports) and internal/authz can name it.
+package actor
+
+import "fmt"
+
+// Actor is who acts in a service call and in the audit trail: the
+// authenticated user's id, name and role, and their domain (the court of
+// staff, TR.OOOO; the group of a fan_group manager; the club of a club
+// account). The zero UserID is the system or an anonymous caller.
+// authz.User.Actor builds it from an account.
+type Actor struct {
+	UserID  int64
+	Name    string
+	Role    string
+	Court   string
+	GroupID int64  // fan_group role only
+	Club    string // club role only
+}
+
+// Domain names the actor's domain as the access policy and the audit trail
+// spell it (DOMAIN.md §7): the court code (staff), "group:ID" (fan_group)
+// or "club:NAME" (club); "" for none.
+func (a Actor) Domain() string {
+	switch {
+	case a.Court != "":
+		return a.Court
+	case a.GroupID != 0:
+		return fmt.Sprintf("group:%d", a.GroupID)
+	case a.Club != "":
+		return "club:" + a.Club
+	}
+	return ""
+}

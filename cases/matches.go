@@ -478,7 +478,8 @@ func (s *Service) recomputeMatchTerms(ctx context.Context, actor Actor) ([]int64
 	tx := db.Conn(ctx, s.DB)
 	today := civil.Today(s.now(), s.Loc)
 	var bans []sanctions.Ban
-	if err := tx.Where("court_code = ? AND match_term IS NOT NULL AND status = 'active' AND (last_day IS NULL OR last_day >= ?)", actor.Court, today).
+	notEnded := sanctions.InForceOrToStartCond("", today)
+	if err := tx.Where("court_code = ? AND match_term IS NOT NULL", actor.Court).Where(notEnded.SQL, notEnded.Args...).
 		Order("id").Find(&bans).Error; err != nil {
 		return nil, err
 	}

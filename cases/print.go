@@ -24,13 +24,15 @@ type BanStatus struct {
 }
 
 // BanStatusOf returns the ban status of cpf (11 digits) in the actor's
-// court on day (the court's date): the bans active whose last day is not
-// before day, those awaiting the final judgment, and the name.
+// court on day (the court's date): the bans in force on day or that will
+// be without a new decision (sanctions.InForceOrToStartCond), those
+// awaiting the final judgment, and the name.
 func (s *Service) BanStatusOf(ctx context.Context, actor Actor, cpf string, day civil.Date) (*BanStatus, error) {
 	var out BanStatus
 	g := db.Conn(ctx, s.DB)
-	if err := g.Where("cpf = ? AND court_code = ? AND status = ? AND (last_day IS NULL OR last_day >= ?)",
-		cpf, actor.Court, sanctions.StatusActive, day).Order("first_day, id").Find(&out.Bans).Error; err != nil {
+	inForce := sanctions.InForceOrToStartCond("", day)
+	if err := g.Where("cpf = ? AND court_code = ?", cpf, actor.Court).Where(inForce.SQL, inForce.Args...).
+		Order("first_day, id").Find(&out.Bans).Error; err != nil {
 		return nil, err
 	}
 	if err := g.Where("cpf = ? AND court_code = ? AND status = ?", cpf, actor.Court, sanctions.StatusAwaitingFinal).

@@ -3,7 +3,6 @@ package api
 import (
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/juizado/juizado/cases"
@@ -59,9 +58,9 @@ func (s *API) creditBan(c echo.Context) error {
 // decideBreach: POST /api/v1/breaches/:id/decision {decision, balance_days?,
 // reason} (the judge of the case; DOMAIN.md §8).
 func (s *API) decideBreach(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return errs.New(errs.NotFound, fmt.Sprintf("Descumprimento %q não encontrado.", c.Param("id")))
+	id, err := ParseID(c, "id", "Descumprimento %q não encontrado.")
+	if err != nil {
+		return err
 	}
 	var in cases.BreachDecisionInput
 	if err := server.BindJSON(c, &in); err != nil {
@@ -72,14 +71,6 @@ func (s *API) decideBreach(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"breach": br})
-}
-
-func banID(c echo.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, errs.New(errs.NotFound, fmt.Sprintf("Impedimento %q não encontrado: o identificador deve ser um número inteiro positivo.", c.Param("id")))
-	}
-	return id, nil
 }
 
 // reportingWindows: GET /api/v1/bans/:id/reporting-windows[?format=ics]

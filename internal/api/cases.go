@@ -13,16 +13,6 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// PathID reads the case id in the path parameter name: errs.NotFound
-// ("Processo ... não encontrado") when it is not a positive integer.
-func PathID(c echo.Context, name string) (int64, error) {
-	id, err := strconv.ParseInt(c.Param(name), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, errs.New(errs.NotFound, fmt.Sprintf("Processo %q não encontrado: o identificador deve ser um número inteiro positivo.", c.Param(name)))
-	}
-	return id, nil
-}
-
 // fileCase: POST /api/v1/cases (prosecutor, police). With an
 // Idempotency-Key header, a filing repeated by the same filer with the
 // same key and body answers 200 with the first case (Idempotent-Replayed:

@@ -3,9 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
-	"strconv"
 
-	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/registry"
@@ -20,16 +18,6 @@ type GroupHandlers struct {
 	API  *API             // the API it belongs to
 	Svc  *registry.Groups // the groups' and registers' service
 	docs *pdf.Service     // the register extract (PDF)
-}
-
-// IDParam reads the path parameter id of a what ("Torcida", "Associado", "Token"):
-// errs.NotFound naming what when it is not a positive integer.
-func IDParam(c echo.Context, what string) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, errs.New(errs.NotFound, fmt.Sprintf("%s %q não encontrado(a): o identificador deve ser um número inteiro positivo.", what, c.Param("id")))
-	}
-	return id, nil
 }
 
 // NoStore marks a response with personal data as not cacheable.

@@ -202,9 +202,9 @@ func (s *API) settle(c echo.Context) error {
 // fan group registered in the case's court (cases.Service.LinkGroup); 200
 // with the case. A malformed or unknown defendant id is 404.
 func (s *API) linkGroup(c echo.Context) error {
-	did, err := strconv.ParseInt(c.Param("defendant_id"), 10, 64)
-	if err != nil || did <= 0 {
-		return errs.New(errs.NotFound, fmt.Sprintf("Réu %q não encontrado: o identificador deve ser um número inteiro positivo.", c.Param("defendant_id")))
+	did, err := defendantID(c)
+	if err != nil {
+		return err
 	}
 	return caseWrite(s, c, http.StatusOK, func(id int64, in cases.LinkGroupInput) (any, error) {
 		return s.Cases.LinkGroup(c.Request().Context(), server.Actor(c), id, did, in)
@@ -226,9 +226,9 @@ func (s *API) notify(c echo.Context) error {
 // bans, warnings} and the case's ETag. A malformed or unknown defendant id
 // is 404.
 func (s *API) identify(c echo.Context) error {
-	did, err := strconv.ParseInt(c.Param("defendant_id"), 10, 64)
-	if err != nil || did <= 0 {
-		return errs.New(errs.NotFound, fmt.Sprintf("Réu %q não encontrado: o identificador deve ser um número inteiro positivo.", c.Param("defendant_id")))
+	did, err := defendantID(c)
+	if err != nil {
+		return err
 	}
 	return caseWrite(s, c, http.StatusOK, func(id int64, in cases.IdentificationInput) (any, error) {
 		return s.Cases.Identify(c.Request().Context(), server.Actor(c), id, did, in)
@@ -365,9 +365,9 @@ func (s *API) listEvidence(c echo.Context) error {
 // GetEvidence: GET /api/v1/evidence/:id (staff of the court): the file as
 // stored, with its type and SHA-256.
 func (s *API) GetEvidence(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return errs.New(errs.NotFound, fmt.Sprintf("Prova %q não encontrada.", c.Param("id")))
+	id, err := ParseID(c, "id", "Prova %q não encontrada.")
+	if err != nil {
+		return err
 	}
 	v, data, err := s.Cases.GetEvidence(c.Request().Context(), server.Actor(c), id)
 	if err != nil {

@@ -35,7 +35,7 @@ func Unsupported(c echo.Context, accepted string) error {
 // BindJSON decodes a JSON body into dst: 415 for a missing Content-Type or
 // another media type, 400 for an unreadable body (not JSON, not UTF-8, not
 // an object), 422 naming the field (with array indices) for a key named
-// twice in one object, a key dst does not take (strictjson.go), a value of
+// twice in one object, a key dst does not take (strict_json.go), a value of
 // the wrong type or a string that holds a NUL character, which PostgreSQL
 // cannot store.
 func BindJSON(c echo.Context, dst any) error {

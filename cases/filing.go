@@ -380,18 +380,36 @@ func (s *Service) DistributePending(ctx context.Context, court string) (int, err
 	return n, err
 }
 
+// birthDate reads a defendant's birth date (AAAA-MM-DD) into field's
+// errors: after today or before 1900 is "range"; under 18 on the date of
+// the facts (when known) is "adult": the case belongs to the Justiça da
+// Infância e Juventude (Lei 8.069/1990, ECA, art. 104; CF art. 228). ok
+// is false when the date is unreadable or out of range; a minor's date is
+// returned with ok true and the error added.
+func birthDate(f *errs.Fields, field, raw string, today, facts civil.Date) (civil.Date, bool) {
+	bd, ok := parseDate(f, field, raw)
+	if !ok {
+		return bd, false
+	}
+	if bd.After(today) || bd.Year < 1900 {
+		f.Add(field, "range", "data de nascimento fora do intervalo possível.")
+		return bd, false
+	}
+	if !facts.IsZero() && civil.MinorOn(bd, facts) {
+		f.Add(field, "adult", "menor de 18 anos na data dos fatos: o caso é da Justiça da Infância e Juventude (ECA), não do juizado.")
+	}
+	return bd, true
+}
+
+// FilerKindPT names in Portuguese who filed or reported (a representation's
+// filed_by.kind, and reported_by.role): the words of the docket and of the
+// documents.
+var FilerKindPT = map[string]string{"prosecutor": "Ministério Público", "police": "autoridade policial", "other_authority": "outra autoridade",
+	"home_club": "clube mandante", "fan": "torcedor presente à partida"}
+
 func kindPT(k string) string {
-	switch k {
-	case "prosecutor":
-		return "Ministério Público"
-	case "police":
-		return "autoridade policial"
-	case "other_authority":
-		return "outra autoridade"
-	case "home_club":
-		return "clube mandante"
-	case "fan":
-		return "torcedor presente à partida"
+	if w, ok := FilerKindPT[k]; ok {
+		return w
 	}
 	return k
 }
@@ -512,15 +530,8 @@ func (s *Service) validate(ctx context.Context, court string, in Representation)
 			}
 			if d.BirthDate == "" {
 				f.Add(p+".birth_date", "required", "informe a data de nascimento (AAAA-MM-DD).")
-			} else if bd, ok := parseDate(&f, p+".birth_date", d.BirthDate); !ok {
-				// parseDate said why
-			} else if bd.After(civil.Today(now, s.Loc)) || bd.Year < 1900 {
-				f.Add(p+".birth_date", "range", "data de nascimento fora do intervalo possível.")
-			} else {
+			} else if bd, ok := birthDate(&f, p+".birth_date", d.BirthDate, civil.Today(now, s.Loc), v.factsDate); ok {
 				def.BirthDate = &bd
-				if !v.factsDate.IsZero() && civil.MinorOn(bd, v.factsDate) {
-					f.Add(p+".birth_date", "adult", "menor de 18 anos na data dos fatos: o caso é da Justiça da Infância e Juventude (ECA), não do juizado.")
-				}
 			}
 			if d.CPF != nil && strings.TrimSpace(*d.CPF) != "" {
 				cpf, err := registry.ParseCPF(*d.CPF)

@@ -106,15 +106,8 @@ func (s *Service) Identify(ctx context.Context, actor Actor, caseID, defendantID
 		}
 		var birth *civil.Date
 		if strings.TrimSpace(in.BirthDate) != "" {
-			if bd, ok := parseDate(&f, "birth_date", strings.TrimSpace(in.BirthDate)); ok {
-				switch {
-				case bd.After(civil.Today(now, s.Loc)) || bd.Year < 1900:
-					f.Add("birth_date", "range", "data de nascimento fora do intervalo possível.")
-				case civil.MinorOn(bd, c.FactsDate):
-					f.Add("birth_date", "adult", "menor de 18 anos na data dos fatos: o caso é da Justiça da Infância e Juventude (ECA), não do juizado.")
-				default:
-					birth = &bd
-				}
+			if bd, ok := birthDate(&f, "birth_date", strings.TrimSpace(in.BirthDate), civil.Today(now, s.Loc), c.FactsDate); ok {
+				birth = &bd
 			}
 		}
 		if err := f.Err(); err != nil {

@@ -8,14 +8,10 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/juizado/juizado/internal/pgcluster"
 	"github.com/juizado/juizado/internal/pgtest"
@@ -67,21 +63,5 @@ func run(fast bool, buffers string, args []string) (int, error) {
 	}
 	defer c.Stop()
 	fmt.Fprintf(os.Stderr, "pgrun: PostgreSQL at %s (fsync %v, shared_buffers %s)\n", c.Dir, map[bool]string{true: "off", false: "on"}[fast], buffers)
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.Env = append(os.Environ(), pgtest.EnvDSN+"="+c.DSN("postgres"))
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-	go func() {
-		s := <-sig
-		if cmd.Process != nil {
-			_ = cmd.Process.Signal(s)
-		}
-	}()
-	err = cmd.Run()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode(), nil
-	}
-	return 0, err
+	return pgtest.RunCommand(c, args)
 }

@@ -207,8 +207,7 @@ type BanData struct {
 
 var statusPT = cases.StatusPT
 
-var filerPT = map[string]string{"prosecutor": "Ministério Público", "police": "autoridade policial", "other_authority": "outra autoridade",
-	"home_club": "clube mandante", "fan": "torcedor presente à partida"}
+var filerPT = cases.FilerKindPT
 
 var conductPT = map[string]string{
 	sanctions.WordViolence:               "praticar ou incitar a violência",
@@ -324,7 +323,7 @@ type DeadlineData struct {
 	WorkingDays, Waived                              bool
 }
 
-var partyPT = map[string]string{cases.PartyDefendant: "réu", cases.PartyDefence: "defesa", cases.PartyProsecution: "Ministério Público"}
+var partyPT = cases.PartyPT
 
 // WithBan picks the ban id of the case (and its defendant) for a sentence,
 // notice or letter; false when the case has no such ban. For a group ban

@@ -2,6 +2,7 @@ package pdf
 
 import (
 	"fmt"
+	"github.com/juizado/juizado/registry"
 	"strings"
 	"time"
 
@@ -35,12 +36,13 @@ func ShortDateTime(t time.Time, loc *time.Location) string {
 	return t.In(loc).Format("02/01/2006 15:04")
 }
 
-// FormatCPF writes 11 digits as 000.000.000-00; anything else unchanged.
+// FormatCPF writes 11 digits as 000.000.000-00 (registry.CPF.Formatted);
+// anything else unchanged.
 func FormatCPF(digits string) string {
-	if len(digits) != 11 || strings.Trim(digits, "0123456789") != "" {
+	if strings.Trim(digits, "0123456789") != "" {
 		return digits
 	}
-	return digits[0:3] + "." + digits[3:6] + "." + digits[6:9] + "-" + digits[9:11]
+	return registry.CPF(digits).Formatted()
 }
 
 // FormatCNJ writes a 20-digit CNJ number as NNNNNNN-DD.AAAA.J.TR.OOOO (Res.

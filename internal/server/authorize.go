@@ -77,3 +77,13 @@ func Actor(c echo.Context) authz.Actor {
 	u, _ := c.Get(UserKey).(authz.User)
 	return u.Actor()
 }
+
+// May reports whether the Casbin policy lets user u call route (an Echo
+// route template, "/processos/:id/acordo") with method: the one decision
+// authorize makes, asked by a page that shows a form only to whom may send
+// it. An error of the policy store answers false (the form is not shown;
+// the route itself still decides when called).
+func (s *Server) May(u authz.User, method, route string) bool {
+	ok, err := s.decider.Allowed(u, route, method)
+	return err == nil && ok
+}

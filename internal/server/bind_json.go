@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net/http"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -34,7 +35,7 @@ func Unsupported(c echo.Context, accepted string) error {
 // BindJSON decodes a JSON body into dst: 415 for a missing Content-Type or
 // another media type, 400 for an unreadable body (not JSON, not UTF-8, not
 // an object), 422 naming the field (with array indices) for a key named
-// twice in one object, a key dst does not take (strictjson.go), a value of
+// twice in one object, a key dst does not take (strict_json.go), a value of
 // the wrong type or a string that holds a NUL character, which PostgreSQL
 // cannot store.
 func BindJSON(c echo.Context, dst any) error {
@@ -116,6 +117,14 @@ func unreadableJSON(err error) error {
 	return errs.New(errs.Unreadable, "JSON ilegível: o corpo termina antes de fechar o objeto ou não é JSON.")
 }
 
+// jsonPath is the dotted path of key k inside path ("" for the top).
+func jsonPath(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
+}
+
 // findNUL returns the dotted path of the first string (or key) holding a NUL.
 func findNUL(v any, path string) string {
 	switch t := v.(type) {
@@ -124,16 +133,8 @@ func findNUL(v any, path string) string {
 			return path
 		}
 	case map[string]any:
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			p := k
-			if path != "" {
-				p = path + "." + k
-			}
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			p := jsonPath(path, k)
 			if strings.ContainsRune(k, 0) {
 				return path
 			}
@@ -174,11 +175,7 @@ func locate(v any, segs []string, kind, path string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	p := segs[0]
-	if path != "" {
-		p = path + "." + segs[0]
-	}
-	return locate(child, segs[1:], kind, p)
+	return locate(child, segs[1:], kind, jsonPath(path, segs[0]))
 }
 
 func jsonKind(v any) string {

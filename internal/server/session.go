@@ -3,9 +3,10 @@ package server
 // Sessions for people's HTML pages: the scs session manager on its
 // PostgreSQL store (table sessions, migration 00008), the session cookie
 // (HttpOnly, SameSite=Lax, Secure behind TLS), a CSRF token kept in the
-// session and checked on every form and the signed-in user (currentUser);
-// page routes are guarded by authorize (auth.go) as API routes are. The JSON API under /api/v1 keeps
-// its bearer tokens: no session, no cookie, no CSRF.
+// session and checked on every form and the signed-in user (CurrentUser);
+// page routes are guarded by authorize (authorize.go) as API routes are.
+// The JSON API under /api/v1 keeps its bearer tokens: no session, no
+// cookie, no CSRF.
 
 import (
 	"context"

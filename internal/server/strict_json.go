@@ -11,9 +11,10 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"mime"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/juizado/juizado/internal/errs"
@@ -58,10 +59,7 @@ func dupValue(dec *json.Decoder, path string) (string, error) {
 				return "", err
 			}
 			k, _ := kt.(string)
-			p := k
-			if path != "" {
-				p = path + "." + k
-			}
+			p := jsonPath(path, k)
 			if seen[k] {
 				return p, nil
 			}
@@ -114,16 +112,8 @@ func unknownField(tree any, t reflect.Type, path string) string {
 			return ""
 		}
 		fields := jsonFields(t)
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			p := k
-			if path != "" {
-				p = path + "." + k
-			}
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			p := jsonPath(path, k)
 			ft, ok := fields[k]
 			if !ok {
 				// encoding/json matches names case-insensitively.

@@ -42,7 +42,7 @@ func (s *UI) renderHolidays(c echo.Context, status int, p server.Page) error {
 		return s.pageFail(c, err)
 	}
 	p.Title = fmt.Sprintf("Feriados do juizado (%d)", year)
-	p.Data = holidaysData{Year: year, Prev: year - 1, Next: year + 1, Items: items, CanAdd: pageUser(c).Role == "clerk"}
+	p.Data = holidaysData{Year: year, Prev: year - 1, Next: year + 1, Items: items, CanAdd: s.May(pageUser(c), http.MethodPost, "/feriados")}
 	return s.Page(c, status, "feriados", p)
 }
 

@@ -69,7 +69,7 @@ func (s *UI) renderCase(c echo.Context, status int, p server.Page) error {
 		return s.pageFail(c, err)
 	}
 	u := pageUser(c)
-	d := caseData{Case: v, Evidence: ev, Kinds: cases.HearingKinds[v.Flow], Actions: caseActionsFor(v, u.Role, u.ID, civil.Today(s.Now(), s.Deps.Loc))}
+	d := caseData{Case: v, Evidence: ev, Kinds: cases.HearingKinds[v.Flow], Actions: caseActionsFor(v, u.Role, u.ID, civil.Today(s.Now(), s.Deps.Loc), func(route string) bool { return s.May(u, http.MethodPost, route) })}
 	for _, t := range v.Next {
 		if t.Via == "" && slices.Contains(t.Roles, u.Role) {
 			d.Next = append(d.Next, t)
@@ -155,7 +155,12 @@ type caseActions struct {
 }
 
 // caseActionsFor computes the forms of case v for user u on day today.
-func caseActionsFor(v *cases.View, role string, userID int64, today civil.Date) caseActions {
+//
+// may reports whether the policy lets the user POST to a page route of the
+// case ("/processos/:id/acordo"): which forms show is the policy's
+// decision; what this function adds is the case's own state (its phase,
+// the judge it is distributed to).
+func caseActionsFor(v *cases.View, role string, userID int64, today civil.Date, may func(route string) bool) caseActions {
 	a := caseActions{Today: today.BR()}
 	if v == nil {
 		return a
@@ -169,7 +174,7 @@ func caseActionsFor(v *cases.View, role string, userID int64, today civil.Date) 
 		}
 		return false
 	}
-	a.Offer = role == "prosecutor" && (allowed(cases.StatusPleaOffered, true) || v.Status == cases.StatusPleaOffered)
+	a.Offer = may("/processos/:id/acordo") && (allowed(cases.StatusPleaOffered, true) || v.Status == cases.StatusPleaOffered)
 	if a.JudgeOfCase {
 		a.Suspend = allowed(cases.StatusConditionalSuspension, true)
 		if allowed(cases.StatusExecuting, true) { // plea_accepted → executing, via the homologation
@@ -185,7 +190,7 @@ func caseActionsFor(v *cases.View, role string, userID int64, today civil.Date) 
 			a.Homologate = len(a.Accepted) > 0
 		}
 	}
-	if (role == "clerk" || a.JudgeOfCase) && v.Sentenceable {
+	if may("/processos/:id/torcida") && (role != "judge" || a.JudgeOfCase) && v.Sentenceable {
 		for _, d := range v.Defendants {
 			if d.Kind == "fan_group" && d.GroupID == nil {
 				a.Unlinked = append(a.Unlinked, d)
@@ -193,7 +198,7 @@ func caseActionsFor(v *cases.View, role string, userID int64, today civil.Date) 
 		}
 	}
 	// cases.Service.Notify takes the notification of a decided case.
-	a.Notify = role == "clerk" && (v.Status == cases.StatusSentenced || v.Status == cases.StatusJudgment)
+	a.Notify = may("/processos/:id/intimacoes") && (v.Status == cases.StatusSentenced || v.Status == cases.StatusJudgment)
 	if a.Notify {
 		a.Parties = []string{cases.PartyDefendant}
 		if v.Flow == cases.FlowCriminal {
@@ -202,8 +207,8 @@ func caseActionsFor(v *cases.View, role string, userID int64, today civil.Date) 
 		a.Parties = append(a.Parties, cases.PartyProsecution)
 	}
 	a.Precautionary = a.JudgeOfCase && len(v.Defendants) > 0 && !slices.Contains([]string{cases.StatusFinal, cases.StatusExecuting, cases.StatusArchived, cases.StatusSettlement}, v.Status)
-	a.AppealResult = role == "clerk" && v.Status == cases.StatusAppeal
-	if role == "clerk" || role == "judge" {
+	a.AppealResult = may("/processos/:id/recurso") && v.Status == cases.StatusAppeal
+	if may("/processos/:id/identificacao") {
 		for _, d := range v.Defendants {
 			if d.AwaitingIdentification {
 				a.Unidentified = append(a.Unidentified, d)

@@ -15,7 +15,7 @@ import (
 	"github.com/juizado/juizado/internal/web"
 )
 
-// policyRefusal is what authorize (internal/server/auth.go) answers when the
+// policyRefusal is what authorize (internal/server/authorize.go) answers when the
 // Casbin policy refuses a signed-in user (page) or a token (API).
 var policyRefusal = regexp.MustCompile(`não tem (acesso a esta página|permissão para esta operação)`)
 

@@ -5,12 +5,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"os/signal"
-	"syscall"
 
 	"github.com/juizado/juizado/internal/pgtest"
 )
@@ -30,25 +26,10 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Fprintln(os.Stderr, "testcluster: PostgreSQL at", c.Dir)
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.Env = append(os.Environ(), pgtest.EnvDSN+"="+c.DSN("postgres"))
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-	go func() {
-		s := <-sig
-		if cmd.Process != nil {
-			_ = cmd.Process.Signal(s)
-		}
-	}()
-	err = cmd.Run()
+	code, err := pgtest.RunCommand(c, args)
 	cleanup()
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		os.Exit(ee.ExitCode())
-	case err != nil:
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "testcluster:", err)
-		os.Exit(1)
 	}
+	os.Exit(code)
 }

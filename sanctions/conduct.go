@@ -127,3 +127,29 @@ func containsAny(list []string, ws ...string) bool {
 	}
 	return false
 }
+
+// ConductLabelPT names each conduct word in the short Portuguese of the
+// case pages ("tumulto"); ConductStatutePT in the words of the statute
+// the documents print (Lei 14.597/2023, art. 201: "promover tumulto").
+var ConductLabelPT = map[string]string{
+	"violence": "violência (praticou ou incitou)", "riot": "tumulto", "invasion": "invasão de área restrita",
+	"weapons": "porte de instrumento de violência", "fan_fight": "briga entre torcidas", "racism": "racismo no esporte",
+	"against_women": "crime contra a mulher", "organiser": "organizou, preparou ou incitou",
+	"discrimination":           "conduta discriminatória, xenófoba, homofóbica ou transfóbica",
+	"training_ground_invasion": "invasão de centro de treinamento", "attack_on_sport_people": "agressão a atleta, árbitro, organizador ou jornalista esportivo",
+}
+
+// ConductStatutePT: see ConductLabelPT.
+var ConductStatutePT = map[string]string{
+	WordViolence:               "praticar ou incitar a violência",
+	WordRiot:                   "promover tumulto",
+	WordInvasion:               "invadir local restrito aos competidores ou árbitros",
+	WordWeapons:                "portar instrumentos que possam servir à prática de violência",
+	WordFanFight:               "participar de briga de torcidas",
+	WordRacism:                 "racismo no esporte",
+	WordAgainstWomen:           "infração cometida contra mulheres",
+	WordOrganiser:              "organizar, preparar ou incitar o tumulto",
+	WordDiscrimination:         "condutas discriminatórias, xenófobas, homofóbicas ou transfóbicas",
+	WordTrainingGroundInvasion: "invasão de local de treinamento",
+	WordAttackOnSportPeople:    "ilícitos contra esportistas, árbitros, organizadores ou jornalistas esportivos",
+}

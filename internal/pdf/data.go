@@ -209,19 +209,7 @@ var statusPT = cases.StatusPT
 
 var filerPT = cases.FilerKindPT
 
-var conductPT = map[string]string{
-	sanctions.WordViolence:               "praticar ou incitar a violência",
-	sanctions.WordRiot:                   "promover tumulto",
-	sanctions.WordInvasion:               "invadir local restrito aos competidores ou árbitros",
-	sanctions.WordWeapons:                "portar instrumentos que possam servir à prática de violência",
-	sanctions.WordFanFight:               "participar de briga de torcidas",
-	sanctions.WordRacism:                 "racismo no esporte",
-	sanctions.WordAgainstWomen:           "infração cometida contra mulheres",
-	sanctions.WordOrganiser:              "organizar, preparar ou incitar o tumulto",
-	sanctions.WordDiscrimination:         "condutas discriminatórias, xenófobas, homofóbicas ou transfóbicas",
-	sanctions.WordTrainingGroundInvasion: "invasão de local de treinamento",
-	sanctions.WordAttackOnSportPeople:    "ilícitos contra esportistas, árbitros, organizadores ou jornalistas esportivos",
-}
+var conductPT = sanctions.ConductStatutePT
 
 var sourcePT = map[sanctions.Source]string{
 	sanctions.FromSentence:              "sentença condenatória",

@@ -1,10 +1,10 @@
 package server
 
-// Helpers of people's pages: the template functions (dates dd/mm/aaaa,
-// CPF formatted, labels in Portuguese, form fields with their error next
-// to them), the flash message left for the page after a redirect, the
-// mapping of a service's typed error to a page, and the parsing of dates
-// typed as dd/mm/aaaa.
+// The template functions of people's pages: dates as dd/mm/aaaa, CPF
+// formatted, labels in Portuguese (from their owners: sanctions, cases),
+// form fields with their error next to them. The flash message and the
+// mapping of a service's error to a page are in internal/ui
+// (page_helpers.go); typed dates are read by internal/ui/form.
 
 import (
 	"fmt"
@@ -221,15 +221,7 @@ func DateTimeBR(v any, loc *time.Location) string {
 	return ""
 }
 
-var conductLabels = map[string]string{
-	"violence": "violência (praticou ou incitou)", "riot": "tumulto", "invasion": "invasão de área restrita",
-	"weapons": "porte de instrumento de violência", "fan_fight": "briga entre torcidas", "racism": "racismo no esporte",
-	"against_women": "crime contra a mulher", "organiser": "organizou, preparou ou incitou",
-	"discrimination":           "conduta discriminatória, xenófoba, homofóbica ou transfóbica",
-	"training_ground_invasion": "invasão de centro de treinamento", "attack_on_sport_people": "agressão a atleta, árbitro, organizador ou jornalista esportivo",
-}
-
-func conductLabel(w string) string { return OrSelf(conductLabels[w], w) }
+func conductLabel(w string) string { return OrSelf(sanctions.ConductLabelPT[w], w) }
 
 var placeLabels = map[string]string{"at_venue": "no local do evento (até 500 m)", "within_5000m": "num raio de 5.000 m do local",
 	"on_route": "no trajeto de ida ou volta", "beyond_5000m": "além de 5.000 m do local"}

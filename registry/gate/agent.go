@@ -97,16 +97,9 @@ type Agent struct {
 	venues, clubs map[string]bool
 	spool         *Spool
 
-	mu    sync.RWMutex
-	byCPF map[string][]indexed
-
-	reg    *prometheus.Registry
-	checks *prometheus.CounterVec
-}
-
-type indexed struct {
-	court string
-	e     Entry
+	reg                *prometheus.Registry
+	checks             *prometheus.CounterVec
+	checkedY, checkedN prometheus.Counter // checks{blocked="true"}, {blocked="false"}
 }
 
 // New builds an agent from cfg, loading each court's stored copy from
@@ -140,70 +133,50 @@ func New(cfg Config, now func() time.Time) (*Agent, error) {
 		if err := c.Load(); err != nil && !errors.Is(err, ErrRefused) {
 			return nil, err
 		}
-		c.onChange = a.reindex
 		a.Courts = append(a.Courts, c)
 	}
 	a.spool = &Spool{Path: filepath.Join(cfg.DataDir, "checks.jsonl"), Device: cfg.Device}
-	a.reindex()
 	a.metrics()
 	return a, nil
 }
 
-// reindex rebuilds the CPF index from every court's copy (in force and
-// upcoming entries; dates are judged at check time).
-func (a *Agent) reindex() {
-	m := map[string][]indexed{}
-	for _, c := range a.Courts {
-		c.mu.Lock()
-		st, name := c.state, c.name()
-		c.mu.Unlock()
-		if st == nil {
-			continue
-		}
-		for _, e := range st.entries {
-			m[e.CPF] = append(m[e.CPF], indexed{name, e})
-		}
-		for id, e := range st.upcoming {
-			if _, dup := st.entries[id]; !dup {
-				m[e.CPF] = append(m[e.CPF], indexed{name, e})
-			}
-		}
-	}
-	a.mu.Lock()
-	a.byCPF = m
-	a.mu.Unlock()
-}
-
 // Check answers whether cpf (11 digits) is blocked now at this gate: any
 // court's entry in force today (America/Sao_Paulo, the agent's clock) that
-// covers a venue the gate guards. The check is recorded in the spool.
+// covers a venue the gate guards. The check is recorded in the spool. Each
+// court's index is read under its read lock (a page is applied in place
+// under the write lock), so the cost does not depend on the number of
+// entries: about 0.5 µs (BenchmarkGate, bench/README.md).
 func (a *Agent) Check(cpf string) CheckResult {
 	now := a.Now()
-	day := now.In(a.Loc).Format("2006-01-02")
-	r := CheckResult{CPF: cpf, Bans: []CheckBan{}, Versions: map[string]int64{}, CheckedAt: now.UTC()}
-	a.mu.RLock()
-	list := a.byCPF[cpf]
-	a.mu.RUnlock()
-	for _, x := range list {
-		if applies(&x.e, day, a.venues, a.clubs) {
-			court := x.e.Court
-			if court == "" {
-				court = x.court
-			}
-			r.Bans = append(r.Bans, CheckBan{BanID: x.e.BanID, FirstDay: x.e.FirstDay, LastDay: x.e.LastDay, CaseNumber: x.e.CaseNumber,
-				Court: court, Scope: x.e.Scope, MatchDays: x.e.MatchDays})
-		}
-	}
-	r.Blocked = len(r.Bans) > 0
+	var buf [10]byte
+	day := string(now.In(a.Loc).AppendFormat(buf[:0], "2006-01-02"))
+	dayN, _ := dayNum(day)
+	r := CheckResult{CPF: cpf, Bans: []CheckBan{}, Versions: make(map[string]int64, len(a.Courts)), CheckedAt: now.UTC()}
+	k, valid := cpfKey(cpf)
 	maxAge := time.Duration(a.Config.MaxAge)
 	for _, c := range a.Courts {
-		st := c.Status()
-		r.Versions[st.Court] = st.Version
-		if st.AgeSeconds < 0 || (maxAge > 0 && st.AgeSeconds > maxAge.Seconds()) {
+		c.smu.RLock()
+		name := c.name()
+		if st := c.state; st != nil {
+			r.Versions[name] = st.version
+			if valid {
+				r.Bans = st.collect(k, day, dayN, a.venues, a.clubs, name, r.Bans)
+			}
+		} else {
+			r.Versions[name] = 0
+		}
+		c.smu.RUnlock()
+		t := c.confirmed.Load()
+		if age := now.Sub(time.Unix(0, t)); t == 0 || age < 0 || (maxAge > 0 && age > maxAge) {
 			r.Stale = true
 		}
 	}
-	a.checks.WithLabelValues(fmt.Sprint(r.Blocked)).Inc()
+	r.Blocked = len(r.Bans) > 0
+	if r.Blocked {
+		a.checkedY.Inc()
+	} else {
+		a.checkedN.Inc()
+	}
 	if a.spool != nil {
 		_ = a.spool.Append(Record{CPF: cpf, CheckedAt: r.CheckedAt, Blocked: r.Blocked, Versions: r.Versions})
 	}
@@ -221,15 +194,15 @@ func (a *Agent) Sync(ctx context.Context) error {
 	return first
 }
 
-// Run follows every court (long-poll) and uploads the check records until
-// ctx ends.
+// Run follows every court (long-poll), writes the buffered check records
+// every SpoolFlushEvery and uploads them, until ctx ends.
 func (a *Agent) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	for _, c := range a.Courts {
 		wg.Add(1)
 		go func(c *Court) { defer wg.Done(); c.Run(ctx) }(c)
 	}
-	wg.Add(1)
+	wg.Add(2)
 	go func() {
 		defer wg.Done()
 		for ctx.Err() == nil {
@@ -237,7 +210,31 @@ func (a *Agent) Run(ctx context.Context) {
 			sleep(ctx, 10*time.Second)
 		}
 	}()
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(SpoolFlushEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				_ = a.spool.Flush()
+			}
+		}
+	}()
 	wg.Wait()
+	_ = a.spool.Flush()
+}
+
+// Flush writes the check records still buffered to the spool file (Run
+// does it every SpoolFlushEvery and when it returns; Upload before it cuts
+// a batch).
+func (a *Agent) Flush() error {
+	if a.spool == nil {
+		return nil
+	}
+	return a.spool.Flush()
 }
 
 // StatusReport is GET /status.
@@ -257,6 +254,7 @@ func (a *Agent) Status() StatusReport {
 func (a *Agent) metrics() {
 	a.reg = prometheus.NewRegistry()
 	a.checks = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "gate_checks_total", Help: "CPF checks answered, by outcome."}, []string{"blocked"})
+	a.checkedY, a.checkedN = a.checks.WithLabelValues("true"), a.checks.WithLabelValues("false")
 	a.reg.MustRegister(a.checks, &courtCollector{a})
 }
 

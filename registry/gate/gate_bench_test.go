@@ -152,7 +152,7 @@ func seedBans(tb testing.TB, c *court, n int) {
 		   law, article, range_min_months, range_max_months, first_day, months, computed_last_day, last_day, publish, created_at)
 		 SELECT d.case_id, d.id, 'person', 'sentence', c.court_code, c.number, d.cpf, d.full_name, d.birth_date, '2025-05-01',
 		        'Lei 14.597/2023', 'art. 201, § 2º', 6, 36, current_date - 10, 24, current_date + 700, current_date + 700, true, now()
-		 FROM defendants d JOIN cases c ON c.id = d.case_id`,
+		 FROM defendants d JOIN cases c ON c.id = d.case_id WHERE NOT EXISTS (SELECT 1 FROM bans b WHERE b.defendant_id = d.id)`,
 		} {
 			if err := tx.Exec(q).Error; err != nil {
 				return err

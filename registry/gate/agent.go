@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -303,11 +305,89 @@ func (a *Agent) Handler() http.Handler {
 				"errors": []map[string]string{{"field": "cpf", "message": "CPF inválido: 11 dígitos com dígitos verificadores válidos."}}})
 			return
 		}
-		writeJSON(w, a.Check(cpf))
+		res := a.Check(cpf)
+		w.Header().Set("Content-Type", "application/json")
+		bp := answerBufs.Get().(*[]byte)
+		*bp = appendCheckResult((*bp)[:0], &res)
+		_, _ = w.Write(*bp)
+		answerBufs.Put(bp)
 	})
 	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, a.Status()) })
 	mux.Handle("GET /metrics", promhttp.HandlerFor(a.reg, promhttp.HandlerOpts{}))
 	return mux
+}
+
+var answerBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// appendCheckResult appends r as json.NewEncoder(w).Encode(r) writes it
+// (same bytes, map keys sorted, a final newline; tested): encoding/json's
+// reflection had been the largest part of the check endpoint's own cost. A
+// ban with a scope or match days is left to encoding/json.
+func appendCheckResult(b []byte, r *CheckResult) []byte {
+	for i := range r.Bans {
+		if r.Bans[i].Scope != nil || len(r.Bans[i].MatchDays) > 0 {
+			j, _ := json.Marshal(r)
+			return append(append(b, j...), '\n')
+		}
+	}
+	b = append(b, `{"cpf":`...)
+	b = appendJSONString(b, r.CPF)
+	b = append(b, `,"blocked":`...)
+	b = strconv.AppendBool(b, r.Blocked)
+	b = append(b, `,"bans":`...)
+	if r.Bans == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range r.Bans {
+			x := &r.Bans[i]
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"ban_id":`...)
+			b = strconv.AppendInt(b, x.BanID, 10)
+			b = append(b, `,"first_day":`...)
+			b = appendJSONString(b, x.FirstDay)
+			b = append(b, `,"last_day":`...)
+			if x.LastDay == nil {
+				b = append(b, "null"...)
+			} else {
+				b = appendJSONString(b, *x.LastDay)
+			}
+			b = append(b, `,"case_number":`...)
+			b = appendJSONString(b, x.CaseNumber)
+			b = append(b, `,"court":`...)
+			b = appendJSONString(b, x.Court)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"stale":`...)
+	b = strconv.AppendBool(b, r.Stale)
+	b = append(b, `,"versions":`...)
+	if r.Versions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '{')
+		var one [4]string
+		keys := one[:0]
+		for k := range r.Versions {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, k)
+			b = append(b, ':')
+			b = strconv.AppendInt(b, r.Versions[k], 10)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, `,"checked_at":"`...)
+	b = r.CheckedAt.AppendFormat(b, time.RFC3339Nano)
+	return append(b, "\"}\n"...)
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
@@ -319,10 +399,14 @@ func writeJSON(w http.ResponseWriter, v any) {
 // its two check digits (Receita Federal's modulo 11); it returns the 11
 // digits.
 func ParseCPF(s string) (string, bool) {
-	var d []byte
+	var buf [11]byte
+	d := buf[:0]
 	for _, r := range s {
 		switch {
 		case r >= '0' && r <= '9':
+			if len(d) == 11 {
+				return "", false
+			}
 			d = append(d, byte(r))
 		case r == '.' || r == '-' || r == ' ' || r == '/':
 		default:

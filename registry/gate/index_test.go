@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -119,5 +120,29 @@ func TestAppendRecordIsRecordJSON(t *testing.T) {
 	var got Record
 	if err := json.Unmarshal(b, &got); err != nil || !reflect.DeepEqual(got, r) {
 		t.Fatalf("%s: %v %+v", b, err, got)
+	}
+}
+
+// GET /check/{cpf} answers the bytes json.Encoder writes for CheckResult
+// (API.md "Gate agent"), blocked or not, with or without a last day, with
+// any court names; with a scope, encoding/json itself.
+func TestAppendCheckResultIsEncoderJSON(t *testing.T) {
+	at := time.Date(2025, 6, 10, 18, 0, 0, 120000000, time.UTC)
+	for _, r := range []CheckResult{
+		{CPF: "52998224725", Bans: []CheckBan{}, Versions: map[string]int64{"26.0100": 3}, CheckedAt: at},
+		{CPF: "52998224725", Blocked: true, Stale: true, CheckedAt: at, Versions: map[string]int64{"26.0100": 3, "19.0001": 0, "http://a/?x=<1>&y=\"é\"\n": 9, "b": 1, "a": 2},
+			Bans: []CheckBan{{BanID: 9, FirstDay: "2025-06-01", LastDay: ptr("2026-05-31"), CaseNumber: "0000001-11.2025.8.26.0100", Court: "26.0100"},
+				{BanID: 10, FirstDay: "2025-06-01", CaseNumber: "x\u2028<y>", Court: "19.0001"}}},
+		{CPF: "52998224725", Blocked: true, CheckedAt: at, Versions: map[string]int64{}, Bans: []CheckBan{{BanID: 1, FirstDay: "2025-06-01", Court: "c",
+			Scope: &Scope{Venues: []string{"Maracanã"}}, MatchDays: []string{"2025-06-15"}}}},
+		{CPF: "52998224725"},
+	} {
+		var want bytes.Buffer
+		if err := json.NewEncoder(&want).Encode(r); err != nil {
+			t.Fatal(err)
+		}
+		if got := appendCheckResult(nil, &r); string(got) != want.String() {
+			t.Errorf("\n got %s\nwant %s", got, want.String())
+		}
 	}
 }

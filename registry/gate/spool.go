@@ -111,17 +111,30 @@ func appendRecord(b []byte, r *Record) []byte {
 	return append(b, "}}\n"...)
 }
 
-// appendJSONString appends s as a JSON string (quotes, backslashes and
-// control characters escaped).
+// appendJSONString appends s as encoding/json writes a string: quotes,
+// backslashes, control characters and <, >, & escaped; a string with bytes
+// above ASCII is left to encoding/json itself.
 func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			j, _ := json.Marshal(s)
+			return append(b, j...)
+		}
+	}
+	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c == '"' || c == '\\':
 			b = append(b, '\\', c)
-		case c < 0x20:
-			b = append(b, `\u00`...)
-			b = append(b, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		case c == '\t':
+			b = append(b, '\\', 't')
+		case c < 0x20 || c == '<' || c == '>' || c == '&':
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
 		default:
 			b = append(b, c)
 		}

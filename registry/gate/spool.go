@@ -198,8 +198,9 @@ type batchRecord struct {
 }
 
 // Upload sends every waiting batch to every court (POST
-// /api/v1/blocklist/checks with the club token), each record with that
-// court's version; a batch leaves the outbox once every court took it.
+// /api/v1/blocklist/checks with the club token; uploadFile), each record
+// with that court's version; a batch leaves the outbox once every court
+// took it.
 func (a *Agent) Upload(ctx context.Context) error {
 	if a.spool == nil {
 		return nil
@@ -209,44 +210,15 @@ func (a *Agent) Upload(ctx context.Context) error {
 		return err
 	}
 	for _, n := range names {
-		b, err := os.ReadFile(n)
+		lines, err := countLines(n)
 		if err != nil {
 			return err
-		}
-		var recs []Record
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			var r Record
-			if json.Unmarshal(sc.Bytes(), &r) == nil { // a line cut by a crash is skipped
-				recs = append(recs, r)
-			}
 		}
 		id := strings.TrimSuffix(filepath.Base(n), ".jsonl")
 		all := true
 		for _, c := range a.Courts {
-			st := c.Status()
-			// At most MaxCheckBatch records a request (the court refuses
-			// more); each part has an id and a mark of its own, the same at
-			// every retry.
-			for i := 0; i*MaxCheckBatch < len(recs) || i == 0; i++ {
-				part, mark := id, n+"."+KeyID([]byte(c.URL))+".sent"
-				if len(recs) > MaxCheckBatch {
-					part, mark = fmt.Sprintf("%s.%d", id, i), fmt.Sprintf("%s.%s.%d.sent", n, KeyID([]byte(c.URL)), i)
-				}
-				if _, err := os.Stat(mark); err == nil {
-					continue
-				}
-				rs := recs[i*MaxCheckBatch : min(len(recs), (i+1)*MaxCheckBatch)]
-				body := checkBatch{BatchID: part, Device: a.Config.Device, Records: make([]batchRecord, 0, len(rs))}
-				for _, r := range rs {
-					body.Records = append(body.Records, batchRecord{CPF: r.CPF, CheckedAt: r.CheckedAt, Version: r.Versions[st.Court], Blocked: r.Blocked})
-				}
-				if err := c.postChecks(ctx, body); err != nil {
-					all = false
-					break
-				}
-				_ = os.WriteFile(mark, nil, 0o600)
+			if err := a.uploadFile(ctx, c, n, id, lines > MaxCheckBatch); err != nil {
+				all = false
 			}
 		}
 		if !all {
@@ -259,6 +231,75 @@ func (a *Agent) Upload(ctx context.Context) error {
 		_ = os.Remove(n)
 	}
 	return nil
+}
+
+// uploadFile sends the batch file n to court c, each record with that
+// court's version, in parts of at most MaxCheckBatch records (the court
+// refuses more) read one part at a time: with parts, part i is batch
+// "<id>.<i>" with a mark file of its own, the same at every retry; else the
+// file is batch id.
+func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bool) error {
+	f, err := os.Open(n)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st := c.Status()
+	key := KeyID([]byte(c.URL))
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for i, more := 0, true; more; i++ {
+		body := checkBatch{BatchID: id, Device: a.Config.Device, Records: []batchRecord{}}
+		mark := n + "." + key + ".sent"
+		if parts {
+			body.BatchID, mark = fmt.Sprintf("%s.%d", id, i), fmt.Sprintf("%s.%s.%d.sent", n, key, i)
+		}
+		for len(body.Records) < MaxCheckBatch {
+			if !sc.Scan() {
+				more = false
+				break
+			}
+			var r Record
+			if json.Unmarshal(sc.Bytes(), &r) == nil { // a line cut by a crash is skipped
+				body.Records = append(body.Records, batchRecord{CPF: r.CPF, CheckedAt: r.CheckedAt, Version: r.Versions[st.Court], Blocked: r.Blocked})
+			}
+		}
+		if err := sc.Err(); err != nil {
+			return err
+		}
+		if !more && len(body.Records) == 0 && i > 0 {
+			break
+		}
+		if _, err := os.Stat(mark); err == nil {
+			continue
+		}
+		if err := c.postChecks(ctx, body); err != nil {
+			return err
+		}
+		_ = os.WriteFile(mark, nil, 0o600)
+	}
+	return nil
+}
+
+// countLines counts the lines of file n.
+func countLines(n string) (int, error) {
+	f, err := os.Open(n)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	lines := 0
+	for {
+		k, err := f.Read(buf)
+		lines += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return lines, nil
+		}
+		if err != nil {
+			return lines, err
+		}
+	}
 }
 
 func (c *Court) postChecks(ctx context.Context, body checkBatch) error {

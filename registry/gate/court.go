@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/ed25519"
@@ -222,10 +223,11 @@ func (s *courtState) collect(k uint64, day string, dayN uint32, venues, clubs ma
 }
 
 // stateOf reads a snapshot body (already verified) into a new state,
-// decoding the items one at a time into the index: the entries are never
-// all held as Entry values (1,000,000 of them would be about 300 MB).
-func stateOf(body []byte) (*courtState, error) {
-	dec := json.NewDecoder(bytes.NewReader(body))
+// decoding the items one at a time into the index: neither the body nor
+// the entries as Entry values are ever all in memory (at 1,000,000
+// entries: 213 MB and about 300 MB).
+func stateOf(body io.Reader) (*courtState, error) {
+	dec := json.NewDecoder(body)
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil, fmt.Errorf("snapshot: not a JSON object")
 	}
@@ -446,27 +448,66 @@ func signedOf(resp *http.Response, body []byte) signed {
 	return signed{Body: body, KeyID: resp.Header.Get("X-Juizado-Key-Id"), Signature: resp.Header.Get("X-Juizado-Signature")}
 }
 
-// Snapshot takes a new snapshot: verified, stored, then applied.
+// Snapshot takes a new snapshot: the body is written to a temporary file
+// as it arrives while its signature is checked (verifyStream: the body is
+// never all in memory), then decoded from that file into a new state, and
+// only then stored under its name and applied.
 func (c *Court) Snapshot(ctx context.Context) error {
-	resp, body, err := c.get(ctx, "/api/v1/blocklist?format=json")
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.URL+"/api/v1/blocklist?format=json", nil)
 	if err != nil {
 		return c.fail(err)
 	}
+	if c.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.Token)
+	}
+	resp, err := c.Client.Do(req)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		return c.fail(fmt.Errorf("gate: GET /api/v1/blocklist: %s", resp.Status))
 	}
-	s := signedOf(resp, body)
-	if err := c.verifyFetched(ctx, s); err != nil {
+	s := signedOf(resp, nil)
+	c.mu.Lock()
+	_, known := c.trusted[s.KeyID]
+	c.mu.Unlock()
+	if !known { // a key rotated in under a trusted one?
+		if err := c.refreshKeys(ctx); err != nil {
+			return c.fail(err)
+		}
+	}
+	c.mu.Lock()
+	trusted := c.trusted
+	c.mu.Unlock()
+	dir := filepath.Join(c.Dir, "snapshots")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return c.fail(err)
 	}
-	st, err := stateOf(body)
+	tmp := filepath.Join(dir, "download.tmp")
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_RDWR|os.O_TRUNC, 0o600)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer os.Remove(tmp) // gone once renamed; else what was refused
+	defer f.Close()
+	h := sha256.New()
+	if err := verifySigned(s, trusted, io.TeeReader(io.LimitReader(resp.Body, 2<<30), io.MultiWriter(f, h))); err != nil {
+		return c.fail(err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return c.fail(err)
+	}
+	st, err := stateOf(bufio.NewReaderSize(f, 1<<20))
 	if err != nil {
 		return c.fail(refused("%v", err))
 	}
-	if err := c.storeSnapshot(s, st.version); err != nil {
+	if err := f.Sync(); err != nil {
 		return c.fail(err)
 	}
-	body, s.Body = nil, nil
+	if err := c.storeSnapshot(s, st.version, tmp, h.Sum(nil)); err != nil {
+		return c.fail(err)
+	}
 	c.smu.Lock()
 	c.state = st
 	c.smu.Unlock()
@@ -474,8 +515,8 @@ func (c *Court) Snapshot(ctx context.Context) error {
 	c.pages, c.lastErr = 0, ""
 	c.mu.Unlock()
 	c.confirm()
-	// The body (213 MB at 1,000,000 entries) is garbage now: give its
-	// pages back to the system rather than keep them resident.
+	// The garbage of the decoding goes back to the system rather than stay
+	// resident.
 	debug.FreeOSMemory()
 	return nil
 }
@@ -600,7 +641,11 @@ func sleep(ctx context.Context, d time.Duration) {
 // synced, so a kill -9 leaves either the old or the new file; Load removes
 // the temporary files left and ignores what does not verify.
 
-func (c *Court) storeSnapshot(s signed, version int64) error {
+// storeSnapshot stores the verified body of version (the synced file tmp,
+// SHA-256 sum) with its signature s: the signature file, then the body
+// renamed into place, the directory synced; the older snapshots and their
+// pages go after.
+func (c *Court) storeSnapshot(s signed, version int64, tmp string, sum []byte) error {
 	if err := os.MkdirAll(filepath.Join(c.Dir, "pages"), 0o700); err != nil {
 		return err
 	}
@@ -610,16 +655,16 @@ func (c *Court) storeSnapshot(s signed, version int64) error {
 	// Named by version and a hash of the body, so that a new snapshot of a
 	// version already stored never pairs with the other one's signature
 	// when a kill -9 falls between its two files.
-	h := sha256.Sum256(s.Body)
-	name := fmt.Sprintf("%020d-%x", version, h[:8])
+	name := fmt.Sprintf("%020d-%x", version, sum[:8])
 	base := filepath.Join(c.Dir, "snapshots", name)
 	sig, _ := json.Marshal(signed{KeyID: s.KeyID, Signature: s.Signature})
 	if err := writeAtomic(base+".sig", sig); err != nil {
 		return err
 	}
-	if err := writeAtomic(base+".json", s.Body); err != nil {
+	if err := os.Rename(tmp, base+".json"); err != nil {
 		return err
 	}
+	syncDir(filepath.Dir(base))
 	// Only now the older snapshots and their pages go.
 	keep := fmt.Sprintf("%020d", version)
 	olds, _ := filepath.Glob(filepath.Join(c.Dir, "snapshots", "*"))
@@ -678,18 +723,12 @@ func (c *Court) Load() error {
 	for _, n := range snaps {
 		s, err := readSig(strings.TrimSuffix(n, ".json") + ".sig")
 		if err == nil {
-			s.Body, err = os.ReadFile(n)
-		}
-		if err == nil {
-			err = verify(s, c.trusted)
-		}
-		if err == nil {
-			st, err = stateOf(s.Body)
+			st, err = loadSnapshot(n, s, c.trusted)
 		}
 		if err == nil {
 			break
 		}
-		lastErr = err
+		st, lastErr = nil, err
 	}
 	if st == nil {
 		if lastErr != nil {
@@ -733,8 +772,25 @@ func (c *Court) Load() error {
 			c.confirmed.Store(t.UnixNano())
 		}
 	}
-	debug.FreeOSMemory() // the stored snapshot's bytes, read to verify them
+	debug.FreeOSMemory() // the garbage of the decoding
 	return nil
+}
+
+// loadSnapshot verifies the stored snapshot file n against s (read once,
+// streaming) and decodes it (read again, streaming).
+func loadSnapshot(n string, s signed, trusted map[string]ed25519.PublicKey) (*courtState, error) {
+	f, err := os.Open(n)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if err := verifySigned(s, trusted, bufio.NewReaderSize(f, 1<<20)); err != nil {
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return stateOf(bufio.NewReaderSize(f, 1<<20))
 }
 
 func readSig(path string) (signed, error) {

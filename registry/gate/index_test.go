@@ -2,10 +2,12 @@ package gate
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 )
@@ -94,17 +96,17 @@ func TestStateOfReadsTheSnapshot(t *testing.T) {
 		Items:    []Entry{{CPF: "52998224725", BanID: 1, FirstDay: "2025-06-01", CaseNumber: "1", Court: "26.0100"}, {CPF: "11144477735", BanID: 2, FirstDay: "2025-06-01", LastDay: ptr("2025-06-30"), CaseNumber: "2", Court: "26.0100"}},
 		Upcoming: []Entry{{CPF: "39053344705", BanID: 3, FirstDay: "2025-06-12", CaseNumber: "3", Court: "26.0100"}}}
 	body, _ := json.Marshal(snap)
-	st, err := stateOf(body)
+	st, err := stateOf(bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.version != 7 || st.court != "26.0100" || !st.generatedAt.Equal(snap.GeneratedAt) || st.entries.n != 2 || len(st.upcoming) != 1 || st.upIndex.n != 1 {
 		t.Fatalf("state: %+v", st)
 	}
-	if _, err := stateOf([]byte(`{"version": 1, "items": [{"cpf": 5}]}`)); err == nil {
+	if _, err := stateOf(strings.NewReader(`{"version": 1, "items": [{"cpf": 5}]}`)); err == nil {
 		t.Fatal("a malformed item was read")
 	}
-	if st, err := stateOf([]byte(`{"version": 2, "items": null, "extra": {"a": [1]}}`)); err != nil || st.version != 2 || st.entries.n != 0 {
+	if st, err := stateOf(strings.NewReader(`{"version": 2, "items": null, "extra": {"a": [1]}}`)); err != nil || st.version != 2 || st.entries.n != 0 {
 		t.Fatalf("items null: %v %+v", err, st)
 	}
 }
@@ -143,6 +145,35 @@ func TestAppendCheckResultIsEncoderJSON(t *testing.T) {
 		}
 		if got := appendCheckResult(nil, &r); string(got) != want.String() {
 			t.Errorf("\n got %s\nwant %s", got, want.String())
+		}
+	}
+}
+
+// verifyStream agrees with crypto/ed25519.Verify: good signatures, a byte
+// changed in the message or the signature, another key, a non-canonical S.
+func TestVerifyStreamIsEd25519Verify(t *testing.T) {
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	other, _, _ := ed25519.GenerateKey(nil)
+	for i, n := range []int{0, 1, 100, 70_000} {
+		msg := bytes.Repeat([]byte{byte(i), 'x'}, n)
+		sig := ed25519.Sign(priv, msg)
+		bad := append([]byte(nil), msg...)
+		if n > 0 {
+			bad[n/2] ^= 1
+		}
+		badSig := append([]byte(nil), sig...)
+		badSig[5] ^= 1
+		bigS := append([]byte(nil), sig...)
+		bigS[63] |= 0xf0
+		for _, c := range []struct {
+			k   ed25519.PublicKey
+			m   []byte
+			sig []byte
+		}{{pub, msg, sig}, {pub, bad, sig}, {pub, msg, badSig}, {other, msg, sig}, {pub, msg, bigS}, {pub, msg, sig[:10]}} {
+			want := ed25519.Verify(c.k, c.m, c.sig)
+			if got := verifyStream(c.k, c.sig, bytes.NewReader(c.m)) == nil; got != want {
+				t.Errorf("n=%d: verifyStream %v, ed25519.Verify %v", n, got, want)
+			}
 		}
 	}
 }

@@ -2,12 +2,14 @@ package gate_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,6 +32,10 @@ import (
 //     verifies its Ed25519 signature, stores it, builds its index. Reported:
 //     the seconds, the live heap the agent keeps (MB and bytes per entry,
 //     after a GC) and the bytes stored on disk.
+//   - ProcessSync: the same in an agent process of its own (this binary
+//     re-run as TestGateAgentProcess: LoadConfig, New, Sync, as `juizado
+//     gate serve`): the seconds from exec to synced, its resident memory
+//     then (VmRSS) and at its peak (VmHWM), from /proc.
 //   - Load: a new agent starts from that data_dir with no network
 //     (re-verifies and re-indexes what it stored).
 //   - Check/blocked, Check/not_blocked: Agent.Check in process (the Go call
@@ -84,6 +90,44 @@ func BenchmarkGate(b *testing.B) {
 			b.ReportMetric(float64(heap)/(1<<20), "heap-MB")
 			b.ReportMetric(float64(heap)/float64(n), "heap-B/entry")
 			b.ReportMetric(float64(dirSize(b, dir))/(1<<20), "disk-MB")
+		}
+	})
+	b.Run("ProcessSync", func(b *testing.B) {
+		for range b.N {
+			dir := b.TempDir()
+			cfgPath := filepath.Join(dir, "gate.json")
+			js, _ := json.Marshal(map[string]any{"data_dir": filepath.Join(dir, "data"), "addr": "127.0.0.1:0", "device": "bench", "courts": []gate.CourtConfig{cfg}})
+			if err := os.WriteFile(cfgPath, js, 0o600); err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			ch := startChild(b, cfgPath)
+			select {
+			case s := <-ch.synced:
+				if s != "<nil>" {
+					b.Fatalf("agent process: %s", s)
+				}
+			case <-time.After(10 * time.Minute):
+				b.Fatal("the agent process did not sync")
+			}
+			el := time.Since(start)
+			st, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", ch.cmd.Process.Pid))
+			ch.kill(b)
+			if err != nil {
+				b.Fatal(err)
+			}
+			kb := func(field string) float64 {
+				for _, l := range strings.Split(string(st), "\n") {
+					if v, ok := strings.CutPrefix(l, field+":"); ok {
+						n, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+						return n
+					}
+				}
+				return 0
+			}
+			b.ReportMetric(el.Seconds(), "s")
+			b.ReportMetric(kb("VmRSS")/1024, "rss-MB")
+			b.ReportMetric(kb("VmHWM")/1024, "peak-rss-MB")
 		}
 	})
 	b.Run("Load", func(b *testing.B) {

@@ -93,7 +93,7 @@ type child struct {
 	synced chan string // the line "synced <error or nil>"
 }
 
-func startChild(t *testing.T, cfgPath string) *child {
+func startChild(t testing.TB, cfgPath string) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestGateAgentProcess$", "-test.v")
 	cmd.Env = append(os.Environ(), "GATE_CHILD_CONFIG="+cfgPath)
@@ -120,7 +120,7 @@ func startChild(t *testing.T, cfgPath string) *child {
 }
 
 // kill sends SIGKILL and waits for the process to end.
-func (c *child) kill(t *testing.T) {
+func (c *child) kill(t testing.TB) {
 	t.Helper()
 	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)

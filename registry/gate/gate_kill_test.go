@@ -106,6 +106,12 @@ func startChild(t testing.TB, cfgPath string) *child {
 		t.Fatal(err)
 	}
 	c := &child{cmd: cmd, synced: make(chan string, 1)}
+	t.Cleanup(func() { // a test that failed before its kill leaves no process behind
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {

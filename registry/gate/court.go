@@ -327,7 +327,13 @@ func NewCourt(url, token, dir string, keys []string, now func() time.Time) (*Cou
 	if now == nil {
 		now = time.Now
 	}
-	return &Court{URL: strings.TrimRight(url, "/"), Token: token, Dir: dir, Pinned: pinned, Client: &http.Client{Timeout: 60 * time.Second},
+	// No overall client timeout: a snapshot of 1,000,000 entries is 213 MB
+	// (minutes on a stadium's link) and the court may take over a minute to
+	// prepare it (measured: BenchmarkGate on a loaded machine); requests
+	// have their own deadlines (get, Snapshot).
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.ResponseHeaderTimeout = 5 * time.Minute
+	return &Court{URL: strings.TrimRight(url, "/"), Token: token, Dir: dir, Pinned: pinned, Client: &http.Client{Transport: tr},
 		Now: now, Wait: 25 * time.Second, trusted: pinned}, nil
 }
 
@@ -377,6 +383,8 @@ func (c *Court) fail(err error) error {
 }
 
 func (c *Court) get(ctx context.Context, path string) (*http.Response, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // a feed page, long-poll included, or the key list
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.URL+path, nil)
 	if err != nil {
 		return nil, nil, err
@@ -453,6 +461,8 @@ func signedOf(resp *http.Response, body []byte) signed {
 // never all in memory), then decoded from that file into a new state, and
 // only then stored under its name and applied.
 func (c *Court) Snapshot(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.URL+"/api/v1/blocklist?format=json", nil)
 	if err != nil {
 		return c.fail(err)

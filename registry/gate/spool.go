@@ -307,6 +307,8 @@ func (c *Court) postChecks(ctx context.Context, body checkBatch) error {
 	if err != nil {
 		return err
 	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL+"/api/v1/blocklist/checks", bytes.NewReader(b))
 	if err != nil {
 		return err

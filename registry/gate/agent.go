@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -99,6 +100,8 @@ type Agent struct {
 	venues, clubs map[string]bool
 	spool         *Spool
 
+	day atomic.Pointer[dayCache] // the day of the last check
+
 	reg                *prometheus.Registry
 	checks             *prometheus.CounterVec
 	checkedY, checkedN prometheus.Counter // checks{blocked="true"}, {blocked="false"}
@@ -150,9 +153,7 @@ func New(cfg Config, now func() time.Time) (*Agent, error) {
 // entries: about 0.5 µs (BenchmarkGate, bench/README.md).
 func (a *Agent) Check(cpf string) CheckResult {
 	now := a.Now()
-	var buf [10]byte
-	day := string(now.In(a.Loc).AppendFormat(buf[:0], "2006-01-02"))
-	dayN, _ := dayNum(day)
+	day, dayN := a.today(now)
 	r := CheckResult{CPF: cpf, Bans: []CheckBan{}, Versions: make(map[string]int64, len(a.Courts)), CheckedAt: now.UTC()}
 	k, valid := cpfKey(cpf)
 	maxAge := time.Duration(a.Config.MaxAge)
@@ -183,6 +184,30 @@ func (a *Agent) Check(cpf string) CheckResult {
 		_ = a.spool.Append(Record{CPF: cpf, CheckedAt: r.CheckedAt, Blocked: r.Blocked, Versions: r.Versions})
 	}
 	return r
+}
+
+// dayCache is one day in America/Sao_Paulo: [from, to) in Unix
+// nanoseconds, as YYYY-MM-DD and YYYYMMDD.
+type dayCache struct {
+	from, to int64
+	day      string
+	n        uint32
+}
+
+// today is the date of now in a.Loc, computed once a day (the clock may
+// move either way: any instant outside the cached day recomputes it).
+func (a *Agent) today(now time.Time) (string, uint32) {
+	ns := now.UnixNano()
+	if d := a.day.Load(); d != nil && ns >= d.from && ns < d.to {
+		return d.day, d.n
+	}
+	t := now.In(a.Loc)
+	y, m, dd := t.Date()
+	start := time.Date(y, m, dd, 0, 0, 0, 0, a.Loc)
+	d := &dayCache{from: start.UnixNano(), to: start.AddDate(0, 0, 1).UnixNano(), day: t.Format("2006-01-02")}
+	d.n, _ = dayNum(d.day)
+	a.day.Store(d)
+	return d.day, d.n
 }
 
 // Sync brings every court up to date once; it returns the first error.

@@ -111,6 +111,7 @@ func verify(s signed, trusted map[string]ed25519.PublicKey) error {
 // place under Court.smu; a snapshot makes a new state.
 type courtState struct {
 	court       string
+	snap        int64 // the version of the snapshot read: its pages are stored under it
 	version     int64
 	cursor      string // within version+1, when the last page had one
 	generatedAt time.Time
@@ -317,6 +318,7 @@ func stateOf(body io.Reader) (*courtState, error) {
 		s.upcoming[e.BanID] = e
 	}
 	s.indexUpcoming()
+	s.snap = s.version
 	return s, nil
 }
 
@@ -635,7 +637,9 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 	seq := c.pages + 1
 	c.mu.Unlock()
 	if keep {
-		if err := c.storePage(s, st.version, seq); err != nil {
+		// Under the snapshot's version (st.snap), not the copy's: Load
+		// reads the pages of the snapshot it starts from.
+		if err := c.storePage(s, st.snap, seq); err != nil {
 			return false, c.fail(err)
 		}
 	}
@@ -802,7 +806,7 @@ func (c *Court) Load() error {
 		}
 		return nil
 	}
-	names, _ := filepath.Glob(filepath.Join(c.Dir, "pages", fmt.Sprintf("%020d-*.json", st.version)))
+	names, _ := filepath.Glob(filepath.Join(c.Dir, "pages", fmt.Sprintf("%020d-*.json", st.snap)))
 	sort.Strings(names)
 	pages := 0
 	for _, n := range names {

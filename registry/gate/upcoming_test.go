@@ -366,3 +366,41 @@ func TestAgentStartsOverOnGoneAndRefusedCursor(t *testing.T) {
 		t.Errorf("check log: %v", err)
 	}
 }
+
+// Issue 20 point 3 (local store, "an index rebuilt from it at start"):
+// every feed page applied after the snapshot is kept on disk, however many
+// versions they move the copy, so an agent restarted offline holds the
+// version and the entries it had (not only the first page's).
+func TestAgentRestartsWithEveryPageAfterTheSnapshot(t *testing.T) {
+	ctx := context.Background()
+	now := day("2025-06-10", 15, 0)
+	c := newCourt(t, "26.0100", now)
+	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	clk := &agentClock{t: now}
+	dir := t.TempDir()
+	cfg := gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+	a := newAgent(t, dir, clk, nil, cfg)
+	if err := a.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, cpf := range []string{cpfPoa, cpfOther, cpfFourth} { // a page, a version each
+		c.ban(t, cpf, "2025-06-01", "2026-01-01", "")
+		if err := a.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := a.Status().Courts[0]
+	if want.Entries != 4 {
+		t.Fatalf("online: %+v", want)
+	}
+	c.http.Close()
+	b := newAgent(t, dir, clk, nil, cfg)
+	if st := b.Status().Courts[0]; st.Version != want.Version || st.Entries != 4 {
+		t.Fatalf("offline restart: %+v, want version %d with 4 entries", st, want.Version)
+	}
+	for _, cpf := range []string{cpfRio, cpfPoa, cpfOther, cpfFourth} {
+		if !check(t, b, cpf).Blocked {
+			t.Errorf("%s not blocked after the offline restart", cpf)
+		}
+	}
+}

@@ -404,3 +404,92 @@ func TestAgentRestartsWithEveryPageAfterTheSnapshot(t *testing.T) {
 		}
 	}
 }
+
+// servedVersion is the court's juizado_blocklist_version gauge: the
+// version whose snapshot bodies the court has prepared.
+func (c *court) servedVersion(t *testing.T) int64 {
+	t.Helper()
+	_, b := c.fetch(t, "/metrics")
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "juizado_blocklist_version "); ok {
+			n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return int64(n)
+		}
+	}
+	t.Fatalf("no juizado_blocklist_version in /metrics")
+	return 0
+}
+
+// Issue 20 point 1 (a sentence reaches a gate within seconds), API.md
+// "Gate agent", court side: a feed page is read from the feed table; the
+// court does not prepare its whole snapshot (every entry read, encoded and
+// signed) for it, so a gate's long-poll never waits behind that work. The
+// page still comes after the day's refresh: on a new day (America/Sao_Paulo)
+// the feed's first request makes the version of the bans that start at
+// midnight, with nobody acting.
+func TestFeedPageDoesNotPrepareTheSnapshot(t *testing.T) {
+	c := newCourt(t, "26.0100", day("2025-06-10", 15, 0))
+	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	resp, body := c.fetch(t, "/api/v1/blocklist")
+	var snap gate.Snapshot
+	if resp.StatusCode != 200 || json.Unmarshal(body, &snap) != nil {
+		t.Fatalf("snapshot: %d %s", resp.StatusCode, body)
+	}
+	v := snap.Version
+	if got := c.servedVersion(t); got != v {
+		t.Fatalf("prepared version %d, want the snapshot's %d", got, v)
+	}
+	page := func(q string) gate.FeedPage {
+		t.Helper()
+		resp, body := c.fetch(t, "/api/v1/blocklist/changes?"+q)
+		var p gate.FeedPage
+		if resp.StatusCode != 200 || json.Unmarshal(body, &p) != nil || !c.verifies(t, resp, body) {
+			t.Fatalf("changes?%s: %d %s", q, resp.StatusCode, body)
+		}
+		return p
+	}
+
+	c.ban(t, cpfPoa, "2025-06-01", "2026-01-01", "")
+	if p := page(fmt.Sprintf("since=%d", v)); p.To != v+1 || len(p.Changes) != 1 || p.Changes[0].CPF != cpfPoa {
+		t.Fatalf("feed after a sentence: %+v", p)
+	}
+	if got := c.servedVersion(t); got != v {
+		t.Errorf("the feed page prepared the snapshot: served version %d, want still %d", got, v)
+	}
+	// A long-poll answered by a commit: the same.
+	done := make(chan gate.FeedPage)
+	go func() { done <- page(fmt.Sprintf("since=%d&wait=20", v+1)) }()
+	time.Sleep(300 * time.Millisecond)
+	c.ban(t, cpfOther, "2025-06-01", "2026-01-01", "")
+	if p := <-done; p.To != v+2 || len(p.Changes) != 1 || p.Changes[0].CPF != cpfOther {
+		t.Fatalf("long-poll answered by a commit: %+v", p)
+	}
+	if got := c.servedVersion(t); got != v {
+		t.Errorf("the long-poll prepared the snapshot: served version %d, want still %d", got, v)
+	}
+
+	// A ban that starts tomorrow: upcoming on the head page today; after
+	// midnight the feed's request makes its version.
+	c.ban(t, cpfFourth, "2025-06-11", "2026-01-01", "")
+	if p := page(fmt.Sprintf("since=%d", v+2)); p.To != v+2 || p.Upcoming == nil || !slices.Equal(cpfs(*p.Upcoming), []string{cpfFourth}) {
+		t.Fatalf("head page before midnight: %+v", p)
+	}
+	c.clk.Set(day("2025-06-11", 0, 1))
+	p := page(fmt.Sprintf("since=%d", v+2))
+	if p.To != v+3 || len(p.Changes) != 1 || p.Changes[0].CPF != cpfFourth || p.Changes[0].Op != "add" || p.Upcoming == nil || len(*p.Upcoming) != 0 {
+		t.Fatalf("feed after midnight: %+v", p)
+	}
+	if got := c.servedVersion(t); got != v {
+		t.Errorf("the feed's midnight refresh prepared the snapshot: served version %d, want still %d", got, v)
+	}
+	// The snapshot prepares what it serves.
+	if resp, body = c.fetch(t, "/api/v1/blocklist"); resp.StatusCode != 200 || json.Unmarshal(body, &snap) != nil || snap.Version != v+3 || len(snap.Items) != 4 {
+		t.Fatalf("snapshot after the feed: %d version %d, %d items", resp.StatusCode, snap.Version, len(snap.Items))
+	}
+	if got := c.servedVersion(t); got != v+3 {
+		t.Errorf("served version after the snapshot %d, want %d", got, v+3)
+	}
+}

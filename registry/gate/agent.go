@@ -100,7 +100,8 @@ type Agent struct {
 	venues, clubs map[string]bool
 	spool         *Spool
 
-	day atomic.Pointer[dayCache] // the day of the last check
+	day  atomic.Pointer[dayCache]   // the day of the last check
+	vset atomic.Pointer[versionSet] // the versions the last checks read
 
 	reg                *prometheus.Registry
 	checks             *prometheus.CounterVec
@@ -154,26 +155,31 @@ func New(cfg Config, now func() time.Time) (*Agent, error) {
 func (a *Agent) Check(cpf string) CheckResult {
 	now := a.Now()
 	day, dayN := a.today(now)
-	r := CheckResult{CPF: cpf, Bans: []CheckBan{}, Versions: make(map[string]int64, len(a.Courts)), CheckedAt: now.UTC()}
+	r := CheckResult{CPF: cpf, Bans: []CheckBan{}, CheckedAt: now.UTC()}
 	k, valid := cpfKey(cpf)
 	maxAge := time.Duration(a.Config.MaxAge)
+	var nb [8]string
+	var vb [8]int64
+	names, vers := nb[:0], vb[:0]
 	for _, c := range a.Courts {
 		c.smu.RLock()
 		name := c.name()
+		var v int64
 		if st := c.state; st != nil {
-			r.Versions[name] = st.version
+			v = st.version
 			if valid {
 				r.Bans = st.collect(k, day, dayN, a.venues, a.clubs, name, r.Bans)
 			}
-		} else {
-			r.Versions[name] = 0
 		}
 		c.smu.RUnlock()
+		names, vers = append(names, name), append(vers, v)
 		t := c.confirmed.Load()
 		if age := now.Sub(time.Unix(0, t)); t == 0 || age < 0 || (maxAge > 0 && age > maxAge) {
 			r.Stale = true
 		}
 	}
+	vs := a.versions(names, vers)
+	r.Versions, r.versionsJSON = vs.m, vs.js
 	r.Blocked = len(r.Bans) > 0
 	if r.Blocked {
 		a.checkedY.Inc()
@@ -181,9 +187,58 @@ func (a *Agent) Check(cpf string) CheckResult {
 		a.checkedN.Inc()
 	}
 	if a.spool != nil {
-		_ = a.spool.Append(Record{CPF: cpf, CheckedAt: r.CheckedAt, Blocked: r.Blocked, Versions: r.Versions})
+		_ = a.spool.Append(Record{CPF: cpf, CheckedAt: r.CheckedAt, Blocked: r.Blocked, Versions: r.Versions, versionsJSON: vs.js})
 	}
 	return r
+}
+
+// versionSet is the version of every court's copy as a check read them
+// (court code, else URL, in the order of Agent.Courts), with the map and
+// the JSON object of CheckResult.Versions: made when a version changes and
+// shared, read only, by every check until the next change, so that a check
+// builds no map (a fresh map had been about a fifth of a check's cost).
+type versionSet struct {
+	names []string
+	vers  []int64
+	m     map[string]int64
+	js    []byte // m as encoding/json writes it: {"26.0100":12,...}, keys sorted
+}
+
+// versions returns the set of names and vers: the last one when they are
+// the same, else a new one (stored for the checks that follow).
+func (a *Agent) versions(names []string, vers []int64) *versionSet {
+	if vs := a.vset.Load(); vs != nil && slices.Equal(vs.names, names) && slices.Equal(vs.vers, vers) {
+		return vs
+	}
+	vs := &versionSet{names: slices.Clone(names), vers: slices.Clone(vers), m: make(map[string]int64, len(names))}
+	for i, n := range names {
+		vs.m[n] = vers[i]
+	}
+	vs.js = appendVersions(nil, vs.m)
+	a.vset.Store(vs)
+	return vs
+}
+
+// appendVersions appends m as encoding/json writes it (keys sorted).
+func appendVersions(b []byte, m map[string]int64) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, m[k], 10)
+	}
+	return append(b, '}')
 }
 
 // dayCache is one day in America/Sao_Paulo: [from, to) in Unix
@@ -390,25 +445,10 @@ func appendCheckResult(b []byte, r *CheckResult) []byte {
 	b = append(b, `,"stale":`...)
 	b = strconv.AppendBool(b, r.Stale)
 	b = append(b, `,"versions":`...)
-	if r.Versions == nil {
-		b = append(b, "null"...)
+	if r.versionsJSON != nil {
+		b = append(b, r.versionsJSON...)
 	} else {
-		b = append(b, '{')
-		var one [4]string
-		keys := one[:0]
-		for k := range r.Versions {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, k)
-			b = append(b, ':')
-			b = strconv.AppendInt(b, r.Versions[k], 10)
-		}
-		b = append(b, '}')
+		b = appendVersions(b, r.Versions)
 	}
 	b = append(b, `,"checked_at":"`...)
 	b = r.CheckedAt.AppendFormat(b, time.RFC3339Nano)

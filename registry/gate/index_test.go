@@ -177,3 +177,58 @@ func TestVerifyStreamIsEd25519Verify(t *testing.T) {
 		}
 	}
 }
+
+// API.md "Gate agent" (versions: {COURT: VERSION}): the versions a check
+// reports are those it read; results of the same versions share one
+// read-only map, a new version makes a new one (an earlier result keeps
+// what it read); the answer and the spool's record are still the bytes
+// encoding/json writes for them.
+func TestCheckVersionsSharedUntilAVersionChanges(t *testing.T) {
+	at := time.Date(2025, 6, 10, 18, 0, 0, 0, time.UTC)
+	court := func(name string, v int64) *Court {
+		x := newEntryIndex(name, 0)
+		x.put(&Entry{CPF: "52998224725", FirstDay: "2025-06-01", BanID: v, CaseNumber: "0000001-11.2025.8.26.0100", Court: name})
+		return &Court{URL: "http://" + name, Now: func() time.Time { return at },
+			state: &courtState{court: name, version: v, entries: x, upcoming: map[int64]Entry{}, upIndex: newEntryIndex(name, 0)}}
+	}
+	loc, _ := time.LoadLocation("America/Sao_Paulo")
+	a := &Agent{Courts: []*Court{court("26.0100", 7), court("19.0001", 3)}, Now: func() time.Time { return at }, Loc: loc,
+		spool: &Spool{Path: t.TempDir() + "/checks.jsonl"}}
+	a.metrics()
+	r1, r2 := a.Check("52998224725"), a.Check("11144477735")
+	want := map[string]int64{"26.0100": 7, "19.0001": 3}
+	if !r1.Blocked || len(r1.Bans) != 2 || !reflect.DeepEqual(r1.Versions, want) || !reflect.DeepEqual(r2.Versions, want) || r2.Blocked {
+		t.Fatalf("checks: %+v %+v", r1, r2)
+	}
+	if reflect.ValueOf(r1.Versions).UnsafePointer() != reflect.ValueOf(r2.Versions).UnsafePointer() {
+		t.Error("two checks of the same versions built two maps")
+	}
+	a.Courts[1].smu.Lock()
+	a.Courts[1].state.version = 4 // a page applied in place
+	a.Courts[1].smu.Unlock()
+	r3 := a.Check("52998224725")
+	if r3.Versions["19.0001"] != 4 || r1.Versions["19.0001"] != 3 {
+		t.Errorf("after a new version: %v (the earlier result: %v)", r3.Versions, r1.Versions)
+	}
+	for _, r := range []CheckResult{r1, r2, r3} {
+		var enc bytes.Buffer
+		if err := json.NewEncoder(&enc).Encode(r); err != nil {
+			t.Fatal(err)
+		}
+		if got := appendCheckResult(nil, &r); string(got) != enc.String() {
+			t.Errorf("answer\n got %s\nwant %s", got, enc.String())
+		}
+	}
+	a.spool.mu.Lock()
+	lines := strings.Split(strings.TrimSuffix(string(a.spool.buf), "\n"), "\n")
+	a.spool.mu.Unlock()
+	if len(lines) != 3 {
+		t.Fatalf("spool: %q", lines)
+	}
+	for i, r := range []CheckResult{r1, r2, r3} {
+		js, _ := json.Marshal(Record{CPF: r.CPF, CheckedAt: r.CheckedAt, Blocked: r.Blocked, Versions: r.Versions})
+		if lines[i] != string(js) {
+			t.Errorf("spool record %d\n got %s\nwant %s", i, lines[i], js)
+		}
+	}
+}

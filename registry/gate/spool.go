@@ -27,6 +27,8 @@ type Record struct {
 	CheckedAt time.Time        `json:"checked_at"`
 	Blocked   bool             `json:"blocked"`
 	Versions  map[string]int64 `json:"versions"`
+
+	versionsJSON []byte // Versions as JSON (versionSet.js), when Check made the record
 }
 
 // SpoolFlushEvery is how often Agent.Run writes the buffered check
@@ -97,18 +99,13 @@ func appendRecord(b []byte, r *Record) []byte {
 	b = r.CheckedAt.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","blocked":`...)
 	b = strconv.AppendBool(b, r.Blocked)
-	b = append(b, `,"versions":{`...)
-	first := true
-	for k, v := range r.Versions {
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = appendJSONString(b, k)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, v, 10)
+	b = append(b, `,"versions":`...)
+	if r.versionsJSON != nil {
+		b = append(b, r.versionsJSON...)
+	} else {
+		b = appendVersions(b, r.Versions)
 	}
-	return append(b, "}}\n"...)
+	return append(b, "}\n"...)
 }
 
 // appendJSONString appends s as encoding/json writes a string: quotes,

@@ -191,35 +191,14 @@ func (s *courtState) indexUpcoming() {
 // block on day (YYYY-MM-DD; dayN the same as YYYYMMDD) at a gate guarding
 // venues and clubs: entries in force, then upcoming ones (dates are judged
 // here, so an upcoming entry blocks from its first day with no contact).
-// name answers for an entry that names no court.
+// name answers for an entry that names no court. No closure and no copy
+// of a slot escapes: a check allocates only the lines it answers.
 func (s *courtState) collect(k uint64, day string, dayN uint32, venues, clubs map[string]bool, name string, out []CheckBan) []CheckBan {
-	add := func(x *entryIndex, sl *slot, full *Entry) {
-		var b CheckBan
-		if full != nil {
-			if !applies(full, day, venues, clubs) {
-				return
-			}
-			b = CheckBan{BanID: full.BanID, FirstDay: full.FirstDay, LastDay: full.LastDay, CaseNumber: full.CaseNumber,
-				Court: full.Court, Scope: full.Scope, MatchDays: full.MatchDays}
-		} else {
-			if sl.first > dayN || (sl.last != 0 && sl.last < dayN) {
-				return
-			}
-			b = x.checkBan(sl)
-		}
-		if b.Court == "" {
-			b.Court = name
-		}
-		out = append(out, b)
-	}
-	s.entries.each(k, func(sl *slot, full *Entry) bool { add(s.entries, sl, full); return true })
+	q := banQuery{k: k, day: day, dayN: dayN, venues: venues, clubs: clubs, name: name}
+	out = s.entries.collect(&q, out)
 	if s.upIndex != nil && s.upIndex.n > 0 {
-		s.upIndex.each(k, func(sl *slot, full *Entry) bool {
-			if !s.entries.has(k, sl.ban) {
-				add(s.upIndex, sl, full)
-			}
-			return true
-		})
+		q.skip = s.entries // an upcoming entry already in force answers once
+		out = s.upIndex.collect(&q, out)
 	}
 	return out
 }

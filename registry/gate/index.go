@@ -2,7 +2,6 @@ package gate
 
 import (
 	"fmt"
-	"strconv"
 )
 
 // entryIndex holds one court's entries for checks, by CPF, in a form the
@@ -77,15 +76,12 @@ func dayNum(s string) (uint32, bool) {
 	return v, true
 }
 
-func dayText(v uint32) string {
-	b := make([]byte, 0, 10)
-	b = strconv.AppendUint(b, uint64(v/10000), 10)
-	for len(b) < 4 {
-		b = append([]byte{'0'}, b...)
-	}
-	m, d := v/100%100, v%100
-	b = append(b, '-', byte('0'+m/10), byte('0'+m%10), '-', byte('0'+d/10), byte('0'+d%10))
-	return string(b)
+// appendDay appends YYYYMMDD v (as dayNum reads it: a year of four
+// digits) as YYYY-MM-DD.
+func appendDay(b []byte, v uint32) []byte {
+	y, m, d := v/10000, v/100%100, v%100
+	return append(b, byte('0'+y/1000%10), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10),
+		'-', byte('0'+m/10), byte('0'+m%10), '-', byte('0'+d/10), byte('0'+d%10))
 }
 
 // put adds e (an entry of the same ban id must have been deleted first).
@@ -242,40 +238,78 @@ func (x *entryIndex) has(cpf uint64, ban int64) bool {
 	return false
 }
 
-// each calls fn with every entry of cpf (a slot, or the whole entry when
-// full is not nil); fn returns false to stop.
-func (x *entryIndex) each(cpf uint64, fn func(s *slot, full *Entry) bool) {
-	s, ok := x.byCPF[cpf]
+// banQuery is what a check asks of an index: the CPF k, the day (text and
+// YYYYMMDD), the gate's venues and clubs, the court's name for an entry
+// that names none, and (skip) an index whose entries answer instead.
+type banQuery struct {
+	k             uint64
+	day           string
+	dayN          uint32
+	venues, clubs map[string]bool
+	name          string
+	skip          *entryIndex
+}
+
+// collect appends to out the lines of q.k's entries in x that block on q's
+// day at q's gate.
+func (x *entryIndex) collect(q *banQuery, out []CheckBan) []CheckBan {
+	first, ok := x.byCPF[q.k]
 	if !ok {
-		return
+		return out
 	}
-	if !x.one(&s, fn) {
-		return
-	}
-	for i := range x.more[cpf] {
-		if !x.one(&x.more[cpf][i], fn) {
-			return
+	out = x.appendBan(q, &first, out)
+	if more := x.more[q.k]; len(more) > 0 {
+		for i := range more {
+			out = x.appendBan(q, &more[i], out)
 		}
 	}
+	return out
 }
 
-func (x *entryIndex) one(s *slot, fn func(s *slot, full *Entry) bool) bool {
-	if s.flags&slotFull != 0 {
-		e := x.full[s.ban]
-		return fn(s, &e)
+func (x *entryIndex) appendBan(q *banQuery, sl *slot, out []CheckBan) []CheckBan {
+	if q.skip != nil && q.skip.has(q.k, sl.ban) {
+		return out
 	}
-	return fn(s, nil)
+	var b CheckBan
+	if sl.flags&slotFull != 0 {
+		full := x.full[sl.ban]
+		if !applies(&full, q.day, q.venues, q.clubs) {
+			return out
+		}
+		b = CheckBan{BanID: full.BanID, FirstDay: full.FirstDay, LastDay: full.LastDay, CaseNumber: full.CaseNumber,
+			Court: full.Court, Scope: full.Scope, MatchDays: full.MatchDays}
+	} else {
+		if sl.first > q.dayN || (sl.last != 0 && sl.last < q.dayN) {
+			return out
+		}
+		b = x.checkBan(sl)
+	}
+	if b.Court == "" {
+		b.Court = q.name
+	}
+	return append(out, b)
 }
 
-// checkBan is the answer's line for slot s (not full).
+// checkBan is the answer's line for slot s (not full). Its texts (first
+// and last day, case number, court code when not the index's) are cut
+// from one string: two allocations for the line (that string, and the last
+// day's pointer) instead of four.
 func (x *entryIndex) checkBan(s *slot) CheckBan {
-	b := CheckBan{BanID: s.ban, FirstDay: dayText(s.first), CaseNumber: string(x.arena[s.off : s.off+uint32(s.caseLen)]), Court: x.court}
+	var buf [128]byte
+	t := appendDay(buf[:0], s.first)
+	nFirst := len(t)
+	if s.last != 0 {
+		t = appendDay(t, s.last)
+	}
+	nLast := len(t)
+	t = append(t, x.arena[s.off:s.off+uint32(s.caseLen)+uint32(s.courtLen)]...)
+	all := string(t)
+	b := CheckBan{BanID: s.ban, FirstDay: all[:nFirst], CaseNumber: all[nLast : nLast+int(s.caseLen)], Court: x.court}
 	if s.courtLen > 0 {
-		o := s.off + uint32(s.caseLen)
-		b.Court = string(x.arena[o : o+uint32(s.courtLen)])
+		b.Court = all[nLast+int(s.caseLen):]
 	}
 	if s.last != 0 {
-		l := dayText(s.last)
+		l := all[nFirst:nLast]
 		b.LastDay = &l
 	}
 	return b

@@ -151,7 +151,7 @@ func New(cfg Config, now func() time.Time) (*Agent, error) {
 // covers a venue the gate guards. The check is recorded in the spool. Each
 // court's index is read under its read lock (a page is applied in place
 // under the write lock), so the cost does not depend on the number of
-// entries: about 0.5 µs (BenchmarkGate, bench/README.md).
+// entries: about 0.4–0.7 µs (BenchmarkGate, bench/README.md).
 func (a *Agent) Check(cpf string) CheckResult {
 	now := a.Now()
 	day, dayN := a.today(now)
@@ -451,7 +451,7 @@ func appendCheckResult(b []byte, r *CheckResult) []byte {
 		b = appendVersions(b, r.Versions)
 	}
 	b = append(b, `,"checked_at":"`...)
-	b = r.CheckedAt.AppendFormat(b, time.RFC3339Nano)
+	b = appendInstant(b, r.CheckedAt)
 	return append(b, "\"}\n"...)
 }
 

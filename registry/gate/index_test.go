@@ -232,3 +232,18 @@ func TestCheckVersionsSharedUntilAVersionChanges(t *testing.T) {
 		}
 	}
 }
+
+// The instants of the answer and of the spool's record (checked_at) are
+// the bytes of time.RFC3339Nano, whatever the fraction (none, trailing
+// zeros, nanoseconds), within a second, across seconds and in another zone.
+func TestAppendInstantIsRFC3339Nano(t *testing.T) {
+	sp, _ := time.LoadLocation("America/Sao_Paulo")
+	base := time.Date(2025, 6, 10, 23, 59, 59, 0, time.UTC)
+	for _, at := range []time.Time{base, base.Add(1), base.Add(120 * time.Millisecond), base.Add(999999999), base.Add(time.Second),
+		base.Add(100 * time.Microsecond), base.Add(time.Second + 5), time.Date(1969, 12, 31, 23, 59, 59, 500, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), base.In(sp), base, time.Unix(0, 0).UTC()} {
+		if got, want := string(appendInstant([]byte("x"), at)), "x"+at.Format(time.RFC3339Nano); got != want {
+			t.Errorf("%v: %s, want %s", at, got, want)
+		}
+	}
+}

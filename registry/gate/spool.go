@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -96,7 +97,7 @@ func appendRecord(b []byte, r *Record) []byte {
 	b = append(b, `{"cpf":`...)
 	b = appendJSONString(b, r.CPF)
 	b = append(b, `,"checked_at":"`...)
-	b = r.CheckedAt.AppendFormat(b, time.RFC3339Nano)
+	b = appendInstant(b, r.CheckedAt)
 	b = append(b, `","blocked":`...)
 	b = strconv.AppendBool(b, r.Blocked)
 	b = append(b, `,"versions":`...)
@@ -106,6 +107,49 @@ func appendRecord(b []byte, r *Record) []byte {
 		b = appendVersions(b, r.Versions)
 	}
 	return append(b, "}\n"...)
+}
+
+// secondText is one second in UTC as RFC 3339 writes it up to the seconds
+// ("2025-06-10T18:00:00"), cached for the instants of that second.
+type secondText struct {
+	unix int64
+	text [19]byte
+}
+
+var lastSecond atomic.Pointer[secondText]
+
+// appendInstant appends t as t.AppendFormat(b, time.RFC3339Nano) does
+// (tested), formatting the date and time once a second for a UTC t (every
+// check's instant): the fraction's digits, trailing zeros dropped, and Z
+// are appended by hand. Another zone is left to AppendFormat.
+func appendInstant(b []byte, t time.Time) []byte {
+	if t.Location() != time.UTC {
+		return t.AppendFormat(b, time.RFC3339Nano)
+	}
+	sec := t.Unix()
+	st := lastSecond.Load()
+	if st == nil || st.unix != sec {
+		st = &secondText{unix: sec}
+		if f := t.Truncate(time.Second).AppendFormat(st.text[:0], "2006-01-02T15:04:05"); len(f) != len(st.text) {
+			return t.AppendFormat(b, time.RFC3339Nano) // a year outside 0000..9999
+		}
+		lastSecond.Store(st)
+	}
+	b = append(b, st.text[:]...)
+	if ns := t.Nanosecond(); ns != 0 {
+		var d [10]byte
+		d[0] = '.'
+		for i := 9; i >= 1; i-- {
+			d[i] = byte('0' + ns%10)
+			ns /= 10
+		}
+		n := 10
+		for d[n-1] == '0' {
+			n--
+		}
+		b = append(b, d[:n]...)
+	}
+	return append(b, 'Z')
 }
 
 // appendJSONString appends s as encoding/json writes a string: quotes,

@@ -9,6 +9,12 @@
 //	METHOD <TAB> URL [<TAB> BEARER-TOKEN [<TAB> JSON-BODY]]
 //
 // Lines are taken in turn (cycling, or each once with -once).
+//
+// With -rate R the requests are sent at a fixed rate of R a second in all
+// (request k is due at start + k/R) instead of as fast as the connections
+// allow, and each latency is counted from the instant the request was due,
+// so a slow answer that delays the next ones counts against them too (no
+// coordinated omission).
 package main
 
 import (
@@ -41,6 +47,7 @@ func main() {
 	once := flag.Bool("once", false, "send each line at most once")
 	warm := flag.Int("warm", 0, "requests sent first and not counted")
 	label := flag.String("label", "", "label of the result line")
+	rate := flag.Float64("rate", 0, "requests per second in all (0: as fast as possible); latency from each request's due instant")
 	flag.Parse()
 	reqs, err := read(*file)
 	if err != nil {
@@ -94,13 +101,24 @@ func main() {
 			defer wg.Done()
 			for time.Now().Before(deadline) {
 				k := next.Add(1) - 1
-				if done.Add(1) > int64(*n) {
+				slot := done.Add(1)
+				if slot > int64(*n) {
 					return
 				}
 				if *once && k >= int64(len(reqs)) {
 					return
 				}
+				var due time.Time
+				if *rate > 0 {
+					due = start.Add(time.Duration(float64(slot-1) / *rate * float64(time.Second)))
+					if d := time.Until(due); d > 0 {
+						time.Sleep(d)
+					}
+				}
 				el, _, msg := do(reqs[k%int64(len(reqs))])
+				if *rate > 0 {
+					el = time.Since(due)
+				}
 				mu.Lock()
 				lat = append(lat, el)
 				if msg != "" {

@@ -53,7 +53,7 @@ func gateCmd() *cobra.Command {
 			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				return err
 			}
-			return nil
+			return a.Flush() // the check records still buffered
 		},
 	}
 	serve.Flags().StringVar(&cfgPath, "config", "", "the agent's JSON configuration file")

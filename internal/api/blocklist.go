@@ -13,7 +13,6 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/textcheck"
@@ -172,8 +171,10 @@ func acceptsGzip(ae string) bool {
 	return false
 }
 
-// blocklistChanges: GET /api/v1/blocklist/changes?since=V[&limit=N][&cursor=C]
-// (club): a signed page of the change feed.
+// blocklistChanges: GET /api/v1/blocklist/changes?since=V[&limit=N][&cursor=C][&wait=S]
+// (club): a signed page of the change feed, read from the feed table
+// (registry.Lists.Changes); the snapshot's prepared bodies are not
+// needed, nor made, here (feedDay).
 func (s *API) blocklistChanges(c echo.Context) error {
 	ctx := c.Request().Context()
 	if !c.QueryParams().Has("since") {
@@ -202,7 +203,7 @@ func (s *API) blocklistChanges(c echo.Context) error {
 		}
 		wait = min(time.Duration(n)*time.Second, MaxFeedWait)
 	}
-	if _, err := s.PreparedBlocklist(ctx); err != nil { // refreshes at a new day
+	if err := s.feedDay(ctx); err != nil { // a version for midnight's starts and ends
 		return err
 	}
 	if wait > 0 && c.QueryParam("cursor") == "" {
@@ -263,11 +264,9 @@ func (s *API) awaitVersion(ctx context.Context, since int64, wait time.Duration)
 		case <-deadline.C:
 			return nil
 		case <-tick.C:
-			if st := s.bl.state.Load(); st == nil || civil.Today(s.Now(), s.Deps.Loc) != st.day {
-				// A new day: the midnight version is made before the page.
-				if _, err := s.PreparedBlocklist(ctx); err != nil {
-					return err
-				}
+			// A new day: the midnight version is made before the page.
+			if err := s.feedDay(ctx); err != nil {
+				return err
 			}
 		}
 	}

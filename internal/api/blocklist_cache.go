@@ -42,6 +42,10 @@ type blocklistCache struct {
 	// version (degraded mode): for a second after, the version in memory
 	// answers without trying again.
 	downAt atomic.Int64
+	// dayMu serialises feedDay's refreshes; refreshed is the court's date
+	// feedDay last refreshed the blocklist for.
+	dayMu     sync.Mutex
+	refreshed atomic.Pointer[civil.Date]
 }
 
 type blocklistState struct {
@@ -194,6 +198,40 @@ func (s *API) preparedBlocklistDB(ctx context.Context) (*preparedList, error) {
 	}
 	s.bl.state.Store(&blocklistState{p: p, day: today, checked: time.Now()})
 	return p, nil
+}
+
+// feedDay makes sure the blocklist was refreshed (Lists.Refresh) on the
+// court's date today before a feed page is read, so that the bans that
+// start or end at midnight (America/Sao_Paulo) are in a version with
+// nobody acting (API.md "Public list and blocklist"), without preparing
+// the snapshot's bodies: a feed page is read from the feed table
+// (Lists.Changes), and preparing every entry (seconds at 100,000 entries)
+// in the feed's request held the gates' long-polls behind it, so a version
+// committed meanwhile reached them seconds late (bench/README.md, gate
+// agent). The prepared version of today, when there is one, was made
+// after that day's refresh; otherwise feedDay refreshes once a day.
+func (s *API) feedDay(ctx context.Context) error {
+	today := civil.Today(s.Now(), s.Deps.Loc)
+	done := func() bool {
+		if st := s.bl.state.Load(); st != nil && st.day == today {
+			return true
+		}
+		d := s.bl.refreshed.Load()
+		return d != nil && *d == today
+	}
+	if done() {
+		return nil
+	}
+	s.bl.dayMu.Lock()
+	defer s.bl.dayMu.Unlock()
+	if done() {
+		return nil
+	}
+	if err := s.Lists.Refresh(ctx); err != nil {
+		return err
+	}
+	s.bl.refreshed.Store(&today)
+	return nil
 }
 
 func (s *API) fresh(st *blocklistState, today civil.Date) bool {

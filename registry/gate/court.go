@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
@@ -14,10 +16,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -101,71 +105,102 @@ func verify(s signed, trusted map[string]ed25519.PublicKey) error {
 	return nil
 }
 
-// courtState is a court's list as the agent holds it (copy-on-write).
+// courtState is a court's list as the agent holds it: the entries in force
+// at version in a compact index by CPF, and the upcoming ones. A page is
+// checked (continues) before anything of it is applied, then applied in
+// place under Court.smu; a snapshot makes a new state.
 type courtState struct {
 	court       string
+	snap        int64 // the version of the snapshot read: its pages are stored under it
 	version     int64
 	cursor      string // within version+1, when the last page had one
 	generatedAt time.Time
-	entries     map[int64]Entry // in force at version, by ban id
+	entries     *entryIndex     // in force at version
 	upcoming    map[int64]Entry // first day within 7 days, by ban id
+	upIndex     *entryIndex     // upcoming by CPF
 }
 
-func (s *courtState) clone() *courtState {
-	n := *s
-	n.entries = make(map[int64]Entry, len(s.entries))
-	for k, v := range s.entries {
-		n.entries[k] = v
-	}
-	n.upcoming = make(map[int64]Entry, len(s.upcoming))
-	for k, v := range s.upcoming {
-		n.upcoming[k] = v
-	}
-	return &n
-}
-
-// apply checks that page continues s (same from and cursor, versions with no
-// gap) and returns the state after it; s is left alone.
-func (s *courtState) apply(p *FeedPage) (*courtState, error) {
+// continues checks that page p continues s (same from and cursor, versions
+// with no gap); nothing is changed.
+func (s *courtState) continues(p *FeedPage) error {
 	if p.From != s.version || p.FromCursor != s.cursor {
-		return nil, refused("page from %d (cursor %q) does not continue version %d (cursor %q)", p.From, p.FromCursor, s.version, s.cursor)
+		return refused("page from %d (cursor %q) does not continue version %d (cursor %q)", p.From, p.FromCursor, s.version, s.cursor)
 	}
 	if p.To < p.From {
-		return nil, refused("page to %d below from %d", p.To, p.From)
+		return refused("page to %d below from %d", p.To, p.From)
 	}
 	if p.Cursor != "" && p.To != p.From {
-		return nil, refused("page with a cursor must have to == from")
+		return refused("page with a cursor must have to == from")
 	}
 	prev := p.From
 	for _, c := range p.Changes {
 		if c.Version != prev && c.Version != prev+1 || c.Version <= p.From {
-			return nil, refused("version gap: change of version %d after %d", c.Version, prev)
+			return refused("version gap: change of version %d after %d", c.Version, prev)
 		}
 		if c.Op != "add" && c.Op != "remove" {
-			return nil, refused("change op %q", c.Op)
+			return refused("change op %q", c.Op)
 		}
 		prev = c.Version
 	}
 	if p.Cursor == "" && prev != p.To {
-		return nil, refused("version gap: page to %d, changes up to %d", p.To, prev)
+		return refused("version gap: page to %d, changes up to %d", p.To, prev)
 	}
-	n := s.clone()
-	for _, c := range p.Changes {
+	return nil
+}
+
+// apply applies page p, which continues s (continues returned nil), in
+// place: an entry added replaces one of the same ban id (a correction comes
+// as its removal and its addition) and leaves the upcoming ones.
+func (s *courtState) apply(p *FeedPage) {
+	up := false
+	for i := range p.Changes {
+		c := &p.Changes[i]
 		if c.Op == "add" {
-			n.entries[c.BanID] = c.Entry
-			delete(n.upcoming, c.BanID)
-		} else {
-			delete(n.entries, c.BanID)
+			if old, ok := s.upcoming[c.BanID]; ok {
+				delete(s.upcoming, c.BanID)
+				s.upIndex.del(old.CPF, c.BanID)
+				up = true
+			}
+			s.entries.del(c.CPF, c.BanID)
+			s.entries.put(&c.Entry)
+		} else if !s.entries.del(c.CPF, c.BanID) {
+			s.entries.delBan(c.BanID) // a removal naming another CPF than the one held
 		}
 	}
-	n.version, n.cursor = p.To, p.Cursor
+	s.version, s.cursor = p.To, p.Cursor
 	if p.Upcoming != nil {
-		n.upcoming = make(map[int64]Entry, len(*p.Upcoming))
+		s.upcoming = make(map[int64]Entry, len(*p.Upcoming))
 		for _, e := range *p.Upcoming {
-			n.upcoming[e.BanID] = e
+			s.upcoming[e.BanID] = e
 		}
+		up = true
 	}
-	return n, nil
+	if up {
+		s.indexUpcoming()
+	}
+}
+
+func (s *courtState) indexUpcoming() {
+	s.upIndex = newEntryIndex(s.court, len(s.upcoming))
+	for _, e := range s.upcoming {
+		s.upIndex.put(&e)
+	}
+}
+
+// collect appends to out the bans of CPF k (11 digits as an integer) that
+// block on day (YYYY-MM-DD; dayN the same as YYYYMMDD) at a gate guarding
+// venues and clubs: entries in force, then upcoming ones (dates are judged
+// here, so an upcoming entry blocks from its first day with no contact).
+// name answers for an entry that names no court. No closure and no copy
+// of a slot escapes: a check allocates only the lines it answers.
+func (s *courtState) collect(k uint64, day string, dayN uint32, venues, clubs map[string]bool, name string, out []CheckBan) []CheckBan {
+	q := banQuery{k: k, day: day, dayN: dayN, venues: venues, clubs: clubs, name: name}
+	out = s.entries.collect(&q, out)
+	if s.upIndex != nil && s.upIndex.n > 0 {
+		q.skip = s.entries // an upcoming entry already in force answers once
+		out = s.upIndex.collect(&q, out)
+	}
+	return out
 }
 
 // cannotContinue reports whether a 422 problem body of the feed names the
@@ -202,16 +237,68 @@ func sameEntries(held map[int64]Entry, list []Entry) bool {
 	return true
 }
 
-func stateOf(snap *Snapshot) *courtState {
-	s := &courtState{court: snap.Court, version: snap.Version, generatedAt: snap.GeneratedAt,
-		entries: make(map[int64]Entry, len(snap.Items)), upcoming: make(map[int64]Entry, len(snap.Upcoming))}
-	for _, e := range snap.Items {
-		s.entries[e.BanID] = e
+// stateOf reads a snapshot body (already verified) into a new state,
+// decoding the items one at a time into the index: neither the body nor
+// the entries as Entry values are ever all in memory (at 1,000,000
+// entries: 213 MB and about 300 MB).
+func stateOf(body io.Reader) (*courtState, error) {
+	dec := json.NewDecoder(body)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("snapshot: not a JSON object")
 	}
-	for _, e := range snap.Upcoming {
+	s := &courtState{entries: newEntryIndex("", 0), upcoming: map[int64]Entry{}}
+	var upcoming []Entry
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		switch t {
+		case "version":
+			err = dec.Decode(&s.version)
+		case "generated_at":
+			err = dec.Decode(&s.generatedAt)
+		case "court":
+			err = dec.Decode(&s.court)
+		case "upcoming":
+			err = dec.Decode(&upcoming)
+		case "items":
+			if t, err = dec.Token(); err != nil || t == nil {
+				break
+			}
+			if t != json.Delim('[') {
+				return nil, fmt.Errorf("snapshot: items is not an array")
+			}
+			for err == nil && dec.More() {
+				var e Entry
+				if err = dec.Decode(&e); err == nil {
+					if s.entries.n == 0 {
+						s.entries.court = e.Court
+					}
+					s.entries.del(e.CPF, e.BanID) // a ban id twice: the later one
+					s.entries.put(&e)
+				}
+			}
+			if err == nil {
+				_, err = dec.Token() // ]
+			}
+		default:
+			var skip json.RawMessage
+			err = dec.Decode(&skip)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("snapshot: %w", err)
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	for _, e := range upcoming {
 		s.upcoming[e.BanID] = e
 	}
-	return s
+	s.indexUpcoming()
+	s.snap = s.version
+	return s, nil
 }
 
 // Court follows one court's signed list and keeps it under Dir.
@@ -225,13 +312,18 @@ type Court struct {
 	// Wait is the long-poll asked of the feed (?wait=, seconds); 0 polls.
 	Wait time.Duration
 
-	mu        sync.Mutex
-	state     *courtState
-	trusted   map[string]ed25519.PublicKey
-	confirmed time.Time // last time the court confirmed the copy current
-	lastErr   string
-	pages     int // pages stored after the snapshot
-	onChange  func()
+	mu      sync.Mutex
+	trusted map[string]ed25519.PublicKey
+	lastErr string
+	pages   int // pages stored after the snapshot
+
+	// smu guards state and what it holds: checks read it (RLock), a page
+	// is applied in place and a snapshot swapped in under Lock.
+	smu   sync.RWMutex
+	state *courtState
+	// confirmed is when the court last confirmed the copy current (Unix
+	// nanoseconds, 0 never): read by every check without a lock.
+	confirmed atomic.Int64
 }
 
 // NewCourt makes the follower of the court at url (no trailing slash
@@ -251,7 +343,13 @@ func NewCourt(url, token, dir string, keys []string, now func() time.Time) (*Cou
 	if now == nil {
 		now = time.Now
 	}
-	return &Court{URL: strings.TrimRight(url, "/"), Token: token, Dir: dir, Pinned: pinned, Client: &http.Client{Timeout: 60 * time.Second},
+	// No overall client timeout: a snapshot of 1,000,000 entries is 213 MB
+	// (minutes on a stadium's link) and the court may take over a minute to
+	// prepare it (measured: BenchmarkGate on a loaded machine); requests
+	// have their own deadlines (get, Snapshot).
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.ResponseHeaderTimeout = 5 * time.Minute
+	return &Court{URL: strings.TrimRight(url, "/"), Token: token, Dir: dir, Pinned: pinned, Client: &http.Client{Transport: tr},
 		Now: now, Wait: 25 * time.Second, trusted: pinned}, nil
 }
 
@@ -269,26 +367,29 @@ type Status struct {
 // Status reports the court's copy.
 func (c *Court) Status() Status {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	st := Status{URL: c.URL, LastError: c.lastErr, AgeSeconds: -1}
+	c.mu.Unlock()
+	c.smu.RLock()
+	st.Court = c.name()
 	if c.state != nil {
-		st.Court, st.Version, st.Entries, st.Upcoming = c.name(), c.state.version, len(c.state.entries), len(c.state.upcoming)
-	} else {
-		st.Court = c.URL
+		st.Version, st.Entries, st.Upcoming = c.state.version, c.state.entries.n, len(c.state.upcoming)
 	}
-	if !c.confirmed.IsZero() {
-		st.AgeSeconds = c.Now().Sub(c.confirmed).Seconds()
+	c.smu.RUnlock()
+	if t := c.confirmed.Load(); t != 0 {
+		st.AgeSeconds = c.Now().Sub(time.Unix(0, t)).Seconds()
 	}
 	return st
 }
 
-// name is the court's code from its snapshot, else its URL. Caller holds mu.
+// name is the court's code from its snapshot, else its URL. Caller holds smu.
 func (c *Court) name() string {
 	if c.state != nil && c.state.court != "" {
 		return c.state.court
 	}
 	return c.URL
 }
+
+func (c *Court) confirm() { c.confirmed.Store(c.Now().UnixNano()) }
 
 func (c *Court) fail(err error) error {
 	c.mu.Lock()
@@ -298,6 +399,8 @@ func (c *Court) fail(err error) error {
 }
 
 func (c *Court) get(ctx context.Context, path string) (*http.Response, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // a feed page, long-poll included, or the key list
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.URL+path, nil)
 	if err != nil {
 		return nil, nil, err
@@ -310,8 +413,12 @@ func (c *Court) get(ctx context.Context, path string) (*http.Response, []byte, e
 		return nil, nil, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 2<<30))
-	return resp, body, err
+	var buf bytes.Buffer
+	if n := resp.ContentLength; n > 0 && n < 2<<30 {
+		buf.Grow(int(n) + bytes.MinRead) // read once into its size, not doubling up to twice the body
+	}
+	_, err = buf.ReadFrom(io.LimitReader(resp.Body, 2<<30))
+	return resp, buf.Bytes(), err
 }
 
 // refreshKeys reads GET /api/v1/blocklist/key and trusts the keys endorsed
@@ -365,38 +472,79 @@ func signedOf(resp *http.Response, body []byte) signed {
 	return signed{Body: body, KeyID: resp.Header.Get("X-Juizado-Key-Id"), Signature: resp.Header.Get("X-Juizado-Signature")}
 }
 
-// Snapshot takes a new snapshot: verified, stored, then applied.
+// Snapshot takes a new snapshot: the body is written to a temporary file
+// as it arrives while its signature is checked (verifyStream: the body is
+// never all in memory), then decoded from that file into a new state, and
+// only then stored under its name and applied.
 func (c *Court) Snapshot(ctx context.Context) error {
-	resp, body, err := c.get(ctx, "/api/v1/blocklist?format=json")
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.URL+"/api/v1/blocklist?format=json", nil)
 	if err != nil {
 		return c.fail(err)
 	}
+	if c.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.Token)
+	}
+	resp, err := c.Client.Do(req)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		return c.fail(fmt.Errorf("gate: GET /api/v1/blocklist: %s", resp.Status))
 	}
-	s := signedOf(resp, body)
-	if err := c.verifyFetched(ctx, s); err != nil {
-		return c.fail(err)
-	}
-	var snap Snapshot
-	if err := json.Unmarshal(body, &snap); err != nil {
-		return c.fail(refused("snapshot: %v", err))
-	}
-	if err := c.storeSnapshot(s, snap.Version); err != nil {
-		return c.fail(err)
+	s := signedOf(resp, nil)
+	c.mu.Lock()
+	_, known := c.trusted[s.KeyID]
+	c.mu.Unlock()
+	if !known { // a key rotated in under a trusted one?
+		if err := c.refreshKeys(ctx); err != nil {
+			return c.fail(err)
+		}
 	}
 	c.mu.Lock()
-	c.state, c.pages, c.lastErr = stateOf(&snap), 0, ""
-	c.confirmed = c.Now()
+	trusted := c.trusted
 	c.mu.Unlock()
-	c.changed()
-	return nil
-}
-
-func (c *Court) changed() {
-	if c.onChange != nil {
-		c.onChange()
+	dir := filepath.Join(c.Dir, "snapshots")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return c.fail(err)
 	}
+	tmp := filepath.Join(dir, "download.tmp")
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_RDWR|os.O_TRUNC, 0o600)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer os.Remove(tmp) // gone once renamed; else what was refused
+	defer f.Close()
+	h := sha256.New()
+	if err := verifySigned(s, trusted, io.TeeReader(io.LimitReader(resp.Body, 2<<30), io.MultiWriter(f, h))); err != nil {
+		return c.fail(err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return c.fail(err)
+	}
+	st, err := stateOf(bufio.NewReaderSize(f, 1<<20))
+	if err != nil {
+		return c.fail(refused("%v", err))
+	}
+	if err := f.Sync(); err != nil {
+		return c.fail(err)
+	}
+	if err := c.storeSnapshot(s, st.version, tmp, h.Sum(nil)); err != nil {
+		return c.fail(err)
+	}
+	c.smu.Lock()
+	c.state = st
+	c.smu.Unlock()
+	c.mu.Lock()
+	c.pages, c.lastErr = 0, ""
+	c.mu.Unlock()
+	c.confirm()
+	// The garbage of the decoding goes back to the system rather than stay
+	// resident.
+	debug.FreeOSMemory()
+	return nil
 }
 
 // Poll asks the feed once (with wait, seconds, when > 0) and applies the
@@ -404,15 +552,20 @@ func (c *Court) changed() {
 // returns whether the page had changes. 410 (since too old) and 422 (a
 // cursor or version the court no longer accepts) take a new snapshot.
 func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
-	c.mu.Lock()
+	c.smu.RLock()
 	st := c.state
-	c.mu.Unlock()
+	var from int64
+	var cursor string
+	if st != nil {
+		from, cursor = st.version, st.cursor
+	}
+	c.smu.RUnlock()
 	if st == nil {
 		return true, c.Snapshot(ctx)
 	}
-	q := "/api/v1/blocklist/changes?since=" + strconv.FormatInt(st.version, 10)
-	if st.cursor != "" {
-		q += "&cursor=" + st.cursor
+	q := "/api/v1/blocklist/changes?since=" + strconv.FormatInt(from, 10)
+	if cursor != "" {
+		q += "&cursor=" + cursor
 	}
 	if wait > 0 {
 		q += "&wait=" + strconv.Itoa(int(wait/time.Second))
@@ -440,34 +593,51 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 	if err := json.Unmarshal(body, &p); err != nil {
 		return false, c.fail(refused("feed page: %v", err))
 	}
-	n, err := st.apply(&p)
-	if err != nil {
+	head := courtState{version: from, cursor: cursor}
+	if err := head.continues(&p); err != nil {
 		return false, c.fail(err)
 	}
 	// A page is kept when it changes the copy: changes, a cursor, or an
 	// upcoming set other than the one held (the head page repeats the set
 	// at every poll; storing each repetition would grow the store by a
-	// page per poll).
-	keep := len(p.Changes) > 0 || p.Cursor != "" || (p.Upcoming != nil && !sameEntries(st.upcoming, *p.Upcoming))
+	// page per poll). Such a repetition is not applied either (the
+	// upcoming index is not rebuilt for nothing).
+	keep := len(p.Changes) > 0 || p.Cursor != ""
+	if p.Upcoming != nil && !keep {
+		c.smu.RLock()
+		same := sameEntries(st.upcoming, *p.Upcoming)
+		c.smu.RUnlock()
+		if same {
+			p.Upcoming = nil
+		}
+		keep = !same
+	}
+	c.mu.Lock()
+	seq := c.pages + 1
+	c.mu.Unlock()
 	if keep {
-		if err := c.storePage(s, st.version, c.pages+1); err != nil {
+		// Under the snapshot's version (st.snap), not the copy's: Load
+		// reads the pages of the snapshot it starts from.
+		if err := c.storePage(s, st.snap, seq); err != nil {
 			return false, c.fail(err)
 		}
 	}
+	c.smu.Lock()
+	applied := c.state == st && st.version == from && st.cursor == cursor
+	if applied {
+		st.apply(&p)
+	}
+	c.smu.Unlock()
 	c.mu.Lock()
-	if c.state == st {
-		c.state = n
-		if keep {
-			c.pages++
-		}
+	if applied && keep {
+		c.pages++
 	}
 	c.lastErr = ""
-	if p.Cursor == "" {
-		c.confirmed = c.Now()
-	}
 	c.mu.Unlock()
+	if p.Cursor == "" {
+		c.confirm()
+	}
 	_ = writeAtomic(filepath.Join(c.Dir, "confirmed"), []byte(c.Now().UTC().Format(time.RFC3339Nano)))
-	c.changed()
 	return len(p.Changes) > 0 || p.Cursor != "", nil
 }
 
@@ -512,32 +682,43 @@ func sleep(ctx context.Context, d time.Duration) {
 }
 
 // Store layout under Dir: keys.json (the court's key list, for the keys
-// rotated in), snapshots/<version>.json + .sig (the body exactly as signed
-// and its key id and signature), pages/<snapshot version>-<seq>.json
+// rotated in), snapshots/<version>-<hash>.json + .sig (the body exactly as
+// signed and its key id and signature; hash: hex of the first 8 bytes of the
+// body's SHA-256), pages/<snapshot version>-<seq>.json
 // + .sig, confirmed (when the court last confirmed the copy). Each file is
-// written whole to a temporary name, synced and renamed, so a kill -9 leaves
-// either the old or the new file; Load ignores what does not verify.
+// written whole to a temporary name, synced, renamed and its directory
+// synced, so a kill -9 leaves either the old or the new file; Load removes
+// the temporary files left and ignores what does not verify.
 
-func (c *Court) storeSnapshot(s signed, version int64) error {
+// storeSnapshot stores the verified body of version (the synced file tmp,
+// SHA-256 sum) with its signature s: the signature file, then the body
+// renamed into place, the directory synced; the older snapshots and their
+// pages go after.
+func (c *Court) storeSnapshot(s signed, version int64, tmp string, sum []byte) error {
 	if err := os.MkdirAll(filepath.Join(c.Dir, "pages"), 0o700); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Join(c.Dir, "snapshots"), 0o700); err != nil {
 		return err
 	}
-	base := filepath.Join(c.Dir, "snapshots", fmt.Sprintf("%020d", version))
+	// Named by version and a hash of the body, so that a new snapshot of a
+	// version already stored never pairs with the other one's signature
+	// when a kill -9 falls between its two files.
+	name := fmt.Sprintf("%020d-%x", version, sum[:8])
+	base := filepath.Join(c.Dir, "snapshots", name)
 	sig, _ := json.Marshal(signed{KeyID: s.KeyID, Signature: s.Signature})
 	if err := writeAtomic(base+".sig", sig); err != nil {
 		return err
 	}
-	if err := writeAtomic(base+".json", s.Body); err != nil {
+	if err := os.Rename(tmp, base+".json"); err != nil {
 		return err
 	}
+	syncDir(filepath.Dir(base))
 	// Only now the older snapshots and their pages go.
-	keep := filepath.Base(base)
+	keep := fmt.Sprintf("%020d", version)
 	olds, _ := filepath.Glob(filepath.Join(c.Dir, "snapshots", "*"))
 	for _, n := range olds {
-		if !strings.HasPrefix(filepath.Base(n), keep+".") {
+		if !strings.HasPrefix(filepath.Base(n), name+".") {
 			_ = os.Remove(n)
 		}
 	}
@@ -574,38 +755,37 @@ func (c *Court) Load() error {
 			c.trusted = trustFrom(c.Pinned, ks.Keys)
 		}
 	}
+	// Temporary files are writes a kill -9 interrupted: never renamed, so
+	// never part of the store.
+	for _, d := range []string{c.Dir, filepath.Join(c.Dir, "snapshots"), filepath.Join(c.Dir, "pages")} {
+		tmps, _ := filepath.Glob(filepath.Join(d, "*.tmp"))
+		for _, n := range tmps {
+			_ = os.Remove(n)
+		}
+	}
 	// The newest stored snapshot whose body verifies (a kill -9 while one
 	// was written leaves it incomplete: the previous one is used).
 	snaps, _ := filepath.Glob(filepath.Join(c.Dir, "snapshots", "*.json"))
 	sort.Sort(sort.Reverse(sort.StringSlice(snaps)))
-	var snap Snapshot
-	found := false
+	var st *courtState
 	var lastErr error
 	for _, n := range snaps {
 		s, err := readSig(strings.TrimSuffix(n, ".json") + ".sig")
 		if err == nil {
-			s.Body, err = os.ReadFile(n)
+			st, err = loadSnapshot(n, s, c.trusted)
 		}
 		if err == nil {
-			err = verify(s, c.trusted)
-		}
-		if err == nil {
-			err = json.Unmarshal(s.Body, &snap)
-		}
-		if err == nil {
-			found = true
 			break
 		}
-		lastErr = err
+		st, lastErr = nil, err
 	}
-	if !found {
+	if st == nil {
 		if lastErr != nil {
 			return c.fail(fmt.Errorf("gate: stored snapshot: %w", lastErr))
 		}
 		return nil
 	}
-	st := stateOf(&snap)
-	names, _ := filepath.Glob(filepath.Join(c.Dir, "pages", fmt.Sprintf("%020d-*.json", snap.Version)))
+	names, _ := filepath.Glob(filepath.Join(c.Dir, "pages", fmt.Sprintf("%020d-*.json", st.snap)))
 	sort.Strings(names)
 	pages := 0
 	for _, n := range names {
@@ -620,26 +800,46 @@ func (c *Court) Load() error {
 		if json.Unmarshal(ps.Body, &p) != nil {
 			break
 		}
-		next, err := st.apply(&p)
-		if err != nil {
+		if st.continues(&p) != nil {
 			break
 		}
-		st = next
+		st.apply(&p)
 		pages++
 	}
 	for _, n := range names[pages:] { // what did not verify or continue
 		_ = os.Remove(n)
 		_ = os.Remove(strings.TrimSuffix(n, ".json") + ".sig")
 	}
+	c.smu.Lock()
+	c.state = st
+	c.smu.Unlock()
 	c.mu.Lock()
-	c.state, c.pages = st, pages
+	c.pages = pages
+	c.mu.Unlock()
 	if b, err := os.ReadFile(filepath.Join(c.Dir, "confirmed")); err == nil {
 		if t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(string(b))); err == nil {
-			c.confirmed = t
+			c.confirmed.Store(t.UnixNano())
 		}
 	}
-	c.mu.Unlock()
+	debug.FreeOSMemory() // the garbage of the decoding
 	return nil
+}
+
+// loadSnapshot verifies the stored snapshot file n against s (read once,
+// streaming) and decodes it (read again, streaming).
+func loadSnapshot(n string, s signed, trusted map[string]ed25519.PublicKey) (*courtState, error) {
+	f, err := os.Open(n)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if err := verifySigned(s, trusted, bufio.NewReaderSize(f, 1<<20)); err != nil {
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return stateOf(bufio.NewReaderSize(f, 1<<20))
 }
 
 func readSig(path string) (signed, error) {

@@ -50,7 +50,7 @@ type court struct {
 
 var sp = func() *time.Location { l, _ := time.LoadLocation("America/Sao_Paulo"); return l }()
 
-func newCourt(t *testing.T, code string, now time.Time) *court {
+func newCourt(t testing.TB, code string, now time.Time) *court {
 	t.Helper()
 	ctx := context.Background()
 	g := pgtest.NewDB(t)
@@ -93,7 +93,7 @@ func newCourt(t *testing.T, code string, now time.Time) *court {
 
 // ban sentences cpf from first to last (inclusive), scoped when scope is
 // not empty, and refreshes the list.
-func (c *court) ban(t *testing.T, cpf, first, last, scope string) {
+func (c *court) ban(t testing.TB, cpf, first, last, scope string) {
 	t.Helper()
 	c.n++
 	var defID int64
@@ -118,7 +118,7 @@ func (c *court) ban(t *testing.T, cpf, first, last, scope string) {
 	}
 }
 
-func (c *court) pub(t *testing.T) string {
+func (c *court) pub(t testing.TB) string {
 	t.Helper()
 	ks, err := c.keys.Keys(time.Now())
 	if err != nil {
@@ -136,7 +136,7 @@ type agentClock struct {
 func (c *agentClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *agentClock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
-func newAgent(t *testing.T, dir string, clk *agentClock, venues []string, courts ...gate.CourtConfig) *gate.Agent {
+func newAgent(t testing.TB, dir string, clk *agentClock, venues []string, courts ...gate.CourtConfig) *gate.Agent {
 	t.Helper()
 	a, err := gate.New(gate.Config{DataDir: dir, Device: "portao-1", MaxAge: gate.Duration(time.Hour), Venues: venues, Courts: courts}, clk.Now)
 	if err != nil {
@@ -150,7 +150,7 @@ func day(s string, h, m int) time.Time {
 	return d.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute)
 }
 
-func check(t *testing.T, a *gate.Agent, cpf string) gate.CheckResult {
+func check(t testing.TB, a *gate.Agent, cpf string) gate.CheckResult {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	a.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/check/"+cpf, nil))

@@ -90,7 +90,8 @@ type CheckBan struct {
 
 // CheckResult is the agent's answer to GET /check/{cpf}: the court's check
 // answer, Stale when any court's copy is older than max_age, and the version
-// of every court's list that was consulted.
+// of every court's list that was consulted (Versions, by court code: one map
+// shared by every result that read the same versions, so read only).
 type CheckResult struct {
 	CPF       string           `json:"cpf"`
 	Blocked   bool             `json:"blocked"`
@@ -98,6 +99,8 @@ type CheckResult struct {
 	Stale     bool             `json:"stale"`
 	Versions  map[string]int64 `json:"versions"`
 	CheckedAt time.Time        `json:"checked_at"`
+
+	versionsJSON []byte // Versions as JSON, when Check made the result
 }
 
 // fold lowers s and strips accents and surrounding spaces (venue and club

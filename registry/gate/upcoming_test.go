@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -317,9 +318,10 @@ func TestAgentStartsOverOnGoneAndRefusedCursor(t *testing.T) {
 	if st := a.Status().Courts[0]; st.Version != v1+2 || st.LastError != "" || !check(t, a, cpfOther).Blocked || !check(t, a, cpfPoa).Blocked {
 		t.Fatalf("after 410: %+v", st)
 	}
+	// Stored snapshots are named <version, 20 digits>-<body hash>.json.
 	snaps, _ := filepath.Glob(filepath.Join(dir, "courts", "*", "snapshots", "*.json"))
-	if len(snaps) != 1 || !strings.HasSuffix(snaps[0], strconv.FormatInt(v1+2, 10)+".json") {
-		t.Errorf("stored snapshots after 410: %v", snaps)
+	if len(snaps) != 1 || !strings.HasPrefix(filepath.Base(snaps[0]), fmt.Sprintf("%020d-", v1+2)) {
+		t.Errorf("stored snapshots after 410: %v, want one of version %d", snaps, v1+2)
 	}
 
 	// 422 on cursor: a version of two changes (two bans starting the next
@@ -357,7 +359,137 @@ func TestAgentStartsOverOnGoneAndRefusedCursor(t *testing.T) {
 			t.Errorf("%s not blocked after the offline restart", cpf)
 		}
 	}
+	if err := b.Flush(); err != nil { // what Run does every gate.SpoolFlushEvery
+		t.Fatal(err)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "checks.jsonl")); err != nil {
 		t.Errorf("check log: %v", err)
+	}
+}
+
+// Issue 20 point 3 (local store, "an index rebuilt from it at start"):
+// every feed page applied after the snapshot is kept on disk, however many
+// versions they move the copy, so an agent restarted offline holds the
+// version and the entries it had (not only the first page's).
+func TestAgentRestartsWithEveryPageAfterTheSnapshot(t *testing.T) {
+	ctx := context.Background()
+	now := day("2025-06-10", 15, 0)
+	c := newCourt(t, "26.0100", now)
+	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	clk := &agentClock{t: now}
+	dir := t.TempDir()
+	cfg := gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+	a := newAgent(t, dir, clk, nil, cfg)
+	if err := a.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, cpf := range []string{cpfPoa, cpfOther, cpfFourth} { // a page, a version each
+		c.ban(t, cpf, "2025-06-01", "2026-01-01", "")
+		if err := a.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := a.Status().Courts[0]
+	if want.Entries != 4 {
+		t.Fatalf("online: %+v", want)
+	}
+	c.http.Close()
+	b := newAgent(t, dir, clk, nil, cfg)
+	if st := b.Status().Courts[0]; st.Version != want.Version || st.Entries != 4 {
+		t.Fatalf("offline restart: %+v, want version %d with 4 entries", st, want.Version)
+	}
+	for _, cpf := range []string{cpfRio, cpfPoa, cpfOther, cpfFourth} {
+		if !check(t, b, cpf).Blocked {
+			t.Errorf("%s not blocked after the offline restart", cpf)
+		}
+	}
+}
+
+// servedVersion is the court's juizado_blocklist_version gauge: the
+// version whose snapshot bodies the court has prepared.
+func (c *court) servedVersion(t *testing.T) int64 {
+	t.Helper()
+	_, b := c.fetch(t, "/metrics")
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "juizado_blocklist_version "); ok {
+			n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return int64(n)
+		}
+	}
+	t.Fatalf("no juizado_blocklist_version in /metrics")
+	return 0
+}
+
+// Issue 20 point 1 (a sentence reaches a gate within seconds), API.md
+// "Gate agent", court side: a feed page is read from the feed table; the
+// court does not prepare its whole snapshot (every entry read, encoded and
+// signed) for it, so a gate's long-poll never waits behind that work. The
+// page still comes after the day's refresh: on a new day (America/Sao_Paulo)
+// the feed's first request makes the version of the bans that start at
+// midnight, with nobody acting.
+func TestFeedPageDoesNotPrepareTheSnapshot(t *testing.T) {
+	c := newCourt(t, "26.0100", day("2025-06-10", 15, 0))
+	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	resp, body := c.fetch(t, "/api/v1/blocklist")
+	var snap gate.Snapshot
+	if resp.StatusCode != 200 || json.Unmarshal(body, &snap) != nil {
+		t.Fatalf("snapshot: %d %s", resp.StatusCode, body)
+	}
+	v := snap.Version
+	if got := c.servedVersion(t); got != v {
+		t.Fatalf("prepared version %d, want the snapshot's %d", got, v)
+	}
+	page := func(q string) gate.FeedPage {
+		t.Helper()
+		resp, body := c.fetch(t, "/api/v1/blocklist/changes?"+q)
+		var p gate.FeedPage
+		if resp.StatusCode != 200 || json.Unmarshal(body, &p) != nil || !c.verifies(t, resp, body) {
+			t.Fatalf("changes?%s: %d %s", q, resp.StatusCode, body)
+		}
+		return p
+	}
+
+	c.ban(t, cpfPoa, "2025-06-01", "2026-01-01", "")
+	if p := page(fmt.Sprintf("since=%d", v)); p.To != v+1 || len(p.Changes) != 1 || p.Changes[0].CPF != cpfPoa {
+		t.Fatalf("feed after a sentence: %+v", p)
+	}
+	if got := c.servedVersion(t); got != v {
+		t.Errorf("the feed page prepared the snapshot: served version %d, want still %d", got, v)
+	}
+	// A long-poll answered by a commit: the same.
+	done := make(chan gate.FeedPage)
+	go func() { done <- page(fmt.Sprintf("since=%d&wait=20", v+1)) }()
+	time.Sleep(300 * time.Millisecond)
+	c.ban(t, cpfOther, "2025-06-01", "2026-01-01", "")
+	if p := <-done; p.To != v+2 || len(p.Changes) != 1 || p.Changes[0].CPF != cpfOther {
+		t.Fatalf("long-poll answered by a commit: %+v", p)
+	}
+	if got := c.servedVersion(t); got != v {
+		t.Errorf("the long-poll prepared the snapshot: served version %d, want still %d", got, v)
+	}
+
+	// A ban that starts tomorrow: upcoming on the head page today; after
+	// midnight the feed's request makes its version.
+	c.ban(t, cpfFourth, "2025-06-11", "2026-01-01", "")
+	if p := page(fmt.Sprintf("since=%d", v+2)); p.To != v+2 || p.Upcoming == nil || !slices.Equal(cpfs(*p.Upcoming), []string{cpfFourth}) {
+		t.Fatalf("head page before midnight: %+v", p)
+	}
+	c.clk.Set(day("2025-06-11", 0, 1))
+	p := page(fmt.Sprintf("since=%d", v+2))
+	if p.To != v+3 || len(p.Changes) != 1 || p.Changes[0].CPF != cpfFourth || p.Changes[0].Op != "add" || p.Upcoming == nil || len(*p.Upcoming) != 0 {
+		t.Fatalf("feed after midnight: %+v", p)
+	}
+	if got := c.servedVersion(t); got != v {
+		t.Errorf("the feed's midnight refresh prepared the snapshot: served version %d, want still %d", got, v)
+	}
+	// The snapshot prepares what it serves.
+	if resp, body = c.fetch(t, "/api/v1/blocklist"); resp.StatusCode != 200 || json.Unmarshal(body, &snap) != nil || snap.Version != v+3 || len(snap.Items) != 4 {
+		t.Fatalf("snapshot after the feed: %d version %d, %d items", resp.StatusCode, snap.Version, len(snap.Items))
+	}
+	if got := c.servedVersion(t); got != v+3 {
+		t.Errorf("served version after the snapshot %d, want %d", got, v+3)
 	}
 }

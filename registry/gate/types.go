@@ -8,13 +8,9 @@
 package gate
 
 import (
+	"github.com/juizado/juizado/internal/textcheck"
 	"strings"
 	"time"
-	"unicode"
-
-	"golang.org/x/text/runes"
-	"golang.org/x/text/transform"
-	"golang.org/x/text/unicode/norm"
 )
 
 // Scope is where a ban applies, as the court publishes it: null (nil) is
@@ -103,16 +99,9 @@ type CheckResult struct {
 	versionsJSON []byte // Versions as JSON, when Check made the result
 }
 
-// fold lowers s and strips accents and surrounding spaces (venue and club
-// names are compared folded).
-func fold(s string) string {
-	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-	out, _, err := transform.String(t, s)
-	if err != nil {
-		out = s
-	}
-	return strings.Join(strings.Fields(strings.ToLower(out)), " ")
-}
+// fold is the court's folding of names (textcheck.Fold): venue and club
+// names are compared folded, as the court compares them.
+func fold(s string) string { return textcheck.Fold(s) }
 
 // venueNames are the folded forms a venue name answers to: the whole name,
 // the name without a parenthesised part, and the popular name in

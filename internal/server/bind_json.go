@@ -9,9 +9,11 @@ import (
 	"maps"
 	"math"
 	"net/http"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/juizado/juizado/internal/errs"
@@ -102,6 +104,12 @@ func BindJSON(c echo.Context, dst any) error {
 		var pe *errs.Error
 		if errors.As(err, &pe) {
 			return pe
+		}
+		if field, t := badValue(tree, reflect.TypeOf(dst), ""); field != "" {
+			if t == reflect.TypeOf(time.Time{}) {
+				return errs.InvalidField(field, "instant", "instante inválido: use RFC 3339, por exemplo 2026-12-01T15:30:00-03:00.")
+			}
+			return errs.InvalidField(field, "format", "valor em formato inválido para este campo.")
 		}
 		return unreadableJSON(err)
 	}

@@ -114,16 +114,10 @@ func unknownField(tree any, t reflect.Type, path string) string {
 		fields := jsonFields(t)
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			p := jsonPath(path, k)
+			// Exact names only: encoding/json would also take "DATE" for
+			// "date", and a body holding both would pass the duplicate
+			// check with one silently winning.
 			ft, ok := fields[k]
-			if !ok {
-				// encoding/json matches names case-insensitively.
-				for name, f := range fields {
-					if strings.EqualFold(name, k) {
-						ft, ok = f, true
-						break
-					}
-				}
-			}
 			if !ok {
 				return p
 			}
@@ -181,4 +175,47 @@ func strictBody(body []byte, tree any, dst any) error {
 		return errs.InvalidField(p, "known_field", "campo desconhecido neste recurso (confira o nome do campo na documentação: GET /api/v1/openapi.json).")
 	}
 	return nil
+}
+
+// badValue returns the path of the first value in tree that the type t
+// takes through its own UnmarshalJSON (time.Time, civil.Date...) and that
+// it refuses, and that type; "" when every such value reads. encoding/json
+// reports these errors without the field's name.
+func badValue(tree any, t reflect.Type, path string) (string, reflect.Type) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(jsonUnmarshaler) {
+		if tree == nil {
+			return "", nil
+		}
+		raw, err := json.Marshal(tree)
+		if err != nil {
+			return path, t
+		}
+		if err := reflect.New(t).Interface().(json.Unmarshaler).UnmarshalJSON(raw); err != nil {
+			return path, t
+		}
+		return "", nil
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		arr, _ := tree.([]any)
+		for i, e := range arr {
+			if p, bt := badValue(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p, bt
+			}
+		}
+	case reflect.Struct:
+		obj, _ := tree.(map[string]any)
+		fields := jsonFields(t)
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			if ft, ok := fields[k]; ok {
+				if p, bt := badValue(obj[k], ft, jsonPath(path, k)); p != "" {
+					return p, bt
+				}
+			}
+		}
+	}
+	return "", nil
 }

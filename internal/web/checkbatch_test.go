@@ -33,6 +33,15 @@ func TestBlocklistChecksUpload_OncePerBatch_DOMAIN_6(t *testing.T) {
 	if code != 422 || !strings.Contains(out, "records[1].cpf") {
 		t.Errorf("bad CPF: %d %s, want 422 naming records[1].cpf", code, out)
 	}
+	// An instant that is not RFC 3339 is the record's field (422), not
+	// unreadable JSON: the body is JSON.
+	for _, v := range []string{`"ontem"`, `"2026-12-01"`, `123`, `""`} {
+		worse := strings.Replace(strings.Replace(body, `"`+at+`"`, v, 1), "0001-ab", "0003-ab", 1)
+		code, out, _ := f.send(t, "POST", "/api/v1/blocklist/checks", "club", "application/json", worse)
+		if code != 422 || !strings.Contains(out, `"field":"records[0].checked_at"`) {
+			t.Errorf("checked_at %s: %d %s, want 422 naming records[0].checked_at", v, code, out)
+		}
+	}
 	var n int64
 	f.g.Raw("SELECT count(*) FROM blocklist_checks WHERE batch_id = '00000000000000000002-ab'").Scan(&n)
 	if n != 0 {

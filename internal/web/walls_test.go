@@ -83,6 +83,16 @@ func TestStrictJSON(t *testing.T) {
 	if code, body := post("application/json", unknown); code != 422 || !strings.Contains(body, `"field":"defendants[0].nickname"`) {
 		t.Errorf("unknown field: %d %s", code, body)
 	}
+	// Names are exact: "REF" beside "ref" is not a second spelling of one
+	// key that encoding/json would let win silently.
+	cased := strings.Replace(rep, `"ref": "R1",`, `"ref": "R1", "REF": "R9",`, 1)
+	if code, body := post("application/json", cased); code != 422 || !strings.Contains(body, `"field":"REF"`) || !strings.Contains(body, "known_field") {
+		t.Errorf("a key in other case: %d %s", code, body)
+	}
+	cased = strings.Replace(rep, `"kind": "person",`, `"Kind": "person",`, 1)
+	if code, body := post("application/json", cased); code != 422 || !strings.Contains(body, `"field":"defendants[0].Kind"`) {
+		t.Errorf("a nested key in other case: %d %s", code, body)
+	}
 	if code, body := post("application/json; charset=utf-8", rep); code != 201 {
 		t.Errorf("a good body: %d %s", code, body)
 	}

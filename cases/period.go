@@ -278,8 +278,10 @@ func (s *Service) LegalDeadline(ctx context.Context, q DeadlineQuery) (*Period, 
 	}
 	hol := Holidays{}
 	if q.Court != "" {
-		if err := CheckCourtCode(q.Court); err != nil {
+		if !courtCode.MatchString(q.Court) {
 			f.Add("court", "format", "informe o juizado como TR.OOOO (ex.: 26.0100).")
+		} else if err := CheckCourtCode(q.Court); err != nil {
+			f.Add("court", "known", fmt.Sprintf("juizado %s: o tribunal %s não é um tribunal de justiça estadual (TR de 01 a %d, Res. CNJ 65/2008).", q.Court, q.Court[:2], StateCourts))
 		} else {
 			var n int64
 			if err := db.Conn(ctx, s.DB).Raw("SELECT count(*) FROM courts WHERE code = ?", q.Court).Scan(&n).Error; err != nil {

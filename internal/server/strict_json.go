@@ -23,8 +23,13 @@ import (
 // isJSONType reports whether the Content-Type ct is application/json or a
 // structured-syntax +json type (RFC 6839), parameters ignored.
 func isJSONType(ct string) bool {
-	mt, _, err := mime.ParseMediaType(ct)
+	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil {
+		return false
+	}
+	// JSON is UTF-8 (RFC 8259, § 8.1): a body declared in another charset
+	// is not read as if it were.
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
 		return false
 	}
 	return mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))

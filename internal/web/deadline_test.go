@@ -40,10 +40,14 @@ func TestLegalDeadline_Sumula310_CPC_art1003_NoLogin(t *testing.T) {
 		{"notified_on=2025-06-06&kind=recurso", "kind"},
 		{"notified_on=2025-06-06&kind=criminal_appeal&court=abc", "court"},
 		{"notified_on=2025-06-06&kind=criminal_appeal&court=26.0999", "court"},
+		{"notified_on=2025-06-06&kind=criminal_appeal&court=99.9999", "court"},
 	} {
 		code, body, _ := f.send(t, "GET", "/api/v1/legal/deadline?"+tc.query, "", "", "")
 		if code != 422 || !strings.Contains(body, `"field":"`+tc.field+`"`) {
 			t.Errorf("%s: %d %s, want 422 on %s", tc.query, code, body, tc.field)
+		}
+		if strings.Contains(tc.query, "court=99.9999") && strings.Contains(body, "TR.OOOO") {
+			t.Errorf("court 99.9999 is written TR.OOOO; the answer should say TR 99 is no state court: %s", body)
 		}
 	}
 }

@@ -93,6 +93,9 @@ func TestStrictJSON(t *testing.T) {
 	if code, body := post("application/json", cased); code != 422 || !strings.Contains(body, `"field":"defendants[0].Kind"`) {
 		t.Errorf("a nested key in other case: %d %s", code, body)
 	}
+	if code, body := post("application/json; charset=latin1", rep); code != 415 {
+		t.Errorf("a body declared latin1: %d %s, want 415 (JSON is UTF-8, RFC 8259 § 8.1)", code, body)
+	}
 	if code, body := post("application/json; charset=utf-8", rep); code != 201 {
 		t.Errorf("a good body: %d %s", code, body)
 	}

@@ -105,3 +105,37 @@ func TestFinalJudgment_BanNotBeforeFacts_NoConstraintFailure(t *testing.T) {
 	_, err := e.svc.Transition(ctx, k, c.ID, cases.TransitionInput{To: cases.StatusFinal, FinalOn: "2025-06-10"})
 	invalidField(t, err, "final_on", false)
 }
+
+// LGE art. 183 (TAC: cases.Service.Settle): the settlement's answer shows
+// its ban as every other answer does: status is the state on the court's
+// day (in_force, not_started...), with state and state_pt, the same as the
+// case's view shows; never the stored "active".
+func TestSettlement_TAC_Art183_BanStatusIsItsState(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	if err := e.g.Exec("INSERT INTO fan_groups (name, supported_club, court_code) VALUES ('TORCIDA ORGANIZADA GARRA DO TATUAPE', 'Corinthians', '26.0100')").Error; err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ first, state string }{{"2025-06-10", "in_force"}, {"2025-07-01", "not_started"}} {
+		c, d, j := e.fileOne(t, "R5")
+		e.move(t, e.clerk(t), c, cases.StatusHearing)
+		res, err := e.svc.Settle(ctx, j, c.ID, cases.SettlementInput{DefendantID: d.ID, Terms: "A torcida não comparecerá aos estádios.", StadiumBan: true, Months: ptr(12), FirstDay: tc.first})
+		if err != nil {
+			t.Fatalf("first day %q: %v", tc.first, err)
+		}
+		b := res.Ban
+		if b == nil || b.APIStatus != tc.state || b.State != tc.state || b.StatePT != sanctions.StatePT[tc.state] {
+			t.Fatalf("first day %q: settlement ban %+v, want status = state = %s", tc.first, b, tc.state)
+		}
+		v, err := e.svc.Get(ctx, j, c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range v.Bans {
+			if g.ID == b.ID && (g.APIStatus != b.APIStatus || g.State != b.State || g.StatePT != b.StatePT) {
+				t.Errorf("first day %q: the case shows %s/%s, the settlement answered %s/%s", tc.first, g.APIStatus, g.State, b.APIStatus, b.State)
+			}
+		}
+	}
+}

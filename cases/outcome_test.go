@@ -342,7 +342,7 @@ func TestAppealResult_Lei_9099_art_82_ConfirmedReformedAnnulled(t *testing.T) {
 	c, _, _, banID := sentenced()
 	_, err := e.svc.Transition(ctx, k, c.ID, cases.TransitionInput{To: cases.StatusFinal})
 	kindIs(t, err, errs.Conflict) // no result yet
-	if _, err := e.svc.RecordAppealResult(ctx, k, c.ID, cases.AppealResultInput{Result: "confirmed", DecidedOn: "2025-06-09"}); err != nil {
+	if _, err := e.svc.RecordAppealResult(ctx, k, c.ID, cases.AppealResultInput{Result: "confirmed", DecidedOn: "2025-06-10"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.svc.Transition(ctx, k, c.ID, cases.TransitionInput{To: cases.StatusFinal, FinalOn: "2025-06-10"}); err != nil {

@@ -110,10 +110,10 @@ func (s *Service) Settle(ctx context.Context, actor Actor, caseID int64, in Sett
 			if err != nil {
 				return err
 			}
-			gv := NewBanView(p.ban)
+			gv := s.banView(p.ban)
 			res.Ban = &gv
 			for _, m := range members {
-				res.MemberBans = append(res.MemberBans, NewBanView(m))
+				res.MemberBans = append(res.MemberBans, s.banView(m))
 			}
 			res.Warnings = append(res.Warnings, p.warnings...)
 			text += fmt.Sprintf(" Impedimento de comparecimento da torcida %s (%s, %s) de %s, de %s a %s, estendido a %d associado(s).",

@@ -522,7 +522,9 @@ func (s *Service) AddMovement(ctx context.Context, actor Actor, caseID int64, in
 // of the last waiver (errs.Conflict naming what is missing while any party
 // was not notified or a window is open: Lei 9.099/1995, art. 82, § 1º);
 // after an appeal, finalOn (default today), which needs the Turma Recursal's
-// result recorded (POST /api/v1/cases/{id}/appeal-result).
+// result recorded (POST /api/v1/cases/{id}/appeal-result) and is not in the
+// future nor before that result, the sentence's day or the last notification
+// (errs.Invalid on final_on).
 func (s *Service) finalDay(ctx context.Context, c *Case, finalOn string) (civil.Date, error) {
 	today := civil.Today(s.now(), s.Loc)
 	switch c.Status {
@@ -563,11 +565,39 @@ func (s *Service) finalDay(ctx context.Context, c *Case, finalOn string) (civil.
 			if d.Before(last.DecidedOn) {
 				return civil.Date{}, errs.InvalidField("final_on", "after_appeal", fmt.Sprintf("o acórdão da Turma Recursal é de %s: o trânsito em julgado não lhe é anterior.", last.DecidedOn.BR()))
 			}
+			signed, ok, err := s.sentenceDay(ctx, c.ID)
+			if err != nil {
+				return civil.Date{}, err
+			}
+			if ok && d.Before(signed) {
+				return civil.Date{}, errs.InvalidField("final_on", "after_sentence", fmt.Sprintf("a sentença é de %s: o trânsito em julgado não lhe é anterior.", signed.BR()))
+			}
+			var notified Notification
+			if err := db.Conn(ctx, s.DB).Where("case_id = ? AND NOT superseded", c.ID).Order("notified_on DESC").Limit(1).Find(&notified).Error; err != nil {
+				return civil.Date{}, err
+			}
+			if notified.ID != 0 && d.Before(notified.NotifiedOn) {
+				return civil.Date{}, errs.InvalidField("final_on", "after_notification", fmt.Sprintf("a última intimação da sentença é de %s: o trânsito em julgado não lhe é anterior.", notified.NotifiedOn.BR()))
+			}
 			day = d
 		}
 		return day, nil
 	}
 	return today, nil
+}
+
+// sentenceDay is the day (in the court's zone) the last sentence of case
+// caseID was signed, the decision an appeal attacks; ok is false when no
+// sentence of the case was signed.
+func (s *Service) sentenceDay(ctx context.Context, caseID int64) (day civil.Date, ok bool, err error) {
+	var at *time.Time
+	if err := db.Conn(ctx, s.DB).Model(&SentenceRecord{}).Where("case_id = ? AND signed_at IS NOT NULL", caseID).Select("max(signed_at)").Scan(&at).Error; err != nil {
+		return civil.Date{}, false, err
+	}
+	if at == nil {
+		return civil.Date{}, false, nil
+	}
+	return civil.Today(*at, s.Loc), true, nil
 }
 
 // startFinalBans starts the bans of case c that waited for the final
@@ -577,7 +607,8 @@ func (s *Service) finalDay(ctx context.Context, c *Case, finalOn string) (civil.
 // defendant's precautionary bans are replaced by it (they end the day
 // before). A docket movement per ban shows the days under precautionary
 // bans, for the judge's decision on credit (CP art. 42). The blocklist
-// follows in the same transaction.
+// follows in the same transaction. A ban that would start before its facts
+// or end before it starts (the table's checks) is errs.Invalid on final_on.
 func (s *Service) startFinalBans(ctx context.Context, c *Case, day civil.Date, now time.Time) error {
 	tx := db.Conn(ctx, s.DB)
 	var rows []sanctions.Ban
@@ -602,6 +633,15 @@ func (s *Service) startFinalBans(ctx context.Context, c *Case, day civil.Date, n
 			} else {
 				note = fmt.Sprintf(" O último dia alterado na sentença (%s) contava de %s; contado do trânsito em julgado, o término é %s.", b.LastDay.BR(), b.StartNotBefore.BR(), computed.BR())
 			}
+		}
+		// The table's checks, tested before the update so that a date of the
+		// input is a 422 on final_on, not a failed constraint: the ban does not
+		// start before the facts (bans_check) nor end before it starts.
+		if first.Before(b.FactsDate) {
+			return errs.InvalidField("final_on", "after_facts", fmt.Sprintf("os fatos são de %s: o impedimento %d não começa antes deles; o trânsito em julgado em %s é anterior aos fatos.", b.FactsDate.BR(), b.ID, day.BR()))
+		}
+		if last.Before(first) {
+			return errs.InvalidField("final_on", "last_day", fmt.Sprintf("o último dia do impedimento %d (%s) seria anterior ao primeiro (%s).", b.ID, last.BR(), first.BR()))
 		}
 		if err := tx.Model(&sanctions.Ban{}).Where("id = ?", b.ID).Updates(map[string]any{"status": sanctions.StatusActive, "first_day": first,
 			"computed_last_day": computed, "last_day": last}).Error; err != nil {
@@ -685,7 +725,9 @@ type AppealResult struct {
 // on it, or removes it for an acquittal; annulled (TPU 237) annuls the
 // sentences (of the defendant, or all) and their bans and returns the case
 // to the instruction hearing (criminal) or hearing (civil) for a new
-// sentence. The case must be in appeal (errs.Conflict).
+// sentence. The case must be in appeal (errs.Conflict); decided_on is not
+// in the future nor before the day the last sentence was signed (errs.Invalid
+// on decided_on).
 func (s *Service) RecordAppealResult(ctx context.Context, actor Actor, caseID int64, in AppealResultInput) (*View, error) {
 	var out *View
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
@@ -710,6 +752,13 @@ func (s *Service) RecordAppealResult(ctx context.Context, actor Actor, caseID in
 				f.Add("decided_on", "not_future", "o julgamento do recurso não pode estar no futuro.")
 			}
 			decided = d
+		}
+		// The Turma Recursal judges the appeal of a signed sentence: not
+		// before the day it was signed (Lei 9.099/1995, art. 82).
+		if signed, ok, err := s.sentenceDay(ctx, c.ID); err != nil {
+			return err
+		} else if ok && !decided.IsZero() && decided.Before(signed) {
+			f.Add("decided_on", "after_sentence", fmt.Sprintf("a sentença recorrida é de %s: o julgamento do recurso não lhe é anterior.", signed.BR()))
 		}
 		checkText(&f, "text", in.Text, maxLong, true)
 		var d *Defendant

@@ -22,8 +22,19 @@ func (s *UI) flash(c echo.Context, msg string) {
 // redirect answers a POST with 303 to path (redirect after POST).
 func redirect(c echo.Context, path string) error { return c.Redirect(http.StatusSeeOther, path) }
 
+// pageDates rewrites the services' date format (the API's AAAA-MM-DD) into
+// the one the pages' date fields take (dd/mm/aaaa): "informe a data de
+// nascimento (AAAA-MM-DD)." reads "(dd/mm/aaaa)" next to a dd/mm/aaaa
+// field. The API's own messages are untouched.
+var pageDates = strings.NewReplacer(
+	"(AAAA-MM-DD)", "(dd/mm/aaaa)",
+	"(notified_on, AAAA-MM-DD)", "(dd/mm/aaaa)",
+	"use AAAA-MM-DD.", "use dd/mm/aaaa.",
+)
+
 // formErrors splits a service error into the messages by field (what the
-// form shows next to each field) and the page's message. ok is false for
+// form shows next to each field, dates worded as the pages take them:
+// pageDates) and the page's message. ok is false for
 // an error that is not the user's input (a fault of ours): the caller
 // returns it.
 func formErrors(err error) (fields map[string]string, msg string, status int, ok bool) {
@@ -37,13 +48,14 @@ func formErrors(err error) (fields map[string]string, msg string, status int, ok
 		if i := strings.Index(name, "facts.conduct["); i == 0 {
 			name = "facts.conduct"
 		}
+		m := upperFirst(pageDates.Replace(f.Message))
 		if prev, dup := fields[name]; dup {
-			fields[name] = prev + " " + upperFirst(f.Message)
+			fields[name] = prev + " " + m
 		} else {
-			fields[name] = upperFirst(f.Message)
+			fields[name] = m
 		}
 	}
-	msg = e.Message
+	msg = pageDates.Replace(e.Message)
 	if len(e.Fields) > 0 {
 		msg = "Corrija os campos indicados abaixo."
 	}

@@ -285,8 +285,9 @@ func (s *UI) checkSentence(c echo.Context, id int64, in cases.SentenceInput) (*c
 // acao=recalcular, the signing's checks with nothing saved (the form again,
 // 200, or 422 with what signing would refuse next to its fields); with
 // acao=minuta, saves the minuta (draft: nothing decided) and returns to the
-// form with its PDF preview; otherwise signs the sentence and goes to the
-// case with the documents to download.
+// form with its PDF preview; with acao=assinar, signs the sentence and goes
+// to the case with the documents to download. Signing is irreversible: a
+// missing or unknown acao answers 422 with the form again, nothing saved.
 func (s *UI) sentencePage(c echo.Context) error {
 	id, err := s.caseExists(c)
 	if err != nil {
@@ -317,6 +318,12 @@ func (s *UI) sentencePage(c echo.Context) error {
 			msg = upperFirst(msg)
 		}
 		return s.renderSentence(c, status, server.Page{Form: vals, Errs: fields, Error: prefix + msg}, nil)
+	}
+	switch action {
+	case "recalcular", "minuta", "assinar":
+	default:
+		return s.renderSentence(c, http.StatusUnprocessableEntity, server.Page{Form: vals,
+			Error: "Ação não reconhecida: use Recalcular, Salvar minuta ou Assinar sentença. Nada foi salvo nem assinado."}, nil)
 	}
 	switch action {
 	case "recalcular":

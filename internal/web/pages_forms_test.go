@@ -105,3 +105,29 @@ func TestPageForms(t *testing.T) {
 		t.Errorf("public list with a bad court: %d", rec.Code)
 	}
 }
+
+// The pages take dates as dd/mm/aaaa: a service's message asking for a
+// date in the API's form (AAAA-MM-DD), such as the defendant's missing
+// birth date, reads dd/mm/aaaa next to the page's field.
+func TestPageFormDateMessagesSayDDMMAAAA(t *testing.T) {
+	f := newFixture(t)
+	pros := f.browser(t, "prosecutor")
+	pros.do("GET", "/processos/novo", nil)
+	form := url.Values{"n": {"1"}, "acao": {"autuar"}, "filed_by.kind": {"prosecutor"}, "filed_by.name": {"Promotoria"},
+		"defendants[0].kind": {"person"}, "defendants[0].full_name": {"Marcelo Augusto Figueiredo"}, "defendants[0].cpf": {"663.923.321-54"},
+		"defendants[0].mother_name": {"Sandra Figueiredo"},
+		"event.competition":         {"Série A"}, "event.home": {"Corinthians"}, "event.away": {"Palmeiras"}, "event.venue": {"Arena Corinthians"},
+		"facts.occurred_at": {"30/03/2025"}, "facts.occurred_at_hora": {"15:20"}, "facts.latitude": {"-23,546"}, "facts.longitude": {"-46,473"},
+		"facts.conduct": {"violence"}}
+	rec := pros.do("POST", "/processos", form)
+	body := rec.Body.String()
+	const id = `id="f-defendants-0-birth-date-erro"`
+	if rec.Code != 422 || !strings.Contains(body, id) {
+		t.Fatalf("missing birth date: %d, want 422 with %s", rec.Code, id)
+	}
+	sel := body[strings.Index(body, id):]
+	sel = sel[:strings.Index(sel, "</p>")]
+	if !strings.Contains(sel, "data de nascimento (dd/mm/aaaa)") || strings.Contains(body, "AAAA-MM-DD") {
+		t.Errorf("the birth date's error says %q, want dd/mm/aaaa and no AAAA-MM-DD on the page", sel)
+	}
+}

@@ -22,7 +22,7 @@ func TestPageSentenceRefusesUnknownChoicesAndHugeIDs(t *testing.T) {
 	def := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
 	judge := f.browser(t, "judge")
 	judge.do("GET", caseURL+"/sentenca", nil)
-	base := url.Values{"defendant_id": {def}, "ban.months": {"12"}, "eligible": {"true"},
+	base := url.Values{"acao": {"assinar"}, "defendant_id": {def}, "ban.months": {"12"}, "eligible": {"true"},
 		"sec7_doubles_ban": {"true"}, "reporting_duty.place": {"2º DP"}, "reporting_duty.club": {"Corinthians"}}
 	for _, tc := range []struct{ field, value, id string }{
 		{"eligible", "maybe", "f-eligible"},
@@ -187,7 +187,7 @@ func TestPageSentenceOutcomes_LGE_art_201_sec6_CPP_art_386(t *testing.T) {
 	aURL := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
 	adef := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
 	judge.do("GET", aURL+"/sentenca", nil)
-	acq := url.Values{"defendant_id": {adef}, "outcome": {"acquittal"}, "text.reasoning": {"Prova insuficiente."}}
+	acq := url.Values{"acao": {"assinar"}, "defendant_id": {adef}, "outcome": {"acquittal"}, "text.reasoning": {"Prova insuficiente."}}
 	rec = judge.do("POST", aURL+"/sentenca", acq)
 	expect(t, "acquittal without its ground", rec.Code, 422, rec.Body.String(), "art. 386", `<option value="acquittal" selected>`)
 	acq.Set("acquittal_ground", "VII")
@@ -196,4 +196,62 @@ func TestPageSentenceOutcomes_LGE_art_201_sec6_CPP_art_386(t *testing.T) {
 	}
 	page = judge.do("GET", aURL, nil).Body.String()
 	expect(t, "case page after the acquittal", 200, 200, page, "Sentença assinada: absolvição", "CPP, art. 386, VII", "TPU 220")
+}
+
+// Signing a sentence is irreversible (it decides the case), so only the
+// "Assinar sentença" button (acao=assinar) signs: a valid form with an
+// unknown acao, or none, answers 422 with the form and a message, and
+// nothing is saved; "Recalcular", "Salvar minuta" and "Assinar" still work.
+func TestPageSentenceSignsOnlyWithAcaoAssinar(t *testing.T) {
+	f := newFixture(t)
+	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))
+	if code != 201 {
+		t.Fatalf("filing: %d %s", code, body)
+	}
+	caseID := int(c["id"].(float64))
+	caseURL := fmt.Sprintf("/processos/%d", caseID)
+	def := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
+	judge := f.browser(t, "judge")
+	judge.do("GET", caseURL+"/sentenca", nil)
+	count := func() int64 {
+		t.Helper()
+		var n int64
+		if err := f.g.Raw("SELECT (SELECT count(*) FROM sentences WHERE case_id = ?) + (SELECT count(*) FROM bans)", caseID).Scan(&n).Error; err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	base := url.Values{"defendant_id": {def}, "ban.months": {"12"}, "eligible": {"true"},
+		"sec7_doubles_ban": {"true"}, "reporting_duty.place": {"2º DP"}, "reporting_duty.club": {"Corinthians"}}
+	for _, acao := range []string{"", "xyz", "Assinar", "missing"} {
+		form := cloneForm(base)
+		if acao != "missing" {
+			form.Set("acao", acao)
+		}
+		rec := judge.do("POST", caseURL+"/sentenca", form)
+		expect(t, "acao="+acao, rec.Code, 422, rec.Body.String(), "Ação não reconhecida", "Nada foi salvo nem assinado", `value="12"`)
+		if n := count(); n != 0 {
+			t.Fatalf("acao=%q saved %d rows", acao, n)
+		}
+	}
+	form := cloneForm(base)
+	form.Set("acao", "recalcular")
+	if rec := judge.do("POST", caseURL+"/sentenca", form); rec.Code != 200 || count() != 0 {
+		t.Fatalf("recalcular: %d, %d rows", rec.Code, count())
+	}
+	form.Set("acao", "minuta")
+	if rec := judge.do("POST", caseURL+"/sentenca", form); rec.Code != 303 {
+		t.Fatalf("minuta: %d %s", rec.Code, rec.Body)
+	}
+	var n int64
+	if err := f.g.Raw("SELECT count(*) FROM sentences WHERE case_id = ? AND status = 'draft'", caseID).Scan(&n).Error; err != nil || n != 1 {
+		t.Fatalf("after the minuta: %d drafts (%v), want 1", n, err)
+	}
+	form.Set("acao", "assinar")
+	if rec := judge.do("POST", caseURL+"/sentenca", form); rec.Code != 303 || rec.Header().Get("Location") != caseURL+"#documentos" {
+		t.Fatalf("assinar: %d %s", rec.Code, rec.Body)
+	}
+	if err := f.g.Raw("SELECT count(*) FROM sentences WHERE case_id = ? AND status = 'signed'", caseID).Scan(&n).Error; err != nil || n != 1 {
+		t.Fatalf("after assinar: %d signed sentences (%v), want 1", n, err)
+	}
 }

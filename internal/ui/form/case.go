@@ -43,14 +43,18 @@ func Movement(v *Values) cases.MovementInput {
 }
 
 // Hearing reads the hearing form (aud.kind, aud.room, aud.date as
-// dd/mm/aaaa, aud.starts and aud.ends as hh:mm); the start's date error
-// shows next to aud.date.
+// dd/mm/aaaa, aud.starts and aud.ends as hh:mm); the date's errors show
+// next to aud.date, a missing or invalid time next to aud.starts or
+// aud.ends (the fields the page shows).
 func Hearing(v *Values) cases.HearingInput {
 	in := cases.HearingInput{Kind: v.Text("kind"), Room: v.Text("room"), StartsAt: v.Instant("starts_at", "date", "starts", true)}
 	if v.Text("ends") != "" && v.Text("date") != "" {
 		in.EndsAt = v.Instant("ends_at", "date", "ends", false)
 	}
 	v.Rename("starts_at", "date")
+	v.Rename("ends_at", "date")
+	v.Rename("starts_at_hora", "starts")
+	v.Rename("ends_at_hora", "ends")
 	return in
 }
 

@@ -45,8 +45,8 @@ func TestValuesReadPrefixedFieldsAndCollectErrors(t *testing.T) {
 }
 
 // The hearing's start is two fields (aud.date, aud.starts): a date it
-// cannot read shows next to aud.date, a missing time next to its own
-// field; a start read is an instant in the court's zone (RFC 3339).
+// cannot read shows next to aud.date, a missing or invalid time next to
+// its own field (aud.starts, aud.ends); a start read is an instant in the court's zone (RFC 3339).
 func TestHearingStartErrorsShowNextToTheirFields(t *testing.T) {
 	v := form.New(url.Values{"aud.date": {"32/01/2026"}, "aud.starts": {"14:00"}}.Get, "aud.", time.UTC)
 	form.Hearing(v)
@@ -55,8 +55,17 @@ func TestHearingStartErrorsShowNextToTheirFields(t *testing.T) {
 	}
 	v = form.New(url.Values{"aud.date": {"20/01/2026"}}.Get, "aud.", time.UTC)
 	form.Hearing(v)
-	if got := fieldsOf(t, v.Err()); got["starts_at_hora"] != "time" || len(got) != 1 {
-		t.Fatalf("errors %v, want starts_at_hora", got)
+	if got := fieldsOf(t, v.Err()); got["starts"] != "time" || len(got) != 1 {
+		t.Fatalf("errors %v, want starts", got)
+	}
+	for _, tc := range []struct{ starts, ends, field string }{
+		{"25:99", "", "starts"}, {"abc", "", "starts"}, {"24:00", "", "starts"}, {"14:00", "99:99", "ends"},
+	} {
+		v = form.New(url.Values{"aud.date": {"20/01/2026"}, "aud.starts": {tc.starts}, "aud.ends": {tc.ends}}.Get, "aud.", time.UTC)
+		form.Hearing(v)
+		if got := fieldsOf(t, v.Err()); got[tc.field] != "time" || len(got) != 1 {
+			t.Errorf("starts=%q ends=%q: errors %v, want %s", tc.starts, tc.ends, got, tc.field)
+		}
 	}
 	sp, err := time.LoadLocation("America/Sao_Paulo")
 	if err != nil {

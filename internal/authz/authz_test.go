@@ -9,22 +9,10 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
-	"gorm.io/gorm"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
-
-func open(t *testing.T, dsn string) *gorm.DB {
-	t.Helper()
-	g, err := db.Open(context.Background(), dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s, _ := g.DB(); s.Close() })
-	return g
-}
 
 func TestPasswords(t *testing.T) {
 	h, err := authz.HashPassword("correct horse battery")

@@ -227,7 +227,14 @@ func NewDSN(tb testing.TB) string {
 // dropped when the test ends.
 func NewDB(tb testing.TB) *gorm.DB {
 	tb.Helper()
-	g, err := db.Open(context.Background(), NewDSN(tb))
+	return Open(tb, NewDSN(tb))
+}
+
+// Open opens the database at dsn through db.Open (a second connection pool
+// to a test's database, say) and closes it when the test ends.
+func Open(tb testing.TB, dsn string) *gorm.DB {
+	tb.Helper()
+	g, err := db.Open(context.Background(), dsn)
 	if err != nil {
 		tb.Fatal(err)
 	}

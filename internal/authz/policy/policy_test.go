@@ -10,20 +10,9 @@ import (
 	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
-	"gorm.io/gorm"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
-
-func open(t *testing.T, dsn string) *gorm.DB {
-	t.Helper()
-	g, err := db.Open(context.Background(), dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s, _ := g.DB(); s.Close() })
-	return g
-}
 
 // The base policy has the domain shape, names known roles and applies to
 // every domain; the enforcer checks (role, domain, route, method).
@@ -110,7 +99,7 @@ func TestBasePolicyAndDomains(t *testing.T) {
 func TestPolicyPropagatesAcrossInstances(t *testing.T) {
 	ctx := context.Background()
 	dsn := pgtest.NewDSN(t)
-	g1, g2 := open(t, dsn), open(t, dsn)
+	g1, g2 := pgtest.Open(t, dsn), pgtest.Open(t, dsn)
 	e1, err := policy.Open(ctx, g1)
 	if err != nil {
 		t.Fatal(err)

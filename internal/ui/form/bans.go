@@ -15,38 +15,37 @@ import (
 // "cor", "det") of ban id.
 func BanPrefix(kind string, id int64) string { return fmt.Sprintf("%s[%d].", kind, id) }
 
+// dateAndReason reads a ban decision's date field (dd/mm/aaaa, as
+// AAAA-MM-DD) and its reason, both required, with the page's messages.
+func dateAndReason(v *Values, field, dateMsg, reasonMsg string) (day, reason string) {
+	day, reason = v.Date(field), v.Text("reason")
+	v.Require(field, dateMsg)
+	if strings.TrimSpace(reason) == "" {
+		v.Add("reason", "required", reasonMsg)
+	}
+	return day, reason
+}
+
 // Lift reads the form that lifts a precautionary ban (rev[ID].lifted_on as
 // dd/mm/aaaa and rev[ID].reason, both required).
 func Lift(v *Values) cases.LiftInput {
-	in := cases.LiftInput{LiftedOn: v.Date("lifted_on"), Reason: v.Text("reason")}
-	v.Require("lifted_on", "Informe a data da decisão que revoga a medida (dd/mm/aaaa).")
-	if strings.TrimSpace(in.Reason) == "" {
-		v.Add("reason", "required", "Informe o motivo da revogação.")
-	}
-	return in
+	day, reason := dateAndReason(v, "lifted_on", "Informe a data da decisão que revoga a medida (dd/mm/aaaa).", "Informe o motivo da revogação.")
+	return cases.LiftInput{LiftedOn: day, Reason: reason}
 }
 
 // Renew reads the form that renews a precautionary ban (ren[ID].review_on
 // as dd/mm/aaaa and ren[ID].reason, both required).
 func Renew(v *Values) cases.RenewInput {
-	in := cases.RenewInput{ReviewOn: v.Date("review_on"), Reason: v.Text("reason")}
-	v.Require("review_on", "Informe a nova data de revisão (dd/mm/aaaa).")
-	if strings.TrimSpace(in.Reason) == "" {
-		v.Add("reason", "required", "Informe o fundamento da renovação.")
-	}
-	return in
+	day, reason := dateAndReason(v, "review_on", "Informe a nova data de revisão (dd/mm/aaaa).", "Informe o fundamento da renovação.")
+	return cases.RenewInput{ReviewOn: day, Reason: reason}
 }
 
 // Correct reads the form that corrects a material error in a final ban's
 // last day (cor[ID].last_day as dd/mm/aaaa and cor[ID].reason, both
 // required).
 func Correct(v *Values) cases.CorrectInput {
-	in := cases.CorrectInput{LastDay: v.Date("last_day"), Reason: v.Text("reason")}
-	v.Require("last_day", "Informe o último dia corrigido (dd/mm/aaaa).")
-	if strings.TrimSpace(in.Reason) == "" {
-		v.Add("reason", "required", "Descreva o erro material corrigido.")
-	}
-	return in
+	day, reason := dateAndReason(v, "last_day", "Informe o último dia corrigido (dd/mm/aaaa).", "Descreva o erro material corrigido.")
+	return cases.CorrectInput{LastDay: day, Reason: reason}
 }
 
 // Credit reads the detração form (CP art. 42: det[ID].days, 0 for none,

@@ -242,16 +242,17 @@ func appendVersions(b []byte, m map[string]int64) []byte {
 }
 
 // dayCache is one day in America/Sao_Paulo: [from, to) in Unix
-// nanoseconds, as YYYY-MM-DD and YYYYMMDD.
+// nanoseconds, as YYYY-MM-DD and as the day count a check compares slots
+// with (checkDay: days since 2000-01-01).
 type dayCache struct {
 	from, to int64
 	day      string
-	n        uint32
+	n        int32
 }
 
 // today is the date of now in a.Loc, computed once a day (the clock may
 // move either way: any instant outside the cached day recomputes it).
-func (a *Agent) today(now time.Time) (string, uint32) {
+func (a *Agent) today(now time.Time) (string, int32) {
 	ns := now.UnixNano()
 	if d := a.day.Load(); d != nil && ns >= d.from && ns < d.to {
 		return d.day, d.n
@@ -260,7 +261,7 @@ func (a *Agent) today(now time.Time) (string, uint32) {
 	y, m, dd := t.Date()
 	start := time.Date(y, m, dd, 0, 0, 0, 0, a.Loc)
 	d := &dayCache{from: start.UnixNano(), to: start.AddDate(0, 0, 1).UnixNano(), day: t.Format("2006-01-02")}
-	d.n, _ = dayNum(d.day)
+	d.n = checkDay(d.day)
 	a.day.Store(d)
 	return d.day, d.n
 }

@@ -188,12 +188,12 @@ func (s *courtState) indexUpcoming() {
 }
 
 // collect appends to out the bans of CPF k (11 digits as an integer) that
-// block on day (YYYY-MM-DD; dayN the same as YYYYMMDD) at a gate guarding
+// block on day (YYYY-MM-DD; dayN its day count, checkDay) at a gate guarding
 // venues and clubs: entries in force, then upcoming ones (dates are judged
 // here, so an upcoming entry blocks from its first day with no contact).
 // name answers for an entry that names no court. No closure and no copy
 // of a slot escapes: a check allocates only the lines it answers.
-func (s *courtState) collect(k uint64, day string, dayN uint32, venues, clubs map[string]bool, name string, out []CheckBan) []CheckBan {
+func (s *courtState) collect(k uint64, day string, dayN int32, venues, clubs map[string]bool, name string, out []CheckBan) []CheckBan {
 	q := banQuery{k: k, day: day, dayN: dayN, venues: venues, clubs: clubs, name: name}
 	out = s.entries.collect(&q, out)
 	if s.upIndex != nil && s.upIndex.n > 0 {

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -166,6 +167,78 @@ const (
 	cpfPoa   = "11144477735"
 	cpfOther = "39053344705"
 )
+
+// API.md "Gate agent" (issue 20, the 16-byte slot): the bans whose id is
+// above 2^32-1 (a PostgreSQL bigserial), whose first day is before
+// 2000-01-01 or whose last day is after 2179-06-06 block at the agent as
+// the court publishes them, from their first day to their last, like the
+// ban of id 2^32-1 beside them.
+func TestGateAgentAnswersBansBeyondTheSlot(t *testing.T) {
+	now := day("2025-06-10", 15, 0)
+	c := newCourt(t, "26.0100", now)
+	c.ban(t, cpfPoa, "2025-06-01", "2026-01-01", "")
+	if err := c.g.Exec(`UPDATE bans SET facts_date = '1999-12-01', first_day = '1999-12-31' WHERE cpf = ?`, cpfPoa).Error; err != nil {
+		t.Fatal(err)
+	}
+	c.ban(t, cpfOther, "2025-06-01", "2180-01-01", "")
+	if err := c.g.Exec(`SELECT setval(pg_get_serial_sequence('bans', 'id'), 4294967294)`).Error; err != nil {
+		t.Fatal(err)
+	}
+	c.ban(t, cpfFourth, "2025-06-01", "2026-01-01", "") // id 2^32-1
+	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")    // id 2^32
+	ids := map[string]int64{}
+	for _, cpf := range []string{cpfRio, cpfPoa, cpfOther, cpfFourth} {
+		var id int64
+		if err := c.g.Raw(`SELECT id FROM bans WHERE cpf = ?`, cpf).Scan(&id).Error; err != nil {
+			t.Fatal(err)
+		}
+		ids[cpf] = id
+	}
+	if ids[cpfFourth] != 1<<32-1 || ids[cpfRio] != 1<<32 {
+		t.Fatalf("ban ids %v", ids)
+	}
+	clk := &agentClock{t: now}
+	a := newAgent(t, t.TempDir(), clk, nil, gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}})
+	if err := a.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ref := check(t, a, cpfFourth) // held by a slot: the case number and court as published
+	if !ref.Blocked || len(ref.Bans) != 1 || ref.Bans[0].BanID != 1<<32-1 || ref.Bans[0].FirstDay != "2025-06-01" ||
+		ref.Bans[0].LastDay == nil || *ref.Bans[0].LastDay != "2026-01-01" || ref.Bans[0].Court != "26.0100" {
+		t.Fatalf("ban of id 2^32-1: %+v", ref)
+	}
+	want := func(cpf, first, last string) gate.CheckBan {
+		return gate.CheckBan{BanID: ids[cpf], FirstDay: first, LastDay: &last, CaseNumber: ref.Bans[0].CaseNumber, Court: "26.0100"}
+	}
+	blocks := func(when time.Time, cpf string, w *gate.CheckBan) {
+		t.Helper()
+		clk.Set(when)
+		r := check(t, a, cpf)
+		if w == nil {
+			if r.Blocked || len(r.Bans) != 0 {
+				t.Fatalf("%s on %s: %+v", cpf, when, r)
+			}
+			return
+		}
+		if !r.Blocked || len(r.Bans) != 1 || !reflect.DeepEqual(r.Bans[0], *w) {
+			t.Fatalf("%s on %s: %+v, want %+v", cpf, when, r, *w)
+		}
+	}
+	rio, poa, other := want(cpfRio, "2025-06-01", "2026-01-01"), want(cpfPoa, "1999-12-31", "2026-01-01"), want(cpfOther, "2025-06-01", "2180-01-01")
+	blocks(now, cpfRio, &rio)
+	blocks(now, cpfPoa, &poa)
+	blocks(now, cpfOther, &other)
+	blocks(day("2025-05-31", 23, 59), cpfRio, nil)
+	blocks(day("2026-01-01", 23, 59), cpfRio, &rio)
+	blocks(day("2026-01-02", 0, 0), cpfRio, nil)
+	blocks(day("1999-12-30", 23, 59), cpfPoa, nil)
+	blocks(day("1999-12-31", 0, 0), cpfPoa, &poa)
+	blocks(day("2026-01-02", 0, 0), cpfPoa, nil)
+	blocks(day("2179-06-07", 12, 0), cpfOther, &other)
+	blocks(day("2180-01-01", 23, 59), cpfOther, &other)
+	blocks(day("2180-01-02", 0, 0), cpfOther, nil)
+	blocks(day("2180-01-02", 0, 0), cpfFourth, nil)
+}
 
 // DOMAIN.md §6 and API.md "Gate agent": a ban sentenced at one court blocks
 // at an agent following two courts (each with its own database and key);

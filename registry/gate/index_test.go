@@ -5,12 +5,14 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"runtime/debug"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func ptr(s string) *string { return &s }
@@ -19,9 +21,8 @@ func ptr(s string) *string { return &s }
 // ban id, as the agent would answer them on day (dates and scope applied).
 func answers(x *entryIndex, cpf, day string) []CheckBan {
 	k, _ := cpfKey(cpf)
-	n, _ := dayNum(day)
 	st := &courtState{entries: x, upIndex: newEntryIndex("", 0)}
-	out := st.collect(k, day, n, map[string]bool{}, map[string]bool{}, "X", nil)
+	out := st.collect(k, day, checkDay(day), map[string]bool{}, map[string]bool{}, "X", nil)
 	sort.Slice(out, func(i, j int) bool { return out[i].BanID < out[j].BanID })
 	return out
 }
@@ -87,6 +88,154 @@ func TestEntryIndexAnswersAsTheEntries(t *testing.T) {
 	}
 	if got := answers(x, a.CPF, "2025-07-01"); !reflect.DeepEqual(got, want[1:2]) {
 		t.Fatalf("after compaction, ban 2: %+v", got)
+	}
+}
+
+// Issue 20 (resident memory at 1,000,000 entries): a slot is 16 bytes, so
+// the map of the index holds 24 bytes an entry (key and slot).
+func TestSlotIs16Bytes(t *testing.T) {
+	if n := unsafe.Sizeof(slot{}); n != 16 {
+		t.Fatalf("slot is %d bytes, want 16", n)
+	}
+}
+
+// The day counts of a slot are the calendar (proleptic Gregorian, as
+// time.Date): every day from 1600 to 2400 converts both ways as time
+// formats it and counts as days since 2000-01-01; a slot holds exactly
+// the days from 2000-01-01 to 2179-06-06 and writes each back as it read
+// it; a text that names no day is not a day (the entry goes whole to
+// full, and a check day of another form is before every slot).
+func TestDayCountsAreTheCalendar(t *testing.T) {
+	epoch := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).Unix() / 86400
+	from, to := time.Date(1600, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2401, 1, 1, 0, 0, 0, 0, time.UTC)
+	var buf []byte
+	for d := from; d.Before(to); d = d.AddDate(0, 0, 1) {
+		want := int(d.Unix()/86400 - epoch)
+		text := d.Format("2006-01-02")
+		if n, ok := civilDays(text); !ok || int(n) != want || checkDay(text) != int32(want) {
+			t.Fatalf("%s: civilDays %d %v, want %d", text, n, ok, want)
+		}
+		if y, m, dd := civilFromDays(want); y != d.Year() || m != int(d.Month()) || dd != d.Day() {
+			t.Fatalf("civilFromDays(%d) = %d-%d-%d, want %s", want, y, m, dd, text)
+		}
+		n, ok := slotDay(text)
+		if in := want >= 0 && want <= 65535; ok != in || (in && int(n) != want) {
+			t.Fatalf("%s: slotDay %d %v", text, n, ok)
+		}
+		if ok {
+			if buf = appendDay(buf[:0], n); string(buf) != text {
+				t.Fatalf("appendDay(%d) = %s, want %s", n, buf, text)
+			}
+		}
+	}
+	for _, s := range []string{"2000-01-01", "2024-02-29", "2179-06-06"} {
+		if _, ok := slotDay(s); !ok {
+			t.Errorf("%s not held by a slot", s)
+		}
+	}
+	for _, s := range []string{"1999-12-31", "2179-06-07", "9999-12-31", "0000-01-01"} {
+		if _, ok := slotDay(s); ok {
+			t.Errorf("%s held by a slot", s)
+		}
+	}
+	for _, s := range []string{"2025-02-29", "2100-02-29", "2025-04-31", "2025-13-01", "2025-00-10", "2025-01-00", "2025-01-32",
+		"2025-1-01", "20250101", "2025/01/01", "abcd-01-01", "", "12025-01-01", "-001-01-01"} {
+		if n, ok := civilDays(s); ok {
+			t.Errorf("%q read as day %d", s, n)
+		}
+		if checkDay(s) != noDay {
+			t.Errorf("check day %q not before every slot", s)
+		}
+	}
+	if n, _ := civilDays("0000-01-01"); checkDay("0000-01-01") != n || n <= noDay {
+		t.Errorf("year 0: %d", n)
+	}
+}
+
+// API.md "Gate agent": an entry a slot cannot hold compactly (a ban id
+// above 2^32-1, a first day before 2000-01-01, a last day after
+// 2179-06-06, or a negative id) is kept whole and answered as the entry
+// says, on the days it is in force and not on the others, once when it is
+// also upcoming; has, del and delBan find it by its whole id (not by its
+// low 32 bits), and the slot-held entries beside it (id 2^32-1, the range's
+// first and last day) answer the same.
+func TestEntryIndexKeepsWholeWhatASlotCannotHold(t *testing.T) {
+	const cpf = "52998224725"
+	x := newEntryIndex("26.0100", 0)
+	big := Entry{CPF: cpf, BanID: 1 << 32, FirstDay: "2025-06-01", LastDay: ptr("2026-05-31"), CaseNumber: "0000001-11.2025.8.26.0100", Court: "26.0100"}
+	maxID := Entry{CPF: cpf, BanID: math.MaxInt64, FirstDay: "2025-06-01", CaseNumber: "0000002-22.2025.8.26.0100", Court: "19.0001"}
+	early := Entry{CPF: cpf, BanID: 7, FirstDay: "1999-12-31", LastDay: ptr("2025-06-30"), CaseNumber: "0000003-33.2025.8.26.0100", Court: "26.0100"}
+	late := Entry{CPF: cpf, BanID: 8, FirstDay: "2025-06-10", LastDay: ptr("2179-06-07"), CaseNumber: "0000004-44.2025.8.26.0100", Court: "26.0100"}
+	neg := Entry{CPF: cpf, BanID: -5, FirstDay: "2025-06-01", CaseNumber: "5", Court: "26.0100"}
+	edge := Entry{CPF: cpf, BanID: math.MaxUint32, FirstDay: "2000-01-01", LastDay: ptr("2179-06-06"), CaseNumber: "6", Court: "26.0100"}
+	for _, e := range []Entry{big, maxID, early, late, neg, edge} {
+		x.put(&e)
+	}
+	if x.n != 6 || len(x.full) != 5 {
+		t.Fatalf("n = %d, full %d entries, want 5 (all but id 2^32-1)", x.n, len(x.full))
+	}
+	for _, e := range []Entry{big, maxID, early, late, neg} {
+		if _, ok := x.full[e.BanID]; !ok {
+			t.Fatalf("ban %d not kept whole", e.BanID)
+		}
+	}
+	line := func(e Entry) CheckBan {
+		return CheckBan{BanID: e.BanID, FirstDay: e.FirstDay, LastDay: e.LastDay, CaseNumber: e.CaseNumber, Court: e.Court}
+	}
+	for _, c := range []struct {
+		day  string
+		want []Entry
+	}{
+		{"1999-12-30", nil},
+		{"1999-12-31", []Entry{early}},
+		{"2000-01-01", []Entry{early, edge}},
+		{"2025-06-09", []Entry{neg, early, edge, big, maxID}},
+		{"2025-06-10", []Entry{neg, early, late, edge, big, maxID}},
+		{"2025-07-01", []Entry{neg, late, edge, big, maxID}},
+		{"2179-06-06", []Entry{neg, late, edge, maxID}},
+		{"2179-06-07", []Entry{neg, late, maxID}},
+		{"2179-06-08", []Entry{neg, maxID}},
+		{"9999-12-31", []Entry{neg, maxID}},
+	} {
+		want := []CheckBan{}
+		for _, e := range c.want {
+			want = append(want, line(e))
+		}
+		got := answers(x, cpf, c.day)
+		if got == nil {
+			got = []CheckBan{}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: %+v, want %+v", c.day, got, want)
+		}
+	}
+	// Upcoming too: an upcoming entry already in force answers once.
+	up := newEntryIndex("26.0100", 0)
+	for _, e := range []Entry{big, maxID} {
+		up.put(&e)
+	}
+	k, _ := cpfKey(cpf)
+	st := &courtState{entries: x, upIndex: up}
+	if got := st.collect(k, "2025-06-09", checkDay("2025-06-09"), map[string]bool{}, map[string]bool{}, "X", nil); len(got) != 5 {
+		t.Fatalf("upcoming entries in force answered twice: %+v", got)
+	}
+	// The whole id, not its low 32 bits: 0 and 2^32-1 are other bans.
+	if !x.has(k, 1<<32) || !x.has(k, math.MaxInt64) || x.has(k, 0) || !x.has(k, -5) || x.has(k, math.MaxUint32-4) {
+		t.Fatal("has does not tell the whole ids")
+	}
+	if x.del(cpf, 0) || x.del(cpf, -1) || x.n != 6 {
+		t.Fatal("del removed a ban of other id")
+	}
+	if !x.del(cpf, 1<<32) || x.has(k, 1<<32) || !x.has(k, math.MaxUint32) || x.n != 5 || len(x.full) != 4 {
+		t.Fatalf("del 2^32: n = %d, full %d", x.n, len(x.full))
+	}
+	x.delBan(math.MaxInt64)
+	x.delBan(-5)
+	if x.n != 3 || len(x.full) != 2 || x.has(k, math.MaxInt64) || x.has(k, -5) {
+		t.Fatalf("delBan: n = %d, full %d", x.n, len(x.full))
+	}
+	if got := answers(x, cpf, "2025-06-10"); !reflect.DeepEqual(got, []CheckBan{line(early), line(late), line(edge)}) {
+		t.Fatalf("after removals: %+v", got)
 	}
 }
 

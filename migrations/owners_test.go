@@ -33,7 +33,10 @@ var notOwner = map[string]string{
 	"registry cases": "blocklist filter by home club (registry/blocklist.go)",
 	// registry cannot import cases (cases imports registry): a ban's scope
 	// by club reads the imported schedule.
-	"registry matches": "scope by club reads the schedule (registry/scope.go)",
+	"registry matches": "scope by club reads the schedule (registry/scope.go, and entryScopeSQL in registry/feed.go)",
+	// The blocklist entry of a ban scoped to clubs carries the names of the
+	// clubs' home venues (entryScopeSQL), in the same query as the schedule.
+	"registry venues": "a club scope's venues written into its blocklist entry (registry/feed.go)",
 	// Subqueries naming a group's court: audit and authz cannot import
 	// registry, which imports them.
 	"internal/audit fan_groups": "audit reads of a court include its groups' domains",

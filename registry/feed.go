@@ -117,10 +117,33 @@ type diffRow struct {
 func entriesSQL(cond string) string {
 	return `
 	SELECT b.id AS ban_id, b.cpf, b.name, b.birth_date, b.first_day, b.last_day, b.group_ban_id,
-	       b.case_number, b.court_code AS court, b.scope, b.match_days
+	       b.case_number, b.court_code AS court, ` + entryScopeSQL + ` AS scope, b.match_days
 	FROM bans b
 	WHERE ` + cond + ` AND b.cpf IS NOT NULL`
 }
+
+// entryScopeSQL is the scope of ban b as its blocklist entry carries it:
+// the ban's own scope and, when it names clubs, club_venues
+// (sanctions.ClubVenue): the venues of the ban's court's schedule where a
+// named club plays at home, each with the days its matches there are all
+// other clubs' home matches. It is Lists.Applicable's rule for the clubs
+// of a scope written out, so that a gate agent, which has no schedule,
+// answers as the court's check does. A schedule imported later changes
+// the entry, and the next refresh publishes it (the diff compares scopes).
+const entryScopeSQL = `CASE WHEN jsonb_typeof(b.scope->'clubs') = 'array' AND jsonb_array_length(b.scope->'clubs') > 0
+	THEN b.scope || jsonb_build_object('club_venues', COALESCE((
+		SELECT jsonb_agg(jsonb_build_object('venue', v.name, 'venue_id', v.id, 'open_days', COALESCE((
+			SELECT jsonb_agg(to_char(o.match_date, 'YYYY-MM-DD') ORDER BY o.match_date)
+			FROM (SELECT m.match_date FROM matches m
+			      WHERE m.court_code = b.court_code AND m.venue_id = v.id AND NOT m.cancelled
+			      GROUP BY m.match_date
+			      HAVING bool_and(f_unaccent(m.home) NOT IN (SELECT f_unaccent(x) FROM jsonb_array_elements_text(b.scope->'clubs') x))) o
+		), '[]'::jsonb)) ORDER BY v.id)
+		FROM venues v
+		WHERE EXISTS (SELECT 1 FROM matches m WHERE m.court_code = b.court_code AND m.venue_id = v.id
+		              AND f_unaccent(m.home) IN (SELECT f_unaccent(x) FROM jsonb_array_elements_text(b.scope->'clubs') x))
+	), '[]'::jsonb))
+	ELSE b.scope END`
 
 // inForceSQL selects the blocklist entries in force on a day
 // (sanctions.InForceCond); its arguments are inForceArgs(day).

@@ -23,6 +23,24 @@ type Scope struct {
 	Venues   []string `json:"venues"`
 	VenueIDs []int64  `json:"venue_ids"`
 	Clubs    []string `json:"clubs"`
+	// ClubVenues is set on blocklist entries only (never on a ban): the
+	// named clubs' home matches resolved against the court's imported
+	// schedule, so that a gate with no database blocks where the court's
+	// own check would (registry, entriesSQL; ClubVenue).
+	ClubVenues []ClubVenue `json:"club_venues,omitempty"`
+}
+
+// ClubVenue is a venue where one of a scope's clubs plays at home in the
+// court's imported schedule (any match, cancelled or not, as the court's
+// check reads it), with OpenDays: the days (YYYY-MM-DD) on which the
+// schedule has matches there, none of them a home match of a named club (a
+// shared stadium on another club's day: the ban does not block there that
+// day). On any other day the ban blocks at the venue. CPP art. 319, II
+// (the places the judge names); ../shared/API.md "Scope and match terms".
+type ClubVenue struct {
+	Venue    string   `json:"venue"`
+	VenueID  int64    `json:"venue_id"`
+	OpenDays []string `json:"open_days"`
 }
 
 // Value stores the scope as jsonb.

@@ -482,3 +482,98 @@ func TestGateAgentSpoolsChecksAndUploadsOnce(t *testing.T) {
 		t.Fatalf("second upload: %v, %d records", err, count())
 	}
 }
+
+// A ban scoped to a club's home matches (CPP art. 319, II) blocks at an
+// agent configured with venues only (API.md "Gate agent": no clubs) exactly
+// where and when the court's own check at that venue blocks: at the club's
+// home venue on its match days and on days without a match there, not on
+// another club's home match day at a shared stadium, not at other venues.
+// The court writes the schedule into the entry (scope.club_venues); a
+// schedule imported after the ban reaches the agent by the feed.
+func TestGateAgentClubScopeFollowsTheCourtsSchedule(t *testing.T) {
+	now := day("2025-06-10", 15, 0)
+	c := newCourt(t, "26.0100", now)
+	match := func(home, away, venue, date string) {
+		t.Helper()
+		if err := c.g.Exec(`INSERT INTO matches (court_code, competition, round, home, away, venue_id, match_date, kickoff_local, kickoff, imported_at)
+			SELECT '26.0100', 'Campeonato Paulista', ?, ?, ?, v.id, ?::date, '16:00', (?::date + time '16:00') AT TIME ZONE 'America/Sao_Paulo', now()
+			FROM venues v WHERE v.name = ?`, home+date, home, away, date, date, venue).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	match("Corinthians", "Santos", "Arena Corinthians", "2025-06-15")
+	match("São Paulo", "Santos", "Arena Corinthians", "2025-06-20") // a shared stadium: another club's day
+	match("Palmeiras", "Corinthians", "Allianz Parque", "2025-06-18")
+	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", `{"venues": [], "venue_ids": [], "clubs": ["CORINTHIANS"]}`)
+	clk := &agentClock{t: now}
+	cfg := gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+	arena := newAgent(t, t.TempDir(), clk, []string{"Arena Corinthians"}, cfg)
+	allianz := newAgent(t, t.TempDir(), clk, []string{"Allianz Parque"}, cfg)
+	courtCheck := func(venue string) bool {
+		t.Helper()
+		req, _ := http.NewRequest("GET", c.http.URL+"/api/v1/blocklist/check/"+cpfRio+"?venue="+url.QueryEscape(venue), nil)
+		req.Header.Set("Authorization", "Bearer "+c.token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var r struct{ Blocked bool }
+		if err := json.NewDecoder(resp.Body).Decode(&r); err != nil || resp.StatusCode != 200 {
+			t.Fatalf("court check at %s: %d %v", venue, resp.StatusCode, err)
+		}
+		return r.Blocked
+	}
+	for _, a := range []*gate.Agent{arena, allianz} {
+		if err := a.Sync(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, k := range []struct {
+		date          string
+		arena, others bool
+	}{
+		{"2025-06-10", true, false}, // no match at the Arena that day: its home venue
+		{"2025-06-15", true, false}, // Corinthians at home
+		{"2025-06-18", true, false}, // Corinthians away at the Allianz Parque: not a home match
+		{"2025-06-20", false, false}, // São Paulo's home match at the Arena
+	} {
+		at := day(k.date, 15, 0)
+		clk.Set(at)
+		c.clk.Set(at)
+		if got := check(t, arena, cpfRio).Blocked; got != k.arena {
+			t.Errorf("%s, agent at the Arena Corinthians: blocked %v, want %v", k.date, got, k.arena)
+		}
+		if got := courtCheck("Arena Corinthians"); got != k.arena {
+			t.Errorf("%s, court's check at the Arena Corinthians: blocked %v, want %v", k.date, got, k.arena)
+		}
+		if got := check(t, allianz, cpfRio).Blocked; got != k.others {
+			t.Errorf("%s, agent at the Allianz Parque: blocked %v, want %v", k.date, got, k.others)
+		}
+		if got := courtCheck("Allianz Parque"); got != k.others {
+			t.Errorf("%s, court's check at the Allianz Parque: blocked %v, want %v", k.date, got, k.others)
+		}
+	}
+	// A schedule imported later: Corinthians plays a home match at the
+	// Allianz Parque on 2025-06-28; the next refresh publishes it and the
+	// agent blocks there from then on, offline.
+	clk.Set(now)
+	c.clk.Set(now)
+	match("Corinthians", "Guarani", "Allianz Parque", "2025-06-28")
+	if err := c.srv.RefreshBlocklist(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := allianz.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c.http.Close() // the network is down from here on
+	for _, k := range []struct {
+		date    string
+		allianz bool
+	}{{"2025-06-18", false}, {"2025-06-25", true}, {"2025-06-28", true}} {
+		clk.Set(day(k.date, 15, 0))
+		if got := check(t, allianz, cpfRio).Blocked; got != k.allianz {
+			t.Errorf("%s, agent at the Allianz Parque after the new schedule: blocked %v, want %v", k.date, got, k.allianz)
+		}
+	}
+}

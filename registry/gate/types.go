@@ -8,9 +8,11 @@
 package gate
 
 import (
-	"github.com/juizado/juizado/internal/textcheck"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/juizado/juizado/internal/textcheck"
 )
 
 // Scope is where a ban applies, as the court publishes it: null (nil) is
@@ -20,6 +22,20 @@ type Scope struct {
 	Venues   []string `json:"venues"`
 	VenueIDs []int64  `json:"venue_ids"`
 	Clubs    []string `json:"clubs"`
+	// ClubVenues are the named clubs' home venues as the court's schedule
+	// has them, each with its open days (ClubVenue); the court writes them
+	// on every entry whose scope names clubs.
+	ClubVenues []ClubVenue `json:"club_venues,omitempty"`
+}
+
+// ClubVenue is a venue where a club of the scope plays at home in the
+// court's schedule: the ban blocks there on every day but OpenDays
+// (YYYY-MM-DD: days whose matches there are all other clubs' home
+// matches, a shared stadium).
+type ClubVenue struct {
+	Venue    string   `json:"venue"`
+	VenueID  int64    `json:"venue_id"`
+	OpenDays []string `json:"open_days"`
 }
 
 // Entry is one blocklist item as the court signs it (GET /api/v1/blocklist
@@ -123,7 +139,9 @@ func venueNames(s string) []string {
 // on its match days. Scope: null blocks anywhere; a gate that guards no
 // named venue is blocked by every ban (it cannot say where it stands, as
 // the court's own check); else one of its venues must be in the scope's
-// venues, or one of its clubs in the scope's clubs.
+// venues, or be one of the scope's club venues on a day that is not one of
+// its open days (the court's check at that venue: registry.Lists.Applicable),
+// or one of the gate's clubs (configuration) in the scope's clubs.
 func applies(e *Entry, day string, venues, clubs map[string]bool) bool {
 	if e.FirstDay > day || (e.LastDay != nil && *e.LastDay < day) {
 		return false
@@ -145,6 +163,17 @@ func applies(e *Entry, day string, venues, clubs map[string]bool) bool {
 	}
 	for _, v := range e.Scope.Venues {
 		for _, n := range venueNames(v) {
+			if venues[n] {
+				return true
+			}
+		}
+	}
+	for i := range e.Scope.ClubVenues {
+		cv := &e.Scope.ClubVenues[i]
+		if slices.Contains(cv.OpenDays, day) {
+			continue
+		}
+		for _, n := range venueNames(cv.Venue) {
 			if venues[n] {
 				return true
 			}

@@ -533,9 +533,9 @@ func TestGateAgentClubScopeFollowsTheCourtsSchedule(t *testing.T) {
 		date          string
 		arena, others bool
 	}{
-		{"2025-06-10", true, false}, // no match at the Arena that day: its home venue
-		{"2025-06-15", true, false}, // Corinthians at home
-		{"2025-06-18", true, false}, // Corinthians away at the Allianz Parque: not a home match
+		{"2025-06-10", true, false},  // no match at the Arena that day: its home venue
+		{"2025-06-15", true, false},  // Corinthians at home
+		{"2025-06-18", true, false},  // Corinthians away at the Allianz Parque: not a home match
 		{"2025-06-20", false, false}, // São Paulo's home match at the Arena
 	} {
 		at := day(k.date, 15, 0)

@@ -7,18 +7,18 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 )
 
-// metrics installs the Prometheus middleware (requests by route template and
+// metrics returns the Prometheus middleware (requests by route template and
 // status, latencies, sizes; a 404 on an unknown path counts under one label,
 // never the raw path, since CPFs travel in paths), the database pool
 // collector and GET /metrics. Each server has its own registry.
-func (s *Server) metrics() error {
+func (s *Server) metrics() (echo.MiddlewareFunc, error) {
 	reg := prometheus.NewRegistry()
 	s.Metrics = reg
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if sqlDB, err := s.Deps.DB.DB(); err == nil {
 		reg.MustRegister(collectors.NewDBStatsCollector(sqlDB, "juizado"))
 	}
-	mw := echoprometheus.NewMiddlewareWithConfig(echoprometheus.MiddlewareConfig{
+	mw, err := echoprometheus.MiddlewareConfig{
 		Namespace:                 "juizado",
 		Subsystem:                 "http",
 		Registerer:                reg,
@@ -29,8 +29,10 @@ func (s *Server) metrics() error {
 			"host": func(echo.Context, error) string { return "" },
 		},
 		Skipper: func(c echo.Context) bool { return c.Path() == "/metrics" },
-	})
-	s.Echo.Use(mw)
+	}.ToMiddleware()
+	if err != nil {
+		return nil, err
+	}
 	s.Router("").GET("/metrics", Anyone, echoprometheus.NewHandlerWithConfig(echoprometheus.HandlerConfig{Gatherer: reg}))
-	return nil
+	return mw, nil
 }

@@ -27,8 +27,7 @@ func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 		if method == "HEAD" {
 			method = "GET"
 		}
-		key := method + " " + c.Path()
-		if perm, known := s.perms[key]; !known || perm == Anyone {
+		if ri, known := s.route(method, c.Path()); !known || ri.perm == Anyone {
 			return next(c)
 		}
 		if !strings.HasPrefix(c.Path(), "/api/") {
@@ -51,21 +50,22 @@ func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 		if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 			return errs.New(errs.Unauthorized, "Envie um token válido no cabeçalho Authorization: Bearer <token>.")
 		}
-		u, err := s.authenticate(c.Request().Context(), strings.TrimSpace(token))
+		tu, err := s.authenticate(c.Request().Context(), strings.TrimSpace(token))
 		if errors.Is(err, authz.ErrUnauthenticated) {
 			return errs.New(errs.Unauthorized, "Token desconhecido, expirado ou revogado.")
 		}
 		if err != nil {
 			return err
 		}
-		ok, err = s.decider.Allowed(u, c.Path(), method)
+		ok, err = s.decider.AllowedIn(tu.u, tu.domain, c.Path(), method)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			return errs.New(errs.Forbidden, "O perfil "+RoleLabel(u.Role)+" não tem permissão para esta operação.")
+			return errs.New(errs.Forbidden, "O perfil "+RoleLabel(tu.u.Role)+" não tem permissão para esta operação.")
 		}
-		s.setUser(c, u)
+		c.Set(UserKey, tu.boxed)
+		s.setActor(c, tu.u)
 		return next(c)
 	}
 }

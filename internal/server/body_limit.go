@@ -12,8 +12,8 @@ const maxBody = 2 << 20
 
 // bodyLimit is the body limit of c's route in bytes.
 func (s *Server) bodyLimit(c echo.Context) int64 {
-	if n, ok := s.routeMaxBody(c.Request().Method + " " + c.Path()); ok {
-		return n
+	if ri, _ := s.route(c.Request().Method, c.Path()); ri.maxBody > 0 {
+		return ri.maxBody
 	}
 	return maxBody
 }
@@ -33,6 +33,6 @@ func SizePT(n int64) string {
 // largeBody is the BodyLimit skipper for the routes registered with
 // MaxBody.
 func (s *Server) largeBody(c echo.Context) bool {
-	_, ok := s.routeMaxBody(c.Request().Method + " " + c.Path())
-	return ok
+	ri, _ := s.route(c.Request().Method, c.Path())
+	return ri.maxBody > 0
 }

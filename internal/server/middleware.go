@@ -90,7 +90,12 @@ func (s *Server) headAsGet(c echo.Context) {
 }
 
 // requestLog writes one JSON line per request: route template (never the raw
-// path or query: CPFs travel in paths), status, latency, request id.
+// path or query: CPFs travel in paths), status, latency, request id. The
+// record goes straight to the logger's handler, as Logger.LogAttrs would
+// send it but without the caller's program counter, which LogAttrs looks up
+// (runtime.Callers) on every call and only a handler with AddSource reads:
+// the server's handlers have none (cmd/juizado), and the line names its
+// route instead.
 func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
@@ -98,10 +103,17 @@ func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			c.Error(err)
 		}
-		s.Deps.Logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
-			slog.String("request_id", c.Response().Header().Get(echo.HeaderXRequestID)),
+		ctx := c.Request().Context()
+		h := s.Deps.Logger.Handler()
+		if !h.Enabled(ctx, slog.LevelInfo) {
+			return nil
+		}
+		end := time.Now()
+		r := slog.NewRecord(end, slog.LevelInfo, "request", 0)
+		r.AddAttrs(slog.String("request_id", c.Response().Header().Get(echo.HeaderXRequestID)),
 			slog.String("method", c.Request().Method), slog.String("route", c.Path()),
-			slog.Int("status", c.Response().Status), slog.Duration("latency", time.Since(start)))
+			slog.Int("status", c.Response().Status), slog.Duration("latency", end.Sub(start)))
+		_ = h.Handle(ctx, r)
 		return nil
 	}
 }

@@ -133,7 +133,7 @@ func New(d Deps) (*Server, error) {
 		s.requestLog,
 		s.secureHeaders,
 		metrics,
-		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "2M", Skipper: s.largeBody}), // routes with MaxBody bound themselves
+		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "2M", Skipper: s.skipBodyLimit}), // routes with MaxBody bound themselves
 		s.session, // page routes: the session cookie and CSRF (session.go)
 		s.authorize,
 	))

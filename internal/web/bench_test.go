@@ -1,12 +1,16 @@
 package web_test
 
 import (
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/juizado/juizado/internal/logsink"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/labstack/echo/v4"
 )
 
@@ -36,8 +40,38 @@ func processCPU() time.Duration {
 //	go run ./internal/pgtest/cmd/testcluster -- go test -run '^$' -bench . -benchmem ./internal/web/
 func BenchmarkBlocklistCheck(b *testing.B) {
 	f := newFixture(b)
+	benchCheck(b, f, f.srv.Echo)
+}
+
+// BenchmarkBlocklistCheckSlogJSON is BenchmarkBlocklistCheck with the log
+// handler cmd/juizado installs: slog's JSON handler over a logsink.Writer
+// (here over io.Discard), rather than the tests' text handler.
+func BenchmarkBlocklistCheckSlogJSON(b *testing.B) {
+	f := newFixture(b)
+	sink := logsink.New(io.Discard, 0, 0)
+	defer sink.Close()
+	srv := testenv.MustServer(b, f.g, testenv.WithLogger(slog.New(logsink.Handler(slog.NewJSONHandler(sink, nil), sink))))
+	defer srv.Close()
+	benchCheck(b, f, srv.Echo)
+}
+
+// BenchmarkBlocklistCheckFastJSON is BenchmarkBlocklistCheckSlogJSON with
+// logsink.JSON, which writes the same lines (issue 20).
+func BenchmarkBlocklistCheckFastJSON(b *testing.B) {
+	f := newFixture(b)
+	sink := logsink.New(io.Discard, 0, 0)
+	defer sink.Close()
+	srv := testenv.MustServer(b, f.g, testenv.WithLogger(slog.New(logsink.JSON(sink))))
+	defer srv.Close()
+	benchCheck(b, f, srv.Echo)
+}
+
+func benchCheck(b *testing.B, f *fixture, e *echo.Echo) {
 	tok := "Bearer " + f.tokens["club"]
-	warm := f.call("GET", "/api/v1/blocklist/check/468.819.736-59", f.tokens["club"])
+	warm := httptest.NewRecorder()
+	req := httptest.NewRequest("GET", "/api/v1/blocklist/check/468.819.736-59", nil)
+	req.Header.Set("Authorization", tok)
+	e.ServeHTTP(warm, req)
 	if warm.Code != http.StatusOK {
 		b.Fatalf("check: %d %s", warm.Code, warm.Body)
 	}
@@ -50,7 +84,7 @@ func BenchmarkBlocklistCheck(b *testing.B) {
 			req := httptest.NewRequest("GET", "/api/v1/blocklist/check/468.819.736-59", nil)
 			req.Header.Set("Authorization", tok)
 			rec := httptest.NewRecorder()
-			f.srv.Echo.ServeHTTP(rec, req)
+			e.ServeHTTP(rec, req)
 			if rec.Code != http.StatusOK {
 				b.Fatalf("check: %d", rec.Code)
 			}

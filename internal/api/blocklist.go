@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/textproto"
 	"strconv"
 	"strings"
 	"time"
@@ -303,7 +304,10 @@ func (s *API) blocklistCheck(c echo.Context) error {
 	}
 	s.staleVersion(c, stale)
 	bans := p.Checks.bans(cpf.String())
-	venueName := strings.TrimSpace(c.QueryParam("venue"))
+	venueName := ""
+	if c.Request().URL.RawQuery != "" { // QueryParam parses the query into a map
+		venueName = strings.TrimSpace(c.QueryParam("venue"))
+	}
 	u, _ := c.Get(server.UserKey).(authz.User)
 	if bans != nil && (bytes.Contains(bans, []byte(`"scope":`)) || bytes.Contains(bans, []byte(`"match_days":`))) {
 		// A scoped or match-counted ban: answer for the gate's venue
@@ -323,8 +327,16 @@ func (s *API) blocklistCheck(c echo.Context) error {
 		}
 		s.checkLog.Log(registry.CheckRecord{UserID: u.ID, Club: club, CPF: cpf.String(), CheckedAt: s.Now(), Version: p.Version})
 	}
+	c.Response().Header()[headerContentType] = valueJSON // JSONBlob's Header.Set would allocate the value
 	return c.JSONBlob(http.StatusOK, appendCheckAnswer(make([]byte, 0, 64+len(bans)), cpf.String(), bans, p.Version))
 }
+
+// The check's Content-Type as net/http keys it, with its value made once
+// (full slice: an Add copies rather than writes into it).
+var (
+	headerContentType = textproto.CanonicalMIMEHeaderKey(echo.HeaderContentType)
+	valueJSON         = []string{echo.MIMEApplicationJSON}[:1:1]
+)
 
 // blocklistChecksUpload: POST /api/v1/blocklist/checks (club): a gate
 // agent's batch of check records, stored once per batch_id (201 {batch_id,

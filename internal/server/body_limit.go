@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"net/http"
 
 	"github.com/labstack/echo/v4"
 )
@@ -12,8 +13,8 @@ const maxBody = 2 << 20
 
 // bodyLimit is the body limit of c's route in bytes.
 func (s *Server) bodyLimit(c echo.Context) int64 {
-	if n, ok := s.routeMaxBody(c.Request().Method + " " + c.Path()); ok {
-		return n
+	if ri, _ := s.route(c.Request().Method, c.Path()); ri.maxBody > 0 {
+		return ri.maxBody
 	}
 	return maxBody
 }
@@ -30,9 +31,15 @@ func SizePT(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// largeBody is the BodyLimit skipper for the routes registered with
-// MaxBody.
-func (s *Server) largeBody(c echo.Context) bool {
-	_, ok := s.routeMaxBody(c.Request().Method + " " + c.Path())
-	return ok
+// skipBodyLimit is the BodyLimit skipper for the routes registered with
+// MaxBody, and for requests without a body (http.NoBody, as net/http gives
+// a GET), which BodyLimit would wrap in a limited reader from its pool for
+// nothing to read.
+func (s *Server) skipBodyLimit(c echo.Context) bool {
+	r := c.Request()
+	if r.Body == http.NoBody {
+		return true
+	}
+	ri, _ := s.route(r.Method, c.Path())
+	return ri.maxBody > 0
 }

@@ -59,7 +59,7 @@ func (r *Router) Add(method, path string, perm Perm, h echo.HandlerFunc, opts ..
 	full := r.prefix + path
 	key := method + " " + full
 	if r.s.perms == nil {
-		r.s.perms, r.s.maxBody = map[string]Perm{}, map[string]int64{}
+		r.s.perms, r.s.maxBody, r.s.routes = map[string]Perm{}, map[string]int64{}, map[routeKey]routeInfo{}
 	}
 	if _, dup := r.s.perms[key]; dup {
 		panic("server: route registered twice: " + key)
@@ -68,7 +68,27 @@ func (r *Router) Add(method, path string, perm Perm, h echo.HandlerFunc, opts ..
 	if o.maxBody > 0 {
 		r.s.maxBody[key] = o.maxBody
 	}
+	r.s.routes[routeKey{method, full}] = routeInfo{perm: perm, maxBody: o.maxBody}
 	r.s.Echo.Add(method, full, h)
+}
+
+// routeKey is a route by method and Echo template, the key of the
+// middleware's lookups: no "METHOD /template" string is built per request.
+type routeKey struct{ method, path string }
+
+// routeInfo is what the middleware needs of a route: its permission and
+// its body limit (0: the server's).
+type routeInfo struct {
+	perm    Perm
+	maxBody int64
+}
+
+// route returns the route method and template (an Echo template, as
+// c.Path() gives it) were registered with; ok is false for a route the
+// Router did not add.
+func (s *Server) route(method, path string) (routeInfo, bool) {
+	ri, ok := s.routes[routeKey{method, path}]
+	return ri, ok
 }
 
 // GET adds a GET route (Add).

@@ -76,9 +76,10 @@ type Server struct {
 	// Lists is the public list and blocklist service.
 	Lists   *registry.Lists
 	pages   map[string]*template.Template
-	perms   map[string]Perm  // "METHOD /template" → who may call it (routes.go)
-	maxBody map[string]int64 // routes that take more than 2 MB (MaxBody)
-	decider *policy.Decider  // Casbin decisions cached 1 s
+	perms   map[string]Perm        // "METHOD /template" → who may call it (routes.go)
+	maxBody map[string]int64       // routes that take more than 2 MB (MaxBody)
+	routes  map[routeKey]routeInfo // perms and maxBody by method and template, for the middleware
+	decider *policy.Decider        // Casbin decisions cached 1 s
 	tokens  tokenCache
 	// Sessions are the people's sessions (session.go).
 	Sessions *scs.SessionManager
@@ -122,19 +123,38 @@ func New(d Deps) (*Server, error) {
 	e := s.Echo
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.errorHandler
-	e.Use(middleware.RequestIDWithConfig(middleware.RequestIDConfig{Generator: requestID}))
-	e.Use(s.recoverer)
-	e.Use(s.requestLog)
-	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{XSSProtection: "0", ContentTypeNosniff: "nosniff", XFrameOptions: "DENY", ReferrerPolicy: "same-origin"}))
-	if err := s.metrics(); err != nil {
+	metrics, err := s.metrics()
+	if err != nil {
 		return nil, err
 	}
+	e.Use(chain(
+		s.requestID,
+		s.recoverer,
+		s.requestLog,
+		s.secureHeaders,
+		metrics,
+		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "2M", Skipper: s.skipBodyLimit}), // routes with MaxBody bound themselves
+		s.session, // page routes: the session cookie and CSRF (session.go)
+		s.authorize,
+	))
 	s.coreRoutes()
-	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "2M", Skipper: s.largeBody})) // routes with MaxBody bound themselves
-	// Page routes: the session cookie and CSRF (session.go).
-	e.Use(s.session)
-	e.Use(s.authorize)
 	return s, nil
+}
+
+// chain is the server's one Echo middleware: mws, outermost first, composed
+// once around the handler the router matched for the request (c.Handler():
+// a route's handler, or the 404, 405 or OPTIONS answer). Echo composes the
+// middleware given to Use again on every request, a closure per middleware
+// per request; composed here once, a request allocates none. The chain
+// ignores the next handler Echo passes it, which is c.Handler() as long as
+// chain is the only middleware given to Echo (Use or Pre) and routes have
+// none of their own: add middleware to the list in New, never with Use.
+func chain(mws ...echo.MiddlewareFunc) echo.MiddlewareFunc {
+	h := echo.HandlerFunc(func(c echo.Context) error { return c.Handler()(c) })
+	for i := len(mws) - 1; i >= 0; i-- {
+		h = mws[i](h)
+	}
+	return func(echo.HandlerFunc) echo.HandlerFunc { return h }
 }
 
 // Routes returns "METHOD /template" for every route of the router.
@@ -149,10 +169,10 @@ func (s *Server) Routes() []string {
 // Now is the server's clock's instant ("now" is injectable, Deps.Clock).
 func (s *Server) Now() time.Time { return s.Deps.Clock.Now() }
 
-// requestID makes a request id: 32 hex digits from the runtime's per-thread
-// generator (ids must be distinct in the logs, not secret; echo's default
-// reads crypto/rand for every request).
-func requestID() string {
+// newRequestID makes a request id: 32 hex digits from the runtime's
+// per-thread generator (ids must be distinct in the logs, not secret; echo's
+// default reads crypto/rand for every request).
+func newRequestID() string {
 	var b [16]byte
 	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
 	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())

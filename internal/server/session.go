@@ -88,7 +88,7 @@ func (s *Server) usesSession(c echo.Context) bool {
 	if m == http.MethodHead {
 		m = http.MethodGet
 	}
-	_, known := s.perms[m+" "+p]
+	_, known := s.route(m, p)
 	return known
 }
 
@@ -233,6 +233,11 @@ func (s *Server) CurrentUser(c echo.Context) (authz.User, bool) {
 // setUser makes u the request's user and the audit trail's actor.
 func (s *Server) setUser(c echo.Context, u authz.User) {
 	c.Set(UserKey, u)
+	s.setActor(c, u)
+}
+
+// setActor makes u the audit trail's actor of the request's writes.
+func (s *Server) setActor(c echo.Context, u authz.User) {
 	c.SetRequest(c.Request().WithContext(db.WithActor(c.Request().Context(), u.Actor())))
 }
 

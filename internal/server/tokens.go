@@ -28,42 +28,67 @@ type tokenCache struct {
 }
 
 type cachedUser struct {
-	u       authz.User
+	tokenUser
 	until   time.Time  // real time: verified again after it
 	expires *time.Time // the token's expiry (the server's clock); nil: never
 }
 
+// tokenUser is a token's user with what each of its requests derives from
+// it, made once per verification rather than once per request.
+type tokenUser struct {
+	u      authz.User
+	domain string // u.Domain(), the Casbin domain
+	boxed  any    // u as the echo context holds it (UserKey)
+}
+
+func newTokenUser(u authz.User) tokenUser {
+	return tokenUser{u: u, domain: u.Domain(), boxed: u}
+}
+
+// tokenKey is the SHA-256 of token, hashed from a copy on the stack: the
+// conversion of a string longer than 32 bytes to []byte would allocate on
+// every request (valid tokens are at most 200 bytes, AuthenticateUntil).
+func tokenKey(token string) [32]byte {
+	var buf [200]byte
+	if len(token) > len(buf) {
+		return sha256.Sum256([]byte(token))
+	}
+	n := copy(buf[:], token)
+	return sha256.Sum256(buf[:n])
+}
+
 // authenticate is authz.Authenticate with the cache in front.
-func (s *Server) authenticate(ctx context.Context, token string) (authz.User, error) {
-	key := sha256.Sum256([]byte(token))
+func (s *Server) authenticate(ctx context.Context, token string) (tokenUser, error) {
+	key := tokenKey(token)
 	now := time.Now()
 	s.tokens.mu.RLock()
 	cu, ok := s.tokens.m[key]
 	s.tokens.mu.RUnlock()
 	if ok && cu.expires != nil && !s.Now().Before(*cu.expires) {
 		s.forgetToken(key)
-		return authz.User{}, authz.ErrUnauthenticated
+		return tokenUser{}, authz.ErrUnauthenticated
 	}
 	if ok && now.Before(cu.until) {
-		return cu.u, nil
+		return cu.tokenUser, nil
 	}
 	u, expires, err := authz.AuthenticateUntil(ctx, s.Deps.DB, token, s.Now())
 	if err != nil {
 		if ok && db.IsUnavailable(err) {
-			return cu.u, nil // verified before the outage; expiry checked above
+			return cu.tokenUser, nil // verified before the outage; expiry checked above
 		}
 		if err == authz.ErrUnauthenticated && ok {
 			s.forgetToken(key)
 		}
-		return u, err
+		return tokenUser{u: u}, err
 	}
+	tu := newTokenUser(u)
 	s.tokens.mu.Lock()
 	if s.tokens.m == nil || len(s.tokens.m) > 100000 {
 		s.tokens.m = map[[32]byte]cachedUser{}
 	}
-	s.tokens.m[key] = cachedUser{u: u, until: now.Add(tokenTTL), expires: expires}
+	s.tokens.m[key] = cachedUser{tokenUser: tu, until: now.Add(tokenTTL), expires: expires}
 	s.tokens.mu.Unlock()
-	return u, nil
+	return tu, nil
 }
 
 func (s *Server) forgetToken(key [32]byte) {

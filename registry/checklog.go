@@ -208,7 +208,7 @@ func (l *CheckLog) Pending() int {
 func (l *CheckLog) take() []CheckRecord {
 	l.mu.Lock()
 	rs := l.pending
-	l.pending = nil
+	l.pending = make([]CheckRecord, 0, l.batch) // the next batch does not regrow from nothing
 	l.space.Broadcast()
 	l.mu.Unlock()
 	return rs

@@ -210,6 +210,9 @@ func (s *API) blocklistChanges(c echo.Context) error {
 		if err := s.awaitVersion(ctx, since, wait); err != nil {
 			return err
 		}
+		if err := ctx.Err(); err != nil {
+			return err // the client went away during the wait: 499, no page read
+		}
 	}
 	page, err := s.Lists.Changes(ctx, since, limit, c.QueryParam("cursor"))
 	if err != nil {
@@ -240,7 +243,8 @@ const MaxFeedWait = 30 * time.Second
 
 // awaitVersion returns as soon as a version after since is committed (read
 // every 100 ms from the database, so a commit by another server sharing it
-// is seen too), when wait ends, or when the client goes away. A since above
+// is seen too), when wait ends, or when the client goes away (the caller
+// then sees ctx.Err(); the error handler logs it as 499). A since above
 // the current version returns at once (Changes answers 422).
 func (s *API) awaitVersion(ctx context.Context, since int64, wait time.Duration) error {
 	deadline := time.NewTimer(wait)

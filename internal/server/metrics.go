@@ -23,6 +23,7 @@ func (s *Server) metrics() error {
 		Subsystem:                 "http",
 		Registerer:                reg,
 		DoNotUseRequestPathFor404: true,
+		StatusCodeResolver:        metricsStatus, // 499 when the client went away; 4xx as answered
 		// The Host header is the client's to choose: a label from it would
 		// let anyone add series without end.
 		LabelFuncs: map[string]echoprometheus.LabelValueFunc{

@@ -331,9 +331,11 @@ func (s *API) blocklistCheck(c echo.Context) error {
 }
 
 // blocklistChecksUpload: POST /api/v1/blocklist/checks (club): a gate
-// agent's batch of check records, stored once per batch_id (201 {batch_id,
-// stored}; a batch already stored answers 200 {batch_id, stored: 0,
-// duplicate: true}); a bad record is 422 naming it and nothing is stored.
+// agent's batch of check records, stored once per (club account, batch_id)
+// (201 {batch_id, stored}; the same records again answer 200 {batch_id,
+// stored: 0, duplicate: true}; other records under a batch_id the account
+// used are 409 naming batch_id); a bad record is 422 naming it; nothing is
+// stored on 409 or 422.
 func (s *API) blocklistChecksUpload(c echo.Context) error {
 	var in registry.CheckBatch
 	if err := server.BindJSON(c, &in); err != nil {

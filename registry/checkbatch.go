@@ -1,8 +1,12 @@
 package registry
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,13 +36,16 @@ type CheckBatch struct {
 	Records []UploadedCheck `json:"records"`
 }
 
-// batchRow is a stored batch (table blocklist_check_batches).
+// batchRow is a stored batch (table blocklist_check_batches), keyed by the
+// club account that sent it and its batch id; Digest is batchDigest of its
+// content (NULL for a batch stored before migration 00051).
 type batchRow struct {
+	UserID     int64  `gorm:"primaryKey"`
 	BatchID    string `gorm:"primaryKey"`
-	UserID     int64
 	Club       string
 	Device     string
 	Records    int
+	Digest     []byte
 	ReceivedAt time.Time
 }
 
@@ -46,12 +53,17 @@ func (batchRow) TableName() string { return "blocklist_check_batches" }
 
 // StoreCheckBatch stores a gate agent's batch of check records for the club
 // user userID (DOMAIN.md §6: each read is logged; breach evidence), once per
-// batch_id: a batch already stored answers duplicate true and stores
-// nothing (the agent retries after a lost answer). The whole batch is
-// stored or nothing: errs.Invalid names the field of every bad record
-// (records[i].cpf, records[i].checked_at: not more than 5 minutes in the
-// future) and batch_id (required, at most 100 characters) or records (at
-// most MaxCheckBatch).
+// (userID, batch_id): a batch id is the sending account's own, so another
+// club's batch of the same id is stored too. The same account resending a
+// batch id with the same records (batchDigest; the device is not compared)
+// answers
+// duplicate true and stores nothing (the agent retries after a lost
+// answer); with other content it is errs.Conflict naming batch_id and
+// nothing is stored. The whole batch is stored or nothing: errs.Invalid
+// names the field of every bad record (records[i].cpf,
+// records[i].checked_at: not more than 5 minutes in the future) and
+// batch_id (required, at most 100 characters) or records (at most
+// MaxCheckBatch).
 func (l *Lists) StoreCheckBatch(ctx context.Context, userID int64, club string, in CheckBatch) (stored int, duplicate bool, err error) {
 	var f errs.Fields
 	id := strings.TrimSpace(in.BatchID)
@@ -81,13 +93,23 @@ func (l *Lists) StoreCheckBatch(ctx context.Context, userID int64, club string, 
 	if err := f.Err(); err != nil {
 		return 0, false, err
 	}
+	digest := batchDigest(in)
 	err = db.WithTx(ctx, l.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, l.DB)
-		res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&batchRow{BatchID: id, UserID: userID, Club: club, Device: in.Device, Records: len(recs), ReceivedAt: now})
+		res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&batchRow{BatchID: id, UserID: userID, Club: club, Device: in.Device, Records: len(recs), Digest: digest, ReceivedAt: now})
 		if res.Error != nil {
 			return res.Error
 		}
 		if res.RowsAffected == 0 {
+			var prev batchRow
+			if err := tx.Where("user_id = ? AND batch_id = ?", userID, id).Take(&prev).Error; err != nil {
+				return err
+			}
+			if prev.Digest != nil && !bytes.Equal(prev.Digest, digest) {
+				msg := fmt.Sprintf("batch_id já usado com outros registros: o lote %q desta conta já foi gravado com outro conteúdo; nada foi gravado. Envie registros novos com outro batch_id.", id)
+				return &errs.Error{Kind: errs.Conflict, Message: msg, Fields: []errs.FieldError{{Field: "batch_id", Rule: "unique",
+					Message: "batch_id já usado com outros registros: envie os registros novos com outro batch_id."}}}
+			}
 			duplicate = true
 			return nil
 		}
@@ -106,4 +128,26 @@ func (l *Lists) StoreCheckBatch(ctx context.Context, userID int64, club string, 
 		return nil
 	})
 	return stored, duplicate, err
+}
+
+// batchDigest is the SHA-256 of a valid batch's records, the same for every
+// spelling of them: one JSON line per record [cpf (11 digits), checked_at
+// (UTC, RFC 3339 with nanoseconds), version, blocked], the lines sorted
+// (the order of the records does not count; the device is not part of
+// the records: an agent renamed between a lost answer and its retry is
+// still a duplicate).
+func batchDigest(in CheckBatch) []byte {
+	lines := make([][]byte, 0, len(in.Records))
+	for _, r := range in.Records {
+		cpf, _ := ParseCPFAnySpelling(r.CPF) // valid: checked before
+		b, _ := json.Marshal([]any{cpf.String(), r.CheckedAt.UTC().Format(time.RFC3339Nano), r.Version, r.Blocked})
+		lines = append(lines, b)
+	}
+	slices.SortFunc(lines, bytes.Compare)
+	h := sha256.New()
+	for _, l := range lines {
+		h.Write(l)
+		h.Write([]byte{'\n'})
+	}
+	return h.Sum(nil)
 }

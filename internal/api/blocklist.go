@@ -211,6 +211,9 @@ func (s *API) blocklistChanges(c echo.Context) error {
 		if err := s.awaitVersion(ctx, since, wait); err != nil {
 			return err
 		}
+		if err := ctx.Err(); err != nil {
+			return err // the client went away during the wait: 499, no page read
+		}
 	}
 	page, err := s.Lists.Changes(ctx, since, limit, c.QueryParam("cursor"))
 	if err != nil {
@@ -241,7 +244,8 @@ const MaxFeedWait = 30 * time.Second
 
 // awaitVersion returns as soon as a version after since is committed (read
 // every 100 ms from the database, so a commit by another server sharing it
-// is seen too), when wait ends, or when the client goes away. A since above
+// is seen too), when wait ends, or when the client goes away (the caller
+// then sees ctx.Err(); the error handler logs it as 499). A since above
 // the current version returns at once (Changes answers 422).
 func (s *API) awaitVersion(ctx context.Context, since int64, wait time.Duration) error {
 	deadline := time.NewTimer(wait)
@@ -339,9 +343,11 @@ var (
 )
 
 // blocklistChecksUpload: POST /api/v1/blocklist/checks (club): a gate
-// agent's batch of check records, stored once per batch_id (201 {batch_id,
-// stored}; a batch already stored answers 200 {batch_id, stored: 0,
-// duplicate: true}); a bad record is 422 naming it and nothing is stored.
+// agent's batch of check records, stored once per (club account, batch_id)
+// (201 {batch_id, stored}; the same records again answer 200 {batch_id,
+// stored: 0, duplicate: true}; other records under a batch_id the account
+// used are 409 naming batch_id); a bad record is 422 naming it; nothing is
+// stored on 409 or 422.
 func (s *API) blocklistChecksUpload(c echo.Context) error {
 	var in registry.CheckBatch
 	if err := server.BindJSON(c, &in); err != nil {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -101,9 +100,10 @@ func newHTTPMetrics(reg prometheus.Registerer) (*httpMetrics, error) {
 // middleware counts every request but GET /metrics itself under its route
 // template ("" for a path no route matches), method and status, with its
 // latency, approximate request size and response size, as echoprometheus
-// did: the status is the response's, or, when the handler returned an
-// error, the *echo.HTTPError's code, and 500 for any other error (the
-// error handler has not written the answer yet at this point).
+// did, but with the status the error handler answers (metricsStatus: a
+// refused input with its 4xx, 499 when the client went away), which
+// echoprometheus counted as 500 for any error that was not an
+// *echo.HTTPError.
 func (m *httpMetrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if c.Path() == "/metrics" {
@@ -113,7 +113,7 @@ func (m *httpMetrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		start := time.Now()
 		err := next(c)
 		elapsed := float64(time.Since(start)) / float64(time.Second)
-		sr, lerr := m.seriesOf(metricStatus(c, err), c.Request().Method, c.Path())
+		sr, lerr := m.seriesOf(metricsStatus(c, err), c.Request().Method, c.Path())
 		if lerr != nil {
 			return lerr
 		}
@@ -156,22 +156,6 @@ func (m *httpMetrics) seriesOf(code int, method, url string) (*series, error) {
 	}
 	m.mu.Unlock()
 	return sr, nil
-}
-
-// metricStatus is echoprometheus's status of a request: the response's,
-// or for an error the *echo.HTTPError's code, 500 when that leaves 0 or 200.
-func metricStatus(c echo.Context, err error) int {
-	status := c.Response().Status
-	if err != nil {
-		var he *echo.HTTPError
-		if errors.As(err, &he) {
-			status = he.Code
-		}
-		if status == 0 || status == http.StatusOK {
-			status = http.StatusInternalServerError
-		}
-	}
-	return status
 }
 
 // approximateRequestSize is echoprometheus's size of a request: path,

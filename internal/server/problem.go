@@ -54,8 +54,17 @@ var TitleOf = map[int]string{
 
 // errorHandler renders every error as application/problem+json; internal
 // errors are logged and answered with a generic message (no SQL, no stack).
+// A request whose client went away gets no answer, only the status 499
+// (StatusClientClosedRequest) for the request log.
 func (s *Server) errorHandler(err error, c echo.Context) {
 	if c.Response().Committed {
+		return
+	}
+	if clientGone(c) {
+		// Not a server error: the client closed the request (a gate's
+		// long-poll ended by a restart); 499 in the request log and metrics.
+		s.Deps.Logger.Debug("client closed request", "request_id", c.Response().Header().Get(echo.HeaderXRequestID), "route", c.Path(), "err", err.Error())
+		c.Response().WriteHeader(StatusClientClosedRequest)
 		return
 	}
 	p := Problem{Type: "about:blank", Instance: c.Request().URL.Path}

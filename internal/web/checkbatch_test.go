@@ -1,9 +1,12 @@
 package web_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/juizado/juizado/internal/authz"
 )
 
 // DOMAIN.md §6 ("each read is logged") for checks made at the gate, also
@@ -49,5 +52,54 @@ func TestBlocklistChecksUpload_OncePerBatch_DOMAIN_6(t *testing.T) {
 	}
 	if code, _, _ := f.send(t, "POST", "/api/v1/blocklist/checks", "prosecutor", "application/json", body); code != 403 {
 		t.Errorf("prosecutor uploads: %d, want 403", code)
+	}
+}
+
+// API.md "Gate agent (turn 2)": batch_id is the idempotency key of the club
+// account that sends it. Club B's batch "same-1" is stored although club A
+// stored a "same-1" (201, its records kept); club A resending "same-1" with
+// its records is 200 duplicate; with other records it is 409
+// problem+json naming batch_id, nothing stored.
+func TestBlocklistChecksUpload_BatchIDPerClub_409OnOtherRecords_DOMAIN_6(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	other, _, err := authz.EnsureUser(ctx, f.g, authz.UserSpec{Name: "u-club-b", Role: "club", Club: "Outro Clube", Group: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.tokens["club-b"], err = authz.NewToken(ctx, f.g, other.ID, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
+	batch := func(cpfs ...string) string {
+		recs := make([]string, len(cpfs))
+		for i, c := range cpfs {
+			recs[i] = `{"cpf": "` + c + `", "checked_at": "` + at + `", "version": 7, "blocked": false}`
+		}
+		return `{"batch_id": "same-1", "device": "portao-1", "records": [` + strings.Join(recs, ",") + `]}`
+	}
+	count := func(user int64) (n int64) {
+		f.g.Raw("SELECT count(*) FROM blocklist_checks WHERE batch_id = 'same-1' AND user_id = ?", user).Scan(&n)
+		return n
+	}
+	a, b := f.users["club"].ID, other.ID
+	if code, out, m := f.send(t, "POST", "/api/v1/blocklist/checks", "club", "application/json", batch("663.923.321-54")); code != 201 || m["stored"] != float64(1) {
+		t.Fatalf("club A: %d %s", code, out)
+	}
+	code, out, m := f.send(t, "POST", "/api/v1/blocklist/checks", "club-b", "application/json", batch("52601815906", "663.923.321-54"))
+	if code != 201 || m["stored"] != float64(2) || m["duplicate"] != false || count(b) != 2 {
+		t.Fatalf("club B, same batch id: %d %s (its stored rows %d), want 201 with its 2 records", code, out, count(b))
+	}
+	code, out, m = f.send(t, "POST", "/api/v1/blocklist/checks", "club", "application/json", batch("66392332154"))
+	if code != 200 || m["duplicate"] != true || m["stored"] != float64(0) || count(a) != 1 {
+		t.Fatalf("club A resends the same records: %d %s (rows %d), want 200 duplicate", code, out, count(a))
+	}
+	rec := f.do("POST", "/api/v1/blocklist/checks", f.tokens["club"], "application/json", []byte(batch("663.923.321-54", "52601815906")), "")
+	if rec.Code != 409 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/problem+json") ||
+		!strings.Contains(rec.Body.String(), `"field":"batch_id"`) || !strings.Contains(rec.Body.String(), "batch_id já usado com outros registros") {
+		t.Fatalf("club A resends same-1 with other records: %d %s %s, want 409 problem+json naming batch_id", rec.Code, rec.Header().Get("Content-Type"), rec.Body)
+	}
+	if count(a) != 1 || count(b) != 2 {
+		t.Errorf("stored rows after the conflict: club A %d, club B %d, want 1 and 2", count(a), count(b))
 	}
 }

@@ -1,13 +1,16 @@
 package gate
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -61,29 +64,69 @@ type CourtConfig struct {
 	Keys  []string `json:"keys"`
 }
 
-// LoadConfig reads and checks a configuration file.
+// DefaultMaxAge is max_age when the file has none.
+const DefaultMaxAge = 24 * time.Hour
+
+// MinMaxAge is the least max_age accepted: the long-poll waits up to about
+// 30 s for the court's answer, so a shorter max_age would report a healthy
+// copy stale between two answers.
+const MinMaxAge = time.Minute
+
+// LoadConfig reads and checks a configuration file: one JSON object (no
+// trailing data, no unknown field), data_dir, device and at least one
+// court required; max_age at least MinMaxAge (DefaultMaxAge when absent);
+// each court's url absolute http(s) with a host and not listed twice
+// (a trailing "/" ignored), its token not empty. The error names the field.
 func LoadConfig(path string) (*Config, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	var c Config
-	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
 		return nil, fmt.Errorf("gate: %s: %w", path, err)
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("gate: %s: data after the JSON object", path)
+	}
+	var present struct {
+		MaxAge *json.RawMessage `json:"max_age"`
+	}
+	_ = json.Unmarshal(b, &present)
 	if c.DataDir == "" {
 		return nil, errors.New("gate: data_dir is required")
+	}
+	if strings.TrimSpace(c.Device) == "" {
+		return nil, errors.New("gate: device is required (names this gate in the check records sent to the courts)")
 	}
 	if len(c.Courts) == 0 {
 		return nil, errors.New("gate: courts is required (at least one)")
 	}
+	seen := map[string]int{}
+	for i, cc := range c.Courts {
+		u, err := url.Parse(cc.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" {
+			return nil, fmt.Errorf("gate: courts[%d].url %q: must be an absolute http:// or https:// URL with a host", i, cc.URL)
+		}
+		key := strings.ToLower(u.Scheme+"://"+u.Host) + strings.TrimRight(u.EscapedPath(), "/")
+		if j, ok := seen[key]; ok {
+			return nil, fmt.Errorf("gate: courts[%d].url %q: the same court as courts[%d]", i, cc.URL, j)
+		}
+		seen[key] = i
+		if strings.TrimSpace(cc.Token) == "" {
+			return nil, fmt.Errorf("gate: courts[%d].token is required (the club token of %s)", i, cc.URL)
+		}
+	}
 	if c.Addr == "" {
 		c.Addr = "127.0.0.1:8090"
 	}
-	if c.MaxAge == 0 {
-		c.MaxAge = Duration(24 * time.Hour)
+	switch {
+	case present.MaxAge == nil:
+		c.MaxAge = Duration(DefaultMaxAge)
+	case time.Duration(c.MaxAge) < MinMaxAge:
+		return nil, fmt.Errorf("gate: max_age %s: must be at least %s (default %s when absent)", time.Duration(c.MaxAge), MinMaxAge, DefaultMaxAge)
 	}
 	return &c, nil
 }

@@ -84,9 +84,11 @@ func trustFrom(pinned map[string]ed25519.PublicKey, published []publishedKey) ma
 	return t
 }
 
-// signed is a body as received with its signature headers.
+// signed is a body as received with its signature headers; a .sig file
+// is its KeyID and Signature (Body is the .json file beside it; .sig files
+// written with "Body":null still read).
 type signed struct {
-	Body      []byte
+	Body      []byte `json:"-"`
 	KeyID     string `json:"key_id"`
 	Signature string `json:"signature"`
 }
@@ -94,6 +96,9 @@ type signed struct {
 // verify checks s against the trusted keys: the key named must be trusted
 // and the Ed25519 signature must be over the exact body bytes.
 func verify(s signed, trusted map[string]ed25519.PublicKey) error {
+	if err := unsigned(s); err != nil {
+		return err
+	}
 	k, ok := trusted[s.KeyID]
 	if !ok {
 		return refused("signed by unknown key %q", s.KeyID)
@@ -101,6 +106,20 @@ func verify(s signed, trusted map[string]ed25519.PublicKey) error {
 	sig, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s.Signature))
 	if err != nil || len(sig) != ed25519.SignatureSize || !ed25519.Verify(k, s.Body, sig) {
 		return refused("signature does not verify with key %s", s.KeyID)
+	}
+	return nil
+}
+
+// errUnsigned is a body with neither signature header.
+const errUnsigned = "the response has no signature (X-Juizado-Key-Id/X-Juizado-Signature missing)"
+
+// unsigned refuses s when it has no key id or no signature.
+func unsigned(s signed) error {
+	if strings.TrimSpace(s.KeyID) == "" || strings.TrimSpace(s.Signature) == "" {
+		if s.KeyID == "" && s.Signature == "" {
+			return refused("%s", errUnsigned)
+		}
+		return refused("the response has an incomplete signature (X-Juizado-Key-Id %q, X-Juizado-Signature %q)", s.KeyID, s.Signature)
 	}
 	return nil
 }
@@ -456,6 +475,9 @@ func (c *Court) refreshKeys(ctx context.Context) error {
 // verifyFetched verifies a body from the court; a key it does not know yet
 // sends it to the key list once (a rotation announced under a trusted key).
 func (c *Court) verifyFetched(ctx context.Context, s signed) error {
+	if err := unsigned(s); err != nil {
+		return err
+	}
 	c.mu.Lock()
 	_, known := c.trusted[s.KeyID]
 	c.mu.Unlock()
@@ -496,6 +518,9 @@ func (c *Court) Snapshot(ctx context.Context) error {
 		return c.fail(fmt.Errorf("gate: GET /api/v1/blocklist: %s", resp.Status))
 	}
 	s := signedOf(resp, nil)
+	if err := unsigned(s); err != nil {
+		return c.fail(err)
+	}
 	c.mu.Lock()
 	_, known := c.trusted[s.KeyID]
 	c.mu.Unlock()

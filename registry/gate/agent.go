@@ -416,17 +416,22 @@ func (c *courtCollector) Collect(ch chan<- prometheus.Metric) {
 
 // Handler serves GET /check/{cpf}, GET /status and GET /metrics. A CPF
 // with punctuation is accepted; one that is not 11 digits with valid check
-// digits is 422 (application/problem+json).
+// digits is 422. Every error is application/problem+json (RFC 9457:
+// status, title, detail in Brazilian Portuguese): 404 for any other path
+// (/check, /check/, /check/a/b included), 405 with Allow: GET for any other
+// method on the three paths. HEAD is one of those: a HEAD /check/{cpf}
+// answers 405 and is neither counted nor recorded (no evidence of a check
+// that nobody read).
 func (a *Agent) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /check/{cpf}", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("/check/{cpf}", func(w http.ResponseWriter, r *http.Request) {
+		if !onlyGET(w, r) {
+			return
+		}
 		cpf, ok := ParseCPF(r.PathValue("cpf"))
 		if !ok {
-			w.Header().Set("Content-Type", "application/problem+json")
-			w.WriteHeader(http.StatusUnprocessableEntity)
-			_ = json.NewEncoder(w).Encode(map[string]any{"status": 422, "title": "CPF inválido",
-				"detail": "cpf: informe 11 dígitos com dígitos verificadores válidos.",
-				"errors": []map[string]string{{"field": "cpf", "message": "CPF inválido: 11 dígitos com dígitos verificadores válidos."}}})
+			writeProblem(w, http.StatusUnprocessableEntity, "CPF inválido", "cpf: informe 11 dígitos com dígitos verificadores válidos.",
+				[]map[string]string{{"field": "cpf", "message": "CPF inválido: 11 dígitos com dígitos verificadores válidos."}})
 			return
 		}
 		res := a.Check(cpf)
@@ -436,9 +441,46 @@ func (a *Agent) Handler() http.Handler {
 		_, _ = w.Write(*bp)
 		answerBufs.Put(bp)
 	})
-	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, a.Status()) })
-	mux.Handle("GET /metrics", promhttp.HandlerFor(a.reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("/status", func(w http.ResponseWriter, r *http.Request) {
+		if onlyGET(w, r) {
+			writeJSON(w, a.Status())
+		}
+	})
+	metrics := promhttp.HandlerFor(a.reg, promhttp.HandlerOpts{})
+	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
+		if onlyGET(w, r) {
+			metrics.ServeHTTP(w, r)
+		}
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeProblem(w, http.StatusNotFound, "Recurso não encontrado",
+			"O agente do portão responde somente GET /check/{cpf}, GET /status e GET /metrics.", nil)
+	})
 	return mux
+}
+
+// onlyGET answers 405 (Allow: GET) to any method but GET and reports
+// whether the request is a GET.
+func onlyGET(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet {
+		return true
+	}
+	w.Header().Set("Allow", http.MethodGet)
+	writeProblem(w, http.StatusMethodNotAllowed, "Método não permitido",
+		"O método "+r.Method+" não é aceito em "+r.URL.Path+": use GET.", nil)
+	return false
+}
+
+// writeProblem writes an RFC 9457 problem: status, title, detail and, when
+// given, the errors by field.
+func writeProblem(w http.ResponseWriter, status int, title, detail string, errs []map[string]string) {
+	p := map[string]any{"status": status, "title": title, "detail": detail}
+	if errs != nil {
+		p["errors"] = errs
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(p)
 }
 
 var answerBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}

@@ -123,3 +123,72 @@ func TestGateAgentSigFilesHoldKeyAndSignatureOnly(t *testing.T) {
 		t.Fatalf("page of a .sig with \"Body\":null not loaded: %+v", r)
 	}
 }
+
+// offlineAgent is an agent of one court never reached (no network used).
+func offlineAgent(t *testing.T) *gate.Agent {
+	t.Helper()
+	return newAgent(t, t.TempDir(), &agentClock{t: day("2025-06-10", 15, 0)}, nil,
+		gate.CourtConfig{URL: "http://127.0.0.1:1", Token: "t", Keys: []string{testKey}})
+}
+
+// serve answers one request of the agent's handler.
+func serve(a *gate.Agent, method, path string) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	a.Handler().ServeHTTP(rec, httptest.NewRequest(method, path, nil))
+	return rec
+}
+
+// The guide's rule on API errors (application/problem+json, RFC 9457) for
+// the agent's own answers: 405 with Allow: GET for any method but GET on
+// /check/{cpf}, /status and /metrics, 404 for every other path, each a
+// problem with status, title and detail in Portuguese. A HEAD of a check is
+// 405 and leaves no evidence: not counted in gate_checks_total, not spooled.
+func TestGateAgentErrorsAreProblemJSON(t *testing.T) {
+	a := offlineAgent(t)
+	problem := func(rec *httptest.ResponseRecorder, method, path string, status int) {
+		t.Helper()
+		var p struct {
+			Status        int
+			Title, Detail string
+		}
+		if rec.Code != status || rec.Header().Get("Content-Type") != "application/problem+json" {
+			t.Errorf("%s %s: %d %q %s, want %d application/problem+json", method, path, rec.Code, rec.Header().Get("Content-Type"), rec.Body, status)
+			return
+		}
+		if method == "HEAD" {
+			return // no body
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil || p.Status != status || p.Title == "" || p.Detail == "" {
+			t.Errorf("%s %s: problem %s (%v)", method, path, rec.Body, err)
+		}
+	}
+	for _, path := range []string{"/check/" + cpfRio, "/status", "/metrics"} {
+		for _, m := range []string{"POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"} {
+			rec := serve(a, m, path)
+			problem(rec, m, path, 405)
+			if rec.Header().Get("Allow") != "GET" {
+				t.Errorf("%s %s: Allow %q, want GET", m, path, rec.Header().Get("Allow"))
+			}
+		}
+	}
+	for _, path := range []string{"/check", "/check/", "/check/x/y", "/", "/nada", "/status/x", "/metrics/"} {
+		problem(serve(a, "GET", path), "GET", path, 404)
+	}
+	rec := serve(a, "GET", "/check/123")
+	problem(rec, "GET", "/check/123", 422)
+	if !strings.Contains(rec.Body.String(), `"field":"cpf"`) {
+		t.Errorf("422: %s", rec.Body)
+	}
+	m := serve(a, "GET", "/metrics").Body.String()
+	for _, line := range []string{`gate_checks_total{blocked="false"} 0`, `gate_checks_total{blocked="true"} 0`, "gate_spooled_checks 0"} {
+		if !strings.Contains(m, line) {
+			t.Errorf("after HEAD and refused requests, metrics lack %q:\n%s", line, m)
+		}
+	}
+	if rec := serve(a, "GET", "/check/"+cpfRio); rec.Code != 200 || rec.Header().Get("Content-Type") != "application/json" {
+		t.Fatalf("GET check: %d %s", rec.Code, rec.Body)
+	}
+	if m := serve(a, "GET", "/metrics").Body.String(); !strings.Contains(m, `gate_checks_total{blocked="false"} 1`) || !strings.Contains(m, "gate_spooled_checks 1") {
+		t.Errorf("a GET check not counted:\n%s", m)
+	}
+}

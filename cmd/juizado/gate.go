@@ -76,6 +76,9 @@ func gateCmd() *cobra.Command {
 				return err
 			}
 			for _, c := range st.Courts {
+				if c.Court == "" {
+					c.Court = "-" // no list of this court held yet
+				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%s\t%s\tversion %d\tage %.0fs\t%s\n", c.Court, c.URL, c.Version, c.AgeSeconds, c.LastError)
 			}
 			return nil

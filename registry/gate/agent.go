@@ -387,15 +387,16 @@ func (a *Agent) metrics() {
 type courtCollector struct{ a *Agent }
 
 var (
-	descVersion = prometheus.NewDesc("gate_court_version", "Blocklist version of the court's copy.", []string{"court", "url"}, nil)
-	descAge     = prometheus.NewDesc("gate_court_age_seconds", "Seconds since the court last confirmed the copy current (-1 never).", []string{"court", "url"}, nil)
-	descEntries = prometheus.NewDesc("gate_court_entries", "Entries held (in force and upcoming).", []string{"court", "url"}, nil)
-	descError   = prometheus.NewDesc("gate_court_error", "1 when the last contact with the court failed or was refused.", []string{"court", "url"}, nil)
-	descSpool   = prometheus.NewDesc("gate_spooled_checks", "Check records waiting to be sent.", nil, nil)
+	descVersion  = prometheus.NewDesc("gate_court_version", "Blocklist version of the court's copy.", []string{"court", "url"}, nil)
+	descAge      = prometheus.NewDesc("gate_court_age_seconds", "Seconds since the court last confirmed the copy current (-1 never).", []string{"court", "url"}, nil)
+	descEntries  = prometheus.NewDesc("gate_court_entries", "Entries in force held (GET /status entries).", []string{"court", "url"}, nil)
+	descUpcoming = prometheus.NewDesc("gate_court_upcoming", "Entries held that start within 7 days (GET /status upcoming).", []string{"court", "url"}, nil)
+	descError    = prometheus.NewDesc("gate_court_error", "1 when the last contact with the court failed or was refused.", []string{"court", "url"}, nil)
+	descSpool    = prometheus.NewDesc("gate_spooled_checks", "Check records waiting to be sent.", nil, nil)
 )
 
 func (c *courtCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descVersion, descAge, descEntries, descError, descSpool} {
+	for _, d := range []*prometheus.Desc{descVersion, descAge, descEntries, descUpcoming, descError, descSpool} {
 		ch <- d
 	}
 }
@@ -404,7 +405,8 @@ func (c *courtCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, s := range c.a.Status().Courts {
 		ch <- prometheus.MustNewConstMetric(descVersion, prometheus.GaugeValue, float64(s.Version), s.Court, s.URL)
 		ch <- prometheus.MustNewConstMetric(descAge, prometheus.GaugeValue, s.AgeSeconds, s.Court, s.URL)
-		ch <- prometheus.MustNewConstMetric(descEntries, prometheus.GaugeValue, float64(s.Entries+s.Upcoming), s.Court, s.URL)
+		ch <- prometheus.MustNewConstMetric(descEntries, prometheus.GaugeValue, float64(s.Entries), s.Court, s.URL)
+		ch <- prometheus.MustNewConstMetric(descUpcoming, prometheus.GaugeValue, float64(s.Upcoming), s.Court, s.URL)
 		e := 0.0
 		if s.LastError != "" {
 			e = 1

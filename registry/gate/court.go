@@ -373,7 +373,10 @@ func NewCourt(url, token, dir string, keys []string, now func() time.Time) (*Cou
 		Now: now, Wait: 25 * time.Second, trusted: pinned}, nil
 }
 
-// Status is one court's line of GET /status.
+// Status is one court's line of GET /status. Court is the court's code
+// from its signed list, "" while the agent holds no list of it (URL says
+// which court it is); Entries are the entries in force held, Upcoming
+// those announced ahead (first day within 7 days), counted apart.
 type Status struct {
 	Court      string  `json:"court"`
 	URL        string  `json:"url"`
@@ -390,7 +393,9 @@ func (c *Court) Status() Status {
 	st := Status{URL: c.URL, LastError: c.lastErr, AgeSeconds: -1}
 	c.mu.Unlock()
 	c.smu.RLock()
-	st.Court = c.name()
+	if c.state != nil {
+		st.Court = c.state.court
+	}
 	if c.state != nil {
 		st.Version, st.Entries, st.Upcoming = c.state.version, c.state.entries.n, len(c.state.upcoming)
 	}

@@ -192,3 +192,43 @@ func TestGateAgentErrorsAreProblemJSON(t *testing.T) {
 		t.Errorf("a GET check not counted:\n%s", m)
 	}
 }
+
+// API.md "Gate agent" (GET /status, /metrics): /status entries (in force)
+// and upcoming (starting within 7 days) are the metrics gate_court_entries
+// and gate_court_upcoming, each the same count; a court never reached is
+// court "" with its url (not the url as its code).
+func TestGateAgentStatusAndMetricsCountAlike(t *testing.T) {
+	now := day("2025-06-10", 15, 0)
+	c := newCourt(t, "26.0100", now)
+	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	c.ban(t, cpfOther, "2025-06-01", "2026-01-01", "")
+	c.ban(t, cpfPoa, "2025-06-13", "2025-06-14", "") // 3 days ahead
+	clk := &agentClock{t: now}
+	a := newAgent(t, t.TempDir(), clk, nil, gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}})
+	if err := a.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st := a.Status().Courts[0]
+	if st.Court != "26.0100" || st.Entries != 2 || st.Upcoming != 1 {
+		t.Fatalf("status %+v, want 26.0100 with 2 entries, 1 upcoming", st)
+	}
+	m := serve(a, "GET", "/metrics").Body.String()
+	for _, line := range []string{
+		`gate_court_entries{court="26.0100",url="` + c.http.URL + `"} 2`,
+		`gate_court_upcoming{court="26.0100",url="` + c.http.URL + `"} 1`,
+	} {
+		if !strings.Contains(m, line) {
+			t.Errorf("metrics lack %q:\n%s", line, m)
+		}
+	}
+	o := offlineAgent(t)
+	if st := o.Status().Courts[0]; st.Court != "" || st.URL != "http://127.0.0.1:1" || st.Version != 0 || st.AgeSeconds != -1 {
+		t.Errorf("court never reached: %+v, want court \"\" and its url", st)
+	}
+	var raw struct {
+		Courts []map[string]any `json:"courts"`
+	}
+	if err := json.Unmarshal(serve(o, "GET", "/status").Body.Bytes(), &raw); err != nil || raw.Courts[0]["court"] != "" || raw.Courts[0]["url"] != "http://127.0.0.1:1" {
+		t.Errorf("GET /status of a court never reached: %+v %v", raw, err)
+	}
+}

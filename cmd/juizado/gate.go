@@ -31,6 +31,9 @@ func gateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// JSON lines on stderr, as the court's server logs.
+			logger := slog.New(slog.NewJSONHandler(cmd.ErrOrStderr(), nil))
+			cfg.Logger = logger
 			a, err := gate.New(*cfg, nil)
 			if err != nil {
 				return err
@@ -49,7 +52,7 @@ func gateCmd() *cobra.Command {
 				_ = srv.Shutdown(sctx)
 			}()
 			go a.Run(ctx)
-			slog.Info("gate agent listening", "addr", ln.Addr().String(), "courts", len(cfg.Courts))
+			logger.Info("gate agent listening", "addr", ln.Addr().String(), "courts", len(cfg.Courts))
 			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				return err
 			}

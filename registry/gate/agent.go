@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
@@ -54,6 +55,10 @@ type Config struct {
 	// a ban scoped to a club's home matches blocks here when listed.
 	Clubs  []string      `json:"clubs"`
 	Courts []CourtConfig `json:"courts"`
+	// Logger, not in the file, receives each court's errors when they
+	// change, its recovery and damage found in the store (nil:
+	// slog.Default()).
+	Logger *slog.Logger `json:"-"`
 }
 
 // CourtConfig is one court the agent follows: its base URL, the club token
@@ -179,6 +184,7 @@ func New(cfg Config, now func() time.Time) (*Agent, error) {
 		if err != nil {
 			return nil, fmt.Errorf("gate: courts[%d]: %w", i, err)
 		}
+		c.Logger = cfg.Logger
 		if err := c.Load(); err != nil && !errors.Is(err, ErrRefused) {
 			return nil, err
 		}
@@ -391,12 +397,13 @@ var (
 	descAge      = prometheus.NewDesc("gate_court_age_seconds", "Seconds since the court last confirmed the copy current (-1 never).", []string{"court", "url"}, nil)
 	descEntries  = prometheus.NewDesc("gate_court_entries", "Entries in force held (GET /status entries).", []string{"court", "url"}, nil)
 	descUpcoming = prometheus.NewDesc("gate_court_upcoming", "Entries held that start within 7 days (GET /status upcoming).", []string{"court", "url"}, nil)
+	descStore    = prometheus.NewDesc("gate_court_store_error", "1 when part of the court's stored copy could not be used at start (set aside as *.refused; GET /status store_error).", []string{"court", "url"}, nil)
 	descError    = prometheus.NewDesc("gate_court_error", "1 when the last contact with the court failed or was refused.", []string{"court", "url"}, nil)
 	descSpool    = prometheus.NewDesc("gate_spooled_checks", "Check records waiting to be sent.", nil, nil)
 )
 
 func (c *courtCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descVersion, descAge, descEntries, descUpcoming, descError, descSpool} {
+	for _, d := range []*prometheus.Desc{descVersion, descAge, descEntries, descUpcoming, descError, descStore, descSpool} {
 		ch <- d
 	}
 }
@@ -412,6 +419,11 @@ func (c *courtCollector) Collect(ch chan<- prometheus.Metric) {
 			e = 1
 		}
 		ch <- prometheus.MustNewConstMetric(descError, prometheus.GaugeValue, e, s.Court, s.URL)
+		e = 0
+		if s.StoreError != "" {
+			e = 1
+		}
+		ch <- prometheus.MustNewConstMetric(descStore, prometheus.GaugeValue, e, s.Court, s.URL)
 	}
 	ch <- prometheus.MustNewConstMetric(descSpool, prometheus.GaugeValue, float64(c.a.spool.Pending()))
 }

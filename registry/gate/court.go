@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -331,11 +332,15 @@ type Court struct {
 	Now    func() time.Time
 	// Wait is the long-poll asked of the feed (?wait=, seconds); 0 polls.
 	Wait time.Duration
+	// Logger receives the court's errors when they change, its recovery
+	// and damage found in the store (nil: slog.Default()).
+	Logger *slog.Logger
 
-	mu      sync.Mutex
-	trusted map[string]ed25519.PublicKey
-	lastErr string
-	pages   int // pages stored after the snapshot
+	mu       sync.Mutex
+	trusted  map[string]ed25519.PublicKey
+	lastErr  string
+	storeErr string // what Load could not use of the store (kept until the agent restarts)
+	pages    int    // pages stored after the snapshot
 
 	// smu guards state and what it holds: checks read it (RLock), a page
 	// is applied in place and a snapshot swapped in under Lock.
@@ -383,14 +388,20 @@ type Status struct {
 	Version    int64   `json:"version"`
 	AgeSeconds float64 `json:"age_seconds"` // since the court last confirmed the copy current; -1 never
 	LastError  string  `json:"last_error"`
-	Entries    int     `json:"entries"`
-	Upcoming   int     `json:"upcoming"`
+	// StoreError, when not empty, says what of the stored copy could not
+	// be used at start (a body that no longer verifies, a page that does
+	// not continue): those files are set aside as *.refused and the copy
+	// is stale until the court confirms it again. Network errors do not
+	// replace it (LastError has them); it stays until the agent restarts.
+	StoreError string `json:"store_error,omitempty"`
+	Entries    int    `json:"entries"`
+	Upcoming   int    `json:"upcoming"`
 }
 
 // Status reports the court's copy.
 func (c *Court) Status() Status {
 	c.mu.Lock()
-	st := Status{URL: c.URL, LastError: c.lastErr, AgeSeconds: -1}
+	st := Status{URL: c.URL, LastError: c.lastErr, StoreError: c.storeErr, AgeSeconds: -1}
 	c.mu.Unlock()
 	c.smu.RLock()
 	if c.state != nil {
@@ -414,13 +425,55 @@ func (c *Court) name() string {
 	return c.URL
 }
 
-func (c *Court) confirm() { c.confirmed.Store(c.Now().UnixNano()) }
+// confirm records that the court confirmed the copy current now, in
+// memory and in the file confirmed (restored by Load when the store is
+// whole).
+func (c *Court) confirm() {
+	now := c.Now()
+	c.confirmed.Store(now.UnixNano())
+	_ = writeAtomic(filepath.Join(c.Dir, "confirmed"), []byte(now.UTC().Format(time.RFC3339Nano)))
+}
 
+func (c *Court) logger() *slog.Logger {
+	if c.Logger != nil {
+		return c.Logger
+	}
+	return slog.Default()
+}
+
+// fail records err as the court's last error; a change of error is logged
+// (a retry failing the same way is not).
 func (c *Court) fail(err error) error {
+	msg := err.Error()
 	c.mu.Lock()
-	c.lastErr = err.Error()
+	changed := msg != c.lastErr
+	c.lastErr = msg
 	c.mu.Unlock()
+	if changed {
+		c.logger().Warn("gate court error", "url", c.URL, "court", c.code(), "refused", errors.Is(err, ErrRefused), "error", msg)
+	}
 	return err
+}
+
+// succeeded clears the last error; the recovery is logged.
+func (c *Court) succeeded() {
+	c.mu.Lock()
+	was := c.lastErr
+	c.lastErr = ""
+	c.mu.Unlock()
+	if was != "" {
+		c.logger().Info("gate court recovered", "url", c.URL, "court", c.code(), "previous_error", was)
+	}
+}
+
+// code is the court's code from its list, "" when none is held.
+func (c *Court) code() string {
+	c.smu.RLock()
+	defer c.smu.RUnlock()
+	if c.state != nil {
+		return c.state.court
+	}
+	return ""
 }
 
 func (c *Court) get(ctx context.Context, path string) (*http.Response, []byte, error) {
@@ -569,8 +622,9 @@ func (c *Court) Snapshot(ctx context.Context) error {
 	c.state = st
 	c.smu.Unlock()
 	c.mu.Lock()
-	c.pages, c.lastErr = 0, ""
+	c.pages = 0
 	c.mu.Unlock()
+	c.succeeded()
 	c.confirm()
 	// The garbage of the decoding goes back to the system rather than stay
 	// resident.
@@ -663,12 +717,11 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 	if applied && keep {
 		c.pages++
 	}
-	c.lastErr = ""
 	c.mu.Unlock()
+	c.succeeded()
 	if p.Cursor == "" {
 		c.confirm()
 	}
-	_ = writeAtomic(filepath.Join(c.Dir, "confirmed"), []byte(c.Now().UTC().Format(time.RFC3339Nano)))
 	return len(p.Changes) > 0 || p.Cursor != "", nil
 }
 
@@ -719,7 +772,8 @@ func sleep(ctx context.Context, d time.Duration) {
 // + .sig, confirmed (when the court last confirmed the copy). Each file is
 // written whole to a temporary name, synced, renamed and its directory
 // synced, so a kill -9 leaves either the old or the new file; Load removes
-// the temporary files left and ignores what does not verify.
+// the temporary files left and sets aside (*.refused) what does not verify
+// or continue.
 
 // storeSnapshot stores the verified body of version (the synced file tmp,
 // SHA-256 sum) with its signature s: the signature file, then the body
@@ -745,17 +799,18 @@ func (c *Court) storeSnapshot(s signed, version int64, tmp string, sum []byte) e
 		return err
 	}
 	syncDir(filepath.Dir(base))
-	// Only now the older snapshots and their pages go.
-	keep := fmt.Sprintf("%020d", version)
+	// Only now the older snapshots and their pages go (every stored page:
+	// the new snapshot's pages start again at 1, even when it has the
+	// version of the one before). What Load set aside (*.refused) stays.
 	olds, _ := filepath.Glob(filepath.Join(c.Dir, "snapshots", "*"))
 	for _, n := range olds {
-		if !strings.HasPrefix(filepath.Base(n), name+".") {
+		if !strings.HasPrefix(filepath.Base(n), name+".") && !strings.HasSuffix(n, refusedSuffix) {
 			_ = os.Remove(n)
 		}
 	}
 	names, _ := filepath.Glob(filepath.Join(c.Dir, "pages", "*"))
 	for _, n := range names {
-		if !strings.HasPrefix(filepath.Base(n), keep+"-") {
+		if !strings.HasSuffix(n, refusedSuffix) {
 			_ = os.Remove(n)
 		}
 	}
@@ -771,9 +826,35 @@ func (c *Court) storePage(s signed, snapVersion int64, seq int) error {
 	return writeAtomic(base+".json", s.Body)
 }
 
+// refusedSuffix ends the name of a stored file Load could not use, set
+// aside (never deleted: it is the evidence of what went wrong).
+const refusedSuffix = ".refused"
+
+// setAside renames path to path.refused (path.1.refused, ... when taken).
+func setAside(path string) {
+	if _, err := os.Stat(path); err != nil {
+		return
+	}
+	to := path + refusedSuffix
+	for i := 1; ; i++ {
+		if _, err := os.Lstat(to); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		to = fmt.Sprintf("%s.%d%s", path, i, refusedSuffix)
+	}
+	_ = os.Rename(path, to)
+}
+
 // Load rebuilds the copy from Dir, re-verifying every stored body with the
-// pinned keys and those rotated in under them (keys.json); it stops at the
-// first stored page that does not verify or continue. No network.
+// pinned keys and those rotated in under them (keys.json). No network. It
+// uses the newest stored snapshot that verifies and its pages up to the
+// first one that does not verify or continue. When it cannot use every
+// stored file (a snapshot or page that no longer verifies or continues,
+// so a copy older than the one the court last confirmed, or none), the
+// files not used are set aside as *.refused, the damage is logged and
+// reported as StoreError, and the time of the court's last confirmation
+// is not restored (nor kept on disk): the copy is stale until the court
+// confirms it again.
 func (c *Court) Load() error {
 	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
 		return err
@@ -794,60 +875,92 @@ func (c *Court) Load() error {
 			_ = os.Remove(n)
 		}
 	}
-	// The newest stored snapshot whose body verifies (a kill -9 while one
-	// was written leaves it incomplete: the previous one is used).
+	// The newest stored snapshot whose body verifies. A snapshot is stored
+	// as its .sig, then its body renamed into place, then the older ones
+	// removed: a stored body that does not verify is damage, not a write
+	// a kill -9 interrupted.
 	snaps, _ := filepath.Glob(filepath.Join(c.Dir, "snapshots", "*.json"))
 	sort.Sort(sort.Reverse(sort.StringSlice(snaps)))
 	var st *courtState
-	var lastErr error
+	var damage []string
 	for _, n := range snaps {
-		s, err := readSig(strings.TrimSuffix(n, ".json") + ".sig")
+		sigPath := strings.TrimSuffix(n, ".json") + ".sig"
+		s, err := readSig(sigPath)
 		if err == nil {
 			st, err = loadSnapshot(n, s, c.trusted)
 		}
 		if err == nil {
 			break
 		}
-		st, lastErr = nil, err
+		st = nil
+		damage = append(damage, fmt.Sprintf("snapshot %s: %v", filepath.Base(n), err))
+		setAside(n)
+		setAside(sigPath)
 	}
-	if st == nil {
-		if lastErr != nil {
-			return c.fail(fmt.Errorf("gate: stored snapshot: %w", lastErr))
+	pages := 0
+	if st != nil {
+		names, _ := filepath.Glob(filepath.Join(c.Dir, "pages", fmt.Sprintf("%020d-*.json", st.snap)))
+		sort.Strings(names)
+		var why error
+		for _, n := range names {
+			ps, err := readSig(strings.TrimSuffix(n, ".json") + ".sig")
+			if err == nil {
+				ps.Body, err = os.ReadFile(n)
+			}
+			if err == nil {
+				err = verify(ps, c.trusted)
+			}
+			var p FeedPage
+			if err == nil {
+				if err = json.Unmarshal(ps.Body, &p); err != nil {
+					err = refused("feed page: %v", err)
+				}
+			}
+			if err == nil {
+				err = st.continues(&p)
+			}
+			if err != nil {
+				why = err
+				break
+			}
+			st.apply(&p)
+			pages++
 		}
+		if pages < len(names) {
+			damage = append(damage, fmt.Sprintf("page %s: %v (it and the %d after it not used)", filepath.Base(names[pages]), why, len(names)-pages-1))
+		}
+		for _, n := range names[pages:] { // what did not verify or continue, and what follows it
+			setAside(n)
+			setAside(strings.TrimSuffix(n, ".json") + ".sig")
+		}
+		c.smu.Lock()
+		c.state = st
+		c.smu.Unlock()
+		c.mu.Lock()
+		c.pages = pages
+		c.mu.Unlock()
+	}
+	confirmedPath := filepath.Join(c.Dir, "confirmed")
+	if len(damage) > 0 {
+		// The copy held now is not the one the court confirmed.
+		_ = os.Remove(confirmedPath)
+		var version int64
+		if st != nil {
+			version = st.version
+		}
+		msg := fmt.Sprintf("stored copy damaged: %s; set aside as *%s, copy at version %d not confirmed until the court answers",
+			strings.Join(damage, "; "), refusedSuffix, version)
+		c.mu.Lock()
+		c.storeErr = msg
+		c.mu.Unlock()
+		c.logger().Error("gate store damaged", "url", c.URL, "court", c.code(), "dir", c.Dir, "version", version, "error", msg)
+		debug.FreeOSMemory()
 		return nil
 	}
-	names, _ := filepath.Glob(filepath.Join(c.Dir, "pages", fmt.Sprintf("%020d-*.json", st.snap)))
-	sort.Strings(names)
-	pages := 0
-	for _, n := range names {
-		ps, err := readSig(strings.TrimSuffix(n, ".json") + ".sig")
-		if err != nil {
-			break
-		}
-		if ps.Body, err = os.ReadFile(n); err != nil || verify(ps, c.trusted) != nil {
-			break
-		}
-		var p FeedPage
-		if json.Unmarshal(ps.Body, &p) != nil {
-			break
-		}
-		if st.continues(&p) != nil {
-			break
-		}
-		st.apply(&p)
-		pages++
+	if st == nil {
+		return nil
 	}
-	for _, n := range names[pages:] { // what did not verify or continue
-		_ = os.Remove(n)
-		_ = os.Remove(strings.TrimSuffix(n, ".json") + ".sig")
-	}
-	c.smu.Lock()
-	c.state = st
-	c.smu.Unlock()
-	c.mu.Lock()
-	c.pages = pages
-	c.mu.Unlock()
-	if b, err := os.ReadFile(filepath.Join(c.Dir, "confirmed")); err == nil {
+	if b, err := os.ReadFile(confirmedPath); err == nil {
 		if t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(string(b))); err == nil {
 			c.confirmed.Store(t.UnixNano())
 		}

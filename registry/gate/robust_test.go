@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -12,8 +13,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/juizado/juizado/registry/gate"
 )
@@ -230,5 +233,150 @@ func TestGateAgentStatusAndMetricsCountAlike(t *testing.T) {
 	}
 	if err := json.Unmarshal(serve(o, "GET", "/status").Body.Bytes(), &raw); err != nil || raw.Courts[0]["court"] != "" || raw.Courts[0]["url"] != "http://127.0.0.1:1" {
 		t.Errorf("GET /status of a court never reached: %+v %v", raw, err)
+	}
+}
+
+// logBuffer collects the agent's log lines (JSON).
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// count is the number of lines whose msg is msg.
+func (l *logBuffer) count(msg string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, line := range strings.Split(l.b.String(), "\n") {
+		var m map[string]any
+		if json.Unmarshal([]byte(line), &m) == nil && m["msg"] == msg {
+			n++
+		}
+	}
+	return n
+}
+
+func (l *logBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+
+// loggedAgent is newAgent with max_age and a JSON logger into logs.
+func loggedAgent(t *testing.T, dir string, clk *agentClock, maxAge time.Duration, logs *logBuffer, courts ...gate.CourtConfig) *gate.Agent {
+	t.Helper()
+	a, err := gate.New(gate.Config{DataDir: dir, Device: "portao-1", MaxAge: gate.Duration(maxAge), Courts: courts,
+		Logger: slog.New(slog.NewJSONHandler(logs, nil))}, clk.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// README "Gate agent" (store) — fail closed: one byte changed in the
+// newest stored page makes the restarted agent hold the copy of the page
+// before, and that copy was never the one the court confirmed: the checks
+// answer stale until the court confirms again (max_age 24h, restarted a
+// minute later, court unreachable), also after a second restart; the page
+// and its .sig are set aside as *.refused (not deleted), the damage is
+// logged and reported as store_error (and gate_court_store_error), which
+// the next network error does not replace. A damaged snapshot likewise
+// (the copy drops to nothing, stale).
+func TestGateAgentDamagedStoreIsStaleAndReported(t *testing.T) {
+	now := day("2025-06-10", 15, 0)
+	c := newCourt(t, "26.0100", now)
+	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	clk := &agentClock{t: now}
+	dir := t.TempDir()
+	cfg := gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+	logs := &logBuffer{}
+	a := loggedAgent(t, dir, clk, 24*time.Hour, logs, cfg)
+	if err := a.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var versions []int64
+	for _, cpf := range []string{cpfPoa, cpfOther, cpfFourth} {
+		c.ban(t, cpf, "2025-06-01", "2026-01-01", "")
+		if err := a.Sync(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		versions = append(versions, a.Status().Courts[0].Version)
+	}
+	pages, _ := filepath.Glob(filepath.Join(dir, "courts", "*", "pages", "*-000000003.json"))
+	if len(pages) != 1 {
+		t.Fatalf("page 3 stored: %v", pages)
+	}
+	if r := check(t, a, cpfFourth); !r.Blocked || r.Stale {
+		t.Fatalf("before the damage: %+v", r)
+	}
+	b, _ := os.ReadFile(pages[0])
+	if err := os.WriteFile(pages[0], bytes.Replace(b, []byte("Torcedor"), []byte("Torcedxr"), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.http.Close()
+	clk.Set(now.Add(time.Minute))
+	r2 := loggedAgent(t, dir, clk, 24*time.Hour, logs, cfg)
+	st := r2.Status().Courts[0]
+	if st.Version != versions[1] || !strings.Contains(st.StoreError, "000000003") {
+		t.Fatalf("restart on a damaged page: %+v, want version %d and store_error naming the page", st, versions[1])
+	}
+	if r := check(t, r2, cpfFourth); r.Blocked || !r.Stale {
+		t.Fatalf("copy before the damaged page: %+v, want not blocked and stale", r)
+	}
+	if r := check(t, r2, cpfOther); !r.Blocked || !r.Stale {
+		t.Fatalf("page 2 still applied: %+v", r)
+	}
+	for _, n := range []string{pages[0] + ".refused", strings.TrimSuffix(pages[0], ".json") + ".sig.refused"} {
+		if _, err := os.Stat(n); err != nil {
+			t.Errorf("damaged page not set aside: %v", err)
+		}
+	}
+	if _, err := os.Stat(pages[0]); err == nil {
+		t.Errorf("damaged page left in the store")
+	}
+	if logs.count("gate store damaged") != 1 {
+		t.Errorf("damage not logged once:\n%s", logs)
+	}
+	if err := r2.Sync(context.Background()); err == nil {
+		t.Fatal("sync with the court stopped: no error")
+	}
+	st = r2.Status().Courts[0]
+	if st.LastError == "" || !strings.Contains(st.StoreError, "000000003") {
+		t.Fatalf("after the network error: %+v, want both errors", st)
+	}
+	if m := serve(r2, "GET", "/metrics").Body.String(); !strings.Contains(m, `gate_court_store_error{court="26.0100",url="`+c.http.URL+`"} 1`) {
+		t.Errorf("metrics:\n%s", m)
+	}
+	// Restarted again: the store is whole now, but its copy is still not
+	// the confirmed one.
+	r3 := loggedAgent(t, dir, clk, 24*time.Hour, logs, cfg)
+	if r := check(t, r3, cpfOther); !r.Blocked || !r.Stale || r3.Status().Courts[0].Version != versions[1] {
+		t.Fatalf("second restart: %+v %+v", r, r3.Status())
+	}
+
+	// A damaged snapshot: nothing left, stale, reported.
+	snaps, _ := filepath.Glob(filepath.Join(dir, "courts", "*", "snapshots", "*.json"))
+	if len(snaps) != 1 {
+		t.Fatalf("snapshots %v", snaps)
+	}
+	b, _ = os.ReadFile(snaps[0])
+	if err := os.WriteFile(snaps[0], bytes.Replace(b, []byte("Torcedor"), []byte("Torcedxr"), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r4 := loggedAgent(t, dir, clk, 24*time.Hour, logs, cfg)
+	st = r4.Status().Courts[0]
+	if st.Version != 0 || st.Entries != 0 || !strings.Contains(st.StoreError, "snapshot") {
+		t.Fatalf("restart on a damaged snapshot: %+v", st)
+	}
+	if r := check(t, r4, cpfRio); r.Blocked || !r.Stale {
+		t.Fatalf("damaged snapshot: %+v, want stale", r)
+	}
+	if _, err := os.Stat(snaps[0] + ".refused"); err != nil {
+		t.Errorf("damaged snapshot not set aside: %v", err)
+	}
+	if logs.count("gate store damaged") != 2 {
+		t.Errorf("snapshot damage not logged:\n%s", logs)
 	}
 }

@@ -380,3 +380,60 @@ func TestGateAgentDamagedStoreIsStaleAndReported(t *testing.T) {
 		t.Errorf("snapshot damage not logged:\n%s", logs)
 	}
 }
+
+// README "Gate agent" (logging): each court error is logged when it
+// changes (401, a refused signature, the court down), not at every retry,
+// and the recovery once.
+func TestGateAgentLogsCourtErrorsWhenTheyChange(t *testing.T) {
+	now := day("2025-06-10", 15, 0)
+	c := newCourt(t, "26.0100", now)
+	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	var edit atomic.Pointer[func(*http.Response, []byte) []byte]
+	px := mitm(t, c.http.URL, &edit)
+	clk := &agentClock{t: now}
+	logs := &logBuffer{}
+	a := loggedAgent(t, t.TempDir(), clk, time.Hour, logs, gate.CourtConfig{URL: px.URL, Token: c.token, Keys: []string{c.pub(t)}})
+	syncs := func(n int, ok bool) {
+		t.Helper()
+		for i := 0; i < n; i++ {
+			if err := a.Sync(context.Background()); (err == nil) != ok {
+				t.Fatalf("sync: %v", err)
+			}
+		}
+	}
+	syncs(1, true)
+	if n := logs.count("gate court error"); n != 0 {
+		t.Fatalf("errors logged on a good sync:\n%s", logs)
+	}
+	unauthorized := func(resp *http.Response, b []byte) []byte {
+		resp.StatusCode, resp.Status = 401, "401 Unauthorized"
+		return b
+	}
+	edit.Store(&unauthorized)
+	syncs(3, false)
+	if n := logs.count("gate court error"); n != 1 || !strings.Contains(logs.String(), "401") {
+		t.Fatalf("401 three times: %d lines\n%s", n, logs)
+	}
+	tampered := func(resp *http.Response, b []byte) []byte {
+		if strings.Contains(resp.Request.URL.Path, "/changes") {
+			b = bytes.Replace(b, []byte("Torcedor"), []byte("Torcedxr"), 1)
+		}
+		return b
+	}
+	edit.Store(&tampered)
+	c.ban(t, cpfPoa, "2025-06-01", "2026-01-01", "")
+	syncs(3, false)
+	if n := logs.count("gate court error"); n != 2 || !strings.Contains(logs.String(), "signature does not verify") {
+		t.Fatalf("refused signature three times: %d lines\n%s", n, logs)
+	}
+	edit.Store(nil)
+	syncs(2, true)
+	if n := logs.count("gate court recovered"); n != 1 {
+		t.Fatalf("recovery: %d lines\n%s", n, logs)
+	}
+	px.Close()
+	syncs(3, false)
+	if n := logs.count("gate court error"); n != 3 {
+		t.Fatalf("court down three times: %d error lines\n%s", n, logs)
+	}
+}

@@ -736,21 +736,26 @@ func (c *Court) Sync(ctx context.Context) error {
 	}
 }
 
-// Run follows the court until ctx ends: Sync, then long-polls (Wait); on an
-// error it retries after a pause that grows to a minute.
+// Run follows the court until ctx ends: the first contact (and the first
+// after an error) is an immediate poll (wait 0), so that the copy is
+// confirmed at once, not at the end of a long-poll; then long-polls
+// (Wait). On an error it retries after a pause that grows to a minute.
 func (c *Court) Run(ctx context.Context) {
 	pause := time.Second
+	wait := time.Duration(0)
 	for ctx.Err() == nil {
 		start := time.Now()
-		more, err := c.Poll(ctx, c.Wait)
+		more, err := c.Poll(ctx, wait)
 		if err == nil {
 			pause = time.Second
-			if !more && time.Since(start) < time.Second {
+			if !more && wait > 0 && time.Since(start) < time.Second {
 				// The court answered at once (no long-poll there): poll.
 				sleep(ctx, 5*time.Second)
 			}
+			wait = c.Wait
 			continue
 		}
+		wait = 0
 		sleep(ctx, pause)
 		pause = min(2*pause, time.Minute)
 	}

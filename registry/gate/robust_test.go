@@ -437,3 +437,34 @@ func TestGateAgentLogsCourtErrorsWhenTheyChange(t *testing.T) {
 		t.Fatalf("court down three times: %d error lines\n%s", n, logs)
 	}
 }
+
+// README "Gate agent" (sync): after a restart, the first contact with a
+// reachable court is an immediate poll, so the copy is confirmed at once
+// (age about 0) rather than at the end of the first long-poll (25 s).
+func TestGateAgentFirstContactConfirmsAtOnce(t *testing.T) {
+	now := day("2025-06-10", 15, 0)
+	c := newCourt(t, "26.0100", now)
+	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	clk := &agentClock{t: now}
+	dir := t.TempDir()
+	cfg := gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+	if err := newAgent(t, dir, clk, nil, cfg).Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	clk.Set(now.Add(30 * time.Minute))
+	b := newAgent(t, dir, clk, nil, cfg)
+	if age := b.Status().Courts[0].AgeSeconds; age < 1799 {
+		t.Fatalf("age after the restart %v, want the stored 30 min", age)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); b.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	deadline := time.Now().Add(5 * time.Second)
+	for b.Status().Courts[0].AgeSeconds != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("age %v 5 s after the start, want 0 (confirmed by the first poll)", b.Status().Courts[0].AgeSeconds)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -46,12 +46,39 @@ func KeyID(pub ed25519.PublicKey) string {
 	return hex.EncodeToString(h[:8])
 }
 
-// publishedKey is one key of GET /api/v1/blocklist/key.
+// publishedKey is one key of GET /api/v1/blocklist/key. NotAfter is null
+// for the court's current key; a key the court rotated out is listed with
+// the instant after which it no longer signs (registry.KeyRing.Rotate: the
+// rotation plus registry.KeyRetention), until that instant.
 type publishedKey struct {
-	ID          string `json:"id"`
-	PublicKey   string `json:"public_key"`
-	EndorsedBy  string `json:"endorsed_by"`
-	Endorsement string `json:"endorsement"`
+	ID          string     `json:"id"`
+	PublicKey   string     `json:"public_key"`
+	NotAfter    *time.Time `json:"not_after"`
+	EndorsedBy  string     `json:"endorsed_by"`
+	Endorsement string     `json:"endorsement"`
+}
+
+// retiredFrom adds to known (key id → not_after, the earliest one seen) the
+// not_after of every published key that has one; it reports whether known
+// changed. A key once listed as retired stays retired: a later list that
+// shows it current (a server not restarted since the rotation) or no
+// longer lists it does not make it sign again.
+func retiredFrom(known map[string]time.Time, published []publishedKey) bool {
+	changed := false
+	for _, p := range published {
+		if p.NotAfter == nil || p.ID == "" {
+			continue
+		}
+		id := p.ID
+		if raw, err := base64.StdEncoding.DecodeString(p.PublicKey); err == nil && len(raw) == ed25519.PublicKeySize {
+			id = KeyID(raw)
+		}
+		if t, ok := known[id]; !ok || p.NotAfter.Before(t) {
+			known[id] = p.NotAfter.UTC()
+			changed = true
+		}
+	}
+	return changed
 }
 
 // trustFrom returns the keys trusted: the pinned ones, then every published
@@ -338,6 +365,7 @@ type Court struct {
 
 	mu       sync.Mutex
 	trusted  map[string]ed25519.PublicKey
+	retired  map[string]time.Time // key id → not_after as the court published it (retired.json)
 	lastErr  string
 	storeErr string // what Load could not use of the store (kept until the agent restarts)
 	pages    int    // pages stored after the snapshot
@@ -517,7 +545,20 @@ func (c *Court) refreshKeys(ctx context.Context) error {
 	}
 	c.mu.Lock()
 	old := c.trusted
+	retired := make(map[string]time.Time, len(c.retired)+len(ks.Keys))
+	for id, t := range c.retired {
+		retired[id] = t
+	}
 	c.mu.Unlock()
+	if retiredFrom(retired, ks.Keys) {
+		b, _ := json.Marshal(retired)
+		if err := writeAtomic(filepath.Join(c.Dir, "retired.json"), b); err != nil {
+			return err
+		}
+		c.mu.Lock()
+		c.retired = retired
+		c.mu.Unlock()
+	}
 	t := trustFrom(old, ks.Keys)
 	if len(t) > len(old) {
 		if err := writeAtomic(filepath.Join(c.Dir, "keys.json"), body); err != nil {
@@ -546,7 +587,21 @@ func (c *Court) verifyFetched(ctx context.Context, s signed) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if err := c.notRetired(s.KeyID); err != nil {
+		return err
+	}
 	return verify(s, c.trusted)
+}
+
+// notRetired refuses a new body signed by a key whose not_after (as the
+// court published it) has passed on the agent's clock: the court no longer
+// signs with it, so a body it signs now is not the court's. Bodies stored
+// when they were fetched are not judged again (Load). Caller holds mu.
+func (c *Court) notRetired(id string) error {
+	if t, ok := c.retired[id]; ok && !c.Now().Before(t) {
+		return refused("signed by key %s, which the court retired at %s (not_after): not trusted for a new body", id, t.Format(time.RFC3339))
+	}
+	return nil
 }
 
 func signedOf(resp *http.Response, body []byte) signed {
@@ -589,7 +644,11 @@ func (c *Court) Snapshot(ctx context.Context) error {
 	}
 	c.mu.Lock()
 	trusted := c.trusted
+	err = c.notRetired(s.KeyID)
 	c.mu.Unlock()
+	if err != nil {
+		return c.fail(err)
+	}
 	dir := filepath.Join(c.Dir, "snapshots")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return c.fail(err)
@@ -771,7 +830,8 @@ func sleep(ctx context.Context, d time.Duration) {
 }
 
 // Store layout under Dir: keys.json (the court's key list, for the keys
-// rotated in), snapshots/<version>-<hash>.json + .sig (the body exactly as
+// rotated in), retired.json (key id → not_after of the keys the court
+// rotated out), snapshots/<version>-<hash>.json + .sig (the body exactly as
 // signed and its key id and signature; hash: hex of the first 8 bytes of the
 // body's SHA-256), pages/<snapshot version>-<seq>.json
 // + .sig, confirmed (when the court last confirmed the copy). Each file is
@@ -870,6 +930,27 @@ func (c *Court) Load() error {
 		}
 		if json.Unmarshal(b, &ks) == nil {
 			c.trusted = trustFrom(c.Pinned, ks.Keys)
+			c.mu.Lock()
+			if c.retired == nil {
+				c.retired = map[string]time.Time{}
+			}
+			retiredFrom(c.retired, ks.Keys)
+			c.mu.Unlock()
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(c.Dir, "retired.json")); err == nil {
+		var r map[string]time.Time
+		if json.Unmarshal(b, &r) == nil {
+			c.mu.Lock()
+			if c.retired == nil {
+				c.retired = map[string]time.Time{}
+			}
+			for id, t := range r {
+				if old, ok := c.retired[id]; !ok || t.Before(old) {
+					c.retired[id] = t
+				}
+			}
+			c.mu.Unlock()
 		}
 	}
 	// Temporary files are writes a kill -9 interrupted: never renamed, so

@@ -157,10 +157,18 @@ type Agent struct {
 }
 
 // New builds an agent from cfg, loading each court's stored copy from
-// cfg.DataDir (no network). now nil is the system clock.
+// cfg.DataDir (no network). now nil is the system clock. MaxAge 0 is
+// DefaultMaxAge; a negative MaxAge is refused (it would turn stale
+// reporting off).
 func New(cfg Config, now func() time.Time) (*Agent, error) {
 	if now == nil {
 		now = time.Now
+	}
+	switch {
+	case cfg.MaxAge == 0:
+		cfg.MaxAge = Duration(DefaultMaxAge)
+	case cfg.MaxAge < 0:
+		return nil, fmt.Errorf("gate: max_age %s: must be positive (default %s)", time.Duration(cfg.MaxAge), DefaultMaxAge)
 	}
 	loc, err := time.LoadLocation("America/Sao_Paulo")
 	if err != nil {

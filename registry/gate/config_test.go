@@ -75,3 +75,16 @@ func TestGateConfigRefusesWhatCannotBeFollowed(t *testing.T) {
 		}
 	}
 }
+
+// The same rule for an agent built in code (registry/gate imported by a
+// vendor): MaxAge 0 is the default 24h, a negative one is refused.
+func TestGateNewMaxAgeDefaultAndNegative(t *testing.T) {
+	cc := []gate.CourtConfig{{URL: "http://127.0.0.1:1", Token: "t", Keys: []string{testKey}}}
+	a, err := gate.New(gate.Config{DataDir: t.TempDir(), Device: "p", Courts: cc}, nil)
+	if err != nil || time.Duration(a.Config.MaxAge) != 24*time.Hour {
+		t.Fatalf("MaxAge 0: %v", err)
+	}
+	if _, err := gate.New(gate.Config{DataDir: t.TempDir(), Device: "p", MaxAge: gate.Duration(-time.Hour), Courts: cc}, nil); err == nil || !strings.Contains(err.Error(), "max_age") {
+		t.Fatalf("MaxAge -1h: %v", err)
+	}
+}

@@ -83,6 +83,9 @@ func gateCmd() *cobra.Command {
 					c.Court = "-" // no list of this court held yet
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%s\t%s\tversion %d\tage %.0fs\t%s\n", c.Court, c.URL, c.Version, c.AgeSeconds, c.LastError)
+				if c.StoreError != "" {
+					fmt.Fprintf(cmd.OutOrStdout(), "%s\t%s\tstore: %s\n", c.Court, c.URL, c.StoreError)
+				}
 			}
 			return nil
 		},

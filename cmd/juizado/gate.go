@@ -31,6 +31,9 @@ func gateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// JSON lines on stderr, as the court's server logs.
+			logger := slog.New(slog.NewJSONHandler(cmd.ErrOrStderr(), nil))
+			cfg.Logger = logger
 			a, err := gate.New(*cfg, nil)
 			if err != nil {
 				return err
@@ -49,7 +52,7 @@ func gateCmd() *cobra.Command {
 				_ = srv.Shutdown(sctx)
 			}()
 			go a.Run(ctx)
-			slog.Info("gate agent listening", "addr", ln.Addr().String(), "courts", len(cfg.Courts))
+			logger.Info("gate agent listening", "addr", ln.Addr().String(), "courts", len(cfg.Courts))
 			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				return err
 			}
@@ -76,7 +79,13 @@ func gateCmd() *cobra.Command {
 				return err
 			}
 			for _, c := range st.Courts {
+				if c.Court == "" {
+					c.Court = "-" // no list of this court held yet
+				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%s\t%s\tversion %d\tage %.0fs\t%s\n", c.Court, c.URL, c.Version, c.AgeSeconds, c.LastError)
+				if c.StoreError != "" {
+					fmt.Fprintf(cmd.OutOrStdout(), "%s\t%s\tstore: %s\n", c.Court, c.URL, c.StoreError)
+				}
 			}
 			return nil
 		},

@@ -1,13 +1,17 @@
 package gate
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,6 +55,10 @@ type Config struct {
 	// a ban scoped to a club's home matches blocks here when listed.
 	Clubs  []string      `json:"clubs"`
 	Courts []CourtConfig `json:"courts"`
+	// Logger, not in the file, receives each court's errors when they
+	// change, its recovery and damage found in the store (nil:
+	// slog.Default()).
+	Logger *slog.Logger `json:"-"`
 }
 
 // CourtConfig is one court the agent follows: its base URL, the club token
@@ -61,29 +69,69 @@ type CourtConfig struct {
 	Keys  []string `json:"keys"`
 }
 
-// LoadConfig reads and checks a configuration file.
+// DefaultMaxAge is max_age when the file has none.
+const DefaultMaxAge = 24 * time.Hour
+
+// MinMaxAge is the least max_age accepted: the long-poll waits up to about
+// 30 s for the court's answer, so a shorter max_age would report a healthy
+// copy stale between two answers.
+const MinMaxAge = time.Minute
+
+// LoadConfig reads and checks a configuration file: one JSON object (no
+// trailing data, no unknown field), data_dir, device and at least one
+// court required; max_age at least MinMaxAge (DefaultMaxAge when absent);
+// each court's url absolute http(s) with a host and not listed twice
+// (a trailing "/" ignored), its token not empty. The error names the field.
 func LoadConfig(path string) (*Config, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	var c Config
-	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
 		return nil, fmt.Errorf("gate: %s: %w", path, err)
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("gate: %s: data after the JSON object", path)
+	}
+	var present struct {
+		MaxAge *json.RawMessage `json:"max_age"`
+	}
+	_ = json.Unmarshal(b, &present)
 	if c.DataDir == "" {
 		return nil, errors.New("gate: data_dir is required")
+	}
+	if strings.TrimSpace(c.Device) == "" {
+		return nil, errors.New("gate: device is required (names this gate in the check records sent to the courts)")
 	}
 	if len(c.Courts) == 0 {
 		return nil, errors.New("gate: courts is required (at least one)")
 	}
+	seen := map[string]int{}
+	for i, cc := range c.Courts {
+		u, err := url.Parse(cc.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Hostname() == "" {
+			return nil, fmt.Errorf("gate: courts[%d].url %q: must be an absolute http:// or https:// URL with a host", i, cc.URL)
+		}
+		key := strings.ToLower(u.Scheme+"://"+u.Host) + strings.TrimRight(u.EscapedPath(), "/")
+		if j, ok := seen[key]; ok {
+			return nil, fmt.Errorf("gate: courts[%d].url %q: the same court as courts[%d]", i, cc.URL, j)
+		}
+		seen[key] = i
+		if strings.TrimSpace(cc.Token) == "" {
+			return nil, fmt.Errorf("gate: courts[%d].token is required (the club token of %s)", i, cc.URL)
+		}
+	}
 	if c.Addr == "" {
 		c.Addr = "127.0.0.1:8090"
 	}
-	if c.MaxAge == 0 {
-		c.MaxAge = Duration(24 * time.Hour)
+	switch {
+	case present.MaxAge == nil:
+		c.MaxAge = Duration(DefaultMaxAge)
+	case time.Duration(c.MaxAge) < MinMaxAge:
+		return nil, fmt.Errorf("gate: max_age %s: must be at least %s (default %s when absent)", time.Duration(c.MaxAge), MinMaxAge, DefaultMaxAge)
 	}
 	return &c, nil
 }
@@ -109,10 +157,18 @@ type Agent struct {
 }
 
 // New builds an agent from cfg, loading each court's stored copy from
-// cfg.DataDir (no network). now nil is the system clock.
+// cfg.DataDir (no network). now nil is the system clock. MaxAge 0 is
+// DefaultMaxAge; a negative MaxAge is refused (it would turn stale
+// reporting off).
 func New(cfg Config, now func() time.Time) (*Agent, error) {
 	if now == nil {
 		now = time.Now
+	}
+	switch {
+	case cfg.MaxAge == 0:
+		cfg.MaxAge = Duration(DefaultMaxAge)
+	case cfg.MaxAge < 0:
+		return nil, fmt.Errorf("gate: max_age %s: must be positive (default %s)", time.Duration(cfg.MaxAge), DefaultMaxAge)
 	}
 	loc, err := time.LoadLocation("America/Sao_Paulo")
 	if err != nil {
@@ -136,6 +192,7 @@ func New(cfg Config, now func() time.Time) (*Agent, error) {
 		if err != nil {
 			return nil, fmt.Errorf("gate: courts[%d]: %w", i, err)
 		}
+		c.Logger = cfg.Logger
 		if err := c.Load(); err != nil && !errors.Is(err, ErrRefused) {
 			return nil, err
 		}
@@ -344,15 +401,17 @@ func (a *Agent) metrics() {
 type courtCollector struct{ a *Agent }
 
 var (
-	descVersion = prometheus.NewDesc("gate_court_version", "Blocklist version of the court's copy.", []string{"court", "url"}, nil)
-	descAge     = prometheus.NewDesc("gate_court_age_seconds", "Seconds since the court last confirmed the copy current (-1 never).", []string{"court", "url"}, nil)
-	descEntries = prometheus.NewDesc("gate_court_entries", "Entries held (in force and upcoming).", []string{"court", "url"}, nil)
-	descError   = prometheus.NewDesc("gate_court_error", "1 when the last contact with the court failed or was refused.", []string{"court", "url"}, nil)
-	descSpool   = prometheus.NewDesc("gate_spooled_checks", "Check records waiting to be sent.", nil, nil)
+	descVersion  = prometheus.NewDesc("gate_court_version", "Blocklist version of the court's copy.", []string{"court", "url"}, nil)
+	descAge      = prometheus.NewDesc("gate_court_age_seconds", "Seconds since the court last confirmed the copy current (-1 never).", []string{"court", "url"}, nil)
+	descEntries  = prometheus.NewDesc("gate_court_entries", "Entries in force held (GET /status entries).", []string{"court", "url"}, nil)
+	descUpcoming = prometheus.NewDesc("gate_court_upcoming", "Entries held that start within 7 days (GET /status upcoming).", []string{"court", "url"}, nil)
+	descStore    = prometheus.NewDesc("gate_court_store_error", "1 when part of the court's stored copy could not be used at start (set aside as *.refused; GET /status store_error).", []string{"court", "url"}, nil)
+	descError    = prometheus.NewDesc("gate_court_error", "1 when the last contact with the court failed or was refused.", []string{"court", "url"}, nil)
+	descSpool    = prometheus.NewDesc("gate_spooled_checks", "Check records waiting to be sent.", nil, nil)
 )
 
 func (c *courtCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descVersion, descAge, descEntries, descError, descSpool} {
+	for _, d := range []*prometheus.Desc{descVersion, descAge, descEntries, descUpcoming, descError, descStore, descSpool} {
 		ch <- d
 	}
 }
@@ -361,29 +420,40 @@ func (c *courtCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, s := range c.a.Status().Courts {
 		ch <- prometheus.MustNewConstMetric(descVersion, prometheus.GaugeValue, float64(s.Version), s.Court, s.URL)
 		ch <- prometheus.MustNewConstMetric(descAge, prometheus.GaugeValue, s.AgeSeconds, s.Court, s.URL)
-		ch <- prometheus.MustNewConstMetric(descEntries, prometheus.GaugeValue, float64(s.Entries+s.Upcoming), s.Court, s.URL)
+		ch <- prometheus.MustNewConstMetric(descEntries, prometheus.GaugeValue, float64(s.Entries), s.Court, s.URL)
+		ch <- prometheus.MustNewConstMetric(descUpcoming, prometheus.GaugeValue, float64(s.Upcoming), s.Court, s.URL)
 		e := 0.0
 		if s.LastError != "" {
 			e = 1
 		}
 		ch <- prometheus.MustNewConstMetric(descError, prometheus.GaugeValue, e, s.Court, s.URL)
+		e = 0
+		if s.StoreError != "" {
+			e = 1
+		}
+		ch <- prometheus.MustNewConstMetric(descStore, prometheus.GaugeValue, e, s.Court, s.URL)
 	}
 	ch <- prometheus.MustNewConstMetric(descSpool, prometheus.GaugeValue, float64(c.a.spool.Pending()))
 }
 
 // Handler serves GET /check/{cpf}, GET /status and GET /metrics. A CPF
 // with punctuation is accepted; one that is not 11 digits with valid check
-// digits is 422 (application/problem+json).
+// digits is 422. Every error is application/problem+json (RFC 9457:
+// status, title, detail in Brazilian Portuguese): 404 for any other path
+// (/check, /check/, /check/a/b included), 405 with Allow: GET for any other
+// method on the three paths. HEAD is one of those: a HEAD /check/{cpf}
+// answers 405 and is neither counted nor recorded (no evidence of a check
+// that nobody read).
 func (a *Agent) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /check/{cpf}", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("/check/{cpf}", func(w http.ResponseWriter, r *http.Request) {
+		if !onlyGET(w, r) {
+			return
+		}
 		cpf, ok := ParseCPF(r.PathValue("cpf"))
 		if !ok {
-			w.Header().Set("Content-Type", "application/problem+json")
-			w.WriteHeader(http.StatusUnprocessableEntity)
-			_ = json.NewEncoder(w).Encode(map[string]any{"status": 422, "title": "CPF inválido",
-				"detail": "cpf: informe 11 dígitos com dígitos verificadores válidos.",
-				"errors": []map[string]string{{"field": "cpf", "message": "CPF inválido: 11 dígitos com dígitos verificadores válidos."}}})
+			writeProblem(w, http.StatusUnprocessableEntity, "CPF inválido", "cpf: informe 11 dígitos com dígitos verificadores válidos.",
+				[]map[string]string{{"field": "cpf", "message": "CPF inválido: 11 dígitos com dígitos verificadores válidos."}})
 			return
 		}
 		res := a.Check(cpf)
@@ -393,9 +463,46 @@ func (a *Agent) Handler() http.Handler {
 		_, _ = w.Write(*bp)
 		answerBufs.Put(bp)
 	})
-	mux.HandleFunc("GET /status", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, a.Status()) })
-	mux.Handle("GET /metrics", promhttp.HandlerFor(a.reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("/status", func(w http.ResponseWriter, r *http.Request) {
+		if onlyGET(w, r) {
+			writeJSON(w, a.Status())
+		}
+	})
+	metrics := promhttp.HandlerFor(a.reg, promhttp.HandlerOpts{})
+	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
+		if onlyGET(w, r) {
+			metrics.ServeHTTP(w, r)
+		}
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeProblem(w, http.StatusNotFound, "Recurso não encontrado",
+			"O agente do portão responde somente GET /check/{cpf}, GET /status e GET /metrics.", nil)
+	})
 	return mux
+}
+
+// onlyGET answers 405 (Allow: GET) to any method but GET and reports
+// whether the request is a GET.
+func onlyGET(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet {
+		return true
+	}
+	w.Header().Set("Allow", http.MethodGet)
+	writeProblem(w, http.StatusMethodNotAllowed, "Método não permitido",
+		"O método "+r.Method+" não é aceito em "+r.URL.Path+": use GET.", nil)
+	return false
+}
+
+// writeProblem writes an RFC 9457 problem: status, title, detail and, when
+// given, the errors by field.
+func writeProblem(w http.ResponseWriter, status int, title, detail string, errs []map[string]string) {
+	p := map[string]any{"status": status, "title": title, "detail": detail}
+	if errs != nil {
+		p["errors"] = errs
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(p)
 }
 
 var answerBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -45,12 +46,39 @@ func KeyID(pub ed25519.PublicKey) string {
 	return hex.EncodeToString(h[:8])
 }
 
-// publishedKey is one key of GET /api/v1/blocklist/key.
+// publishedKey is one key of GET /api/v1/blocklist/key. NotAfter is null
+// for the court's current key; a key the court rotated out is listed with
+// the instant after which it no longer signs (registry.KeyRing.Rotate: the
+// rotation plus registry.KeyRetention), until that instant.
 type publishedKey struct {
-	ID          string `json:"id"`
-	PublicKey   string `json:"public_key"`
-	EndorsedBy  string `json:"endorsed_by"`
-	Endorsement string `json:"endorsement"`
+	ID          string     `json:"id"`
+	PublicKey   string     `json:"public_key"`
+	NotAfter    *time.Time `json:"not_after"`
+	EndorsedBy  string     `json:"endorsed_by"`
+	Endorsement string     `json:"endorsement"`
+}
+
+// retiredFrom adds to known (key id → not_after, the earliest one seen) the
+// not_after of every published key that has one; it reports whether known
+// changed. A key once listed as retired stays retired: a later list that
+// shows it current (a server not restarted since the rotation) or no
+// longer lists it does not make it sign again.
+func retiredFrom(known map[string]time.Time, published []publishedKey) bool {
+	changed := false
+	for _, p := range published {
+		if p.NotAfter == nil || p.ID == "" {
+			continue
+		}
+		id := p.ID
+		if raw, err := base64.StdEncoding.DecodeString(p.PublicKey); err == nil && len(raw) == ed25519.PublicKeySize {
+			id = KeyID(raw)
+		}
+		if t, ok := known[id]; !ok || p.NotAfter.Before(t) {
+			known[id] = p.NotAfter.UTC()
+			changed = true
+		}
+	}
+	return changed
 }
 
 // trustFrom returns the keys trusted: the pinned ones, then every published
@@ -84,9 +112,11 @@ func trustFrom(pinned map[string]ed25519.PublicKey, published []publishedKey) ma
 	return t
 }
 
-// signed is a body as received with its signature headers.
+// signed is a body as received with its signature headers; a .sig file
+// is its KeyID and Signature (Body is the .json file beside it; .sig files
+// written with "Body":null still read).
 type signed struct {
-	Body      []byte
+	Body      []byte `json:"-"`
 	KeyID     string `json:"key_id"`
 	Signature string `json:"signature"`
 }
@@ -94,6 +124,9 @@ type signed struct {
 // verify checks s against the trusted keys: the key named must be trusted
 // and the Ed25519 signature must be over the exact body bytes.
 func verify(s signed, trusted map[string]ed25519.PublicKey) error {
+	if err := unsigned(s); err != nil {
+		return err
+	}
 	k, ok := trusted[s.KeyID]
 	if !ok {
 		return refused("signed by unknown key %q", s.KeyID)
@@ -101,6 +134,20 @@ func verify(s signed, trusted map[string]ed25519.PublicKey) error {
 	sig, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s.Signature))
 	if err != nil || len(sig) != ed25519.SignatureSize || !ed25519.Verify(k, s.Body, sig) {
 		return refused("signature does not verify with key %s", s.KeyID)
+	}
+	return nil
+}
+
+// errUnsigned is a body with neither signature header.
+const errUnsigned = "the response has no signature (X-Juizado-Key-Id/X-Juizado-Signature missing)"
+
+// unsigned refuses s when it has no key id or no signature.
+func unsigned(s signed) error {
+	if strings.TrimSpace(s.KeyID) == "" || strings.TrimSpace(s.Signature) == "" {
+		if s.KeyID == "" && s.Signature == "" {
+			return refused("%s", errUnsigned)
+		}
+		return refused("the response has an incomplete signature (X-Juizado-Key-Id %q, X-Juizado-Signature %q)", s.KeyID, s.Signature)
 	}
 	return nil
 }
@@ -312,11 +359,16 @@ type Court struct {
 	Now    func() time.Time
 	// Wait is the long-poll asked of the feed (?wait=, seconds); 0 polls.
 	Wait time.Duration
+	// Logger receives the court's errors when they change, its recovery
+	// and damage found in the store (nil: slog.Default()).
+	Logger *slog.Logger
 
-	mu      sync.Mutex
-	trusted map[string]ed25519.PublicKey
-	lastErr string
-	pages   int // pages stored after the snapshot
+	mu       sync.Mutex
+	trusted  map[string]ed25519.PublicKey
+	retired  map[string]time.Time // key id → not_after as the court published it (retired.json)
+	lastErr  string
+	storeErr string // what Load could not use of the store (kept until the agent restarts)
+	pages    int    // pages stored after the snapshot
 
 	// smu guards state and what it holds: checks read it (RLock), a page
 	// is applied in place and a snapshot swapped in under Lock.
@@ -354,24 +406,35 @@ func NewCourt(url, token, dir string, keys []string, now func() time.Time) (*Cou
 		Now: now, Wait: 25 * time.Second, trusted: pinned}, nil
 }
 
-// Status is one court's line of GET /status.
+// Status is one court's line of GET /status. Court is the court's code
+// from its signed list, "" while the agent holds no list of it (URL says
+// which court it is); Entries are the entries in force held, Upcoming
+// those announced ahead (first day within 7 days), counted apart.
 type Status struct {
 	Court      string  `json:"court"`
 	URL        string  `json:"url"`
 	Version    int64   `json:"version"`
 	AgeSeconds float64 `json:"age_seconds"` // since the court last confirmed the copy current; -1 never
 	LastError  string  `json:"last_error"`
-	Entries    int     `json:"entries"`
-	Upcoming   int     `json:"upcoming"`
+	// StoreError, when not empty, says what of the stored copy could not
+	// be used at start (a body that no longer verifies, a page that does
+	// not continue): those files are set aside as *.refused and the copy
+	// is stale until the court confirms it again. Network errors do not
+	// replace it (LastError has them); it stays until the agent restarts.
+	StoreError string `json:"store_error,omitempty"`
+	Entries    int    `json:"entries"`
+	Upcoming   int    `json:"upcoming"`
 }
 
 // Status reports the court's copy.
 func (c *Court) Status() Status {
 	c.mu.Lock()
-	st := Status{URL: c.URL, LastError: c.lastErr, AgeSeconds: -1}
+	st := Status{URL: c.URL, LastError: c.lastErr, StoreError: c.storeErr, AgeSeconds: -1}
 	c.mu.Unlock()
 	c.smu.RLock()
-	st.Court = c.name()
+	if c.state != nil {
+		st.Court = c.state.court
+	}
 	if c.state != nil {
 		st.Version, st.Entries, st.Upcoming = c.state.version, c.state.entries.n, len(c.state.upcoming)
 	}
@@ -390,13 +453,55 @@ func (c *Court) name() string {
 	return c.URL
 }
 
-func (c *Court) confirm() { c.confirmed.Store(c.Now().UnixNano()) }
+// confirm records that the court confirmed the copy current now, in
+// memory and in the file confirmed (restored by Load when the store is
+// whole).
+func (c *Court) confirm() {
+	now := c.Now()
+	c.confirmed.Store(now.UnixNano())
+	_ = writeAtomic(filepath.Join(c.Dir, "confirmed"), []byte(now.UTC().Format(time.RFC3339Nano)))
+}
 
+func (c *Court) logger() *slog.Logger {
+	if c.Logger != nil {
+		return c.Logger
+	}
+	return slog.Default()
+}
+
+// fail records err as the court's last error; a change of error is logged
+// (a retry failing the same way is not).
 func (c *Court) fail(err error) error {
+	msg := err.Error()
 	c.mu.Lock()
-	c.lastErr = err.Error()
+	changed := msg != c.lastErr
+	c.lastErr = msg
 	c.mu.Unlock()
+	if changed {
+		c.logger().Warn("gate court error", "url", c.URL, "court", c.code(), "refused", errors.Is(err, ErrRefused), "error", msg)
+	}
 	return err
+}
+
+// succeeded clears the last error; the recovery is logged.
+func (c *Court) succeeded() {
+	c.mu.Lock()
+	was := c.lastErr
+	c.lastErr = ""
+	c.mu.Unlock()
+	if was != "" {
+		c.logger().Info("gate court recovered", "url", c.URL, "court", c.code(), "previous_error", was)
+	}
+}
+
+// code is the court's code from its list, "" when none is held.
+func (c *Court) code() string {
+	c.smu.RLock()
+	defer c.smu.RUnlock()
+	if c.state != nil {
+		return c.state.court
+	}
+	return ""
 }
 
 func (c *Court) get(ctx context.Context, path string) (*http.Response, []byte, error) {
@@ -440,7 +545,20 @@ func (c *Court) refreshKeys(ctx context.Context) error {
 	}
 	c.mu.Lock()
 	old := c.trusted
+	retired := make(map[string]time.Time, len(c.retired)+len(ks.Keys))
+	for id, t := range c.retired {
+		retired[id] = t
+	}
 	c.mu.Unlock()
+	if retiredFrom(retired, ks.Keys) {
+		b, _ := json.Marshal(retired)
+		if err := writeAtomic(filepath.Join(c.Dir, "retired.json"), b); err != nil {
+			return err
+		}
+		c.mu.Lock()
+		c.retired = retired
+		c.mu.Unlock()
+	}
 	t := trustFrom(old, ks.Keys)
 	if len(t) > len(old) {
 		if err := writeAtomic(filepath.Join(c.Dir, "keys.json"), body); err != nil {
@@ -456,6 +574,9 @@ func (c *Court) refreshKeys(ctx context.Context) error {
 // verifyFetched verifies a body from the court; a key it does not know yet
 // sends it to the key list once (a rotation announced under a trusted key).
 func (c *Court) verifyFetched(ctx context.Context, s signed) error {
+	if err := unsigned(s); err != nil {
+		return err
+	}
 	c.mu.Lock()
 	_, known := c.trusted[s.KeyID]
 	c.mu.Unlock()
@@ -466,7 +587,21 @@ func (c *Court) verifyFetched(ctx context.Context, s signed) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if err := c.notRetired(s.KeyID); err != nil {
+		return err
+	}
 	return verify(s, c.trusted)
+}
+
+// notRetired refuses a new body signed by a key whose not_after (as the
+// court published it) has passed on the agent's clock: the court no longer
+// signs with it, so a body it signs now is not the court's. Bodies stored
+// when they were fetched are not judged again (Load). Caller holds mu.
+func (c *Court) notRetired(id string) error {
+	if t, ok := c.retired[id]; ok && !c.Now().Before(t) {
+		return refused("signed by key %s, which the court retired at %s (not_after): not trusted for a new body", id, t.Format(time.RFC3339))
+	}
+	return nil
 }
 
 func signedOf(resp *http.Response, body []byte) signed {
@@ -496,6 +631,9 @@ func (c *Court) Snapshot(ctx context.Context) error {
 		return c.fail(fmt.Errorf("gate: GET /api/v1/blocklist: %s", resp.Status))
 	}
 	s := signedOf(resp, nil)
+	if err := unsigned(s); err != nil {
+		return c.fail(err)
+	}
 	c.mu.Lock()
 	_, known := c.trusted[s.KeyID]
 	c.mu.Unlock()
@@ -506,7 +644,11 @@ func (c *Court) Snapshot(ctx context.Context) error {
 	}
 	c.mu.Lock()
 	trusted := c.trusted
+	err = c.notRetired(s.KeyID)
 	c.mu.Unlock()
+	if err != nil {
+		return c.fail(err)
+	}
 	dir := filepath.Join(c.Dir, "snapshots")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return c.fail(err)
@@ -539,8 +681,9 @@ func (c *Court) Snapshot(ctx context.Context) error {
 	c.state = st
 	c.smu.Unlock()
 	c.mu.Lock()
-	c.pages, c.lastErr = 0, ""
+	c.pages = 0
 	c.mu.Unlock()
+	c.succeeded()
 	c.confirm()
 	// The garbage of the decoding goes back to the system rather than stay
 	// resident.
@@ -633,12 +776,11 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 	if applied && keep {
 		c.pages++
 	}
-	c.lastErr = ""
 	c.mu.Unlock()
+	c.succeeded()
 	if p.Cursor == "" {
 		c.confirm()
 	}
-	_ = writeAtomic(filepath.Join(c.Dir, "confirmed"), []byte(c.Now().UTC().Format(time.RFC3339Nano)))
 	return len(p.Changes) > 0 || p.Cursor != "", nil
 }
 
@@ -653,21 +795,26 @@ func (c *Court) Sync(ctx context.Context) error {
 	}
 }
 
-// Run follows the court until ctx ends: Sync, then long-polls (Wait); on an
-// error it retries after a pause that grows to a minute.
+// Run follows the court until ctx ends: the first contact (and the first
+// after an error) is an immediate poll (wait 0), so that the copy is
+// confirmed at once, not at the end of a long-poll; then long-polls
+// (Wait). On an error it retries after a pause that grows to a minute.
 func (c *Court) Run(ctx context.Context) {
 	pause := time.Second
+	wait := time.Duration(0)
 	for ctx.Err() == nil {
 		start := time.Now()
-		more, err := c.Poll(ctx, c.Wait)
+		more, err := c.Poll(ctx, wait)
 		if err == nil {
 			pause = time.Second
-			if !more && time.Since(start) < time.Second {
+			if !more && wait > 0 && time.Since(start) < time.Second {
 				// The court answered at once (no long-poll there): poll.
 				sleep(ctx, 5*time.Second)
 			}
+			wait = c.Wait
 			continue
 		}
+		wait = 0
 		sleep(ctx, pause)
 		pause = min(2*pause, time.Minute)
 	}
@@ -683,13 +830,15 @@ func sleep(ctx context.Context, d time.Duration) {
 }
 
 // Store layout under Dir: keys.json (the court's key list, for the keys
-// rotated in), snapshots/<version>-<hash>.json + .sig (the body exactly as
+// rotated in), retired.json (key id → not_after of the keys the court
+// rotated out), snapshots/<version>-<hash>.json + .sig (the body exactly as
 // signed and its key id and signature; hash: hex of the first 8 bytes of the
 // body's SHA-256), pages/<snapshot version>-<seq>.json
 // + .sig, confirmed (when the court last confirmed the copy). Each file is
 // written whole to a temporary name, synced, renamed and its directory
 // synced, so a kill -9 leaves either the old or the new file; Load removes
-// the temporary files left and ignores what does not verify.
+// the temporary files left and sets aside (*.refused) what does not verify
+// or continue.
 
 // storeSnapshot stores the verified body of version (the synced file tmp,
 // SHA-256 sum) with its signature s: the signature file, then the body
@@ -715,17 +864,18 @@ func (c *Court) storeSnapshot(s signed, version int64, tmp string, sum []byte) e
 		return err
 	}
 	syncDir(filepath.Dir(base))
-	// Only now the older snapshots and their pages go.
-	keep := fmt.Sprintf("%020d", version)
+	// Only now the older snapshots and their pages go (every stored page:
+	// the new snapshot's pages start again at 1, even when it has the
+	// version of the one before). What Load set aside (*.refused) stays.
 	olds, _ := filepath.Glob(filepath.Join(c.Dir, "snapshots", "*"))
 	for _, n := range olds {
-		if !strings.HasPrefix(filepath.Base(n), name+".") {
+		if !strings.HasPrefix(filepath.Base(n), name+".") && !strings.HasSuffix(n, refusedSuffix) {
 			_ = os.Remove(n)
 		}
 	}
 	names, _ := filepath.Glob(filepath.Join(c.Dir, "pages", "*"))
 	for _, n := range names {
-		if !strings.HasPrefix(filepath.Base(n), keep+"-") {
+		if !strings.HasSuffix(n, refusedSuffix) {
 			_ = os.Remove(n)
 		}
 	}
@@ -741,9 +891,35 @@ func (c *Court) storePage(s signed, snapVersion int64, seq int) error {
 	return writeAtomic(base+".json", s.Body)
 }
 
+// refusedSuffix ends the name of a stored file Load could not use, set
+// aside (never deleted: it is the evidence of what went wrong).
+const refusedSuffix = ".refused"
+
+// setAside renames path to path.refused (path.1.refused, ... when taken).
+func setAside(path string) {
+	if _, err := os.Stat(path); err != nil {
+		return
+	}
+	to := path + refusedSuffix
+	for i := 1; ; i++ {
+		if _, err := os.Lstat(to); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		to = fmt.Sprintf("%s.%d%s", path, i, refusedSuffix)
+	}
+	_ = os.Rename(path, to)
+}
+
 // Load rebuilds the copy from Dir, re-verifying every stored body with the
-// pinned keys and those rotated in under them (keys.json); it stops at the
-// first stored page that does not verify or continue. No network.
+// pinned keys and those rotated in under them (keys.json). No network. It
+// uses the newest stored snapshot that verifies and its pages up to the
+// first one that does not verify or continue. When it cannot use every
+// stored file (a snapshot or page that no longer verifies or continues,
+// so a copy older than the one the court last confirmed, or none), the
+// files not used are set aside as *.refused, the damage is logged and
+// reported as StoreError, and the time of the court's last confirmation
+// is not restored (nor kept on disk): the copy is stale until the court
+// confirms it again.
 func (c *Court) Load() error {
 	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
 		return err
@@ -754,6 +930,27 @@ func (c *Court) Load() error {
 		}
 		if json.Unmarshal(b, &ks) == nil {
 			c.trusted = trustFrom(c.Pinned, ks.Keys)
+			c.mu.Lock()
+			if c.retired == nil {
+				c.retired = map[string]time.Time{}
+			}
+			retiredFrom(c.retired, ks.Keys)
+			c.mu.Unlock()
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(c.Dir, "retired.json")); err == nil {
+		var r map[string]time.Time
+		if json.Unmarshal(b, &r) == nil {
+			c.mu.Lock()
+			if c.retired == nil {
+				c.retired = map[string]time.Time{}
+			}
+			for id, t := range r {
+				if old, ok := c.retired[id]; !ok || t.Before(old) {
+					c.retired[id] = t
+				}
+			}
+			c.mu.Unlock()
 		}
 	}
 	// Temporary files are writes a kill -9 interrupted: never renamed, so
@@ -764,60 +961,92 @@ func (c *Court) Load() error {
 			_ = os.Remove(n)
 		}
 	}
-	// The newest stored snapshot whose body verifies (a kill -9 while one
-	// was written leaves it incomplete: the previous one is used).
+	// The newest stored snapshot whose body verifies. A snapshot is stored
+	// as its .sig, then its body renamed into place, then the older ones
+	// removed: a stored body that does not verify is damage, not a write
+	// a kill -9 interrupted.
 	snaps, _ := filepath.Glob(filepath.Join(c.Dir, "snapshots", "*.json"))
 	sort.Sort(sort.Reverse(sort.StringSlice(snaps)))
 	var st *courtState
-	var lastErr error
+	var damage []string
 	for _, n := range snaps {
-		s, err := readSig(strings.TrimSuffix(n, ".json") + ".sig")
+		sigPath := strings.TrimSuffix(n, ".json") + ".sig"
+		s, err := readSig(sigPath)
 		if err == nil {
 			st, err = loadSnapshot(n, s, c.trusted)
 		}
 		if err == nil {
 			break
 		}
-		st, lastErr = nil, err
+		st = nil
+		damage = append(damage, fmt.Sprintf("snapshot %s: %v", filepath.Base(n), err))
+		setAside(n)
+		setAside(sigPath)
 	}
-	if st == nil {
-		if lastErr != nil {
-			return c.fail(fmt.Errorf("gate: stored snapshot: %w", lastErr))
+	pages := 0
+	if st != nil {
+		names, _ := filepath.Glob(filepath.Join(c.Dir, "pages", fmt.Sprintf("%020d-*.json", st.snap)))
+		sort.Strings(names)
+		var why error
+		for _, n := range names {
+			ps, err := readSig(strings.TrimSuffix(n, ".json") + ".sig")
+			if err == nil {
+				ps.Body, err = os.ReadFile(n)
+			}
+			if err == nil {
+				err = verify(ps, c.trusted)
+			}
+			var p FeedPage
+			if err == nil {
+				if err = json.Unmarshal(ps.Body, &p); err != nil {
+					err = refused("feed page: %v", err)
+				}
+			}
+			if err == nil {
+				err = st.continues(&p)
+			}
+			if err != nil {
+				why = err
+				break
+			}
+			st.apply(&p)
+			pages++
 		}
+		if pages < len(names) {
+			damage = append(damage, fmt.Sprintf("page %s: %v (it and the %d after it not used)", filepath.Base(names[pages]), why, len(names)-pages-1))
+		}
+		for _, n := range names[pages:] { // what did not verify or continue, and what follows it
+			setAside(n)
+			setAside(strings.TrimSuffix(n, ".json") + ".sig")
+		}
+		c.smu.Lock()
+		c.state = st
+		c.smu.Unlock()
+		c.mu.Lock()
+		c.pages = pages
+		c.mu.Unlock()
+	}
+	confirmedPath := filepath.Join(c.Dir, "confirmed")
+	if len(damage) > 0 {
+		// The copy held now is not the one the court confirmed.
+		_ = os.Remove(confirmedPath)
+		var version int64
+		if st != nil {
+			version = st.version
+		}
+		msg := fmt.Sprintf("stored copy damaged: %s; set aside as *%s, copy at version %d not confirmed until the court answers",
+			strings.Join(damage, "; "), refusedSuffix, version)
+		c.mu.Lock()
+		c.storeErr = msg
+		c.mu.Unlock()
+		c.logger().Error("gate store damaged", "url", c.URL, "court", c.code(), "dir", c.Dir, "version", version, "error", msg)
+		debug.FreeOSMemory()
 		return nil
 	}
-	names, _ := filepath.Glob(filepath.Join(c.Dir, "pages", fmt.Sprintf("%020d-*.json", st.snap)))
-	sort.Strings(names)
-	pages := 0
-	for _, n := range names {
-		ps, err := readSig(strings.TrimSuffix(n, ".json") + ".sig")
-		if err != nil {
-			break
-		}
-		if ps.Body, err = os.ReadFile(n); err != nil || verify(ps, c.trusted) != nil {
-			break
-		}
-		var p FeedPage
-		if json.Unmarshal(ps.Body, &p) != nil {
-			break
-		}
-		if st.continues(&p) != nil {
-			break
-		}
-		st.apply(&p)
-		pages++
+	if st == nil {
+		return nil
 	}
-	for _, n := range names[pages:] { // what did not verify or continue
-		_ = os.Remove(n)
-		_ = os.Remove(strings.TrimSuffix(n, ".json") + ".sig")
-	}
-	c.smu.Lock()
-	c.state = st
-	c.smu.Unlock()
-	c.mu.Lock()
-	c.pages = pages
-	c.mu.Unlock()
-	if b, err := os.ReadFile(filepath.Join(c.Dir, "confirmed")); err == nil {
+	if b, err := os.ReadFile(confirmedPath); err == nil {
 		if t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(string(b))); err == nil {
 			c.confirmed.Store(t.UnixNano())
 		}

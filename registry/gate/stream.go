@@ -53,6 +53,9 @@ func verifyStream(pub ed25519.PublicKey, sig []byte, r io.Reader) error {
 // verifySigned is verify for a body read from r: the key named by s must be
 // trusted and the signature must be over the exact bytes of r.
 func verifySigned(s signed, trusted map[string]ed25519.PublicKey, r io.Reader) error {
+	if err := unsigned(s); err != nil {
+		return err
+	}
 	k, ok := trusted[s.KeyID]
 	if !ok {
 		return refused("signed by unknown key %q", s.KeyID)

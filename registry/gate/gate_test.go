@@ -10,6 +10,8 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -575,5 +577,59 @@ func TestGateAgentClubScopeFollowsTheCourtsSchedule(t *testing.T) {
 		if got := check(t, allianz, cpfRio).Blocked; got != k.allianz {
 			t.Errorf("%s, agent at the Allianz Parque after the new schedule: blocked %v, want %v", k.date, got, k.allianz)
 		}
+	}
+}
+
+// A batch the court refuses with 409 (its batch_id already holds other
+// records of this club) cannot succeed when sent again: the agent keeps it
+// aside on disk (*.conflict), logs it and goes on, so the batches after it
+// still reach the court (a retry forever would hold back every later
+// check record).
+func TestGateAgentSetsAsideABatchTheCourtRefusesAsAConflict(t *testing.T) {
+	now := day("2025-06-10", 15, 0)
+	rio := newCourt(t, "19.0001", now)
+	rio.ban(t, cpfRio, "2025-06-01", "2025-06-30", "")
+	clk := &agentClock{t: now}
+	dir := t.TempDir()
+	a := newAgent(t, dir, clk, nil, gate.CourtConfig{URL: rio.http.URL, Token: rio.token, Keys: []string{rio.pub(t)}})
+	if err := a.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// The court already holds batch "00000000000000000001-aa" of this club
+	// with another record.
+	const id = "00000000000000000001-aa"
+	body := `{"batch_id": "` + id + `", "device": "portao-1", "records": [{"cpf": "` + cpfOther + `", "checked_at": "2025-06-10T12:00:00Z", "version": 1, "blocked": false}]}`
+	req, _ := http.NewRequest("POST", rio.http.URL+"/api/v1/blocklist/checks", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+rio.token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("the first batch: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	outbox := filepath.Join(dir, "outbox")
+	if err := os.MkdirAll(outbox, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	line := `{"cpf":"` + cpfRio + `","checked_at":"2025-06-10T12:00:01Z","blocked":true,"versions":{"19.0001":1}}` + "\n"
+	if err := os.WriteFile(filepath.Join(outbox, id+".jsonl"), []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check(t, a, cpfRio) // a later check, cut into a batch of its own
+	if err := a.Upload(context.Background()); err != nil {
+		t.Fatalf("upload with a conflicting batch first: %v", err)
+	}
+	var n int64
+	rio.g.Raw("SELECT count(*) FROM blocklist_checks WHERE device = 'portao-1'").Scan(&n)
+	if n != 2 { // the court's first batch, and the later check
+		t.Fatalf("%d check records at the court, want 2", n)
+	}
+	left, _ := filepath.Glob(filepath.Join(outbox, "*.jsonl"))
+	aside, _ := filepath.Glob(filepath.Join(outbox, id+".jsonl.*.conflict"))
+	if len(left) != 0 || len(aside) != 1 {
+		t.Fatalf("outbox: %v waiting, %v set aside; want none waiting and the conflicting batch aside", left, aside)
+	}
+	if b, err := os.ReadFile(aside[0]); err != nil || string(b) != line {
+		t.Fatalf("the batch set aside: %q %v", b, err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -314,7 +315,13 @@ func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bo
 		if _, err := os.Stat(mark); err == nil {
 			continue
 		}
-		if err := c.postChecks(ctx, body); err != nil {
+		if err := c.postChecks(ctx, body); errors.Is(err, errBatchConflict) {
+			// Kept on disk as <batch>.<court key>[.<part>].conflict (not
+			// sent again: the outbox sends *.jsonl), and marked done.
+			_ = os.Link(n, strings.TrimSuffix(mark, ".sent")+".conflict")
+			c.logger().Warn("gate check batch refused by the court as a conflict; kept aside, not sent again",
+				"court", c.URL, "batch_id", body.BatchID, "records", len(body.Records))
+		} else if err != nil {
 			return err
 		}
 		_ = os.WriteFile(mark, nil, 0o600)
@@ -362,8 +369,17 @@ func (c *Court) postChecks(ctx context.Context, body checkBatch) error {
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode == http.StatusConflict {
+		return errBatchConflict
+	}
 	if resp.StatusCode/100 != 2 {
 		return fmt.Errorf("gate: POST /api/v1/blocklist/checks: %s", resp.Status)
 	}
 	return nil
 }
+
+// errBatchConflict is the court's 409 to a batch: it holds a batch of this
+// club under the same batch_id with other records. Sending it again cannot
+// succeed, so uploadFile sets the batch aside rather than retry it forever
+// (which would hold back every batch after it).
+var errBatchConflict = errors.New("gate: POST /api/v1/blocklist/checks: 409: batch_id already used with other records")

@@ -76,6 +76,17 @@ du -sh "$T/gate" | sed 's/^/agent data_dir: /'
 curl -sf "http://$AGENT/check/468.819.736-59" | jq -c '{blocked, bans: (.bans | length), versions, stale}' | sed 's/^/agent check, blocked CPF: /'
 curl -sf "http://$AGENT/check/529.982.247-25" | jq -c '{blocked, versions}' | sed 's/^/agent check, CPF not blocked: /'
 
+# uploaded waits until the agent has sent the check records of the runs
+# before and the court has stored them.
+uploaded() {
+	local t0; t0=$(date +%s)
+	until [ -z "$(ls "$T/gate/outbox" 2>/dev/null)" ] && [ "$(curl -sf "http://$AGENT/metrics" | awk '/^gate_spooled_checks/ {print $2}')" = 0 ]; do
+		[ $(( $(date +%s) - t0 )) -lt 300 ] || { echo "the agent did not upload its check records in 300 s"; break; }
+		sleep 0.5
+	done
+	echo; echo "agent's check records uploaded after $(( $(date +%s) - t0 )) s: $(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM blocklist_checks WHERE device = 'bench-gate'") at the court"
+	sleep 2
+}
 run() { echo; echo "== $1"; shift; wrk -t"$THREADS" -c"$CONNS" -d"$DUR" --latency "$@" | tee "$T/last" | grep -E 'Requests/sec|Latency  |99%|Non-2xx'; }
 rps() { awk '/Requests\/sec/ {print $2}' "$T/last"; }
 AUTH="Authorization: Bearer $CLUB"
@@ -87,6 +98,7 @@ wrk -t"$THREADS" -c"$CONNS" -d2s "http://$CONST/const" >/dev/null
 run "Echo constant handler (1)" "http://$CONST/const"; C1=$(rps)
 run "agent GET /check/{cpf}, blocked" "http://$AGENT/check/468.819.736-59"; AB=$(rps)
 run "agent GET /check/{cpf}, not blocked" "http://$AGENT/check/52998224725"; AN=$(rps)
+uploaded # the court stores the agent's records of the runs above before its own check is measured
 run "court GET /api/v1/blocklist/check/{cpf}, blocked (club token, logged)" -H "$AUTH" "http://$APP/api/v1/blocklist/check/468.819.736-59"; CB=$(rps)
 run "Echo constant handler (2)" "http://$CONST/const"; C2=$(rps)
 awk -v ab="$AB" -v an="$AN" -v cb="$CB" -v c1="$C1" -v c2="$C2" 'BEGIN { c = (c1 + c2) / 2;
@@ -94,18 +106,12 @@ awk -v ab="$AB" -v an="$AN" -v cb="$CB" -v c1="$C1" -v c2="$C2" 'BEGIN { c = (c1
 grep -E 'VmHWM|VmRSS' /proc/$AGENT_PID/status | tr -s ' \t' ' ' | sed "s/^/agent after the load: /"
 
 # The wrk runs above left the agent hundreds of thousands of check records
-# to upload (a backlog no stadium makes: 3,600 checks a second is 36,000
-# records every 10 s). The fixed-rate runs measure the steady state: they
+# to upload (a backlog no stadium makes: 3,600 checks a second is a batch
+# of 3,600 records every second). The fixed-rate runs measure the steady state: they
 # start once the agent has sent them all and the court has stored them;
 # the records of the agent's own fixed-rate run are uploaded during it, as
 # at a stadium.
-t0=$(date +%s)
-until [ -z "$(ls "$T/gate/outbox" 2>/dev/null)" ] && [ "$(curl -sf "http://$AGENT/metrics" | awk '/^gate_spooled_checks/ {print $2}')" = 0 ]; do
-	[ $(( $(date +%s) - t0 )) -lt 300 ] || { echo "the agent did not upload its check records in 300 s"; break; }
-	sleep 0.5
-done
-echo; echo "agent's check records uploaded $(( $(date +%s) - t0 )) s after the wrk runs: $(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM blocklist_checks WHERE device = 'bench-gate'") at the court"
-sleep 2
+uploaded
 echo; echo "== fixed rate: $RATE requests/s for $RATED (bench/load -rate, 16 connections; latency from the due instant when the connection was still busy then, else from the write)"
 N=$(awk -v r="$RATE" -v d="${RATED%s}" 'BEGIN { printf "%d", r * d }')
 printf 'GET\thttp://%s/check/468.819.736-59\n' "$AGENT" >"$T/agent.req"

@@ -334,8 +334,15 @@ func (a *Agent) Sync(ctx context.Context) error {
 	return first
 }
 
+// UploadEvery is how often Agent.Run sends the check records to the
+// courts while they answer (after a failure the pause doubles up to a
+// minute): small batches often (3,600 records a second at a busy gate is a
+// batch of 3,600) rather than a large one now and then, whose encoding
+// and storing would weigh on the checks answered meanwhile.
+const UploadEvery = time.Second
+
 // Run follows every court (long-poll), writes the buffered check records
-// every SpoolFlushEvery and uploads them, until ctx ends.
+// every SpoolFlushEvery and uploads them every UploadEvery, until ctx ends.
 func (a *Agent) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	for _, c := range a.Courts {
@@ -345,9 +352,14 @@ func (a *Agent) Run(ctx context.Context) {
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
+		pause := UploadEvery
 		for ctx.Err() == nil {
-			_ = a.Upload(ctx)
-			sleep(ctx, 10*time.Second)
+			if err := a.Upload(ctx); err != nil {
+				pause = min(2*pause, time.Minute) // a court down: fewer tries
+			} else {
+				pause = UploadEvery
+			}
+			sleep(ctx, pause)
 		}
 	}()
 	go func() {

@@ -106,8 +106,8 @@ awk -v ab="$AB" -v an="$AN" -v cb="$CB" -v c1="$C1" -v c2="$C2" 'BEGIN { c = (c1
 grep -E 'VmHWM|VmRSS' /proc/$AGENT_PID/status | tr -s ' \t' ' ' | sed "s/^/agent after the load: /"
 
 # The wrk runs above left the agent hundreds of thousands of check records
-# to upload (a backlog no stadium makes: 3,600 checks a second is a batch
-# of 3,600 records every second). The fixed-rate runs measure the steady state: they
+# to upload (a backlog no stadium makes: 3,600 checks a second is 36,000
+# records every 10 s). The fixed-rate runs measure the steady state: they
 # start once the agent has sent them all and the court has stored them;
 # the records of the agent's own fixed-rate run are uploaded during it, as
 # at a stadium.

@@ -15,6 +15,7 @@ package server
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 )
@@ -57,16 +58,11 @@ func (r *Router) Add(method, path string, perm Perm, h echo.HandlerFunc, opts ..
 		f(&o)
 	}
 	full := r.prefix + path
-	key := method + " " + full
-	if r.s.perms == nil {
-		r.s.perms, r.s.maxBody, r.s.routes = map[string]Perm{}, map[string]int64{}, map[routeKey]routeInfo{}
+	if r.s.routes == nil {
+		r.s.routes = map[routeKey]routeInfo{}
 	}
-	if _, dup := r.s.perms[key]; dup {
-		panic("server: route registered twice: " + key)
-	}
-	r.s.perms[key] = perm
-	if o.maxBody > 0 {
-		r.s.maxBody[key] = o.maxBody
+	if _, dup := r.s.routes[routeKey{method, full}]; dup {
+		panic("server: route registered twice: " + method + " " + full)
 	}
 	r.s.routes[routeKey{method, full}] = routeInfo{perm: perm, maxBody: o.maxBody}
 	r.s.Echo.Add(method, full, h)
@@ -114,19 +110,16 @@ func (r *Router) PATCH(path string, perm Perm, h echo.HandlerFunc, opts ...Route
 // Permission returns the permission route ("METHOD /template") was
 // registered with; ok is false for a route the Router did not add.
 func (s *Server) Permission(route string) (perm Perm, ok bool) {
-	perm, ok = s.perms[route]
-	return perm, ok
+	method, path, _ := strings.Cut(route, " ")
+	ri, ok := s.route(method, path)
+	return ri.perm, ok
 }
 
 // IsPublic reports whether anyone may call route ("METHOD /template")
 // without a token or session: the Public set.
-func (s *Server) IsPublic(route string) bool { return s.perms[route] == Anyone }
-
-// routeMaxBody is the body limit of route in bytes and whether the route
-// declared one (MaxBody).
-func (s *Server) routeMaxBody(route string) (int64, bool) {
-	n, ok := s.maxBody[route]
-	return n, ok
+func (s *Server) IsPublic(route string) bool {
+	perm, ok := s.Permission(route)
+	return ok && perm == Anyone
 }
 
 // coreRoutes registers the probes: health, readiness (and /metrics,

@@ -76,9 +76,7 @@ type Server struct {
 	// Lists is the public list and blocklist service.
 	Lists   *registry.Lists
 	pages   map[string]*template.Template
-	perms   map[string]Perm        // "METHOD /template" → who may call it (routes.go)
-	maxBody map[string]int64       // routes that take more than 2 MB (MaxBody)
-	routes  map[routeKey]routeInfo // perms and maxBody by method and template, for the middleware
+	routes  map[routeKey]routeInfo // by method and template: who may call it, its body limit (routes.go)
 	decider *policy.Decider        // Casbin decisions cached 1 s
 	tokens  tokenCache
 	// Sessions are the people's sessions (session.go).

@@ -109,8 +109,8 @@ func (s *Server) session(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		r := c.Request()
-		if n, ok := s.routeMaxBody(r.Method + " " + c.Path()); ok { // pages that take files
-			r.Body = http.MaxBytesReader(c.Response(), r.Body, n)
+		if ri, _ := s.route(r.Method, c.Path()); ri.maxBody > 0 { // pages that take files
+			r.Body = http.MaxBytesReader(c.Response(), r.Body, ri.maxBody)
 			if mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt == "multipart/form-data" {
 				var mbe *http.MaxBytesError
 				if err := r.ParseMultipartForm(8 << 20); errors.As(err, &mbe) {

@@ -73,12 +73,21 @@ func retiredFrom(known map[string]time.Time, published []publishedKey) bool {
 		if raw, err := base64.StdEncoding.DecodeString(p.PublicKey); err == nil && len(raw) == ed25519.PublicKeySize {
 			id = KeyID(raw)
 		}
-		if t, ok := known[id]; !ok || p.NotAfter.Before(t) {
-			known[id] = p.NotAfter.UTC()
+		if retire(known, id, *p.NotAfter) {
 			changed = true
 		}
 	}
 	return changed
+}
+
+// retire records not_after t of key id in known when it is the earliest
+// seen for that key; it reports whether known changed.
+func retire(known map[string]time.Time, id string, t time.Time) bool {
+	if old, ok := known[id]; ok && !t.Before(old) {
+		return false
+	}
+	known[id] = t.UTC()
+	return true
 }
 
 // trustFrom returns the keys trusted: the pinned ones, then every published
@@ -574,23 +583,36 @@ func (c *Court) refreshKeys(ctx context.Context) error {
 // verifyFetched verifies a body from the court; a key it does not know yet
 // sends it to the key list once (a rotation announced under a trusted key).
 func (c *Court) verifyFetched(ctx context.Context, s signed) error {
-	if err := unsigned(s); err != nil {
+	trusted, err := c.keysFor(ctx, s)
+	if err != nil {
 		return err
+	}
+	return verify(s, trusted)
+}
+
+// keysFor is what a body fetched from the court (a feed page, a snapshot)
+// must pass before its signature is checked, and the keys to check it
+// with: it must be signed (unsigned), by a key whose not_after has not
+// passed (notRetired); a key the agent does not know yet sends it to the
+// key list once (a rotation announced under a trusted key).
+func (c *Court) keysFor(ctx context.Context, s signed) (map[string]ed25519.PublicKey, error) {
+	if err := unsigned(s); err != nil {
+		return nil, err
 	}
 	c.mu.Lock()
 	_, known := c.trusted[s.KeyID]
 	c.mu.Unlock()
 	if !known {
 		if err := c.refreshKeys(ctx); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.notRetired(s.KeyID); err != nil {
-		return err
+		return nil, err
 	}
-	return verify(s, c.trusted)
+	return c.trusted, nil
 }
 
 // notRetired refuses a new body signed by a key whose not_after (as the
@@ -631,21 +653,7 @@ func (c *Court) Snapshot(ctx context.Context) error {
 		return c.fail(fmt.Errorf("gate: GET /api/v1/blocklist: %s", resp.Status))
 	}
 	s := signedOf(resp, nil)
-	if err := unsigned(s); err != nil {
-		return c.fail(err)
-	}
-	c.mu.Lock()
-	_, known := c.trusted[s.KeyID]
-	c.mu.Unlock()
-	if !known { // a key rotated in under a trusted one?
-		if err := c.refreshKeys(ctx); err != nil {
-			return c.fail(err)
-		}
-	}
-	c.mu.Lock()
-	trusted := c.trusted
-	err = c.notRetired(s.KeyID)
-	c.mu.Unlock()
+	trusted, err := c.keysFor(ctx, s)
 	if err != nil {
 		return c.fail(err)
 	}
@@ -946,9 +954,7 @@ func (c *Court) Load() error {
 				c.retired = map[string]time.Time{}
 			}
 			for id, t := range r {
-				if old, ok := c.retired[id]; !ok || t.Before(old) {
-					c.retired[id] = t
-				}
+				retire(c.retired, id, t)
 			}
 			c.mu.Unlock()
 		}

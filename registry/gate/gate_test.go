@@ -8,13 +8,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -313,28 +313,6 @@ func TestGateAgentTwoCourtsOfflineAndMidnightEnd(t *testing.T) {
 	}
 }
 
-// tamper is a proxy in the middle that changes one byte of every feed page
-// with changes.
-func tamper(t *testing.T, target string, on *bool) *httptest.Server {
-	u, _ := url.Parse(target)
-	p := httputil.NewSingleHostReverseProxy(u)
-	d := p.Director
-	p.Director = func(r *http.Request) { d(r); r.Header.Del("Accept-Encoding") }
-	p.ModifyResponse = func(resp *http.Response) error {
-		b, _ := io.ReadAll(resp.Body)
-		if *on && strings.Contains(resp.Request.URL.Path, "/changes") {
-			b = bytes.Replace(b, []byte("Torcedor"), []byte("Torcedxr"), 1)
-		}
-		resp.Body = io.NopCloser(bytes.NewReader(b))
-		resp.ContentLength = int64(len(b))
-		resp.Header.Del("Content-Length")
-		return nil
-	}
-	s := httptest.NewServer(p)
-	t.Cleanup(s.Close)
-	return s
-}
-
 // API.md "Signed responses": a feed page with one byte changed on the way is
 // refused and nothing of it applied (last_error says why); an unknown key
 // is refused; a key rotated by the court (endorsed by the old one) is
@@ -343,15 +321,23 @@ func TestGateAgentRefusesTamperingAndFollowsRotation(t *testing.T) {
 	now := day("2025-06-10", 15, 0)
 	c := newCourt(t, "26.0100", now)
 	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
-	on := false
-	px := tamper(t, c.http.URL, &on)
+	// A proxy in the middle that, while on, changes one byte of every feed
+	// page with changes.
+	var edit atomic.Pointer[func(*http.Response, []byte) []byte]
+	flip := func(resp *http.Response, b []byte) []byte {
+		if strings.Contains(resp.Request.URL.Path, "/changes") {
+			b = bytes.Replace(b, []byte("Torcedor"), []byte("Torcedxr"), 1)
+		}
+		return b
+	}
+	px := mitm(t, c.http.URL, &edit)
 	clk := &agentClock{t: now}
 	a := newAgent(t, t.TempDir(), clk, nil, gate.CourtConfig{URL: px.URL, Token: c.token, Keys: []string{c.pub(t)}})
 	if err := a.Sync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	v0 := a.Status().Courts[0].Version
-	on = true
+	edit.Store(&flip)
 	c.ban(t, cpfPoa, "2025-06-01", "2026-01-01", "")
 	if err := a.Sync(context.Background()); err == nil {
 		t.Fatal("tampered page applied")
@@ -363,7 +349,7 @@ func TestGateAgentRefusesTamperingAndFollowsRotation(t *testing.T) {
 	if r := check(t, a, cpfPoa); r.Blocked {
 		t.Fatalf("tampered change applied: %+v", r)
 	}
-	on = false
+	edit.Store(nil)
 	// Rotation: the new key is endorsed by the pinned one.
 	if _, err := c.keys.Rotate(time.Now()); err != nil {
 		t.Fatal(err)

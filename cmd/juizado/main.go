@@ -70,7 +70,7 @@ func (m *Main) Open(ctx context.Context) error {
 		// JSON lines on stderr, written in batches (every 100 ms; warnings
 		// and errors at once; the rest at Close).
 		m.logSink = logsink.New(os.Stderr, 0, 0)
-		m.Logger = slog.New(logsink.JSON(m.logSink)) // slog.NewJSONHandler's lines, the request line encoded without its machinery
+		m.Logger = slog.New(logsink.Handler(slog.NewJSONHandler(m.logSink, nil), m.logSink))
 	}
 	loc, err := time.LoadLocation(m.Config.TimeZone)
 	if err != nil {

@@ -55,17 +55,6 @@ func BenchmarkBlocklistCheckSlogJSON(b *testing.B) {
 	benchCheck(b, f, srv.Echo)
 }
 
-// BenchmarkBlocklistCheckFastJSON is BenchmarkBlocklistCheckSlogJSON with
-// logsink.JSON, which writes the same lines (issue 20).
-func BenchmarkBlocklistCheckFastJSON(b *testing.B) {
-	f := newFixture(b)
-	sink := logsink.New(io.Discard, 0, 0)
-	defer sink.Close()
-	srv := testenv.MustServer(b, f.g, testenv.WithLogger(slog.New(logsink.JSON(sink))))
-	defer srv.Close()
-	benchCheck(b, f, srv.Echo)
-}
-
 func benchCheck(b *testing.B, f *fixture, e *echo.Echo) {
 	tok := "Bearer " + f.tokens["club"]
 	warm := httptest.NewRecorder()

@@ -7,11 +7,12 @@
 # (bench/constecho). Measures, side by side, with the same client and
 # settings:
 #   1. the agent's first sync (seconds, its resident memory: VmRSS, VmHWM);
-#   2. wrk -t$THREADS -c$CONNS -d$DUR: the constant handler, the agent's
-#      GET /check/{cpf} (blocked and not), the court's own
-#      GET /api/v1/blocklist/check/{cpf}, the constant handler again; the
-#      ratios are against the mean of the two constant runs (goals: agent
-#      >= 0.8, court >= 0.5);
+#   2. wrk -t$THREADS -c$CONNS -d$DUR, in ROUNDS rounds: the agent's
+#      GET /check/{cpf} (blocked and not) between two runs of the constant
+#      handler, each round against the mean of its two (goal >= 0.8; every
+#      round, the median and the lowest printed); then, once the agent has
+#      uploaded those runs' check records, the court's own
+#      GET /api/v1/blocklist/check/{cpf} between two more (goal >= 0.5);
 #   3. once the agent has uploaded the wrk runs' check records,
 #      bench/load -rate $RATE (a fixed rate; bench/load's comment says how
 #      latency is counted): p50/p99 of the agent's check, the constant
@@ -27,7 +28,7 @@
 #      the previous case's ban (the workaround of the code before the feed
 #      stopped preparing the snapshot: see bench/README.md).
 # Usage: bench/gate.sh   (DUR=8s CONNS=32 THREADS=2 BANS=100000 RATE=3600
-#        RATED=10s SENTENCES=10 WAIT_PREPARED=0; BANS=1000000 for the
+#        RATED=10s SENTENCES=10 WAIT_PREPARED=0 ROUNDS=3; BANS=1000000 for the
 #        agent's memory at 1M)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +38,7 @@ if [ "${1:-}" != inner ]; then
 	exec go run ./internal/pgtest/cmd/testcluster -- bash bench/gate.sh inner
 fi
 DUR=${DUR:-8s}; CONNS=${CONNS:-32}; THREADS=${THREADS:-2}; BANS=${BANS:-100000}
-RATE=${RATE:-3600}; RATED=${RATED:-10s}; SENTENCES=${SENTENCES:-10}; WAIT_PREPARED=${WAIT_PREPARED:-0}
+RATE=${RATE:-3600}; RATED=${RATED:-10s}; SENTENCES=${SENTENCES:-10}; WAIT_PREPARED=${WAIT_PREPARED:-0}; ROUNDS=${ROUNDS:-3}
 APP=127.0.0.1:18080; CONST=127.0.0.1:18081; AGENT=127.0.0.1:18083
 T=$(mktemp -d)
 pids=()
@@ -90,19 +91,36 @@ uploaded() {
 run() { echo; echo "== $1"; shift; wrk -t"$THREADS" -c"$CONNS" -d"$DUR" --latency "$@" | tee "$T/last" | grep -E 'Requests/sec|Latency  |99%|Non-2xx'; }
 rps() { awk '/Requests\/sec/ {print $2}' "$T/last"; }
 AUTH="Authorization: Bearer $CLUB"
-# Warm-up, then the constant handler before and after the others, so that
-# a drift of the shared machine weighs on both sides.
+# Warm-up, then ROUNDS rounds of the constant handler, the agent blocked
+# and not blocked, and the constant handler once more at the end: each
+# round's agent runs are put against the mean of the constant runs just
+# before and just after them, so that a drift of the shared machine (the
+# constant handler alone has moved by a quarter between two runs a minute
+# apart) weighs on both sides. Every round is printed, then the median and
+# the lowest round.
 wrk -t"$THREADS" -c"$CONNS" -d2s "http://$AGENT/check/46881973659" >/dev/null
 wrk -t"$THREADS" -c"$CONNS" -d2s -H "$AUTH" "http://$APP/api/v1/blocklist/check/46881973659" >/dev/null
 wrk -t"$THREADS" -c"$CONNS" -d2s "http://$CONST/const" >/dev/null
-run "Echo constant handler (1)" "http://$CONST/const"; C1=$(rps)
-run "agent GET /check/{cpf}, blocked" "http://$AGENT/check/468.819.736-59"; AB=$(rps)
-run "agent GET /check/{cpf}, not blocked" "http://$AGENT/check/52998224725"; AN=$(rps)
+run "Echo constant handler (0)" "http://$CONST/const"; C=$(rps)
+: >"$T/rounds"
+for r in $(seq "$ROUNDS"); do
+	run "round $r: agent GET /check/{cpf}, blocked" "http://$AGENT/check/468.819.736-59"; AB=$(rps)
+	run "round $r: agent GET /check/{cpf}, not blocked" "http://$AGENT/check/52998224725"; AN=$(rps)
+	run "Echo constant handler ($r)" "http://$CONST/const"; CN=$(rps)
+	awk -v r="$r" -v ab="$AB" -v an="$AN" -v c0="$C" -v c1="$CN" 'BEGIN { c = (c0 + c1) / 2;
+		printf "%d\t%.3f\t%.3f\t%.0f\t%.0f\t%.0f\n", r, ab / c, an / c, ab, an, c }' >>"$T/rounds"
+	C=$CN
+done
+echo; echo "== agent against the constant handler, by round (goal 0.8)"
+awk -F'\t' '{ printf "round %d: blocked %.2f (%.0f req/s), not blocked %.2f (%.0f req/s), constant %.0f req/s\n", $1, $2, $4, $3, $5, $6 }' "$T/rounds"
+for col in 2 3; do cut -f"$col" "$T/rounds" | sort -n | awk -v what="$([ $col = 2 ] && echo blocked || echo 'not blocked')" \
+	'{ v[NR] = $1 } END { printf "agent %s: median %.2f, lowest %.2f over %d rounds\n", what, v[int((NR + 1) / 2)], v[1], NR }'; done
 uploaded # the court stores the agent's records of the runs above before its own check is measured
+run "Echo constant handler (before the court)" "http://$CONST/const"; C1=$(rps)
 run "court GET /api/v1/blocklist/check/{cpf}, blocked (club token, logged)" -H "$AUTH" "http://$APP/api/v1/blocklist/check/468.819.736-59"; CB=$(rps)
-run "Echo constant handler (2)" "http://$CONST/const"; C2=$(rps)
-awk -v ab="$AB" -v an="$AN" -v cb="$CB" -v c1="$C1" -v c2="$C2" 'BEGIN { c = (c1 + c2) / 2;
-	printf "\n== against the constant handler (mean %.0f req/s): agent blocked %.2f, agent not blocked %.2f (goal 0.8); court check %.2f (goal 0.5)\n", c, ab / c, an / c, cb / c }'
+run "Echo constant handler (after the court)" "http://$CONST/const"; C2=$(rps)
+awk -v cb="$CB" -v c1="$C1" -v c2="$C2" 'BEGIN { c = (c1 + c2) / 2;
+	printf "\n== court check against the constant handler (mean %.0f req/s): %.2f (goal 0.5)\n", c, cb / c }'
 grep -E 'VmHWM|VmRSS' /proc/$AGENT_PID/status | tr -s ' \t' ' ' | sed "s/^/agent after the load: /"
 
 # The wrk runs above left the agent hundreds of thousands of check records

@@ -73,8 +73,12 @@ func BindJSON(c echo.Context, dst any) error {
 	if _, ok := tree.(map[string]any); !ok {
 		return errs.New(errs.Unreadable, "O corpo deve ser um objeto JSON.")
 	}
-	if path := findNUL(tree, ""); path != "" {
-		return errs.InvalidField(path, "no_nul", "o texto contém um caractere nulo (U+0000), que não é aceito.")
+	// A NUL can only be written \u0000 in valid JSON (control characters
+	// are escaped): a body without that text holds none.
+	if bytes.Contains(body, []byte(`\u0000`)) {
+		if path := findNUL(tree, ""); path != "" {
+			return errs.InvalidField(path, "no_nul", "o texto contém um caractere nulo (U+0000), que não é aceito.")
+		}
 	}
 	if err := strictBody(body, tree, dst); err != nil {
 		return err

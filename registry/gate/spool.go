@@ -239,6 +239,236 @@ type batchRecord struct {
 	Blocked   bool      `json:"blocked"`
 }
 
+// recordParser reads the lines of a spool file for the upload to one court
+// (court, its code: the version a record carries is that court's). A line
+// of exactly the form appendRecord writes is read by hand (exact):
+// json.Unmarshal into Record, with a map of the versions, had been most of
+// an upload's cost (BenchmarkUploadParse), on the CPUs that answer the
+// checks. Any other line is read by json.Unmarshal, as before.
+type recordParser struct {
+	court string
+
+	second [19]byte // the last date and time to the second read by hand
+	unix   int64    // second's Unix seconds
+	have   bool     // second and unix are set
+}
+
+// record reads line as a Record and returns its record for the court;
+// false for a line that is not a Record (a line cut by a crash).
+func (p *recordParser) record(line []byte) (batchRecord, bool) {
+	if r, ok := p.exact(line); ok {
+		return r, true
+	}
+	var r Record
+	if json.Unmarshal(line, &r) != nil {
+		return batchRecord{}, false
+	}
+	return batchRecord{CPF: r.CPF, CheckedAt: r.CheckedAt, Version: r.Versions[p.court], Blocked: r.Blocked}, true
+}
+
+// exact reads s when it is exactly of the form appendRecord writes:
+//
+//	{"cpf":"…","checked_at":"2025-06-10T18:00:00.12Z","blocked":false,"versions":{"26.0100":7,…}}
+//
+// its strings of printable ASCII without escapes, the instant in UTC with
+// at most nine digits of fraction, versions null or an object of int64s,
+// no spaces; it reads what json.Unmarshal reads (tested), the version of a
+// court named twice being the last. Else false, and s is left to
+// json.Unmarshal.
+func (p *recordParser) exact(s []byte) (r batchRecord, ok bool) {
+	const (
+		cpfKey      = `{"cpf":"`
+		atKey       = `","checked_at":"`
+		blockedKey  = `","blocked":`
+		versionsKey = `,"versions":`
+	)
+	if !bytes.HasPrefix(s, []byte(cpfKey)) {
+		return r, false
+	}
+	s = s[len(cpfKey):]
+	n := plainString(s)
+	if n < 0 || !bytes.HasPrefix(s[n:], []byte(atKey)) {
+		return r, false
+	}
+	cpf := s[:n]
+	s = s[n+len(atKey):]
+	if r.CheckedAt, n = p.instant(s); n == 0 || !bytes.HasPrefix(s[n:], []byte(blockedKey)) {
+		return r, false
+	}
+	s = s[n+len(blockedKey):]
+	switch {
+	case bytes.HasPrefix(s, []byte("true")):
+		r.Blocked, s = true, s[4:]
+	case bytes.HasPrefix(s, []byte("false")):
+		s = s[5:]
+	default:
+		return r, false
+	}
+	if !bytes.HasPrefix(s, []byte(versionsKey)) {
+		return r, false
+	}
+	s = s[len(versionsKey):]
+	if bytes.HasPrefix(s, []byte("null")) {
+		s = s[4:]
+	} else {
+		if len(s) < 2 || s[0] != '{' {
+			return r, false
+		}
+		s = s[1:]
+		for first := true; len(s) > 0 && s[0] != '}'; first = false {
+			if !first {
+				if s[0] != ',' {
+					return r, false
+				}
+				s = s[1:]
+			}
+			if len(s) == 0 || s[0] != '"' {
+				return r, false
+			}
+			s = s[1:]
+			n := plainString(s)
+			if n < 0 || len(s) < n+2 || s[n+1] != ':' {
+				return r, false
+			}
+			key := s[:n]
+			s = s[n+2:]
+			v, m := jsonInt64(s)
+			if m == 0 {
+				return r, false
+			}
+			s = s[m:]
+			if string(key) == p.court {
+				r.Version = v
+			}
+		}
+		if len(s) == 0 {
+			return r, false
+		}
+		s = s[1:] // the object's }
+	}
+	if len(s) != 1 || s[0] != '}' {
+		return r, false
+	}
+	r.CPF = string(cpf)
+	return r, true
+}
+
+// plainString is the length of the JSON string's content at the start of
+// s up to its closing quote, when every byte of it is printable ASCII other
+// than a backslash (what json.Unmarshal takes as it is); else -1.
+func plainString(s []byte) int {
+	for i, c := range s {
+		switch {
+		case c == '"':
+			return i
+		case c < 0x20 || c >= 0x7f || c == '\\':
+			return -1
+		}
+	}
+	return -1
+}
+
+// jsonInt64 reads the JSON number at the start of s when it is an integer
+// (no fraction, no exponent, no leading zero) that fits an int64, as
+// json.Unmarshal reads it into one; n is its length, 0 for anything else.
+func jsonInt64(s []byte) (v int64, n int) {
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		n = 1
+	}
+	start := n
+	var u uint64
+	for ; n < len(s) && s[n] >= '0' && s[n] <= '9'; n++ {
+		if n-start == 19 {
+			return 0, 0 // more than int64's digits
+		}
+		u = u*10 + uint64(s[n]-'0')
+	}
+	switch {
+	case n == start, s[start] == '0' && n > start+1:
+		return 0, 0
+	case neg && u <= 1<<63:
+		return int64(-u), n
+	case !neg && u < 1<<63:
+		return int64(u), n
+	}
+	return 0, 0
+}
+
+// instant reads at the start of s a UTC instant as appendInstant writes it
+// ("2025-06-10T18:00:00.12Z": exactly the digits, at most nine of
+// fraction), the value json.Unmarshal reads from it (tested); n is its
+// length, 0 for another form (an offset, a fraction of ten digits or more),
+// left to json.Unmarshal. The date and time to the second are converted
+// once for the lines of that second.
+func (p *recordParser) instant(s []byte) (t time.Time, n int) {
+	if len(s) < 20 {
+		return t, 0
+	}
+	if !p.have || !bytes.Equal(s[:19], p.second[:]) {
+		num := func(i, j, lo, hi int) int {
+			v := 0
+			for _, c := range s[i:j] {
+				if c < '0' || c > '9' {
+					return -1
+				}
+				v = v*10 + int(c-'0')
+			}
+			if v < lo || v > hi {
+				return -1
+			}
+			return v
+		}
+		y, mo := num(0, 4, 0, 9999), num(5, 7, 1, 12)
+		if y < 0 || mo < 0 {
+			return t, 0
+		}
+		d, h, mi, sec := num(8, 10, 1, daysIn(y, mo)), num(11, 13, 0, 23), num(14, 16, 0, 59), num(17, 19, 0, 59)
+		if d < 0 || h < 0 || mi < 0 || sec < 0 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+			return t, 0
+		}
+		p.unix = time.Date(y, time.Month(mo), d, h, mi, sec, 0, time.UTC).Unix()
+		copy(p.second[:], s[:19])
+		p.have = true
+	}
+	n = 19
+	ns := 0
+	if s[n] == '.' {
+		n++
+		for ; n < len(s) && s[n] >= '0' && s[n] <= '9'; n++ {
+			if n == 29 {
+				return t, 0 // ten digits or more
+			}
+			ns = ns*10 + int(s[n]-'0')
+		}
+		if n == 20 {
+			return t, 0
+		}
+		for k := n; k < 29; k++ {
+			ns *= 10
+		}
+	}
+	if n >= len(s) || s[n] != 'Z' {
+		return t, 0
+	}
+	return time.Unix(p.unix, int64(ns)).UTC(), n + 1
+}
+
+// daysIn is the number of days of month mo of year y (proleptic
+// Gregorian, as package time counts them).
+func daysIn(y, mo int) int {
+	switch mo {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
 // Upload sends every waiting batch to every court (POST
 // /api/v1/blocklist/checks with the club token; uploadFile), each record
 // with that court's version; a batch leaves the outbox once every court
@@ -286,10 +516,10 @@ func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bo
 		return err
 	}
 	defer f.Close()
-	st := c.Status()
 	key := KeyID([]byte(c.URL))
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	p := recordParser{court: c.Status().Court}
 	for i, more := 0, true; more; i++ {
 		body := checkBatch{BatchID: id, Device: a.Config.Device, Records: []batchRecord{}}
 		mark := n + "." + key + ".sent"
@@ -301,9 +531,8 @@ func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bo
 				more = false
 				break
 			}
-			var r Record
-			if json.Unmarshal(sc.Bytes(), &r) == nil { // a line cut by a crash is skipped
-				body.Records = append(body.Records, batchRecord{CPF: r.CPF, CheckedAt: r.CheckedAt, Version: r.Versions[st.Court], Blocked: r.Blocked})
+			if r, ok := p.record(sc.Bytes()); ok { // a line cut by a crash is skipped
+				body.Records = append(body.Records, r)
 			}
 		}
 		if err := sc.Err(); err != nil {

@@ -117,6 +117,14 @@ type secondText struct {
 	text [19]byte
 }
 
+// set makes st the text of t's second; false when it is not 19 bytes (a
+// year outside 0000..9999).
+func (st *secondText) set(t time.Time) bool {
+	st.unix = t.Unix()
+	f := t.Truncate(time.Second).AppendFormat(st.text[:0], "2006-01-02T15:04:05")
+	return len(f) == len(st.text)
+}
+
 var lastSecond atomic.Pointer[secondText]
 
 // appendInstant appends t as t.AppendFormat(b, time.RFC3339Nano) does
@@ -127,17 +135,22 @@ func appendInstant(b []byte, t time.Time) []byte {
 	if t.Location() != time.UTC {
 		return t.AppendFormat(b, time.RFC3339Nano)
 	}
-	sec := t.Unix()
 	st := lastSecond.Load()
-	if st == nil || st.unix != sec {
-		st = &secondText{unix: sec}
-		if f := t.Truncate(time.Second).AppendFormat(st.text[:0], "2006-01-02T15:04:05"); len(f) != len(st.text) {
-			return t.AppendFormat(b, time.RFC3339Nano) // a year outside 0000..9999
+	if st == nil || st.unix != t.Unix() {
+		st = new(secondText)
+		if !st.set(t) {
+			return t.AppendFormat(b, time.RFC3339Nano)
 		}
 		lastSecond.Store(st)
 	}
-	b = append(b, st.text[:]...)
-	if ns := t.Nanosecond(); ns != 0 {
+	return appendFractionZ(append(b, st.text[:]...), t.Nanosecond())
+}
+
+// appendFractionZ appends the fraction of a second of ns nanoseconds as
+// time.RFC3339Nano writes it (".12", trailing zeros dropped; nothing for
+// 0), and Z.
+func appendFractionZ(b []byte, ns int) []byte {
+	if ns != 0 {
 		var d [10]byte
 		d[0] = '.'
 		for i := 9; i >= 1; i-- {
@@ -469,6 +482,69 @@ func daysIn(y, mo int) int {
 	return 31
 }
 
+// batchEncoder writes the bodies of POST /api/v1/blocklist/checks for one
+// upload, the instants' date and time to the second formatted once a
+// second in a cache of its own (appendInstant's is the checks': the old
+// instants of an upload would displace it).
+type batchEncoder struct {
+	sec  secondText
+	have bool // sec is set
+}
+
+// append appends body as json.Marshal writes it (tested); an error, as
+// json.Marshal's, for an instant that RFC 3339 cannot write (a year
+// outside 0000..9999, a zone offset of 24 hours or more).
+func (e *batchEncoder) append(b []byte, body *checkBatch) ([]byte, error) {
+	b = append(b, `{"batch_id":`...)
+	b = appendJSONString(b, body.BatchID)
+	b = append(b, `,"device":`...)
+	b = appendJSONString(b, body.Device)
+	b = append(b, `,"records":`...)
+	if body.Records == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range body.Records {
+			r := &body.Records[i]
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"cpf":`...)
+			b = appendJSONString(b, r.CPF)
+			b = append(b, `,"checked_at":`...)
+			var err error
+			if b, err = e.instant(b, r.CheckedAt); err != nil {
+				return b, err
+			}
+			b = append(b, `,"version":`...)
+			b = strconv.AppendInt(b, r.Version, 10)
+			b = append(b, `,"blocked":`...)
+			b = strconv.AppendBool(b, r.Blocked)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
+}
+
+// instant appends t as t.MarshalJSON writes it, by hand in UTC.
+func (e *batchEncoder) instant(b []byte, t time.Time) ([]byte, error) {
+	if t.Location() == time.UTC {
+		if !e.have || e.sec.unix != t.Unix() {
+			e.have = e.sec.set(t)
+		}
+		if e.have {
+			b = append(append(b, '"'), e.sec.text[:]...)
+			return append(appendFractionZ(b, t.Nanosecond()), '"'), nil
+		}
+	}
+	j, err := t.MarshalJSON()
+	if err != nil {
+		return b, fmt.Errorf("gate: checked_at: %w", err)
+	}
+	return append(b, j...), nil
+}
+
 // Upload sends every waiting batch to every court (POST
 // /api/v1/blocklist/checks with the club token; uploadFile), each record
 // with that court's version; a batch leaves the outbox once every court
@@ -520,8 +596,11 @@ func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bo
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	p := recordParser{court: c.Status().Court}
+	var enc batchEncoder
+	var buf []byte             // the body, reused by the parts when the transport gave it back
+	records := []batchRecord{} // the part's records, reused by the parts
 	for i, more := 0, true; more; i++ {
-		body := checkBatch{BatchID: id, Device: a.Config.Device, Records: []batchRecord{}}
+		body := checkBatch{BatchID: id, Device: a.Config.Device, Records: records[:0]}
 		mark := n + "." + key + ".sent"
 		if parts {
 			body.BatchID, mark = fmt.Sprintf("%s.%d", id, i), fmt.Sprintf("%s.%s.%d.sent", n, key, i)
@@ -535,6 +614,7 @@ func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bo
 				body.Records = append(body.Records, r)
 			}
 		}
+		records = body.Records
 		if err := sc.Err(); err != nil {
 			return err
 		}
@@ -544,7 +624,18 @@ func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bo
 		if _, err := os.Stat(mark); err == nil {
 			continue
 		}
-		if err := c.postChecks(ctx, body); errors.Is(err, errBatchConflict) {
+		b, err := enc.append(buf[:0], &body)
+		if err != nil {
+			return err
+		}
+		sb := &sharedBody{b: b}
+		err = c.postChecks(ctx, sb)
+		if sb.released() {
+			buf = b
+		} else {
+			buf = nil // the transport may still read it
+		}
+		if errors.Is(err, errBatchConflict) {
 			// Kept on disk as <batch>.<court key>[.<part>].conflict (not
 			// sent again: the outbox sends *.jsonl), and marked done.
 			_ = os.Link(n, strings.TrimSuffix(mark, ".sent")+".conflict")
@@ -579,17 +670,18 @@ func countLines(n string) (int, error) {
 	}
 }
 
-func (c *Court) postChecks(ctx context.Context, body checkBatch) error {
-	b, err := json.Marshal(body)
-	if err != nil {
-		return err
-	}
+// postChecks sends body (a checkBatch as JSON) to the court.
+func (c *Court) postChecks(ctx context.Context, body *sharedBody) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL+"/api/v1/blocklist/checks", bytes.NewReader(b))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL+"/api/v1/blocklist/checks", body.reader())
 	if err != nil {
 		return err
 	}
+	// What NewRequest sets for a *bytes.Reader (a length, not chunks; a
+	// body again for a redirect or a retry).
+	req.ContentLength = int64(len(body.b))
+	req.GetBody = func() (io.ReadCloser, error) { return body.reader(), nil }
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+c.Token)
 	resp, err := c.Client.Do(req)
@@ -603,6 +695,41 @@ func (c *Court) postChecks(ctx context.Context, body checkBatch) error {
 	}
 	if resp.StatusCode/100 != 2 {
 		return fmt.Errorf("gate: POST /api/v1/blocklist/checks: %s", resp.Status)
+	}
+	return nil
+}
+
+// sharedBody is a request body whose bytes the caller writes over for the
+// next request once released: it hands out readers of them and counts
+// those not yet closed (an http.RoundTripper may read and close a request's
+// body after RoundTrip returns).
+type sharedBody struct {
+	b    []byte
+	open atomic.Int32
+}
+
+// released reports whether every reader handed out has been closed.
+func (sb *sharedBody) released() bool { return sb.open.Load() == 0 }
+
+// reader is a new reader of the body, counted open until closed.
+func (sb *sharedBody) reader() io.ReadCloser {
+	sb.open.Add(1)
+	r := &bodyReader{sb: sb}
+	r.Reset(sb.b)
+	return r
+}
+
+// bodyReader is one reader of a sharedBody.
+type bodyReader struct {
+	bytes.Reader
+	sb     *sharedBody
+	closed atomic.Bool
+}
+
+// Close counts the reader closed (once).
+func (r *bodyReader) Close() error {
+	if r.closed.CompareAndSwap(false, true) {
+		r.sb.open.Add(-1)
 	}
 	return nil
 }

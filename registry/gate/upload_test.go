@@ -5,7 +5,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -223,10 +230,157 @@ func TestRecordParserOddLinesAsUnmarshal(t *testing.T) {
 	}
 }
 
+// API.md "Gate agent" (POST /api/v1/blocklist/checks): the body the agent
+// sends is the bytes json.Marshal writes for checkBatch: any device name
+// (non-ASCII, quotes, <, >, &, U+2028, controls), no records ([]) or nil
+// (null), instants in UTC across seconds and in other zones, any version;
+// an instant RFC 3339 cannot write is an error as with json.Marshal. One
+// encoder for every batch, as uploadFile uses it across parts.
+func TestBatchEncoderIsMarshal(t *testing.T) {
+	sp, _ := time.LoadLocation("America/Sao_Paulo")
+	base := time.Date(2025, 6, 10, 23, 59, 59, 0, time.UTC)
+	var recs []batchRecord
+	for i, at := range []time.Time{base, base, base.Add(1), base.Add(120 * time.Millisecond), base.Add(999999999), base.Add(time.Second),
+		base.Add(time.Second + 5), base.Add(-time.Hour), time.Unix(0, 0).UTC(), time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC), base.In(sp), base.Add(7).In(time.FixedZone("", -(2*3600 + 30*60))),
+		base.Local(), {}} {
+		recs = append(recs, batchRecord{CPF: []string{"52998224725", `5"2<9>&\`, "52998224725é\u2028", ""}[i%4], CheckedAt: at,
+			Version: []int64{0, 7, -1, math.MaxInt64, math.MinInt64}[i%5], Blocked: i%2 == 1})
+	}
+	var enc batchEncoder
+	for _, body := range []checkBatch{
+		{BatchID: "00000001749580000000000000-0123abcd", Device: "portao-1", Records: []batchRecord{}},
+		{BatchID: "x.0", Device: "Portão Norte <1> & \"2\"\n\t\u2028\x01\xff", Records: nil},
+		{BatchID: "x.1", Device: "portao-1", Records: recs[:1]},
+		{BatchID: "x.2", Device: "Maracanã — Setor Sul", Records: recs},
+		{BatchID: "", Device: "", Records: recs[5:9]},
+	} {
+		want, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := enc.append([]byte("x"), &body)
+		if err != nil || string(got) != "x"+string(want) {
+			t.Errorf("%v\n got %s\nwant %s", err, got, want)
+		}
+	}
+	for _, at := range []time.Time{time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2025, 1, 1, 0, 0, 0, 0, time.FixedZone("", 24*3600))} {
+		body := checkBatch{BatchID: "x", Records: []batchRecord{{CheckedAt: at}}}
+		if _, err := json.Marshal(body); err == nil {
+			t.Fatalf("json.Marshal wrote %v", at)
+		}
+		if b, err := enc.append(nil, &body); err == nil {
+			t.Errorf("%v: written %s", at, b)
+		}
+	}
+}
+
+// Issue 20 §5 and API.md (POST /api/v1/blocklist/checks in batches,
+// idempotent by batch_id): uploadFile sends a spool of 25,000 lines, with a
+// line cut by a crash and lines of another form among them, in three parts
+// "<id>.0", "<id>.1", "<id>.2" whose bodies are the bytes json.Marshal
+// writes for the records json.Unmarshal reads (each with the court's
+// version), with one buffer and one records slice for the parts; a second
+// upload sends nothing (the parts' marks).
+func TestUploadFileSendsWhatEncodingJSONWould(t *testing.T) {
+	var mu sync.Mutex
+	var got [][]byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, err := io.ReadAll(r.Body)
+		if err != nil || r.ContentLength != int64(len(b)) || r.Header.Get("Authorization") != "Bearer tok" {
+			t.Errorf("request: %v, length %d of %d, %q", err, r.ContentLength, len(b), r.Header.Get("Authorization"))
+		}
+		mu.Lock()
+		got = append(got, b)
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	c := &Court{URL: srv.URL, Token: "tok", Client: srv.Client(),
+		state: &courtState{court: "26.0100", entries: newEntryIndex("26.0100", 0), upcoming: map[int64]Entry{}, upIndex: newEntryIndex("26.0100", 0)}}
+	a := &Agent{Config: Config{Device: "Portão Norte <1>"}}
+
+	spool := benchSpool(25_000)
+	odd := []string{
+		`{"checked_at":"2025-06-10T18:00:00Z","cpf":"11144477735","blocked":true,"versions":{"26.0100":3}}` + "\n",
+		`{"cpf":"11144477735","checked_at":"2025-06-10T15:00:00.5-03:00","blocked":false,"versions":{"26.0100":4}}` + "\n",
+		`{"cpf":"1114447\u00377735","checked_at":"2025-06-10T18:00:00Z","blocked":false,"versions":{"19.0001":4}}` + "\n",
+	}
+	lines := strings.SplitAfter(string(spool), "\n")
+	lines = append(lines[:7000], append(odd, lines[7000:]...)...)
+	file := strings.Join(lines, "") + `{"cpf":"52998224725","checked_at":"2025-06-1` // cut by a crash
+	n := filepath.Join(t.TempDir(), "00000001749580000000000000-0123abcd.jsonl")
+	if err := os.WriteFile(n, []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var want [][]byte
+	sc := bufio.NewScanner(strings.NewReader(file))
+	body := checkBatch{Device: a.Config.Device, Records: []batchRecord{}}
+	part := func() {
+		body.BatchID = fmt.Sprintf("00000001749580000000000000-0123abcd.%d", len(want))
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, body.Records = append(want, b), []batchRecord{}
+	}
+	for sc.Scan() {
+		if r, ok := unmarshalRecord(sc.Bytes(), "26.0100"); ok {
+			body.Records = append(body.Records, r)
+		}
+		if len(body.Records) == MaxCheckBatch {
+			part()
+		}
+	}
+	part()
+	if len(want) != 3 || !bytes.Contains(want[0], []byte(`"cpf":"11144477735","checked_at":"2025-06-10T15:00:00.5-03:00","version":4`)) {
+		t.Fatalf("the expected parts: %d", len(want))
+	}
+	for round := range 2 {
+		if err := a.uploadFile(t.Context(), c, n, "00000001749580000000000000-0123abcd", true); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		if len(got) != len(want) {
+			t.Fatalf("round %d: %d parts sent, want %d", round, len(got), len(want))
+		}
+		for i := range want {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Errorf("part %d: %d bytes, want %d (%.200s…)", i, len(got[i]), len(want[i]), got[i])
+			}
+		}
+		mu.Unlock()
+	}
+}
+
+// The bytes of a body are written over only once the transport closed
+// every reader of them (sharedBody.released): after a request the court
+// read whole, it has; a reader closed twice counts once.
+func TestPostChecksReleasesTheBodyOnceClosed(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.Copy(io.Discard, r.Body) }))
+	defer srv.Close()
+	c := &Court{URL: srv.URL, Client: srv.Client()}
+	body := &sharedBody{b: bytes.Repeat([]byte("x"), 1<<20)}
+	if err := c.postChecks(t.Context(), body); err != nil || !body.released() {
+		t.Fatalf("released %v, %v", body.released(), err)
+	}
+	sb := &sharedBody{b: body.b}
+	r1, r2 := sb.reader(), sb.reader()
+	_ = r1.Close()
+	_ = r1.Close()
+	if sb.released() {
+		t.Fatal("released with a reader open")
+	}
+	_ = r2.Close()
+	if !sb.released() {
+		t.Fatalf("%d readers open, want 0", sb.open.Load())
+	}
+}
+
 // Issue 20, "Speed": the gate agent's upload reads every spool line and
 // encodes the batch body while the gate answers checks on the same CPUs.
 // BenchmarkUploadParse reads 10,000 lines (one part) as uploadFile does and
-// encodes the body (hand: recordParser and json.Marshal; encoding_json:
+// encodes the body (hand: recordParser and batchEncoder; encoding_json:
 // json.Unmarshal and json.Marshal, as uploadFile did before); reported per
 // record.
 //
@@ -236,19 +390,23 @@ func BenchmarkUploadParse(b *testing.B) {
 	spool := benchSpool(n)
 	b.Run("hand", func(b *testing.B) {
 		b.SetBytes(int64(len(spool)))
+		var enc batchEncoder
+		var buf []byte
+		records := []batchRecord{}
 		for range b.N {
 			sc := bufio.NewScanner(bytes.NewReader(spool))
 			p := recordParser{court: "26.0100"}
-			body := checkBatch{BatchID: "x", Device: "portao-1", Records: []batchRecord{}}
+			body := checkBatch{BatchID: "x", Device: "portao-1", Records: records[:0]}
 			for sc.Scan() {
 				if r, ok := p.record(sc.Bytes()); ok {
 					body.Records = append(body.Records, r)
 				}
 			}
-			if len(body.Records) != n {
-				b.Fatalf("%d records", len(body.Records))
+			if records = body.Records; len(records) != n {
+				b.Fatalf("%d records", len(records))
 			}
-			if _, err := json.Marshal(body); err != nil {
+			var err error
+			if buf, err = enc.append(buf[:0], &body); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -260,10 +260,6 @@ type batchRecord struct {
 // checks. Any other line is read by json.Unmarshal, as before.
 type recordParser struct {
 	court string
-
-	second [19]byte // the last date and time to the second read by hand
-	unix   int64    // second's Unix seconds
-	have   bool     // second and unix are set
 }
 
 // record reads line as a Record and returns its record for the court;
@@ -283,11 +279,11 @@ func (p *recordParser) record(line []byte) (batchRecord, bool) {
 //
 //	{"cpf":"…","checked_at":"2025-06-10T18:00:00.12Z","blocked":false,"versions":{"26.0100":7,…}}
 //
-// its strings of printable ASCII without escapes, the instant in UTC with
-// at most nine digits of fraction, versions null or an object of int64s,
-// no spaces; it reads what json.Unmarshal reads (tested), the version of a
-// court named twice being the last. Else false, and s is left to
-// json.Unmarshal.
+// its strings of printable ASCII without escapes (the instant read by
+// time.Time's own UnmarshalJSON, as json.Unmarshal reads it), versions null
+// or an object of int64s, no spaces; it reads what json.Unmarshal reads
+// (tested), the version of a court named twice being the last. Else false,
+// and s is left to json.Unmarshal.
 func (p *recordParser) exact(s []byte) (r batchRecord, ok bool) {
 	const (
 		cpfKey      = `{"cpf":"`
@@ -304,11 +300,12 @@ func (p *recordParser) exact(s []byte) (r batchRecord, ok bool) {
 		return r, false
 	}
 	cpf := s[:n]
-	s = s[n+len(atKey):]
-	if r.CheckedAt, n = p.instant(s); n == 0 || !bytes.HasPrefix(s[n:], []byte(blockedKey)) {
+	s = s[n+len(atKey)-1:] // from the instant's opening quote
+	n = plainString(s[1:])
+	if n < 0 || r.CheckedAt.UnmarshalJSON(s[:n+2]) != nil || !bytes.HasPrefix(s[n+1:], []byte(blockedKey)) {
 		return r, false
 	}
-	s = s[n+len(blockedKey):]
+	s = s[n+1+len(blockedKey):]
 	switch {
 	case bytes.HasPrefix(s, []byte("true")):
 		r.Blocked, s = true, s[4:]
@@ -406,80 +403,6 @@ func jsonInt64(s []byte) (v int64, n int) {
 		return int64(u), n
 	}
 	return 0, 0
-}
-
-// instant reads at the start of s a UTC instant as appendInstant writes it
-// ("2025-06-10T18:00:00.12Z": exactly the digits, at most nine of
-// fraction), the value json.Unmarshal reads from it (tested); n is its
-// length, 0 for another form (an offset, a fraction of ten digits or more),
-// left to json.Unmarshal. The date and time to the second are converted
-// once for the lines of that second.
-func (p *recordParser) instant(s []byte) (t time.Time, n int) {
-	if len(s) < 20 {
-		return t, 0
-	}
-	if !p.have || !bytes.Equal(s[:19], p.second[:]) {
-		num := func(i, j, lo, hi int) int {
-			v := 0
-			for _, c := range s[i:j] {
-				if c < '0' || c > '9' {
-					return -1
-				}
-				v = v*10 + int(c-'0')
-			}
-			if v < lo || v > hi {
-				return -1
-			}
-			return v
-		}
-		y, mo := num(0, 4, 0, 9999), num(5, 7, 1, 12)
-		if y < 0 || mo < 0 {
-			return t, 0
-		}
-		d, h, mi, sec := num(8, 10, 1, daysIn(y, mo)), num(11, 13, 0, 23), num(14, 16, 0, 59), num(17, 19, 0, 59)
-		if d < 0 || h < 0 || mi < 0 || sec < 0 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
-			return t, 0
-		}
-		p.unix = time.Date(y, time.Month(mo), d, h, mi, sec, 0, time.UTC).Unix()
-		copy(p.second[:], s[:19])
-		p.have = true
-	}
-	n = 19
-	ns := 0
-	if s[n] == '.' {
-		n++
-		for ; n < len(s) && s[n] >= '0' && s[n] <= '9'; n++ {
-			if n == 29 {
-				return t, 0 // ten digits or more
-			}
-			ns = ns*10 + int(s[n]-'0')
-		}
-		if n == 20 {
-			return t, 0
-		}
-		for k := n; k < 29; k++ {
-			ns *= 10
-		}
-	}
-	if n >= len(s) || s[n] != 'Z' {
-		return t, 0
-	}
-	return time.Unix(p.unix, int64(ns)).UTC(), n + 1
-}
-
-// daysIn is the number of days of month mo of year y (proleptic
-// Gregorian, as package time counts them).
-func daysIn(y, mo int) int {
-	switch mo {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
 }
 
 // batchEncoder writes the bodies of POST /api/v1/blocklist/checks for one
@@ -597,7 +520,6 @@ func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bo
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	p := recordParser{court: c.Status().Court}
 	var enc batchEncoder
-	var buf []byte             // the body, reused by the parts when the transport gave it back
 	records := []batchRecord{} // the part's records, reused by the parts
 	for i, more := 0, true; more; i++ {
 		body := checkBatch{BatchID: id, Device: a.Config.Device, Records: records[:0]}
@@ -624,18 +546,13 @@ func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bo
 		if _, err := os.Stat(mark); err == nil {
 			continue
 		}
-		b, err := enc.append(buf[:0], &body)
+		// A new buffer for each part: the transport may still read the
+		// last one after Do returned.
+		b, err := enc.append(make([]byte, 0, 100*len(body.Records)+200), &body)
 		if err != nil {
 			return err
 		}
-		sb := &sharedBody{b: b}
-		err = c.postChecks(ctx, sb)
-		if sb.released() {
-			buf = b
-		} else {
-			buf = nil // the transport may still read it
-		}
-		if errors.Is(err, errBatchConflict) {
+		if err := c.postChecks(ctx, b); errors.Is(err, errBatchConflict) {
 			// Kept on disk as <batch>.<court key>[.<part>].conflict (not
 			// sent again: the outbox sends *.jsonl), and marked done.
 			_ = os.Link(n, strings.TrimSuffix(mark, ".sent")+".conflict")
@@ -671,17 +588,13 @@ func countLines(n string) (int, error) {
 }
 
 // postChecks sends body (a checkBatch as JSON) to the court.
-func (c *Court) postChecks(ctx context.Context, body *sharedBody) error {
+func (c *Court) postChecks(ctx context.Context, body []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL+"/api/v1/blocklist/checks", body.reader())
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL+"/api/v1/blocklist/checks", bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
-	// What NewRequest sets for a *bytes.Reader (a length, not chunks; a
-	// body again for a redirect or a retry).
-	req.ContentLength = int64(len(body.b))
-	req.GetBody = func() (io.ReadCloser, error) { return body.reader(), nil }
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+c.Token)
 	resp, err := c.Client.Do(req)
@@ -695,41 +608,6 @@ func (c *Court) postChecks(ctx context.Context, body *sharedBody) error {
 	}
 	if resp.StatusCode/100 != 2 {
 		return fmt.Errorf("gate: POST /api/v1/blocklist/checks: %s", resp.Status)
-	}
-	return nil
-}
-
-// sharedBody is a request body whose bytes the caller writes over for the
-// next request once released: it hands out readers of them and counts
-// those not yet closed (an http.RoundTripper may read and close a request's
-// body after RoundTrip returns).
-type sharedBody struct {
-	b    []byte
-	open atomic.Int32
-}
-
-// released reports whether every reader handed out has been closed.
-func (sb *sharedBody) released() bool { return sb.open.Load() == 0 }
-
-// reader is a new reader of the body, counted open until closed.
-func (sb *sharedBody) reader() io.ReadCloser {
-	sb.open.Add(1)
-	r := &bodyReader{sb: sb}
-	r.Reset(sb.b)
-	return r
-}
-
-// bodyReader is one reader of a sharedBody.
-type bodyReader struct {
-	bytes.Reader
-	sb     *sharedBody
-	closed atomic.Bool
-}
-
-// Close counts the reader closed (once).
-func (r *bodyReader) Close() error {
-	if r.closed.CompareAndSwap(false, true) {
-		r.sb.open.Add(-1)
 	}
 	return nil
 }

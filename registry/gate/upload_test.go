@@ -101,7 +101,7 @@ func TestRecordParserReadsAppendRecordLinesAsUnmarshal(t *testing.T) {
 		}
 	}
 	// Not the form appendRecord writes for a check (strings it escapes,
-	// another zone): json.Unmarshal reads them.
+	// another zone): read as json.Unmarshal reads them.
 	p := recordParser{court: "26.0100"}
 	for _, r := range []Record{
 		{CPF: `5299822472"5`, CheckedAt: base, Versions: versions[0]},
@@ -112,9 +112,6 @@ func TestRecordParserReadsAppendRecordLinesAsUnmarshal(t *testing.T) {
 		{CPF: "52998224725", CheckedAt: base.Add(5).In(time.FixedZone("", 5*3600+30*60)), Versions: versions[1]},
 	} {
 		line := bytes.TrimSuffix(appendRecord(nil, &r), []byte("\n"))
-		if _, ok := p.exact(line); ok {
-			t.Errorf("%s read by hand", line)
-		}
 		got, ok := p.record(line)
 		want, wok := unmarshalRecord(line, "26.0100")
 		if !ok || !wok || !sameRecord(got, want) {
@@ -212,7 +209,9 @@ func TestRecordParserOddLinesAsUnmarshal(t *testing.T) {
 		if ok != wok || !sameRecord(got, want) {
 			t.Errorf("%s\n got %+v %v\nwant %+v %v", c.line, got, ok, want, wok)
 		}
-		if _, fast := p.exact([]byte(c.line)); fast != c.fast {
+		// The instant is time.Time's own UnmarshalJSON on either path, so a
+		// form of it other than appendInstant's may be read by hand too.
+		if _, fast := p.exact([]byte(c.line)); (c.fast && !fast) || (fast && !wok) {
 			t.Errorf("%s: read by hand %v, want %v", c.line, fast, c.fast)
 		}
 		// Cut at every byte (a crash in the middle of a write), after a
@@ -350,30 +349,6 @@ func TestUploadFileSendsWhatEncodingJSONWould(t *testing.T) {
 			}
 		}
 		mu.Unlock()
-	}
-}
-
-// The bytes of a body are written over only once the transport closed
-// every reader of them (sharedBody.released): after a request the court
-// read whole, it has; a reader closed twice counts once.
-func TestPostChecksReleasesTheBodyOnceClosed(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.Copy(io.Discard, r.Body) }))
-	defer srv.Close()
-	c := &Court{URL: srv.URL, Client: srv.Client()}
-	body := &sharedBody{b: bytes.Repeat([]byte("x"), 1<<20)}
-	if err := c.postChecks(t.Context(), body); err != nil || !body.released() {
-		t.Fatalf("released %v, %v", body.released(), err)
-	}
-	sb := &sharedBody{b: body.b}
-	r1, r2 := sb.reader(), sb.reader()
-	_ = r1.Close()
-	_ = r1.Close()
-	if sb.released() {
-		t.Fatal("released with a reader open")
-	}
-	_ = r2.Close()
-	if !sb.released() {
-		t.Fatalf("%d readers open, want 0", sb.open.Load())
 	}
 }
 

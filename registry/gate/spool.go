@@ -117,6 +117,14 @@ type secondText struct {
 	text [19]byte
 }
 
+// set makes st the text of t's second; false when it is not 19 bytes (a
+// year outside 0000..9999).
+func (st *secondText) set(t time.Time) bool {
+	st.unix = t.Unix()
+	f := t.Truncate(time.Second).AppendFormat(st.text[:0], "2006-01-02T15:04:05")
+	return len(f) == len(st.text)
+}
+
 var lastSecond atomic.Pointer[secondText]
 
 // appendInstant appends t as t.AppendFormat(b, time.RFC3339Nano) does
@@ -127,17 +135,22 @@ func appendInstant(b []byte, t time.Time) []byte {
 	if t.Location() != time.UTC {
 		return t.AppendFormat(b, time.RFC3339Nano)
 	}
-	sec := t.Unix()
 	st := lastSecond.Load()
-	if st == nil || st.unix != sec {
-		st = &secondText{unix: sec}
-		if f := t.Truncate(time.Second).AppendFormat(st.text[:0], "2006-01-02T15:04:05"); len(f) != len(st.text) {
-			return t.AppendFormat(b, time.RFC3339Nano) // a year outside 0000..9999
+	if st == nil || st.unix != t.Unix() {
+		st = new(secondText)
+		if !st.set(t) {
+			return t.AppendFormat(b, time.RFC3339Nano)
 		}
 		lastSecond.Store(st)
 	}
-	b = append(b, st.text[:]...)
-	if ns := t.Nanosecond(); ns != 0 {
+	return appendFractionZ(append(b, st.text[:]...), t.Nanosecond())
+}
+
+// appendFractionZ appends the fraction of a second of ns nanoseconds as
+// time.RFC3339Nano writes it (".12", trailing zeros dropped; nothing for
+// 0), and Z.
+func appendFractionZ(b []byte, ns int) []byte {
+	if ns != 0 {
 		var d [10]byte
 		d[0] = '.'
 		for i := 9; i >= 1; i-- {
@@ -239,6 +252,222 @@ type batchRecord struct {
 	Blocked   bool      `json:"blocked"`
 }
 
+// recordParser reads the lines of a spool file for the upload to one court
+// (court, its code: the version a record carries is that court's). A line
+// of exactly the form appendRecord writes is read by hand (exact):
+// json.Unmarshal into Record, with a map of the versions, had been most of
+// an upload's cost (BenchmarkUploadParse), on the CPUs that answer the
+// checks. Any other line is read by json.Unmarshal, as before.
+type recordParser struct {
+	court string
+}
+
+// record reads line as a Record and returns its record for the court;
+// false for a line that is not a Record (a line cut by a crash).
+func (p *recordParser) record(line []byte) (batchRecord, bool) {
+	if r, ok := p.exact(line); ok {
+		return r, true
+	}
+	var r Record
+	if json.Unmarshal(line, &r) != nil {
+		return batchRecord{}, false
+	}
+	return batchRecord{CPF: r.CPF, CheckedAt: r.CheckedAt, Version: r.Versions[p.court], Blocked: r.Blocked}, true
+}
+
+// exact reads s when it is exactly of the form appendRecord writes:
+//
+//	{"cpf":"…","checked_at":"2025-06-10T18:00:00.12Z","blocked":false,"versions":{"26.0100":7,…}}
+//
+// its strings of printable ASCII without escapes (the instant read by
+// time.Time's own UnmarshalJSON, as json.Unmarshal reads it), versions null
+// or an object of int64s, no spaces; it reads what json.Unmarshal reads
+// (tested), the version of a court named twice being the last. Else false,
+// and s is left to json.Unmarshal.
+func (p *recordParser) exact(s []byte) (r batchRecord, ok bool) {
+	const (
+		cpfKey      = `{"cpf":"`
+		atKey       = `","checked_at":"`
+		blockedKey  = `","blocked":`
+		versionsKey = `,"versions":`
+	)
+	if !bytes.HasPrefix(s, []byte(cpfKey)) {
+		return r, false
+	}
+	s = s[len(cpfKey):]
+	n := plainString(s)
+	if n < 0 || !bytes.HasPrefix(s[n:], []byte(atKey)) {
+		return r, false
+	}
+	cpf := s[:n]
+	s = s[n+len(atKey)-1:] // from the instant's opening quote
+	n = plainString(s[1:])
+	if n < 0 || r.CheckedAt.UnmarshalJSON(s[:n+2]) != nil || !bytes.HasPrefix(s[n+1:], []byte(blockedKey)) {
+		return r, false
+	}
+	s = s[n+1+len(blockedKey):]
+	switch {
+	case bytes.HasPrefix(s, []byte("true")):
+		r.Blocked, s = true, s[4:]
+	case bytes.HasPrefix(s, []byte("false")):
+		s = s[5:]
+	default:
+		return r, false
+	}
+	if !bytes.HasPrefix(s, []byte(versionsKey)) {
+		return r, false
+	}
+	s = s[len(versionsKey):]
+	if bytes.HasPrefix(s, []byte("null")) {
+		s = s[4:]
+	} else {
+		if len(s) < 2 || s[0] != '{' {
+			return r, false
+		}
+		s = s[1:]
+		for first := true; len(s) > 0 && s[0] != '}'; first = false {
+			if !first {
+				if s[0] != ',' {
+					return r, false
+				}
+				s = s[1:]
+			}
+			if len(s) == 0 || s[0] != '"' {
+				return r, false
+			}
+			s = s[1:]
+			n := plainString(s)
+			if n < 0 || len(s) < n+2 || s[n+1] != ':' {
+				return r, false
+			}
+			key := s[:n]
+			s = s[n+2:]
+			v, m := jsonInt64(s)
+			if m == 0 {
+				return r, false
+			}
+			s = s[m:]
+			if string(key) == p.court {
+				r.Version = v
+			}
+		}
+		if len(s) == 0 {
+			return r, false
+		}
+		s = s[1:] // the object's }
+	}
+	if len(s) != 1 || s[0] != '}' {
+		return r, false
+	}
+	r.CPF = string(cpf)
+	return r, true
+}
+
+// plainString is the length of the JSON string's content at the start of
+// s up to its closing quote, when every byte of it is printable ASCII other
+// than a backslash (what json.Unmarshal takes as it is); else -1.
+func plainString(s []byte) int {
+	for i, c := range s {
+		switch {
+		case c == '"':
+			return i
+		case c < 0x20 || c >= 0x7f || c == '\\':
+			return -1
+		}
+	}
+	return -1
+}
+
+// jsonInt64 reads the JSON number at the start of s when it is an integer
+// (no fraction, no exponent, no leading zero) that fits an int64, as
+// json.Unmarshal reads it into one; n is its length, 0 for anything else.
+func jsonInt64(s []byte) (v int64, n int) {
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		n = 1
+	}
+	start := n
+	var u uint64
+	for ; n < len(s) && s[n] >= '0' && s[n] <= '9'; n++ {
+		if n-start == 19 {
+			return 0, 0 // more than int64's digits
+		}
+		u = u*10 + uint64(s[n]-'0')
+	}
+	switch {
+	case n == start, s[start] == '0' && n > start+1:
+		return 0, 0
+	case neg && u <= 1<<63:
+		return int64(-u), n
+	case !neg && u < 1<<63:
+		return int64(u), n
+	}
+	return 0, 0
+}
+
+// batchEncoder writes the bodies of POST /api/v1/blocklist/checks for one
+// upload, the instants' date and time to the second formatted once a
+// second in a cache of its own (appendInstant's is the checks': the old
+// instants of an upload would displace it).
+type batchEncoder struct {
+	sec  secondText
+	have bool // sec is set
+}
+
+// append appends body as json.Marshal writes it (tested); an error, as
+// json.Marshal's, for an instant that RFC 3339 cannot write (a year
+// outside 0000..9999, a zone offset of 24 hours or more).
+func (e *batchEncoder) append(b []byte, body *checkBatch) ([]byte, error) {
+	b = append(b, `{"batch_id":`...)
+	b = appendJSONString(b, body.BatchID)
+	b = append(b, `,"device":`...)
+	b = appendJSONString(b, body.Device)
+	b = append(b, `,"records":`...)
+	if body.Records == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range body.Records {
+			r := &body.Records[i]
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"cpf":`...)
+			b = appendJSONString(b, r.CPF)
+			b = append(b, `,"checked_at":`...)
+			var err error
+			if b, err = e.instant(b, r.CheckedAt); err != nil {
+				return b, err
+			}
+			b = append(b, `,"version":`...)
+			b = strconv.AppendInt(b, r.Version, 10)
+			b = append(b, `,"blocked":`...)
+			b = strconv.AppendBool(b, r.Blocked)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
+}
+
+// instant appends t as t.MarshalJSON writes it, by hand in UTC.
+func (e *batchEncoder) instant(b []byte, t time.Time) ([]byte, error) {
+	if t.Location() == time.UTC {
+		if !e.have || e.sec.unix != t.Unix() {
+			e.have = e.sec.set(t)
+		}
+		if e.have {
+			b = append(append(b, '"'), e.sec.text[:]...)
+			return append(appendFractionZ(b, t.Nanosecond()), '"'), nil
+		}
+	}
+	j, err := t.MarshalJSON()
+	if err != nil {
+		return b, fmt.Errorf("gate: checked_at: %w", err)
+	}
+	return append(b, j...), nil
+}
+
 // Upload sends every waiting batch to every court (POST
 // /api/v1/blocklist/checks with the club token; uploadFile), each record
 // with that court's version; a batch leaves the outbox once every court
@@ -286,12 +515,14 @@ func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bo
 		return err
 	}
 	defer f.Close()
-	st := c.Status()
 	key := KeyID([]byte(c.URL))
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	p := recordParser{court: c.Status().Court}
+	var enc batchEncoder
+	records := []batchRecord{} // the part's records, reused by the parts
 	for i, more := 0, true; more; i++ {
-		body := checkBatch{BatchID: id, Device: a.Config.Device, Records: []batchRecord{}}
+		body := checkBatch{BatchID: id, Device: a.Config.Device, Records: records[:0]}
 		mark := n + "." + key + ".sent"
 		if parts {
 			body.BatchID, mark = fmt.Sprintf("%s.%d", id, i), fmt.Sprintf("%s.%s.%d.sent", n, key, i)
@@ -301,11 +532,11 @@ func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bo
 				more = false
 				break
 			}
-			var r Record
-			if json.Unmarshal(sc.Bytes(), &r) == nil { // a line cut by a crash is skipped
-				body.Records = append(body.Records, batchRecord{CPF: r.CPF, CheckedAt: r.CheckedAt, Version: r.Versions[st.Court], Blocked: r.Blocked})
+			if r, ok := p.record(sc.Bytes()); ok { // a line cut by a crash is skipped
+				body.Records = append(body.Records, r)
 			}
 		}
+		records = body.Records
 		if err := sc.Err(); err != nil {
 			return err
 		}
@@ -315,7 +546,13 @@ func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bo
 		if _, err := os.Stat(mark); err == nil {
 			continue
 		}
-		if err := c.postChecks(ctx, body); errors.Is(err, errBatchConflict) {
+		// A new buffer for each part: the transport may still read the
+		// last one after Do returned.
+		b, err := enc.append(make([]byte, 0, 100*len(body.Records)+200), &body)
+		if err != nil {
+			return err
+		}
+		if err := c.postChecks(ctx, b); errors.Is(err, errBatchConflict) {
 			// Kept on disk as <batch>.<court key>[.<part>].conflict (not
 			// sent again: the outbox sends *.jsonl), and marked done.
 			_ = os.Link(n, strings.TrimSuffix(mark, ".sent")+".conflict")
@@ -350,14 +587,11 @@ func countLines(n string) (int, error) {
 	}
 }
 
-func (c *Court) postChecks(ctx context.Context, body checkBatch) error {
-	b, err := json.Marshal(body)
-	if err != nil {
-		return err
-	}
+// postChecks sends body (a checkBatch as JSON) to the court.
+func (c *Court) postChecks(ctx context.Context, body []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL+"/api/v1/blocklist/checks", bytes.NewReader(b))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL+"/api/v1/blocklist/checks", bytes.NewReader(body))
 	if err != nil {
 		return err
 	}

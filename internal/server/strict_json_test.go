@@ -2,7 +2,10 @@ package server
 
 import (
 	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
+	"time"
 )
 
 // duplicateKey names the first key written twice, by its path with array
@@ -26,6 +29,84 @@ func TestDuplicateKeyPath(t *testing.T) {
 		}
 		if got := duplicateKey([]byte(c.body), tree); got != c.want {
 			t.Errorf("%s: %q, want %q", c.body, got, c.want)
+		}
+	}
+}
+
+// fastIn is a body type for TestStrictFastReadsAsEncodingJSON: nested
+// structs and slices, a pointer, an instant, a type that reads itself.
+type fastIn struct {
+	ID      string     `json:"batch_id"`
+	Count   int        `json:"count"`
+	Note    *string    `json:"note"`
+	Records []fastRec  `json:"records"`
+	Day     upperText  `json:"day"`
+	Extra   any        `json:"extra"`
+	When    *time.Time `json:"when"`
+}
+
+type fastRec struct {
+	CPF       string    `json:"cpf"`
+	CheckedAt time.Time `json:"checked_at"`
+	Blocked   bool      `json:"blocked"`
+}
+
+// upperText reads a JSON string in upper case.
+type upperText string
+
+func (u *upperText) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*u = upperText(strings.ToUpper(s))
+	return nil
+}
+
+// The one-pass reading takes a body only when it keeps every rule of
+// BindJSON, and then reads what encoding/json reads; any body that breaks
+// one (or might) is left to the passes that name the field.
+func TestStrictFastReadsAsEncodingJSON(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		fast bool
+	}{
+		{`{"batch_id":"b1","count":3,"note":"n","records":[{"cpf":"46881973659","checked_at":"2026-12-01T18:00:00.123456789Z","blocked":true}],"day":"seg","extra":{"a":[1,"x",null]},"when":"2026-12-01T15:00:00-03:00"}`, true},
+		{`  {"batch_id":"b1","records":[],"note":null,"when":null}`, true},
+		{`{}`, true},
+		{`{"batch_id":"b1","batch_id":"b2"}`, false},         // a key twice
+		{`{"batch_id":"b1","b\u0061tch_id":"b2"}`, false},    // the same key, escaped
+		{`{"records":[{"cpf":"1","cpf":"2"}]}`, false},       // nested
+		{`{"batch_id":"b1","nickname":"x"}`, false},          // unknown
+		{`{"BATCH_ID":"b1"}`, false},                         // another case
+		{`{"records":[{"cpf":"1","Blocked":true}]}`, false},  // nested, another case
+		{`{"count":"3"}`, false},                             // wrong type
+		{`{"count":1.5}`, false},                             // not an integer
+		{`{"count":1e400}`, false},                           // out of range
+		{`{"records":[{"checked_at":"01/12/2026"}]}`, false}, // not RFC 3339
+		{`{"day":7}`, false},                                 // the type refuses it
+		{`{"note":"a\u0000b"}`, false},                       // NUL
+		{`{"extra":"\u0000"}`, false},                        // NUL in any
+		{`null`, false},                                      // not an object
+		{`[{"batch_id":"b1"}]`, false},                       // not an object
+		{`{"batch_id":"b1"} {"count":2}`, false},             // two values
+		{`{"batch_id":"b1"`, false},                          // cut
+	} {
+		var got fastIn
+		fast := strictFast([]byte(c.body), &got)
+		if fast != c.fast {
+			t.Errorf("%s: read in one pass %v, want %v", c.body, fast, c.fast)
+			continue
+		}
+		if !fast {
+			continue
+		}
+		var want fastIn
+		if err := json.Unmarshal([]byte(c.body), &want); err != nil {
+			t.Fatalf("%s: encoding/json: %v", c.body, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n one pass %#v\nencoding/json %#v", c.body, got, want)
 		}
 	}
 }

@@ -419,7 +419,7 @@ var (
 	descUpcoming = prometheus.NewDesc("gate_court_upcoming", "Entries held that start within 7 days (GET /status upcoming).", []string{"court", "url"}, nil)
 	descStore    = prometheus.NewDesc("gate_court_store_error", "1 when part of the court's stored copy could not be used at start (set aside as *.refused; GET /status store_error).", []string{"court", "url"}, nil)
 	descError    = prometheus.NewDesc("gate_court_error", "1 when the last contact with the court failed or was refused.", []string{"court", "url"}, nil)
-	descSpool    = prometheus.NewDesc("gate_spooled_checks", "Check records waiting to be sent.", nil, nil)
+	descSpool    = prometheus.NewDesc("gate_spooled_checks", "Check records not yet taken by every court (buffered, in the spool file or in the outbox).", nil, nil)
 )
 
 func (c *courtCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -445,7 +445,7 @@ func (c *courtCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 		ch <- prometheus.MustNewConstMetric(descStore, prometheus.GaugeValue, e, s.Court, s.URL)
 	}
-	ch <- prometheus.MustNewConstMetric(descSpool, prometheus.GaugeValue, float64(c.a.spool.Pending()))
+	ch <- prometheus.MustNewConstMetric(descSpool, prometheus.GaugeValue, float64(c.a.spool.Waiting()))
 }
 
 // Handler serves GET /check/{cpf}, GET /status and GET /metrics. A CPF

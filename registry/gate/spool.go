@@ -53,6 +53,8 @@ type Spool struct {
 	mu      sync.Mutex
 	buf     []byte
 	pending int
+
+	outboxLines atomic.Int64 // lines of the outbox's batches, as Upload last counted them
 }
 
 // Append adds r to the spool as one JSON line (the form of Record), written
@@ -203,6 +205,13 @@ func (s *Spool) Pending() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.pending
+}
+
+// Waiting is the number of check records not yet taken by every court:
+// Pending, and the lines of the batches in the outbox (counted by each
+// Upload: a batch of an earlier run counts from the first Upload).
+func (s *Spool) Waiting() int {
+	return s.Pending() + int(s.outboxLines.Load())
 }
 
 func (s *Spool) outbox() string { return filepath.Join(filepath.Dir(s.Path), "outbox") }
@@ -480,11 +489,17 @@ func (a *Agent) Upload(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, n := range names {
-		lines, err := countLines(n)
-		if err != nil {
+	counts := make([]int, len(names))
+	total := 0
+	for i, n := range names {
+		if counts[i], err = countLines(n); err != nil {
 			return err
 		}
+		total += counts[i]
+	}
+	a.spool.outboxLines.Store(int64(total))
+	for i, n := range names {
+		lines := counts[i]
 		id := strings.TrimSuffix(filepath.Base(n), ".jsonl")
 		all := true
 		for _, c := range a.Courts {
@@ -500,6 +515,7 @@ func (a *Agent) Upload(ctx context.Context) error {
 			_ = os.Remove(m)
 		}
 		_ = os.Remove(n)
+		a.spool.outboxLines.Add(-int64(lines))
 	}
 	return nil
 }

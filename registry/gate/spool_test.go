@@ -3,6 +3,9 @@ package gate_test
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -40,5 +43,61 @@ func TestGateAgentUploadsALargeSpoolInParts(t *testing.T) {
 	}
 	if got := fmt.Sprint(a.Status().Courts[0].LastError); got != "" {
 		t.Errorf("last error: %s", got)
+	}
+}
+
+// gate_spooled_checks counts every check record no court has taken yet:
+// those buffered or in the spool file, and those cut into a batch whose
+// upload failed (the court's answer lost: a 503 instead); it falls to 0
+// once the court took them, and the retry stored nothing twice.
+func TestGateAgentSpooledChecksCountTheOutbox(t *testing.T) {
+	now := time.Now()
+	c := newCourt(t, "26.0100", now)
+	clk := &agentClock{t: now}
+	var edit atomic.Pointer[func(*http.Response, []byte) []byte]
+	px := mitm(t, c.http.URL, &edit)
+	a := newAgent(t, t.TempDir(), clk, nil, gate.CourtConfig{URL: px.URL, Token: c.token, Keys: []string{c.pub(t)}})
+	if err := a.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	spooled := func() string {
+		for _, line := range strings.Split(serve(a, "GET", "/metrics").Body.String(), "\n") {
+			if strings.HasPrefix(line, "gate_spooled_checks ") {
+				return strings.TrimPrefix(line, "gate_spooled_checks ")
+			}
+		}
+		return "absent"
+	}
+	for range 7 {
+		a.Check(cpfOther)
+	}
+	if got := spooled(); got != "7" {
+		t.Fatalf("after 7 checks: gate_spooled_checks %s, want 7", got)
+	}
+	refuse := func(resp *http.Response, b []byte) []byte { // the court's answer to the upload lost: a 503 instead
+		if resp.Request.URL.Path == "/api/v1/blocklist/checks" {
+			resp.StatusCode, resp.Status = http.StatusServiceUnavailable, "503 Service Unavailable"
+		}
+		return b
+	}
+	edit.Store(&refuse)
+	if err := a.Upload(context.Background()); err == nil {
+		t.Fatal("upload with the court down: no error")
+	}
+	a.Check(cpfOther)
+	if got := spooled(); got != "8" {
+		t.Errorf("a batch of 7 not taken and 1 check after: gate_spooled_checks %s, want 8", got)
+	}
+	edit.Store(nil)
+	if err := a.Upload(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := spooled(); got != "0" {
+		t.Errorf("after the court took them: gate_spooled_checks %s, want 0", got)
+	}
+	var rows int64
+	c.g.Raw("SELECT count(*) FROM blocklist_checks WHERE device = 'portao-1'").Scan(&rows)
+	if rows != 8 {
+		t.Errorf("%d records at the court, want 8", rows)
 	}
 }

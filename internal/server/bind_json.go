@@ -168,9 +168,26 @@ func strictFast(b []byte, dst any) bool {
 	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) == 0 || t[0] != '{' || bytes.Contains(b, []byte(`\u0000`)) {
 		return false
 	}
-	return jsonv2.Unmarshal(b, dst, jsonv1.DefaultOptionsV1(), jsontext.AllowDuplicateNames(false),
-		jsonv2.RejectUnknownMembers(true), jsonv2.MatchCaseInsensitiveNames(false)) == nil
+	return jsonv2.Unmarshal(b, dst, strictFastOptions) == nil
 }
+
+// strictFastOptions are strictFast's: encoding/json's reading with
+// duplicate names and unknown members refused and names exact, and the
+// types the engine reads by its own rules instead of encoding/json's read
+// by encoding/json's (strictFastLeaves).
+var strictFastOptions = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.AllowDuplicateNames(false),
+	jsonv2.RejectUnknownMembers(true), jsonv2.MatchCaseInsensitiveNames(false), strictFastLeaves)
+
+// strictFastLeaves read the values of two types as encoding/json does, from
+// the value's text as written in the body: time.Time by its own
+// UnmarshalJSON (the engine's reading unescapes the string first, so that
+// "2026-12-01T18:00:00\u005a" was an instant in one pass and refused by
+// encoding/json), and encoding/json's Number (to the engine only a string
+// type: it took "abc" and refused 12.5).
+var strictFastLeaves = jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
+	jsonv2.UnmarshalFunc(func(b []byte, t *time.Time) error { return t.UnmarshalJSON(b) }),
+	jsonv2.UnmarshalFunc(func(b []byte, n *json.Number) error { return json.Unmarshal(b, n) }),
+))
 
 // unreadableJSON says in Portuguese where a body stopped being JSON.
 func unreadableJSON(err error) error {

@@ -56,11 +56,15 @@ func BindJSON(c echo.Context, dst any) error {
 		}
 		return errs.New(errs.Unreadable, "Não foi possível ler o corpo da requisição.")
 	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		return errs.New(errs.Unreadable, "O corpo da requisição está vazio: envie um objeto JSON.")
-	}
-	if !utf8.Valid(body) {
-		return errs.New(errs.Unreadable, "O corpo da requisição não está em UTF-8 válido.")
+	return decodeBody(body, dst)
+}
+
+// decodeBody is BindJSON on a body already read: the body's text checked
+// (readableBody), then read in one pass (strictFast) or, when it may break
+// a rule, by the passes that name the rule and the field (strictPasses).
+func decodeBody(body []byte, dst any) error {
+	if err := readableBody(body); err != nil {
+		return err
 	}
 	if strictFast(body, dst) {
 		return nil
@@ -68,6 +72,27 @@ func BindJSON(c echo.Context, dst any) error {
 	// The body breaks a rule: the reading below finds which and names the
 	// field, into dst as it was (a zero value).
 	reflect.ValueOf(dst).Elem().SetZero()
+	return strictPasses(body, dst)
+}
+
+// readableBody refuses (400) a body that is empty (or only white space) or
+// not UTF-8 (RFC 8259, § 8.1), before any reading of it as JSON.
+func readableBody(body []byte) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return errs.New(errs.Unreadable, "O corpo da requisição está vazio: envie um objeto JSON.")
+	}
+	if !utf8.Valid(body) {
+		return errs.New(errs.Unreadable, "O corpo da requisição não está em UTF-8 válido.")
+	}
+	return nil
+}
+
+// strictPasses reads a readable body into dst (a zero value) pass by pass,
+// each naming what it refuses: 400 for a body that is not JSON or not an
+// object, 422 naming the field for a NUL, a key named twice, a key dst
+// does not take, or a value of the wrong type or format. It is BindJSON's
+// reading before strictFast, and the judge of any body strictFast leaves.
+func strictPasses(body []byte, dst any) error {
 	if !json.Valid(body) {
 		return unreadableJSON(json.Unmarshal(body, new(any)))
 	}
@@ -143,9 +168,26 @@ func strictFast(b []byte, dst any) bool {
 	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) == 0 || t[0] != '{' || bytes.Contains(b, []byte(`\u0000`)) {
 		return false
 	}
-	return jsonv2.Unmarshal(b, dst, jsonv1.DefaultOptionsV1(), jsontext.AllowDuplicateNames(false),
-		jsonv2.RejectUnknownMembers(true), jsonv2.MatchCaseInsensitiveNames(false)) == nil
+	return jsonv2.Unmarshal(b, dst, strictFastOptions) == nil
 }
+
+// strictFastOptions are strictFast's: encoding/json's reading with
+// duplicate names and unknown members refused and names exact, and the
+// types the engine reads by its own rules instead of encoding/json's read
+// by encoding/json's (strictFastLeaves).
+var strictFastOptions = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.AllowDuplicateNames(false),
+	jsonv2.RejectUnknownMembers(true), jsonv2.MatchCaseInsensitiveNames(false), strictFastLeaves)
+
+// strictFastLeaves read the values of two types as encoding/json does, from
+// the value's text as written in the body: time.Time by its own
+// UnmarshalJSON (the engine's reading unescapes the string first, so that
+// "2026-12-01T18:00:00\u005a" was an instant in one pass and refused by
+// encoding/json), and encoding/json's Number (to the engine only a string
+// type: it took "abc" and refused 12.5).
+var strictFastLeaves = jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
+	jsonv2.UnmarshalFunc(func(b []byte, t *time.Time) error { return t.UnmarshalJSON(b) }),
+	jsonv2.UnmarshalFunc(func(b []byte, n *json.Number) error { return json.Unmarshal(b, n) }),
+))
 
 // unreadableJSON says in Portuguese where a body stopped being JSON.
 func unreadableJSON(err error) error {

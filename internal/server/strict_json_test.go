@@ -36,13 +36,14 @@ func TestDuplicateKeyPath(t *testing.T) {
 // fastIn is a body type for TestStrictFastReadsAsEncodingJSON: nested
 // structs and slices, a pointer, an instant, a type that reads itself.
 type fastIn struct {
-	ID      string     `json:"batch_id"`
-	Count   int        `json:"count"`
-	Note    *string    `json:"note"`
-	Records []fastRec  `json:"records"`
-	Day     upperText  `json:"day"`
-	Extra   any        `json:"extra"`
-	When    *time.Time `json:"when"`
+	ID      string      `json:"batch_id"`
+	Count   int         `json:"count"`
+	Note    *string     `json:"note"`
+	Records []fastRec   `json:"records"`
+	Day     upperText   `json:"day"`
+	Extra   any         `json:"extra"`
+	When    *time.Time  `json:"when"`
+	Num     json.Number `json:"num"`
 }
 
 type fastRec struct {
@@ -91,6 +92,16 @@ func TestStrictFastReadsAsEncodingJSON(t *testing.T) {
 		{`[{"batch_id":"b1"}]`, false},                       // not an object
 		{`{"batch_id":"b1"} {"count":2}`, false},             // two values
 		{`{"batch_id":"b1"`, false},                          // cut
+		// encoding/json reads an instant as written: with an escape it is
+		// no RFC 3339 text (the engine's own reading unescapes it first).
+		{`{"records":[{"checked_at":"2026-12-01T18:00:00\u005a"}]}`, false},
+		{`{"when":"2026-12-01T15:00:00\u002d03:00"}`, false},
+		{`{"when":"2026-12-01T15:00:00-03:00","records":[{"checked_at":null}]}`, true},
+		// encoding/json's Number takes a number or a string holding one.
+		{`{"num":12.5e3}`, true},
+		{`{"num":"-0.5"}`, true},
+		{`{"num":"abc"}`, false},
+		{`{"num":""}`, false},
 	} {
 		var got fastIn
 		fast := strictFast([]byte(c.body), &got)

@@ -198,8 +198,13 @@ func unreadableJSON(err error) error {
 	return errs.New(errs.Unreadable, "JSON ilegível: o corpo termina antes de fechar o objeto ou não é JSON.")
 }
 
-// jsonPath is the dotted path of key k inside path ("" for the top).
+// jsonPath is the dotted path of key k inside path ("" for the top). The
+// empty key is written "" (quoted), so that a path is never empty: the
+// walks return "" for "nothing found".
 func jsonPath(path, k string) string {
+	if k == "" {
+		k = `""`
+	}
 	if path == "" {
 		return k
 	}

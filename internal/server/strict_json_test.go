@@ -121,3 +121,26 @@ func TestStrictFastReadsAsEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// The empty key is a key like any other: unknown to every request type,
+// named "" in the error (it had been taken for "nothing found").
+func TestEmptyKeyIsRefusedAndNamed(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"":1}`:                         `""`,
+		`{"batch_id":"b","":{"x":[1]}}`:  `""`,
+		`{"records":[{"cpf":"1","":2}]}`: `records[0].""`,
+	} {
+		var tree any
+		if err := json.Unmarshal([]byte(body), &tree); err != nil {
+			t.Fatal(err)
+		}
+		if got := unknownField(tree, reflect.TypeOf(&fastIn{}), ""); got != want {
+			t.Errorf("%s: unknown field %q, want %q", body, got, want)
+		}
+	}
+	var tree any
+	_ = json.Unmarshal([]byte(`{"":1,"":2}`), &tree)
+	if got := duplicateKey([]byte(`{"":1,"":2}`), tree); got != `""` {
+		t.Errorf(`{"":1,"":2}: duplicate %q, want ""`, got)
+	}
+}

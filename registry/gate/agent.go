@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -21,6 +22,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -69,6 +74,10 @@ type CourtConfig struct {
 	Keys  []string `json:"keys"`
 }
 
+// MaxDevice is the most characters of device: the court stores at most
+// that many (POST /api/v1/blocklist/checks).
+const MaxDevice = 200
+
 // DefaultMaxAge is max_age when the file has none.
 const DefaultMaxAge = 24 * time.Hour
 
@@ -78,8 +87,9 @@ const DefaultMaxAge = 24 * time.Hour
 const MinMaxAge = time.Minute
 
 // LoadConfig reads and checks a configuration file: one JSON object (no
-// trailing data, no unknown field), data_dir, device and at least one
-// court required; max_age at least MinMaxAge (DefaultMaxAge when absent);
+// trailing data, no unknown field, no key twice, names exact), data_dir,
+// device (at most MaxDevice characters, no control or format characters:
+// internal/textcheck) and at least one court required; max_age at least MinMaxAge (DefaultMaxAge when absent);
 // each court's url absolute http(s) with a host and not listed twice
 // (a trailing "/" ignored), its token not empty. The error names the field.
 func LoadConfig(path string) (*Config, error) {
@@ -88,13 +98,23 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, err
 	}
 	var c Config
+	var obj json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
+	if err := dec.Decode(&obj); err != nil {
 		return nil, fmt.Errorf("gate: %s: %w", path, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("gate: %s: data after the JSON object", path)
+	}
+	// Read as encoding/json reads it, but strictly: a key named twice (also
+	// spelled with escapes), a key in another case or an unknown key is an
+	// error naming it, rather than a value silently winning.
+	if err := jsonv2.Unmarshal(obj, &c, jsonv1.DefaultOptionsV1(), jsontext.AllowDuplicateNames(false),
+		jsonv2.RejectUnknownMembers(true), jsonv2.MatchCaseInsensitiveNames(false), jsonv1.ReportErrorsWithLegacySemantics(false)); err != nil {
+		if field := errField(err); field != "" {
+			return nil, fmt.Errorf("gate: %s: %s: %w", path, field, err)
+		}
+		return nil, fmt.Errorf("gate: %s: %w", path, err)
 	}
 	var present struct {
 		MaxAge *json.RawMessage `json:"max_age"`
@@ -105,6 +125,11 @@ func LoadConfig(path string) (*Config, error) {
 	}
 	if strings.TrimSpace(c.Device) == "" {
 		return nil, errors.New("gate: device is required (names this gate in the check records sent to the courts)")
+	}
+	// The courts refuse a batch whose device they would not store: refused
+	// here, the agent does not start to collect records no court takes.
+	if rule, msg := textcheck.Problem(c.Device, MaxDevice, false); rule != "" {
+		return nil, fmt.Errorf("gate: device %q: %s (%s)", c.Device, msg, rule)
 	}
 	if len(c.Courts) == 0 {
 		return nil, errors.New("gate: courts is required (at least one)")
@@ -134,6 +159,32 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, fmt.Errorf("gate: max_age %s: must be at least %s (default %s when absent)", time.Duration(c.MaxAge), MinMaxAge, DefaultMaxAge)
 	}
 	return &c, nil
+}
+
+// errField is the field a strict reading error of the configuration is
+// about, as courts[0].url ("" when the error does not say): the JSON
+// Pointer of jsontext's and jsonv2's errors with indices in brackets.
+func errField(err error) string {
+	var ptr jsontext.Pointer
+	var se *jsontext.SyntacticError
+	var me *jsonv2.SemanticError
+	switch {
+	case errors.As(err, &se):
+		ptr = se.JSONPointer
+	case errors.As(err, &me):
+		ptr = me.JSONPointer
+	}
+	field := ""
+	for tok := range ptr.Tokens() {
+		if _, err := strconv.Atoi(tok); err == nil && field != "" {
+			field += "[" + tok + "]"
+		} else if field == "" {
+			field = tok
+		} else {
+			field += "." + tok
+		}
+	}
+	return field
 }
 
 // Agent follows the courts of a Config and answers checks from their copies.
@@ -419,11 +470,13 @@ var (
 	descUpcoming = prometheus.NewDesc("gate_court_upcoming", "Entries held that start within 7 days (GET /status upcoming).", []string{"court", "url"}, nil)
 	descStore    = prometheus.NewDesc("gate_court_store_error", "1 when part of the court's stored copy could not be used at start (set aside as *.refused; GET /status store_error).", []string{"court", "url"}, nil)
 	descError    = prometheus.NewDesc("gate_court_error", "1 when the last contact with the court failed or was refused.", []string{"court", "url"}, nil)
+	descUpload   = prometheus.NewDesc("gate_court_upload_error", "1 when the last try to send check records to the court failed and is being retried (GET /status upload_error).", []string{"court", "url"}, nil)
+	descAside    = prometheus.NewDesc("gate_check_batches_set_aside", "Check batches the court refused for good since the agent started, kept in outbox/ (kind conflict: 409; refused: 400, 413, 415, 422).", []string{"court", "url", "kind"}, nil)
 	descSpool    = prometheus.NewDesc("gate_spooled_checks", "Check records not yet taken by every court (buffered, in the spool file or in the outbox).", nil, nil)
 )
 
 func (c *courtCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descVersion, descAge, descEntries, descUpcoming, descError, descStore, descSpool} {
+	for _, d := range []*prometheus.Desc{descVersion, descAge, descEntries, descUpcoming, descError, descStore, descUpload, descAside, descSpool} {
 		ch <- d
 	}
 }
@@ -444,6 +497,14 @@ func (c *courtCollector) Collect(ch chan<- prometheus.Metric) {
 			e = 1
 		}
 		ch <- prometheus.MustNewConstMetric(descStore, prometheus.GaugeValue, e, s.Court, s.URL)
+		e = 0
+		if s.UploadError != "" {
+			e = 1
+		}
+		ch <- prometheus.MustNewConstMetric(descUpload, prometheus.GaugeValue, e, s.Court, s.URL)
+		for _, kind := range []string{"conflict", "refused"} {
+			ch <- prometheus.MustNewConstMetric(descAside, prometheus.CounterValue, float64(s.SetAside[kind]), s.Court, s.URL, kind)
+		}
 	}
 	ch <- prometheus.MustNewConstMetric(descSpool, prometheus.GaugeValue, float64(c.a.spool.Waiting()))
 }
@@ -453,7 +514,8 @@ func (c *courtCollector) Collect(ch chan<- prometheus.Metric) {
 // digits is 422. Every error is application/problem+json (RFC 9457:
 // status, title, detail in Brazilian Portuguese): 404 for any other path
 // (/check, /check/, /check/a/b included), 405 with Allow: GET for any other
-// method on the three paths. HEAD is one of those: a HEAD /check/{cpf}
+// method on the three paths, 404 too for a path not in its clean form
+// (//check/…, /check/../status: no redirect). HEAD is one of those: a HEAD /check/{cpf}
 // answers 405 and is neither counted nor recorded (no evidence of a check
 // that nobody read).
 func (a *Agent) Handler() http.Handler {
@@ -486,11 +548,20 @@ func (a *Agent) Handler() http.Handler {
 			metrics.ServeHTTP(w, r)
 		}
 	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, http.StatusNotFound, "Recurso não encontrado",
 			"O agente do portão responde somente GET /check/{cpf}, GET /status e GET /metrics.", nil)
+	}
+	mux.HandleFunc("/", notFound)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A path that is not clean (//check/…, /check/../status) is 404,
+		// not ServeMux's redirect to its clean form.
+		if p := r.URL.Path; p == "" || path.Clean(p) != p {
+			notFound(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
 	})
-	return mux
 }
 
 // onlyGET answers 405 (Allow: GET) to any method but GET and reports

@@ -46,7 +46,8 @@ func TestGateConfigMaxAgeMustBeAtLeastAMinute(t *testing.T) {
 // API.md "Gate agent" (configuration): a file the agent cannot follow as
 // meant is refused at start, the message naming the field: the same court
 // twice (with or without a trailing "/"), a url that is not http(s) with a
-// host, an empty token, an empty device, data after the JSON object.
+// host, an empty token, an empty device, data after the JSON object, a key
+// named twice or in another case, a device the courts would not store.
 func TestGateConfigRefusesWhatCannotBeFollowed(t *testing.T) {
 	court := func(u, token string) string {
 		return `{"url": "` + u + `", "token": "` + token + `", "keys": ["` + testKey + `"]}`
@@ -69,6 +70,15 @@ func TestGateConfigRefusesWhatCannotBeFollowed(t *testing.T) {
 		{"no device", `{"data_dir": "d", "courts": [` + court("https://a.example", "t") + `]}`, "device"},
 		{"trailing data", cfg("p", court("https://a.example", "t")) + ` {"data_dir": "e"}`, "after the JSON object"},
 		{"trailing garbage", cfg("p", court("https://a.example", "t")) + `x`, "after the JSON object"},
+		// Strict reading: no key silently winning or taken in another case.
+		{"a key twice", `{"data_dir": "d", "data_dir": "e", "device": "p", "courts": [` + court("https://a.example", "t") + `]}`, "data_dir"},
+		{"a key twice, escaped", `{"data_dir": "d", "d\u0061ta_dir": "e", "device": "p", "courts": [` + court("https://a.example", "t") + `]}`, "data_dir"},
+		{"a nested key twice", cfg("p", `{"url": "https://a.example", "url": "https://b.example", "token": "t", "keys": []}`), "url"},
+		{"a key in another case", `{"Data_Dir": "d", "device": "p", "courts": [` + court("https://a.example", "t") + `]}`, "Data_Dir"},
+		// A device the courts would not store: no batch would be taken.
+		{"device with a NUL", cfg(`nu\u0000dev`, court("https://a.example", "t")), "device"},
+		{"device with a bidi override", cfg("p\u202e1", court("https://a.example", "t")), "device"},
+		{"device of 201 characters", cfg(strings.Repeat("ç", 201), court("https://a.example", "t")), "device"},
 	} {
 		if _, err := loadConfig(t, tc.body); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error naming %s", tc.name, err, tc.want)

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -377,7 +378,13 @@ type Court struct {
 	retired  map[string]time.Time // key id → not_after as the court published it (retired.json)
 	lastErr  string
 	storeErr string // what Load could not use of the store (kept until the agent restarts)
-	pages    int    // pages stored after the snapshot
+	// uploadErr is the last failure to send check records (cleared when a
+	// batch is taken); setAsides counts the batches the court refused for
+	// good, by kind ("conflict", "refused"), and lastAside says the last.
+	uploadErr string
+	setAsides map[string]int
+	lastAside string
+	pages     int // pages stored after the snapshot
 
 	// smu guards state and what it holds: checks read it (RLock), a page
 	// is applied in place and a snapshot swapped in under Lock.
@@ -433,12 +440,26 @@ type Status struct {
 	StoreError string `json:"store_error,omitempty"`
 	Entries    int    `json:"entries"`
 	Upcoming   int    `json:"upcoming"`
+	// UploadError, when not empty, is the last failure to send the check
+	// records to this court that is being retried (the court down, a token
+	// refused); cleared when a batch is taken.
+	UploadError string `json:"upload_error,omitempty"`
+	// SetAside counts the batches this court refused for good since the
+	// agent started, by kind: "conflict" (409) and "refused" (400, 413,
+	// 415, 422); each is kept in outbox/ as *.conflict or *.refused with
+	// the court's answer in *.answer. LastSetAside says which and why (it
+	// stays until the agent restarts).
+	SetAside     map[string]int `json:"set_aside,omitempty"`
+	LastSetAside string         `json:"last_set_aside,omitempty"`
 }
 
 // Status reports the court's copy.
 func (c *Court) Status() Status {
 	c.mu.Lock()
-	st := Status{URL: c.URL, LastError: c.lastErr, StoreError: c.storeErr, AgeSeconds: -1}
+	st := Status{URL: c.URL, LastError: c.lastErr, StoreError: c.storeErr, UploadError: c.uploadErr, LastSetAside: c.lastAside, AgeSeconds: -1}
+	if len(c.setAsides) > 0 {
+		st.SetAside = maps.Clone(c.setAsides)
+	}
 	c.mu.Unlock()
 	c.smu.RLock()
 	if c.state != nil {
@@ -478,9 +499,55 @@ func (c *Court) logger() *slog.Logger {
 	return slog.Default()
 }
 
+// uploadFailed records err as the court's upload error (kept, retried);
+// a change of error is logged.
+func (c *Court) uploadFailed(err error) {
+	if errors.Is(err, context.Canceled) {
+		return // the agent stopping
+	}
+	msg := err.Error()
+	c.mu.Lock()
+	changed := msg != c.uploadErr
+	c.uploadErr = msg
+	c.mu.Unlock()
+	if changed {
+		c.logger().Warn("gate check upload error; the records are kept and sent again", "url", c.URL, "court", c.code(), "error", msg)
+	}
+}
+
+// uploaded clears the upload error: the court took a batch.
+func (c *Court) uploaded() {
+	c.mu.Lock()
+	was := c.uploadErr
+	c.uploadErr = ""
+	c.mu.Unlock()
+	if was != "" {
+		c.logger().Info("gate check upload recovered", "url", c.URL, "court", c.code(), "previous_error", was)
+	}
+}
+
+// setAside records a batch the court refused for good (kept at path),
+// logged with the court's reason, counted in Status.SetAside and said in
+// Status.LastSetAside.
+func (c *Court) setAside(r *batchRefusal, batchID string, records int, path string) {
+	c.mu.Lock()
+	if c.setAsides == nil {
+		c.setAsides = map[string]int{}
+	}
+	c.setAsides[r.kind]++
+	c.lastAside = fmt.Sprintf("batch %s of %d records set aside as %s: %s", batchID, records, path, r.Error())
+	c.mu.Unlock()
+	c.logger().Warn("gate check batch refused by the court for good; kept aside, not sent again",
+		"url", c.URL, "court", c.code(), "batch_id", batchID, "records", records, "kind", r.kind, "status", r.status, "detail", r.detail(), "kept", path)
+}
+
 // fail records err as the court's last error; a change of error is logged
-// (a retry failing the same way is not).
+// (a retry failing the same way is not). An error of the agent stopping
+// (context canceled) is neither recorded nor logged.
 func (c *Court) fail(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
 	msg := err.Error()
 	c.mu.Lock()
 	changed := msg != c.lastErr

@@ -619,3 +619,69 @@ func TestGateAgentSetsAsideABatchTheCourtRefusesAsAConflict(t *testing.T) {
 		t.Fatalf("the batch set aside: %q %v", b, err)
 	}
 }
+
+// A batch the court refuses for good with 422 (here a record from a gate
+// clock an hour fast: the court takes no checked_at more than 5 minutes
+// ahead) is kept aside as *.refused with the court's answer beside it, not
+// retried forever: the later batches reach the court, and the refusal is
+// logged and reported (GET /status set_aside and last_set_aside,
+// gate_check_batches_set_aside) rather than silent.
+func TestGateAgentSetsAsideABatchTheCourtRefusesAndSaysSo(t *testing.T) {
+	now := day("2025-06-10", 15, 0)
+	rio := newCourt(t, "19.0001", now)
+	rio.ban(t, cpfRio, "2025-06-01", "2025-06-30", "")
+	clk := &agentClock{t: now}
+	dir := t.TempDir()
+	var logs logBuffer
+	a := loggedAgent(t, dir, clk, 24*time.Hour, &logs, gate.CourtConfig{URL: rio.http.URL, Token: rio.token, Keys: []string{rio.pub(t)}})
+	if err := a.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	outbox := filepath.Join(dir, "outbox")
+	if err := os.MkdirAll(outbox, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	const id = "00000000000000000001-bb"
+	ahead := now.Add(time.Hour).UTC().Format(time.RFC3339)
+	line := `{"cpf":"` + cpfRio + `","checked_at":"` + ahead + `","blocked":true,"versions":{"19.0001":1}}` + "\n"
+	if err := os.WriteFile(filepath.Join(outbox, id+".jsonl"), []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check(t, a, cpfRio) // a later check, cut into a batch of its own
+	if err := a.Upload(context.Background()); err != nil {
+		t.Fatalf("upload with a refused batch first: %v", err)
+	}
+	var n int64
+	rio.g.Raw("SELECT count(*) FROM blocklist_checks WHERE device = 'portao-1'").Scan(&n)
+	if n != 1 {
+		t.Fatalf("%d check records at the court, want 1 (the later check)", n)
+	}
+	left, _ := filepath.Glob(filepath.Join(outbox, "*.jsonl"))
+	aside, _ := filepath.Glob(filepath.Join(outbox, id+".jsonl.*.refused"))
+	if len(left) != 0 || len(aside) != 1 {
+		t.Fatalf("outbox: %v waiting, %v set aside; want none waiting and the refused batch aside", left, aside)
+	}
+	if b, err := os.ReadFile(aside[0]); err != nil || string(b) != line {
+		t.Fatalf("the batch set aside: %q %v", b, err)
+	}
+	if b, err := os.ReadFile(aside[0] + ".answer"); err != nil || !strings.Contains(string(b), "records[0].checked_at") {
+		t.Errorf("the court's answer kept beside it: %s %v", b, err)
+	}
+	st := a.Status().Courts[0]
+	if !strings.Contains(st.LastSetAside, id) || !strings.Contains(st.LastSetAside, "422") || st.SetAside["refused"] != 1 || st.UploadError != "" {
+		t.Errorf("status: last_set_aside %q, set_aside %v, upload_error %q; want the batch and 422 named, refused 1, no error retried", st.LastSetAside, st.SetAside, st.UploadError)
+	}
+	m := serve(a, "GET", "/metrics").Body.String()
+	for _, want := range []string{
+		`gate_check_batches_set_aside{court="19.0001",kind="refused",url="` + rio.http.URL + `"} 1`,
+		`gate_check_batches_set_aside{court="19.0001",kind="conflict",url="` + rio.http.URL + `"} 0`,
+		`gate_court_upload_error{court="19.0001",url="` + rio.http.URL + `"} 0`,
+	} {
+		if !strings.Contains(m, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	if logs.count("gate check batch refused by the court for good; kept aside, not sent again") != 1 {
+		t.Errorf("the refusal not logged once:\n%s", logs.String())
+	}
+}

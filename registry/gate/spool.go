@@ -568,14 +568,24 @@ func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bo
 		if err != nil {
 			return err
 		}
-		if err := c.postChecks(ctx, b); errors.Is(err, errBatchConflict) {
-			// Kept on disk as <batch>.<court key>[.<part>].conflict (not
-			// sent again: the outbox sends *.jsonl), and marked done.
-			_ = os.Link(n, strings.TrimSuffix(mark, ".sent")+".conflict")
-			c.logger().Warn("gate check batch refused by the court as a conflict; kept aside, not sent again",
-				"court", c.URL, "batch_id", body.BatchID, "records", len(body.Records))
-		} else if err != nil {
+		err = c.postChecks(ctx, b)
+		var final *batchRefusal
+		switch {
+		case errors.As(err, &final):
+			// Kept on disk as <batch>.<court key>[.<part>].conflict or
+			// .refused, with the court's answer beside it (.answer), not
+			// sent again (the outbox sends *.jsonl), and marked done: a
+			// retry cannot change the answer, and would hold back every
+			// batch after it.
+			aside := strings.TrimSuffix(mark, ".sent") + "." + final.kind
+			_ = os.Link(n, aside)
+			_ = os.WriteFile(aside+".answer", final.body, 0o600)
+			c.setAside(final, body.BatchID, len(body.Records), aside)
+		case err != nil:
+			c.uploadFailed(err)
 			return err
+		default:
+			c.uploaded()
 		}
 		_ = os.WriteFile(mark, nil, 0o600)
 	}
@@ -618,9 +628,13 @@ func (c *Court) postChecks(ctx context.Context, body []byte) error {
 		return err
 	}
 	defer resp.Body.Close()
+	answer, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	_, _ = io.Copy(io.Discard, resp.Body)
-	if resp.StatusCode == http.StatusConflict {
-		return errBatchConflict
+	switch resp.StatusCode {
+	case http.StatusConflict:
+		return &batchRefusal{kind: "conflict", status: resp.Status, body: answer}
+	case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity:
+		return &batchRefusal{kind: "refused", status: resp.Status, body: answer}
 	}
 	if resp.StatusCode/100 != 2 {
 		return fmt.Errorf("gate: POST /api/v1/blocklist/checks: %s", resp.Status)
@@ -628,8 +642,30 @@ func (c *Court) postChecks(ctx context.Context, body []byte) error {
 	return nil
 }
 
-// errBatchConflict is the court's 409 to a batch: it holds a batch of this
-// club under the same batch_id with other records. Sending it again cannot
-// succeed, so uploadFile sets the batch aside rather than retry it forever
-// (which would hold back every batch after it).
-var errBatchConflict = errors.New("gate: POST /api/v1/blocklist/checks: 409: batch_id already used with other records")
+// batchRefusal is the court's final answer to a batch, which sending it
+// again cannot change: 409 (kind "conflict": the court holds a batch of
+// this club under the same batch_id with other records) or 400, 413, 415,
+// 422 (kind "refused": the court will not store these records, e.g. a
+// checked_at more than 5 minutes ahead of its clock; body says why, as
+// problem+json). Any other failure (no answer, 401/403 for a token, 404,
+// 408, 429, 5xx) is retried.
+type batchRefusal struct {
+	kind   string // "conflict" or "refused"
+	status string // the HTTP status line
+	body   []byte // the court's answer (at most 64 KB)
+}
+
+func (e *batchRefusal) Error() string {
+	return fmt.Sprintf("gate: POST /api/v1/blocklist/checks: %s (%s): %s", e.status, e.kind, e.detail())
+}
+
+// detail is the court's problem detail, else its answer's first 300 bytes.
+func (e *batchRefusal) detail() string {
+	var p struct {
+		Detail string `json:"detail"`
+	}
+	if json.Unmarshal(e.body, &p) == nil && p.Detail != "" {
+		return p.Detail
+	}
+	return string(e.body[:min(len(e.body), 300)])
+}

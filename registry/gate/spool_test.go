@@ -84,6 +84,9 @@ func TestGateAgentSpooledChecksCountTheOutbox(t *testing.T) {
 	if err := a.Upload(context.Background()); err == nil {
 		t.Fatal("upload with the court down: no error")
 	}
+	if st := a.Status().Courts[0]; !strings.Contains(st.UploadError, "503") {
+		t.Errorf("upload_error %q, want the 503 named", st.UploadError)
+	}
 	a.Check(cpfOther)
 	if got := spooled(); got != "8" {
 		t.Errorf("a batch of 7 not taken and 1 check after: gate_spooled_checks %s, want 8", got)
@@ -91,6 +94,9 @@ func TestGateAgentSpooledChecksCountTheOutbox(t *testing.T) {
 	edit.Store(nil)
 	if err := a.Upload(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+	if st := a.Status().Courts[0]; st.UploadError != "" {
+		t.Errorf("upload_error %q after the court took the records, want none", st.UploadError)
 	}
 	if got := spooled(); got != "0" {
 		t.Errorf("after the court took them: gate_spooled_checks %s, want 0", got)

@@ -2,7 +2,6 @@ package api
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -35,8 +34,7 @@ func (s *API) importMatches(c echo.Context) error {
 	}
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		if server.BodyTooLarge(err) {
 			return echo.NewHTTPError(http.StatusRequestEntityTooLarge)
 		}
 		return errs.New(errs.Unreadable, "Não foi possível ler o corpo da requisição.")

@@ -118,8 +118,7 @@ func readBody(c echo.Context, limit int64) ([]byte, error) {
 	}
 	b, err := io.ReadAll(io.LimitReader(c.Request().Body, limit+1))
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		if server.BodyTooLarge(err) {
 			return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge)
 		}
 		return nil, errs.New(errs.Unreadable, "Não foi possível ler o corpo da requisição.")

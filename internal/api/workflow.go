@@ -342,8 +342,7 @@ func (s *API) addEvidence(c echo.Context) error {
 }
 
 func tooLargeOr(err error, msg string) error {
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
+	if server.BodyTooLarge(err) {
 		return evidenceTooLarge()
 	}
 	return errs.New(errs.Unreadable, msg)

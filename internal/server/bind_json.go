@@ -50,13 +50,22 @@ func BindJSON(c echo.Context, dst any) error {
 	}
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		if BodyTooLarge(err) {
 			return echo.NewHTTPError(http.StatusRequestEntityTooLarge)
 		}
 		return errs.New(errs.Unreadable, "Não foi possível ler o corpo da requisição.")
 	}
 	return decodeBody(body, dst)
+}
+
+// BodyTooLarge reports whether err, from reading a request body, is its
+// size limit: a route's MaxBody (http.MaxBytesReader) or the global limit
+// (Echo's BodyLimit, which a body without Content-Length, sent in chunks,
+// reaches while it is read). The answer is 413 (RFC 9110, § 15.5.14),
+// never 400.
+func BodyTooLarge(err error) bool {
+	var mbe *http.MaxBytesError
+	return errors.As(err, &mbe) || errors.Is(err, echo.ErrStatusRequestEntityTooLarge)
 }
 
 // decodeBody is BindJSON on a body already read: the body's text checked

@@ -112,8 +112,7 @@ func (s *Server) session(next echo.HandlerFunc) echo.HandlerFunc {
 		if ri, _ := s.route(r.Method, c.Path()); ri.maxBody > 0 { // pages that take files
 			r.Body = http.MaxBytesReader(c.Response(), r.Body, ri.maxBody)
 			if mt, _, _ := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType)); mt == "multipart/form-data" {
-				var mbe *http.MaxBytesError
-				if err := r.ParseMultipartForm(8 << 20); errors.As(err, &mbe) {
+				if err := r.ParseMultipartForm(8 << 20); BodyTooLarge(err) {
 					return s.PageError(c, http.StatusRequestEntityTooLarge, "O arquivo enviado é grande demais.")
 				}
 			}

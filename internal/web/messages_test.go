@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"fmt"
+	"io"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -19,6 +21,17 @@ func TestProblemMessagesNameTheRule(t *testing.T) {
 	code, out, m = f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", `{"ref": "`+strings.Repeat("x", 3<<20)+`"}`)
 	if code != 413 || !strings.Contains(m["detail"].(string), "2 MB") {
 		t.Errorf("413: %d %.300s", code, out)
+	}
+	// The same body in chunks (no Content-Length): the limit is reached
+	// while reading, still 413, not 400.
+	req := httptest.NewRequest("POST", "/api/v1/cases", io.MultiReader(strings.NewReader(`{"ref": "`+strings.Repeat("x", 3<<20)), strings.NewReader(`"}`)))
+	req.ContentLength = -1
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+f.tokens["prosecutor"])
+	rec := httptest.NewRecorder()
+	f.srv.Echo.ServeHTTP(rec, req)
+	if rec.Code != 413 || !strings.Contains(rec.Body.String(), "2 MB") {
+		t.Errorf("413 in chunks: %d %.300s", rec.Code, rec.Body)
 	}
 	long := strings.Repeat("a", 100000)
 	code, out, _ = f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", `{"defendants": [{"kind": "person", "full_name": "`+long+`"}]}`)

@@ -15,6 +15,7 @@ import (
 // a batch with a bad record is 422 naming it, with nothing stored.
 func TestBlocklistChecksUpload_OncePerBatch_DOMAIN_6(t *testing.T) {
 	f := newFixture(t)
+	f.versions(t, 7)
 	at := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
 	body := `{"batch_id": "00000000000000000001-ab", "device": "Catraca Leste 3", "records": [` +
 		`{"cpf": "663.923.321-54", "checked_at": "` + at + `", "version": 7, "blocked": true},` +
@@ -82,6 +83,7 @@ func TestBlocklistChecksUpload_BatchIDPerClub_409OnOtherRecords_DOMAIN_6(t *test
 		f.g.Raw("SELECT count(*) FROM blocklist_checks WHERE batch_id = 'same-1' AND user_id = ?", user).Scan(&n)
 		return n
 	}
+	f.versions(t, 7)
 	a, b := f.users["club"].ID, other.ID
 	if code, out, m := f.send(t, "POST", "/api/v1/blocklist/checks", "club", "application/json", batch("663.923.321-54")); code != 201 || m["stored"] != float64(1) {
 		t.Fatalf("club A: %d %s", code, out)
@@ -101,5 +103,25 @@ func TestBlocklistChecksUpload_BatchIDPerClub_409OnOtherRecords_DOMAIN_6(t *test
 	}
 	if count(a) != 1 || count(b) != 2 {
 		t.Errorf("stored rows after the conflict: club A %d, club B %d, want 1 and 2", count(a), count(b))
+	}
+}
+
+// versions makes the court's blocklist reach version n: rows of
+// blocklist_versions numbered by its trigger (migration 00032, as the
+// court's Refresh numbers them), so that check records may carry versions
+// up to n.
+func (f *fixture) versions(t testing.TB, n int64) {
+	t.Helper()
+	for {
+		var latest int64
+		if err := f.g.Raw("SELECT coalesce(max(version), 0) FROM blocklist_versions").Scan(&latest).Error; err != nil {
+			t.Fatal(err)
+		}
+		if latest >= n {
+			return
+		}
+		if err := f.g.Exec("INSERT INTO blocklist_versions (generated_at, digest, entries) VALUES (now(), '\\x00', 0)").Error; err != nil {
+			t.Fatal(err)
+		}
 	}
 }

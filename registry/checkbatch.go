@@ -9,23 +9,40 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/textcheck"
 	"gorm.io/gorm/clause"
 )
 
 // MaxCheckBatch is the most records a gate agent sends in one batch.
 const MaxCheckBatch = 10000
 
+// Limits of a batch's texts, in characters (runes), not bytes.
+const (
+	maxBatchID = 100 // batch_id, after surrounding spaces are trimmed
+	maxDevice  = 200 // device
+)
+
+// checksSince is the earliest instant a check record may carry:
+// 2023-06-14T00:00:00-03:00, the date of Lei 14.597/2023 (Lei Geral do
+// Esporte, DOU 15/06/2023), whose list of banned fans a gate checks; a
+// record of an earlier instant is not a check made against this court's
+// list (an agent's clock gone wrong, or a record made up).
+var checksSince = time.Date(2023, time.June, 14, 0, 0, 0, 0, time.FixedZone("BRT", -3*60*60))
+
 // UploadedCheck is one check a gate agent made offline or online: the CPF
 // (any spelling), the instant, the version of this court's list the agent
-// answered from, and whether it blocked.
+// answered from (0: it held no list of this court yet) and whether it
+// blocked. Version and Blocked are pointers so that a member missing or
+// null is told from 0 and false: both are required.
 type UploadedCheck struct {
 	CPF       string    `json:"cpf"`
 	CheckedAt time.Time `json:"checked_at"`
-	Version   int64     `json:"version"`
-	Blocked   bool      `json:"blocked"`
+	Version   *int64    `json:"version"`
+	Blocked   *bool     `json:"blocked"`
 }
 
 // CheckBatch is the body of POST /api/v1/blocklist/checks: the agent's
@@ -56,46 +73,99 @@ func (batchRow) TableName() string { return "blocklist_check_batches" }
 // (userID, batch_id): a batch id is the sending account's own, so another
 // club's batch of the same id is stored too. The same account resending a
 // batch id with the same records (batchDigest; the device is not compared)
-// answers
-// duplicate true and stores nothing (the agent retries after a lost
+// answers duplicate true and stores nothing (the agent retries after a lost
 // answer); with other content it is errs.Conflict naming batch_id and
-// nothing is stored. The whole batch is stored or nothing: errs.Invalid
-// names the field of every bad record (records[i].cpf,
-// records[i].checked_at: not more than 5 minutes in the future) and
-// batch_id (required, at most 100 characters) or records (at most
-// MaxCheckBatch).
+// nothing is stored.
+//
+// The whole batch is stored or nothing: errs.Invalid names every bad field
+// (field, rule):
+//   - batch_id: "required" when empty after trimming surrounding spaces,
+//     "max" above 100 characters, or a rule of textcheck.Problem (controls,
+//     bidi and other invisible characters, U+FFFD) anywhere in it;
+//   - device (may be empty): "max" above 200 characters, or a rule of
+//     textcheck.Problem;
+//   - records: "required" when missing, null or empty (an empty batch would
+//     use up its batch_id), "max" above MaxCheckBatch;
+//   - records[i].cpf: "cpf" (ParseCPFAnySpelling);
+//   - records[i].checked_at: "instant" when missing, before checksSince
+//     (2023-06-14T00:00:00-03:00, Lei 14.597/2023) or more than 5 minutes
+//     after the clock's now;
+//   - records[i].version: "required" when missing or null, "range" when
+//     negative or above this court's latest blocklist version (Latest; 0 is
+//     accepted: the agent held no list of this court);
+//   - records[i].blocked: "required" when missing or null.
+//
+// An error reading the latest version is returned as it is (a fault of the
+// database, not of the input).
 func (l *Lists) StoreCheckBatch(ctx context.Context, userID int64, club string, in CheckBatch) (stored int, duplicate bool, err error) {
 	var f errs.Fields
 	id := strings.TrimSpace(in.BatchID)
-	if id == "" || len(id) > 100 {
-		f.Add("batch_id", "required", "informe o identificador do lote (batch_id), até 100 caracteres.")
+	if id == "" {
+		f.Add("batch_id", "required", "informe o identificador do lote (batch_id).")
+	} else {
+		checkBatchText(&f, "batch_id", "batch_id (identificador do lote)", in.BatchID, id, maxBatchID)
 	}
-	if len(in.Device) > 200 {
-		f.Add("device", "max", "o nome do dispositivo tem no máximo 200 caracteres.")
-	}
-	if len(in.Records) > MaxCheckBatch {
+	checkBatchText(&f, "device", "device (nome do dispositivo)", in.Device, in.Device, maxDevice)
+	switch {
+	case len(in.Records) == 0:
+		f.Add("records", "required", "envie ao menos um registro de consulta (records): um lote vazio não é gravado.")
+	case len(in.Records) > MaxCheckBatch:
 		f.Add("records", "max", fmt.Sprintf("no máximo %d registros por lote.", MaxCheckBatch))
 	}
 	now := l.Clock.Now()
 	recs := make([]CheckRecord, 0, len(in.Records))
+	blocked := make([]bool, 0, len(in.Records))
+	var maxVersion int64
 	for i, r := range in.Records {
+		ok := true
 		cpf, err := ParseCPFAnySpelling(r.CPF)
 		if err != nil {
 			f.Add(fmt.Sprintf("records[%d].cpf", i), "cpf", err.Error())
-			continue
+			ok = false
 		}
-		if r.CheckedAt.IsZero() || r.CheckedAt.After(now.Add(5*time.Minute)) {
-			f.Add(fmt.Sprintf("records[%d].checked_at", i), "instant", "informe o instante da consulta (RFC 3339), que não pode estar no futuro.")
-			continue
+		switch {
+		case r.CheckedAt.IsZero():
+			f.Add(fmt.Sprintf("records[%d].checked_at", i), "instant", "informe o instante da consulta (RFC 3339, por exemplo 2026-12-01T15:30:00-03:00).")
+			ok = false
+		case r.CheckedAt.Before(checksSince):
+			f.Add(fmt.Sprintf("records[%d].checked_at", i), "instant", "o instante da consulta não pode ser anterior a 14/06/2023 00:00 (horário de Brasília), data da Lei 14.597/2023 (Lei Geral do Esporte).")
+			ok = false
+		case r.CheckedAt.After(now.Add(5 * time.Minute)):
+			f.Add(fmt.Sprintf("records[%d].checked_at", i), "instant", "o instante da consulta não pode estar no futuro (mais de 5 minutos adiante do relógio do juizado).")
+			ok = false
 		}
-		recs = append(recs, CheckRecord{UserID: userID, Club: club, CPF: cpf.String(), CheckedAt: r.CheckedAt, Version: r.Version})
+		switch {
+		case r.Version == nil:
+			f.Add(fmt.Sprintf("records[%d].version", i), "required", "informe a versão da lista deste juizado com que o agente respondeu (version; 0 se ainda não tinha lista deste juizado).")
+			ok = false
+		case *r.Version < 0:
+			f.Add(fmt.Sprintf("records[%d].version", i), "range", fmt.Sprintf("a versão %d é negativa: use 0 se o agente ainda não tinha lista deste juizado.", *r.Version))
+			ok = false
+		default:
+			maxVersion = max(maxVersion, *r.Version)
+		}
+		if r.Blocked == nil {
+			f.Add(fmt.Sprintf("records[%d].blocked", i), "required", "informe se o agente bloqueou a entrada (blocked: true ou false).")
+			ok = false
+		}
+		if ok {
+			recs = append(recs, CheckRecord{UserID: userID, Club: club, CPF: cpf.String(), CheckedAt: r.CheckedAt, Version: *r.Version})
+			blocked = append(blocked, *r.Blocked)
+		}
+	}
+	if maxVersion > 0 {
+		latest, err := l.Latest(ctx)
+		if err != nil {
+			return 0, false, err
+		}
+		for i, r := range in.Records {
+			if r.Version != nil && *r.Version > latest.Version {
+				f.Add(fmt.Sprintf("records[%d].version", i), "range", fmt.Sprintf("a versão %d não existe: a última versão da lista deste juizado é %d.", *r.Version, latest.Version))
+			}
+		}
 	}
 	if err := f.Err(); err != nil {
 		return 0, false, err
-	}
-	blocked := make([]bool, len(in.Records))
-	for i, r := range in.Records {
-		blocked[i] = r.Blocked
 	}
 	digest := batchDigest(recs, blocked)
 	err = db.WithTx(ctx, l.DB, func(ctx context.Context) error {
@@ -169,4 +239,20 @@ func batchDigest(recs []CheckRecord, blocked []bool) []byte {
 		h.Write([]byte{'\n'})
 	}
 	return h.Sum(nil)
+}
+
+// checkBatchText adds to f the problem of one of a batch's texts, field
+// (label names it in the message): raw is the text as sent, kept the form
+// stored (batch_id is trimmed). A character textcheck.Problem refuses
+// anywhere in raw, surrounding space included (a trailing line break, a
+// bidi override, a zero-width space, U+FFFD), is its rule; kept longer than
+// max characters (runes, not bytes) is rule "max".
+func checkBatchText(f *errs.Fields, field, label, raw, kept string, max int) {
+	if rule, msg := textcheck.Problem(raw, len(raw), false); rule != "" {
+		f.Add(field, rule, label+": "+msg)
+		return
+	}
+	if n := utf8.RuneCountInString(kept); n > max {
+		f.Add(field, "max", fmt.Sprintf("%s tem no máximo %d caracteres; este tem %d.", label, max, n))
+	}
 }

@@ -11,13 +11,33 @@ import (
 )
 
 // batchOf is a gate agent's batch: n checks of cpf a minute apart, ending an
-// hour before t0, at version 7, the first blocked.
+// hour before t0, at version 7 (the court needs 7 versions: e.versions),
+// the first blocked.
 func batchOf(id, device, cpf string, n int) registry.CheckBatch {
 	b := registry.CheckBatch{BatchID: id, Device: device}
 	for i := 0; i < n; i++ {
-		b.Records = append(b.Records, registry.UploadedCheck{CPF: cpf, CheckedAt: t0.Add(-time.Hour - time.Duration(n-i)*time.Minute), Version: 7, Blocked: i == 0})
+		b.Records = append(b.Records, registry.UploadedCheck{CPF: cpf, CheckedAt: t0.Add(-time.Hour - time.Duration(n-i)*time.Minute), Version: ptr(int64(7)), Blocked: ptr(i == 0)})
 	}
 	return b
+}
+
+// versions makes the court's blocklist reach version n: rows of
+// blocklist_versions numbered by its trigger (migration 00032, as Refresh's
+// are), so that check records may carry versions up to n.
+func (e *env) versions(t *testing.T, n int64) {
+	t.Helper()
+	for {
+		v, err := e.lists.Latest(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Version >= n {
+			return
+		}
+		if err := e.g.Exec("INSERT INTO blocklist_versions (generated_at, digest, entries) VALUES (?, '\\x00', 0)", t0).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // checkRows counts the check records of account user in batch id.
@@ -34,6 +54,7 @@ func (e *env) checkRows(t *testing.T, user int64, id string) (n int64) {
 // batch id of one club never hides another club's batch: both are stored.
 func TestCheckBatchIDIsTheAccounts_TwoClubsSameID_DOMAIN_6(t *testing.T) {
 	e := newEnv(t)
+	e.versions(t, 7)
 	ctx := context.Background()
 	const clubA, clubB = 9001, 9002
 	n, dup, err := e.lists.StoreCheckBatch(ctx, clubA, "Clube A", batchOf("same-1", "portao-a", "663.923.321-54", 2))
@@ -60,6 +81,7 @@ func TestCheckBatchIDIsTheAccounts_TwoClubsSameID_DOMAIN_6(t *testing.T) {
 // blocked changed) it is a conflict naming batch_id, nothing stored.
 func TestCheckBatchResend_SameContentDuplicate_OtherContent409_DOMAIN_6(t *testing.T) {
 	e := newEnv(t)
+	e.versions(t, 7)
 	ctx := context.Background()
 	const club = 9001
 	first := batchOf("b-1", "portao-1", "663.923.321-54", 3)
@@ -80,7 +102,7 @@ func TestCheckBatchResend_SameContentDuplicate_OtherContent409_DOMAIN_6(t *testi
 		"one record less": batchOf("b-1", "portao-1", "663.923.321-54", 2),
 	}
 	unblocked := batchOf("b-1", "portao-1", "663.923.321-54", 3)
-	unblocked.Records[0].Blocked = false
+	unblocked.Records[0].Blocked = ptr(false)
 	other["blocked changed"] = unblocked
 	for name, b := range other {
 		n, dup, err := e.lists.StoreCheckBatch(ctx, club, "Clube", b)
@@ -104,11 +126,12 @@ func TestCheckBatchResend_SameContentDuplicate_OtherContent409_DOMAIN_6(t *testi
 // agent's retry stores it whole, once, and a further retry is a duplicate.
 func TestCheckBatchRetryAfterPartialFailureStoredOnce_DOMAIN_6(t *testing.T) {
 	e := newEnv(t)
+	e.versions(t, 8)
 	ctx := context.Background()
 	const club = 9001
 	for _, q := range []string{
 		"CREATE TABLE fail_checks (on_version bigint)",
-		"INSERT INTO fail_checks VALUES (999)",
+		"INSERT INTO fail_checks VALUES (8)",
 		`CREATE FUNCTION fail_check() RETURNS trigger LANGUAGE plpgsql AS $$
 		 BEGIN
 		   IF EXISTS (SELECT 1 FROM fail_checks WHERE on_version = NEW.version) THEN
@@ -123,7 +146,7 @@ func TestCheckBatchRetryAfterPartialFailureStoredOnce_DOMAIN_6(t *testing.T) {
 		}
 	}
 	b := batchOf("big-1", "portao-1", "663.923.321-54", 1500)
-	b.Records[1200].Version = 999
+	b.Records[1200].Version = ptr(int64(8))
 	if n, dup, err := e.lists.StoreCheckBatch(ctx, club, "Clube", b); err == nil || n != 0 || dup {
 		t.Fatalf("failing write: stored %d duplicate %v err %v, want the injected failure", n, dup, err)
 	}

@@ -346,8 +346,13 @@ var (
 // agent's batch of check records, stored once per (club account, batch_id)
 // (201 {batch_id, stored}; the same records again answer 200 {batch_id,
 // stored: 0, duplicate: true}; other records under a batch_id the account
-// used are 409 naming batch_id); a bad record is 422 naming it; nothing is
-// stored on 409 or 422.
+// used are 409 naming batch_id). A batch that is not made of real checks is
+// 422 problem+json naming every bad field (registry.Lists.StoreCheckBatch:
+// batch_id and device by textcheck, records required and at most
+// registry.MaxCheckBatch, and in records[i] the cpf, checked_at from
+// 2023-06-14T00:00:00-03:00 to 5 minutes ahead, version required from 0 to
+// the latest blocklist version, blocked required); nothing is stored on
+// 409 or 422.
 func (s *API) blocklistChecksUpload(c echo.Context) error {
 	var in registry.CheckBatch
 	if err := server.BindJSON(c, &in); err != nil {

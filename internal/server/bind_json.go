@@ -132,7 +132,7 @@ func strictPasses(body []byte, dst any) error {
 			// te.Value is the JSON type ("string", "number", ...) or, for a
 			// number the Go type cannot hold, "number 1e400".
 			kind, num, overflow := strings.Cut(te.Value, " ")
-			field, ok := locate(tree, strings.Split(te.Field, "."), kind, "")
+			field, ok := locate(tree, strings.Split(te.Field, "."), kind, num, "")
 			if !ok {
 				field = te.Field
 			}
@@ -249,17 +249,23 @@ func findNUL(v any, path string) string {
 
 // locate turns encoding/json's index-less field path ("defendants.cpf") into
 // the path of the first value of JSON type kind ("number", "string", ...)
-// found there, with array indices ("defendants[1].cpf").
-func locate(v any, segs []string, kind, path string) (string, bool) {
+// found there, with array indices ("defendants[1].cpf"). num, when not
+// empty, is the number as written that the Go type refused (1e400, 1.5):
+// only a value of that text matches, so that records[1].version is named
+// when records[0].version is a good number.
+func locate(v any, segs []string, kind, num, path string) (string, bool) {
 	if arr, ok := v.([]any); ok && (len(segs) > 0 || kind != "array") {
 		for i, e := range arr {
-			if p, ok := locate(e, segs, kind, fmt.Sprintf("%s[%d]", path, i)); ok {
+			if p, ok := locate(e, segs, kind, num, fmt.Sprintf("%s[%d]", path, i)); ok {
 				return p, true
 			}
 		}
 		return "", false
 	}
 	if len(segs) == 0 {
+		if n, ok := v.(json.Number); ok && num != "" {
+			return path, string(n) == num
+		}
 		return path, jsonKind(v) == kind
 	}
 	m, ok := v.(map[string]any)
@@ -270,7 +276,7 @@ func locate(v any, segs []string, kind, path string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return locate(child, segs[1:], kind, jsonPath(path, segs[0]))
+	return locate(child, segs[1:], kind, num, jsonPath(path, segs[0]))
 }
 
 func jsonKind(v any) string {

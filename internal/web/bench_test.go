@@ -113,6 +113,7 @@ func BenchmarkConstantHandler(b *testing.B) {
 // process named postgres, read from /proc; absent where /proc is not).
 func BenchmarkBlocklistChecksUpload(b *testing.B) {
 	f := newFixture(b)
+	f.versions(b, 12)
 	const n = 10000
 	tok := "Bearer " + f.tokens["club"]
 	at := time.Now().Add(-time.Hour).UTC()

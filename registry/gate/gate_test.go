@@ -685,3 +685,40 @@ func TestGateAgentSetsAsideABatchTheCourtRefusesAndSaysSo(t *testing.T) {
 		t.Errorf("the refusal not logged once:\n%s", logs.String())
 	}
 }
+
+// A batch of the outbox whose only line was cut by a crash holds no check
+// record: the agent does not send it (the court refuses a batch without
+// records, 422, and a retry forever would hold back every later batch); it
+// leaves the outbox and the later checks reach the court.
+func TestGateAgentDoesNotSendABatchWithoutRecords(t *testing.T) {
+	now := day("2025-06-10", 15, 0)
+	rio := newCourt(t, "19.0001", now)
+	rio.ban(t, cpfRio, "2025-06-01", "2025-06-30", "")
+	clk := &agentClock{t: now}
+	dir := t.TempDir()
+	a := newAgent(t, dir, clk, nil, gate.CourtConfig{URL: rio.http.URL, Token: rio.token, Keys: []string{rio.pub(t)}})
+	if err := a.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	outbox := filepath.Join(dir, "outbox")
+	if err := os.MkdirAll(outbox, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	const id = "00000000000000000001-aa"
+	if err := os.WriteFile(filepath.Join(outbox, id+".jsonl"), []byte(`{"cpf":"`+cpfRio+`","checked_at":"2025-06-1`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check(t, a, cpfRio) // a later check, cut into a batch of its own
+	if err := a.Upload(context.Background()); err != nil {
+		t.Fatalf("upload with a batch of no records first: %v", err)
+	}
+	var records, batches int64
+	rio.g.Raw("SELECT count(*) FROM blocklist_checks WHERE cpf = ? AND blocked", cpfRio).Scan(&records)
+	rio.g.Raw("SELECT count(*) FROM blocklist_check_batches WHERE batch_id = ?", id).Scan(&batches)
+	if records != 1 || batches != 0 {
+		t.Fatalf("at the court: %d records of the later check, %d batches %s; want 1 and 0", records, batches, id)
+	}
+	if left, _ := filepath.Glob(filepath.Join(outbox, "*")); len(left) != 0 {
+		t.Fatalf("outbox: %v left, want nothing", left)
+	}
+}

@@ -524,7 +524,8 @@ func (a *Agent) Upload(ctx context.Context) error {
 // court's version, in parts of at most MaxCheckBatch records (the court
 // refuses more) read one part at a time: with parts, part i is batch
 // "<id>.<i>" with a mark file of its own, the same at every retry; else the
-// file is batch id.
+// file is batch id. A file without any record (its lines all cut by a
+// crash) sends nothing: the court refuses an empty batch.
 func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bool) error {
 	f, err := os.Open(n)
 	if err != nil {
@@ -556,7 +557,11 @@ func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bo
 		if err := sc.Err(); err != nil {
 			return err
 		}
-		if !more && len(body.Records) == 0 && i > 0 {
+		if !more && len(body.Records) == 0 {
+			// Nothing (left) to send: a part after the last record, or a
+			// file of lines cut by a crash only. The court refuses a batch
+			// without records (422), and a retry forever would hold back
+			// every later batch.
 			break
 		}
 		if _, err := os.Stat(mark); err == nil {

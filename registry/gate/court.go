@@ -502,27 +502,28 @@ func (c *Court) logger() *slog.Logger {
 // uploadFailed records err as the court's upload error (kept, retried);
 // a change of error is logged.
 func (c *Court) uploadFailed(err error) {
-	if errors.Is(err, context.Canceled) {
-		return // the agent stopping
-	}
-	msg := err.Error()
-	c.mu.Lock()
-	changed := msg != c.uploadErr
-	c.uploadErr = msg
-	c.mu.Unlock()
-	if changed {
-		c.logger().Warn("gate check upload error; the records are kept and sent again", "url", c.URL, "court", c.code(), "error", msg)
+	if !errors.Is(err, context.Canceled) { // else the agent stopping
+		c.note(&c.uploadErr, err.Error(), "gate check upload error; the records are kept and sent again")
 	}
 }
 
 // uploaded clears the upload error: the court took a batch.
-func (c *Court) uploaded() {
+func (c *Court) uploaded() { c.note(&c.uploadErr, "", "gate check upload recovered") }
+
+// note sets *slot (c.lastErr or c.uploadErr) to msg under c.mu and logs
+// what (a warning with the error when msg is a new error, information
+// with the previous error when msg clears one); the same error again is
+// not logged.
+func (c *Court) note(slot *string, msg, what string, attrs ...any) {
 	c.mu.Lock()
-	was := c.uploadErr
-	c.uploadErr = ""
+	was := *slot
+	*slot = msg
 	c.mu.Unlock()
-	if was != "" {
-		c.logger().Info("gate check upload recovered", "url", c.URL, "court", c.code(), "previous_error", was)
+	switch {
+	case msg != "" && msg != was:
+		c.logger().Warn(what, append([]any{"url", c.URL, "court", c.code()}, append(attrs, "error", msg)...)...)
+	case msg == "" && was != "":
+		c.logger().Info(what, "url", c.URL, "court", c.code(), "previous_error", was)
 	}
 }
 
@@ -548,27 +549,12 @@ func (c *Court) fail(err error) error {
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
-	msg := err.Error()
-	c.mu.Lock()
-	changed := msg != c.lastErr
-	c.lastErr = msg
-	c.mu.Unlock()
-	if changed {
-		c.logger().Warn("gate court error", "url", c.URL, "court", c.code(), "refused", errors.Is(err, ErrRefused), "error", msg)
-	}
+	c.note(&c.lastErr, err.Error(), "gate court error", "refused", errors.Is(err, ErrRefused))
 	return err
 }
 
 // succeeded clears the last error; the recovery is logged.
-func (c *Court) succeeded() {
-	c.mu.Lock()
-	was := c.lastErr
-	c.lastErr = ""
-	c.mu.Unlock()
-	if was != "" {
-		c.logger().Info("gate court recovered", "url", c.URL, "court", c.code(), "previous_error", was)
-	}
-}
+func (c *Court) succeeded() { c.note(&c.lastErr, "", "gate court recovered") }
 
 // code is the court's code from its list, "" when none is held.
 func (c *Court) code() string {

@@ -566,21 +566,33 @@ func TestGateAgentClubScopeFollowsTheCourtsSchedule(t *testing.T) {
 	}
 }
 
+// outboxCase is a court (19.0001, cpfRio banned), an agent synced with it
+// (logging into logs) and the agent's outbox folder, made: for the tests
+// that put a batch in the outbox by hand.
+func outboxCase(t *testing.T, logs *logBuffer) (rio *court, a *gate.Agent, outbox string) {
+	t.Helper()
+	now := day("2025-06-10", 15, 0)
+	rio = newCourt(t, "19.0001", now)
+	rio.ban(t, cpfRio, "2025-06-01", "2025-06-30", "")
+	dir := t.TempDir()
+	a = loggedAgent(t, dir, &agentClock{t: now}, 24*time.Hour, logs, gate.CourtConfig{URL: rio.http.URL, Token: rio.token, Keys: []string{rio.pub(t)}})
+	if err := a.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	outbox = filepath.Join(dir, "outbox")
+	if err := os.MkdirAll(outbox, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return rio, a, outbox
+}
+
 // A batch the court refuses with 409 (its batch_id already holds other
 // records of this club) cannot succeed when sent again: the agent keeps it
 // aside on disk (*.conflict), logs it and goes on, so the batches after it
 // still reach the court (a retry forever would hold back every later
 // check record).
 func TestGateAgentSetsAsideABatchTheCourtRefusesAsAConflict(t *testing.T) {
-	now := day("2025-06-10", 15, 0)
-	rio := newCourt(t, "19.0001", now)
-	rio.ban(t, cpfRio, "2025-06-01", "2025-06-30", "")
-	clk := &agentClock{t: now}
-	dir := t.TempDir()
-	a := newAgent(t, dir, clk, nil, gate.CourtConfig{URL: rio.http.URL, Token: rio.token, Keys: []string{rio.pub(t)}})
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	rio, a, outbox := outboxCase(t, &logBuffer{})
 	// The court already holds batch "00000000000000000001-aa" of this club
 	// with another record.
 	const id = "00000000000000000001-aa"
@@ -593,10 +605,6 @@ func TestGateAgentSetsAsideABatchTheCourtRefusesAsAConflict(t *testing.T) {
 		t.Fatalf("the first batch: %v %v", resp, err)
 	}
 	resp.Body.Close()
-	outbox := filepath.Join(dir, "outbox")
-	if err := os.MkdirAll(outbox, 0o700); err != nil {
-		t.Fatal(err)
-	}
 	line := `{"cpf":"` + cpfRio + `","checked_at":"2025-06-10T12:00:01Z","blocked":true,"versions":{"19.0001":1}}` + "\n"
 	if err := os.WriteFile(filepath.Join(outbox, id+".jsonl"), []byte(line), 0o600); err != nil {
 		t.Fatal(err)
@@ -627,20 +635,9 @@ func TestGateAgentSetsAsideABatchTheCourtRefusesAsAConflict(t *testing.T) {
 // logged and reported (GET /status set_aside and last_set_aside,
 // gate_check_batches_set_aside) rather than silent.
 func TestGateAgentSetsAsideABatchTheCourtRefusesAndSaysSo(t *testing.T) {
-	now := day("2025-06-10", 15, 0)
-	rio := newCourt(t, "19.0001", now)
-	rio.ban(t, cpfRio, "2025-06-01", "2025-06-30", "")
-	clk := &agentClock{t: now}
-	dir := t.TempDir()
 	var logs logBuffer
-	a := loggedAgent(t, dir, clk, 24*time.Hour, &logs, gate.CourtConfig{URL: rio.http.URL, Token: rio.token, Keys: []string{rio.pub(t)}})
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	outbox := filepath.Join(dir, "outbox")
-	if err := os.MkdirAll(outbox, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	rio, a, outbox := outboxCase(t, &logs)
+	now := day("2025-06-10", 15, 0)
 	const id = "00000000000000000001-bb"
 	ahead := now.Add(time.Hour).UTC().Format(time.RFC3339)
 	line := `{"cpf":"` + cpfRio + `","checked_at":"` + ahead + `","blocked":true,"versions":{"19.0001":1}}` + "\n"
@@ -691,19 +688,7 @@ func TestGateAgentSetsAsideABatchTheCourtRefusesAndSaysSo(t *testing.T) {
 // records, 422, and a retry forever would hold back every later batch); it
 // leaves the outbox and the later checks reach the court.
 func TestGateAgentDoesNotSendABatchWithoutRecords(t *testing.T) {
-	now := day("2025-06-10", 15, 0)
-	rio := newCourt(t, "19.0001", now)
-	rio.ban(t, cpfRio, "2025-06-01", "2025-06-30", "")
-	clk := &agentClock{t: now}
-	dir := t.TempDir()
-	a := newAgent(t, dir, clk, nil, gate.CourtConfig{URL: rio.http.URL, Token: rio.token, Keys: []string{rio.pub(t)}})
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	outbox := filepath.Join(dir, "outbox")
-	if err := os.MkdirAll(outbox, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	rio, a, outbox := outboxCase(t, &logBuffer{})
 	const id = "00000000000000000001-aa"
 	if err := os.WriteFile(filepath.Join(outbox, id+".jsonl"), []byte(`{"cpf":"`+cpfRio+`","checked_at":"2025-06-1`+"\n"), 0o600); err != nil {
 		t.Fatal(err)

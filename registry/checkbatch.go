@@ -118,34 +118,35 @@ func (l *Lists) StoreCheckBatch(ctx context.Context, userID int64, club string, 
 	var maxVersion int64
 	for i, r := range in.Records {
 		ok := true
+		field := func(name string) string { return fmt.Sprintf("records[%d].%s", i, name) }
 		cpf, err := ParseCPFAnySpelling(r.CPF)
 		if err != nil {
-			f.Add(fmt.Sprintf("records[%d].cpf", i), "cpf", err.Error())
+			f.Add(field("cpf"), "cpf", err.Error())
 			ok = false
 		}
 		switch {
 		case r.CheckedAt.IsZero():
-			f.Add(fmt.Sprintf("records[%d].checked_at", i), "instant", "informe o instante da consulta (RFC 3339, por exemplo 2026-12-01T15:30:00-03:00).")
+			f.Add(field("checked_at"), "instant", "informe o instante da consulta (RFC 3339, por exemplo 2026-12-01T15:30:00-03:00).")
 			ok = false
 		case r.CheckedAt.Before(checksSince):
-			f.Add(fmt.Sprintf("records[%d].checked_at", i), "instant", "o instante da consulta não pode ser anterior a 14/06/2023 00:00 (horário de Brasília), data da Lei 14.597/2023 (Lei Geral do Esporte).")
+			f.Add(field("checked_at"), "instant", "o instante da consulta não pode ser anterior a 14/06/2023 00:00 (horário de Brasília), data da Lei 14.597/2023 (Lei Geral do Esporte).")
 			ok = false
 		case r.CheckedAt.After(now.Add(5 * time.Minute)):
-			f.Add(fmt.Sprintf("records[%d].checked_at", i), "instant", "o instante da consulta não pode estar no futuro (mais de 5 minutos adiante do relógio do juizado).")
+			f.Add(field("checked_at"), "instant", "o instante da consulta não pode estar no futuro (mais de 5 minutos adiante do relógio do juizado).")
 			ok = false
 		}
 		switch {
 		case r.Version == nil:
-			f.Add(fmt.Sprintf("records[%d].version", i), "required", "informe a versão da lista deste juizado com que o agente respondeu (version; 0 se ainda não tinha lista deste juizado).")
+			f.Add(field("version"), "required", "informe a versão da lista deste juizado com que o agente respondeu (version; 0 se ainda não tinha lista deste juizado).")
 			ok = false
 		case *r.Version < 0:
-			f.Add(fmt.Sprintf("records[%d].version", i), "range", fmt.Sprintf("a versão %d é negativa: use 0 se o agente ainda não tinha lista deste juizado.", *r.Version))
+			f.Add(field("version"), "range", fmt.Sprintf("a versão %d é negativa: use 0 se o agente ainda não tinha lista deste juizado.", *r.Version))
 			ok = false
 		default:
 			maxVersion = max(maxVersion, *r.Version)
 		}
 		if r.Blocked == nil {
-			f.Add(fmt.Sprintf("records[%d].blocked", i), "required", "informe se o agente bloqueou a entrada (blocked: true ou false).")
+			f.Add(field("blocked"), "required", "informe se o agente bloqueou a entrada (blocked: true ou false).")
 			ok = false
 		}
 		if ok {

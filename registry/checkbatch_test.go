@@ -121,8 +121,8 @@ func TestCheckBatchResend_SameContentDuplicate_OtherContent409_DOMAIN_6(t *testi
 	}
 }
 
-// A batch whose writing fails part-way (the database refuses a record of
-// its second chunk of 1,000) stores nothing, not even its batch id: the
+// A batch whose writing fails part-way (the database refuses its 1,201st
+// record) stores nothing, not even its batch id: the
 // agent's retry stores it whole, once, and a further retry is a duplicate.
 func TestCheckBatchRetryAfterPartialFailureStoredOnce_DOMAIN_6(t *testing.T) {
 	e := newEnv(t)

@@ -90,47 +90,6 @@ var (
 // decode themselves (json.Unmarshaler, encoding.TextUnmarshaler), maps and
 // interfaces take any key.
 func unknownField(tree any, t reflect.Type, path string) string {
-	if !hasUnknown(tree, t) {
-		return ""
-	}
-	return firstUnknown(tree, t, path)
-}
-
-// hasUnknown reports whether tree holds a key that t does not take, as
-// unknownField, in the map's order and building no path: the walk of every
-// body, where a path and a sort for each object of a 10,000-record upload
-// had cost more than reading it.
-func hasUnknown(tree any, t reflect.Type) bool {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if decodesItself(t) {
-		return false
-	}
-	switch t.Kind() {
-	case reflect.Slice, reflect.Array:
-		arr, _ := tree.([]any)
-		for _, e := range arr {
-			if hasUnknown(e, t.Elem()) {
-				return true
-			}
-		}
-	case reflect.Struct:
-		obj, _ := tree.(map[string]any)
-		fields := jsonFields(t)
-		for k, v := range obj {
-			ft, ok := fields[k]
-			if !ok || hasUnknown(v, ft) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// firstUnknown is unknownField's path: keys in sorted order, so that the
-// same body always names the same key.
-func firstUnknown(tree any, t reflect.Type, path string) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -144,7 +103,7 @@ func firstUnknown(tree any, t reflect.Type, path string) string {
 			return ""
 		}
 		for i, e := range arr {
-			if p := firstUnknown(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); p != "" {
+			if p := unknownField(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); p != "" {
 				return p
 			}
 		}
@@ -163,7 +122,7 @@ func firstUnknown(tree any, t reflect.Type, path string) string {
 			if !ok {
 				return p
 			}
-			if r := firstUnknown(obj[k], ft, p); r != "" {
+			if r := unknownField(obj[k], ft, p); r != "" {
 				return r
 			}
 		}
@@ -183,20 +142,6 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 }
 
 var fieldsByType sync.Map // reflect.Type → map[string]reflect.Type
-
-// decodesItself reports whether *t is a json.Unmarshaler or an
-// encoding.TextUnmarshaler (any key or value is its own to judge), asked
-// of reflect once per type.
-func decodesItself(t reflect.Type) bool {
-	if v, ok := selfDecoding.Load(t); ok {
-		return v.(bool)
-	}
-	self := reflect.PointerTo(t).Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(textUnmarshaler)
-	selfDecoding.Store(t, self)
-	return self
-}
-
-var selfDecoding sync.Map // reflect.Type → bool
 
 // structFields is jsonFields without the cache.
 func structFields(t reflect.Type) map[string]reflect.Type {

@@ -174,7 +174,7 @@ func TestGateAgentErrorsAreProblemJSON(t *testing.T) {
 			}
 		}
 	}
-	for _, path := range []string{"/check", "/check/", "/check/x/y", "/", "/nada", "/status/x", "/metrics/", "//check/" + cpfRio, "/check/../status", "/./status", "/check/" + cpfRio + "/."} {
+	for _, path := range []string{"/check", "/check/", "/check/x/y", "/check/1%2F2", "/", "/nada", "/status/x", "/metrics/", "//check/" + cpfRio, "/check/../status", "/./status", "/check/" + cpfRio + "/."} {
 		problem(serve(a, "GET", path), "GET", path, 404)
 	}
 	rec := serve(a, "GET", "/check/123")

@@ -172,11 +172,20 @@ func appendFractionZ(b []byte, ns int) []byte {
 // backslashes, control characters and <, >, & escaped; a string with bytes
 // above ASCII is left to encoding/json itself.
 func appendJSONString(b []byte, s string) []byte {
+	plain := true
 	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
+		switch c := s[i]; {
+		case c >= 0x80:
 			j, _ := json.Marshal(s)
 			return append(b, j...)
+		case c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&':
+			plain = false
 		}
+	}
+	if plain { // a CPF, a date, a case number: copied as it is
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
 	}
 	const hex = "0123456789abcdef"
 	b = append(b, '"')

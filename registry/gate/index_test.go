@@ -432,3 +432,20 @@ func TestDecodingLowersTheGCPercentAndRestoresIt(t *testing.T) {
 		t.Fatalf("after a failed decoding: GC percent %d, want 80", p)
 	}
 }
+
+// appendJSONString writes every string as json.Marshal does: each ASCII
+// byte alone and between plain text (the copied-whole path and the escaping
+// one), and text above ASCII.
+func TestAppendJSONStringIsMarshal(t *testing.T) {
+	var cases []string
+	for c := 0; c < 0x80; c++ {
+		cases = append(cases, string(rune(c)), "0000001-11."+string(rune(c))+"2025")
+	}
+	cases = append(cases, "", "52998224725", "2025-06-01", "São Paulo", "a\u2028b", "x\xffy")
+	for _, s := range cases {
+		want, _ := json.Marshal(s)
+		if got := appendJSONString([]byte("p"), s); string(got) != "p"+string(want) {
+			t.Errorf("%q: got %s, want %s", s, got[1:], want)
+		}
+	}
+}

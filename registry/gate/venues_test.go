@@ -26,24 +26,31 @@ func venueAgent(t *testing.T, dir string, clk *agentClock, logs *logBuffer, venu
 	return a
 }
 
-// front serves c behind a switch: while down is set, every request is cut
-// (the connection closed with no answer, as a court unreachable), and
-// GET /api/v1/venues is 404 while older is set (a court older than it).
-func front(t *testing.T, c *court) (srv *httptest.Server, down, older *atomic.Bool) {
+// switches are the ways front fails: down cuts every request (the
+// connection closed with no answer, as a court unreachable), older answers
+// 404 to GET /api/v1/venues (a court older than it), broken 503 to it.
+type switches struct{ down, older, broken atomic.Bool }
+
+// front serves c behind the switches sw.
+func front(t *testing.T, c *court) (*httptest.Server, *switches) {
 	t.Helper()
-	down, older = &atomic.Bool{}, &atomic.Bool{}
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if down.Load() {
+	sw := &switches{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if sw.down.Load() {
 			panic(http.ErrAbortHandler)
 		}
-		if older.Load() && r.URL.Path == "/api/v1/venues" {
+		if r.URL.Path == "/api/v1/venues" && sw.older.Load() {
 			http.NotFound(w, r)
+			return
+		}
+		if r.URL.Path == "/api/v1/venues" && sw.broken.Load() {
+			http.Error(w, "indisponível", http.StatusServiceUnavailable)
 			return
 		}
 		c.srv.Echo.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	return srv, down, older
+	return srv, sw
 }
 
 // status is the agent's GET /status as a client reads it.
@@ -86,8 +93,10 @@ func unknownMetrics(a *gate.Agent) []string {
 // one warning per change. The same venue in other case and accents, by its
 // popular name, or its name without the part in parentheses (the forms a
 // scoped ban's venue is matched by) is known. Checking stays as it was;
-// the report follows the court's table (a venue an admin adds clears it)
-// and an offline restart keeps it from the list stored.
+// a court failing to give the list (503) keeps the one held, with no sync
+// error; an offline restart keeps the report from the list stored; the
+// report follows the court's table (a venue an admin adds clears it); and
+// Agent.Run reads the list as Sync does.
 func TestGateAgentReportsAConfiguredVenueNoCourtKnows(t *testing.T) {
 	now := day("2025-06-10", 15, 0)
 	c := newCourt(t, "26.0100", now)
@@ -96,7 +105,7 @@ func TestGateAgentReportsAConfiguredVenueNoCourtKnows(t *testing.T) {
 	dir := t.TempDir()
 	var logs logBuffer
 	venues := []string{"Arena Corintians", "ESTADIO SAO JANUARIO", "maracana", "Estádio José Pinheiro Borda", "Arena Corintians "}
-	srv, down, _ := front(t, c)
+	srv, sw := front(t, c)
 	cfg := gate.CourtConfig{URL: srv.URL, Token: c.token, Keys: []string{c.pub(t)}}
 	a := venueAgent(t, dir, clk, &logs, venues, cfg)
 	if st := getStatus(t, a); len(st.UnknownVenues) != 0 || st.Courts[0].Venues != nil {
@@ -120,16 +129,47 @@ func TestGateAgentReportsAConfiguredVenueNoCourtKnows(t *testing.T) {
 	if r := check(t, a, cpfRio); r.Blocked {
 		t.Fatalf("a check changed by the report: %+v", r)
 	}
-	// The list is read again an hour later; the same answer logs nothing.
+	// The list is read again an hour later; the court failing to give it
+	// (503) is no error of the sync and keeps the list held, asked again a
+	// minute later; the same answer then logs nothing.
+	sw.broken.Store(true)
 	clk.Set(now.Add(gate.VenuesEvery))
 	if err := a.Sync(context.Background()); err != nil {
+		t.Fatalf("the venue list failing: %v", err)
+	}
+	if st := getStatus(t, a); !reflect.DeepEqual(st.UnknownVenues, []string{"Arena Corintians"}) || *st.Courts[0].Venues != 15 ||
+		!strings.Contains(st.Courts[0].VenuesError, "503") || st.Courts[0].LastError != "" {
+		t.Fatalf("the venue list failing: %+v", st)
+	}
+	sw.broken.Store(false)
+	clk.Set(now.Add(gate.VenuesEvery + gate.VenuesRetry))
+	if err := a.Sync(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+	if st := getStatus(t, a); st.Courts[0].VenuesError != "" || len(st.UnknownVenues) != 1 {
+		t.Fatalf("the venue list back: %+v", st)
 	}
 	if n := logs.count("gate venues unknown to the courts"); n != 1 {
 		t.Errorf("the same report logged %d times", n)
 	}
+	if n := logs.count("gate venue list error"); n != 1 {
+		t.Errorf("%d venue list errors logged, want 1", n)
+	}
+	// Agent.Run reads the list at its first contact too.
+	ctx, cancel := context.WithCancel(context.Background())
+	r := venueAgent(t, t.TempDir(), clk, &logBuffer{}, venues, cfg)
+	done := make(chan struct{})
+	go func() { defer close(done); r.Run(ctx) }()
+	for deadline := time.Now().Add(20 * time.Second); len(r.UnknownVenues()) == 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if u := r.UnknownVenues(); !reflect.DeepEqual(u, []string{"Arena Corintians"}) {
+		t.Fatalf("under Run: %q", u)
+	}
 	// An offline restart reports from the list stored.
-	down.Store(true)
+	sw.down.Store(true)
 	b := venueAgent(t, dir, clk, &logs, venues, cfg)
 	if err := b.Sync(context.Background()); err == nil {
 		t.Fatal("sync with the court stopped: no error")
@@ -148,7 +188,7 @@ func TestGateAgentReportsAConfiguredVenueNoCourtKnows(t *testing.T) {
 	if err := c.g.Exec(`INSERT INTO venues (name, city, uf, latitude, longitude) VALUES ('Arena Corintians', 'São Paulo', 'SP', -23.5, -46.4)`).Error; err != nil {
 		t.Fatal(err)
 	}
-	down.Store(false)
+	sw.down.Store(false)
 	if err := b.Sync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -189,8 +229,8 @@ func TestGateAgentReportsNoVenueWithoutACourtsList(t *testing.T) {
 
 	// An older court: everything but GET /api/v1/venues (404).
 	old := newCourt(t, "21.0001", now)
-	oldSrv, _, older := front(t, old)
-	older.Store(true)
+	oldSrv, sw := front(t, old)
+	sw.older.Store(true)
 	oldCfg := gate.CourtConfig{URL: oldSrv.URL, Token: old.token, Keys: []string{old.pub(t)}}
 	b := venueAgent(t, t.TempDir(), clk, &logs, venues, oldCfg)
 	if err := b.Sync(context.Background()); err != nil {
@@ -220,7 +260,7 @@ func TestGateAgentReportsNoVenueWithoutACourtsList(t *testing.T) {
 	// The older court gains the list, the agent reads it an hour later,
 	// then the court goes back (404): its list is dropped, nothing is
 	// reported from it.
-	older.Store(false)
+	sw.older.Store(false)
 	clk.Set(now.Add(gate.VenuesEvery))
 	if err := b.Sync(context.Background()); err != nil {
 		t.Fatal(err)
@@ -228,7 +268,7 @@ func TestGateAgentReportsNoVenueWithoutACourtsList(t *testing.T) {
 	if st := getStatus(t, b); !reflect.DeepEqual(st.UnknownVenues, []string{"Arena Corintians", "Arena da Amazônia"}) || st.Courts[0].VenuesError != "" {
 		t.Fatalf("the court with the list: %+v", st)
 	}
-	older.Store(true)
+	sw.older.Store(true)
 	clk.Set(now.Add(2 * gate.VenuesEvery))
 	if err := b.Sync(context.Background()); err != nil {
 		t.Fatal(err)

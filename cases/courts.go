@@ -111,6 +111,22 @@ func ListVenues(ctx context.Context, g *gorm.DB) ([]Venue, error) {
 	return vs, err
 }
 
+// ListedVenue is one venue of the table with the other name FindVenue
+// matches it by: Alias, its popular name (popularNameSQL: the part in
+// parentheses at the end of Name; "" when Name has none).
+type ListedVenue struct {
+	Venue
+	Alias string
+}
+
+// ListVenueAliases returns every venue by name (as ListVenues) with its
+// alias: the venue table as GET /api/v1/venues publishes it.
+func ListVenueAliases(ctx context.Context, g *gorm.DB) ([]ListedVenue, error) {
+	var vs []ListedVenue
+	err := db.Conn(ctx, g).Raw(`SELECT *, coalesce(` + popularNameSQL + `, '') AS alias FROM venues ORDER BY name, id`).Scan(&vs).Error
+	return vs, err
+}
+
 // JudgeLoad is how many cases a judge has been distributed: in all, and
 // open (neither final nor archived).
 type JudgeLoad struct {

@@ -646,6 +646,12 @@ func GroupNotFound(id int64) *errs.Error {
 	return errs.New(errs.NotFound, fmt.Sprintf("Torcida %d não encontrada.", id))
 }
 
+// popularNameSQL is the SQL of a venue's popular name: the part in
+// parentheses at the end of its name ("Maracanã" of "Estádio Jornalista
+// Mário Filho (Maracanã)"), NULL when it has none. FindVenue matches a name
+// by it; ListVenueAliases lists it as the venue's alias.
+const popularNameSQL = `substring(name from '\(([^)]+)\)\s*$')`
+
 // FindVenue returns the venue whose name matches name, case and accents
 // ignored, either whole ("Estádio Jornalista Mário Filho (Maracanã)") or by
 // the popular name in parentheses ("Maracanã"); nil when none or several do.
@@ -653,7 +659,7 @@ func FindVenue(ctx context.Context, g *gorm.DB, name string) (*Venue, error) {
 	var vs []Venue
 	err := db.Conn(ctx, g).Raw(`SELECT * FROM venues
 		WHERE f_unaccent(name) = f_unaccent(?)
-		   OR f_unaccent(substring(name from '\(([^)]+)\)\s*$')) = f_unaccent(?)
+		   OR f_unaccent(`+popularNameSQL+`) = f_unaccent(?)
 		ORDER BY (f_unaccent(name) = f_unaccent(?)) DESC LIMIT 2`, strings.TrimSpace(name), strings.TrimSpace(name), strings.TrimSpace(name)).Scan(&vs).Error
 	if err != nil || len(vs) == 0 {
 		return nil, err

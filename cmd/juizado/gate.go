@@ -87,6 +87,9 @@ func gateCmd() *cobra.Command {
 					fmt.Fprintf(cmd.OutOrStdout(), "%s\t%s\tstore: %s\n", c.Court, c.URL, c.StoreError)
 				}
 			}
+			if len(st.UnknownVenues) > 0 {
+				fmt.Fprintf(cmd.OutOrStdout(), "venues unknown to the courts (no scoped ban names them: check the spelling): %q\n", st.UnknownVenues)
+			}
 			return nil
 		},
 	}

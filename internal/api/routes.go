@@ -70,6 +70,10 @@ func (s *API) Routes() {
 	r.POST("/breaches/:id/decision", policy, s.decideBreach)
 	r.POST("/matches/import", policy, s.importMatches)
 
+	// The venue table (venues.go): public stadium names, which gate agents
+	// compare their configured venues with.
+	r.GET("/venues", anyone, s.venues)
+
 	// Fan groups (groups.go) and their member registers (members.go).
 	g := s.Groups
 	r.POST("/groups", policy, g.createGroup)

@@ -54,7 +54,8 @@ type Config struct {
 	Device  string   `json:"device"` // names the agent in the check records
 	MaxAge  Duration `json:"max_age"`
 	// Venues are the venues this gate guards (names as in the court's venue
-	// table; case, accents and the popular name in parentheses ignored).
+	// table; case, accents and the popular name in parentheses ignored). A
+	// name no court's venue list knows is reported (StatusReport.UnknownVenues).
 	Venues []string `json:"venues"`
 	// Clubs, optional, are the clubs whose home matches these venues host:
 	// a ban scoped to a club's home matches blocks here when listed.
@@ -199,6 +200,9 @@ type Agent struct {
 	venues, clubs map[string]bool
 	spool         *Spool
 
+	vmu     sync.Mutex
+	unknown []string // configured venues no court's venue list knows (venues.go)
+
 	day  atomic.Pointer[dayCache]   // the day of the last check
 	vset atomic.Pointer[versionSet] // the versions the last checks read
 
@@ -247,8 +251,10 @@ func New(cfg Config, now func() time.Time) (*Agent, error) {
 		if err := c.Load(); err != nil && !errors.Is(err, ErrRefused) {
 			return nil, err
 		}
+		c.onVenues = a.noteVenues
 		a.Courts = append(a.Courts, c)
 	}
+	a.noteVenues() // from the venue lists stored: reported offline too
 	a.spool = &Spool{Path: filepath.Join(cfg.DataDir, "checks.jsonl"), Device: cfg.Device}
 	a.metrics()
 	return a, nil
@@ -440,14 +446,21 @@ func (a *Agent) Flush() error {
 	return a.spool.Flush()
 }
 
-// StatusReport is GET /status.
+// StatusReport is GET /status: every court's copy, and UnknownVenues, the
+// configured venues (as written) that no court whose venue list the agent
+// holds knows (Agent.UnknownVenues): a ban scoped to the venue they were
+// meant to name does not block at this gate. Empty when every configured
+// venue is known, or while no court's venue list is held (a court not
+// reached yet, or older than the list): nothing is reported without one.
 type StatusReport struct {
-	Courts []Status `json:"courts"`
+	Courts        []Status `json:"courts"`
+	UnknownVenues []string `json:"unknown_venues"`
 }
 
-// Status reports every court's copy.
+// Status reports every court's copy and the configured venues no court
+// knows.
 func (a *Agent) Status() StatusReport {
-	r := StatusReport{Courts: []Status{}}
+	r := StatusReport{Courts: []Status{}, UnknownVenues: a.UnknownVenues()}
 	for _, c := range a.Courts {
 		r.Courts = append(r.Courts, c.Status())
 	}
@@ -473,16 +486,21 @@ var (
 	descUpload   = prometheus.NewDesc("gate_court_upload_error", "1 when the last try to send check records to the court failed and is being retried (GET /status upload_error).", []string{"court", "url"}, nil)
 	descAside    = prometheus.NewDesc("gate_check_batches_set_aside", "Check batches the court refused for good since the agent started, kept in outbox/ (kind conflict: 409; refused: 400, 413, 415, 422).", []string{"court", "url", "kind"}, nil)
 	descSpool    = prometheus.NewDesc("gate_spooled_checks", "Check records not yet taken by every court (buffered, in the spool file or in the outbox).", nil, nil)
+	descUnknown  = prometheus.NewDesc("gate_unknown_venue", "1 for each configured venue (as written) that no court's venue list knows (GET /status unknown_venues): bans scoped to the venue it was meant to name do not block here.", []string{"venue"}, nil)
 )
 
 func (c *courtCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descVersion, descAge, descEntries, descUpcoming, descError, descStore, descUpload, descAside, descSpool} {
+	for _, d := range []*prometheus.Desc{descVersion, descAge, descEntries, descUpcoming, descError, descStore, descUpload, descAside, descSpool, descUnknown} {
 		ch <- d
 	}
 }
 
 func (c *courtCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, s := range c.a.Status().Courts {
+	st := c.a.Status()
+	for _, v := range st.UnknownVenues {
+		ch <- prometheus.MustNewConstMetric(descUnknown, prometheus.GaugeValue, 1, v)
+	}
+	for _, s := range st.Courts {
 		ch <- prometheus.MustNewConstMetric(descVersion, prometheus.GaugeValue, float64(s.Version), s.Court, s.URL)
 		ch <- prometheus.MustNewConstMetric(descAge, prometheus.GaugeValue, s.AgeSeconds, s.Court, s.URL)
 		ch <- prometheus.MustNewConstMetric(descEntries, prometheus.GaugeValue, float64(s.Entries), s.Court, s.URL)

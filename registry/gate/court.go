@@ -385,6 +385,14 @@ type Court struct {
 	setAsides map[string]int
 	lastAside string
 	pages     int // pages stored after the snapshot
+	// venues is the court's last venue list (GET /api/v1/venues; nil: none
+	// held), asked again at venuesNext (venuesAsked: when last asked);
+	// venuesErr is the last failure to read it; onVenues, set by the
+	// agent, is called when the list held changes (venues.go).
+	venues                  []CourtVenue
+	venuesAsked, venuesNext time.Time
+	venuesErr               string
+	onVenues                func()
 
 	// smu guards state and what it holds: checks read it (RLock), a page
 	// is applied in place and a snapshot swapped in under Lock.
@@ -451,12 +459,25 @@ type Status struct {
 	// stays until the agent restarts).
 	SetAside     map[string]int `json:"set_aside,omitempty"`
 	LastSetAside string         `json:"last_set_aside,omitempty"`
+	// Venues is the number of venues in the court's venue list the agent
+	// holds (GET /api/v1/venues, read when the court answers the feed and
+	// hourly; kept on disk), which the configured venues are compared with
+	// (StatusReport.UnknownVenues); absent while none is held. VenuesError
+	// is the last failure to read it (a 404: a court older than the list),
+	// cleared by a list read.
+	Venues      *int   `json:"venues,omitempty"`
+	VenuesError string `json:"venues_error,omitempty"`
 }
 
 // Status reports the court's copy.
 func (c *Court) Status() Status {
 	c.mu.Lock()
-	st := Status{URL: c.URL, LastError: c.lastErr, StoreError: c.storeErr, UploadError: c.uploadErr, LastSetAside: c.lastAside, AgeSeconds: -1}
+	st := Status{URL: c.URL, LastError: c.lastErr, StoreError: c.storeErr, UploadError: c.uploadErr, LastSetAside: c.lastAside, AgeSeconds: -1,
+		VenuesError: c.venuesErr}
+	if c.venues != nil {
+		n := len(c.venues)
+		st.Venues = &n
+	}
 	if len(c.setAsides) > 0 {
 		st.SetAside = maps.Clone(c.setAsides)
 	}
@@ -846,12 +867,17 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 }
 
 // Sync brings the copy up to date: a snapshot when there is none, then the
-// feed's pages until one has no change.
+// feed's pages until one has no change; then, when due, the court's venue
+// list (syncVenues: never an error of the sync).
 func (c *Court) Sync(ctx context.Context) error {
 	for {
 		more, err := c.Poll(ctx, 0)
-		if err != nil || !more {
+		if err != nil {
 			return err
+		}
+		if !more {
+			c.syncVenues(ctx)
+			return nil
 		}
 	}
 }
@@ -860,6 +886,7 @@ func (c *Court) Sync(ctx context.Context) error {
 // after an error) is an immediate poll (wait 0), so that the copy is
 // confirmed at once, not at the end of a long-poll; then long-polls
 // (Wait). On an error it retries after a pause that grows to a minute.
+// After an answer, the court's venue list when due (syncVenues).
 func (c *Court) Run(ctx context.Context) {
 	pause := time.Second
 	wait := time.Duration(0)
@@ -868,7 +895,9 @@ func (c *Court) Run(ctx context.Context) {
 		more, err := c.Poll(ctx, wait)
 		if err == nil {
 			pause = time.Second
-			if !more && wait > 0 && time.Since(start) < time.Second {
+			quick := !more && wait > 0 && time.Since(start) < time.Second
+			c.syncVenues(ctx) // when due: hourly, or a minute after a failure
+			if quick {
 				// The court answered at once (no long-poll there): poll.
 				sleep(ctx, 5*time.Second)
 			}
@@ -1012,6 +1041,7 @@ func (c *Court) Load() error {
 			c.mu.Unlock()
 		}
 	}
+	c.loadVenues()
 	// Temporary files are writes a kill -9 interrupted: never renamed, so
 	// never part of the store.
 	for _, d := range []string{c.Dir, filepath.Join(c.Dir, "snapshots"), filepath.Join(c.Dir, "pages")} {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"math/big"
 	"net/http"
 	"reflect"
 	"slices"
@@ -132,15 +133,9 @@ func strictPasses(body []byte, dst any) error {
 			if !ok {
 				field = te.Field
 			}
-			if overflow && kind == "number" && strings.HasPrefix(te.Type.Kind().String(), "int") {
-				if x, err := strconv.ParseFloat(num, 64); err == nil && x != math.Trunc(x) {
-					return errs.InvalidField(field, "integer", fmt.Sprintf("o número %s não é inteiro: esperado um número inteiro.", shorten(num, 40)))
-				} else if err == nil && math.Abs(x) < 9e18 {
-					return errs.InvalidField(field, "integer", fmt.Sprintf("escreva o número %s como inteiro, sem expoente nem ponto decimal.", shorten(num, 40)))
-				}
-			}
 			if overflow && kind == "number" {
-				return errs.InvalidField(field, "range", fmt.Sprintf("o número %s está fora do intervalo aceito (%s).", shorten(num, 40), rangePT(te.Type.Kind().String())))
+				rule, msg := numberProblem(num, te.Type)
+				return errs.InvalidField(field, rule, msg)
 			}
 			return errs.InvalidField(field, "type", fmt.Sprintf("tipo inválido: esperado %s.", typePT(te.Type.Kind().String())))
 		}
@@ -295,19 +290,80 @@ func jsonKind(v any) string {
 	return ""
 }
 
-// rangePT says in Portuguese what a number of Go kind k may be.
-func rangePT(k string) string {
-	switch k {
-	case "int", "int64":
-		return "inteiro de até 19 dígitos"
-	case "int32":
-		return "inteiro de até 10 dígitos"
-	case "uint", "uint64", "uint32":
-		return "inteiro não negativo"
-	case "float64", "float32":
-		return "número decimal de magnitude representável"
+// numberProblem is the rule and the Portuguese message for num, a JSON
+// number as written in the body, that encoding/json refused for a field of
+// Go type t (a number kind). For an integer kind: "integer" for a number
+// that is no integer (1.5), or an integer in range written otherwise than
+// as an integer literal (1e3, 7.0; -0 for an unsigned field), which
+// encoding/json does not read into an int; "range" for an integer beyond
+// the type's limits (3000000000 for an int32, 1e30 for an int64), the
+// limits named. For a float kind, "range" with the largest magnitude the
+// type holds (1e400 for a float64).
+func numberProblem(num string, t reflect.Type) (rule, msg string) {
+	shown := shorten(num, 40)
+	k := t.Kind()
+	if k == reflect.Float32 || k == reflect.Float64 {
+		return "range", fmt.Sprintf("o número %s está fora do intervalo aceito por este campo: magnitude de até %s.", shown, strconv.FormatFloat(maxFloat(t.Bits()), 'g', -1, t.Bits()))
 	}
-	return "número"
+	lo, hi, ok := intLimits(t)
+	if !ok {
+		return "range", fmt.Sprintf("o número %s está fora do intervalo aceito por este campo.", shown)
+	}
+	outOfRange := fmt.Sprintf("o número %s está fora do intervalo aceito por este campo: inteiro de %s a %s.", shown, lo, hi)
+	// 256 bits tell every integer of 64 bits (and the next ones) apart,
+	// and a fraction of a few dozen digits from an integer; the decimal
+	// exponent is applied at that precision, never digit by digit.
+	x, _, err := big.ParseFloat(num, 10, 256, big.ToNearestEven)
+	if err != nil {
+		// An exponent beyond what big.Float takes (1e99999999999): huge
+		// when positive, a fraction of nearly zero when negative.
+		if _, exp, ok := strings.Cut(strings.ToLower(num), "e"); ok && strings.HasPrefix(exp, "-") {
+			return "integer", fmt.Sprintf("o número %s não é inteiro: esperado um número inteiro.", shown)
+		}
+		return "range", outOfRange
+	}
+	switch {
+	case x.IsInf():
+		return "range", outOfRange
+	case !x.IsInt() || (x.Sign() == 0 && !isZeroText(num)):
+		return "integer", fmt.Sprintf("o número %s não é inteiro: esperado um número inteiro.", shown)
+	case x.Cmp(new(big.Float).SetInt(lo)) < 0 || x.Cmp(new(big.Float).SetInt(hi)) > 0:
+		return "range", outOfRange
+	case x.Sign() == 0 && strings.HasPrefix(num, "-"):
+		return "integer", fmt.Sprintf("escreva o zero sem sinal (0), não %s.", shown)
+	}
+	return "integer", fmt.Sprintf("escreva o número %s como inteiro, sem expoente nem ponto decimal.", shown)
+}
+
+// isZeroText reports whether the JSON number num is zero as written (every
+// digit of its mantissa 0), and not a fraction that rounded to zero
+// (1e-999999999).
+func isZeroText(num string) bool {
+	mant, _, _ := strings.Cut(strings.ToLower(num), "e")
+	return strings.Trim(mant, "-+0.") == ""
+}
+
+// intLimits are the least and the greatest value of the integer type t;
+// false for a type of another kind.
+func intLimits(t reflect.Type) (lo, hi *big.Int, ok bool) {
+	bits := uint(t.Bits())
+	one := big.NewInt(1)
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		hi = new(big.Int).Sub(new(big.Int).Lsh(one, bits-1), one)
+		return new(big.Int).Neg(new(big.Int).Add(hi, one)), hi, true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(one, bits), one), true
+	}
+	return nil, nil, false
+}
+
+// maxFloat is the largest finite float of the given size in bits (32 or 64).
+func maxFloat(bits int) float64 {
+	if bits == 32 {
+		return math.MaxFloat32
+	}
+	return math.MaxFloat64
 }
 
 // shorten cuts s to at most n bytes, marking the cut with "…".

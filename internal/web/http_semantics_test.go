@@ -143,3 +143,31 @@ func TestFieldPathsForNumbersOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// An integer beyond what the field's Go type holds is out of range (422,
+// rule "range", the message giving the type's limits), not "not an
+// integer"; a fraction, or an integer in range written with an exponent,
+// still is "integer" (group_id is an int64, latitude a float64).
+func TestOutOfRangeIntegerNamesTheLimits(t *testing.T) {
+	f := newFixture(t)
+	const int64Limits = "inteiro de -9223372036854775808 a 9223372036854775807"
+	for body, want := range map[string][]string{
+		`{"defendants": [{"kind": "fan_group", "name": "X", "group_id": 1e30}]}`:                  {`"field":"defendants[0].group_id","rule":"range"`, int64Limits},
+		`{"defendants": [{"kind": "fan_group", "name": "X", "group_id": -99999999999999999999}]}`: {`"field":"defendants[0].group_id","rule":"range"`, int64Limits},
+		`{"defendants": [{"kind": "fan_group", "name": "X", "group_id": 9223372036854775808}]}`:   {`"field":"defendants[0].group_id","rule":"range"`, int64Limits},
+		`{"defendants": [{"kind": "fan_group", "name": "X", "group_id": 9.2e18}]}`:                {`"field":"defendants[0].group_id","rule":"integer"`, "sem expoente"},
+		`{"defendants": [{"kind": "fan_group", "name": "X", "group_id": 3000000000.5}]}`:          {`"field":"defendants[0].group_id","rule":"integer"`, "não é inteiro"},
+		`{"facts": {"latitude": 1e400}}`: {`"field":"facts.latitude","rule":"range"`, "magnitude de até 1.7976931348623157e+308"},
+	} {
+		code, out, _ := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", body)
+		if code != 422 {
+			t.Errorf("%s: %d %s, want 422", body, code, out)
+			continue
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: %s, want %s", body, out, w)
+			}
+		}
+	}
+}

@@ -40,7 +40,7 @@ func Unsupported(c echo.Context, accepted string) error {
 
 // BindJSON decodes a JSON body into dst (a pointer to a zero value): 415 for a missing Content-Type or
 // another media type, 400 for an unreadable body (not JSON, not UTF-8, not
-// an object), 422 naming the field (with array indices) for a key named
+// an object, nested deeper than maxJSONDepth), 422 naming the field (with array indices) for a key named
 // twice in one object, a key dst does not take (strict_json.go), a value of
 // the wrong type or a string that holds a NUL character, which PostgreSQL
 // cannot store.
@@ -104,7 +104,7 @@ func readableBody(body []byte) error {
 // reading before strictFast, and the judge of any body strictFast leaves.
 func strictPasses(body []byte, dst any) error {
 	if !json.Valid(body) {
-		return unreadableJSON(json.Unmarshal(body, new(any)))
+		return unreadableJSON(body, json.Unmarshal(body, new(any)))
 	}
 	// Numbers stay text (json.Number): a well-formed number out of range
 	// (1e400) is the field's problem (422), not unreadable JSON.
@@ -112,7 +112,7 @@ func strictPasses(body []byte, dst any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&tree); err != nil {
-		return unreadableJSON(err)
+		return unreadableJSON(body, err)
 	}
 	if _, ok := tree.(map[string]any); !ok {
 		return errs.New(errs.Unreadable, "O corpo deve ser um objeto JSON.")
@@ -149,7 +149,7 @@ func strictPasses(body []byte, dst any) error {
 			}
 			return errs.InvalidField(field, "format", "valor em formato inválido para este campo.")
 		}
-		return unreadableJSON(err)
+		return unreadableJSON(body, err)
 	}
 	return nil
 }
@@ -191,13 +191,52 @@ var strictFastLeaves = jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
 	jsonv2.UnmarshalFunc(func(b []byte, n *json.Number) error { return json.Unmarshal(b, n) }),
 ))
 
-// unreadableJSON says in Portuguese where a body stopped being JSON.
-func unreadableJSON(err error) error {
+// unreadableJSON says in Portuguese where body stopped being JSON, err
+// being encoding/json's error on it; a body nested deeper than
+// maxJSONDepth is told so, with the limit.
+func unreadableJSON(body []byte, err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
+		if at := tooDeepAt(body); at >= 0 && se.Offset == int64(at)+1 {
+			return errs.New(errs.Unreadable, fmt.Sprintf("JSON aninhado demais: objetos e listas um dentro do outro passam do limite de 10.000 níveis no byte %d do corpo.", at+1))
+		}
 		return errs.New(errs.Unreadable, fmt.Sprintf("JSON ilegível: erro de sintaxe perto do byte %d do corpo.", se.Offset))
 	}
 	return errs.New(errs.Unreadable, "JSON ilegível: o corpo termina antes de fechar o objeto ou não é JSON.")
+}
+
+// maxJSONDepth is how many objects and arrays, one inside the other, a
+// body may nest: the limit of encoding/json's scanner and of jsontext
+// (both 10,000), which refuse the next level as a syntax error.
+const maxJSONDepth = 10_000
+
+// tooDeepAt is the index in body of the '[' or '{' that opens level
+// maxJSONDepth+1, or -1 when body never nests that deep. It counts
+// brackets outside strings, byte by byte (no recursion), and stops there;
+// its count is the JSON depth up to the first syntax error, which is all
+// unreadableJSON asks of it.
+func tooDeepAt(body []byte) int {
+	depth, inString, escaped := 0, false, false
+	for i, c := range body {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case inString && c == '"':
+			inString = false
+		case inString:
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if depth++; depth > maxJSONDepth {
+				return i
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return -1
 }
 
 // jsonPath is the dotted path of key k inside path ("" for the top). The

@@ -90,3 +90,37 @@ func TestBindJSONOutOfRangeIntegerSaysRange(t *testing.T) {
 		}
 	}
 }
+
+// A body nested deeper than the readers go (maxJSONDepth objects and
+// arrays one inside the other) is a 400 that says so and gives the limit,
+// not "a syntax error near byte 10001"; it is refused where the depth is
+// passed, without reading the rest. At the limit, a body is read.
+func TestBindJSONTooDeepSaysSo(t *testing.T) {
+	deep := func(open, close string, n int) string {
+		return strings.Repeat(open, n) + strings.Repeat(close, n)
+	}
+	for _, body := range []string{
+		deep("[", "]", 100_000),
+		strings.Repeat(`{"a":`, 100_000) + "1" + strings.Repeat("}", 100_000),
+		`{"any":` + deep("[", "]", 100_000) + `}`,
+		`{"any":` + deep(`{"k":`, "}", maxJSONDepth) + `}`,
+		`{"any":` + deep("[", "]", maxJSONDepth) + `}`,
+		`{"any":` + strings.Repeat(`["[{\"",`, maxJSONDepth) + `]`, // cut after the depth is passed
+	} {
+		req := httptest.NewRequest("POST", "/", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		err := BindJSON(echo.New().NewContext(req, httptest.NewRecorder()), new(fuzzShapes))
+		var e *errs.Error
+		if !errors.As(err, &e) || e.Kind != errs.Unreadable || !strings.Contains(e.Message, "aninhad") || !strings.Contains(e.Message, "10.000 níveis") {
+			t.Errorf("%.40s… (%d bytes): %v, want 400 saying the body is nested too deep (limit 10.000)", body, len(body), err)
+		}
+	}
+	for _, body := range []string{
+		`{"any":` + deep("[", "]", maxJSONDepth-1) + `}`,
+		`{"any":` + strings.Repeat(`["[{\"",`, maxJSONDepth-1) + "0" + strings.Repeat("]", maxJSONDepth-1) + `}`,
+	} {
+		if err := decodeBody([]byte(body), new(fuzzShapes)); err != nil {
+			t.Errorf("%.40s… at the limit of %d levels: %v", body, maxJSONDepth, err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -273,6 +274,13 @@ var fuzzSeeds = []string{
 func FuzzStrictFastAgreesWithThePasses(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
+	}
+	// Nesting at the readers' limit (maxJSONDepth levels, the top object
+	// one of them) and one past it.
+	for _, n := range []int{maxJSONDepth - 1, maxJSONDepth} {
+		f.Add([]byte(`{"any":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`))
+		f.Add([]byte(`{"map_any":{"x":` + strings.Repeat(`{"k":`, n-1) + "null" + strings.Repeat("}", n-1) + `}}`))
+		f.Add([]byte(strings.Repeat("[", n+1) + strings.Repeat("]", n+1)))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		checkFastAgrees(t, body)

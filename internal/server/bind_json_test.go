@@ -124,3 +124,20 @@ func TestBindJSONTooDeepSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// A NUL (which PostgreSQL cannot store) is named by its path with array
+// indices, also at the bottom of a body nested to the limit.
+func TestBindJSONNamesTheNUL(t *testing.T) {
+	depth := maxJSONDepth - 2 // the top object and the list of "any"
+	for body, want := range map[string]string{
+		`{"items":[{"name":"a"},{"name":"b\u0000"}]}`:                                            "items[1].name",
+		`{"map_any":{"x":{"y":["a","\u0000"]}}}`:                                                 "map_any.x.y[1]",
+		`{"map_any":{"x":{"a\u0000":1}}}`:                                                        "map_any.x",
+		`{"any":[` + strings.Repeat("[", depth) + `"\u0000"` + strings.Repeat("]", depth) + `]}`: "any" + strings.Repeat("[0]", depth+1),
+	} {
+		p := bindProblem(t, body, new(fuzzShapes))
+		if p.Field != want || p.Rule != "no_nul" {
+			t.Errorf("%.60s: %.60s %s, want %.60s no_nul", body, p.Field, p.Rule, want)
+		}
+	}
+}

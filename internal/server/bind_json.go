@@ -261,14 +261,20 @@ func findNUL(v any, path string) string {
 	if !ok {
 		return ""
 	}
+	var b strings.Builder
+	b.WriteString(path)
 	for i := len(steps) - 1; i >= 0; i-- {
-		if st := steps[i]; st.inArray {
-			path = fmt.Sprintf("%s[%d]", path, st.index)
-		} else {
-			path = jsonPath(path, st.key)
+		switch st := steps[i]; {
+		case st.inArray:
+			fmt.Fprintf(&b, "[%d]", st.index)
+		default:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(jsonPath("", st.key))
 		}
 	}
-	return path
+	return b.String()
 }
 
 // nulStep is one step of findNUL's path: a key of an object, or an index

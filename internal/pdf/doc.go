@@ -111,10 +111,7 @@ func layout(meta Meta, blocks []block, total int) (*gofpdf.Fpdf, error) {
 	f.SetProducer("Juizado (gofpdf)", true)
 	f.SetAutoPageBreak(false, 0)
 	f.SetMargins(marginL, bodyTop, marginR)
-	f.AddUTF8FontFromBytes(family, "", fontBytes(goregular.TTF))
-	f.AddUTF8FontFromBytes(family, "B", fontBytes(gobold.TTF))
-	f.AddUTF8FontFromBytes(family, "I", fontBytes(goitalic.TTF))
-	f.AddUTF8FontFromBytes(family, "BI", fontBytes(gobolditalic.TTF))
+	addFonts(f)
 	d := &doc{f: f, meta: meta, total: total, size: baseSize}
 	f.SetHeaderFunc(d.header)
 	f.SetFooterFunc(d.footer)
@@ -129,6 +126,14 @@ func layout(meta Meta, blocks []block, total int) (*gofpdf.Fpdf, error) {
 		return nil, fmt.Errorf("pdf: %w", err)
 	}
 	return f, nil
+}
+
+// addFonts gives f the Go fonts in the four styles, under family.
+func addFonts(f *gofpdf.Fpdf) {
+	f.AddUTF8FontFromBytes(family, "", fontBytes(goregular.TTF))
+	f.AddUTF8FontFromBytes(family, "B", fontBytes(gobold.TTF))
+	f.AddUTF8FontFromBytes(family, "I", fontBytes(goitalic.TTF))
+	f.AddUTF8FontFromBytes(family, "BI", fontBytes(gobolditalic.TTF))
 }
 
 func (d *doc) newPage() {
@@ -483,12 +488,18 @@ func (d *doc) block(b block) {
 	}
 }
 
-// table lays out rows that break between pages with the header row
-// repeated; a row taller than a page is split between lines.
-func (d *doc) table(b block) {
-	if len(b.rows) == 0 {
-		return
-	}
+// tableScale is the type size of a table, relative to the text's.
+const tableScale = 0.9
+
+// colWidths are the widths in mm of table b's columns, in type size size:
+// contentW shared in proportion to b.cols (equal shares without them), then
+// each column too narrow for its widest word (the header's in bold) widened
+// to hold it, with the room taken from the columns wider than their own
+// widest word, in proportion to what each can spare, so that no word is cut
+// where the table can hold it whole ("cumprimen-to" in a 17 mm column).
+// When the columns together cannot hold their widest words, the shares
+// stay as given and a word too wide is cut (splitWord).
+func (d *doc) colWidths(b block, size float64) []float64 {
 	ncol := len(b.rows[0])
 	widths := make([]float64, ncol)
 	total := 0.0
@@ -502,7 +513,48 @@ func (d *doc) table(b block) {
 	for i := range widths {
 		widths[i] *= contentW / total
 	}
-	size := d.size * 0.9
+	need := make([]float64, ncol)
+	for r, row := range b.rows {
+		style := ""
+		if r == 0 {
+			style = "B"
+		}
+		for i, text := range row[:min(len(row), ncol)] {
+			for _, wd := range d.words(parseInline(text, style), size) {
+				need[i] = max(need[i], wd.w+2*cellPad)
+			}
+		}
+	}
+	short, spare := 0.0, 0.0
+	for i, w := range widths {
+		if w < need[i] {
+			short += need[i] - w
+		} else {
+			spare += w - need[i]
+		}
+	}
+	if short == 0 || short > spare {
+		return widths
+	}
+	for i, w := range widths {
+		if w < need[i] {
+			widths[i] = need[i]
+		} else {
+			widths[i] = w - (w-need[i])*short/spare
+		}
+	}
+	return widths
+}
+
+// table lays out rows that break between pages with the header row
+// repeated; a row taller than a page is split between lines.
+func (d *doc) table(b block) {
+	if len(b.rows) == 0 {
+		return
+	}
+	ncol := len(b.rows[0])
+	size := d.size * tableScale
+	widths := d.colWidths(b, size)
 	lh := lineH(size)
 	cells := func(row []string, style string) [][][]word {
 		out := make([][][]word, ncol)

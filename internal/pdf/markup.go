@@ -15,7 +15,8 @@ import (
 //	::right text           a right-aligned paragraph
 //	::size 16              base type size in points for what follows
 //	::space 6              vertical space in millimetres
-//	::cols 20,30,50        relative column widths of the next table
+//	::cols 20,30,50        relative column widths of the next table (a column
+//	                       narrower than its widest word is widened: colWidths)
 //	| a | b | c |          a table row; the first row of a table is its header,
 //	                       repeated on every page the table runs over
 //	- item                 a bullet paragraph

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -528,6 +529,31 @@ func TestNoticeWithReportingWindows(t *testing.T) {
 	for _, want := range []string{"Corinthians x Santos (Campeonato Brasileiro Série A)", "13/04/2025 09:00", "13/04/2025 15:00", "Corinthians x Flamengo (Copa do Brasil)"} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("notice lacks %q", want)
+		}
+	}
+}
+
+// A ban in force (LGE art. 201, § 2º: final since 01/04/2025, 6 months)
+// is "em cumprimento" on one line of its table, in the certificate and in
+// the case summary issued from the records (the status column had cut it
+// "cumprime-nto" in the certificate, "em / cumprimento" in the summary).
+func TestBanInForceStatusOnOneLine_Art201Par2(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	caseID, banID := e.finalFrom(t, "2025-04-01")
+	cert, err := e.svc.Certificate(ctx, e.staff, "66392332154")
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary, err := e.svc.CaseDocument(ctx, e.staff, pdf.KindSummary, caseID, banID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, d := range map[string]*pdf.Document{"certificate": cert, "summary": summary} {
+		dump(t, name+"-in-force", d.Content)
+		got := text(t, d.Content)
+		if !slices.Contains(strings.Split(got, "\n"), "em cumprimento") {
+			t.Errorf("%s: \"em cumprimento\" not on one line:\n%s", name, got)
 		}
 	}
 }

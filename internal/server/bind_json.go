@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"math/big"
 	"net/http"
 	"reflect"
 	"slices"
@@ -39,7 +40,7 @@ func Unsupported(c echo.Context, accepted string) error {
 
 // BindJSON decodes a JSON body into dst (a pointer to a zero value): 415 for a missing Content-Type or
 // another media type, 400 for an unreadable body (not JSON, not UTF-8, not
-// an object), 422 naming the field (with array indices) for a key named
+// an object, nested deeper than maxJSONDepth), 422 naming the field (with array indices) for a key named
 // twice in one object, a key dst does not take (strict_json.go), a value of
 // the wrong type or a string that holds a NUL character, which PostgreSQL
 // cannot store.
@@ -103,7 +104,7 @@ func readableBody(body []byte) error {
 // reading before strictFast, and the judge of any body strictFast leaves.
 func strictPasses(body []byte, dst any) error {
 	if !json.Valid(body) {
-		return unreadableJSON(json.Unmarshal(body, new(any)))
+		return unreadableJSON(body, json.Unmarshal(body, new(any)))
 	}
 	// Numbers stay text (json.Number): a well-formed number out of range
 	// (1e400) is the field's problem (422), not unreadable JSON.
@@ -111,7 +112,7 @@ func strictPasses(body []byte, dst any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	if err := dec.Decode(&tree); err != nil {
-		return unreadableJSON(err)
+		return unreadableJSON(body, err)
 	}
 	if _, ok := tree.(map[string]any); !ok {
 		return errs.New(errs.Unreadable, "O corpo deve ser um objeto JSON.")
@@ -132,15 +133,9 @@ func strictPasses(body []byte, dst any) error {
 			if !ok {
 				field = te.Field
 			}
-			if overflow && kind == "number" && strings.HasPrefix(te.Type.Kind().String(), "int") {
-				if x, err := strconv.ParseFloat(num, 64); err == nil && x != math.Trunc(x) {
-					return errs.InvalidField(field, "integer", fmt.Sprintf("o número %s não é inteiro: esperado um número inteiro.", shorten(num, 40)))
-				} else if err == nil && math.Abs(x) < 9e18 {
-					return errs.InvalidField(field, "integer", fmt.Sprintf("escreva o número %s como inteiro, sem expoente nem ponto decimal.", shorten(num, 40)))
-				}
-			}
 			if overflow && kind == "number" {
-				return errs.InvalidField(field, "range", fmt.Sprintf("o número %s está fora do intervalo aceito (%s).", shorten(num, 40), rangePT(te.Type.Kind().String())))
+				rule, msg := numberProblem(num, te.Type)
+				return errs.InvalidField(field, rule, msg)
 			}
 			return errs.InvalidField(field, "type", fmt.Sprintf("tipo inválido: esperado %s.", typePT(te.Type.Kind().String())))
 		}
@@ -154,7 +149,7 @@ func strictPasses(body []byte, dst any) error {
 			}
 			return errs.InvalidField(field, "format", "valor em formato inválido para este campo.")
 		}
-		return unreadableJSON(err)
+		return unreadableJSON(body, err)
 	}
 	return nil
 }
@@ -196,13 +191,52 @@ var strictFastLeaves = jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
 	jsonv2.UnmarshalFunc(func(b []byte, n *json.Number) error { return json.Unmarshal(b, n) }),
 ))
 
-// unreadableJSON says in Portuguese where a body stopped being JSON.
-func unreadableJSON(err error) error {
+// unreadableJSON says in Portuguese where body stopped being JSON, err
+// being encoding/json's error on it; a body nested deeper than
+// maxJSONDepth is told so, with the limit.
+func unreadableJSON(body []byte, err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
+		if at := tooDeepAt(body); at >= 0 && se.Offset == int64(at)+1 {
+			return errs.New(errs.Unreadable, fmt.Sprintf("JSON aninhado demais: objetos e listas um dentro do outro passam do limite de 10.000 níveis no byte %d do corpo.", at+1))
+		}
 		return errs.New(errs.Unreadable, fmt.Sprintf("JSON ilegível: erro de sintaxe perto do byte %d do corpo.", se.Offset))
 	}
 	return errs.New(errs.Unreadable, "JSON ilegível: o corpo termina antes de fechar o objeto ou não é JSON.")
+}
+
+// maxJSONDepth is how many objects and arrays, one inside the other, a
+// body may nest: the limit of encoding/json's scanner and of jsontext
+// (both 10,000), which refuse the next level as a syntax error.
+const maxJSONDepth = 10_000
+
+// tooDeepAt is the index in body of the '[' or '{' that opens level
+// maxJSONDepth+1, or -1 when body never nests that deep. It counts
+// brackets outside strings, byte by byte (no recursion), and stops there;
+// its count is the JSON depth up to the first syntax error, which is all
+// unreadableJSON asks of it.
+func tooDeepAt(body []byte) int {
+	depth, inString, escaped := 0, false, false
+	for i, c := range body {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case inString && c == '"':
+			inString = false
+		case inString:
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if depth++; depth > maxJSONDepth {
+				return i
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return -1
 }
 
 // jsonPath is the dotted path of key k inside path ("" for the top). The
@@ -218,31 +252,63 @@ func jsonPath(path, k string) string {
 	return path + "." + k
 }
 
-// findNUL returns the dotted path of the first string (or key) holding a NUL.
+// findNUL returns the dotted path of the first string (or key) holding a
+// NUL, inside path. The path is written once the NUL is found: written at
+// every level on the way down, it had cost a body nested 10,000 levels
+// deep some 50 MB of copies of ever longer paths.
 func findNUL(v any, path string) string {
+	steps, ok := nulSteps(v)
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(path)
+	for i := len(steps) - 1; i >= 0; i-- {
+		switch st := steps[i]; {
+		case st.inArray:
+			fmt.Fprintf(&b, "[%d]", st.index)
+		default:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(jsonPath("", st.key))
+		}
+	}
+	return b.String()
+}
+
+// nulStep is one step of findNUL's path: a key of an object, or an index
+// of an array (inArray).
+type nulStep struct {
+	key     string
+	index   int
+	inArray bool
+}
+
+// nulSteps finds the first string of v holding a NUL, or the first object
+// with such a key, and returns the steps to it from v, the last step
+// first.
+func nulSteps(v any) ([]nulStep, bool) {
 	switch t := v.(type) {
 	case string:
-		if strings.ContainsRune(t, 0) {
-			return path
-		}
+		return nil, strings.ContainsRune(t, 0)
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(t)) {
-			p := jsonPath(path, k)
 			if strings.ContainsRune(k, 0) {
-				return path
+				return nil, true
 			}
-			if r := findNUL(t[k], p); r != "" {
-				return r
+			if steps, ok := nulSteps(t[k]); ok {
+				return append(steps, nulStep{key: k}), true
 			}
 		}
 	case []any:
 		for i, e := range t {
-			if r := findNUL(e, fmt.Sprintf("%s[%d]", path, i)); r != "" {
-				return r
+			if steps, ok := nulSteps(e); ok {
+				return append(steps, nulStep{index: i, inArray: true}), true
 			}
 		}
 	}
-	return ""
+	return nil, false
 }
 
 // locate turns encoding/json's index-less field path ("defendants.cpf") into
@@ -295,19 +361,80 @@ func jsonKind(v any) string {
 	return ""
 }
 
-// rangePT says in Portuguese what a number of Go kind k may be.
-func rangePT(k string) string {
-	switch k {
-	case "int", "int64":
-		return "inteiro de até 19 dígitos"
-	case "int32":
-		return "inteiro de até 10 dígitos"
-	case "uint", "uint64", "uint32":
-		return "inteiro não negativo"
-	case "float64", "float32":
-		return "número decimal de magnitude representável"
+// numberProblem is the rule and the Portuguese message for num, a JSON
+// number as written in the body, that encoding/json refused for a field of
+// Go type t (a number kind). For an integer kind: "integer" for a number
+// that is no integer (1.5), or an integer in range written otherwise than
+// as an integer literal (1e3, 7.0; -0 for an unsigned field), which
+// encoding/json does not read into an int; "range" for an integer beyond
+// the type's limits (3000000000 for an int32, 1e30 for an int64), the
+// limits named. For a float kind, "range" with the largest magnitude the
+// type holds (1e400 for a float64).
+func numberProblem(num string, t reflect.Type) (rule, msg string) {
+	shown := shorten(num, 40)
+	k := t.Kind()
+	if k == reflect.Float32 || k == reflect.Float64 {
+		return "range", fmt.Sprintf("o número %s está fora do intervalo aceito por este campo: magnitude de até %s.", shown, strconv.FormatFloat(maxFloat(t.Bits()), 'g', -1, t.Bits()))
 	}
-	return "número"
+	lo, hi, ok := intLimits(t)
+	if !ok {
+		return "range", fmt.Sprintf("o número %s está fora do intervalo aceito por este campo.", shown)
+	}
+	outOfRange := fmt.Sprintf("o número %s está fora do intervalo aceito por este campo: inteiro de %s a %s.", shown, lo, hi)
+	// 256 bits tell every integer of 64 bits (and the next ones) apart,
+	// and a fraction of a few dozen digits from an integer; the decimal
+	// exponent is applied at that precision, never digit by digit.
+	x, _, err := big.ParseFloat(num, 10, 256, big.ToNearestEven)
+	if err != nil {
+		// An exponent beyond what big.Float takes (1e99999999999): huge
+		// when positive, a fraction of nearly zero when negative.
+		if _, exp, ok := strings.Cut(strings.ToLower(num), "e"); ok && strings.HasPrefix(exp, "-") {
+			return "integer", fmt.Sprintf("o número %s não é inteiro: esperado um número inteiro.", shown)
+		}
+		return "range", outOfRange
+	}
+	switch {
+	case x.IsInf():
+		return "range", outOfRange
+	case !x.IsInt() || (x.Sign() == 0 && !isZeroText(num)):
+		return "integer", fmt.Sprintf("o número %s não é inteiro: esperado um número inteiro.", shown)
+	case x.Cmp(new(big.Float).SetInt(lo)) < 0 || x.Cmp(new(big.Float).SetInt(hi)) > 0:
+		return "range", outOfRange
+	case x.Sign() == 0 && strings.HasPrefix(num, "-"):
+		return "integer", fmt.Sprintf("escreva o zero sem sinal (0), não %s.", shown)
+	}
+	return "integer", fmt.Sprintf("escreva o número %s como inteiro, sem expoente nem ponto decimal.", shown)
+}
+
+// isZeroText reports whether the JSON number num is zero as written (every
+// digit of its mantissa 0), and not a fraction that rounded to zero
+// (1e-999999999).
+func isZeroText(num string) bool {
+	mant, _, _ := strings.Cut(strings.ToLower(num), "e")
+	return strings.Trim(mant, "-+0.") == ""
+}
+
+// intLimits are the least and the greatest value of the integer type t;
+// false for a type of another kind.
+func intLimits(t reflect.Type) (lo, hi *big.Int, ok bool) {
+	bits := uint(t.Bits())
+	one := big.NewInt(1)
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		hi = new(big.Int).Sub(new(big.Int).Lsh(one, bits-1), one)
+		return new(big.Int).Neg(new(big.Int).Add(hi, one)), hi, true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(one, bits), one), true
+	}
+	return nil, nil, false
+}
+
+// maxFloat is the largest finite float of the given size in bits (32 or 64).
+func maxFloat(bits int) float64 {
+	if bits == 32 {
+		return math.MaxFloat32
+	}
+	return math.MaxFloat64
 }
 
 // shorten cuts s to at most n bytes, marking the cut with "…".

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -251,6 +252,8 @@ var fuzzSeeds = []string{
 	`{"defendants":[{"kind":"person"},{"kind":"person","kind":"fan_group"}]}`, `{"defendants":[{"group_id":1.5}]}`, `{"defendants":[{"cpf":null,"cnpj":null,"group_id":null}]}`,
 	`{"defendant_id":1e400}`, `{"defendant_id":1.5}`, `{"defendant_id":1.0}`, `{"defendant_id":1E3}`, `{"defendant_id":-0}`, `{"defendant_id":-0.0}`, `{"defendant_id":00}`, `{"defendant_id":+1}`, `{"defendant_id":0x10}`,
 	`{"defendant_id":"1"}`, `{"defendant_id":true}`, `{"defendant_id":null}`, `{"defendant_id":[1]}`, `{"defendant_id":{}}`, `{"defendant_id":Infinity}`, `{"defendant_id":NaN}`,
+	`{"i32":3000000000}`, `{"i32":-99999999999}`, `{"i32":2147483647}`, `{"i32":-2147483649}`, `{"i32":3e9}`, `{"i32":3000000000.5}`, `{"i16":40000}`, `{"int":1e30}`, `{"int":-1e30}`,
+	`{"int":9.2e18}`, `{"int":9223372036854775807.0}`, `{"int":1e-999999999999}`, `{"int":1e999999999999}`, `{"int":1e-400}`, `{"u64":1e30}`, `{"u":-1e-400}`, `{"ptrs":[{"n":1},{"n":-3000000000}]}`,
 	`{"months":2147483648}`, `{"ban":{"months":9223372036854775807}}`, `{"member_ids":[1,1.5]}`, `{"member_ids":[null]}`, `{"member_ids":{}}`,
 	// NUL, escapes, surrogates, control characters.
 	`{"reason":"a\u0000b"}`, `{"reason":"\\u0000"}`, `{"reason":"a\\\u0000"}`, `{"any":"\u0000"}`, `{"a\u0000":1}`, `{"reason":"\u0000","reason":"x"}`, "{\"reason\":\"a\x00b\"}", "{\"reason\":\"a\x01b\"}", "{\"reason\":\"a\tb\"}",
@@ -271,6 +274,13 @@ var fuzzSeeds = []string{
 func FuzzStrictFastAgreesWithThePasses(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
+	}
+	// Nesting at the readers' limit (maxJSONDepth levels, the top object
+	// one of them) and one past it.
+	for _, n := range []int{maxJSONDepth - 1, maxJSONDepth} {
+		f.Add([]byte(`{"any":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`))
+		f.Add([]byte(`{"map_any":{"x":` + strings.Repeat(`{"k":`, n-1) + "null" + strings.Repeat("}", n-1) + `}}`))
+		f.Add([]byte(strings.Repeat("[", n+1) + strings.Repeat("]", n+1)))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		checkFastAgrees(t, body)

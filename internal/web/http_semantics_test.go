@@ -143,3 +143,52 @@ func TestFieldPathsForNumbersOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// A body nested 100,000 levels deep is a 400 problem saying it is nested
+// too deep and the limit, never a 500 nor a bare syntax error.
+func TestTooDeepBodyIsA400SayingSo(t *testing.T) {
+	f := newFixture(t)
+	for _, body := range []string{
+		strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000),
+		strings.Repeat(`{"a":`, 100_000) + "1" + strings.Repeat("}", 100_000),
+		`{"facts": {"conduct": ` + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + `}}`,
+	} {
+		req := httptest.NewRequest("POST", "/api/v1/cases", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+f.tokens["prosecutor"])
+		rec := httptest.NewRecorder()
+		f.srv.Echo.ServeHTTP(rec, req)
+		out, ct := rec.Body.String(), rec.Header().Get("Content-Type")
+		if rec.Code != 400 || ct != "application/problem+json" || !strings.Contains(out, "JSON aninhado demais") || !strings.Contains(out, "10.000 níveis") {
+			t.Errorf("%.20s… (%d bytes): %d %s %.300s, want a 400 problem saying the body is nested too deep", body, len(body), rec.Code, ct, out)
+		}
+	}
+}
+
+// An integer beyond what the field's Go type holds is out of range (422,
+// rule "range", the message giving the type's limits), not "not an
+// integer"; a fraction, or an integer in range written with an exponent,
+// still is "integer" (group_id is an int64, latitude a float64).
+func TestOutOfRangeIntegerNamesTheLimits(t *testing.T) {
+	f := newFixture(t)
+	const int64Limits = "inteiro de -9223372036854775808 a 9223372036854775807"
+	for body, want := range map[string][]string{
+		`{"defendants": [{"kind": "fan_group", "name": "X", "group_id": 1e30}]}`:                  {`"field":"defendants[0].group_id","rule":"range"`, int64Limits},
+		`{"defendants": [{"kind": "fan_group", "name": "X", "group_id": -99999999999999999999}]}`: {`"field":"defendants[0].group_id","rule":"range"`, int64Limits},
+		`{"defendants": [{"kind": "fan_group", "name": "X", "group_id": 9223372036854775808}]}`:   {`"field":"defendants[0].group_id","rule":"range"`, int64Limits},
+		`{"defendants": [{"kind": "fan_group", "name": "X", "group_id": 9.2e18}]}`:                {`"field":"defendants[0].group_id","rule":"integer"`, "sem expoente"},
+		`{"defendants": [{"kind": "fan_group", "name": "X", "group_id": 3000000000.5}]}`:          {`"field":"defendants[0].group_id","rule":"integer"`, "não é inteiro"},
+		`{"facts": {"latitude": 1e400}}`: {`"field":"facts.latitude","rule":"range"`, "magnitude de até 1.7976931348623157e+308"},
+	} {
+		code, out, _ := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", body)
+		if code != 422 {
+			t.Errorf("%s: %d %s, want 422", body, code, out)
+			continue
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: %s, want %s", body, out, w)
+			}
+		}
+	}
+}

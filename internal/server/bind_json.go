@@ -198,7 +198,7 @@ func unreadableJSON(body []byte, err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		if at := tooDeepAt(body); at >= 0 && se.Offset == int64(at)+1 {
-			return errs.New(errs.Unreadable, fmt.Sprintf("JSON aninhado demais: objetos e listas um dentro do outro passam do limite de 10.000 níveis no byte %d do corpo.", at+1))
+			return errs.New(errs.Unreadable, fmt.Sprintf("JSON aninhado demais: objetos e listas um dentro do outro passam do limite de %s níveis no byte %d do corpo.", thousands(maxJSONDepth), at+1))
 		}
 		return errs.New(errs.Unreadable, fmt.Sprintf("JSON ilegível: erro de sintaxe perto do byte %d do corpo.", se.Offset))
 	}
@@ -461,4 +461,14 @@ func typePT(k string) string {
 		return "objeto"
 	}
 	return k
+}
+
+// thousands writes n ≥ 0 with a dot between thousands, as Portuguese
+// writes it (10.000).
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "." + s[i:]
+	}
+	return s
 }

@@ -198,6 +198,7 @@ type Agent struct {
 	Loc *time.Location
 
 	venues, clubs map[string]bool
+	venue         []map[string]bool // each configured venue's names, for GET /check/{cpf}?venue=
 	spool         *Spool
 
 	vmu     sync.Mutex
@@ -231,9 +232,11 @@ func New(cfg Config, now func() time.Time) (*Agent, error) {
 	}
 	a := &Agent{Config: cfg, Now: now, Loc: loc, venues: map[string]bool{}, clubs: map[string]bool{}}
 	for _, v := range cfg.Venues {
+		one := map[string]bool{}
 		for _, n := range venueNames(v) {
-			a.venues[n] = true
+			a.venues[n], one[n] = true, true
 		}
+		a.venue = append(a.venue, one)
 	}
 	for _, c := range cfg.Clubs {
 		a.clubs[fold(c)] = true
@@ -266,7 +269,27 @@ func New(cfg Config, now func() time.Time) (*Agent, error) {
 // court's index is read under its read lock (a page is applied in place
 // under the write lock), so the cost does not depend on the number of
 // entries: about 0.4–0.7 µs (BenchmarkGate, bench/README.md).
-func (a *Agent) Check(cpf string) CheckResult {
+func (a *Agent) Check(cpf string) CheckResult { return a.check(cpf, a.venues) }
+
+// CheckAt is Check for one of the gate's configured venues, named as in
+// the configuration or by one of its other names (case and accents
+// ignored, the popular name in parentheses): the court's
+// GET /api/v1/blocklist/check/{cpf}?venue=NAME, a ban scoped elsewhere
+// does not block. ok is false, and nothing is checked or recorded, when
+// venue is none of the gate's venues (a gate answers for the venues it
+// guards, not for any).
+func (a *Agent) CheckAt(cpf, venue string) (r CheckResult, ok bool) {
+	for _, n := range venueNames(venue) {
+		for _, one := range a.venue {
+			if one[n] {
+				return a.check(cpf, one), true
+			}
+		}
+	}
+	return CheckResult{}, false
+}
+
+func (a *Agent) check(cpf string, venues map[string]bool) CheckResult {
 	now := a.Now()
 	day, dayN := a.today(now)
 	r := CheckResult{CPF: cpf, Bans: []CheckBan{}, CheckedAt: now.UTC()}
@@ -282,7 +305,7 @@ func (a *Agent) Check(cpf string) CheckResult {
 		if st := c.state; st != nil {
 			v = st.version
 			if valid {
-				r.Bans = st.collect(k, day, dayN, a.venues, a.clubs, name, r.Bans)
+				r.Bans = st.collect(k, day, dayN, venues, a.clubs, name, r.Bans)
 			}
 		}
 		c.smu.RUnlock()
@@ -527,9 +550,9 @@ func (c *courtCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(descSpool, prometheus.GaugeValue, float64(c.a.spool.Waiting()))
 }
 
-// Handler serves GET /check/{cpf}, GET /status and GET /metrics. A CPF
-// with punctuation is accepted; one that is not 11 digits with valid check
-// digits is 422. Every error is application/problem+json (RFC 9457:
+// Handler serves GET /check/{cpf} (?venue=NAME: CheckAt), GET /status and
+// GET /metrics. A CPF with punctuation is accepted; one that is not 11
+// digits with valid check digits is 422. Every error is application/problem+json (RFC 9457:
 // status, title, detail in Brazilian Portuguese): 404 for any other path
 // (/check, /check/, /check/a/b included), 405 with Allow: GET for any other
 // method on the three paths, 404 too for a path not in its clean form
@@ -567,7 +590,7 @@ func (a *Agent) Handler() http.Handler {
 		// thousands of times a second (bench/README.md).
 		if seg, ok := strings.CutPrefix(p, "/check/"); ok && seg != "" && !strings.Contains(seg, "/") {
 			if onlyGET(w, r) {
-				a.serveCheck(w, seg)
+				a.serveCheck(w, r, seg)
 			}
 			return
 		}
@@ -581,19 +604,56 @@ var jsonType = []string{"application/json"}
 
 // serveCheck answers GET /check/{cpf} for the path segment seg (already
 // unescaped by net/http).
-func (a *Agent) serveCheck(w http.ResponseWriter, seg string) {
+func (a *Agent) serveCheck(w http.ResponseWriter, r *http.Request, seg string) {
 	cpf, ok := ParseCPF(seg)
 	if !ok {
 		writeProblem(w, http.StatusUnprocessableEntity, "CPF inválido", "cpf: informe 11 dígitos com dígitos verificadores válidos.",
 			[]map[string]string{{"field": "cpf", "message": "CPF inválido: 11 dígitos com dígitos verificadores válidos."}})
 		return
 	}
-	res := a.Check(cpf)
+	var res CheckResult
+	if r.URL.RawQuery == "" {
+		res = a.Check(cpf)
+	} else if res, ok = a.checkQuery(w, r, cpf); !ok {
+		return
+	}
 	w.Header()["Content-Type"] = jsonType
 	bp := answerBufs.Get().(*[]byte)
 	*bp = appendCheckResult((*bp)[:0], &res)
 	_, _ = w.Write(*bp)
 	answerBufs.Put(bp)
+}
+
+// checkQuery answers a check with a query string: venue=NAME, once, one
+// of the gate's venues, answers for that venue (CheckAt); a venue the gate
+// does not guard, an empty one or two are 422 on venue and nothing is
+// checked (a venue the agent ignored would let a turnstile think it was
+// honoured). Other parameters are ignored, as the court's check does.
+func (a *Agent) checkQuery(w http.ResponseWriter, r *http.Request, cpf string) (CheckResult, bool) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	bad := func(field, msg string) (CheckResult, bool) {
+		writeProblem(w, http.StatusUnprocessableEntity, "Parâmetro inválido", field+": "+msg,
+			[]map[string]string{{"field": field, "message": msg}})
+		return CheckResult{}, false
+	}
+	if err != nil {
+		return bad("query", "parâmetros ilegíveis: "+err.Error()+".")
+	}
+	vs, given := q["venue"]
+	if !given { // other parameters are ignored, as the court's check ignores them
+		return a.Check(cpf), true
+	}
+	if len(vs) != 1 || strings.TrimSpace(vs[0]) == "" {
+		return bad("venue", "informe um só local, pelo nome.")
+	}
+	res, ok := a.CheckAt(cpf, q.Get("venue"))
+	if !ok {
+		if len(a.venue) == 0 {
+			return bad("venue", "este portão não tem locais na configuração (venues): ele responde por todos os impedimentos, sem local.")
+		}
+		return bad("venue", fmt.Sprintf("%q não é um dos locais deste portão (%s).", q.Get("venue"), strings.Join(a.Config.Venues, "; ")))
+	}
+	return res, true
 }
 
 // cleanPath reports whether p is in the form path.Clean gives it (rooted,

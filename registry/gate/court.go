@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -541,12 +542,22 @@ func (c *Court) note(slot *string, msg, what string, attrs ...any) {
 	*slot = msg
 	c.mu.Unlock()
 	switch {
-	case msg != "" && msg != was:
+	case msg != "" && failureKey(msg) != failureKey(was):
 		c.logger().Warn(what, append([]any{"url", c.URL, "court", c.code()}, append(attrs, "error", msg)...)...)
 	case msg == "" && was != "":
 		c.logger().Info(what, "url", c.URL, "court", c.code(), "previous_error", was)
 	}
 }
+
+// quotedURL is the request URL net/http's *url.Error quotes in its text
+// (Op "URL": Err).
+var quotedURL = regexp.MustCompile(`"https?://[^"]*"`)
+
+// failureKey is an error text without the URLs quoted in it: the same
+// failure of two requests (the feed's long-poll and the snapshot, another
+// since=V) is one failure, logged once; the text kept for /status is the
+// last one, URL included.
+func failureKey(msg string) string { return quotedURL.ReplaceAllString(msg, `"URL"`) }
 
 // setAside records a batch the court refused for good (kept at path),
 // logged with the court's reason, counted in Status.SetAside and said in

@@ -707,3 +707,67 @@ func TestGateAgentDoesNotSendABatchWithoutRecords(t *testing.T) {
 		t.Fatalf("outbox: %v left, want nothing", left)
 	}
 }
+
+// GET /check/{cpf}?venue=NAME answers for one of the gate's venues, as the
+// court's check does for any (API.md, blocklist check ?venue=): a gate at
+// two venues blocks a ban scoped to one of them only there. A venue the
+// gate does not guard, an empty one or two are 422 on venue, nothing
+// checked or recorded; a gate with no venues is blocked by every ban and
+// answers for no venue; other parameters are ignored.
+func TestGateAgentCheckAtOneOfItsVenues(t *testing.T) {
+	now := day("2025-06-10", 15, 0)
+	c := newCourt(t, "26.0100", now)
+	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", `{"venues": ["Estádio do Maracanã"], "venue_ids": [], "clubs": []}`)
+	clk := &agentClock{t: now}
+	cfg := gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+	a := newAgent(t, t.TempDir(), clk, []string{"Estádio do Maracanã", "Arena do Grêmio"}, cfg)
+	none := newAgent(t, t.TempDir(), clk, nil, cfg)
+	for _, g := range []*gate.Agent{a, none} {
+		if err := g.Sync(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	blocked := func(g *gate.Agent, path string) bool {
+		t.Helper()
+		rec := serve(g, "GET", path)
+		var r gate.CheckResult
+		if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &r) != nil {
+			t.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body)
+		}
+		return r.Blocked
+	}
+	if !blocked(a, "/check/"+cpfRio) || !blocked(a, "/check/"+cpfRio+"?venue=ESTADIO+DO+MARACANA") || !blocked(a, "/check/"+cpfRio+"?venue=Est%C3%A1dio+do+Maracan%C3%A3") {
+		t.Fatal("the ban scoped to the Maracanã does not block at the gate's Maracanã")
+	}
+	if blocked(a, "/check/"+cpfRio+"?venue=arena+do+gremio") {
+		t.Fatal("the ban scoped to the Maracanã blocks at the gate's Arena do Grêmio")
+	}
+	if !blocked(a, "/check/"+cpfRio+"?t=123") || !blocked(none, "/check/"+cpfRio) {
+		t.Fatal("a check without venue= is not the gate's whole answer")
+	}
+	checks := func() string { // the gate_checks_total lines of /metrics
+		var out []string
+		for _, l := range strings.Split(serve(a, "GET", "/metrics").Body.String(), "\n") {
+			if strings.HasPrefix(l, "gate_checks_total{") {
+				out = append(out, l)
+			}
+		}
+		return strings.Join(out, "; ")
+	}
+	before := checks()
+	for _, q := range []string{"venue=Allianz+Parque", "venue=", "venue=Maracana&venue=Arena+do+Gremio", "venue=%zz"} {
+		rec := serve(a, "GET", "/check/"+cpfRio+"?"+q)
+		if rec.Code != 422 || rec.Header().Get("Content-Type") != "application/problem+json" {
+			t.Errorf("?%s: %d %s", q, rec.Code, rec.Body)
+		}
+	}
+	if rec := serve(none, "GET", "/check/"+cpfRio+"?venue=Maracana"); rec.Code != 422 || !strings.Contains(rec.Body.String(), `"venue"`) {
+		t.Errorf("a gate with no venues, ?venue=: %d %s", rec.Code, rec.Body)
+	}
+	if _, ok := a.CheckAt(cpfRio, "Allianz Parque"); ok {
+		t.Error("CheckAt answered for a venue the gate does not guard")
+	}
+	if after := checks(); after != before || before == "" {
+		t.Errorf("refused checks counted: %s → %s", before, after)
+	}
+}

@@ -2,9 +2,7 @@ package api
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/juizado/juizado/internal/audit"
@@ -20,19 +18,20 @@ import (
 // (actor_id) and period (from, to: dates in the court's zone, to
 // inclusive), newest first, in pages: page from 1, per_page 1–1000
 // (default 100; limit is its older name). 200 {items, total, page,
-// per_page}; 422 naming the parameter for a bad value. An admin sees the
+// per_page}; 422 naming the parameter for a bad value (server.IntParam:
+// rule "integer" for no integer, "range" for an integer outside the
+// parameter's limits, a record_id written as an integer included). An admin sees the
 // register's rows without their before/after (DOMAIN.md §7: no member
 // data); a judge sees them whole.
 func (s *API) auditList(c echo.Context) error {
 	var f errs.Fields
 	flt := audit.Filter{Domain: server.Actor(c).Court, CourtGroups: true, Table: c.QueryParam("table"), RecordID: c.QueryParam("record_id")}
-	if v := c.QueryParam("actor_id"); v != "" {
-		id, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || id <= 0 {
-			f.Add("actor_id", "integer", "deve ser um número inteiro positivo.")
+	if server.LooksInteger(flt.RecordID) { // a record's id; a court's code ("21.0001") is looked for as written
+		if _, fe := server.IntParam("record_id", flt.RecordID, 1, server.MaxID); fe != nil {
+			f = append(f, *fe)
 		}
-		flt.ActorID = id
 	}
+	flt.ActorID = server.QueryInt(c, &f, "actor_id", 1, server.MaxID, 0)
 	for _, p := range []struct {
 		name string
 		days int
@@ -51,30 +50,13 @@ func (s *API) auditList(c echo.Context) error {
 			}
 		}
 	}
-	page, perPage := 1, 100
-	for _, p := range []struct {
-		name string
-		max  int
-		dst  *int
-	}{{"page", maxAuditPage, &page}, {"per_page", 1000, &perPage}, {"limit", 1000, &perPage}} {
-		v := c.QueryParam(p.name)
-		if v == "" {
-			continue
-		}
-		n, err := strconv.Atoi(v)
-		switch {
-		case err != nil:
-			f.Add(p.name, "integer", fmt.Sprintf("%s deve ser um número inteiro de 1 a %d.", p.name, p.max))
-		case n < 1 || n > p.max:
-			f.Add(p.name, "range", fmt.Sprintf("%s deve estar entre 1 e %d.", p.name, p.max))
-		default:
-			*p.dst = n
-		}
-	}
+	page := server.QueryInt(c, &f, "page", 1, maxAuditPage, 1)
+	perPage := server.QueryInt(c, &f, "per_page", 1, 1000, 100)
+	perPage = server.QueryInt(c, &f, "limit", 1, 1000, perPage) // the older name, which wins
 	if err := f.Err(); err != nil {
 		return err
 	}
-	flt.Limit, flt.Offset = perPage, (page-1)*perPage
+	flt.Limit, flt.Offset = int(perPage), int((page-1)*perPage)
 	ctx := c.Request().Context()
 	items, err := audit.List(ctx, s.Deps.DB, flt)
 	if err != nil {

@@ -181,28 +181,15 @@ func (s *API) blocklistChanges(c echo.Context) error {
 	if !c.QueryParams().Has("since") {
 		return errs.InvalidField("since", "required", "informe since: a versão da última lista que o portão aplicou.")
 	}
-	since, err := registry.ParseVersion("since", c.QueryParam("since"))
-	if err != nil {
+	var f errs.Fields
+	since, fe := server.IntParam("since", c.QueryParam("since"), 0, server.MaxID)
+	if fe != nil {
+		f = append(f, *fe)
+	}
+	limit := int(server.QueryInt(c, &f, "limit", 1, registry.MaxFeedPage, registry.MaxFeedPage))
+	wait := time.Duration(server.QueryInt(c, &f, "wait", 0, int64(MaxFeedWait/time.Second), 0)) * time.Second
+	if err := f.Err(); err != nil {
 		return err
-	}
-	limit := registry.MaxFeedPage
-	if l := c.QueryParam("limit"); l != "" {
-		n, err := strconv.Atoi(strings.TrimSpace(l))
-		if err != nil {
-			return errs.InvalidField("limit", "integer", fmt.Sprintf("limit deve ser um número inteiro (de 1 a %d), não %q.", registry.MaxFeedPage, l))
-		}
-		if n < 1 {
-			return errs.InvalidField("limit", "min", fmt.Sprintf("limit deve ser de 1 a %d.", registry.MaxFeedPage))
-		}
-		limit = min(n, registry.MaxFeedPage)
-	}
-	var wait time.Duration
-	if w := c.QueryParam("wait"); w != "" {
-		n, err := strconv.Atoi(strings.TrimSpace(w))
-		if err != nil || n < 0 {
-			return errs.InvalidField("wait", "integer", fmt.Sprintf("wait deve ser um número inteiro de segundos (de 0 a %d), não %q.", int(MaxFeedWait/time.Second), w))
-		}
-		wait = min(time.Duration(n)*time.Second, MaxFeedWait)
 	}
 	if err := s.feedDay(ctx); err != nil { // a version for midnight's starts and ends
 		return err

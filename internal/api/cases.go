@@ -3,7 +3,6 @@ package api
 import (
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -76,29 +75,16 @@ func (s *API) caseByNumber(c echo.Context) error {
 }
 
 // listCases: GET /api/v1/cases?q=&cpf=&status=&judge_id=&from=&to=&number=&sort=&page=&per_page=.
+// page (from 1 to maxCasesPage), per_page (1 to maxCasesPerPage) and
+// judge_id (a positive id) are read by server.QueryInt: 422 rule
+// "integer" for no integer, "range" for one outside the limits.
 func (s *API) listCases(c echo.Context) error {
 	var f errs.Fields
-	num := func(name string) int {
-		v := c.QueryParam(name)
-		if v == "" {
-			return 0
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			f.Add(name, "integer", "deve ser um número inteiro a partir de 1.")
-			return -1
-		}
-		return n
-	}
-	q := cases.ListQuery{Q: c.QueryParam("q"), CPF: c.QueryParam("cpf"), Status: c.QueryParam("status"), Page: num("page"), PerPage: num("per_page"),
-		From: c.QueryParam("from"), To: c.QueryParam("to"), Number: c.QueryParam("number"), Sort: c.QueryParam("sort")}
-	if v := c.QueryParam("judge_id"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 1 {
-			f.Add("judge_id", "integer", "deve ser o identificador (número inteiro positivo) de um(a) juiz(a).")
-		}
-		q.JudgeID = n
-	}
+	q := cases.ListQuery{Q: c.QueryParam("q"), CPF: c.QueryParam("cpf"), Status: c.QueryParam("status"),
+		Page:    int(server.QueryInt(c, &f, "page", 1, maxCasesPage, 0)),
+		PerPage: int(server.QueryInt(c, &f, "per_page", 1, maxCasesPerPage, 0)),
+		JudgeID: server.QueryInt(c, &f, "judge_id", 1, server.MaxID, 0),
+		From:    c.QueryParam("from"), To: c.QueryParam("to"), Number: c.QueryParam("number"), Sort: c.QueryParam("sort")}
 	for _, name := range []string{"q", "cpf", "status", "from", "to", "number", "sort"} {
 		if v := c.QueryParam(name); strings.ContainsRune(v, 0) || !utf8.ValidString(v) {
 			f.Add(name, "text", "o parâmetro contém caracteres inválidos.")
@@ -113,3 +99,11 @@ func (s *API) listCases(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, map[string]any{"items": items, "total": total})
 }
+
+// maxCasesPage bounds ?page= of the case list so that the offset,
+// (page-1)·per_page, stays an int; the list counts at most 1,000 matches
+// (API.md: "total may be capped"), so every page past them is empty.
+const maxCasesPage = 1_000_000
+
+// maxCasesPerPage is the largest ?per_page= of the case list (cases.List).
+const maxCasesPerPage = 100

@@ -9,7 +9,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/juizado/juizado/internal/errs"
@@ -74,17 +73,13 @@ func (d *Documents) send(c echo.Context, doc *pdf.Document, name string) error {
 	return c.Blob(http.StatusOK, "application/pdf", doc.Content)
 }
 
-// queryID reads the positive integer query parameter name; 0 when absent.
+// queryID reads the positive integer query parameter name (an id, 1 to
+// server.MaxID, server.QueryInt); 0 when absent; a 422 of rule "integer"
+// or "range" for a bad value.
 func queryID(c echo.Context, name string) (int64, error) {
-	v := c.QueryParam(name)
-	if v == "" {
-		return 0, nil
-	}
-	id, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, errs.InvalidField(name, "integer", name+" deve ser um número inteiro positivo.")
-	}
-	return id, nil
+	var f errs.Fields
+	id := server.QueryInt(c, &f, name, 1, server.MaxID, 0)
+	return id, f.Err()
 }
 
 // CaseDocument: GET /api/v1/cases/:id/documents/KIND.pdf. The sentence,

@@ -9,6 +9,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/sanctions"
 	"github.com/labstack/echo/v4"
 )
@@ -113,9 +114,13 @@ func (s *API) banRange(c echo.Context) error {
 func (s *API) banTerm(c echo.Context) error {
 	var f errs.Fields
 	first, _ := dateParam(&f, "first_day", c.QueryParam("first_day"))
-	months, err := strconv.Atoi(c.QueryParam("months"))
-	if err != nil || months < 1 || months > 1200 {
-		f.Add("months", "range", "months deve ser um número inteiro de 1 a 1200.")
+	var months int
+	if !c.QueryParams().Has("months") {
+		f.Add("months", "required", "informe months: o prazo do impedimento em meses, de 1 a 1200.")
+	} else if n, fe := server.IntParam("months", c.QueryParam("months"), 1, 1200); fe != nil {
+		f = append(f, *fe)
+	} else {
+		months = int(n)
 	}
 	if err := f.Err(); err != nil {
 		return err

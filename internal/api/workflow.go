@@ -251,6 +251,13 @@ func (s *API) calendar(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"items": items})
 }
 
+// minHolidayYear and maxHolidayYear are the years of the holiday calendar
+// (cases.Service.Holidays).
+const (
+	minHolidayYear = 2000
+	maxHolidayYear = 2200
+)
+
 // addHoliday: POST /api/v1/holidays {date, name} (clerk).
 func (s *API) addHoliday(c echo.Context) error {
 	var in cases.HolidayInput
@@ -264,9 +271,16 @@ func (s *API) addHoliday(c echo.Context) error {
 	return c.JSON(http.StatusCreated, h)
 }
 
-// holidays: GET /api/v1/holidays[?year=YYYY] (staff of the court).
+// holidays: GET /api/v1/holidays[?year=YYYY] (staff of the court): year
+// from minHolidayYear to maxHolidayYear (server.QueryInt: 422 rule
+// "integer" or "range").
 func (s *API) holidays(c echo.Context) error {
-	items, err := s.Cases.Holidays(c.Request().Context(), server.Actor(c), c.QueryParam("year"))
+	var f errs.Fields
+	server.QueryInt(c, &f, "year", minHolidayYear, maxHolidayYear, 0)
+	if err := f.Err(); err != nil {
+		return err
+	}
+	items, err := s.Cases.Holidays(c.Request().Context(), server.Actor(c), strings.TrimSpace(c.QueryParam("year")))
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,7 @@ func TestProblemMessagesNameTheRule(t *testing.T) {
 		t.Errorf("limit=x: %d %s", code, out)
 	}
 	code, out, _ = f.send(t, "GET", "/api/v1/blocklist/changes?since=0&limit=0", "club", "", "")
-	if code != 422 || !strings.Contains(out, `"field":"limit","rule":"min"`) {
+	if code != 422 || !strings.Contains(out, `"field":"limit","rule":"range"`) {
 		t.Errorf("limit=0: %d %s", code, out)
 	}
 }

@@ -643,19 +643,6 @@ func openCursor(key []byte, s string, since int64) (version, id int64, err error
 	return version, id, nil
 }
 
-// ParseVersion parses a version number from a query parameter: an errs.Invalid
-// on field when it is not a non-negative integer.
-func ParseVersion(field, s string) (int64, error) {
-	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil {
-		return 0, errs.InvalidField(field, "integer", field+" deve ser um número inteiro de versão.")
-	}
-	if v < 0 {
-		return 0, errs.InvalidField(field, "min", field+" não pode ser negativo.")
-	}
-	return v, nil
-}
-
 // FeedRetention is how long the change feed keeps a version's changes: a
 // gate offline for longer takes a new snapshot (410 on the feed).
 const FeedRetention = 90 * 24 * time.Hour

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/textproto"
 	"strconv"
@@ -172,6 +173,20 @@ func acceptsGzip(ae string) bool {
 	return false
 }
 
+// capped reads the feed's optional integer parameter name (def when
+// absent) from lo up, a value above hi cut to hi, as the feed has always
+// done (API.md: limit "default and maximum 1000"; wait at most
+// MaxFeedWait): below lo, or no integer, is a field error added to f
+// ("range" or "integer", server.IntParam's rules), its message giving lo,
+// hi and unit.
+func capped(c echo.Context, f *errs.Fields, name string, lo, hi, def int64, unit string) int64 {
+	n := server.QueryInt(c, f, name, lo, math.MaxInt64, def)
+	if k := len(*f) - 1; k >= 0 && (*f)[k].Field == name {
+		(*f)[k].Message = fmt.Sprintf("%s deve ser um número inteiro de %s, de %d em diante (acima de %d vale %d).", name, unit, lo, hi, hi)
+	}
+	return min(n, hi)
+}
+
 // blocklistChanges: GET /api/v1/blocklist/changes?since=V[&limit=N][&cursor=C][&wait=S]
 // (club): a signed page of the change feed, read from the feed table
 // (registry.Lists.Changes); the snapshot's prepared bodies are not
@@ -186,8 +201,8 @@ func (s *API) blocklistChanges(c echo.Context) error {
 	if fe != nil {
 		f = append(f, *fe)
 	}
-	limit := int(server.QueryInt(c, &f, "limit", 1, registry.MaxFeedPage, registry.MaxFeedPage))
-	wait := time.Duration(server.QueryInt(c, &f, "wait", 0, int64(MaxFeedWait/time.Second), 0)) * time.Second
+	limit := int(capped(c, &f, "limit", 1, registry.MaxFeedPage, registry.MaxFeedPage, "mudanças"))
+	wait := time.Duration(capped(c, &f, "wait", 0, int64(MaxFeedWait/time.Second), 0, "segundos")) * time.Second
 	if err := f.Err(); err != nil {
 		return err
 	}

@@ -54,11 +54,12 @@ func TestQueryIntegersIntegerAndRangeRules(t *testing.T) {
 		{"club", "/api/v1/blocklist/changes?since=99999999999999999999", "since", "range", "de 0 a 9223372036854775807"},
 		{"club", "/api/v1/blocklist/changes?since=1.5", "since", "integer", `não "1.5"`},
 		{"club", "/api/v1/blocklist/changes?since=", "since", "integer", `não ""`},
-		{"club", "/api/v1/blocklist/changes?since=0&limit=0", "limit", "range", "limit deve ser um número inteiro de 1 a 1000"},
-		{"club", "/api/v1/blocklist/changes?since=0&limit=1001", "limit", "range", "de 1 a 1000: 1001 está fora desse intervalo."},
-		{"club", "/api/v1/blocklist/changes?since=0&wait=-1", "wait", "range", "wait deve ser um número inteiro de 0 a 30"},
-		{"club", "/api/v1/blocklist/changes?since=0&wait=99999999999999999999", "wait", "range", "de 0 a 30"},
-		{"club", "/api/v1/blocklist/changes?since=0&wait=x", "wait", "integer", `não "x"`},
+		// The feed's limit and wait: above their maximum cut to it (API.md:
+		// limit "default and maximum 1000"; below), below their minimum refused.
+		{"club", "/api/v1/blocklist/changes?since=0&limit=0", "limit", "range", "limit deve ser um número inteiro de mudanças, de 1 em diante (acima de 1000 vale 1000)"},
+		{"club", "/api/v1/blocklist/changes?since=0&wait=-1", "wait", "range", "wait deve ser um número inteiro de segundos, de 0 em diante (acima de 30 vale 30)"},
+		{"club", "/api/v1/blocklist/changes?since=0&wait=99999999999999999999", "wait", "range", "acima de 30 vale 30"},
+		{"club", "/api/v1/blocklist/changes?since=0&wait=x", "wait", "integer", "wait deve ser um número inteiro de segundos"},
 		// The ban term: months=1.5 was rule "range".
 		{"", "/api/v1/legal/ban-term?first_day=2024-02-01&months=1.5", "months", "integer", "months deve ser um número inteiro de 1 a 1200"},
 		{"", "/api/v1/legal/ban-term?first_day=2024-02-01&months=1201", "months", "range", "de 1 a 1200"},
@@ -109,6 +110,9 @@ func TestQueryIntegersIntegerAndRangeRules(t *testing.T) {
 	}
 	if code, out, m = f.send(t, "GET", "/api/v1/blocklist/changes?since=0&limit=1000&wait=0", "club", "", ""); code != 200 || m["from"] != float64(0) {
 		t.Errorf("feed, valid limit and wait: %d %s", code, out)
+	}
+	if code, out, m = f.send(t, "GET", "/api/v1/blocklist/changes?since=0&limit=5000&wait=0", "club", "", ""); code != 200 || m["from"] != float64(0) || len(m["changes"].([]any)) > 1000 {
+		t.Errorf("feed, limit above 1000 (cut to 1000): %d %s", code, out)
 	}
 	if code, out, m = f.send(t, "GET", "/api/v1/legal/ban-term?first_day=2024-02-01&months=1200", "", "", ""); code != 200 || m["months"] != float64(1200) {
 		t.Errorf("ban term, 1200 months: %d %s", code, out)

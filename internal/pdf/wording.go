@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"text/template"
+
+	"github.com/juizado/juizado/sanctions"
 )
 
 // Kind is a kind of court document.
@@ -68,13 +70,19 @@ var funcs = template.FuncMap{
 	},
 	"join": strings.Join,
 	// list joins "a, b e c".
-	"list": func(xs []string) string {
-		if len(xs) < 2 {
-			return strings.Join(xs, "")
-		}
-		return strings.Join(xs[:len(xs)-1], ", ") + " e " + xs[len(xs)-1]
-	},
-	"inc": func(i int) int { return i + 1 },
+	"list": listPT,
+	"inc":  func(i int) int { return i + 1 },
+	// por joins "por" to a noun phrase, contracted with its article
+	// ("pelos próximos 3 jogos de Sport": sanctions.PorPT).
+	"por": sanctions.PorPT,
+}
+
+// listPT joins a list as Portuguese prose: "a", "a e b", "a, b e c".
+func listPT(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " e " + xs[len(xs)-1]
 }
 
 func (w Wording) source(k Kind) ([]byte, error) {

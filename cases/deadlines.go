@@ -10,6 +10,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/sanctions"
 )
 
 // AppealDays is the appeal window of the JECRIM: 10 days (Lei 9.099/1995,
@@ -195,6 +196,11 @@ const (
 // PartyPT names each party in Portuguese.
 var PartyPT = map[string]string{PartyDefendant: "réu", PartyDefence: "defesa", PartyProsecution: "Ministério Público"}
 
+// partyArticlePT names each party with its definite article, as a noun
+// phrase that prepositions contract with (sanctions.PorPT: "pelo
+// Ministério Público").
+var partyArticlePT = map[string]string{PartyDefendant: "o réu", PartyDefence: "a defesa", PartyProsecution: "o Ministério Público"}
+
 // Notification is the ciência of a decision by a party: a defendant, the
 // defence of a defendant, or the prosecution (DefendantID nil), with an
 // express waiver of the appeal (WaivedAppeal: the party's window closes on
@@ -378,7 +384,7 @@ func (s *Service) Notify(ctx context.Context, actor Actor, caseID int64, in Noti
 			return err
 		}
 		v := deadlineView(nt, p, nil, today)
-		who := PartyPT[party]
+		who := partyArticlePT[party]
 		if d != nil {
 			name := d.FullName
 			if d.Kind == "fan_group" {
@@ -390,9 +396,11 @@ func (s *Service) Notify(ctx context.Context, actor Actor, caseID int64, in Noti
 				who = name
 			}
 		}
-		text := fmt.Sprintf("Ciência da sentença por %s em %s; %s.", who, on.BR(), p.Text())
+		// "pelo Ministério Público", "pela defesa de Ana", "por Ana".
+		by := sanctions.PorPT(who)
+		text := fmt.Sprintf("Ciência da sentença %s em %s; %s.", by, on.BR(), p.Text())
 		if in.WaivedAppeal {
-			text = fmt.Sprintf("Ciência da sentença por %s em %s, com renúncia expressa ao prazo de recurso.", who, on.BR())
+			text = fmt.Sprintf("Ciência da sentença %s em %s, com renúncia expressa ao prazo de recurso.", by, on.BR())
 		}
 		if err := s.move(ctx, c, &actor, s.now(), 0, text); err != nil {
 			return err

@@ -924,7 +924,7 @@ func precautionaryText(d Defendant, b sanctions.Ban, untilFinal bool) string {
 		text += ", restrita a " + sanctions.ScopePT(b.Scope)
 	}
 	if b.MatchTerm != nil {
-		text += ", por " + sanctions.MatchTermPT(b.MatchTerm, b.MatchDays) + ", até " + b.LastDay.BR()
+		text += ", " + sanctions.PorPT(sanctions.MatchTermPT(b.MatchTerm, b.MatchDays)) + ", até " + b.LastDay.BR()
 	}
 	if untilFinal {
 		text += ", até o trânsito em julgado da sentença"

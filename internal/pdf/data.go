@@ -188,6 +188,14 @@ type BanData struct {
 	// for a ban that applies anywhere; Matches a term counted in matches
 	// in words (sanctions.MatchTermPT), "" otherwise.
 	Scope, Matches string
+	// Where is where the ban applies, for a table cell: Scope, or
+	// sanctions.AnywherePT ("qualquer local em que se realize evento
+	// esportivo") for a ban with no scope.
+	Where string
+	// MatchDays are the days of a ban counted in matches (dd/mm/aaaa,
+	// "08/12/2026, 15/12/2026 e 22/12/2026"), the only days it applies
+	// (sanctions.MatchTerm); "" for a ban with a continuous term.
+	MatchDays string
 	// StartNotBefore: the later first day the judge fixed for a ban that
 	// waits for the final judgment (long date), "" when none.
 	StartNotBefore string
@@ -469,9 +477,17 @@ func NewBanData(b sanctions.Ban, today civil.Date) BanData {
 		d.ReviewOn, d.ReviewOnLong = b.ReviewOn.BR(), LongDate(*b.ReviewOn)
 	}
 	if b.Scope != nil {
-		d.Scope = sanctions.ScopePT(b.Scope)
+		d.Scope = Esc(sanctions.ScopePT(b.Scope))
 	}
-	d.Matches = sanctions.MatchTermPT(b.MatchTerm, b.MatchDays)
+	d.Where = Esc(sanctions.ScopePT(b.Scope))
+	d.Matches = Esc(sanctions.MatchTermPT(b.MatchTerm, b.MatchDays))
+	if b.MatchTerm != nil && len(b.MatchDays) > 0 {
+		days := make([]string, len(b.MatchDays))
+		for i, day := range b.MatchDays {
+			days[i] = day.BR()
+		}
+		d.MatchDays = listPT(days)
+	}
 	if b.StartNotBefore != nil {
 		d.StartNotBefore = LongDate(*b.StartNotBefore)
 	}
@@ -526,6 +542,20 @@ type CertificateData struct {
 	Awaiting []BanData
 	Today    string
 	Time     string // "15 de junho de 2023, às 14h05"
+}
+
+// Scoped reports whether any ban of the certificate names its places
+// (BanData.Scope) or is counted in matches (BanData.MatchDays): the
+// certificate then says, per ban, where and on which days it applies
+// ("Onde vale"), as the decision does (CPP art. 319, II), instead of
+// "qualquer local em que se realize evento esportivo" for all.
+func (c *CertificateData) Scoped() bool {
+	for _, b := range c.Bans {
+		if b.Scope != "" || b.MatchDays != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // PosterData is the public list poster.

@@ -459,7 +459,7 @@ func TestSentencePDF_PrecautionaryScopeAndMatches_CPP319II(t *testing.T) {
 		t.Fatal(err)
 	}
 	flat = flatText(t, d.Content)
-	has(t, "decision counted in matches", flat, "por os próximos 2 jogos de Corinthians como mandante (20/07/2025 e 27/07/2025)",
+	has(t, "decision counted in matches", flat, "pelos próximos 2 jogos de Corinthians como mandante (20/07/2025 e 27/07/2025)",
 		"Prazo os próximos 2 jogos de Corinthians como mandante", "Último dia 27 de julho de 2025 (último dos jogos)")
 	n, err = e.svc.CaseDocument(ctx, e.staff, pdf.KindNotice, other, pm.PrecautionaryBan.ID)
 	if err != nil {

@@ -30,8 +30,17 @@ func statusDocs() []statusDoc {
 	cert := &CertificateData{Court: court, CPF: "663.923.321-54", Name: "Łukasz Muñoz Sørensen", Today: "15 de julho de 2025", Time: "15 de julho de 2025, às 14h05",
 		Bans:     []BanData{ban(sanctions.StateInForce), ban(sanctions.StateNotStarted), ban(sanctions.StateInForce)},
 		Awaiting: []BanData{ban(sanctions.StateAwaitingFinal)}}
+	// A certificate with a ban that names its venues and one counted in
+	// matches has the "Onde vale" column too (CertificateData.Scoped).
+	scoped := *cert
+	scoped.Bans = []BanData{ban(sanctions.StateInForce), ban(sanctions.StateNotStarted), ban(sanctions.StateInForce)}
+	scoped.Bans[0].Scope, scoped.Bans[0].Where = "Arena Corinthians e Allianz Parque", "Arena Corinthians e Allianz Parque"
+	scoped.Bans[1].Where = sanctions.AnywherePT
+	scoped.Bans[2].Where, scoped.Bans[2].MatchDays = sanctions.AnywherePT, "20/07/2025 e 27/07/2025"
+	scoped.Bans[2].Matches = "os próximos 2 jogos de Corinthians como mandante (20/07/2025 e 27/07/2025)"
 	return []statusDoc{
 		{KindCertificate, cert, append(slices.Clone(cert.Bans), cert.Awaiting...)},
+		{KindCertificate, &scoped, append(slices.Clone(scoped.Bans), scoped.Awaiting...)},
 		{KindSummary, &CaseData{Court: court, Number: "0000001-05.2025.8.26.0100", Status: "sentenciado", Today: "15 de julho de 2025", Bans: all}, all},
 	}
 }

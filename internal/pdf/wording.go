@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"text/template"
+
+	"github.com/juizado/juizado/sanctions"
 )
 
 // Kind is a kind of court document.
@@ -68,13 +70,35 @@ var funcs = template.FuncMap{
 	},
 	"join": strings.Join,
 	// list joins "a, b e c".
-	"list": func(xs []string) string {
-		if len(xs) < 2 {
-			return strings.Join(xs, "")
-		}
-		return strings.Join(xs[:len(xs)-1], ", ") + " e " + xs[len(xs)-1]
-	},
-	"inc": func(i int) int { return i + 1 },
+	"list": listPT,
+	"inc":  func(i int) int { return i + 1 },
+	// por joins "por" to a noun phrase, contracted with its article
+	// ("pelos próximos 3 jogos de Sport": sanctions.PorPT).
+	"por": sanctions.PorPT,
+	// scoped says where a ban that names its places applies (BanData.Scope),
+	// the one wording of every document for it: ScopedPT.
+	"scoped": ScopedPT,
+}
+
+// listPT joins a list as Portuguese prose: "a", "a e b", "a, b e c".
+func listPT(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " e " + xs[len(xs)-1]
+}
+
+// ScopedPT is the wording, in markup, of where a ban that names its places
+// applies (CPP art. 319, II: "proibição de acesso ou frequência a
+// determinados lugares"), from BanData.Scope (sanctions.ScopePT): "aos
+// seguintes locais e jogos, e somente a eles: **Arena Corinthians e
+// Allianz Parque**". Every document that describes a scoped ban (the
+// decision, the notice, the letter to the clubs) says it with these words;
+// a ban with no scope keeps each document's statutory wording ("às
+// proximidades do estádio ... qualquer local em que se realize evento
+// esportivo").
+func ScopedPT(scope string) string {
+	return "aos seguintes locais e jogos, e somente a eles: **" + scope + "**"
 }
 
 func (w Wording) source(k Kind) ([]byte, error) {

@@ -7,15 +7,12 @@ import "strings"
 // os, as → pelo, pela, pelos, pelas): "pelo Ministério Público", "pela
 // defesa de Ana", "pelos próximos 3 jogos de Sport"; any other phrase
 // (a name, "sentença condenatória") follows "por " unchanged. The article
-// must be written in phrase ("o Ministério Público"); a capital article
-// ("Os próximos") gives a capital contraction ("Pelos próximos").
+// must be written in phrase, in lower case ("o Ministério Público"): a
+// capital one is taken as part of a name ("por A Fúria Jovem").
 func PorPT(phrase string) string {
 	for _, c := range [...]struct{ art, pel string }{{"os ", "pelos "}, {"as ", "pelas "}, {"o ", "pelo "}, {"a ", "pela "}} {
 		if strings.HasPrefix(phrase, c.art) {
 			return c.pel + phrase[len(c.art):]
-		}
-		if up := strings.ToUpper(c.art[:1]) + c.art[1:]; strings.HasPrefix(phrase, up) {
-			return strings.ToUpper(c.pel[:1]) + c.pel[1:] + phrase[len(up):]
 		}
 	}
 	return "por " + phrase

@@ -12,7 +12,7 @@ func TestPorPT_ContractsWithTheArticle(t *testing.T) {
 		"os próximos 3 jogos de Sport":          "pelos próximos 3 jogos de Sport",
 		"as torcidas":                           "pelas torcidas",
 		"o próximo jogo de Sport como mandante": "pelo próximo jogo de Sport como mandante",
-		"Os próximos 2 jogos":                   "Pelos próximos 2 jogos",
+		"A Fúria Jovem":                         "por A Fúria Jovem",
 		"Helena Teste":                          "por Helena Teste",
 		"sentença condenatória":                 "por sentença condenatória",
 		"ambos":                                 "por ambos",

@@ -188,9 +188,9 @@ type BanData struct {
 	// for a ban that applies anywhere; Matches a term counted in matches
 	// in words (sanctions.MatchTermPT), "" otherwise.
 	Scope, Matches string
-	// Where is where the ban applies, for a table cell: Scope, or
-	// sanctions.AnywherePT ("qualquer local em que se realize evento
-	// esportivo") for a ban with no scope.
+	// Where is where the ban applies, for a table cell: Scope, or, for a
+	// ban with no scope, the statute's places ("às proximidades dos
+	// estádios e a qualquer local em que se realize evento esportivo").
 	Where string
 	// MatchDays are the days of a ban counted in matches (dd/mm/aaaa,
 	// "08/12/2026, 15/12/2026 e 22/12/2026"), the only days it applies
@@ -480,6 +480,9 @@ func NewBanData(b sanctions.Ban, today civil.Date) BanData {
 		d.Scope = Esc(sanctions.ScopePT(b.Scope))
 	}
 	d.Where = Esc(sanctions.ScopePT(b.Scope))
+	if b.Scope == nil { // a ban with no scope: the statute's places (Lei 14.597/2023, art. 201)
+		d.Where = "às proximidades dos estádios e a " + sanctions.AnywherePT
+	}
 	d.Matches = Esc(sanctions.MatchTermPT(b.MatchTerm, b.MatchDays))
 	if b.MatchTerm != nil && len(b.MatchDays) > 0 {
 		days := make([]string, len(b.MatchDays))

@@ -73,10 +73,10 @@ func TestCertificateAndLetter_ScopeAndMatchDays_CPP319II(t *testing.T) {
 		Ban:   cases.BanInput{Matches: &two, Club: "Corinthians", HomeOnly: &home}}).PrecautionaryBan
 	decision = doc(pdf.KindSentence, matches, mb.ID)
 	has(t, "decision counted in matches", decision, "somente a eles: Arena Corinthians",
-		"pelos próximos 2 jogos de Corinthians como mandante (20/07/2025 e 27/07/2025)")
+		"pelos próximos 2 jogos de Corinthians como mandante (20/07/2025 e 27/07/2025), somente nos dias de jogo")
 	got = cert("993.563.272-54")
 	has(t, "certificate of a ban counted in matches", got, "Onde vale",
-		"Arena Corinthians os próximos 2 jogos de Corinthians como mandante (20/07/2025 e 27/07/2025)")
+		"Arena Corinthians somente em 20/07/2025 e 27/07/2025")
 	hasNot(t, "certificate of a ban counted in matches", got, anywhere, "15/07/2025 a 27/07/2025")
 	got = doc(pdf.KindLetter, matches, mb.ID)
 	has(t, "letter of a ban counted in matches", got, "Onde vale Arena Corinthians",
@@ -92,8 +92,7 @@ func TestCertificateAndLetter_ScopeAndMatchDays_CPP319II(t *testing.T) {
 		Ban: cases.BanInput{Matches: &one, Club: "Corinthians", HomeOnly: &home}}).PrecautionaryBan
 	got = cert("951.817.560-85")
 	has(t, "certificate of a ban counted in matches anywhere", got,
-		anywhere+" o próximo jogo de Corinthians como mandante (20/07/2025)")
-	hasNot(t, "certificate of a ban counted in matches anywhere", got, "às proximidades dos estádios")
+		"às proximidades dos estádios e a "+anywhere+" somente em 20/07/2025")
 	got = doc(pdf.KindLetter, anyV, ab.ID)
 	has(t, "letter of a ban counted in matches anywhere", got, "Período somente em 20/07/2025 (medida cautelar",
 		"às proximidades do estádio e a qualquer local em que se realize evento esportivo somente nos dias indicados")

@@ -180,9 +180,15 @@ func acceptsGzip(ae string) bool {
 // ("range" or "integer", server.IntParam's rules), its message giving lo,
 // hi and unit.
 func capped(c echo.Context, f *errs.Fields, name string, lo, hi, def int64, unit string) int64 {
-	n := server.QueryInt(c, f, name, lo, math.MaxInt64, def)
-	if k := len(*f) - 1; k >= 0 && (*f)[k].Field == name {
-		(*f)[k].Message = fmt.Sprintf("%s deve ser um número inteiro de %s, de %d em diante (acima de %d vale %d).", name, unit, lo, hi, hi)
+	raw := c.QueryParam(name)
+	if raw == "" {
+		return def
+	}
+	n, fe := server.IntParam(name, raw, lo, math.MaxInt64)
+	if fe != nil {
+		fe.Message = fmt.Sprintf("%s deve ser um número inteiro de %s, de %d em diante (acima de %d vale %d).", name, unit, lo, hi, hi)
+		*f = append(*f, *fe)
+		return def
 	}
 	return min(n, hi)
 }

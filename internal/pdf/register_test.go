@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -77,21 +75,7 @@ func validCPF(base int) string {
 
 func str(s string) *string { return &s }
 
-func layoutText(t *testing.T, b []byte) string {
-	t.Helper()
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext missing: apt-get install poppler-utils (make deps does it)")
-	}
-	p := filepath.Join(t.TempDir(), "d.pdf")
-	if err := os.WriteFile(p, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("pdftotext", "-layout", "-enc", "UTF-8", p, "-").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(out)
-}
+func layoutText(t *testing.T, b []byte) string { t.Helper(); return pdftotext(t, b, "-layout") }
 
 // The extract of a register (issue 5 item 5, issue 8 item 1): the group's
 // header, one row per member with name, CPF formatted, birth date, the

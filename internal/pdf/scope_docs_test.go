@@ -2,9 +2,6 @@ package pdf_test
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/juizado/juizado/cases"
@@ -102,18 +99,4 @@ func TestCertificateAndLetter_ScopeAndMatchDays_CPP319II(t *testing.T) {
 // rawFlat is flatBody of the text pdftotext reads in the order the document
 // writes it (-raw): a table cell's lines one after the other, not mixed
 // with the lines of the cells beside it.
-func rawFlat(t *testing.T, b []byte) string {
-	t.Helper()
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext missing: apt-get install poppler-utils (make deps does it)")
-	}
-	p := filepath.Join(t.TempDir(), "d.pdf")
-	if err := os.WriteFile(p, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("pdftotext", "-raw", "-enc", "UTF-8", p, "-").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return flatBody(string(out))
-}
+func rawFlat(t *testing.T, b []byte) string { t.Helper(); return flatBody(pdftotext(t, b, "-raw")) }

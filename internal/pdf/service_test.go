@@ -199,7 +199,12 @@ func civilToday(e *env) civil.Date { return civil.Today(e.svc.Clock.Now(), saoPa
 
 func ptr[T any](v T) *T { return &v }
 
-func text(t *testing.T, b []byte) string {
+func text(t *testing.T, b []byte) string { t.Helper(); return pdftotext(t, b) }
+
+// pdftotext is the text pdftotext reads in b, with flags ("-layout",
+// "-raw"; none: its default reading order); the test is skipped without
+// pdftotext.
+func pdftotext(t *testing.T, b []byte, flags ...string) string {
 	t.Helper()
 	if _, err := exec.LookPath("pdftotext"); err != nil {
 		t.Skip("pdftotext missing: apt-get install poppler-utils (make deps does it)")
@@ -208,7 +213,7 @@ func text(t *testing.T, b []byte) string {
 	if err := os.WriteFile(p, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("pdftotext", "-enc", "UTF-8", p, "-").Output()
+	out, err := exec.Command("pdftotext", append(flags, "-enc", "UTF-8", p, "-")...).Output()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 			p.Detail = fmt.Sprint(he.Message)
 		}
 	case db.IsUnavailable(err):
-		// Degraded mode (issue 16, item 3): the database cannot serve now;
+		// Degraded mode: the database cannot serve now;
 		// the client is told to come back, never a 500.
 		p.Status = http.StatusServiceUnavailable
 		p.Detail = "O banco de dados está indisponível no momento. Tente novamente em alguns segundos."

@@ -155,15 +155,6 @@ func chain(mws ...echo.MiddlewareFunc) echo.MiddlewareFunc {
 	return func(echo.HandlerFunc) echo.HandlerFunc { return h }
 }
 
-// Routes returns "METHOD /template" for every route of the router.
-func (s *Server) Routes() []string {
-	var out []string
-	for _, r := range s.Echo.Routes() {
-		out = append(out, r.Method+" "+r.Path)
-	}
-	return out
-}
-
 // Now is the server's clock's instant ("now" is injectable, Deps.Clock).
 func (s *Server) Now() time.Time { return s.Deps.Clock.Now() }
 

@@ -124,8 +124,9 @@ func (o otherCourt) path(rt string, unknown bool) string {
 var digits = regexp.MustCompile(`[0-9]+`)
 
 // The court boundary on every write (API.md "Tokens and roles"): every
-// write route that names a record in its path, called by every role the policy lets in, with the records of another court (case,
-// defendant, ban, group, member, user, another club's token) answers 404,
+// write route that names a record in its path, called by every role the
+// policy lets in, with the records of another court (case, defendant, ban,
+// group, member, user, another club's token) answers 404,
 // and its answer is the answer for ids nobody has, digits aside; nothing
 // of the other court changes.
 func TestEveryWriteWithAnotherCourtsIDsIs404LikeUnknown(t *testing.T) {

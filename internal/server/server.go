@@ -106,14 +106,11 @@ func New(d Deps) (*Server, error) {
 		Cases:   &cases.Service{DB: d.DB, Clock: d.Clock, Loc: d.Loc, Blocklist: lists},
 		decider: &policy.Decider{E: d.Enforcer},
 	}
-	pages, err := parsePages(d.Templates)
+	pages, err := ParsePages(d.Templates, d.Loc)
 	if err != nil {
 		return nil, err
 	}
 	s.pages = pages
-	if err := s.parseAccountPages(d.Templates); err != nil {
-		return nil, err
-	}
 	if s.Sessions, err = newSessions(d); err != nil {
 		return nil, err
 	}

@@ -193,7 +193,7 @@ func (s *Server) missingPage(c echo.Context, status int) {
 	if status == http.StatusMethodNotAllowed {
 		title, msg = TitleOf[status], "Esta página não recebe este tipo de envio. Volte à página anterior e use o formulário dela."
 	}
-	err := s.Page(c, status, "erro", Page{Title: title, Error: msg})
+	err := s.Page(c, status, "erro", Page{Title: title, Data: msg}) // the message under the title, not as an alert
 	if err == nil || c.Response().Committed {
 		return
 	}

@@ -6,8 +6,10 @@
 // by bearer token (tokens.go) or session with CSRF and login lockout
 // (session.go), the one Casbin check of every route (authorize.go), RFC
 // 9457 problem+json errors (problem.go), strict JSON binding (bind_json.go,
-// strict_json.go), HTML rendering (render.go, template_funcs.go), and
-// health, readiness and metrics (health.go, metrics.go).
+// strict_json.go), HTML rendering of the pages templates.Pages declares
+// and each person's menu from the policy (render.go, menu.go,
+// template_funcs.go), and health, readiness and metrics (health.go,
+// metrics.go).
 package server
 
 import (

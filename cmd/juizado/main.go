@@ -156,8 +156,8 @@ func (m *Main) Run(ctx context.Context) error {
 // checkpointAudit signs the audit chain's head (with the key under
 // JUIZADO_KEY_DIR/audit) once at start and then whenever rows rows were
 // added since the last checkpoint, or every interval when any was, so the
-// tail that a superuser could cut without a trace stays small (issue 16,
-// item 4); `juizado audit verify` shows its size.
+// tail that a superuser could cut without a trace stays small;
+// `juizado audit verify` shows its size.
 func (m *Main) checkpointAudit(ctx context.Context, rows int64, every time.Duration) {
 	t := time.NewTicker(min(every, 5*time.Second))
 	defer t.Stop()

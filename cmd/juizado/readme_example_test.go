@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,17 +18,24 @@ import (
 	"github.com/juizado/juizado/internal/clock"
 )
 
-// readmeBlocks returns the ```sh blocks of the README, each with its
+// docBlocks returns the ```sh blocks of the README and of the files under
+// docs/ (the API's examples are docs/api.md), each with its
 // backslash-continued lines joined.
-func readmeBlocks(t *testing.T) []string {
+func docBlocks(t *testing.T) []string {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
+	files, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("docs/*.md: %v %v", files, err)
 	}
 	var out []string
-	for _, m := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(readme), -1) {
-		out = append(out, strings.ReplaceAll(m[1], "\\\n", " "))
+	for _, name := range append([]string{"../../README.md"}, files...) {
+		text, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(string(text), -1) {
+			out = append(out, strings.ReplaceAll(m[1], "\\\n", " "))
+		}
 	}
 	return out
 }
@@ -138,7 +146,7 @@ func parseCurl(line string, vars map[string]string) (curlCall, bool) {
 	return c, c.path != ""
 }
 
-// Every JSON body of the README's curl examples is JSON, whatever its
+// Every JSON body of the curl examples (README, docs/) is JSON, whatever its
 // variables hold.
 func TestReadmeBodiesAreJSON(t *testing.T) {
 	vars := map[string]string{}
@@ -146,7 +154,7 @@ func TestReadmeBodiesAreJSON(t *testing.T) {
 		vars[name] = "1"
 	}
 	n := 0
-	for _, b := range readmeBlocks(t) {
+	for _, b := range docBlocks(t) {
 		for _, line := range strings.Split(b, "\n") {
 			c, ok := parseCurl(line, vars)
 			if !ok || c.body == "" || strings.HasPrefix(c.body, "@") {
@@ -163,7 +171,7 @@ func TestReadmeBodiesAreJSON(t *testing.T) {
 	}
 }
 
-// The README's walk-through runs on the demo data of `make run`: each curl
+// The walk-through of docs/api.md runs on the demo data of `make run`: each curl
 // of its block, in order, against the real server on a freshly seeded
 // database, answers 2xx. The demo data is what the README's table says
 // (ban 1 in force, ban 2 awaiting the final judgment with its
@@ -174,13 +182,13 @@ func TestReadmeBodiesAreJSON(t *testing.T) {
 // the same at every download.
 func TestReadmeWalkThroughOnTheDemoData_Sumula643STJ(t *testing.T) {
 	var walk string
-	for _, b := range readmeBlocks(t) {
+	for _, b := range docBlocks(t) {
 		if strings.Contains(b, "/sentence/sign") {
 			walk = b
 		}
 	}
 	if walk == "" {
-		t.Fatal("README: no walk-through with /sentence/sign")
+		t.Fatal("docs: no walk-through with /sentence/sign")
 	}
 	dsn, g := demoDB(t)
 	m, ctx := startOn(t, clock.System{}, dsn, "")

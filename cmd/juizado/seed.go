@@ -81,7 +81,7 @@ type demoUser struct {
 // case 4 an organiser convicted to reclusão and dias-multa with no
 // conversion (Lei 14.597/2023, art. 201, § 6º), case 5 a precautionary
 // ban for two named venues and case 6 one for the next 3 home matches of
-// Corinthians in the demo schedule it imports first (issue 19).
+// Corinthians in the demo schedule it imports first.
 func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	users := []demoUser{
 		{authz.UserSpec{Name: "demo-promotoria", Role: "prosecutor", Court: cfg.Court}, "promotor(a): registra representações"},

@@ -53,11 +53,11 @@ func TestUserAndTokenCommands(t *testing.T) {
 	out = must("", "token", "create", "--role", "clerk", "--name", "ana", "--expires", "90d")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	tok := lines[len(lines)-1]
-	u, err := authz.Authenticate(ctx, g, tok, time.Now())
+	u, err := authenticate(ctx, g, tok, time.Now())
 	if err != nil || u.Name != "ana" {
 		t.Fatalf("token: %v %v", u, err)
 	}
-	if _, err := authz.Authenticate(ctx, g, tok, time.Now().Add(91*24*time.Hour)); !errors.Is(err, authz.ErrUnauthenticated) {
+	if _, err := authenticate(ctx, g, tok, time.Now().Add(91*24*time.Hour)); !errors.Is(err, authz.ErrUnauthenticated) {
 		t.Errorf("token valid after 91 days: %v", err)
 	}
 	if _, err := run("", "token", "create", "--role", "clerk", "--name", "ana", "--expires", "0d"); err == nil {
@@ -72,7 +72,7 @@ func TestUserAndTokenCommands(t *testing.T) {
 		t.Errorf("token list: %s", out)
 	}
 	must("", "token", "revoke", "1")
-	if _, err := authz.Authenticate(ctx, g, tok, time.Now()); !errors.Is(err, authz.ErrUnauthenticated) {
+	if _, err := authenticate(ctx, g, tok, time.Now()); !errors.Is(err, authz.ErrUnauthenticated) {
 		t.Errorf("revoked token: %v", err)
 	}
 	if out := must("", "token", "list", "--name", "ana"); !strings.Contains(out, "revoked") {
@@ -90,7 +90,7 @@ func TestUserAndTokenCommands(t *testing.T) {
 		t.Errorf("revoke --all: %s", out)
 	}
 	for _, tk := range []string{a, b} {
-		if _, err := authz.Authenticate(ctx, g, tk, time.Now()); !errors.Is(err, authz.ErrUnauthenticated) {
+		if _, err := authenticate(ctx, g, tk, time.Now()); !errors.Is(err, authz.ErrUnauthenticated) {
 			t.Errorf("token after revoke --all: %v", err)
 		}
 	}
@@ -101,7 +101,7 @@ func TestUserAndTokenCommands(t *testing.T) {
 	if _, err := authz.CheckPassword(ctx, g, "ana", "nova senha do cartório"); !errors.Is(err, authz.ErrBadCredentials) {
 		t.Errorf("disabled user signs in: %v", err)
 	}
-	if _, err := authz.Authenticate(ctx, g, c, time.Now()); !errors.Is(err, authz.ErrUnauthenticated) {
+	if _, err := authenticate(ctx, g, c, time.Now()); !errors.Is(err, authz.ErrUnauthenticated) {
 		t.Errorf("disabled user's token: %v", err)
 	}
 	if out := must("", "user", "list"); !strings.Contains(out, "disabled") {
@@ -145,4 +145,11 @@ func cliEnv(t *testing.T) (*gorm.DB, func(stdin string, args ...string) (string,
 		err := root.Execute()
 		return out.String(), err
 	}
+}
+
+// authenticate is the user of token at now (authz.AuthenticateUntil
+// without the expiry).
+func authenticate(ctx context.Context, g *gorm.DB, token string, now time.Time) (authz.User, error) {
+	u, _, err := authz.AuthenticateUntil(ctx, g, token, now)
+	return u, err
 }

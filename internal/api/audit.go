@@ -81,7 +81,7 @@ const maxAuditPage = 1_000_000
 // returned) for an admin, who has no member data (DOMAIN.md §7); the row
 // (who, when, action, table, record) stays.
 //
-// Defendants' personal data is kept from an admin too (issue 16, item 5):
+// Defendants' personal data is kept from an admin too:
 // in every other row, the keys of personalKeys are removed from before and
 // after (a defendant's CPF, birth date, parents' names, address, and the
 // same in a read's detail), the rest of the row stays.

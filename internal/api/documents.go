@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"mime"
 	"net/http"
@@ -21,9 +20,8 @@ import (
 // Documents serves the court documents (PDF) and their verification; the
 // pages reuse its downloads (API.Docs).
 type Documents struct {
-	API  *API               // the API it belongs to
-	Svc  *pdf.Service       // the documents' service, made once
-	page *template.Template // the HTML verification page
+	API *API         // the API it belongs to
+	Svc *pdf.Service // the documents' service, made once
 }
 
 // maxUpload bounds a copy uploaded for verification (the server's body
@@ -40,12 +38,10 @@ func (s *API) newPDFService() *pdf.Service {
 	}
 }
 
-// newDocuments makes the documents' handlers: the PDF service, the HTML
-// verification page, and a check of the court's own wording (logged).
+// newDocuments makes the documents' handlers: the PDF service and a check of the court's own wording (logged).
 func (s *API) newDocuments() *Documents {
 	d := &Documents{API: s, Svc: s.newPDFService()}
 	if s.Deps.Templates != nil {
-		d.page = template.Must(template.ParseFS(s.Deps.Templates, "html/verificar.html"))
 		if err := d.Svc.Wording.Check(); err != nil {
 			s.Deps.Logger.Error("document wording", "err", err.Error())
 		}
@@ -210,14 +206,10 @@ type verifyPage struct {
 }
 
 func (d *Documents) html(c echo.Context, status int, p verifyPage) error {
-	if d.page == nil {
+	if !d.API.HasPage("verificar") { // a server without templates
 		return c.String(status, p.Error)
 	}
-	var buf strings.Builder
-	if err := d.page.Execute(&buf, p); err != nil {
-		return err
-	}
-	return c.HTMLBlob(status, []byte(buf.String()))
+	return d.API.Render(c, status, "verificar", p)
 }
 
 // htmlError renders a typed error on the HTML page with its status.

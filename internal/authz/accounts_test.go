@@ -10,8 +10,7 @@ import (
 	"github.com/juizado/juizado/internal/pgtest"
 )
 
-// The reads other packages make of users go through authz (issue 18, item
-// 2): names by id, the enabled judges of a court (distribution, Lei
+// The reads other packages make of users go through authz: names by id, the enabled judges of a court (distribution, Lei
 // 9.099/1995 and the court's equitable turn), the enabled users of a club,
 // the owner of a token; disabled accounts are left out where only enabled
 // ones may act.

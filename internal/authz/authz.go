@@ -76,7 +76,7 @@ const AnyDomain = "*"
 // it: the court code (staff), "group:ID" (fan_group) or "club:NAME" (club).
 func (u User) Domain() string { return u.Actor().Domain() }
 
-// ErrUnauthenticated is returned by Authenticate for a missing, unknown,
+// ErrUnauthenticated is returned by AuthenticateUntil for a missing, unknown,
 // expired or revoked token (HTTP 401).
 var ErrUnauthenticated = errors.New("authz: token missing, unknown, expired or revoked")
 
@@ -86,16 +86,10 @@ func HashToken(token string) []byte {
 	return h[:]
 }
 
-// Authenticate returns the user of a bearer token valid at now, or
-// ErrUnauthenticated. One indexed lookup, no slow hash.
-func Authenticate(ctx context.Context, g *gorm.DB, token string, now time.Time) (User, error) {
-	u, _, err := AuthenticateUntil(ctx, g, token, now)
-	return u, err
-}
-
-// AuthenticateUntil is Authenticate that also returns when the token
-// expires (nil: never), so that a cache of verified tokens refuses it on
-// time (issue 16, item 5).
+// AuthenticateUntil returns the user of a bearer token valid at now, and
+// when the token expires (nil: never), so that a cache of verified tokens
+// refuses it on time; ErrUnauthenticated for a token missing, unknown,
+// expired, revoked or of a disabled user. One indexed lookup, no slow hash.
 func AuthenticateUntil(ctx context.Context, g *gorm.DB, token string, now time.Time) (User, *time.Time, error) {
 	if len(token) < 20 || len(token) > 200 {
 		return User{}, nil, ErrUnauthenticated

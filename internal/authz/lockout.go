@@ -14,7 +14,7 @@ import (
 // name, or PerIP from one address, within Window lock that account or
 // address until the oldest of those failures is Window old (so about Window
 // after a burst). An address is locked only out of the accounts it has
-// failed on within the window (issue 16: behind a proxy every user shares
+// failed on within the window (behind a proxy every user shares
 // one address, and an attacker there must not lock out everyone else); the
 // accounts it never attacked stay open from it. Failures live in
 // login_failures (not audited).

@@ -1,5 +1,5 @@
 // Package config reads Juizado's configuration from environment variables
-// into one struct (README "Configuration").
+// into one struct (docs/operations.md, "Configuration").
 package config
 
 import (

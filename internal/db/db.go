@@ -28,7 +28,7 @@ import (
 
 // Timeouts bound how long one statement may run and wait for a lock, and
 // how long a connection may sit idle inside a transaction, on every pooled
-// connection (issue 16, item 5: a held lock made a read wait 24 s). They
+// connection (a held lock once made a read wait 24 s). They
 // are below the server's write timeout (cmd/juizado: 120 s), so a request
 // never waits longer than its answer may take; the lock wait leaves room
 // for filings serialised on their court's sequence at peak.
@@ -143,7 +143,7 @@ func Conn(ctx context.Context, g *gorm.DB) *gorm.DB {
 // timed out, the server shutting down or starting, a standby being
 // promoted), a statement or lock wait cut by Timeouts, or a read-only
 // server where a write was due. The HTTP layer answers 503 with
-// Retry-After for it (issue 16, item 3).
+// Retry-After for it (degraded mode).
 func IsUnavailable(err error) bool {
 	if err == nil {
 		return false

@@ -11,7 +11,7 @@ import (
 )
 
 // Every pooled connection carries the statement, lock and idle-in-
-// transaction timeouts and the application's origin (issue 16, item 5): a
+// transaction timeouts and the application's origin: a
 // write that meets a lock held elsewhere gives up after the lock timeout,
 // as an unavailability (503), instead of waiting for the holder.
 func TestPoolTimeoutsCutALockWait(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 )
 
 // domain are the packages of the law and its records: they know nothing
-// of HTTP, PDF or the access policy (issue 18; README "Layout").
+// of HTTP, PDF or the access policy (README "Layout").
 var domain = []string{"github.com/juizado/juizado/cases", "github.com/juizado/juizado/registry", "github.com/juizado/juizado/sanctions"}
 
 // forbidden are the module prefixes the domain must not reach, even

@@ -77,7 +77,7 @@ func str(s string) *string { return &s }
 
 func layoutText(t *testing.T, b []byte) string { t.Helper(); return pdftotext(t, b, "-layout") }
 
-// The extract of a register (issue 5 item 5, issue 8 item 1): the group's
+// The extract of a register: the group's
 // header, one row per member with name, CPF formatted, birth date, the
 // latest membership, status and the incomplete flag, earlier memberships
 // listed; accents and names from anywhere as written; never the photo nor

@@ -36,7 +36,7 @@ func (s *Server) metrics() (echo.MiddlewareFunc, error) {
 
 // httpMetrics are the request metrics of echo-contrib's echoprometheus
 // middleware, which the server used until each request's cost mattered
-// (issue 20): the same four series, juizado_http_requests_total and the
+// (the gate's check, bench/README.md): the same four series, juizado_http_requests_total and the
 // histograms juizado_http_request_duration_seconds, _request_size_bytes and
 // _response_size_bytes, with the same help, buckets and labels (code,
 // method, host, url), counted the same way (middleware). What differs is

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -67,6 +68,10 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		c.Response().WriteHeader(StatusClientClosedRequest)
 		return
 	}
+	if status, ok := routerMiss(err); ok && wantsPage(c.Request()) {
+		s.missingPage(c, status)
+		return
+	}
 	p := Problem{Type: "about:blank", Instance: c.Request().URL.Path}
 	var ae *errs.Error
 	var he *echo.HTTPError
@@ -96,7 +101,7 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 			p.Detail = fmt.Sprint(he.Message)
 		}
 	case db.IsUnavailable(err):
-		// Degraded mode (issue 16, item 3): the database cannot serve now;
+		// Degraded mode: the database cannot serve now;
 		// the client is told to come back, never a 500.
 		p.Status = http.StatusServiceUnavailable
 		p.Detail = "O banco de dados está indisponível no momento. Tente novamente em alguns segundos."
@@ -133,6 +138,69 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 // retryAfterSeconds is the Retry-After of a 503 while the database is
 // unreachable: about the time a restart or a standby's promotion takes.
 const retryAfterSeconds = 5
+
+// routerMiss returns the status of an error the router answers by itself:
+// 404 when no route has the path, 405 when none has it with the method.
+func routerMiss(err error) (int, bool) {
+	switch {
+	case errors.Is(err, echo.ErrNotFound):
+		return http.StatusNotFound, true
+	case errors.Is(err, echo.ErrMethodNotAllowed):
+		return http.StatusMethodNotAllowed, true
+	}
+	return 0, false
+}
+
+// wantsPage reports whether r is a browser's request for a page: a path
+// outside the API (/api and everything under /api/, always answered with
+// problem+json), the probes and the metrics, a method other than HEAD, and
+// an Accept header naming text/html with a weight above zero.
+func wantsPage(r *http.Request) bool {
+	if r.Method == http.MethodHead || r.URL.Path == "/api" || !isPagePath(r.URL.Path) {
+		return false
+	}
+	for _, part := range strings.Split(r.Header.Get(echo.HeaderAccept), ",") {
+		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil || mt != "text/html" {
+			continue
+		}
+		if q, err := strconv.ParseFloat(params["q"], 64); err == nil && q <= 0 {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// missingPage answers a browser that asked for an address no page has
+// (404) or with a method the page does not take (405, its Allow header
+// set by the router) with the error page in Portuguese and a link home.
+// The router matched no page route, so the session is loaded here, to
+// show a signed-in person their menu; nothing of it is written back.
+func (s *Server) missingPage(c echo.Context, status int) {
+	if c.Get(SessionKey) == nil {
+		r := c.Request()
+		var token string
+		if ck, err := r.Cookie(SessionCookie); err == nil {
+			token = ck.Value
+		}
+		if ctx, err := s.Sessions.Load(r.Context(), token); err == nil {
+			c.SetRequest(r.WithContext(ctx))
+			c.Set(SessionKey, true)
+		}
+	}
+	title, msg := "Página não encontrada", "Não há página neste endereço. Confira o endereço digitado ou siga um dos links abaixo."
+	if status == http.StatusMethodNotAllowed {
+		title, msg = TitleOf[status], "Esta página não recebe este tipo de envio. Volte à página anterior e use o formulário dela."
+	}
+	err := s.Page(c, status, "erro", Page{Title: title, Data: msg}) // the message under the title, not as an alert
+	if err == nil || c.Response().Committed {
+		return
+	}
+	s.Deps.Logger.Error("error page", "request_id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err.Error())
+	_ = c.HTML(status, `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>`+title+` · Juizado do Torcedor</title></head><body><h1>`+
+		title+`</h1><p>`+msg+`</p><p><a href="/">Ir para a página inicial</a></p></body></html>`)
+}
 
 // isPagePath reports whether path is one of the HTML pages (not the API,
 // the probes or the metrics).

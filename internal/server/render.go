@@ -10,22 +10,19 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/templates"
 	"github.com/labstack/echo/v4"
 )
 
-func parsePages(fsys fs.FS) (map[string]*template.Template, error) {
-	pages := map[string]*template.Template{}
+// ParsePages parses the declared page templates of fsys (templates.Pages,
+// beside the templates) with the page functions in loc, failing on an
+// undeclared template or a declared page without one; a nil fsys gives no
+// pages (a server without templates answers pages as plain text).
+func ParsePages(fsys fs.FS, loc *time.Location) (map[string]*template.Template, error) {
 	if fsys == nil {
-		return pages, nil
+		return map[string]*template.Template{}, nil
 	}
-	for _, name := range []string{"impedidos"} {
-		t, err := template.ParseFS(fsys, "html/"+name+".html")
-		if err != nil {
-			return nil, fmt.Errorf("web: template %s: %w", name, err)
-		}
-		pages[name] = t
-	}
-	return pages, nil
+	return templates.ParsePages(fsys, pageFuncs(loc))
 }
 
 // Render executes a page into a buffer first, so a failing template never
@@ -41,6 +38,10 @@ func (s *Server) Render(c echo.Context, status int, name string, data any) error
 	}
 	return c.HTMLBlob(status, buf.Bytes())
 }
+
+// HasPage reports whether the page template name was parsed (false on a
+// server built without templates).
+func (s *Server) HasPage(name string) bool { return s.pages[name] != nil }
 
 // Page is what every page template receives.
 type Page struct {
@@ -62,40 +63,9 @@ type Page struct {
 	Form url.Values
 	// Data is the page's own content.
 	Data any
-}
-
-// LayoutPages are the page templates parsed with the layout html/base.html
-// and the shared parts html/comum.html, one template set per page, parsed
-// once at start-up.
-var LayoutPages = []string{"entrar", "painel", "erro",
-	"processos", "processo_novo", "processo", "sentenca", "distribuicao", "audiencias", "feriados",
-	"torcida", "associado", "importar",
-	"clube", "verificar_form",
-	"admin_usuarios", "admin_papeis", "admin_juizados", "admin_auditoria"}
-
-// parseAccountPages adds the pages above to s.pages, each parsed with the
-// layout html/base.html (which calls the page's "content" template).
-func (s *Server) parseAccountPages(fsys fs.FS) error {
-	if fsys == nil {
-		return nil
-	}
-	for _, name := range LayoutPages {
-		t, err := ParseLayoutPage(fsys, name, s.Deps.Loc)
-		if err != nil {
-			return err
-		}
-		s.pages[name] = t
-	}
-	return nil
-}
-
-// ParseLayoutPage parses page name with the layout and the shared parts.
-func ParseLayoutPage(fsys fs.FS, name string, loc *time.Location) (*template.Template, error) {
-	t, err := template.New("base.html").Funcs(pageFuncs(loc)).ParseFS(fsys, "html/base.html", "html/comum.html", "html/"+name+".html")
-	if err != nil {
-		return nil, fmt.Errorf("web: template %s: %w", name, err)
-	}
-	return t, nil
+	// Menu is the signed-in person's menu: the pages the policy lets them
+	// open (Server.Menu), shown on every page and as the panel's cards.
+	Menu []MenuLink
 }
 
 // domainLabel names a user's domain in Portuguese.
@@ -126,6 +96,7 @@ func RoleLabel(role string) string {
 func (s *Server) Page(c echo.Context, status int, name string, p Page) error {
 	if u, ok := s.CurrentUser(c); ok {
 		p.User = &u
+		p.Menu = s.Menu(u)
 	}
 	p.CSRF = s.csrfToken(c)
 	if p.Notice == "" && c.Get(SessionKey) != nil && status < 300 {

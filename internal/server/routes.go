@@ -7,7 +7,9 @@ package server
 //   - Anyone: no token, no session (the Public set, ../shared/API.md);
 //   - Policy: the Casbin policy (internal/authz/policy/policy.csv and casbin_rule)
 //     decides by (role, domain, route template, method) in authorize, for
-//     the JSON API and the pages alike; nothing else in Go checks roles.
+//     the JSON API and the pages alike. A page asks the same decision
+//     (Server.May) to show a link or a form only to whom may use it; the
+//     services check the rest (the judge of the case, the court, the group).
 //
 // A route may also declare a body limit above the server's 2 MB (photos,
 // evidence, imports): the limit lives with the route, not in a map

@@ -6,8 +6,10 @@
 // by bearer token (tokens.go) or session with CSRF and login lockout
 // (session.go), the one Casbin check of every route (authorize.go), RFC
 // 9457 problem+json errors (problem.go), strict JSON binding (bind_json.go,
-// strict_json.go), HTML rendering (render.go, template_funcs.go), and
-// health, readiness and metrics (health.go, metrics.go).
+// strict_json.go), HTML rendering of the pages templates.Pages declares
+// and each person's menu from the policy (render.go, menu.go,
+// template_funcs.go), and health, readiness and metrics (health.go,
+// metrics.go).
 package server
 
 import (
@@ -106,14 +108,11 @@ func New(d Deps) (*Server, error) {
 		Cases:   &cases.Service{DB: d.DB, Clock: d.Clock, Loc: d.Loc, Blocklist: lists},
 		decider: &policy.Decider{E: d.Enforcer},
 	}
-	pages, err := parsePages(d.Templates)
+	pages, err := ParsePages(d.Templates, d.Loc)
 	if err != nil {
 		return nil, err
 	}
 	s.pages = pages
-	if err := s.parseAccountPages(d.Templates); err != nil {
-		return nil, err
-	}
 	if s.Sessions, err = newSessions(d); err != nil {
 		return nil, err
 	}
@@ -153,15 +152,6 @@ func chain(mws ...echo.MiddlewareFunc) echo.MiddlewareFunc {
 		h = mws[i](h)
 	}
 	return func(echo.HandlerFunc) echo.HandlerFunc { return h }
-}
-
-// Routes returns "METHOD /template" for every route of the router.
-func (s *Server) Routes() []string {
-	var out []string
-	for _, r := range s.Echo.Routes() {
-		out = append(out, r.Method+" "+r.Path)
-	}
-	return out
 }
 
 // Now is the server's clock's instant ("now" is injectable, Deps.Clock).

@@ -1,6 +1,6 @@
 package server
 
-// Strict JSON (issue 16, item 5): a body is read as JSON only when it says
+// Strict JSON: a body is read as JSON only when it says
 // so (Content-Type application/json or a +json type), an object that names
 // a key twice is refused (RFC 8259 §4 leaves the meaning of duplicate names
 // to the reader; two readers may take different ones), and a key the

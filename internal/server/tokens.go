@@ -19,7 +19,7 @@ const tokenTTL = 5 * time.Second
 // tokenCache remembers the users of valid tokens, so that a gate's CPF
 // checks do not pay a database round trip each (the token's SHA-256 is the
 // key; unknown tokens are not cached). While the database is unreachable
-// (degraded mode, issue 16 item 3) an entry older than tokenTTL still
+// (degraded mode) an entry older than tokenTTL still
 // answers for a token verified before the outage, unless it has expired or
 // this server has seen it revoked.
 type tokenCache struct {
@@ -57,7 +57,7 @@ func tokenKey(token string) [32]byte {
 	return sha256.Sum256(buf[:n])
 }
 
-// authenticate is authz.Authenticate with the cache in front.
+// authenticate is authz.AuthenticateUntil with the cache in front.
 func (s *Server) authenticate(ctx context.Context, token string) (tokenUser, error) {
 	key := tokenKey(token)
 	now := time.Now()

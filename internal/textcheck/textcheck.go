@@ -73,9 +73,6 @@ func isNonchar(r rune) bool {
 	return r >= 0xFDD0 && r <= 0xFDEF || r&0xFFFE == 0xFFFE
 }
 
-// NFC returns s in Unicode normalisation form C.
-func NFC(s string) string { return norm.NFC.String(s) }
-
 // Line returns s in NFC with its runs of white space made single spaces and
 // trimmed: the form a one-line name is stored and compared in.
 func Line(s string) string { return strings.Join(strings.Fields(norm.NFC.String(s)), " ") }

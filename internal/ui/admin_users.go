@@ -33,7 +33,7 @@ type usersData struct {
 }
 
 // courts returns the administrator's court: an admin belongs to one court
-// and manages only it (issue 16, item 2); new courts are created by the
+// and manages only it (DOMAIN.md §7); new courts are created by the
 // operator (juizado user create --court TR.OOOO --create-court).
 func (s *UI) courts(c echo.Context) ([]cases.Court, error) {
 	court, err := cases.GetCourt(c.Request().Context(), s.Deps.DB, server.Actor(c).Court)

@@ -15,6 +15,19 @@ import (
 // publicPageSize is the number of names on one page of /impedidos.
 const publicPageSize = 200
 
+// home: GET /, the address people open first. Anyone not signed in gets
+// the public list of banned fans, as /impedidos shows it: it is what the
+// court publishes for everyone (Lei 10.671/2003, art. 5º, parágrafo único,
+// VI), and its footer leads the court's staff to /entrar. A signed-in
+// person goes on (303) to where their menu starts (server.Server.Home:
+// the panel; a club's blocklist page, as a club has no panel).
+func (s *UI) home(c echo.Context) error {
+	if u, ok := s.CurrentUser(c); ok {
+		return c.Redirect(http.StatusSeeOther, s.Home(u))
+	}
+	return s.publicPage(c)
+}
+
 // publicPage: GET /impedidos, the public list for people (pt-BR).
 func (s *UI) publicPage(c echo.Context) error {
 	data := map[string]any{"Today": civil.Today(s.Now(), s.Deps.Loc).BR(),

@@ -25,11 +25,15 @@ func TestEveryPageRendersWithEmptyData(t *testing.T) {
 	for _, r := range authz.Roles {
 		users = append(users, &authz.User{ID: 1, Name: "u", Role: r, CourtCode: &court, Club: &club, GroupID: &group})
 	}
-	for _, name := range server.LayoutPages {
-		tpl, err := server.ParseLayoutPage(templates.FS, name, time.UTC)
-		if err != nil {
-			t.Fatal(err)
+	pages, err := server.ParsePages(templates.FS, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pg := range templates.Pages {
+		if !pg.Layout {
+			continue
 		}
+		name, tpl := pg.Name, pages[pg.Name]
 		for _, u := range users {
 			for _, p := range []server.Page{{Data: zero[name]}, {Data: zero[name], Form: url.Values{}, Errs: map[string]string{"x": "y"}, Error: "e", Notice: "n"}} {
 				p.User = u

@@ -20,8 +20,10 @@ func (s *UI) Routes() {
 	anyone, policy := server.Anyone, server.Policy
 	r := s.Router("")
 
-	// Public pages: the list of people banned, the form of a document's
-	// verification, signing in and out (public_list.go, verify_form.go, sign_in.go).
+	// Public pages: the address people open first, the list of people
+	// banned, the form of a document's verification, signing in and out
+	// (public_list.go, verify_form.go, sign_in.go).
+	r.GET("/", anyone, s.home)
 	r.GET("/impedidos", anyone, s.publicPage)
 	r.GET("/entrar", anyone, s.loginForm)
 	r.POST("/entrar", anyone, s.login)

@@ -30,14 +30,14 @@ func (f *fixture) asRole(t *testing.T, rt, role string) *httptest.ResponseRecord
 	return f.browser(t, role).do(method, concrete(path), nil)
 }
 
-// Authorization in one place (issue 18 item 4): every route is registered
+// Authorization in one place: every route is registered
 // with its permission on its route line (server.Anyone, the Public set, or
 // server.Policy); every route × role refusal comes from the Casbin policy
 // (authorize's message); and with a policy that grants every role every
 // route, no role is refused anywhere, so no role list in Go decides.
 func TestPolicyAloneDecidesEveryRouteAndRole(t *testing.T) {
 	f := newFixture(t)
-	routes := f.srv.Routes()
+	routes := routesOf(f.srv)
 	sort.Strings(routes)
 	var protected []string
 	for _, rt := range routes {

@@ -39,7 +39,7 @@ func processCPU() time.Duration {
 // BenchmarkBlocklistCheck is a gate's CPF check through every middleware
 // (request id, log, security headers, metrics, session, token, Casbin) and
 // the check log, in process (no network): the server's own cost per check
-// (issue 6, "the check at half a constant handler"; bench/blocklist.sh
+// (the goal: the check at half a constant handler; bench/blocklist.sh
 // measures over loopback). Compare with BenchmarkConstantHandler.
 //
 //	go run ./internal/pgtest/cmd/testcluster -- go test -run '^$' -bench . -benchmem ./internal/web/
@@ -107,7 +107,7 @@ func BenchmarkConstantHandler(b *testing.B) {
 // BenchmarkBlocklistChecksUpload is a gate agent's batch of 10,000 check
 // records (POST /api/v1/blocklist/checks, as registry/gate sends it) read,
 // checked and stored: the court's cost of the evidence a stadium sends
-// (issue 20 §5; at 3,600 checks a second an agent sends 36,000 records
+// (at 3,600 checks a second an agent sends 36,000 records
 // every 10 s). It reports, per record, the wall time (ns/record), this
 // process's CPU (cpu-ns/record) and PostgreSQL's (pg-cpu-ns/record: every
 // process named postgres, read from /proc; absent where /proc is not).

@@ -123,10 +123,10 @@ func (o otherCourt) path(rt string, unknown bool) string {
 
 var digits = regexp.MustCompile(`[0-9]+`)
 
-// The court boundary on every write (API.md "Tokens and roles"; issue 16
-// item 1): every write route that names a record in its path, called by
-// every role the policy lets in, with the records of another court (case,
-// defendant, ban, group, member, user, another club's token) answers 404,
+// The court boundary on every write (API.md "Tokens and roles"): every
+// write route that names a record in its path, called by every role the
+// policy lets in, with the records of another court (case, defendant, ban,
+// group, member, user, another club's token) answers 404,
 // and its answer is the answer for ids nobody has, digits aside; nothing
 // of the other court changes.
 func TestEveryWriteWithAnotherCourtsIDsIs404LikeUnknown(t *testing.T) {
@@ -145,14 +145,14 @@ func TestEveryWriteWithAnotherCourtsIDsIs404LikeUnknown(t *testing.T) {
 			allowed[r[3]+" "+r[2]] = append(allowed[r[3]+" "+r[2]], r[0])
 		}
 	}
-	for _, rt := range f.srv.Routes() {
+	for _, rt := range routesOf(f.srv) {
 		for _, role := range []string{"admin"} {
 			if strings.HasPrefix(rt, "POST /admin/") {
 				allowed[rt] = append(allowed[rt], role)
 			}
 		}
 	}
-	routes := f.srv.Routes()
+	routes := routesOf(f.srv)
 	sort.Strings(routes)
 	walked := 0
 	for _, rt := range routes {
@@ -248,8 +248,8 @@ func shortBody(s string) string {
 	return s
 }
 
-// Ids of another court inside request bodies (API.md "Tokens and roles";
-// issue 16 item 1): on the court's own cases, a defendant of another
+// Ids of another court inside request bodies (API.md "Tokens and roles"):
+// on the court's own cases, a defendant of another
 // court's case, a group registered in another court and a member of that
 // group's register, given where a body names a defendant, a group or
 // members, answer exactly as ids nobody has, digits aside, and change

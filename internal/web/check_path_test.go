@@ -17,7 +17,7 @@ import (
 )
 
 // The gate's check keeps every effect of the server's middleware now that
-// the chain is composed once and its values are made once (issue 20): each
+// the chain is composed once and its values are made once: each
 // answer, and the 404, 405 and refusals of the same chain, carries the
 // security headers and a request id; each request writes its log line with
 // the same fields in the same order; each counts in the request metrics of
@@ -167,7 +167,7 @@ func TestCheckKeepsHeadersLogMetricsAndCheckLog(t *testing.T) {
 
 // A gate's revoked token stops checking within the 5 s the server keeps a
 // verified token's user in memory, though its user, domain and Casbin
-// decision were answered from memory until then (issue 16 item 5; issue 20).
+// decision were answered from memory until then.
 func TestCheckRefusesARevokedTokenWithinTheCacheWindow(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()

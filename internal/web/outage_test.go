@@ -20,7 +20,7 @@ import (
 	"github.com/juizado/juizado/internal/web"
 )
 
-// Degraded mode (issue 16, item 3): PostgreSQL is stopped while gates check
+// Degraded mode: PostgreSQL is stopped while gates check
 // CPFs and restarted. During the outage the CPF check answers 200 from the
 // version in memory for the token verified before, saying how old it is;
 // every other request is 503 with Retry-After (a page an HTML page), never

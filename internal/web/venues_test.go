@@ -8,7 +8,7 @@ import (
 	"github.com/juizado/juizado/cases"
 )
 
-// GET /api/v1/venues (README "The gate blocklist"; the gate agent's
+// GET /api/v1/venues (docs/api.md, "The gate blocklist"; the gate agent's
 // configured venues are compared with it): the court's venue table, public
 // stadium names with no personal data, answered without a token and with
 // a club's; the seed of venues.csv and a venue an admin added, by name,

@@ -36,7 +36,7 @@ func TestAdminAuditHasNoDefendantsPersonalData(t *testing.T) {
 }
 
 // A token is refused from the instant it expires, even when the server
-// verified it a moment before and keeps it in memory (issue 16, item 5).
+// verified it a moment before and keeps it in memory.
 func TestCachedTokenExpiresOnTime(t *testing.T) {
 	f := newFixture(t)
 	tok, err := authz.NewToken(context.Background(), f.g, f.users["clerk"].ID, time.Now().Add(700*time.Millisecond))
@@ -52,7 +52,7 @@ func TestCachedTokenExpiresOnTime(t *testing.T) {
 	}
 }
 
-// Strict JSON (issue 16, item 5): a body without Content-Type is 415; a key
+// Strict JSON: a body without Content-Type is 415; a key
 // named twice, or a key the endpoint does not know, is 422 naming it (with
 // its path); an unknown sort is 422 on sort.
 func TestStrictJSON(t *testing.T) {

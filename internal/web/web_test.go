@@ -122,6 +122,15 @@ func (f *fixture) call(method, path, token string) *httptest.ResponseRecorder {
 	return rec
 }
 
+// routesOf returns "METHOD /template" for every route of srv's router.
+func routesOf(srv *web.Server) []string {
+	var out []string
+	for _, r := range srv.Echo.Routes() {
+		out = append(out, r.Method+" "+r.Path)
+	}
+	return out
+}
+
 // concrete turns a route template into a path the router matches.
 func concrete(path string) string {
 	r := strings.NewReplacer(":id", "1", ":defendant_id", "1", ":number", "0000001-39.2024.8.26.0100", ":cpf", "52601815906", ":code", "ABCD-EFGH-IJKL")
@@ -136,13 +145,13 @@ func TestEveryRouteHasAPolicyOrIsPublic(t *testing.T) {
 	for _, r := range f.rules {
 		covered[r[3]+" "+r[2]] = true
 	}
-	for _, rt := range f.srv.Routes() {
+	for _, rt := range routesOf(f.srv) {
 		if !f.srv.IsPublic(rt) && !covered[rt] {
 			t.Errorf("route %s has no policy and is not public", rt)
 		}
 	}
 	routes := map[string]bool{}
-	for _, rt := range f.srv.Routes() {
+	for _, rt := range routesOf(f.srv) {
 		routes[rt] = true
 	}
 	for k := range covered {
@@ -168,7 +177,7 @@ func TestRoleMatrix(t *testing.T) {
 		}
 		allowed[k][r[0]] = true
 	}
-	routes := f.srv.Routes()
+	routes := routesOf(f.srv)
 	sort.Strings(routes)
 	for _, rt := range routes {
 		method, path, _ := strings.Cut(rt, " ")
@@ -282,7 +291,7 @@ func TestOpenAPIInStepWithRouter(t *testing.T) {
 			documented[strings.ToUpper(m)+" "+tmpl] = true
 		}
 	}
-	for _, rt := range f.srv.Routes() {
+	for _, rt := range routesOf(f.srv) {
 		if !documented[rt] {
 			t.Errorf("route %s is not in openapi.json", rt)
 		}

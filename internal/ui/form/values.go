@@ -26,9 +26,6 @@ func New(get func(string) string, prefix string, loc *time.Location) *Values {
 	return &Values{prefix: prefix, get: get, loc: loc}
 }
 
-// Prefix is the prefix of the form's field names.
-func (v *Values) Prefix() string { return v.prefix }
-
 // Text is the field name as posted.
 func (v *Values) Text(name string) string { return v.get(v.prefix + name) }
 

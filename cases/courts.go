@@ -11,21 +11,20 @@ import (
 	"gorm.io/gorm"
 )
 
-// This file holds the courts (table courts): their codes, creation and
-// names.
-
 // StateCourts is the highest TR of a state court under segment J = 8 (the
 // 26 states and the Federal District: 01 AC … 26 SP, 27 TO; Res. CNJ
 // 65/2008), the only segment the juizado serves (DOMAIN.md §4).
 const StateCourts = 27
 
-var courtCode = regexp.MustCompile(`^([0-9]{2})\.[0-9]{4}$`)
+// CourtCodePattern matches a court code "TR.OOOO": the state court TR and the
+// unit OOOO (Res. CNJ 65/2008).
+var CourtCodePattern = regexp.MustCompile(`^([0-9]{2})\.[0-9]{4}$`)
 
 // CheckCourtCode returns an error unless code is a court unit TR.OOOO of a
 // state court: two digits TR from 01 to StateCourts, a dot, four digits
 // OOOO (e.g. 26.0100).
 func CheckCourtCode(code string) error {
-	m := courtCode.FindStringSubmatch(code)
+	m := CourtCodePattern.FindStringSubmatch(code)
 	if m == nil {
 		return fmt.Errorf("court code %q is not TR.OOOO (e.g. 26.0100)", code)
 	}

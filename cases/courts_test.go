@@ -16,33 +16,33 @@ import (
 func TestCourtsAndJudgeLoads(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t, t0, 2)
-	if ok, err := cases.CourtExists(ctx, e.g, court); err != nil || !ok {
+	if ok, err := cases.CourtExists(ctx, e.G, court); err != nil || !ok {
 		t.Fatalf("CourtExists(%s) = %v, %v", court, ok, err)
 	}
-	if ok, err := cases.CourtExists(ctx, e.g, "19.0001"); err != nil || ok {
+	if ok, err := cases.CourtExists(ctx, e.G, "19.0001"); err != nil || ok {
 		t.Fatalf("CourtExists(19.0001) = %v, %v", ok, err)
 	}
-	if _, err := cases.GetCourt(ctx, e.g, "19.0001"); errs.KindOf(err) != errs.NotFound {
+	if _, err := cases.GetCourt(ctx, e.G, "19.0001"); errs.KindOf(err) != errs.NotFound {
 		t.Fatalf("GetCourt(unknown) = %v, want errs.NotFound", err)
 	}
-	found, err := cases.SetCourtDefaults(ctx, e.g, court, true, false)
+	found, err := cases.SetCourtDefaults(ctx, e.G, court, true, false)
 	if err != nil || !found {
 		t.Fatalf("SetCourtDefaults = %v, %v", found, err)
 	}
-	c, err := cases.GetCourt(ctx, e.g, court)
+	c, err := cases.GetCourt(ctx, e.G, court)
 	if err != nil || !c.Sec7DoublesBan || c.PublishDefault || c.Code != court {
 		t.Fatalf("GetCourt = %+v, %v", c, err)
 	}
-	if found, err := cases.SetCourtDefaults(ctx, e.g, "19.0001", true, true); err != nil || found {
+	if found, err := cases.SetCourtDefaults(ctx, e.G, "19.0001", true, true); err != nil || found {
 		t.Errorf("SetCourtDefaults(unknown) = %v, %v", found, err)
 	}
-	if name, err := e.svc.CourtName(ctx, court); err != nil || name != c.Name {
+	if name, err := e.Svc.Case.CourtName(ctx, court); err != nil || name != c.Name {
 		t.Errorf("CourtName = %q, %v; want %q", name, err, c.Name)
 	}
-	if first, err := e.svc.FirstCourt(ctx); err != nil || first != court {
+	if first, err := e.Svc.Case.FirstCourt(ctx); err != nil || first != court {
 		t.Errorf("FirstCourt = %q, %v", first, err)
 	}
-	vs, err := cases.ListVenues(ctx, e.g)
+	vs, err := cases.ListVenues(ctx, e.G)
 	if err != nil || len(vs) == 0 {
 		t.Fatalf("ListVenues = %d venues, %v", len(vs), err)
 	}
@@ -52,20 +52,20 @@ func TestCourtsAndJudgeLoads(t *testing.T) {
 		}
 	}
 
-	_, refs, _ := e.fileFixtures(t)
-	n, err := cases.CountCases(ctx, e.g)
+	_, refs, _ := e.FileFixtures(t)
+	n, err := cases.CountCases(ctx, e.G)
 	if err != nil || n < int64(len(refs)) {
 		t.Fatalf("CountCases = %d, %v; filed %d representations", n, err, len(refs))
 	}
-	ids := []int64{e.judges[0].UserID, e.judges[1].UserID, e.pros.UserID}
-	loads, err := cases.JudgeLoads(ctx, e.g, ids)
+	ids := []int64{e.Judges[0].UserID, e.Judges[1].UserID, e.Pros.UserID}
+	loads, err := cases.JudgeLoads(ctx, e.G, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := loads[e.pros.UserID]; ok {
+	if _, ok := loads[e.Pros.UserID]; ok {
 		t.Errorf("the prosecutor has a load: %+v", loads)
 	}
-	a, b := loads[e.judges[0].UserID], loads[e.judges[1].UserID]
+	a, b := loads[e.Judges[0].UserID], loads[e.Judges[1].UserID]
 	if a.Total+b.Total != n || a.Open != a.Total || b.Open != b.Total {
 		t.Errorf("loads %+v %+v for %d cases, none final", a, b, n)
 	}

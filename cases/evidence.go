@@ -42,7 +42,7 @@ func SniffEvidence(data []byte) string {
 func typeOfName(name string) string {
 	ext := strings.ToLower(path.Ext(name))
 	for _, m := range evidenceMagic {
-		if contains(m.exts, ext) {
+		if Contains(m.exts, ext) {
 			return m.ctype
 		}
 	}
@@ -106,9 +106,9 @@ func (s *Service) AddEvidence(ctx context.Context, actor Actor, caseID int64, fi
 		f.Add("file", "filename", "o arquivo precisa de um nome com extensão (.pdf, .jpg, .png).")
 		name = ""
 	} else {
-		checkText(&f, "file", name, maxName, false)
+		CheckText(&f, "file", name, MaxName, false)
 	}
-	checkText(&f, "description", description, maxLong, true)
+	CheckText(&f, "description", description, MaxLong, true)
 	ctype := SniffEvidence(data)
 	if len(data) > 0 && name != "" {
 		byName := typeOfName(name)
@@ -127,21 +127,21 @@ func (s *Service) AddEvidence(ctx context.Context, actor Actor, caseID int64, fi
 	sum := sha256.Sum256(data)
 	var out *EvidenceView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		c, err := s.lockCase(ctx, actor, caseID)
+		c, err := s.LockCase(ctx, actor, caseID)
 		if err != nil {
 			return err
 		}
 		uid := actor.UserID
 		e := Evidence{CaseID: c.ID, CourtCode: c.CourtCode, Filename: name, ContentType: ctype, Size: len(data), SHA256: sum[:],
-			Description: strings.TrimSpace(description), Content: data, UploadedAt: s.now(), UploadedBy: &uid, UploaderRole: actor.Role}
+			Description: strings.TrimSpace(description), Content: data, UploadedAt: s.Now(), UploadedBy: &uid, UploaderRole: actor.Role}
 		if err := db.Conn(ctx, s.DB).Create(&e).Error; err != nil {
 			return err
 		}
 		text := fmt.Sprintf("Juntada de prova: %s (%s, %d bytes, SHA-256 %s).", name, typePT[ctype], len(data), hex.EncodeToString(sum[:]))
-		if err := s.move(ctx, c, &actor, e.UploadedAt, 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, e.UploadedAt, 0, text); err != nil {
 			return err
 		}
-		if err := s.touch(ctx, c, ""); err != nil {
+		if err := s.Touch(ctx, c, ""); err != nil {
 			return err
 		}
 		v := evidenceView(e)
@@ -167,7 +167,7 @@ func (s *Service) ListEvidence(ctx context.Context, actor Actor, caseID int64) (
 		return nil, err
 	}
 	if n == 0 {
-		return nil, notFound(fmt.Sprintf("Processo %d", caseID))
+		return nil, NotFound(fmt.Sprintf("Processo %d", caseID))
 	}
 	var es []Evidence
 	if err := db.Conn(ctx, s.DB).Omit("content").Where("case_id = ?", caseID).Order("id").Find(&es).Error; err != nil {

@@ -129,7 +129,7 @@ func (s *Service) FileOnce(ctx context.Context, actor Actor, in Representation, 
 			}
 			return err
 		}
-		now := s.now()
+		now := s.Now()
 		var keyID int64
 		if key != "" {
 			first, id, err := s.claimKey(ctx, actor, in, key, now)
@@ -205,10 +205,10 @@ func (s *Service) linkCases(ctx context.Context, actor Actor, crim, civ *Case, n
 	if err := tx.Exec("UPDATE cases SET linked_case_id = ? WHERE id = ?", crim.ID, civ.ID).Error; err != nil {
 		return err
 	}
-	if err := s.move(ctx, crim, &actor, now, 0, fmt.Sprintf("Representação contra pessoas e torcidas: as torcidas respondem no processo civil %s, vinculado (DOMAIN.md §4; LGE art. 180).", FormatNumber(civ.Number))); err != nil {
+	if err := s.Move(ctx, crim, &actor, now, 0, fmt.Sprintf("Representação contra pessoas e torcidas: as torcidas respondem no processo civil %s, vinculado (DOMAIN.md §4; LGE art. 180).", FormatNumber(civ.Number))); err != nil {
 		return err
 	}
-	return s.move(ctx, civ, &actor, now, 0, fmt.Sprintf("Representação contra pessoas e torcidas: as pessoas respondem no processo criminal %s, vinculado (Lei 9.099/1995; DOMAIN.md §4).", FormatNumber(crim.Number)))
+	return s.Move(ctx, civ, &actor, now, 0, fmt.Sprintf("Representação contra pessoas e torcidas: as pessoas respondem no processo criminal %s, vinculado (Lei 9.099/1995; DOMAIN.md §4).", FormatNumber(crim.Number)))
 }
 
 // fileCase writes one case of the representation with the defendants ds:
@@ -233,7 +233,7 @@ func (s *Service) fileCase(ctx context.Context, actor Actor, court Court, in Rep
 		FiledByKind: in.FiledBy.Kind, FiledByName: strings.TrimSpace(in.FiledBy.Name), Ref: strings.TrimSpace(in.Ref),
 		Kickoff: v.kickoff, OccurredAt: v.occurredAt, FactsDate: v.factsDate,
 		Latitude: in.Facts.Latitude, Longitude: in.Facts.Longitude,
-		Conduct: dedupe(in.Facts.Conduct), PoliceReports: trimAll(in.Facts.PoliceReports),
+		Conduct: dedupe(in.Facts.Conduct), PoliceReports: TrimAll(in.Facts.PoliceReports),
 		Description: strings.TrimSpace(in.Facts.Description), FiledAt: now,
 		DistanceToVenueM: v.distance, PlaceRelation: v.relation, OnRoute: v.onRoute,
 		Version: 1, Flow: flowOf(ds),
@@ -257,7 +257,7 @@ func (s *Service) fileCase(ctx context.Context, actor Actor, court Court, in Rep
 		Description: fmt.Sprintf("Representação recebida de %s (%s).", c.FiledByName, kindPT(c.FiledByKind))}).Error; err != nil {
 		return nil, err
 	}
-	if err := s.distribute(ctx, c, now, nil); err != nil {
+	if err := s.Distribute(ctx, c, now, nil); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -323,11 +323,11 @@ func NewCNJFor(court string, year, seq int) (CNJNumber, error) {
 	return NewCNJ(seq, year, 8, tr, unit)
 }
 
-// distribute assigns c to the judge of its court with the fewest cases
+// Distribute assigns c to the judge of its court with the fewest cases
 // (ties to the earliest judge): equitable distribution in turn. Without a
 // judge the case stays filed until DistributePending runs. The court row is
 // locked by the caller.
-func (s *Service) distribute(ctx context.Context, c *Case, now time.Time, by *Actor) error {
+func (s *Service) Distribute(ctx context.Context, c *Case, now time.Time, by *Actor) error {
 	tx := db.Conn(ctx, s.DB)
 	judges, err := authz.CourtJudges(ctx, s.DB, c.CourtCode)
 	if err != nil || len(judges) == 0 {
@@ -351,7 +351,7 @@ func (s *Service) distribute(ctx context.Context, c *Case, now time.Time, by *Ac
 	if err := tx.Model(c).Updates(map[string]any{"judge_id": judge.ID, "status": StatusDistributed}).Error; err != nil {
 		return err
 	}
-	return s.move(ctx, c, by, now, TPUDistribution, "Distribuído por sorteio equitativo ao(à) juiz(a) "+judge.Name+".")
+	return s.Move(ctx, c, by, now, TPUDistribution, "Distribuído por sorteio equitativo ao(à) juiz(a) "+judge.Name+".")
 }
 
 // DistributePending distributes the court's cases filed while it had no
@@ -368,7 +368,7 @@ func (s *Service) DistributePending(ctx context.Context, court string) (int, err
 			return err
 		}
 		for i := range pending {
-			if err := s.distribute(ctx, &pending[i], s.now(), nil); err != nil {
+			if err := s.Distribute(ctx, &pending[i], s.Now(), nil); err != nil {
 				return err
 			}
 			if pending[i].JudgeID != nil {
@@ -380,14 +380,14 @@ func (s *Service) DistributePending(ctx context.Context, court string) (int, err
 	return n, err
 }
 
-// birthDate reads a defendant's birth date (AAAA-MM-DD) into field's
+// BirthDate reads a defendant's birth date (AAAA-MM-DD) into field's
 // errors: after today or before 1900 is "range"; under 18 on the date of
 // the facts (when known) is "adult": the case belongs to the Justiça da
 // Infância e Juventude (Lei 8.069/1990, ECA, art. 104; CF art. 228). ok
 // is false when the date is unreadable or out of range; a minor's date is
 // returned with ok true and the error added.
-func birthDate(f *errs.Fields, field, raw string, today, facts civil.Date) (civil.Date, bool) {
-	bd, ok := parseDate(f, field, raw)
+func BirthDate(f *errs.Fields, field, raw string, today, facts civil.Date) (civil.Date, bool) {
+	bd, ok := ParseDate(f, field, raw)
 	if !ok {
 		return bd, false
 	}
@@ -416,73 +416,36 @@ func kindPT(k string) string {
 
 func (s *Service) validate(ctx context.Context, court string, in Representation) (*validated, error) {
 	var f errs.Fields
-	var notFound error // a group_id unknown in the court (404, before any 422)
 	v := &validated{}
-	now := s.now()
-	if !contains(FilerKinds, in.FiledBy.Kind) {
+	now := s.Now()
+	if !Contains(FilerKinds, in.FiledBy.Kind) {
 		f.Add("filed_by.kind", "oneof", "deve ser um de: "+strings.Join(FilerKinds, ", ")+".")
 	}
-	if checkText(&f, "filed_by.name", in.FiledBy.Name, maxShort, false) && strings.TrimSpace(in.FiledBy.Name) == "" {
+	if CheckText(&f, "filed_by.name", in.FiledBy.Name, MaxShort, false) && strings.TrimSpace(in.FiledBy.Name) == "" {
 		f.Add("filed_by.name", "required", "informe o nome de quem representa.")
 	}
-	checkText(&f, "ref", in.Ref, maxListItemLen, false)
-	checkText(&f, "facts.description", in.Facts.Description, maxLong, true)
-	if len(in.Facts.PoliceReports) > maxListItems {
-		f.Add("facts.police_reports", "max_items", fmt.Sprintf("no máximo %d boletins por representação.", maxListItems))
+	CheckText(&f, "ref", in.Ref, MaxListItemLen, false)
+	CheckText(&f, "facts.description", in.Facts.Description, MaxLong, true)
+	if len(in.Facts.PoliceReports) > MaxListItems {
+		f.Add("facts.police_reports", "max_items", fmt.Sprintf("no máximo %d boletins por representação.", MaxListItems))
 	}
 	if len(in.Facts.Conduct) > len(sanctions.ConductWords) {
 		f.Add("facts.conduct", "max_items", fmt.Sprintf("no máximo %d condutas (as palavras de conduta, sem repetição).", len(sanctions.ConductWords)))
 	}
-	if len(in.Defendants) > maxListItems {
-		f.Add("defendants", "max_items", fmt.Sprintf("no máximo %d representados por representação.", maxListItems))
+	if len(in.Defendants) > MaxListItems {
+		f.Add("defendants", "max_items", fmt.Sprintf("no máximo %d representados por representação.", MaxListItems))
 	}
-	// Facts.
-	if in.Facts.OccurredAt == "" {
-		f.Add("facts.occurred_at", "required", "informe o instante dos fatos (RFC 3339).")
-	} else if t, err := time.Parse(time.RFC3339, in.Facts.OccurredAt); err != nil {
-		f.Add("facts.occurred_at", "rfc3339", "instante inválido: use o formato 2025-03-30T15:20:00-03:00.")
-	} else if t.After(now) {
-		f.Add("facts.occurred_at", "not_future", "os fatos não podem estar no futuro.")
-	} else {
-		v.occurredAt, v.factsDate = t, civil.Today(t, s.Loc)
-	}
-	if in.Facts.Latitude != nil && (math.IsNaN(*in.Facts.Latitude) || *in.Facts.Latitude < -90 || *in.Facts.Latitude > 90) {
-		f.Add("facts.latitude", "range", "latitude deve estar entre -90 e 90.")
-	}
-	if in.Facts.Longitude != nil && (math.IsNaN(*in.Facts.Longitude) || *in.Facts.Longitude < -180 || *in.Facts.Longitude > 180) {
-		f.Add("facts.longitude", "range", "longitude deve estar entre -180 e 180.")
-	}
-	if (in.Facts.Latitude == nil) != (in.Facts.Longitude == nil) {
-		f.Add("facts.latitude", "together", "latitude e longitude vão juntas.")
-	}
-	conductOK := len(in.Facts.Conduct) > 0
-	if !conductOK {
-		f.Add("facts.conduct", "required", "informe ao menos uma conduta.")
-	}
-	offVenue := false
-	for i, w := range in.Facts.Conduct {
-		if !sanctions.IsConductWord(w) {
-			conductOK = false
-			f.Add(fmt.Sprintf("facts.conduct[%d]", i), "oneof", fmt.Sprintf("conduta desconhecida %q; use: %s.", w, strings.Join(sanctions.ConductWords, ", ")))
-		}
-		offVenue = offVenue || offVenueWords[w]
-	}
-	for i, r := range in.Facts.PoliceReports {
-		if strings.TrimSpace(r) == "" {
-			f.Add(fmt.Sprintf("facts.police_reports[%d]", i), "required", "número de boletim vazio.")
-		}
-		checkText(&f, fmt.Sprintf("facts.police_reports[%d]", i), r, maxListItemLen, false)
-	}
+	conductOK, offVenue := checkFacts(&f, v, in, now, s.Loc)
 	// Event.
 	if in.Event == nil {
 		if !offVenue {
 			f.Add("event", "required", "informe o evento esportivo; só conduta fora do local do evento (art. 184 da Lei 14.597/2023) dispensa o evento.")
 		}
 	} else {
-		checkText(&f, "event.competition", in.Event.Competition, maxName, false)
-		checkText(&f, "event.home", in.Event.Home, maxName, false)
-		checkText(&f, "event.away", in.Event.Away, maxName, false)
-		checkText(&f, "event.venue", in.Event.Venue, maxShort, false)
+		CheckText(&f, "event.competition", in.Event.Competition, MaxName, false)
+		CheckText(&f, "event.home", in.Event.Home, MaxName, false)
+		CheckText(&f, "event.away", in.Event.Away, MaxName, false)
+		CheckText(&f, "event.venue", in.Event.Venue, MaxShort, false)
 		if strings.TrimSpace(in.Event.Venue) == "" {
 			f.Add("event.venue", "required", "informe o local do evento.")
 		} else if venue, err := FindVenue(ctx, s.DB, in.Event.Venue); err != nil {
@@ -508,13 +471,76 @@ func (s *Service) validate(ctx context.Context, court string, in Representation)
 	if len(in.Defendants) == 0 {
 		f.Add("defendants", "required", "informe ao menos um representado.")
 	}
+	notFound, err := s.checkDefendants(ctx, &f, v, court, in, now)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCovered(&f, v, in, conductOK); err != nil {
+		return nil, err
+	}
+	if notFound != nil {
+		return nil, notFound
+	}
+	return v, f.Err()
+}
+
+// checkFacts checks the facts of in (their instant, not in the future and
+// its day in the court's zone loc, the place, the conduct words, the police
+// reports) into v; conductOK says the conduct is given and known, offVenue
+// that a conduct away from the event (Lei 14.597/2023, art. 184) makes the
+// event optional.
+func checkFacts(f *errs.Fields, v *validated, in Representation, now time.Time, loc *time.Location) (conductOK, offVenue bool) {
+	// Facts.
+	if in.Facts.OccurredAt == "" {
+		f.Add("facts.occurred_at", "required", "informe o instante dos fatos (RFC 3339).")
+	} else if t, err := time.Parse(time.RFC3339, in.Facts.OccurredAt); err != nil {
+		f.Add("facts.occurred_at", "rfc3339", "instante inválido: use o formato 2025-03-30T15:20:00-03:00.")
+	} else if t.After(now) {
+		f.Add("facts.occurred_at", "not_future", "os fatos não podem estar no futuro.")
+	} else {
+		v.occurredAt, v.factsDate = t, civil.Today(t, loc)
+	}
+	if in.Facts.Latitude != nil && (math.IsNaN(*in.Facts.Latitude) || *in.Facts.Latitude < -90 || *in.Facts.Latitude > 90) {
+		f.Add("facts.latitude", "range", "latitude deve estar entre -90 e 90.")
+	}
+	if in.Facts.Longitude != nil && (math.IsNaN(*in.Facts.Longitude) || *in.Facts.Longitude < -180 || *in.Facts.Longitude > 180) {
+		f.Add("facts.longitude", "range", "longitude deve estar entre -180 e 180.")
+	}
+	if (in.Facts.Latitude == nil) != (in.Facts.Longitude == nil) {
+		f.Add("facts.latitude", "together", "latitude e longitude vão juntas.")
+	}
+	conductOK = len(in.Facts.Conduct) > 0
+	if !conductOK {
+		f.Add("facts.conduct", "required", "informe ao menos uma conduta.")
+	}
+	for i, w := range in.Facts.Conduct {
+		if !sanctions.IsConductWord(w) {
+			conductOK = false
+			f.Add(fmt.Sprintf("facts.conduct[%d]", i), "oneof", fmt.Sprintf("conduta desconhecida %q; use: %s.", w, strings.Join(sanctions.ConductWords, ", ")))
+		}
+		offVenue = offVenue || offVenueWords[w]
+	}
+	for i, r := range in.Facts.PoliceReports {
+		if strings.TrimSpace(r) == "" {
+			f.Add(fmt.Sprintf("facts.police_reports[%d]", i), "required", "número de boletim vazio.")
+		}
+		CheckText(f, fmt.Sprintf("facts.police_reports[%d]", i), r, MaxListItemLen, false)
+	}
+	return conductOK, offVenue
+}
+
+// checkDefendants checks the defendants of in into v: a person's names,
+// birth date and CPF (unique in the representation), a group's name, CNPJ
+// and its registered group in court (linkGroup). The first group_id
+// unknown in the court is returned apart (a 404 before any 422).
+func (s *Service) checkDefendants(ctx context.Context, f *errs.Fields, v *validated, court string, in Representation, now time.Time) (notFound error, err error) {
 	seen := map[string]int{}
 	for i, d := range in.Defendants {
 		p := fmt.Sprintf("defendants[%d]", i)
 		switch d.Kind {
 		case "person":
-			def := Defendant{Kind: "person", FullName: clean(d.FullName), MotherName: clean(d.MotherName), FatherName: clean(d.FatherName), Address: strings.TrimSpace(d.Address)}
-			if checkText(&f, p+".full_name", d.FullName, maxName, false) {
+			def := Defendant{Kind: "person", FullName: Clean(d.FullName), MotherName: Clean(d.MotherName), FatherName: Clean(d.FatherName), Address: strings.TrimSpace(d.Address)}
+			if CheckText(f, p+".full_name", d.FullName, MaxName, false) {
 				switch n := len(strings.Fields(def.FullName)); {
 				case n == 0:
 					f.Add(p+".full_name", "required", "informe o nome completo (nome e sobrenome).")
@@ -522,15 +548,15 @@ func (s *Service) validate(ctx context.Context, court string, in Representation)
 					f.Add(p+".full_name", "min_words", "informe o nome completo: nome e sobrenome, não só uma palavra.")
 				}
 			}
-			checkText(&f, p+".mother_name", d.MotherName, maxName, false)
-			checkText(&f, p+".father_name", d.FatherName, maxName, false)
-			checkText(&f, p+".address", d.Address, maxShort, false)
+			CheckText(f, p+".mother_name", d.MotherName, MaxName, false)
+			CheckText(f, p+".father_name", d.FatherName, MaxName, false)
+			CheckText(f, p+".address", d.Address, MaxShort, false)
 			if def.MotherName == "" {
 				f.Add(p+".mother_name", "required", "informe o nome da mãe.")
 			}
 			if d.BirthDate == "" {
 				f.Add(p+".birth_date", "required", "informe a data de nascimento (AAAA-MM-DD).")
-			} else if bd, ok := birthDate(&f, p+".birth_date", d.BirthDate, civil.Today(now, s.Loc), v.factsDate); ok {
+			} else if bd, ok := BirthDate(f, p+".birth_date", d.BirthDate, civil.Today(now, s.Loc), v.factsDate); ok {
 				def.BirthDate = &bd
 			}
 			if d.CPF != nil && strings.TrimSpace(*d.CPF) != "" {
@@ -549,11 +575,11 @@ func (s *Service) validate(ctx context.Context, court string, in Representation)
 			}
 			v.defendants = append(v.defendants, def)
 		case "fan_group":
-			def := Defendant{Kind: "fan_group", GroupName: clean(d.Name), SupportedClub: clean(d.SupportedClub)}
-			if checkText(&f, p+".name", d.Name, maxName, false) && def.GroupName == "" {
+			def := Defendant{Kind: "fan_group", GroupName: Clean(d.Name), SupportedClub: Clean(d.SupportedClub)}
+			if CheckText(f, p+".name", d.Name, MaxName, false) && def.GroupName == "" {
 				f.Add(p+".name", "required", "informe o nome da torcida organizada.")
 			}
-			checkText(&f, p+".supported_club", d.SupportedClub, maxName, false)
+			CheckText(f, p+".supported_club", d.SupportedClub, MaxName, false)
 			if d.CNPJ != nil && strings.TrimSpace(*d.CNPJ) != "" {
 				c, err := registry.ParseCNPJ(*d.CNPJ)
 				if err != nil {
@@ -579,6 +605,13 @@ func (s *Service) validate(ctx context.Context, court string, in Representation)
 			f.Add(p+".kind", "oneof", "deve ser person ou fan_group.")
 		}
 	}
+	return notFound, nil
+}
+
+// checkCovered checks that a statute covers the conduct of each defendant
+// at the date of the facts (sanctions.BanRange); the first defendant not
+// covered goes to f.
+func checkCovered(f *errs.Fields, v *validated, in Representation, conductOK bool) error {
 	// The conduct must be covered by a statute at the date of the facts.
 	if conductOK && !v.factsDate.IsZero() {
 		for i, d := range in.Defendants {
@@ -598,14 +631,11 @@ func (s *Service) validate(ctx context.Context, court string, in Representation)
 					f.Add(field, "covered", fmt.Sprintf("defendants[%d]: %s", i, nc.Reason))
 					break
 				}
-				return nil, err
+				return err
 			}
 		}
 	}
-	if notFound != nil {
-		return nil, notFound
-	}
-	return v, f.Err()
+	return nil
 }
 
 // linkGroup returns the registered group of the court (TR.OOOO) for a
@@ -670,9 +700,13 @@ func FindVenue(ctx context.Context, g *gorm.DB, name string) (*Venue, error) {
 	return &vs[0], nil
 }
 
-func clean(s string) string { return textcheck.Line(s) }
+// Clean is a one-line text as stored: textcheck.Line (NFC, no controls,
+// collapsed spaces).
+func Clean(s string) string { return textcheck.Line(s) }
 
-func trimAll(l []string) StringList {
+// TrimAll returns l with each item cleaned (Clean) and the empty ones
+// dropped.
+func TrimAll(l []string) StringList {
 	out := StringList{}
 	for _, s := range l {
 		out = append(out, strings.TrimSpace(s))
@@ -683,14 +717,15 @@ func trimAll(l []string) StringList {
 func dedupe(l []string) StringList {
 	out := StringList{}
 	for _, s := range l {
-		if !contains(out, s) {
+		if !Contains(out, s) {
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
-func contains(l []string, s string) bool {
+// Contains reports whether s is in l.
+func Contains(l []string, s string) bool {
 	for _, x := range l {
 		if x == s {
 			return true

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/sanctions"
@@ -39,14 +40,14 @@ func assertCNJ(t *testing.T, c *cases.Case, year, seq int) {
 func TestFile_FixtureRepresentations_ResCNJ65(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 1)
-	m, refs := fixtures(t)
+	m, refs := casetest.Fixtures(t)
 	for i, ref := range refs {
-		c := e.file(t, m[ref])
+		c := e.File(t, m[ref])
 		assertCNJ(t, c, 2025, i+1)
-		if c.Status != cases.StatusDistributed || c.JudgeID == nil || *c.JudgeID != e.judges[0].UserID {
-			t.Errorf("%s: status %q judge %v, want distributed to %d", ref, c.Status, c.JudgeID, e.judges[0].UserID)
+		if c.Status != cases.StatusDistributed || c.JudgeID == nil || *c.JudgeID != e.Judges[0].UserID {
+			t.Errorf("%s: status %q judge %v, want distributed to %d", ref, c.Status, c.JudgeID, e.Judges[0].UserID)
 		}
-		ds := e.defendants(t, c.ID)
+		ds := e.Defendants(t, c.ID)
 		if len(ds) != len(m[ref].Defendants) {
 			t.Fatalf("%s: %d defendants stored, want %d", ref, len(ds), len(m[ref].Defendants))
 		}
@@ -65,7 +66,7 @@ func TestFile_FixtureRepresentations_ResCNJ65(t *testing.T) {
 	}
 	// Stored facts date of every case is the date of occurred_at in São Paulo.
 	var got []cases.Case
-	if err := e.g.Order("sequence").Find(&got).Error; err != nil {
+	if err := e.G.Order("sequence").Find(&got).Error; err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 8 {
@@ -84,12 +85,12 @@ func TestFile_FixtureRepresentations_ResCNJ65(t *testing.T) {
 func TestFile_FactsDateInCourtZone(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 1)
-	c := e.file(t, fixture(t, "R2"))
+	c := e.File(t, casetest.Fixture(t, "R2"))
 	if want := civil.MustParse("2025-03-30"); c.FactsDate != want {
 		t.Errorf("facts date = %s, want %s", c.FactsDate, want)
 	}
 	var stored cases.Case
-	if err := e.g.Take(&stored, c.ID).Error; err != nil {
+	if err := e.G.Take(&stored, c.ID).Error; err != nil {
 		t.Fatal(err)
 	}
 	if want := civil.MustParse("2025-03-30"); stored.FactsDate != want {
@@ -102,13 +103,13 @@ func TestFile_FactsDateInCourtZone(t *testing.T) {
 func TestFile_CNJYearInSaoPauloAndSequencePerYear(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, time.Date(2026, 12, 31, 23, 30, 0, 0, saoPaulo), 1) // 2027-01-01 02:30 UTC
-	r := fixture(t, "R1")
-	a := e.file(t, r)
+	r := casetest.Fixture(t, "R1")
+	a := e.File(t, r)
 	assertCNJ(t, a, 2026, 1)
-	b := e.file(t, r)
+	b := e.File(t, r)
 	assertCNJ(t, b, 2026, 2)
-	e.clk.Set(time.Date(2027, 1, 1, 0, 30, 0, 0, saoPaulo))
-	c := e.file(t, r)
+	e.Clk.Set(time.Date(2027, 1, 1, 0, 30, 0, 0, saoPaulo))
+	c := e.File(t, r)
 	assertCNJ(t, c, 2027, 1)
 	if a.Number == c.Number {
 		t.Errorf("same number %s in two years", a.Number)
@@ -120,7 +121,7 @@ func TestFile_CNJYearInSaoPauloAndSequencePerYear(t *testing.T) {
 func TestFile_CNJSequenceGaplessUnderConcurrency(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 2)
-	r := fixture(t, "R1")
+	r := casetest.Fixture(t, "R1")
 	const n = 200
 	var wg sync.WaitGroup
 	errsCh := make(chan error, n)
@@ -131,7 +132,7 @@ func TestFile_CNJSequenceGaplessUnderConcurrency(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			c, err := e.svc.File(context.Background(), e.pros, r)
+			c, err := e.Svc.Case.File(context.Background(), e.Pros, r)
 			if err != nil {
 				errsCh <- err
 				return
@@ -164,12 +165,12 @@ func TestFile_CNJSequenceGaplessUnderConcurrency(t *testing.T) {
 			t.Fatalf("sequences = %v, want 1..%d", got, n)
 		}
 	}
-	if k := e.count(t, "cases", ""); k != n {
+	if k := e.Count(t, "cases", ""); k != n {
 		t.Errorf("%d cases stored, want %d", k, n)
 	}
 	// Equitable distribution in turn under concurrency: 100 each.
-	for _, j := range e.judges {
-		if k := e.count(t, "cases", "judge_id = ?", j.UserID); k != n/2 {
+	for _, j := range e.Judges {
+		if k := e.Count(t, "cases", "judge_id = ?", j.UserID); k != n/2 {
 			t.Errorf("judge %s has %d cases, want %d", j.Name, k, n/2)
 		}
 	}
@@ -181,38 +182,38 @@ func TestFile_Validation(t *testing.T) {
 	ctx := context.Background()
 
 	t.Run("CPFCheckDigits", func(t *testing.T) {
-		r := fixture(t, "R1")
-		r.Defendants[0].CPF = ptr("663.923.321-55")
-		_, err := e.svc.File(ctx, e.pros, r)
-		invalidField(t, err, "defendants[0].cpf", false)
+		r := casetest.Fixture(t, "R1")
+		r.Defendants[0].CPF = casetest.Ptr("663.923.321-55")
+		_, err := e.Svc.Case.File(ctx, e.Pros, r)
+		casetest.InvalidField(t, err, "defendants[0].cpf", false)
 	})
 	t.Run("UnknownVenue", func(t *testing.T) {
-		r := fixture(t, "R1")
+		r := casetest.Fixture(t, "R1")
 		r.Event.Venue = "Estádio do Pacaembu Imaginário"
-		_, err := e.svc.File(ctx, e.pros, r)
-		invalidField(t, err, "event.venue", false)
+		_, err := e.Svc.Case.File(ctx, e.Pros, r)
+		casetest.InvalidField(t, err, "event.venue", false)
 	})
 	t.Run("UnknownConductWord", func(t *testing.T) {
-		r := fixture(t, "R1")
+		r := casetest.Fixture(t, "R1")
 		r.Facts.Conduct = []string{"violence", "shouting"}
-		_, err := e.svc.File(ctx, e.pros, r)
-		invalidField(t, err, "facts.conduct", true)
+		_, err := e.Svc.Case.File(ctx, e.Pros, r)
+		casetest.InvalidField(t, err, "facts.conduct", true)
 	})
 	t.Run("MinorAtFactsDate_ECA", func(t *testing.T) {
-		r := fixture(t, "R1")                    // facts 30/03/2025
+		r := casetest.Fixture(t, "R1")           // facts 30/03/2025
 		r.Defendants[0].BirthDate = "2007-03-31" // 18 the day after the facts
-		_, err := e.svc.File(ctx, e.pros, r)
-		invalidField(t, err, "defendants[0].birth_date", false)
+		_, err := e.Svc.Case.File(ctx, e.Pros, r)
+		casetest.InvalidField(t, err, "defendants[0].birth_date", false)
 		r.Defendants[0].BirthDate = "2007-03-30" // 18 on the day of the facts
-		if _, err := e.svc.File(ctx, e.pros, r); err != nil {
+		if _, err := e.Svc.Case.File(ctx, e.Pros, r); err != nil {
 			t.Errorf("18 on the date of the facts: %v", err)
 		}
 	})
 	t.Run("EventRequiredForOnVenueConduct", func(t *testing.T) {
-		r := fixture(t, "R1")
+		r := casetest.Fixture(t, "R1")
 		r.Event = nil
-		_, err := e.svc.File(ctx, e.pros, r)
-		invalidField(t, err, "event", false)
+		_, err := e.Svc.Case.File(ctx, e.Pros, r)
+		casetest.InvalidField(t, err, "event", false)
 	})
 	t.Run("VenueMatchIgnoresAccentsAndCase", func(t *testing.T) {
 		for _, tc := range []struct{ name, want string }{
@@ -222,15 +223,15 @@ func TestFile_Validation(t *testing.T) {
 			{"  maracana ", "Estádio Jornalista Mário Filho (Maracanã)"},
 			{"Beira-Rio", "Estádio José Pinheiro Borda (Beira-Rio)"},
 		} {
-			r := fixture(t, "R1")
+			r := casetest.Fixture(t, "R1")
 			r.Event.Venue = tc.name
-			c, err := e.svc.File(ctx, e.pros, r)
+			c, err := e.Svc.Case.File(ctx, e.Pros, r)
 			if err != nil {
 				t.Errorf("venue %q: %v", tc.name, err)
 				continue
 			}
 			var v cases.Venue
-			if c.VenueID == nil || e.g.Take(&v, *c.VenueID).Error != nil || v.Name != tc.want {
+			if c.VenueID == nil || e.G.Take(&v, *c.VenueID).Error != nil || v.Name != tc.want {
 				t.Errorf("venue %q matched %q, want %q", tc.name, v.Name, tc.want)
 			}
 		}
@@ -242,25 +243,25 @@ func TestFile_RefusedFilingLeavesNoCaseNorSequence(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
-	first := e.file(t, fixture(t, "R1"))
+	first := e.File(t, casetest.Fixture(t, "R1"))
 	assertCNJ(t, first, 2025, 1)
-	bad := fixture(t, "R2")
-	bad.Defendants[0].CPF = ptr("468.819.736-58")
-	if _, err := e.svc.File(ctx, e.pros, bad); err == nil {
+	bad := casetest.Fixture(t, "R2")
+	bad.Defendants[0].CPF = casetest.Ptr("468.819.736-58")
+	if _, err := e.Svc.Case.File(ctx, e.Pros, bad); err == nil {
 		t.Fatal("invalid CPF filed")
 	}
-	bad = fixture(t, "R2")
+	bad = casetest.Fixture(t, "R2")
 	bad.Event.Venue = "Nowhere"
-	if _, err := e.svc.File(ctx, e.pros, bad); err == nil {
+	if _, err := e.Svc.Case.File(ctx, e.Pros, bad); err == nil {
 		t.Fatal("unknown venue filed")
 	}
-	if n := e.count(t, "cases", ""); n != 1 {
+	if n := e.Count(t, "cases", ""); n != 1 {
 		t.Errorf("%d cases after refused filings, want 1", n)
 	}
-	if n := e.count(t, "defendants", ""); n != 1 {
+	if n := e.Count(t, "defendants", ""); n != 1 {
 		t.Errorf("%d defendants after refused filings, want 1", n)
 	}
-	next := e.file(t, fixture(t, "R2"))
+	next := e.File(t, casetest.Fixture(t, "R2"))
 	assertCNJ(t, next, 2025, 2)
 }
 
@@ -270,32 +271,32 @@ func TestDistribution_TPU26(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 0)
 	ctx := context.Background()
-	c := e.file(t, fixture(t, "R1"))
+	c := e.File(t, casetest.Fixture(t, "R1"))
 	if c.Status != cases.StatusFiled || c.JudgeID != nil {
 		t.Fatalf("no judge: status %q judge %v, want filed and nil", c.Status, c.JudgeID)
 	}
-	if n := e.count(t, "movements", "case_id = ? AND tpu_code = 26", c.ID); n != 0 {
+	if n := e.Count(t, "movements", "case_id = ? AND tpu_code = 26", c.ID); n != 0 {
 		t.Errorf("%d distribution movements without a judge", n)
 	}
-	j := e.addJudge(t, "Juíza Primeira")
-	n, err := e.svc.DistributePending(ctx, court)
+	j := e.AddJudge(t, "Juíza Primeira")
+	n, err := e.Svc.Case.DistributePending(ctx, court)
 	if err != nil || n != 1 {
 		t.Fatalf("DistributePending = %d, %v; want 1", n, err)
 	}
 	var got cases.Case
-	if err := e.g.Take(&got, c.ID).Error; err != nil {
+	if err := e.G.Take(&got, c.ID).Error; err != nil {
 		t.Fatal(err)
 	}
 	if got.Status != cases.StatusDistributed || got.JudgeID == nil || *got.JudgeID != j.UserID {
 		t.Errorf("after DistributePending: status %q judge %v, want distributed to %d", got.Status, got.JudgeID, j.UserID)
 	}
-	if n := e.count(t, "movements", "case_id = ? AND tpu_code = 26", c.ID); n != 1 {
+	if n := e.Count(t, "movements", "case_id = ? AND tpu_code = 26", c.ID); n != 1 {
 		t.Errorf("%d TPU 26 movements, want 1", n)
 	}
-	if n, err := e.svc.DistributePending(ctx, court); err != nil || n != 0 {
+	if n, err := e.Svc.Case.DistributePending(ctx, court); err != nil || n != 0 {
 		t.Errorf("second DistributePending = %d, %v; want 0", n, err)
 	}
-	v, err := e.svc.Get(ctx, e.pros, c.ID)
+	v, err := e.Svc.Casefile.Get(ctx, e.Pros, c.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,19 +308,19 @@ func TestDistribution_TPU26(t *testing.T) {
 func TestDistribution_TwoJudgesSplitEvenly(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 2)
-	r := fixture(t, "R1")
+	r := casetest.Fixture(t, "R1")
 	per := map[int64]int{}
 	for i := 0; i < 4; i++ {
-		c := e.file(t, r)
+		c := e.File(t, r)
 		if c.JudgeID == nil || c.Status != cases.StatusDistributed {
 			t.Fatalf("case %d not distributed", i)
 		}
 		per[*c.JudgeID]++
-		if n := e.count(t, "movements", "case_id = ? AND tpu_code = 26", c.ID); n != 1 {
+		if n := e.Count(t, "movements", "case_id = ? AND tpu_code = 26", c.ID); n != 1 {
 			t.Errorf("case %d: %d TPU 26 movements, want 1", c.ID, n)
 		}
 	}
-	for _, j := range e.judges {
+	for _, j := range e.Judges {
 		if per[j.UserID] != 2 {
 			t.Errorf("split = %v, want 2 per judge", per)
 		}
@@ -334,49 +335,49 @@ func TestFile_FanGroupLinkAndGroupBanArt183(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
-	r := fixture(t, "R5")
-	r.Defendants[0].GroupID = ptr(int64(999))
-	_, err := e.svc.File(ctx, e.pros, r)
-	kindIs(t, err, errs.NotFound)
+	r := casetest.Fixture(t, "R5")
+	r.Defendants[0].GroupID = casetest.Ptr(int64(999))
+	_, err := e.Svc.Case.File(ctx, e.Pros, r)
+	casetest.KindIs(t, err, errs.NotFound)
 
 	// A group of another court is neither taken by id (404 as the unknown
 	// 999) nor linked by its name.
-	if err := cases.EnsureCourt(ctx, e.g, "19.0001", ""); err != nil {
+	if err := cases.EnsureCourt(ctx, e.G, "19.0001", ""); err != nil {
 		t.Fatal(err)
 	}
 	var other int64
-	if err := e.g.Raw("INSERT INTO fan_groups (name, supported_club, court_code) VALUES ('Torcida Organizada Garra do Tatuapé', 'Corinthians', '19.0001') RETURNING id").Scan(&other).Error; err != nil {
+	if err := e.G.Raw("INSERT INTO fan_groups (name, supported_club, court_code) VALUES ('Torcida Organizada Garra do Tatuapé', 'Corinthians', '19.0001') RETURNING id").Scan(&other).Error; err != nil {
 		t.Fatal(err)
 	}
-	r = fixture(t, "R5")
+	r = casetest.Fixture(t, "R5")
 	r.Defendants[0].GroupID = &other
-	_, err2 := e.svc.File(ctx, e.pros, r)
-	kindIs(t, err2, errs.NotFound)
+	_, err2 := e.Svc.Case.File(ctx, e.Pros, r)
+	casetest.KindIs(t, err2, errs.NotFound)
 	if err != nil && err2 != nil && strings.ReplaceAll(err.Error(), "999", "N") != strings.ReplaceAll(err2.Error(), fmt.Sprint(other), "N") {
 		t.Errorf("another court's group is told apart from an unknown one: %q vs %q", err, err2)
 	}
-	if c := e.file(t, fixture(t, "R5")); e.defendants(t, c.ID)[0].GroupID != nil {
+	if c := e.File(t, casetest.Fixture(t, "R5")); e.Defendants(t, c.ID)[0].GroupID != nil {
 		t.Errorf("filing linked the group of another court by its name")
 	}
-	if err := e.g.Exec("DELETE FROM fan_groups WHERE id = ?", other).Error; err != nil {
+	if err := e.G.Exec("DELETE FROM fan_groups WHERE id = ?", other).Error; err != nil {
 		t.Fatal(err)
 	}
 
 	var gid int64
-	if err := e.g.Raw("INSERT INTO fan_groups (name, supported_club, court_code) VALUES ('TORCIDA ORGANIZADA GARRA DO TATUAPE', 'Corinthians', '26.0100') RETURNING id").Scan(&gid).Error; err != nil {
+	if err := e.G.Raw("INSERT INTO fan_groups (name, supported_club, court_code) VALUES ('TORCIDA ORGANIZADA GARRA DO TATUAPE', 'Corinthians', '26.0100') RETURNING id").Scan(&gid).Error; err != nil {
 		t.Fatal(err)
 	}
-	c := e.file(t, fixture(t, "R5"))
-	d := e.defendants(t, c.ID)[0]
+	c := e.File(t, casetest.Fixture(t, "R5"))
+	d := e.Defendants(t, c.ID)[0]
 	if d.GroupID == nil || *d.GroupID != gid {
 		t.Fatalf("group_id = %v, want %d", d.GroupID, gid)
 	}
-	j := e.judgeOf(t, c)
-	_, err = e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 61))
-	if msg := invalidField(t, err, "ban.months", false); !strings.Contains(msg, "art. 183") {
+	j := e.JudgeOf(t, c)
+	_, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 61))
+	if msg := casetest.InvalidField(t, err, "ban.months", false); !strings.Contains(msg, "art. 183") {
 		t.Errorf("61 months: message %q does not name art. 183", msg)
 	}
-	res, err := e.svc.Sentence(ctx, j, c.ID, sentenceIn(d.ID, "", 60))
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 60))
 	if err != nil {
 		t.Fatal(err)
 	}

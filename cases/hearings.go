@@ -75,7 +75,7 @@ func (s *Service) ScheduleHearing(ctx context.Context, actor Actor, caseID int64
 	var out *HearingView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)
-		c, err := s.lockCase(ctx, actor, caseID)
+		c, err := s.LockCase(ctx, actor, caseID)
 		if err != nil {
 			return err
 		}
@@ -87,15 +87,15 @@ func (s *Service) ScheduleHearing(ctx context.Context, actor Actor, caseID int64
 		}
 		var f errs.Fields
 		kinds := HearingKinds[c.Flow]
-		if !contains(kinds, in.Kind) {
+		if !Contains(kinds, in.Kind) {
 			f.Add("kind", "oneof", fmt.Sprintf("no rito %s a audiência é: %s.", flowPT(c.Flow), strings.Join(kinds, ", ")))
 		}
-		room := clean(in.Room)
+		room := Clean(in.Room)
 		if room == "" {
 			f.Add("room", "required", "informe a sala.")
 		}
-		checkText(&f, "room", in.Room, maxName, false)
-		now := s.now()
+		CheckText(&f, "room", in.Room, MaxName, false)
+		now := s.Now()
 		var start, end time.Time
 		if in.StartsAt == "" {
 			f.Add("starts_at", "required", "informe o início (RFC 3339).")
@@ -150,13 +150,13 @@ func (s *Service) ScheduleHearing(ctx context.Context, actor Actor, caseID int64
 		}
 		text := fmt.Sprintf("Designada %s para %s, das %s às %s, na sala %s.", HearingKindPT[h.Kind],
 			civil.Today(start, s.Loc).BR(), start.In(s.Loc).Format("15:04"), end.In(s.Loc).Format("15:04"), room)
-		if err := s.move(ctx, c, &actor, now, 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, now, 0, text); err != nil {
 			return err
 		}
-		if err := s.touch(ctx, c, ""); err != nil {
+		if err := s.Touch(ctx, c, ""); err != nil {
 			return err
 		}
-		vs, err := s.hearingViews(ctx, []Hearing{h})
+		vs, err := s.HearingViews(ctx, []Hearing{h})
 		if err != nil {
 			return err
 		}
@@ -174,7 +174,8 @@ func hearingConflict(sameJudge bool, room string, start, end time.Time) error {
 	return errs.New(errs.Conflict, fmt.Sprintf("Conflito de agenda: a sala %s já está ocupada em %s.", room, when))
 }
 
-func (s *Service) hearingViews(ctx context.Context, hs []Hearing) ([]HearingView, error) {
+// HearingViews returns the views of hs, with their judges' names.
+func (s *Service) HearingViews(ctx context.Context, hs []Hearing) ([]HearingView, error) {
 	out := make([]HearingView, 0, len(hs))
 	if len(hs) == 0 {
 		return out, nil
@@ -213,10 +214,10 @@ func (s *Service) hearingViews(ctx context.Context, hs []Hearing) ([]HearingView
 // and 30 days on; at most 366 days), in time order.
 func (s *Service) Calendar(ctx context.Context, actor Actor, from, to string) ([]HearingView, error) {
 	var f errs.Fields
-	first := civil.Today(s.now(), s.Loc)
+	first := civil.Today(s.Now(), s.Loc)
 	last := first.AddDays(30)
 	if from != "" {
-		if d, ok := parseDate(&f, "from", from); ok {
+		if d, ok := ParseDate(&f, "from", from); ok {
 			first = d
 			if to == "" {
 				last = d.AddDays(30)
@@ -224,7 +225,7 @@ func (s *Service) Calendar(ctx context.Context, actor Actor, from, to string) ([
 		}
 	}
 	if to != "" {
-		if d, ok := parseDate(&f, "to", to); ok {
+		if d, ok := ParseDate(&f, "to", to); ok {
 			last = d
 		}
 	}
@@ -243,5 +244,5 @@ func (s *Service) Calendar(ctx context.Context, actor Actor, from, to string) ([
 		actor.Court, first.Start(s.Loc), last.AddDays(1).Start(s.Loc)).Order("starts_at, id").Find(&hs).Error; err != nil {
 		return nil, err
 	}
-	return s.hearingViews(ctx, hs)
+	return s.HearingViews(ctx, hs)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/sanctions"
 )
@@ -31,17 +32,17 @@ func TestFile_TextLimitsAndDates(t *testing.T) {
 		{"month 13", "defendants[0].birth_date", "não existe", func(r *reprs) { r.Defendants[0].BirthDate = "2001-13-01" }},
 		{"kick-off years away", "event.kickoff", "48 horas", func(r *reprs) { r.Event.Kickoff = "2019-03-30T16:00:00-03:00" }},
 	} {
-		r := fixture(t, "R1")
+		r := casetest.Fixture(t, "R1")
 		tc.mutate(&r)
-		_, err := e.svc.File(ctx, e.pros, r)
-		if msg := invalidField(t, err, tc.field, false); !strings.Contains(msg, tc.want) {
+		_, err := e.Svc.Case.File(ctx, e.Pros, r)
+		if msg := casetest.InvalidField(t, err, tc.field, false); !strings.Contains(msg, tc.want) {
 			t.Errorf("%s: message %q lacks %q", tc.name, msg, tc.want)
 		}
 	}
-	r := fixture(t, "R1")
+	r := casetest.Fixture(t, "R1")
 	r.Defendants = append(r.Defendants, r.Defendants[0], r.Defendants[0])
-	_, err := e.svc.File(ctx, e.pros, r)
-	if msg := invalidField(t, err, "defendants[2].cpf", false); !strings.Contains(msg, "defendants[0]") {
+	_, err := e.Svc.Case.File(ctx, e.Pros, r)
+	if msg := casetest.InvalidField(t, err, "defendants[2].cpf", false); !strings.Contains(msg, "defendants[0]") {
 		t.Errorf("third copy of a CPF points to %q, want defendants[0]", msg)
 	}
 }
@@ -54,25 +55,25 @@ func TestSentence_OverridePrisonAndPrescription_Art201(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
-	c, d, j := e.fileOne(t, "R1")
-	in := sentenceIn(d.ID, "2025-07-01", 36)
+	c, d, j := e.FileOne(t, "R1")
+	in := casetest.SentenceIn(d.ID, "2025-07-01", 36)
 	in.Ban.LastDayOverride, in.Ban.OverrideReason = "2035-01-01", "motivo"
-	if msg := invalidField(t, func() error { _, err := e.svc.Sentence(ctx, j, c.ID, in); return err }(), "ban.last_day_override", false); !strings.Contains(msg, "art. 201") {
+	if msg := casetest.InvalidField(t, func() error { _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, in); return err }(), "ban.last_day_override", false); !strings.Contains(msg, "art. 201") {
 		t.Errorf("override message %q does not name art. 201", msg)
 	}
-	in = sentenceIn(d.ID, "2025-07-01", 12)
-	in.PrisonMonths = ptr(100)
-	invalidField(t, func() error { _, err := e.svc.Sentence(ctx, j, c.ID, in); return err }(), "prison_months", false)
-	in = sentenceIn(d.ID, "2025-07-01", 12)
+	in = casetest.SentenceIn(d.ID, "2025-07-01", 12)
+	in.PrisonMonths = casetest.Ptr(100)
+	casetest.InvalidField(t, func() error { _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, in); return err }(), "prison_months", false)
+	in = casetest.SentenceIn(d.ID, "2025-07-01", 12)
 	in.Ban.FirstDay = "2025-02-30"
-	if msg := invalidField(t, func() error { _, err := e.svc.Sentence(ctx, j, c.ID, in); return err }(), "ban.first_day", false); !strings.Contains(msg, "não existe") {
+	if msg := casetest.InvalidField(t, func() error { _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, in); return err }(), "ban.first_day", false); !strings.Contains(msg, "não existe") {
 		t.Errorf("first day message %q", msg)
 	}
 	// Upper bound accepted: the last day of the maximum term (2028-06-30).
-	in = sentenceIn(d.ID, "2025-07-01", 12)
+	in = casetest.SentenceIn(d.ID, "2025-07-01", 12)
 	in.Ban.LastDayOverride, in.Ban.OverrideReason = "2028-06-30", "leitura do juízo"
-	in.PrisonMonths = ptr(18)
-	res, err := e.svc.Sentence(ctx, j, c.ID, in)
+	in.PrisonMonths = casetest.Ptr(18)
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,8 +86,8 @@ func TestSentence_OverridePrisonAndPrescription_Art201(t *testing.T) {
 		}
 	}
 	// R8: facts of 2008 → prescription warning.
-	c8, d8, j8 := e.fileOne(t, "R8")
-	res, err = e.svc.Sentence(ctx, j8, c8.ID, sentenceIn(d8.ID, "", 6))
+	c8, d8, j8 := e.FileOne(t, "R8")
+	res, err = e.Svc.Decisions.Sentence(ctx, j8, c8.ID, casetest.SentenceIn(d8.ID, "", 6))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/internal/casetest"
 )
 
 // mixed is R5 (a fan group) with R1's person added: a representation
 // against a person and a fan group.
 func mixed(t *testing.T) cases.Representation {
-	r := fixture(t, "R5")
-	r.Defendants = append([]cases.DefendantInput{fixture(t, "R1").Defendants[0]}, r.Defendants...)
+	r := casetest.Fixture(t, "R5")
+	r.Defendants = append([]cases.DefendantInput{casetest.Fixture(t, "R1").Defendants[0]}, r.Defendants...)
 	return r
 }
 
@@ -24,7 +25,7 @@ func TestFile_DOMAIN4_MixedRepresentationTwoLinkedCases(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 2)
 	ctx := context.Background()
-	crim, err := e.svc.File(ctx, e.pros, mixed(t))
+	crim, err := e.Svc.Case.File(ctx, e.Pros, mixed(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func TestFile_DOMAIN4_MixedRepresentationTwoLinkedCases(t *testing.T) {
 		t.Fatalf("criminal case: flow %s linked %v", crim.Flow, crim.LinkedCaseID)
 	}
 	var civ cases.Case
-	if err := e.g.Where("id = ?", *crim.LinkedCaseID).Take(&civ).Error; err != nil {
+	if err := e.G.Where("id = ?", *crim.LinkedCaseID).Take(&civ).Error; err != nil {
 		t.Fatal(err)
 	}
 	if civ.Flow != cases.FlowCivil || civ.LinkedCaseID == nil || *civ.LinkedCaseID != crim.ID {
@@ -49,35 +50,35 @@ func TestFile_DOMAIN4_MixedRepresentationTwoLinkedCases(t *testing.T) {
 	if crim.JudgeID == nil || civ.JudgeID == nil || *crim.JudgeID == *civ.JudgeID {
 		t.Errorf("judges %v and %v: each case is distributed in turn", crim.JudgeID, civ.JudgeID)
 	}
-	pd, gd := e.defendants(t, crim.ID), e.defendants(t, civ.ID)
+	pd, gd := e.Defendants(t, crim.ID), e.Defendants(t, civ.ID)
 	if len(pd) != 1 || pd[0].Kind != "person" || len(gd) != 1 || gd[0].Kind != "fan_group" {
 		t.Errorf("defendants: criminal %+v civil %+v", pd, gd)
 	}
 	for _, id := range []int64{crim.ID, civ.ID} {
-		if n := e.count(t, "movements", "case_id = ? AND tpu_code = 26", id); n != 1 {
+		if n := e.Count(t, "movements", "case_id = ? AND tpu_code = 26", id); n != 1 {
 			t.Errorf("case %d: %d distribution movements", id, n)
 		}
 	}
-	v, err := e.svc.Get(ctx, e.pros, crim.ID)
+	v, err := e.Svc.Casefile.Get(ctx, e.Pros, crim.ID)
 	if err != nil || v.LinkedCase == nil || v.LinkedCase.ID != civ.ID || v.LinkedCase.Number != cases.FormatNumber(civ.Number) {
 		t.Fatalf("criminal view linked_case %+v %v", v.LinkedCase, err)
 	}
-	v, _ = e.svc.Get(ctx, e.pros, civ.ID)
+	v, _ = e.Svc.Casefile.Get(ctx, e.Pros, civ.ID)
 	if v.LinkedCase == nil || v.LinkedCase.ID != crim.ID || v.LinkedCase.Flow != cases.FlowCriminal {
 		t.Errorf("civil view linked_case %+v", v.LinkedCase)
 	}
 	// An invalid mixed representation files nothing.
 	bad := mixed(t)
 	bad.Defendants[1].Name = ""
-	before := e.count(t, "cases", "")
-	if _, err := e.svc.File(ctx, e.pros, bad); err == nil {
+	before := e.Count(t, "cases", "")
+	if _, err := e.Svc.Case.File(ctx, e.Pros, bad); err == nil {
 		t.Fatal("invalid group accepted")
 	}
-	if e.count(t, "cases", "") != before {
+	if e.Count(t, "cases", "") != before {
 		t.Error("a refused mixed representation filed a case")
 	}
 	// Only persons, or only groups: one case, no link.
-	one := e.file(t, fixture(t, "R5"))
+	one := e.File(t, casetest.Fixture(t, "R5"))
 	if one.LinkedCaseID != nil || one.Flow != cases.FlowCivil {
 		t.Errorf("group-only case: %+v", one)
 	}

@@ -2,32 +2,44 @@ package cases
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/textcheck"
 )
 
+// MonthsText writes n months in Portuguese ("1 mês", "3 meses").
+func MonthsText(n int) string {
+	if n == 1 {
+		return "1 mês"
+	}
+	return fmt.Sprintf("%d meses", n)
+}
+
+// NotFound is errs.NotFound saying what was not found.
+func NotFound(what string) error { return errs.New(errs.NotFound, what+" não encontrado.") }
+
 // Text limits in characters for the fields of a representation and a
 // sentence: generous for real documents, bounded so that nobody stores a
 // megabyte in a name.
 const (
-	maxName        = 200
-	maxShort       = 300
-	maxLong        = 20000
-	maxListItems   = 50
-	maxListItemLen = 200
+	MaxName        = 200
+	MaxShort       = 300
+	MaxLong        = 20000
+	MaxListItems   = 50
+	MaxListItemLen = 200
 )
 
 // MaxDefendants bounds the defendants of one representation (422 on
 // "defendants" above it); the filing form offers as many.
-const MaxDefendants = maxListItems
+const MaxDefendants = MaxListItems
 
-// checkText adds an error when s breaks textcheck.Problem: longer than max
+// CheckText adds an error when s breaks textcheck.Problem: longer than max
 // characters, invalid UTF-8, U+FFFD, control characters (tabs and line
 // breaks are allowed only when multiline), bidi, zero-width and other
 // format characters. It reports whether s passed.
-func checkText(f *errs.Fields, field, s string, max int, multiline bool) bool {
+func CheckText(f *errs.Fields, field, s string, max int, multiline bool) bool {
 	if rule, msg := textcheck.Problem(s, max, multiline); rule != "" {
 		f.Add(field, rule, msg)
 		return false
@@ -35,10 +47,10 @@ func checkText(f *errs.Fields, field, s string, max int, multiline bool) bool {
 	return true
 }
 
-// parseDate reads a YYYY-MM-DD date (civil.ParseISO) and adds the right
+// ParseDate reads a YYYY-MM-DD date (civil.ParseISO) and adds the right
 // error to f: the form ("data inválida: use AAAA-MM-DD."), or a day that
 // does not exist (2023-02-29, 0000-01-01: civil.NoSuchDay).
-func parseDate(f *errs.Fields, field, s string) (civil.Date, bool) {
+func ParseDate(f *errs.Fields, field, s string) (civil.Date, bool) {
 	d, err := civil.ParseISO(s)
 	switch {
 	case errors.Is(err, civil.ErrNoSuchDay):

@@ -4,26 +4,24 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/registry"
-	"github.com/juizado/juizado/sanctions"
 )
 
-// maxWarnRows bounds how many other records a warning lists.
-const maxWarnRows = 5
+// MaxWarnRows bounds how many other records a warning lists.
+const MaxWarnRows = 5
 
-// cpfPT formats a stored CPF (11 digits) as 000.000.000-00.
-func cpfPT(cpf string) string { return registry.CPF(cpf).Formatted() }
+// CPFPT formats a stored CPF (11 digits) as 000.000.000-00.
+func CPFPT(cpf string) string { return registry.CPF(cpf).Formatted() }
 
-// birthDateWarnings warns, for each person defendant of case caseID with a
+// BirthDateWarnings warns, for each person defendant of case caseID with a
 // CPF (only defendant defendantID when not 0), about other defendant records with the same CPF and another birth
 // date (a namesake or a typing error: the blocklist carries CPF and birth
 // date, DOMAIN.md §6). The other case is named when it is of court; of
 // another court, only that it exists. One indexed query (defendants_cpf).
-func (s *Service) birthDateWarnings(ctx context.Context, caseID, defendantID int64, court string) ([]string, error) {
+func (s *Service) BirthDateWarnings(ctx context.Context, caseID, defendantID int64, court string) ([]string, error) {
 	var rows []struct {
 		DefendantID int64
 		FullName    string
@@ -38,7 +36,7 @@ func (s *Service) birthDateWarnings(ctx context.Context, caseID, defendantID int
 		JOIN defendants o ON o.cpf = d.cpf AND o.id <> d.id AND o.birth_date <> d.birth_date
 		JOIN cases k ON k.id = o.case_id
 		WHERE d.case_id = ? AND (? = 0 OR d.id = ?) AND d.kind = 'person' AND d.cpf IS NOT NULL AND d.birth_date IS NOT NULL
-		ORDER BY d.position, k.id LIMIT ?`, caseID, defendantID, defendantID, 4*maxWarnRows).Scan(&rows).Error
+		ORDER BY d.position, k.id LIMIT ?`, caseID, defendantID, defendantID, 4*MaxWarnRows).Scan(&rows).Error
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +45,7 @@ func (s *Service) birthDateWarnings(ctx context.Context, caseID, defendantID int
 		r := rows[i]
 		var others []string
 		for ; i < len(rows) && rows[i].DefendantID == r.DefendantID; i++ {
-			if len(others) == maxWarnRows {
+			if len(others) == MaxWarnRows {
 				continue
 			}
 			if rows[i].CourtCode == court {
@@ -57,105 +55,7 @@ func (s *Service) birthDateWarnings(ctx context.Context, caseID, defendantID int
 			}
 		}
 		out = append(out, fmt.Sprintf("CPF %s (%s): nascimento em %s neste processo, mas %s. Confira a identificação (homônimo ou erro de digitação): a lista de bloqueio leva o CPF com a data de nascimento.",
-			cpfPT(r.CPF), r.FullName, r.BirthDate.BR(), strings.Join(others, "; ")))
-	}
-	return out, nil
-}
-
-// priorPunishmentWarning warns when the person's CPF already has a ban
-// decided by sentence under art. 201 of Lei 14.597/2023 (or art. 41-B of
-// Lei 10.671/2003, the same conduct before 15/06/2023) in another record:
-// art. 201, § 2º (41-B, § 2º), converts the reclusão into a ban only when the
-// agent "não ter sido punido anteriormente pela prática de condutas
-// previstas neste artigo". It is called only when the judge did not say
-// whether the § 2º conditions hold (eligible not given), and changes
-// nothing: the eligibility stays the judge's decision (the default remains
-// true). Plea agreements (Lei 9.099/1995, art. 76, §§ 4º and 6º: no record,
-// no recidivism), suspensions and precautionary bans are not punishments
-// and are not listed. rg is the rule applied to this case; "" when it has
-// no such condition. tail ends the warning (what the judge is to do).
-func (s *Service) priorPunishmentWarning(ctx context.Context, d Defendant, rg sanctions.Range, tail string) (string, error) {
-	if d.CPF == nil || !(strings.HasPrefix(rg.Article, "art. 201") || strings.HasPrefix(rg.Article, "art. 41-B")) {
-		return "", nil
-	}
-	// A conviction under the article, with or without a ban (DOMAIN.md §2
-	// "Outcomes"): signed sentences of ban or prison, and the sentence bans
-	// recorded before sentences were (still standing: not reformed or
-	// annulled).
-	var prior []struct {
-		Article, Law, Number, Court string
-		At                          time.Time
-		Final                       bool
-	}
-	err := db.Conn(ctx, s.DB).Raw(`SELECT article, law, number, court, at, final FROM (
-		SELECT s.article, s.law, k.number, k.court_code AS court, s.signed_at AS at, k.status IN ('final', 'executing', 'archived') AS final
-		  FROM sentences s JOIN defendants d ON d.id = s.defendant_id JOIN cases k ON k.id = s.case_id
-		 WHERE d.cpf = ? AND s.defendant_id <> ? AND s.status = 'signed' AND s.outcome IN ('ban', 'prison')
-		   AND (s.article LIKE 'art. 201%' OR s.article LIKE 'art. 41-B%')
-		UNION ALL
-		SELECT b.article, b.law, b.case_number, b.court_code, b.created_at, b.status <> 'awaiting_final'
-		  FROM bans b WHERE b.cpf = ? AND b.defendant_id <> ? AND NOT b.precautionary AND b.source = ? AND b.group_ban_id IS NULL
-		   AND b.status IN ('active', 'awaiting_final', 'converted') AND (b.article LIKE 'art. 201%' OR b.article LIKE 'art. 41-B%')
-		   AND NOT EXISTS (SELECT 1 FROM sentences s WHERE s.ban_id = b.id)
-	) x ORDER BY at, number LIMIT ?`, *d.CPF, d.ID, *d.CPF, d.ID, sanctions.FromSentence, maxWarnRows).Scan(&prior).Error
-	if err != nil || len(prior) == 0 {
-		return "", err
-	}
-	items := make([]string, len(prior))
-	for i, p := range prior {
-		items[i] = fmt.Sprintf("%s da %s, processo %s (%s), sentença de %s", p.Article, p.Law, FormatNumber(p.Number), p.Court, civil.Today(p.At, s.Loc).BR())
-		if !p.Final {
-			// Súmula 444 STJ; CF, art. 5º, LVII: a conviction not yet final is
-			// no antecedent.
-			items[i] += " (ainda sem trânsito em julgado: não é antecedente, Súmula 444 do STJ)"
-		}
-	}
-	return fmt.Sprintf("O CPF %s já foi condenado pelas condutas do art. 201 (ou do art. 41-B): %s. O %s da %s só converte a reclusão em impedimento se o agente for primário, tiver bons antecedentes e não tiver sido punido anteriormente pelas condutas previstas no artigo. %s",
-		cpfPT(*d.CPF), strings.Join(items, "; "), rg.Article, rg.Law, tail), nil
-}
-
-// PastBanWarning is the warning (Portuguese) for a ban whose last day is
-// before today, "" otherwise (or for a nil last day): the ban would lie
-// entirely in the past and never be in force (nor reach the blocklist). The
-// term is the judge's (DOMAIN.md §3: the system takes the judge's first day
-// as given), so it is a warning, not a refusal.
-func PastBanWarning(last *civil.Date, today civil.Date) string {
-	if last == nil || !last.Before(today) {
-		return ""
-	}
-	return fmt.Sprintf("O impedimento terminaria em %s, antes de hoje (%s): ficaria inteiramente no passado, sem nenhum dia em vigor nem entrada na lista de bloqueio. Confira o primeiro dia e o prazo.", last.BR(), today.BR())
-}
-
-// SentenceWarnings are the warnings the judge needs before sentencing
-// defendant defendantID of case caseID (the sentence form shows them): the
-// same CPF with another birth date on another defendant record, and for a
-// person whose CPF was already punished under art. 201 (41-B) of the rule
-// that applies at the date of the facts, the § 2º condition to decide
-// (Lei 14.597/2023, art. 201, § 2º). errs.NotFound for a case of another
-// court; an unknown defendant gives no warnings.
-func (s *Service) SentenceWarnings(ctx context.Context, actor Actor, caseID, defendantID int64) ([]string, error) {
-	v, err := s.Get(ctx, actor, caseID)
-	if err != nil {
-		return nil, err
-	}
-	var d Defendant
-	if err := db.Conn(ctx, s.DB).Where("id = ? AND case_id = ?", defendantID, caseID).Limit(1).Find(&d).Error; err != nil || d.ID == 0 || d.Kind != "person" {
-		return nil, err
-	}
-	out, err := s.birthDateWarnings(ctx, caseID, d.ID, v.Court)
-	if err != nil {
-		return nil, err
-	}
-	rg, err := sanctions.BanRange(sanctions.Query{Subject: sanctions.Person, FactsDate: v.Facts.Date, Conduct: v.Facts.Conduct})
-	if err != nil {
-		return out, nil // the form says why no rule applies
-	}
-	w, err := s.priorPunishmentWarning(ctx, d, rg, "Decida se as condições do § 2º estão presentes (campo “Primário, de bons antecedentes e nunca punido por este artigo”).")
-	if err != nil {
-		return nil, err
-	}
-	if w != "" {
-		out = append(out, w)
+			CPFPT(r.CPF), r.FullName, r.BirthDate.BR(), strings.Join(others, "; ")))
 	}
 	return out, nil
 }

@@ -10,6 +10,10 @@ import (
 	_ "time/tzdata"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/pgtest"
@@ -31,7 +35,7 @@ var t0 = testenv.T0
 type env struct {
 	g     *gorm.DB
 	clk   *clock.Fixed
-	svc   *cases.Service
+	svc   *app.Cases
 	lists *registry.Lists
 	pros  cases.Actor
 	judge cases.Actor
@@ -53,9 +57,9 @@ func newEnv(t *testing.T) *env {
 	return e
 }
 
-type sentenceOpt func(*cases.SentenceInput)
+type sentenceOpt func(*decisions.SentenceInput)
 
-func unpublished(in *cases.SentenceInput) { f := false; in.Publish = &f }
+func unpublished(in *decisions.SentenceInput) { f := false; in.Publish = &f }
 
 // sentence files rep (after edit), sentences its defendant to months and
 // makes the judgment final so that the ban starts on first: a ban decided
@@ -74,7 +78,7 @@ func (e *env) sentence(t *testing.T, rep cases.Representation, first string, mon
 		t.Fatal(err)
 	}
 	back := e.clk.Now()
-	in := cases.SentenceInput{Ban: cases.BanInput{Months: &months}}
+	in := decisions.SentenceInput{Ban: decisions.BanInput{Months: &months}}
 	if day.After(civil.Today(back, saoPaulo)) {
 		in.Ban.FirstDay = first
 	} else {
@@ -86,7 +90,7 @@ func (e *env) sentence(t *testing.T, rep cases.Representation, first string, mon
 	for _, o := range opts {
 		o(&in)
 	}
-	res, err := e.svc.Sentence(ctx, e.judge, caseID, in)
+	res, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, in)
 	if err != nil {
 		t.Fatalf("Sentence(%s): %v", rep.Ref, err)
 	}
@@ -100,7 +104,7 @@ func (e *env) sentence(t *testing.T, rep cases.Representation, first string, mon
 // file files rep and returns the case id and its first defendant.
 func (e *env) file(t *testing.T, rep cases.Representation) (int64, cases.Defendant) {
 	t.Helper()
-	c, err := e.svc.File(context.Background(), e.pros, rep)
+	c, err := e.svc.Case.File(context.Background(), e.pros, rep)
 	if err != nil {
 		t.Fatalf("File(%s): %v", rep.Ref, err)
 	}
@@ -114,22 +118,22 @@ func (e *env) file(t *testing.T, rep cases.Representation) (int64, cases.Defenda
 // notifyAll records, on the clock's day, the notice of the decision to the
 // prosecution and to each defendant and its defence (Lei 9.099/1995, art.
 // 82, § 1º), each waiving the appeal when waive.
-func (e *env) notifyAll(t *testing.T, caseID int64, waive bool) []*cases.DeadlineView {
+func (e *env) notifyAll(t *testing.T, caseID int64, waive bool) []*calendar.DeadlineView {
 	t.Helper()
 	ctx := context.Background()
 	today := civil.Today(e.clk.Now(), saoPaulo).String()
-	ns := []cases.NotificationInput{{Party: cases.PartyProsecution}}
+	ns := []calendar.NotificationInput{{Party: calendar.PartyProsecution}}
 	var ds []cases.Defendant
 	if err := e.g.Where("case_id = ?", caseID).Order("id").Find(&ds).Error; err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range ds {
-		ns = append(ns, cases.NotificationInput{Party: cases.PartyDefendant, DefendantID: d.ID}, cases.NotificationInput{Party: cases.PartyDefence, DefendantID: d.ID})
+		ns = append(ns, calendar.NotificationInput{Party: calendar.PartyDefendant, DefendantID: d.ID}, calendar.NotificationInput{Party: calendar.PartyDefence, DefendantID: d.ID})
 	}
-	var out []*cases.DeadlineView
+	var out []*calendar.DeadlineView
 	for _, n := range ns {
 		n.NotifiedOn, n.WaivedAppeal = today, waive
-		dv, err := e.svc.Notify(ctx, e.clerk, caseID, n)
+		dv, err := e.svc.Calendar.Notify(ctx, e.clerk, caseID, n)
 		if err != nil {
 			t.Fatalf("notify %+v: %v", n, err)
 		}
@@ -144,7 +148,7 @@ func (e *env) notifyAll(t *testing.T, caseID int64, waive bool) []*cases.Deadlin
 func (e *env) final(t *testing.T, caseID int64) {
 	t.Helper()
 	e.notifyAll(t, caseID, true)
-	if _, err := e.svc.Transition(context.Background(), e.clerk, caseID, cases.TransitionInput{To: cases.StatusFinal}); err != nil {
+	if _, err := e.svc.Casefile.Transition(context.Background(), e.clerk, caseID, casefile.TransitionInput{To: cases.StatusFinal}); err != nil {
 		t.Fatalf("final judgment of case %d: %v", caseID, err)
 	}
 }
@@ -379,7 +383,7 @@ func TestLists_BlocklistVersion(t *testing.T) {
 	// the sentence changes nothing on the blocklist.
 	caseID, d := e.file(t, e.reps["R1"])
 	months := 3
-	res, err := e.svc.Sentence(ctx, e.judge, caseID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months}})
+	res, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,7 +444,7 @@ func TestLists_BlocklistVersionsInCommitOrder(t *testing.T) {
 	for i := 0; i < n; i++ {
 		caseID, d := e.file(t, e.reps["R1"])
 		months := 6
-		if _, err := e.svc.Sentence(ctx, e.judge, caseID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months}}); err != nil {
+		if _, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}}); err != nil {
 			t.Fatal(err)
 		}
 		e.notifyAll(t, caseID, true)
@@ -452,7 +456,7 @@ func TestLists_BlocklistVersionsInCommitOrder(t *testing.T) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			_, err := e.svc.Transition(ctx, e.clerk, id, cases.TransitionInput{To: cases.StatusFinal})
+			_, err := e.svc.Casefile.Transition(ctx, e.clerk, id, casefile.TransitionInput{To: cases.StatusFinal})
 			errc <- err
 		}()
 		go func() {

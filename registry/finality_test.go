@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/sanctions"
@@ -24,7 +26,7 @@ func TestLists_Sumula643STJ_SentenceBanOnNoListUntilTheWindowsEnd(t *testing.T) 
 	ctx := context.Background()
 	caseID, d := e.file(t, e.reps["R1"])
 	months := 3
-	res, err := e.svc.Sentence(ctx, e.judge, caseID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months}})
+	res, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +50,7 @@ func TestLists_Sumula643STJ_SentenceBanOnNoListUntilTheWindowsEnd(t *testing.T) 
 		}
 	}
 	absent("with the appeal windows open")
-	_, err = e.svc.Transition(ctx, e.clerk, caseID, cases.TransitionInput{To: cases.StatusFinal})
+	_, err = e.svc.Casefile.Transition(ctx, e.clerk, caseID, casefile.TransitionInput{To: cases.StatusFinal})
 	if errs.KindOf(err) != errs.Conflict {
 		t.Fatalf("final judgment with the windows open: %v, want a conflict (Lei 9.099/1995, art. 82, § 1º)", err)
 	}
@@ -56,7 +58,7 @@ func TestLists_Sumula643STJ_SentenceBanOnNoListUntilTheWindowsEnd(t *testing.T) 
 	absent("on the last day of the last window")
 	e.at(time.Date(last.Year, last.Month, last.Day, 12, 0, 0, 0, saoPaulo).AddDate(0, 0, 3))
 	absent("after the windows ended, before the final judgment is certified")
-	if _, err := e.svc.Transition(ctx, e.clerk, caseID, cases.TransitionInput{To: cases.StatusFinal}); err != nil {
+	if _, err := e.svc.Casefile.Transition(ctx, e.clerk, caseID, casefile.TransitionInput{To: cases.StatusFinal}); err != nil {
 		t.Fatalf("final judgment: %v", err)
 	}
 	got := e.ban(t, b.ID)
@@ -86,11 +88,11 @@ func TestLists_Sumula643STJ_LaterStartFixedByTheJudge(t *testing.T) {
 	ctx := context.Background()
 	caseID, d := e.file(t, e.reps["R1"])
 	months := 3
-	_, err := e.svc.Sentence(ctx, e.judge, caseID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{FirstDay: "2025-06-01", Months: &months}})
+	_, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{FirstDay: "2025-06-01", Months: &months}})
 	if fe := fieldOf(err); fe != "ban.first_day" {
 		t.Fatalf("a first day before today: %v, want 422 on ban.first_day", err)
 	}
-	res, err := e.svc.Sentence(ctx, e.judge, caseID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{FirstDay: "2025-07-01", Months: &months}})
+	res, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{FirstDay: "2025-07-01", Months: &months}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,8 +120,8 @@ func TestLists_CPP319II_PrecautionaryUntilFinalThenTheFinalBan(t *testing.T) {
 	ctx := context.Background()
 	caseID, d := e.file(t, e.reps["R1"])
 	months := 6
-	res, err := e.svc.Sentence(ctx, e.judge, caseID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months},
-		PrecautionaryUntilFinal: &cases.PrecautionaryInput{ReviewOn: "2025-09-10"}})
+	res, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months},
+		PrecautionaryUntilFinal: &decisions.PrecautionaryInput{ReviewOn: "2025-09-10"}})
 	if err != nil {
 		t.Fatal(err)
 	}

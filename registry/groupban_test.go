@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
@@ -75,11 +78,11 @@ func TestGroupSentence_R5MembersReachTheBlocklistAfterFinal_Sumula643STJ(t *test
 
 	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
 	judgeU := e.user(t, "juiz", "judge", "26.0100", 0)
-	c, err := e.casesS.File(ctx, cases.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}, representation(t, "R5"))
+	c, err := e.casesS.Case.File(ctx, cases.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}, representation(t, "R5"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := e.casesS.Get(ctx, cases.Actor{UserID: pros.UserID, Role: "prosecutor", Court: "26.0100"}, c.ID)
+	v, err := e.casesS.Casefile.Get(ctx, cases.Actor{UserID: pros.UserID, Role: "prosecutor", Court: "26.0100"}, c.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +92,7 @@ func TestGroupSentence_R5MembersReachTheBlocklistAfterFinal_Sumula643STJ(t *test
 	}
 	judge := cases.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
 	months := 24
-	in := cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months},
+	in := decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months},
 		ExcludedMemberIDs: []int64{luis}, ExclusionReason: "comprovou estar internado na data dos fatos"}
 
 	// A member of a group of another court is not found, exactly as an
@@ -118,7 +121,7 @@ func TestGroupSentence_R5MembersReachTheBlocklistAfterFinal_Sumula643STJ(t *test
 			} else {
 				bad.ExcludedMemberIDs = []int64{luis, id}
 			}
-			_, err = e.casesS.Sentence(ctx, judge, c.ID, bad)
+			_, err = e.casesS.Decisions.Sentence(ctx, judge, c.ID, bad)
 			if !errors.As(err, &ae) || ae.Kind != errs.NotFound || len(ae.Fields) != 1 || ae.Fields[0].Field != field {
 				t.Fatalf("%s %d (unknown or of another court): %v, want not found naming %s", field, id, err, field)
 			}
@@ -130,19 +133,19 @@ func TestGroupSentence_R5MembersReachTheBlocklistAfterFinal_Sumula643STJ(t *test
 	}
 	bad := in
 	bad.MemberIDs = []int64{neighbour.ID}
-	_, err = e.casesS.Sentence(ctx, judge, c.ID, bad)
+	_, err = e.casesS.Decisions.Sentence(ctx, judge, c.ID, bad)
 	if !errors.As(err, &ae) || ae.Kind != errs.Invalid || ae.Fields[0].Field != "member_ids[0]" || ae.Fields[0].Rule != "member_of_group" {
 		t.Fatalf("member of another group of the court: %v, want 422 member_of_group", err)
 	}
 
 	noReason := in
 	noReason.ExclusionReason = " "
-	_, err = e.casesS.Sentence(ctx, judge, c.ID, noReason)
+	_, err = e.casesS.Decisions.Sentence(ctx, judge, c.ID, noReason)
 	if !errors.As(err, &ae) || ae.Kind != errs.Invalid || ae.Fields[0].Field != "exclusion_reason" {
 		t.Fatalf("exclusion without a reason (DOMAIN.md §2): %v", err)
 	}
 
-	res, err := e.casesS.Sentence(ctx, judge, c.ID, in)
+	res, err := e.casesS.Decisions.Sentence(ctx, judge, c.ID, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,13 +172,13 @@ func TestGroupSentence_R5MembersReachTheBlocklistAfterFinal_Sumula643STJ(t *test
 		}
 	}
 	clerk := cases.Actor{UserID: e.clerk.UserID, Name: e.clerk.Name, Role: "clerk", Court: "26.0100"}
-	for _, n := range []cases.NotificationInput{{Party: cases.PartyProsecution}, {Party: cases.PartyDefendant, DefendantID: d.ID}} {
+	for _, n := range []calendar.NotificationInput{{Party: calendar.PartyProsecution}, {Party: calendar.PartyDefendant, DefendantID: d.ID}} {
 		n.NotifiedOn, n.WaivedAppeal = "2025-06-10", true
-		if _, err := e.casesS.Notify(ctx, clerk, c.ID, n); err != nil {
+		if _, err := e.casesS.Calendar.Notify(ctx, clerk, c.ID, n); err != nil {
 			t.Fatalf("notify %+v: %v", n, err)
 		}
 	}
-	if _, err := e.casesS.Transition(ctx, clerk, c.ID, cases.TransitionInput{To: cases.StatusFinal}); err != nil {
+	if _, err := e.casesS.Casefile.Transition(ctx, clerk, c.ID, casefile.TransitionInput{To: cases.StatusFinal}); err != nil {
 		t.Fatalf("final judgment: %v", err)
 	}
 	var group sanctions.Ban

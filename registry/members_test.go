@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
@@ -35,7 +36,7 @@ type regEnv struct {
 	clerk  registry.Actor
 	other  registry.Actor // clerk of another court
 	lists  *registry.Lists
-	casesS *cases.Service
+	casesS *app.Cases
 }
 
 // regT0: 15/01/2025 12:00 in São Paulo, before R5's facts (06/04/2025).

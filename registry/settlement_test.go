@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
@@ -39,21 +41,21 @@ func TestSettlement_LGE_art183_sec2_TACBansReachTheBlocklist(t *testing.T) {
 	prosA := cases.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}
 	judge := cases.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
 	file := func() (*cases.Case, int64) {
-		c, err := e.casesS.File(ctx, prosA, representation(t, "R5"))
+		c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.casesS.Transition(ctx, clerk, c.ID, cases.TransitionInput{To: cases.StatusHearing}); err != nil {
+		if _, err := e.casesS.Casefile.Transition(ctx, clerk, c.ID, casefile.TransitionInput{To: cases.StatusHearing}); err != nil {
 			t.Fatal(err)
 		}
-		v, _ := e.casesS.Get(ctx, prosA, c.ID)
+		v, _ := e.casesS.Casefile.Get(ctx, prosA, c.ID)
 		return c, v.Defendants[0].ID
 	}
 	c, def := file()
-	_, err = e.casesS.Settle(ctx, judge, c.ID, cases.SettlementInput{DefendantID: def, Terms: "A torcida não comparecerá a estádios.", StadiumBan: true,
+	_, err = e.casesS.Decisions.Settle(ctx, judge, c.ID, decisions.SettlementInput{DefendantID: def, Terms: "A torcida não comparecerá a estádios.", StadiumBan: true,
 		Months: ptr(72), FirstDay: "2025-07-01"})
 	invalidOn(t, err, "months")
-	res, err := e.casesS.Settle(ctx, judge, c.ID, cases.SettlementInput{DefendantID: def, Terms: "A torcida não comparecerá a estádios.", StadiumBan: true,
+	res, err := e.casesS.Decisions.Settle(ctx, judge, c.ID, decisions.SettlementInput{DefendantID: def, Terms: "A torcida não comparecerá a estádios.", StadiumBan: true,
 		Months: ptr(12), FirstDay: "2025-06-10", ExcludedMemberIDs: []int64{byCPF["97037600903"]}, ExclusionReason: "não era associado ativo"})
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +85,7 @@ func TestSettlement_LGE_art183_sec2_TACBansReachTheBlocklist(t *testing.T) {
 	}
 	// A TAC without the bar makes no ban.
 	c2, def2 := file()
-	if _, err := e.casesS.Settle(ctx, judge, c2.ID, cases.SettlementInput{DefendantID: def2, Terms: "A torcida fará campanha contra a violência."}); err != nil {
+	if _, err := e.casesS.Decisions.Settle(ctx, judge, c2.ID, decisions.SettlementInput{DefendantID: def2, Terms: "A torcida fará campanha contra a violência."}); err != nil {
 		t.Fatal(err)
 	}
 	var n int64

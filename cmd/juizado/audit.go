@@ -5,10 +5,11 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
-	"gorm.io/gorm"
 	"os"
 	"path/filepath"
 	"time"
+
+	"gorm.io/gorm"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/audit"

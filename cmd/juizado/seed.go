@@ -7,6 +7,10 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
@@ -126,7 +130,10 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 		return err
 	}
 	lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
-	svc := &cases.Service{DB: g, Clock: clock.System{}, Loc: loc, Blocklist: lists}
+	svc, err := app.NewCases(g, clock.System{}, loc, lists)
+	if err != nil {
+		return err
+	}
 	pros := ids["prosecutor"]
 	judge := ids["judge"]
 	clerk := ids["clerk"]
@@ -136,65 +143,65 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	// The court's schedule (for the reporting duties and the ban counted
 	// in matches of case 6): Corinthians at home in the Arena Corinthians
 	// every week from 7 days on, Palmeiras at home in the Allianz Parque.
-	if _, err := svc.ImportMatches(ctx, ka, []byte(demoSchedule(today)), false); err != nil {
+	if _, err := svc.Schedule.ImportMatches(ctx, ka, []byte(demoSchedule(today)), false); err != nil {
 		return fmt.Errorf("seed schedule: %w", err)
 	}
 	for i, r := range demoRepresentations() {
-		k, err := svc.File(ctx, cases.Actor{UserID: pros.ID, Role: pros.Role, Court: pros.Court()}, r)
+		k, err := svc.Case.File(ctx, cases.Actor{UserID: pros.ID, Role: pros.Role, Court: pros.Court()}, r)
 		if err != nil {
 			return fmt.Errorf("seed case: %w", err)
 		}
-		v, err := svc.Get(ctx, cases.Actor{Court: pros.Court()}, k.ID)
+		v, err := svc.Casefile.Get(ctx, cases.Actor{Court: pros.Court()}, k.ID)
 		if err != nil {
 			return err
 		}
 		d := v.Defendants[0]
 		months, prison, fine, quantum := 12, 20, 30, 12 // quantum: the reclusão fixed before the conversion (CP arts. 59, 68)
-		text := &cases.SentenceText{Report: "Demonstração: relatório da sentença.", Reasoning: "Demonstração: autoria e materialidade provadas pelo boletim de ocorrência e pelas imagens."}
+		text := &decisions.SentenceText{Report: "Demonstração: relatório da sentença.", Reasoning: "Demonstração: autoria e materialidade provadas pelo boletim de ocorrência e pelas imagens."}
 		switch i {
 		case demoAwaitingSentence:
 			fmt.Printf("Demo case %s (id %d): %s awaits sentence (defendant_id %d)\n", v.Number, v.ID, d.FullName, d.ID)
 			continue
 		case 0: // a ban in force after every party waived the appeal
-			if _, err := svc.Sentence(ctx, ja, k.ID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months}, Text: text, PrisonMonths: &quantum,
+			if _, err := svc.Decisions.Sentence(ctx, ja, k.ID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}, Text: text, PrisonMonths: &quantum,
 				ReportingDuty: &cases.ReportingDuty{Place: "24º Distrito Policial", Club: "Corinthians"}}); err != nil {
 				return fmt.Errorf("seed sentence: %w", err)
 			}
-			for _, n := range []cases.NotificationInput{{Party: cases.PartyProsecution}, {Party: cases.PartyDefendant, DefendantID: d.ID}, {Party: cases.PartyDefence, DefendantID: d.ID}} {
+			for _, n := range []calendar.NotificationInput{{Party: calendar.PartyProsecution}, {Party: calendar.PartyDefendant, DefendantID: d.ID}, {Party: calendar.PartyDefence, DefendantID: d.ID}} {
 				n.NotifiedOn, n.WaivedAppeal = today.String(), true
-				if _, err := svc.Notify(ctx, ka, k.ID, n); err != nil {
+				if _, err := svc.Calendar.Notify(ctx, ka, k.ID, n); err != nil {
 					return fmt.Errorf("seed notification: %w", err)
 				}
 			}
-			if _, err := svc.Transition(ctx, ka, k.ID, cases.TransitionInput{To: cases.StatusFinal}); err != nil {
+			if _, err := svc.Casefile.Transition(ctx, ka, k.ID, casefile.TransitionInput{To: cases.StatusFinal}); err != nil {
 				return fmt.Errorf("seed final judgment: %w", err)
 			}
 			fmt.Printf("Demo case %s: %s banned for %d months, in force from %s (final judgment after every party waived the appeal)\n", v.Number, d.FullName, months, today.BR())
 		case 1: // a ban awaiting the final judgment, with a precautionary ban until then
 			review := today.AddDays(90)
-			if _, err := svc.Sentence(ctx, ja, k.ID, cases.SentenceInput{DefendantID: d.ID, Ban: cases.BanInput{Months: &months}, Text: text, PrisonMonths: &quantum,
+			if _, err := svc.Decisions.Sentence(ctx, ja, k.ID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}, Text: text, PrisonMonths: &quantum,
 				ReportingDuty:           &cases.ReportingDuty{Place: "23º Distrito Policial", Club: "Palmeiras"},
-				PrecautionaryUntilFinal: &cases.PrecautionaryInput{ReviewOn: review.String()}}); err != nil {
+				PrecautionaryUntilFinal: &decisions.PrecautionaryInput{ReviewOn: review.String()}}); err != nil {
 				return fmt.Errorf("seed sentence: %w", err)
 			}
 			fmt.Printf("Demo case %s: %s sentenced to a %d-month ban awaiting the final judgment; precautionary ban in force, review on %s\n", v.Number, d.FullName, months, review.BR())
 		case 4: // a precautionary ban for two named venues (CPP art. 319, II)
-			if _, err := svc.Sentence(ctx, ja, k.ID, cases.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: today.AddDays(60).String(),
-				Scope: &cases.ScopeInput{Venues: []string{"Arena Corinthians", "Allianz Parque"}}}); err != nil {
+			if _, err := svc.Decisions.Sentence(ctx, ja, k.ID, decisions.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: today.AddDays(60).String(),
+				Scope: &decisions.ScopeInput{Venues: []string{"Arena Corinthians", "Allianz Parque"}}}); err != nil {
 				return fmt.Errorf("seed precautionary ban: %w", err)
 			}
 			fmt.Printf("Demo case %s: %s under a precautionary ban at the Arena Corinthians and the Allianz Parque only, review on %s\n", v.Number, d.FullName, today.AddDays(60).BR())
 		case 5: // a precautionary ban for the next 3 home matches of Corinthians
 			three, home := 3, true
-			if _, err := svc.Sentence(ctx, ja, k.ID, cases.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: today.AddDays(60).String(),
-				Ban: cases.BanInput{Matches: &three, Club: "Corinthians", HomeOnly: &home}}); err != nil {
+			if _, err := svc.Decisions.Sentence(ctx, ja, k.ID, decisions.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: today.AddDays(60).String(),
+				Ban: decisions.BanInput{Matches: &three, Club: "Corinthians", HomeOnly: &home}}); err != nil {
 				return fmt.Errorf("seed precautionary ban: %w", err)
 			}
 			fmt.Printf("Demo case %s: %s under a precautionary ban for the next 3 home matches of Corinthians (%s, %s, %s)\n", v.Number, d.FullName,
 				today.AddDays(7).BR(), today.AddDays(14).BR(), today.AddDays(21).BR())
 		case 3: // a prison conviction: the organiser (Lei 14.597/2023, art. 201, § 6º)
-			if _, err := svc.Sentence(ctx, ja, k.ID, cases.SentenceInput{DefendantID: d.ID, Outcome: cases.OutcomePrison, PrisonMonths: &prison, FineDays: &fine, Text: text,
-				Dosimetry: &cases.Dosimetry{BaseMonths: 14, BaseReasons: "culpabilidade acentuada", IntermediateMonths: 14, FinalMonths: 20, FinalReasons: "§ 6º: aumento de 3/7 pela organização do tumulto"}}); err != nil {
+			if _, err := svc.Decisions.Sentence(ctx, ja, k.ID, decisions.SentenceInput{DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: &prison, FineDays: &fine, Text: text,
+				Dosimetry: &decisions.Dosimetry{BaseMonths: 14, BaseReasons: "culpabilidade acentuada", IntermediateMonths: 14, FinalMonths: 20, FinalReasons: "§ 6º: aumento de 3/7 pela organização do tumulto"}}); err != nil {
 				return fmt.Errorf("seed sentence: %w", err)
 			}
 			fmt.Printf("Demo case %s: %s convicted to %d months of reclusão and %d dias-multa, no conversion (art. 201, § 6º)\n", v.Number, d.FullName, prison, fine)

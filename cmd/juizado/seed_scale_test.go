@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
@@ -138,19 +140,22 @@ func TestSeedScale(t *testing.T) {
 	}
 	// The seeded cases read back through the service.
 	loc, _ := time.LoadLocation("America/Sao_Paulo")
-	svc := &cases.Service{DB: g, Loc: loc}
+	svc, err := app.NewCases(g, nil, loc, &registry.Lists{DB: g, Loc: loc, FormatNumber: cases.FormatNumber})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var id int64
 	if err := g.Raw("SELECT id FROM cases WHERE status = 'final' ORDER BY id LIMIT 1").Scan(&id).Error; err != nil {
 		t.Fatal(err)
 	}
-	v, err := svc.Get(ctx, cases.Actor{Court: "26.0100"}, id)
+	v, err := svc.Casefile.Get(ctx, cases.Actor{Court: "26.0100"}, id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(v.Bans) == 0 || len(v.Movements) < 4 || v.Event == nil {
 		t.Errorf("case %d reads back as %+v", id, v)
 	}
-	list, total, err := svc.List(ctx, cases.Actor{Court: "26.0100"}, cases.ListQuery{CPF: *v.Defendants[0].CPF})
+	list, total, err := svc.Casefile.List(ctx, cases.Actor{Court: "26.0100"}, casefile.ListQuery{CPF: *v.Defendants[0].CPF})
 	if err != nil || total < 1 || len(list) < 1 {
 		t.Errorf("search by CPF %s: %d, %v", *v.Defendants[0].CPF, total, err)
 	}

@@ -16,10 +16,12 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/registry"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 	"gorm.io/gorm"
@@ -118,8 +120,11 @@ func ensureAccount(ctx context.Context, g *gorm.DB, spec authz.UserSpec) (authz.
 			return err
 		}
 		if created && u.Role == "judge" {
-			svc := &cases.Service{DB: g, Clock: clock.System{}}
-			if _, err := svc.DistributePending(ctx, u.Court()); err != nil {
+			svc, err := caseServices(g)
+			if err != nil {
+				return err
+			}
+			if _, err := svc.Case.DistributePending(ctx, u.Court()); err != nil {
 				return err
 			}
 		}
@@ -365,4 +370,15 @@ func tokenRevokeCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&all, "all", false, "every token of the user --name")
 	cmd.Flags().StringVar(&name, "name", "", "the user's name (with --all)")
 	return cmd
+}
+
+// caseServices builds the case services of a CLI command (app.NewCases) on
+// g, in the court's zone (JUIZADO_TZ), with the blocklist publisher.
+func caseServices(g *gorm.DB) (*app.Cases, error) {
+	loc, err := time.LoadLocation(config.FromEnv().TimeZone)
+	if err != nil {
+		return nil, err
+	}
+	lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
+	return app.NewCases(g, clock.System{}, loc, lists)
 }

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/execution"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
@@ -32,16 +32,16 @@ func banWrite[T any](c echo.Context, do func(id int64, in T) (any, error)) error
 // renewBan: POST /api/v1/bans/:id/renew {review_on, reason} (the judge of
 // the case): renews a precautionary ban (CPP art. 319, II).
 func (s *API) renewBan(c echo.Context) error {
-	return banWrite(c, func(id int64, in cases.RenewInput) (any, error) {
-		return s.Cases.Renew(c.Request().Context(), server.Actor(c), id, in)
+	return banWrite(c, func(id int64, in execution.RenewInput) (any, error) {
+		return s.Cases.Execution.Renew(c.Request().Context(), server.Actor(c), id, in)
 	})
 }
 
 // correctBan: POST /api/v1/bans/:id/correct {last_day, reason} (the judge of
 // the case): corrects a material error in a final ban's last day.
 func (s *API) correctBan(c echo.Context) error {
-	return banWrite(c, func(id int64, in cases.CorrectInput) (any, error) {
-		b, err := s.Cases.Correct(c.Request().Context(), server.Actor(c), id, in)
+	return banWrite(c, func(id int64, in execution.CorrectInput) (any, error) {
+		b, err := s.Cases.Execution.Correct(c.Request().Context(), server.Actor(c), id, in)
 		return map[string]any{"ban": b}, err
 	})
 }
@@ -49,8 +49,8 @@ func (s *API) correctBan(c echo.Context) error {
 // creditBan: POST /api/v1/bans/:id/credit {days, reason} (the judge of the
 // case): the decision on the time under precautionary bans (CP art. 42).
 func (s *API) creditBan(c echo.Context) error {
-	return banWrite(c, func(id int64, in cases.CreditInput) (any, error) {
-		b, err := s.Cases.Credit(c.Request().Context(), server.Actor(c), id, in)
+	return banWrite(c, func(id int64, in execution.CreditInput) (any, error) {
+		b, err := s.Cases.Execution.Credit(c.Request().Context(), server.Actor(c), id, in)
 		return map[string]any{"ban": b}, err
 	})
 }
@@ -62,11 +62,11 @@ func (s *API) decideBreach(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var in cases.BreachDecisionInput
+	var in execution.BreachDecisionInput
 	if err := server.BindJSON(c, &in); err != nil {
 		return err
 	}
-	br, err := s.Cases.DecideBreach(c.Request().Context(), server.Actor(c), id, in)
+	br, err := s.Cases.Execution.DecideBreach(c.Request().Context(), server.Actor(c), id, in)
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func (s *API) reportingWindows(c echo.Context) error {
 	default:
 		return errs.InvalidField("format", "oneof", "format deve ser json ou ics.")
 	}
-	v, err := s.Cases.ReportingWindows(c.Request().Context(), server.Actor(c), id)
+	v, err := s.Cases.Schedule.ReportingWindows(c.Request().Context(), server.Actor(c), id)
 	if err != nil {
 		return err
 	}
@@ -107,11 +107,11 @@ func (s *API) recordBreach(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var in cases.BreachInput
+	var in execution.BreachInput
 	if err := server.BindJSON(c, &in); err != nil {
 		return err
 	}
-	r, err := s.Cases.RecordBreach(c.Request().Context(), server.Actor(c), id, in)
+	r, err := s.Cases.Execution.RecordBreach(c.Request().Context(), server.Actor(c), id, in)
 	if err != nil {
 		return err
 	}
@@ -126,11 +126,11 @@ func (s *API) liftBan(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var in cases.LiftInput
+	var in execution.LiftInput
 	if err := server.BindJSON(c, &in); err != nil {
 		return err
 	}
-	b, err := s.Cases.Lift(c.Request().Context(), server.Actor(c), id, in)
+	b, err := s.Cases.Execution.Lift(c.Request().Context(), server.Actor(c), id, in)
 	if err != nil {
 		return err
 	}
@@ -145,11 +145,11 @@ func (s *API) extendBan(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var in cases.ExtendInput
+	var in execution.ExtendInput
 	if err := server.BindJSON(c, &in); err != nil {
 		return err
 	}
-	r, err := s.Cases.Extend(c.Request().Context(), server.Actor(c), id, in)
+	r, err := s.Cases.Execution.Extend(c.Request().Context(), server.Actor(c), id, in)
 	if err != nil {
 		return err
 	}

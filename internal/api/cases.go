@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
@@ -22,11 +23,11 @@ func (s *API) fileCase(c echo.Context) error {
 		return err
 	}
 	key := strings.TrimSpace(c.Request().Header.Get("Idempotency-Key"))
-	k, replayed, err := s.Cases.FileOnce(c.Request().Context(), server.Actor(c), in, key)
+	k, replayed, err := s.Cases.Case.FileOnce(c.Request().Context(), server.Actor(c), in, key)
 	if err != nil {
 		return err
 	}
-	v, err := s.Cases.Get(c.Request().Context(), server.Actor(c), k.ID)
+	v, err := s.Cases.Casefile.Get(c.Request().Context(), server.Actor(c), k.ID)
 	if err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func (s *API) getCase(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.Cases.Get(c.Request().Context(), server.Actor(c), id)
+	v, err := s.Cases.Casefile.Get(c.Request().Context(), server.Actor(c), id)
 	if err != nil {
 		return err
 	}
@@ -54,7 +55,7 @@ func (s *API) getCase(c echo.Context) error {
 
 // caseJSON answers a case with its ETag ("v{version}"); 304 when
 // If-None-Match names it.
-func caseJSON(c echo.Context, v *cases.View) error {
+func caseJSON(c echo.Context, v *casefile.View) error {
 	tag := etag(v.Version)
 	c.Response().Header().Set("ETag", tag)
 	for _, t := range strings.Split(c.Request().Header.Get("If-None-Match"), ",") {
@@ -67,7 +68,7 @@ func caseJSON(c echo.Context, v *cases.View) error {
 
 // caseByNumber: GET /api/v1/cases/by-number/:number.
 func (s *API) caseByNumber(c echo.Context) error {
-	v, err := s.Cases.ByNumber(c.Request().Context(), server.Actor(c), c.Param("number"))
+	v, err := s.Cases.Casefile.ByNumber(c.Request().Context(), server.Actor(c), c.Param("number"))
 	if err != nil {
 		return err
 	}
@@ -80,7 +81,7 @@ func (s *API) caseByNumber(c echo.Context) error {
 // "integer" for no integer, "range" for one outside the limits.
 func (s *API) listCases(c echo.Context) error {
 	var f errs.Fields
-	q := cases.ListQuery{Q: c.QueryParam("q"), CPF: c.QueryParam("cpf"), Status: c.QueryParam("status"),
+	q := casefile.ListQuery{Q: c.QueryParam("q"), CPF: c.QueryParam("cpf"), Status: c.QueryParam("status"),
 		Page:    int(server.QueryInt(c, &f, "page", 1, maxCasesPage, 0)),
 		PerPage: int(server.QueryInt(c, &f, "per_page", 1, maxCasesPerPage, 0)),
 		JudgeID: server.QueryInt(c, &f, "judge_id", 1, server.MaxID, 0),
@@ -93,7 +94,7 @@ func (s *API) listCases(c echo.Context) error {
 	if err := f.Err(); err != nil {
 		return err
 	}
-	items, total, err := s.Cases.List(c.Request().Context(), server.Actor(c), q)
+	items, total, err := s.Cases.Casefile.List(c.Request().Context(), server.Actor(c), q)
 	if err != nil {
 		return err
 	}

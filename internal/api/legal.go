@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
@@ -140,11 +140,11 @@ func (s *API) banTerm(c echo.Context) error {
 
 // legalDeadline: GET /api/v1/legal/deadline?notified_on=YYYY-MM-DD&kind=
 // criminal_appeal|civil_appeal[&court=TR.OOOO] (anyone): the appeal window
-// opened by a notification (cases.CountPeriod; DOMAIN.md §4), with that
+// opened by a notification (calendar.CountPeriod; DOMAIN.md §4), with that
 // court's holidays when court is given: {notified_on, counted_from,
 // first_day, last_day, days, working_days, kind, rule, skipped}.
 func (s *API) legalDeadline(c echo.Context) error {
-	p, err := s.Cases.LegalDeadline(c.Request().Context(), cases.DeadlineQuery{NotifiedOn: c.QueryParam("notified_on"), Kind: c.QueryParam("kind"), Court: c.QueryParam("court")})
+	p, err := s.Cases.Calendar.LegalDeadline(c.Request().Context(), calendar.DeadlineQuery{NotifiedOn: c.QueryParam("notified_on"), Kind: c.QueryParam("kind"), Court: c.QueryParam("court")})
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func (s *API) importMatches(c echo.Context) error {
 		}
 		return errs.New(errs.Unreadable, "Não foi possível ler o corpo da requisição.")
 	}
-	rep, err := s.Cases.ImportMatches(c.Request().Context(), server.Actor(c), body, dry)
+	rep, err := s.Cases.Schedule.ImportMatches(c.Request().Context(), server.Actor(c), body, dry)
 	if err != nil {
 		return err
 	}

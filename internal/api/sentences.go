@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/sanctions"
@@ -19,14 +20,14 @@ func (s *API) sentence(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var in cases.SentenceInput
+	var in decisions.SentenceInput
 	if err := server.BindJSON(c, &in); err != nil {
 		return err
 	}
 	if err := withIfMatch(c); err != nil {
 		return err
 	}
-	r, err := s.Cases.Sentence(c.Request().Context(), server.Actor(c), id, in)
+	r, err := s.Cases.Decisions.Sentence(c.Request().Context(), server.Actor(c), id, in)
 	if err != nil {
 		return caseFail(c, err)
 	}
@@ -37,8 +38,8 @@ func (s *API) sentence(c echo.Context) error {
 // issueSigned issues the sentence document of a signed decision once, at
 // signing (one verification code per decision; later downloads return the
 // same PDF). A failure is logged: the first download issues it then.
-func (s *API) issueSigned(c echo.Context, caseID int64, r *cases.SentenceResult) {
-	if r.Sentence.Status == "signed" && r.Outcome != cases.OutcomePrecautionary {
+func (s *API) issueSigned(c echo.Context, caseID int64, r *decisions.SentenceResult) {
+	if r.Sentence.Status == "signed" && r.Outcome != decisions.OutcomePrecautionary {
 		s.IssueSentence(c, caseID, r.Sentence.DefendantID)
 	}
 }
@@ -57,7 +58,7 @@ func (s *API) signDraft(c echo.Context) error {
 		return err
 	}
 	if in.DefendantID == 0 {
-		if _, err := s.Cases.Get(c.Request().Context(), server.Actor(c), id); err != nil {
+		if _, err := s.Cases.Casefile.Get(c.Request().Context(), server.Actor(c), id); err != nil {
 			return err // a case of another court is 404 like an unknown one
 		}
 		return errs.InvalidField("defendant_id", "required", "informe o réu (defendant_id) cuja minuta será assinada.")
@@ -65,7 +66,7 @@ func (s *API) signDraft(c echo.Context) error {
 	if err := withIfMatch(c); err != nil {
 		return err
 	}
-	r, err := s.Cases.SignDraft(c.Request().Context(), server.Actor(c), id, in.DefendantID)
+	r, err := s.Cases.Decisions.SignDraft(c.Request().Context(), server.Actor(c), id, in.DefendantID)
 	if err != nil {
 		return caseFail(c, err)
 	}
@@ -76,7 +77,7 @@ func (s *API) signDraft(c echo.Context) error {
 // sentenceBody is the answer of a sentence (API.md): {outcome, status,
 // sentence, ban?, precautionary_ban?, member_bans, prison?, flags, range,
 // warnings}.
-func sentenceBody(r *cases.SentenceResult) map[string]any {
+func sentenceBody(r *decisions.SentenceResult) map[string]any {
 	members := make([]cases.BanView, 0, len(r.MemberBans))
 	for _, m := range r.MemberBans {
 		members = append(members, apiBan(m))
@@ -84,7 +85,7 @@ func sentenceBody(r *cases.SentenceResult) map[string]any {
 	out := map[string]any{
 		"outcome": r.Outcome, "status": r.Sentence.Status, "sentence": r.Sentence, "member_bans": members, "warnings": r.Warnings, "flags": r.Flags,
 	}
-	if r.Outcome != cases.OutcomePrecautionary {
+	if r.Outcome != decisions.OutcomePrecautionary {
 		out["range"] = rangeBody(r.Range)
 	}
 	if r.Ban != nil {

@@ -14,6 +14,10 @@ import (
 	"strings"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/cases/execution"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
@@ -130,7 +134,7 @@ func caseWrite[T any](s *API, c echo.Context, status int, do func(id int64, in T
 	if err != nil {
 		return caseFail(c, err)
 	}
-	if v, ok := out.(*cases.View); ok {
+	if v, ok := out.(*casefile.View); ok {
 		c.Response().Header().Set("ETag", etag(v.Version))
 	} else if v, ok := out.(interface{ CaseVersion() int }); ok {
 		c.Response().Header().Set("ETag", etag(v.CaseVersion()))
@@ -141,29 +145,29 @@ func caseWrite[T any](s *API, c echo.Context, status int, do func(id int64, in T
 // transition: POST /api/v1/cases/:id/transitions {to, note} (clerk,
 // prosecutor, judge: each transition names its role).
 func (s *API) transition(c echo.Context) error {
-	return caseWrite(s, c, http.StatusOK, func(id int64, in cases.TransitionInput) (any, error) {
-		return s.Cases.Transition(c.Request().Context(), server.Actor(c), id, in)
+	return caseWrite(s, c, http.StatusOK, func(id int64, in casefile.TransitionInput) (any, error) {
+		return s.Cases.Casefile.Transition(c.Request().Context(), server.Actor(c), id, in)
 	})
 }
 
 // addMovement: POST /api/v1/cases/:id/movements {description, tpu_code?, at?} (clerk).
 func (s *API) addMovement(c echo.Context) error {
 	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.MovementInput) (any, error) {
-		return s.Cases.AddMovement(c.Request().Context(), server.Actor(c), id, in)
+		return s.Cases.Case.AddMovement(c.Request().Context(), server.Actor(c), id, in)
 	})
 }
 
 // offerPlea: POST /api/v1/cases/:id/plea {defendant_id, months, first_day?} (prosecutor).
 func (s *API) offerPlea(c echo.Context) error {
-	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.PleaInput) (any, error) {
-		return s.Cases.OfferPlea(c.Request().Context(), server.Actor(c), id, in)
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in decisions.PleaInput) (any, error) {
+		return s.Cases.Decisions.OfferPlea(c.Request().Context(), server.Actor(c), id, in)
 	})
 }
 
 // homologate: POST /api/v1/cases/:id/plea/homologate {defendant_id?, first_day?} (judge of the case).
 func (s *API) homologate(c echo.Context) error {
-	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.HomologateInput) (any, error) {
-		r, err := s.Cases.Homologate(c.Request().Context(), server.Actor(c), id, in)
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in decisions.HomologateInput) (any, error) {
+		r, err := s.Cases.Decisions.Homologate(c.Request().Context(), server.Actor(c), id, in)
 		if err != nil {
 			return nil, err
 		}
@@ -175,15 +179,15 @@ func (s *API) homologate(c echo.Context) error {
 // appealResult: POST /api/v1/cases/:id/appeal-result {result, defendant_id?,
 // decided_on?, text?, outcome?, ban?} (clerk): the Turma Recursal's result.
 func (s *API) appealResult(c echo.Context) error {
-	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.AppealResultInput) (any, error) {
-		return s.Cases.RecordAppealResult(c.Request().Context(), server.Actor(c), id, in)
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in decisions.AppealResultInput) (any, error) {
+		return s.Cases.Casefile.RecordAppealResult(c.Request().Context(), server.Actor(c), id, in)
 	})
 }
 
 // suspend: POST /api/v1/cases/:id/suspension {defendant_id, months, first_day?, conditions} (judge of the case).
 func (s *API) suspend(c echo.Context) error {
-	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.SuspensionInput) (any, error) {
-		return s.Cases.Suspend(c.Request().Context(), server.Actor(c), id, in)
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in decisions.SuspensionInput) (any, error) {
+		return s.Cases.Decisions.Suspend(c.Request().Context(), server.Actor(c), id, in)
 	})
 }
 
@@ -192,36 +196,36 @@ func (s *API) suspend(c echo.Context) error {
 // exclusion_reason} (the judge of the case): homologates a group case's
 // TAC; with stadium_ban it makes the bans, source settlement.
 func (s *API) settle(c echo.Context) error {
-	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.SettlementInput) (any, error) {
-		return s.Cases.Settle(c.Request().Context(), server.Actor(c), id, in)
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in decisions.SettlementInput) (any, error) {
+		return s.Cases.Decisions.Settle(c.Request().Context(), server.Actor(c), id, in)
 	})
 }
 
 // linkGroup: PUT /api/v1/cases/:id/defendants/:defendant_id/group
 // {group_id} (clerk; the judge of the case): links a group defendant to the
-// fan group registered in the case's court (cases.Service.LinkGroup); 200
+// fan group registered in the case's court (casefile.Service.LinkGroup); 200
 // with the case. A malformed or unknown defendant id is 404.
 func (s *API) linkGroup(c echo.Context) error {
 	did, err := defendantID(c)
 	if err != nil {
 		return err
 	}
-	return caseWrite(s, c, http.StatusOK, func(id int64, in cases.LinkGroupInput) (any, error) {
-		return s.Cases.LinkGroup(c.Request().Context(), server.Actor(c), id, did, in)
+	return caseWrite(s, c, http.StatusOK, func(id int64, in casefile.LinkGroupInput) (any, error) {
+		return s.Cases.Casefile.LinkGroup(c.Request().Context(), server.Actor(c), id, did, in)
 	})
 }
 
 // notify: POST /api/v1/cases/:id/notifications {defendant_id, notified_on} (clerk):
 // the ciência and the appeal deadline it opens.
 func (s *API) notify(c echo.Context) error {
-	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.NotificationInput) (any, error) {
-		return s.Cases.Notify(c.Request().Context(), server.Actor(c), id, in)
+	return caseWrite(s, c, http.StatusCreated, func(id int64, in calendar.NotificationInput) (any, error) {
+		return s.Cases.Calendar.Notify(c.Request().Context(), server.Actor(c), id, in)
 	})
 }
 
 // identify: PUT /api/v1/cases/:id/defendants/:defendant_id/cpf {cpf,
 // birth_date?} (clerk, judge of the court): the CPF of a person filed
-// without one (cases.Service.Identify); their bans leave the queue
+// without one (execution.Service.Identify); their bans leave the queue
 // awaiting identification and enter the blocklist. 200 with {defendant,
 // bans, warnings} and the case's ETag. A malformed or unknown defendant id
 // is 404.
@@ -230,21 +234,21 @@ func (s *API) identify(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return caseWrite(s, c, http.StatusOK, func(id int64, in cases.IdentificationInput) (any, error) {
-		return s.Cases.Identify(c.Request().Context(), server.Actor(c), id, did, in)
+	return caseWrite(s, c, http.StatusOK, func(id int64, in execution.IdentificationInput) (any, error) {
+		return s.Cases.Execution.Identify(c.Request().Context(), server.Actor(c), id, did, in)
 	})
 }
 
 // scheduleHearing: POST /api/v1/cases/:id/hearings {kind, starts_at, ends_at?, room} (clerk).
 func (s *API) scheduleHearing(c echo.Context) error {
 	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.HearingInput) (any, error) {
-		return s.Cases.ScheduleHearing(c.Request().Context(), server.Actor(c), id, in)
+		return s.Cases.Case.ScheduleHearing(c.Request().Context(), server.Actor(c), id, in)
 	})
 }
 
 // calendar: GET /api/v1/hearings?from=YYYY-MM-DD&to=YYYY-MM-DD (staff of the court).
 func (s *API) calendar(c echo.Context) error {
-	items, err := s.Cases.Calendar(c.Request().Context(), server.Actor(c), c.QueryParam("from"), c.QueryParam("to"))
+	items, err := s.Cases.Case.Calendar(c.Request().Context(), server.Actor(c), c.QueryParam("from"), c.QueryParam("to"))
 	if err != nil {
 		return err
 	}
@@ -252,7 +256,7 @@ func (s *API) calendar(c echo.Context) error {
 }
 
 // minHolidayYear and maxHolidayYear are the years of the holiday calendar
-// (cases.Service.Holidays).
+// (calendar.Service.Holidays).
 const (
 	minHolidayYear = 2000
 	maxHolidayYear = 2200
@@ -260,11 +264,11 @@ const (
 
 // addHoliday: POST /api/v1/holidays {date, name} (clerk).
 func (s *API) addHoliday(c echo.Context) error {
-	var in cases.HolidayInput
+	var in calendar.HolidayInput
 	if err := server.BindJSON(c, &in); err != nil {
 		return err
 	}
-	h, err := s.Cases.AddHoliday(c.Request().Context(), server.Actor(c), in)
+	h, err := s.Cases.Calendar.AddHoliday(c.Request().Context(), server.Actor(c), in)
 	if err != nil {
 		return err
 	}
@@ -280,7 +284,7 @@ func (s *API) holidays(c echo.Context) error {
 	if err := f.Err(); err != nil {
 		return err
 	}
-	items, err := s.Cases.Holidays(c.Request().Context(), server.Actor(c), strings.TrimSpace(c.QueryParam("year")))
+	items, err := s.Cases.Calendar.Holidays(c.Request().Context(), server.Actor(c), strings.TrimSpace(c.QueryParam("year")))
 	if err != nil {
 		return err
 	}
@@ -347,7 +351,7 @@ func (s *API) addEvidence(c echo.Context) error {
 	if err := withIfMatch(c); err != nil {
 		return err
 	}
-	v, err := s.Cases.AddEvidence(c.Request().Context(), server.Actor(c), id, filename, description, data)
+	v, err := s.Cases.Case.AddEvidence(c.Request().Context(), server.Actor(c), id, filename, description, data)
 	if err != nil {
 		return caseFail(c, err)
 	}
@@ -368,7 +372,7 @@ func (s *API) listEvidence(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	items, err := s.Cases.ListEvidence(c.Request().Context(), server.Actor(c), id)
+	items, err := s.Cases.Case.ListEvidence(c.Request().Context(), server.Actor(c), id)
 	if err != nil {
 		return err
 	}
@@ -382,7 +386,7 @@ func (s *API) GetEvidence(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v, data, err := s.Cases.GetEvidence(c.Request().Context(), server.Actor(c), id)
+	v, data, err := s.Cases.Case.GetEvidence(c.Request().Context(), server.Actor(c), id)
 	if err != nil {
 		return err
 	}

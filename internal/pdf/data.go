@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/schedule"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/registry"
@@ -244,7 +247,7 @@ func dateOf(d *civil.Date) string {
 
 // NewCaseData prepares a case view for the wording. loc is the court's zone,
 // now the instant of issue.
-func NewCaseData(v *cases.View, court CourtData, loc *time.Location, now time.Time) *CaseData {
+func NewCaseData(v *casefile.View, court CourtData, loc *time.Location, now time.Time) *CaseData {
 	c := &CaseData{
 		Court: court, Number: FormatCNJ(v.Number), Status: or(statusPT, v.Status),
 		FiledAt: LongDate(civil.Of(v.FiledAt.In(loc))), FiledBy: Esc(v.FiledBy.Name), FiledByKind: or(filerPT, v.FiledBy.Kind),
@@ -308,7 +311,7 @@ func NewCaseData(v *cases.View, court CourtData, loc *time.Location, now time.Ti
 }
 
 // DeadlineData is a party's appeal window as the notice prints it (DOMAIN.md
-// §4: cases.CountPeriod): the day of the notice and the day it counts as
+// §4: calendar.CountPeriod): the day of the notice and the day it counts as
 // made, the first and last day, the days (running or working), the rule,
 // or the express waiver. DefendantID is 0 for the prosecution.
 type DeadlineData struct {
@@ -319,7 +322,7 @@ type DeadlineData struct {
 	WorkingDays, Waived                              bool
 }
 
-var partyPT = cases.PartyPT
+var partyPT = calendar.PartyPT
 
 // WithBan picks the ban id of the case (and its defendant) for a sentence,
 // notice or letter; false when the case has no such ban. For a group ban
@@ -393,14 +396,14 @@ func sortMembers(ms []MemberBanData) {
 }
 
 // exclusionNote matches the docket entry of a group sentence that records
-// the members the judge excluded (cases.Service.Sentence): "… Excluídos
+// the members the judge excluded (decisions.Service.Sentence): "… Excluídos
 // pelo(a) juiz(a): associados 3, 4, por este motivo: REASON."
 var exclusionNote = regexp.MustCompile(`(?s)Excluídos pelo\(a\) juiz\(a\): associados ([0-9]+(?:, [0-9]+)*)(?:, por este motivo: (.*?))?\.?$`)
 
 // Exclusions reads, from the docket entries of a case, the members that
 // the sentence of a group ban under article and law (as stored on the ban)
 // excluded, and the reason recorded with them ("" when none): the sentence
-// records them in the docket only (cases.Service.Sentence).
+// records them in the docket only (decisions.Service.Sentence).
 func Exclusions(movements []cases.MovementView, article, law string) (ids []int64, reason string) {
 	tag := "(" + article + ", " + law + ")"
 	for _, m := range movements {
@@ -513,8 +516,8 @@ func NewBanData(b sanctions.Ban, today civil.Date) BanData {
 }
 
 // SetWindows adds the reporting windows of the ban (from the court's match
-// schedule: cases.Service.ReportingWindows) to its reporting duty.
-func (d *BanData) SetWindows(ws []cases.WindowView, loc *time.Location) {
+// schedule: schedule.Service.ReportingWindows) to its reporting duty.
+func (d *BanData) SetWindows(ws []schedule.WindowView, loc *time.Location) {
 	if d.Reporting == nil {
 		return
 	}

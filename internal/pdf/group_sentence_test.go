@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/registry"
@@ -43,17 +43,17 @@ func TestGroupSentenceNamesMembers(t *testing.T) {
 		byCPF[m.CPF] = m.ID
 	}
 	luis := byCPF["97037600903"]
-	c, err := e.cases.File(ctx, e.pros, representation(t, "R5"))
+	c, err := e.cases.Case.File(ctx, e.pros, representation(t, "R5"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := e.cases.Get(ctx, e.judge, c.ID)
+	v, err := e.cases.Casefile.Get(ctx, e.judge, c.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	months := 24
-	res, err := e.cases.Sentence(ctx, e.judge, c.ID, cases.SentenceInput{DefendantID: v.Defendants[0].ID,
-		Ban:               cases.BanInput{FirstDay: "2025-08-01", Months: &months},
+	res, err := e.cases.Decisions.Sentence(ctx, e.judge, c.ID, decisions.SentenceInput{DefendantID: v.Defendants[0].ID,
+		Ban:               decisions.BanInput{FirstDay: "2025-08-01", Months: &months},
 		ExcludedMemberIDs: []int64{luis}, ExclusionReason: "comprovou estar internado no Hospital São Luiz na data dos fatos"})
 	if err != nil {
 		t.Fatal(err)

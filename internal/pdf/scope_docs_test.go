@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/pdf"
 )
 
@@ -25,7 +25,7 @@ func TestCertificateAndLetter_ScopeAndMatchDays_CPP319II(t *testing.T) {
 		"Campeonato Paulista,2,Palmeiras,Corinthians,Allianz Parque,2025-07-23,21:30\n" +
 		"Campeonato Paulista,3,Corinthians,Guarani,Arena Corinthians,2025-07-27,16:00\n" +
 		"Campeonato Paulista,4,Corinthians,Ponte Preta,Arena Corinthians,2025-08-03,16:00\n"
-	if _, err := e.cases.ImportMatches(ctx, e.staff, []byte(schedule), false); err != nil {
+	if _, err := e.cases.Schedule.ImportMatches(ctx, e.staff, []byte(schedule), false); err != nil {
 		t.Fatal(err)
 	}
 	doc := func(kind pdf.Kind, caseID, banID int64) string {
@@ -48,8 +48,8 @@ func TestCertificateAndLetter_ScopeAndMatchDays_CPP319II(t *testing.T) {
 
 	// Venues only: Arena Corinthians and Allianz Parque.
 	venues, venuesDef := e.fileRep(t, "R2", "")
-	vb := e.sentence(t, venues, cases.SentenceInput{DefendantID: venuesDef, Precautionary: true, ReviewOn: "2025-09-01",
-		Scope: &cases.ScopeInput{Venues: []string{"Arena Corinthians", "Allianz Parque"}}}).PrecautionaryBan
+	vb := e.sentence(t, venues, decisions.SentenceInput{DefendantID: venuesDef, Precautionary: true, ReviewOn: "2025-09-01",
+		Scope: &decisions.ScopeInput{Venues: []string{"Arena Corinthians", "Allianz Parque"}}}).PrecautionaryBan
 	decision := doc(pdf.KindSentence, venues, vb.ID)
 	has(t, "decision with venues", decision, "aos seguintes locais e jogos, e somente a eles: Arena Corinthians e Allianz Parque")
 	got := cert("468.819.736-59")
@@ -65,9 +65,9 @@ func TestCertificateAndLetter_ScopeAndMatchDays_CPP319II(t *testing.T) {
 	// Corinthians (20/07 and 27/07/2025), at Arena Corinthians.
 	two, home := 2, true
 	matches, matchesDef := e.fileRep(t, "R3", "")
-	mb := e.sentence(t, matches, cases.SentenceInput{DefendantID: matchesDef, Precautionary: true, ReviewOn: "2025-09-01",
-		Scope: &cases.ScopeInput{Venues: []string{"Arena Corinthians"}},
-		Ban:   cases.BanInput{Matches: &two, Club: "Corinthians", HomeOnly: &home}}).PrecautionaryBan
+	mb := e.sentence(t, matches, decisions.SentenceInput{DefendantID: matchesDef, Precautionary: true, ReviewOn: "2025-09-01",
+		Scope: &decisions.ScopeInput{Venues: []string{"Arena Corinthians"}},
+		Ban:   decisions.BanInput{Matches: &two, Club: "Corinthians", HomeOnly: &home}}).PrecautionaryBan
 	decision = doc(pdf.KindSentence, matches, mb.ID)
 	has(t, "decision counted in matches", decision, "somente a eles: Arena Corinthians",
 		"pelos próximos 2 jogos de Corinthians como mandante (20/07/2025 e 27/07/2025), somente nos dias de jogo")
@@ -85,8 +85,8 @@ func TestCertificateAndLetter_ScopeAndMatchDays_CPP319II(t *testing.T) {
 	// Counted in matches, with no venues: anywhere, on those days only.
 	one := 1
 	anyV, anyDef := e.fileRep(t, "R4", "")
-	ab := e.sentence(t, anyV, cases.SentenceInput{DefendantID: anyDef, Precautionary: true, ReviewOn: "2025-09-01",
-		Ban: cases.BanInput{Matches: &one, Club: "Corinthians", HomeOnly: &home}}).PrecautionaryBan
+	ab := e.sentence(t, anyV, decisions.SentenceInput{DefendantID: anyDef, Precautionary: true, ReviewOn: "2025-09-01",
+		Ban: decisions.BanInput{Matches: &one, Club: "Corinthians", HomeOnly: &home}}).PrecautionaryBan
 	got = cert("951.817.560-85")
 	has(t, "certificate of a ban counted in matches anywhere", got,
 		"às proximidades dos estádios e a "+anywhere+" somente em 20/07/2025")

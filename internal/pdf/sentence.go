@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
@@ -19,13 +21,13 @@ import (
 	"gorm.io/gorm"
 )
 
-// SentenceData is one defendant's decision (cases.SentenceRecord) as the
+// SentenceData is one defendant's decision (decisions.SentenceRecord) as the
 // sentence document and the minuta's preview show it: the outcome, the
 // offence, the prison term and the fine, why there is no conversion, the
 // ground of an acquittal, the judge's own text and the dosimetry.
 type SentenceData struct {
 	ID      int64
-	Outcome string // cases.OutcomeBan, OutcomePrison, OutcomeAcquittal
+	Outcome string // decisions.OutcomeBan, OutcomePrison, OutcomeAcquittal
 	// OutcomePT names the outcome in Portuguese ("absolvição (CPP, art.
 	// 386, VII)", "condenação à reclusão e multa, sem conversão", ...).
 	OutcomePT  string
@@ -97,13 +99,13 @@ func rule(article, law string) string {
 
 // NewSentenceData prepares a stored decision for the wording; loc is the
 // court's zone (the day of the signature).
-func NewSentenceData(rec cases.SentenceRecord, loc *time.Location) *SentenceData {
+func NewSentenceData(rec decisions.SentenceRecord, loc *time.Location) *SentenceData {
 	s := &SentenceData{ID: rec.ID, Outcome: rec.Outcome, Law: Esc(rec.Law), Article: Esc(rec.Article),
-		Acquittal: rec.Outcome == cases.OutcomeAcquittal, Prison: rec.Outcome == cases.OutcomePrison,
+		Acquittal: rec.Outcome == decisions.OutcomeAcquittal, Prison: rec.Outcome == decisions.OutcomePrison,
 		NoConversionReason: Esc(rec.NoConversionReason), Report: paragraphs(rec.Report), Reasoning: paragraphs(rec.Reasoning),
 		Status: or(sentenceStatusPT, rec.Status)}
-	s.Conviction = s.Prison || rec.Outcome == cases.OutcomeBan
-	s.Cumulative = rec.Outcome == cases.OutcomeBan && rec.Article == sanctions.Art7716
+	s.Conviction = s.Prison || rec.Outcome == decisions.OutcomeBan
+	s.Cumulative = rec.Outcome == decisions.OutcomeBan && rec.Article == sanctions.Art7716
 	s.Rule = rule(s.Article, s.Law)
 	if rec.PrisonMonths != nil {
 		s.PrisonMonths = Months(*rec.PrisonMonths)
@@ -116,9 +118,9 @@ func NewSentenceData(rec cases.SentenceRecord, loc *time.Location) *SentenceData
 	}
 	if s.Acquittal {
 		s.AcquittalItem = Esc(rec.AcquittalGround)
-		s.AcquittalText = Esc(cases.AcquittalGrounds[rec.AcquittalGround])
+		s.AcquittalText = Esc(decisions.AcquittalGrounds[rec.AcquittalGround])
 	}
-	var dz cases.Dosimetry
+	var dz decisions.Dosimetry
 	if len(rec.Dosimetry) > 0 && string(rec.Dosimetry) != "null" && json.Unmarshal(rec.Dosimetry, &dz) == nil && dz.FinalMonths > 0 {
 		s.Dosimetry = &DosimetryData{
 			Base: Months(dz.BaseMonths), BaseReasons: Esc(dz.BaseReasons),
@@ -126,7 +128,7 @@ func NewSentenceData(rec cases.SentenceRecord, loc *time.Location) *SentenceData
 			Final: Months(dz.FinalMonths), FinalReasons: Esc(dz.FinalReasons),
 		}
 	}
-	var fl cases.Flags
+	var fl decisions.Flags
 	if len(rec.Flags) > 0 && json.Unmarshal(rec.Flags, &fl) == nil {
 		for _, f := range []struct {
 			on   bool
@@ -152,7 +154,7 @@ func NewSentenceData(rec cases.SentenceRecord, loc *time.Location) *SentenceData
 		}
 	case s.Cumulative:
 		s.OutcomePT = "condenação à reclusão e à proibição de frequência a locais destinados a práticas esportivas, cumulativas (Lei 7.716/1989, art. 20, § 2º-A)"
-	case rec.Outcome == cases.OutcomeBan:
+	case rec.Outcome == decisions.OutcomeBan:
 		s.OutcomePT = "condenação com conversão em impedimento de comparecimento"
 	default:
 		s.OutcomePT = Esc(rec.Outcome)
@@ -184,8 +186,8 @@ func decided(b sanctions.Ban) sanctions.Ban {
 // sentenceOf picks the decision of case v that a document names: the
 // defendant's signed sentence (else its latest), or the one that imposed
 // ban banID (as the ban or as its precautionary ban); nil when none.
-func sentenceOf(v *cases.View, defendantID, banID int64) *cases.SentenceRecord {
-	var out *cases.SentenceRecord
+func sentenceOf(v *casefile.View, defendantID, banID int64) *decisions.SentenceRecord {
+	var out *decisions.SentenceRecord
 	for i := range v.Sentences {
 		r := &v.Sentences[i]
 		switch {
@@ -202,7 +204,7 @@ func sentenceOf(v *cases.View, defendantID, banID int64) *cases.SentenceRecord {
 }
 
 // caseBan is the ban id of case v as stored, or nil.
-func caseBan(v *cases.View, id int64) *sanctions.Ban {
+func caseBan(v *casefile.View, id int64) *sanctions.Ban {
 	for i := range v.Bans {
 		if v.Bans[i].ID == id {
 			return &v.Bans[i].Ban
@@ -215,7 +217,7 @@ func caseBan(v *cases.View, id int64) *sanctions.Ban {
 // defendant, the outcome, the ban as decided and the precautionary ban
 // ordered with it, dated on the day of the signature (today for a
 // minuta).
-func (s *Service) decisionData(ctx context.Context, v *cases.View, court CourtData, rec *cases.SentenceRecord, draft bool) (*CaseData, error) {
+func (s *Service) decisionData(ctx context.Context, v *casefile.View, court CourtData, rec *decisions.SentenceRecord, draft bool) (*CaseData, error) {
 	now := s.Clock.Now()
 	if rec.SignedAt != nil {
 		now = *rec.SignedAt
@@ -290,7 +292,7 @@ func (s *Service) SentenceDocument(ctx context.Context, actor cases.Actor, caseI
 	}
 	var out *Document
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		v, err := s.Cases.Get(ctx, actor, caseID)
+		v, err := s.Cases.Casefile.Get(ctx, actor, caseID)
 		if err != nil {
 			return err
 		}
@@ -319,8 +321,8 @@ func (s *Service) IssueSentence(ctx context.Context, actor cases.Actor, caseID, 
 // storedSentence returns the document stored with decision rec, issuing
 // and storing it the first time (the sentence's row is locked meanwhile,
 // so that two first downloads at once give one document).
-func (s *Service) storedSentence(ctx context.Context, actor cases.Actor, v *cases.View, rec *cases.SentenceRecord) (*Document, error) {
-	docID, err := s.Cases.LockSentenceDocument(ctx, rec.ID)
+func (s *Service) storedSentence(ctx context.Context, actor cases.Actor, v *casefile.View, rec *decisions.SentenceRecord) (*Document, error) {
+	docID, err := s.Cases.Decisions.LockSentenceDocument(ctx, rec.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +346,7 @@ func (s *Service) storedSentence(ctx context.Context, actor cases.Actor, v *case
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Cases.SetSentenceDocument(ctx, rec.ID, d.ID); err != nil {
+	if err := s.Cases.Decisions.SetSentenceDocument(ctx, rec.ID, d.ID); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -353,7 +355,7 @@ func (s *Service) storedSentence(ctx context.Context, actor cases.Actor, v *case
 // banDecision is the decision document of ban banID of case v when no
 // recorded sentence imposed it, dated on the day the ban was decided; the
 // same wording gives back the document already issued.
-func (s *Service) banDecision(ctx context.Context, actor cases.Actor, v *cases.View, banID int64) (*Document, error) {
+func (s *Service) banDecision(ctx context.Context, actor cases.Actor, v *casefile.View, banID int64) (*Document, error) {
 	var ban *cases.BanView
 	for i := range v.Bans {
 		if v.Bans[i].ID == banID {
@@ -402,7 +404,7 @@ func (s *Service) banDecision(ctx context.Context, actor cases.Actor, v *cases.V
 var errPreview = errors.New("pdf: preview rolled back")
 
 // DraftPreview lays out the saved minuta of defendantID in case caseID
-// (cases.Service.Draft) as the sentence document it would be if signed
+// (decisions.Service.Draft) as the sentence document it would be if signed
 // now, marked "MINUTA — sem valor de documento", with no verification code
 // and stored nowhere: the signature is run with the minuta's input in a
 // transaction that is rolled back, so the preview checks the range, the
@@ -414,11 +416,11 @@ func (s *Service) DraftPreview(ctx context.Context, actor cases.Actor, caseID, d
 	if defendantID == 0 {
 		return nil, 0, errs.InvalidField("defendant_id", "required", "informe o réu (defendant_id) da minuta.")
 	}
-	draft, err := s.Cases.Draft(ctx, actor, caseID, defendantID)
+	draft, err := s.Cases.Decisions.Draft(ctx, actor, caseID, defendantID)
 	if err != nil {
 		return nil, 0, err
 	}
-	var in cases.SentenceInput
+	var in decisions.SentenceInput
 	if err := json.Unmarshal(draft.Input, &in); err != nil {
 		return nil, 0, err
 	}
@@ -431,11 +433,11 @@ func (s *Service) DraftPreview(ctx context.Context, actor cases.Actor, caseID, d
 	var pdfBytes []byte
 	var pages int
 	err = db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		res, err := s.Cases.Sentence(ctx, actor, caseID, in)
+		res, err := s.Cases.Decisions.Sentence(ctx, actor, caseID, in)
 		if err != nil {
 			return err
 		}
-		v, err := s.Cases.Get(ctx, actor, caseID)
+		v, err := s.Cases.Casefile.Get(ctx, actor, caseID)
 		if err != nil {
 			return err
 		}

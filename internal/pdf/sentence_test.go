@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"
@@ -74,7 +76,7 @@ func TestSentencePDF_Acquittal_CPP386(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	caseID, defID := e.fileR1(t)
-	e.sentence(t, caseID, cases.SentenceInput{DefendantID: defID, Outcome: cases.OutcomeAcquittal, AcquittalGround: "VII"})
+	e.sentence(t, caseID, decisions.SentenceInput{DefendantID: defID, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "VII"})
 	d, err := e.svc.DefendantDocument(ctx, e.staff, pdf.KindSentence, caseID, defID)
 	if err != nil {
 		t.Fatal(err)
@@ -107,8 +109,8 @@ func TestSentencePDF_PrisonNoConversion_Art201Par6(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	caseID, defID := e.fileRep(t, "R4", "")
-	e.sentence(t, caseID, cases.SentenceInput{DefendantID: defID, Outcome: cases.OutcomePrison, PrisonMonths: ptr(20), FineDays: ptr(30),
-		Dosimetry: &cases.Dosimetry{BaseMonths: 14, BaseReasons: "culpabilidade acentuada: liderança do grupo", IntermediateMonths: 14,
+	e.sentence(t, caseID, decisions.SentenceInput{DefendantID: defID, Outcome: decisions.OutcomePrison, PrisonMonths: ptr(20), FineDays: ptr(30),
+		Dosimetry: &decisions.Dosimetry{BaseMonths: 14, BaseReasons: "culpabilidade acentuada: liderança do grupo", IntermediateMonths: 14,
 			IntermediateReasons: "sem agravantes nem atenuantes", FinalMonths: 20, FinalReasons: "§ 6º: aumento de 3/7 pela organização do tumulto"}})
 	d, err := e.svc.DefendantDocument(ctx, e.staff, pdf.KindSentence, caseID, defID)
 	if err != nil {
@@ -135,7 +137,7 @@ func TestSentencePDF_PrisonNoConversion_Art201Par2NotMet(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	caseID, defID := e.fileR1(t)
-	e.sentence(t, caseID, cases.SentenceInput{DefendantID: defID, Outcome: cases.OutcomePrison, Eligible: ptr(false), PrisonMonths: ptr(12), FineDays: ptr(10),
+	e.sentence(t, caseID, decisions.SentenceInput{DefendantID: defID, Outcome: decisions.OutcomePrison, Eligible: ptr(false), PrisonMonths: ptr(12), FineDays: ptr(10),
 		NoConversionReason: "o réu é reincidente"})
 	d, err := e.svc.DefendantDocument(ctx, e.staff, pdf.KindSentence, caseID, defID)
 	if err != nil {
@@ -155,7 +157,7 @@ func TestSentencePDF_RacismAlone_Lei7716Art20Par2A(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	caseID, defID := e.fileRep(t, "R3", "")
-	res := e.sentence(t, caseID, cases.SentenceInput{DefendantID: defID, PrisonMonths: ptr(24)})
+	res := e.sentence(t, caseID, decisions.SentenceInput{DefendantID: defID, PrisonMonths: ptr(24)})
 	d, err := e.svc.CaseDocument(ctx, e.staff, pdf.KindSentence, caseID, res.Ban.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -176,8 +178,8 @@ func TestSentencePDF_Precautionary_CPP319II_ReviewDate(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	caseID, defID := e.fileR1(t)
-	res := e.sentence(t, caseID, cases.SentenceInput{DefendantID: defID, Ban: cases.BanInput{Months: ptr(12)},
-		PrecautionaryUntilFinal: &cases.PrecautionaryInput{ReviewOn: "2025-10-15"}})
+	res := e.sentence(t, caseID, decisions.SentenceInput{DefendantID: defID, Ban: decisions.BanInput{Months: ptr(12)},
+		PrecautionaryUntilFinal: &decisions.PrecautionaryInput{ReviewOn: "2025-10-15"}})
 	d, err := e.svc.DefendantDocument(ctx, e.staff, pdf.KindSentence, caseID, defID)
 	if err != nil {
 		t.Fatal(err)
@@ -202,7 +204,7 @@ func TestSentencePDF_Precautionary_CPP319II_ReviewDate(t *testing.T) {
 	hasNot(t, "notice of the precautionary ban", flat, "aguarda o trânsito em julgado")
 
 	alone, aloneDef := e.fileRep(t, "R2", "")
-	pr := e.sentence(t, alone, cases.SentenceInput{DefendantID: aloneDef, Precautionary: true, ReviewOn: "2025-09-01"})
+	pr := e.sentence(t, alone, decisions.SentenceInput{DefendantID: aloneDef, Precautionary: true, ReviewOn: "2025-09-01"})
 	d, err = e.svc.CaseDocument(ctx, e.staff, pdf.KindSentence, alone, pr.PrecautionaryBan.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -227,18 +229,18 @@ func TestSentencePDF_OutcomePerDefendant_CF5XLVI(t *testing.T) {
 	r := representation(t, "R1")
 	cpf := "529.982.247-25"
 	r.Defendants = append(r.Defendants, cases.DefendantInput{Kind: "person", FullName: "Caio Segundo Réu", CPF: &cpf, BirthDate: "1990-02-02", MotherName: "Maria Segunda"})
-	c, err := e.cases.File(ctx, e.pros, r)
+	c, err := e.cases.Case.File(ctx, e.pros, r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := e.cases.Get(ctx, e.judge, c.ID)
+	v, err := e.cases.Casefile.Get(ctx, e.judge, c.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	first, second := v.Defendants[0].ID, v.Defendants[1].ID
-	e.sentence(t, c.ID, cases.SentenceInput{DefendantID: first, Eligible: ptr(true), Ban: cases.BanInput{Months: ptr(8)}, PrisonMonths: ptr(12),
-		Dosimetry: &cases.Dosimetry{BaseMonths: 12, BaseReasons: "circunstâncias normais", IntermediateMonths: 12, IntermediateReasons: "confissão não reduz abaixo do mínimo (Súmula 231 do STJ)", FinalMonths: 12, FinalReasons: "sem causas de aumento ou diminuição"}})
-	e.sentence(t, c.ID, cases.SentenceInput{DefendantID: second, Outcome: cases.OutcomeAcquittal, AcquittalGround: "V"})
+	e.sentence(t, c.ID, decisions.SentenceInput{DefendantID: first, Eligible: ptr(true), Ban: decisions.BanInput{Months: ptr(8)}, PrisonMonths: ptr(12),
+		Dosimetry: &decisions.Dosimetry{BaseMonths: 12, BaseReasons: "circunstâncias normais", IntermediateMonths: 12, IntermediateReasons: "confissão não reduz abaixo do mínimo (Súmula 231 do STJ)", FinalMonths: 12, FinalReasons: "sem causas de aumento ou diminuição"}})
+	e.sentence(t, c.ID, decisions.SentenceInput{DefendantID: second, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "V"})
 	d1, err := e.svc.DefendantDocument(ctx, e.staff, pdf.KindSentence, c.ID, first)
 	if err != nil {
 		t.Fatal(err)
@@ -323,8 +325,8 @@ func TestDraftPreview_MinutaSemValorDeDocumento(t *testing.T) {
 	if _, _, err := e.svc.DraftPreview(ctx, e.judge, caseID, defID); errs.KindOf(err) != errs.NotFound {
 		t.Errorf("preview with no minuta: %v, want not found", err)
 	}
-	res := e.sentence(t, caseID, cases.SentenceInput{DefendantID: defID, Draft: true, Ban: cases.BanInput{Months: ptr(9)}, PrisonMonths: ptr(14),
-		Dosimetry: &cases.Dosimetry{BaseMonths: 14, BaseReasons: "maus antecedentes não comprovados; culpabilidade elevada", IntermediateMonths: 14, FinalMonths: 14}})
+	res := e.sentence(t, caseID, decisions.SentenceInput{DefendantID: defID, Draft: true, Ban: decisions.BanInput{Months: ptr(9)}, PrisonMonths: ptr(14),
+		Dosimetry: &decisions.Dosimetry{BaseMonths: 14, BaseReasons: "maus antecedentes não comprovados; culpabilidade elevada", IntermediateMonths: 14, FinalMonths: 14}})
 	if res.Sentence.Status != "draft" {
 		t.Fatalf("minuta saved as %q", res.Sentence.Status)
 	}
@@ -378,7 +380,7 @@ func TestDraftPreview_MinutaSemValorDeDocumento(t *testing.T) {
 		t.Errorf("preview from another court: %v, want not found", err)
 	}
 
-	if _, err := e.cases.SignDraft(ctx, e.judge, caseID, defID); err != nil {
+	if _, err := e.cases.Decisions.SignDraft(ctx, e.judge, caseID, defID); err != nil {
 		t.Fatal(err)
 	}
 	d, err := e.svc.IssueSentence(ctx, e.judge, caseID, defID)
@@ -403,11 +405,11 @@ func TestNoticePDF_DeadlineFirstAndLastDay_Lei_9099_art_82_Sumula_310_STF(t *tes
 	e := newEnv(t)
 	ctx := context.Background()
 	caseID, defID := e.fileR1(t)
-	e.sentence(t, caseID, cases.SentenceInput{DefendantID: defID, Outcome: cases.OutcomeAcquittal, AcquittalGround: "VII"})
-	if _, err := e.cases.Notify(ctx, e.staff, caseID, cases.NotificationInput{DefendantID: defID, NotifiedOn: "2025-07-15"}); err != nil {
+	e.sentence(t, caseID, decisions.SentenceInput{DefendantID: defID, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "VII"})
+	if _, err := e.cases.Calendar.Notify(ctx, e.staff, caseID, calendar.NotificationInput{DefendantID: defID, NotifiedOn: "2025-07-15"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.cases.Notify(ctx, e.staff, caseID, cases.NotificationInput{Party: cases.PartyProsecution, NotifiedOn: "2025-07-15", WaivedAppeal: true}); err != nil {
+	if _, err := e.cases.Calendar.Notify(ctx, e.staff, caseID, calendar.NotificationInput{Party: calendar.PartyProsecution, NotifiedOn: "2025-07-15", WaivedAppeal: true}); err != nil {
 		t.Fatal(err)
 	}
 	n, err := e.svc.DefendantDocument(ctx, e.staff, pdf.KindNotice, caseID, defID)
@@ -429,12 +431,12 @@ func TestSentencePDF_PrecautionaryScopeAndMatches_CPP319II(t *testing.T) {
 	schedule := "competition,round,home,away,venue,date,kickoff_local\n" +
 		"Campeonato Paulista,1,Corinthians,Santos,Arena Corinthians,2025-07-20,16:00\n" +
 		"Campeonato Paulista,2,Corinthians,Guarani,Arena Corinthians,2025-07-27,16:00\n"
-	if _, err := e.cases.ImportMatches(ctx, e.staff, []byte(schedule), false); err != nil {
+	if _, err := e.cases.Schedule.ImportMatches(ctx, e.staff, []byte(schedule), false); err != nil {
 		t.Fatal(err)
 	}
 	caseID, defID := e.fileRep(t, "R2", "")
-	pr := e.sentence(t, caseID, cases.SentenceInput{DefendantID: defID, Precautionary: true, ReviewOn: "2025-09-01",
-		Scope: &cases.ScopeInput{Venues: []string{"Arena Corinthians", "Allianz Parque"}}})
+	pr := e.sentence(t, caseID, decisions.SentenceInput{DefendantID: defID, Precautionary: true, ReviewOn: "2025-09-01",
+		Scope: &decisions.ScopeInput{Venues: []string{"Arena Corinthians", "Allianz Parque"}}})
 	d, err := e.svc.CaseDocument(ctx, e.staff, pdf.KindSentence, caseID, pr.PrecautionaryBan.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -452,8 +454,8 @@ func TestSentencePDF_PrecautionaryScopeAndMatches_CPP319II(t *testing.T) {
 
 	other, otherDef := e.fileRep(t, "R1", "")
 	two, home := 2, true
-	pm := e.sentence(t, other, cases.SentenceInput{DefendantID: otherDef, Precautionary: true, ReviewOn: "2025-09-01",
-		Ban: cases.BanInput{Matches: &two, Club: "Corinthians", HomeOnly: &home}})
+	pm := e.sentence(t, other, decisions.SentenceInput{DefendantID: otherDef, Precautionary: true, ReviewOn: "2025-09-01",
+		Ban: decisions.BanInput{Matches: &two, Club: "Corinthians", HomeOnly: &home}})
 	d, err = e.svc.CaseDocument(ctx, e.staff, pdf.KindSentence, other, pm.PrecautionaryBan.ID)
 	if err != nil {
 		t.Fatal(err)

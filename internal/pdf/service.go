@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
@@ -21,7 +23,7 @@ import (
 // stores it. Safe for concurrent use.
 type Service struct {
 	DB      *gorm.DB
-	Cases   *cases.Service
+	Cases   *app.Cases
 	Lists   *registry.Lists
 	Wording Wording
 	// BaseURL is the court's public address (JUIZADO_PUBLIC_URL); the QR
@@ -49,7 +51,7 @@ func (s *Service) VerifyURL(code string) string {
 // CourtData reads a court's name (cases.Service.CourtName): errs.NotFound
 // for a court that does not exist.
 func (s *Service) CourtData(ctx context.Context, code string) (CourtData, error) {
-	name, err := s.Cases.CourtName(ctx, code)
+	name, err := s.Cases.Case.CourtName(ctx, code)
 	if err != nil {
 		return CourtData{}, err
 	}
@@ -126,7 +128,7 @@ func (s *Service) DefendantDocument(ctx context.Context, actor cases.Actor, kind
 }
 
 func (s *Service) caseDocument(ctx context.Context, actor cases.Actor, kind Kind, caseID, defendantID, banID int64) (*Document, error) {
-	v, err := s.Cases.Get(ctx, actor, caseID)
+	v, err := s.Cases.Casefile.Get(ctx, actor, caseID)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +178,7 @@ func (s *Service) caseDocument(ctx context.Context, actor cases.Actor, kind Kind
 		}
 	}
 	if kind == KindNotice && data.Ban.Reporting != nil && !data.Ban.AwaitingFinal {
-		wv, err := s.Cases.ReportingWindows(ctx, actor, banID)
+		wv, err := s.Cases.Schedule.ReportingWindows(ctx, actor, banID)
 		if err != nil {
 			return nil, err
 		}
@@ -189,7 +191,7 @@ func (s *Service) caseDocument(ctx context.Context, actor cases.Actor, kind Kind
 // exclusions adds to the sentence of group ban ban the members the judge
 // excluded (name and CPF from the group's register) and the reason, as the
 // docket records them.
-func (s *Service) exclusions(ctx context.Context, v *cases.View, ban *cases.BanView, data *CaseData) error {
+func (s *Service) exclusions(ctx context.Context, v *casefile.View, ban *cases.BanView, data *CaseData) error {
 	ids, reason := Exclusions(v.Movements, ban.Article, ban.Law)
 	if len(ids) == 0 {
 		return nil
@@ -230,7 +232,7 @@ func (s *Service) Certificate(ctx context.Context, actor cases.Actor, cpfText st
 	}
 	now := s.Clock.Now()
 	today := civil.Today(now, s.Loc)
-	st, err := s.Cases.BanStatusOf(ctx, actor, cpf.String(), today)
+	st, err := s.Cases.Execution.BanStatusOf(ctx, actor, cpf.String(), today)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +261,7 @@ func (s *Service) Poster(ctx context.Context, f registry.PublicFilter) (*Documen
 	}
 	if code == "" {
 		var err error
-		if code, err = s.Cases.FirstCourt(ctx); err != nil {
+		if code, err = s.Cases.Case.FirstCourt(ctx); err != nil {
 			return nil, err
 		}
 	}

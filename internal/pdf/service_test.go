@@ -17,6 +17,10 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/errs"
@@ -41,7 +45,7 @@ var issueTime = time.Date(2025, 7, 15, 14, 5, 0, 0, saoPaulo)
 type env struct {
 	g     *gorm.DB
 	svc   *pdf.Service
-	cases *cases.Service
+	cases *app.Cases
 	staff cases.Actor
 	judge cases.Actor
 	pros  cases.Actor
@@ -99,7 +103,7 @@ func representation(t *testing.T, ref string) cases.Representation {
 func (e *env) sentenced(t *testing.T) (int64, int64) {
 	t.Helper()
 	caseID, defID := e.fileR1(t)
-	res := e.sentence(t, caseID, cases.SentenceInput{DefendantID: defID, Ban: cases.BanInput{FirstDay: "2025-08-01", Months: ptr(6)}})
+	res := e.sentence(t, caseID, decisions.SentenceInput{DefendantID: defID, Ban: decisions.BanInput{FirstDay: "2025-08-01", Months: ptr(6)}})
 	return caseID, res.Ban.ID
 }
 
@@ -120,11 +124,11 @@ func (e *env) fileRep(t *testing.T, ref, name string) (int64, int64) {
 	if name != "" {
 		r.Defendants[0].FullName = name
 	}
-	c, err := e.cases.File(ctx, e.pros, r)
+	c, err := e.cases.Case.File(ctx, e.pros, r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := e.cases.Get(ctx, e.judge, c.ID)
+	v, err := e.cases.Casefile.Get(ctx, e.judge, c.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,16 +137,16 @@ func (e *env) fileRep(t *testing.T, ref, name string) (int64, int64) {
 
 // sentence signs in for case caseID with the judge's text and, when in
 // has a ban, the reporting duty of the fixtures.
-func (e *env) sentence(t *testing.T, caseID int64, in cases.SentenceInput) *cases.SentenceResult {
+func (e *env) sentence(t *testing.T, caseID int64, in decisions.SentenceInput) *decisions.SentenceResult {
 	t.Helper()
 	if in.Text == nil {
-		in.Text = &cases.SentenceText{Report: "O réu foi citado e apresentou defesa.\nEm audiência, foram ouvidas duas testemunhas.",
+		in.Text = &decisions.SentenceText{Report: "O réu foi citado e apresentou defesa.\nEm audiência, foram ouvidas duas testemunhas.",
 			Reasoning: "A autoria e a materialidade estão provadas pelo boletim de ocorrência e pelas imagens do circuito interno."}
 	}
-	if in.ReportingDuty == nil && (in.Outcome == "" || in.Outcome == cases.OutcomeBan) && !in.Precautionary {
+	if in.ReportingDuty == nil && (in.Outcome == "" || in.Outcome == decisions.OutcomeBan) && !in.Precautionary {
 		in.ReportingDuty = &cases.ReportingDuty{Place: "24º Distrito Policial – Ponte Rasa", Club: "Corinthians"}
 	}
-	res, err := e.cases.Sentence(context.Background(), e.judge, caseID, in)
+	res, err := e.cases.Decisions.Sentence(context.Background(), e.judge, caseID, in)
 	if err != nil {
 		t.Fatalf("sentence: %v", err)
 	}
@@ -157,21 +161,21 @@ func (e *env) final(t *testing.T, caseID int64) {
 	t.Helper()
 	ctx := context.Background()
 	day := civilToday(e).String()
-	v, err := e.cases.Get(ctx, e.staff, caseID)
+	v, err := e.cases.Casefile.Get(ctx, e.staff, caseID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ns := []cases.NotificationInput{{Party: cases.PartyProsecution}}
+	ns := []calendar.NotificationInput{{Party: calendar.PartyProsecution}}
 	for _, d := range v.Defendants {
-		ns = append(ns, cases.NotificationInput{Party: cases.PartyDefendant, DefendantID: d.ID}, cases.NotificationInput{Party: cases.PartyDefence, DefendantID: d.ID})
+		ns = append(ns, calendar.NotificationInput{Party: calendar.PartyDefendant, DefendantID: d.ID}, calendar.NotificationInput{Party: calendar.PartyDefence, DefendantID: d.ID})
 	}
 	for _, n := range ns {
 		n.NotifiedOn, n.WaivedAppeal = day, true
-		if _, err := e.cases.Notify(ctx, e.staff, caseID, n); err != nil {
+		if _, err := e.cases.Calendar.Notify(ctx, e.staff, caseID, n); err != nil {
 			t.Fatalf("notify %+v: %v", n, err)
 		}
 	}
-	if _, err := e.cases.Transition(ctx, e.staff, caseID, cases.TransitionInput{To: cases.StatusFinal}); err != nil {
+	if _, err := e.cases.Casefile.Transition(ctx, e.staff, caseID, casefile.TransitionInput{To: cases.StatusFinal}); err != nil {
 		t.Fatalf("final judgment: %v", err)
 	}
 }
@@ -190,7 +194,7 @@ func (e *env) finalFrom(t *testing.T, first string) (int64, int64) {
 	clk.Set(day.Add(12 * time.Hour))
 	defer clk.Set(back)
 	caseID, defID := e.fileR1(t)
-	res := e.sentence(t, caseID, cases.SentenceInput{DefendantID: defID, Ban: cases.BanInput{Months: ptr(6)}})
+	res := e.sentence(t, caseID, decisions.SentenceInput{DefendantID: defID, Ban: decisions.BanInput{Months: ptr(6)}})
 	e.final(t, caseID)
 	return caseID, res.Ban.ID
 }
@@ -520,7 +524,7 @@ func TestNoticeWithReportingWindows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.cases.ImportMatches(ctx, e.staff, csv, false); err != nil {
+	if _, err := e.cases.Schedule.ImportMatches(ctx, e.staff, csv, false); err != nil {
 		t.Fatal(err)
 	}
 	d, err := e.svc.CaseDocument(ctx, e.staff, pdf.KindNotice, caseID, banID)

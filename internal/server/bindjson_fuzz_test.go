@@ -10,6 +10,10 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/cases/execution"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/registry"
 )
@@ -31,25 +35,25 @@ func bindTypeOf[T any](name string) bindType {
 // types that read themselves).
 var bindTypes = []bindType{
 	bindTypeOf[cases.Representation]("cases.Representation"),
-	bindTypeOf[cases.SentenceInput]("cases.SentenceInput"),
-	bindTypeOf[cases.BreachInput]("cases.BreachInput"),
-	bindTypeOf[cases.BreachDecisionInput]("cases.BreachDecisionInput"),
-	bindTypeOf[cases.LiftInput]("cases.LiftInput"),
-	bindTypeOf[cases.ExtendInput]("cases.ExtendInput"),
-	bindTypeOf[cases.RenewInput]("cases.RenewInput"),
-	bindTypeOf[cases.CorrectInput]("cases.CorrectInput"),
-	bindTypeOf[cases.CreditInput]("cases.CreditInput"),
-	bindTypeOf[cases.HolidayInput]("cases.HolidayInput"),
-	bindTypeOf[cases.TransitionInput]("cases.TransitionInput"),
+	bindTypeOf[decisions.SentenceInput]("decisions.SentenceInput"),
+	bindTypeOf[execution.BreachInput]("execution.BreachInput"),
+	bindTypeOf[execution.BreachDecisionInput]("execution.BreachDecisionInput"),
+	bindTypeOf[execution.LiftInput]("execution.LiftInput"),
+	bindTypeOf[execution.ExtendInput]("execution.ExtendInput"),
+	bindTypeOf[execution.RenewInput]("execution.RenewInput"),
+	bindTypeOf[execution.CorrectInput]("execution.CorrectInput"),
+	bindTypeOf[execution.CreditInput]("execution.CreditInput"),
+	bindTypeOf[calendar.HolidayInput]("calendar.HolidayInput"),
+	bindTypeOf[casefile.TransitionInput]("casefile.TransitionInput"),
 	bindTypeOf[cases.MovementInput]("cases.MovementInput"),
-	bindTypeOf[cases.PleaInput]("cases.PleaInput"),
-	bindTypeOf[cases.HomologateInput]("cases.HomologateInput"),
-	bindTypeOf[cases.AppealResultInput]("cases.AppealResultInput"),
-	bindTypeOf[cases.SuspensionInput]("cases.SuspensionInput"),
-	bindTypeOf[cases.SettlementInput]("cases.SettlementInput"),
-	bindTypeOf[cases.LinkGroupInput]("cases.LinkGroupInput"),
-	bindTypeOf[cases.NotificationInput]("cases.NotificationInput"),
-	bindTypeOf[cases.IdentificationInput]("cases.IdentificationInput"),
+	bindTypeOf[decisions.PleaInput]("decisions.PleaInput"),
+	bindTypeOf[decisions.HomologateInput]("decisions.HomologateInput"),
+	bindTypeOf[decisions.AppealResultInput]("decisions.AppealResultInput"),
+	bindTypeOf[decisions.SuspensionInput]("decisions.SuspensionInput"),
+	bindTypeOf[decisions.SettlementInput]("decisions.SettlementInput"),
+	bindTypeOf[casefile.LinkGroupInput]("casefile.LinkGroupInput"),
+	bindTypeOf[calendar.NotificationInput]("calendar.NotificationInput"),
+	bindTypeOf[execution.IdentificationInput]("execution.IdentificationInput"),
 	bindTypeOf[cases.HearingInput]("cases.HearingInput"),
 	bindTypeOf[registry.CheckBatch]("registry.CheckBatch"),
 	bindTypeOf[registry.MemberInput]("registry.MemberInput"),

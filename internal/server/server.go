@@ -24,6 +24,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/casbin/casbin/v2"
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/clock"
@@ -74,7 +75,7 @@ type Server struct {
 	// Deps are the dependencies the server was built with.
 	Deps Deps
 	// Cases is the case service the API and the pages call.
-	Cases *cases.Service
+	Cases *app.Cases
 	// Lists is the public list and blocklist service.
 	Lists   *registry.Lists
 	pages   map[string]*template.Template
@@ -101,11 +102,15 @@ func New(d Deps) (*Server, error) {
 		d.Keys = registry.EphemeralKeyRing()
 	}
 	lists := &registry.Lists{DB: d.DB, Clock: d.Clock, Loc: d.Loc, FormatNumber: cases.FormatNumber, CursorKey: d.Keys.CursorKey}
+	cs, err := app.NewCases(d.DB, d.Clock, d.Loc, lists)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{
 		Echo:    echo.New(),
 		Deps:    d,
 		Lists:   lists,
-		Cases:   &cases.Service{DB: d.DB, Clock: d.Clock, Loc: d.Loc, Blocklist: lists},
+		Cases:   cs,
 		decider: &policy.Decider{E: d.Enforcer},
 	}
 	pages, err := ParsePages(d.Templates, d.Loc)

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/registry"
@@ -117,7 +119,7 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 		"audiencia":  func(k string) string { return OrSelf(cases.HearingKindPT[k], k) },
 		"estadoBan":  func(s string) string { return OrSelf(sanctions.StatePT[s], s) },
 		"resultado":  func(s string) string { return OrSelf(outcomeLabels[s], s) },
-		"parte":      func(s string) string { return OrSelf(cases.PartyPT[s], s) },
+		"parte":      func(s string) string { return OrSelf(calendar.PartyPT[s], s) },
 		"rito":       func(s string) string { return OrSelf(riteLabels[s], s) },
 		"rotuloFlag": func(s string) string { return OrSelf(FlagLabels[s], s) },
 		"list":       func(xs ...string) []string { return xs },
@@ -141,7 +143,7 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 			return OrSelf(map[string]string{"signed": "assinada", "draft": "minuta", "reformed": "reformada em recurso", "annulled": "anulada em recurso"}[s], s)
 		},
 		"fundamentoAbsolvicao": func(item string) string {
-			if t := cases.AcquittalGrounds[item]; t != "" {
+			if t := decisions.AcquittalGrounds[item]; t != "" {
 				return "CPP, art. 386, " + item + ": " + t
 			}
 			return item
@@ -235,9 +237,9 @@ func PlaceLabel(p *string) string {
 }
 
 // outcomeLabels name the outcomes of a sentence (DOMAIN.md §2 "Outcomes").
-var outcomeLabels = map[string]string{cases.OutcomeBan: "condenação com conversão em impedimento",
-	cases.OutcomePrison: "condenação à reclusão e multa, sem conversão", cases.OutcomeAcquittal: "absolvição",
-	cases.OutcomePrecautionary: "medida cautelar (CPP, art. 319, II)"}
+var outcomeLabels = map[string]string{decisions.OutcomeBan: "condenação com conversão em impedimento",
+	decisions.OutcomePrison: "condenação à reclusão e multa, sem conversão", decisions.OutcomeAcquittal: "absolvição",
+	decisions.OutcomePrecautionary: "medida cautelar (CPP, art. 319, II)"}
 
 // riteLabels name the rite of a case (Lei 9.099/1995, art. 61).
 var riteLabels = map[string]string{sanctions.RiteJECRIM: "rito sumaríssimo (JECRIM)", sanctions.RiteOrdinary: "rito ordinário (pena máxima acima de 2 anos)",

@@ -16,6 +16,7 @@ import (
 	_ "time/tzdata" // the court's zone on machines without zoneinfo
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/pgtest"
@@ -41,14 +42,14 @@ var SaoPaulo = func() *time.Location {
 var T0 = time.Date(2025, 6, 10, 12, 0, 0, 0, SaoPaulo)
 
 // Domain is a fresh migrated database with court Court and the domain
-// services on one fixed clock: cases.Service, whose writes refresh the
+// services on one fixed clock: the case services (app.Cases), whose writes refresh the
 // blocklist through Lists (registry.Lists, case numbers formatted by
 // cases.FormatNumber).
 type Domain struct {
 	DB    *gorm.DB
 	Clock *clock.Fixed
 	Loc   *time.Location
-	Cases *cases.Service
+	Cases *app.Cases
 	Lists *registry.Lists
 }
 
@@ -63,8 +64,11 @@ func NewDomain(tb testing.TB, now time.Time, courtName string) *Domain {
 	}
 	clk := clock.NewFixed(now)
 	lists := &registry.Lists{DB: g, Clock: clk, Loc: SaoPaulo, FormatNumber: cases.FormatNumber}
-	return &Domain{DB: g, Clock: clk, Loc: SaoPaulo, Lists: lists,
-		Cases: &cases.Service{DB: g, Clock: clk, Loc: SaoPaulo, Blocklist: lists}}
+	cs, err := app.NewCases(g, clk, SaoPaulo, lists)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &Domain{DB: g, Clock: clk, Loc: SaoPaulo, Lists: lists, Cases: cs}
 }
 
 // User creates (or finds) the user name with role in court Court and

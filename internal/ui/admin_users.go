@@ -150,7 +150,7 @@ func (s *UI) createUserPage(c echo.Context) error {
 	}
 	msg := "Usuário " + u.Name + " criado (" + server.RoleLabel(u.Role) + ")."
 	if u.Role == "judge" {
-		if n, err := s.Cases.DistributePending(ctx, u.Court()); err == nil && n > 0 {
+		if n, err := s.Cases.Case.DistributePending(ctx, u.Court()); err == nil && n > 0 {
 			msg += fmt.Sprintf(" %d processo(s) pendente(s) distribuído(s).", n)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/execution"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/ui/form"
 	"github.com/labstack/echo/v4"
@@ -15,7 +16,7 @@ import (
 // it (/renovacao); correcting a material error in a final ban's last day
 // (/correcao) and deciding the credit for time under precautionary bans
 // (/detracao). A final ban is never extended (CF art. 5º, XXXVI). They call
-// the same cases.Service methods as POST /api/v1/bans/:id/lift, /renew,
+// the same execution.Service methods as POST /api/v1/bans/:id/lift, /renew,
 // /correct and /credit, inside a transaction carrying the judge (the audit
 // trail names who decided).
 //
@@ -26,7 +27,7 @@ import (
 // liftPage: POST /processos/:id/revogacao (the judge of the case; form:
 // ban_id, rev[ID].lifted_on as dd/mm/aaaa, rev[ID].reason): lifts a
 // precautionary ban (CPP art. 319, II; art. 282, § 5º) through
-// cases.Service.Lift, which refreshes the blocklist in the same
+// execution.Service.Lift, which refreshes the blocklist in the same
 // transaction.
 func (s *UI) liftPage(c echo.Context) error {
 	id, ban, prefix, in, ok, resp := banForm(s, c, "rev", form.Lift)
@@ -34,7 +35,7 @@ func (s *UI) liftPage(c echo.Context) error {
 		return resp
 	}
 	out, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.BanView, error) {
-		return s.Cases.Lift(ctx, server.Actor(c), ban.ID, in)
+		return s.Cases.Execution.Lift(ctx, server.Actor(c), ban.ID, in)
 	})
 	if !ok {
 		return resp
@@ -46,7 +47,7 @@ func (s *UI) liftPage(c echo.Context) error {
 // renewPage: POST /processos/:id/renovacao (the judge of the case; form:
 // ban_id, ren[ID].review_on as dd/mm/aaaa, ren[ID].reason): renews a
 // precautionary ban with a new review date (CPP art. 319, II; art. 282;
-// Res. CNJ 417/2021, art. 19) through cases.Service.Renew. Only a
+// Res. CNJ 417/2021, art. 19) through execution.Service.Renew. Only a
 // precautionary ban is renewed: a final ban is never extended (CF art. 5º,
 // XXXVI), and the page offers it no such form.
 func (s *UI) renewPage(c echo.Context) error {
@@ -54,8 +55,8 @@ func (s *UI) renewPage(c echo.Context) error {
 	if !ok {
 		return resp
 	}
-	r, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.RenewResult, error) {
-		return s.Cases.Renew(ctx, server.Actor(c), ban.ID, in)
+	r, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*execution.RenewResult, error) {
+		return s.Cases.Execution.Renew(ctx, server.Actor(c), ban.ID, in)
 	})
 	if !ok {
 		return resp
@@ -66,7 +67,7 @@ func (s *UI) renewPage(c echo.Context) error {
 
 // correctPage: POST /processos/:id/correcao (the judge of the case; form:
 // ban_id, cor[ID].last_day as dd/mm/aaaa, cor[ID].reason): corrects a
-// material error in a final ban's last day through cases.Service.Correct
+// material error in a final ban's last day through execution.Service.Correct
 // (DOMAIN.md §3: its own movement, with its reason; not an extension: the
 // term stays within the range recorded on the ban).
 func (s *UI) correctPage(c echo.Context) error {
@@ -75,7 +76,7 @@ func (s *UI) correctPage(c echo.Context) error {
 		return resp
 	}
 	b, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.BanView, error) {
-		return s.Cases.Correct(ctx, server.Actor(c), ban.ID, in)
+		return s.Cases.Execution.Correct(ctx, server.Actor(c), ban.ID, in)
 	})
 	if !ok {
 		return resp
@@ -87,14 +88,14 @@ func (s *UI) correctPage(c echo.Context) error {
 // ban_id, det[ID].days, det[ID].reason): the judge's decision on the time
 // the defendant spent under precautionary bans (detração, CP art. 42; a
 // decision, never automatic; 0 days records a refusal) through
-// cases.Service.Credit.
+// execution.Service.Credit.
 func (s *UI) creditPage(c echo.Context) error {
 	id, ban, prefix, in, ok, resp := banForm(s, c, "det", form.Credit)
 	if !ok {
 		return resp
 	}
 	b, ok, resp := pageWrite(s, c, prefix, func(ctx context.Context) (*cases.BanView, error) {
-		return s.Cases.Credit(ctx, server.Actor(c), ban.ID, in)
+		return s.Cases.Execution.Credit(ctx, server.Actor(c), ban.ID, in)
 	})
 	if !ok {
 		return resp

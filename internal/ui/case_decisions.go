@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/cases/execution"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/ui/form"
 	"github.com/juizado/juizado/registry"
@@ -16,14 +19,14 @@ import (
 // /processos/:id/homologacao) and suspending the proceedings (POST
 // /processos/:id/suspensao); for the clerk, the defendant's notification of
 // the sentence (POST /processos/:id/intimacoes), the appeal's result, the
-// link of a group defendant and a person's identification. They call the same cases.Service methods as the
+// link of a group defendant and a person's identification. They call the same case services (app.Cases) as the
 // JSON API, inside a transaction carrying the user (the audit trail names
 // who acted). A form is shown only when the case's flow allows its step
 // (cases.Next, the data of cases.CriminalFlow) and the user may take it.
 
 // homologatePage: POST /processos/:id/homologacao (the judge of the case;
 // form: hom.defendant_id, hom.first_day as dd/mm/aaaa, optional):
-// homologates an accepted plea agreement through cases.Service.Homologate,
+// homologates an accepted plea agreement through decisions.Service.Homologate,
 // which creates the ban with source plea_agreement (Lei 9.099/1995, art.
 // 76, § 4º; Lei 14.597/2023, art. 201, § 5º) and refreshes the blocklist.
 func (s *UI) homologatePage(c echo.Context) error {
@@ -31,8 +34,8 @@ func (s *UI) homologatePage(c echo.Context) error {
 	if !ok {
 		return resp
 	}
-	r, ok, resp := pageWrite(s, c, "hom.", func(ctx context.Context) (*cases.SentenceResult, error) {
-		return s.Cases.Homologate(ctx, server.Actor(c), id, in)
+	r, ok, resp := pageWrite(s, c, "hom.", func(ctx context.Context) (*decisions.SentenceResult, error) {
+		return s.Cases.Decisions.Homologate(ctx, server.Actor(c), id, in)
 	})
 	if !ok {
 		return resp
@@ -48,17 +51,17 @@ func (s *UI) homologatePage(c echo.Context) error {
 // susp.sporting_venues (II), susp.stay_in_district (III),
 // susp.monthly_appearance (IV), and susp.conditions, the judge's own (§ 2º),
 // one a line): the conditional suspension of the
-// proceedings through cases.Service.Suspend (Lei 9.099/1995, art. 89: 2 to
+// proceedings through decisions.Service.Suspend (Lei 9.099/1995, art. 89: 2 to
 // 4 years of probation with the conditions of §§ 1º and 2º).
 func (s *UI) suspendPage(c echo.Context) error {
 	id, in, ok, resp := caseForm(s, c, "susp.", form.Suspension)
 	if !ok {
 		return resp
 	}
-	var sp *cases.Suspension
+	var sp *decisions.Suspension
 	if err := s.InTx(c, func(ctx context.Context) error {
 		var err error
-		sp, err = s.Cases.Suspend(ctx, server.Actor(c), id, in)
+		sp, err = s.Cases.Decisions.Suspend(ctx, server.Actor(c), id, in)
 		return err
 	}); err != nil {
 		// The conditions are one textarea: its lines' errors go next to it.
@@ -72,7 +75,7 @@ func (s *UI) suspendPage(c echo.Context) error {
 // defendant, the default, defence or prosecution —, int.defendant_id (not
 // for the prosecution), int.notified_on as dd/mm/aaaa, int.waived_appeal):
 // records a party's notification of the decision through
-// cases.Service.Notify, which opens that party's 10-day appeal window (Lei
+// calendar.Service.Notify, which opens that party's 10-day appeal window (Lei
 // 9.099/1995, art. 82, § 1º; CPP art. 798, §§ 1º and 3º), or closes it at
 // once with an express waiver of the appeal. The judgment becomes final
 // when every party's window ended or was waived.
@@ -81,13 +84,13 @@ func (s *UI) notifyPage(c echo.Context) error {
 	if !ok {
 		return resp
 	}
-	d, ok, resp := pageWrite(s, c, "int.", func(ctx context.Context) (*cases.DeadlineView, error) {
-		return s.Cases.Notify(ctx, server.Actor(c), id, in)
+	d, ok, resp := pageWrite(s, c, "int.", func(ctx context.Context) (*calendar.DeadlineView, error) {
+		return s.Cases.Calendar.Notify(ctx, server.Actor(c), id, in)
 	})
 	if !ok {
 		return resp
 	}
-	who := server.OrSelf(cases.PartyPT[d.Party], d.Party)
+	who := server.OrSelf(calendar.PartyPT[d.Party], d.Party)
 	msg := fmt.Sprintf("Ciência registrada (%s) em %s: prazo de recurso de %d dias até %s.", who, d.NotifiedOn.BR(), d.Days, d.LastDay.BR())
 	if d.WaivedAppeal {
 		msg = fmt.Sprintf("Ciência registrada (%s) em %s, com renúncia expressa ao prazo de recurso.", who, d.NotifiedOn.BR())
@@ -101,15 +104,15 @@ func (s *UI) notifyPage(c echo.Context) error {
 // caut.review_on, required, caut.publish): orders a precautionary ban alone
 // (CPP art. 319, II: prohibition of access to sporting events, at any
 // stage before the final judgment, whatever the conditions of art. 201, §§
-// 2º and 6º) through cases.Service.Sentence with precautionary true. A
+// 2º and 6º) through decisions.Service.Sentence with precautionary true. A
 // measure without a review date is refused (Res. CNJ 417/2021, art. 19).
 func (s *UI) precautionaryPage(c echo.Context) error {
 	id, in, ok, resp := caseForm(s, c, "caut.", form.Precautionary)
 	if !ok {
 		return resp
 	}
-	r, ok, resp := pageWrite(s, c, "caut.", func(ctx context.Context) (*cases.SentenceResult, error) {
-		return s.Cases.Sentence(ctx, server.Actor(c), id, in)
+	r, ok, resp := pageWrite(s, c, "caut.", func(ctx context.Context) (*decisions.SentenceResult, error) {
+		return s.Cases.Decisions.Sentence(ctx, server.Actor(c), id, in)
 	})
 	if !ok {
 		return resp
@@ -123,15 +126,15 @@ func (s *UI) precautionaryPage(c echo.Context) error {
 // confirmed, reformed, annulled —, rec.defendant_id, rec.decided_on as
 // dd/mm/aaaa, rec.text, and for reformed rec.outcome "acquittal" or
 // rec.ban.months): records the Turma Recursal's result of the appeal
-// through cases.Service.RecordAppealResult (Lei 9.099/1995, art. 82); the
+// through casefile.Service.RecordAppealResult (Lei 9.099/1995, art. 82); the
 // final judgment may then be certified.
 func (s *UI) appealResultPage(c echo.Context) error {
 	id, in, ok, resp := caseForm(s, c, "rec.", form.AppealResult)
 	if !ok {
 		return resp
 	}
-	if _, ok, resp := pageWrite(s, c, "rec.", func(ctx context.Context) (*cases.View, error) {
-		return s.Cases.RecordAppealResult(ctx, server.Actor(c), id, in)
+	if _, ok, resp := pageWrite(s, c, "rec.", func(ctx context.Context) (*casefile.View, error) {
+		return s.Cases.Casefile.RecordAppealResult(ctx, server.Actor(c), id, in)
 	}); !ok {
 		return resp
 	}
@@ -144,7 +147,7 @@ func (s *UI) appealResultPage(c echo.Context) error {
 // linkGroupPage: POST /processos/:id/torcida (clerk; the judge of the case;
 // form: vinc.defendant_id, vinc.group_id): links a group defendant filed
 // before its group was registered to the fan group registered in the
-// court, through cases.Service.LinkGroup (Lei 14.597/2023, art. 178), so
+// court, through casefile.Service.LinkGroup (Lei 14.597/2023, art. 178), so
 // that it can be sentenced.
 func (s *UI) linkGroupPage(c echo.Context) error {
 	id, l, ok, resp := caseForm(s, c, "vinc.", form.LinkGroup)
@@ -152,8 +155,8 @@ func (s *UI) linkGroupPage(c echo.Context) error {
 		return resp
 	}
 	did, in := l.DefendantID, l.Input
-	if _, ok, resp := pageWrite(s, c, "vinc.", func(ctx context.Context) (*cases.View, error) {
-		return s.Cases.LinkGroup(ctx, server.Actor(c), id, did, in)
+	if _, ok, resp := pageWrite(s, c, "vinc.", func(ctx context.Context) (*casefile.View, error) {
+		return s.Cases.Casefile.LinkGroup(ctx, server.Actor(c), id, did, in)
 	}); !ok {
 		return resp
 	}
@@ -164,7 +167,7 @@ func (s *UI) linkGroupPage(c echo.Context) error {
 // identifyPage: POST /processos/:id/identificacao (clerk, judge; form:
 // ident.defendant_id, ident.cpf in any spelling, ident.birth_date as
 // dd/mm/aaaa, optional): records the CPF of a person filed without one
-// through cases.Service.Identify; their bans leave the queue awaiting
+// through execution.Service.Identify; their bans leave the queue awaiting
 // identification and enter the blocklist.
 func (s *UI) identifyPage(c echo.Context) error {
 	id, idf, ok, resp := caseForm(s, c, "ident.", form.Identification)
@@ -172,8 +175,8 @@ func (s *UI) identifyPage(c echo.Context) error {
 		return resp
 	}
 	did, in := idf.DefendantID, idf.Input
-	r, ok, resp := pageWrite(s, c, "ident.", func(ctx context.Context) (*cases.IdentificationResult, error) {
-		return s.Cases.Identify(ctx, server.Actor(c), id, did, in)
+	r, ok, resp := pageWrite(s, c, "ident.", func(ctx context.Context) (*execution.IdentificationResult, error) {
+		return s.Cases.Execution.Identify(ctx, server.Actor(c), id, did, in)
 	})
 	if !ok {
 		return resp

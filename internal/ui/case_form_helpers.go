@@ -81,7 +81,7 @@ func (s *UI) caseExists(c echo.Context) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if _, err := s.Cases.Get(c.Request().Context(), server.Actor(c), id); err != nil {
+	if _, err := s.Cases.Casefile.Get(c.Request().Context(), server.Actor(c), id); err != nil {
 		return 0, err
 	}
 	return id, nil
@@ -111,7 +111,7 @@ func (s *UI) caseBan(c echo.Context) (int64, *cases.BanView, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	v, err := s.Cases.Get(c.Request().Context(), server.Actor(c), id)
+	v, err := s.Cases.Casefile.Get(c.Request().Context(), server.Actor(c), id)
 	if err != nil {
 		return 0, nil, err
 	}

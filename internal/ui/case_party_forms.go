@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/execution"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/ui/form"
@@ -34,7 +35,7 @@ func (s *UI) evidencePage(c echo.Context) error {
 	if len(data) > cases.MaxEvidenceBytes {
 		return s.caseFormFail(c, "prova.", errs.InvalidField("file", "size", "o arquivo passa de 10 MB."))
 	}
-	if _, err := s.Cases.AddEvidence(c.Request().Context(), server.Actor(c), id, fh.Filename, c.FormValue("prova.description"), data); err != nil {
+	if _, err := s.Cases.Case.AddEvidence(c.Request().Context(), server.Actor(c), id, fh.Filename, c.FormValue("prova.description"), data); err != nil {
 		return s.caseFormFail(c, "prova.", err)
 	}
 	s.flash(c, "Arquivo "+fh.Filename+" juntado aos autos.")
@@ -47,7 +48,7 @@ func (s *UI) pleaPage(c echo.Context) error {
 	if !ok {
 		return resp
 	}
-	r, err := s.Cases.OfferPlea(c.Request().Context(), server.Actor(c), id, in)
+	r, err := s.Cases.Decisions.OfferPlea(c.Request().Context(), server.Actor(c), id, in)
 	if err != nil {
 		return s.caseFormFail(c, "acordo.", err)
 	}
@@ -57,7 +58,7 @@ func (s *UI) pleaPage(c echo.Context) error {
 
 // breachPage: POST /processos/:id/descumprimento (prosecutor, police): an
 // unjustified breach of one of the case's bans in force, through
-// cases.Service.RecordBreach; the notice says what it opens for that kind
+// execution.Service.RecordBreach; the notice says what it opens for that kind
 // of ban (DOMAIN.md §8: the proposed conversion of a conversion ban, LGE
 // art. 201, § 3º / Lei 10.671/2003, art. 41-B, § 3º; the undoing of a plea
 // agreement; no conversion for a group member's or an art. 39 ban).
@@ -69,8 +70,8 @@ func (s *UI) breachPage(c echo.Context) error {
 	banID, in := b.BanID, b.Input
 	// One transaction carrying the user: a ban of another case is refused
 	// and nothing is recorded.
-	r, ok, resp := pageWrite(s, c, "desc.", func(ctx context.Context) (*cases.BreachResult, error) {
-		r, err := s.Cases.RecordBreach(ctx, server.Actor(c), banID, in)
+	r, ok, resp := pageWrite(s, c, "desc.", func(ctx context.Context) (*execution.BreachResult, error) {
+		r, err := s.Cases.Execution.RecordBreach(ctx, server.Actor(c), banID, in)
 		if err == nil && r.Breach.CaseID != id {
 			err = errs.New(errs.NotFound, "Impedimento não encontrado neste processo.")
 		}
@@ -93,7 +94,7 @@ func (s *UI) movementPage(c echo.Context) error {
 	if !ok {
 		return resp
 	}
-	if _, err := s.Cases.AddMovement(c.Request().Context(), server.Actor(c), id, in); err != nil {
+	if _, err := s.Cases.Case.AddMovement(c.Request().Context(), server.Actor(c), id, in); err != nil {
 		return s.caseFormFail(c, "mov.", err)
 	}
 	s.flash(c, "Movimentação registrada.")
@@ -106,7 +107,7 @@ func (s *UI) hearingPage(c echo.Context) error {
 	if !ok {
 		return resp
 	}
-	h, err := s.Cases.ScheduleHearing(c.Request().Context(), server.Actor(c), id, in)
+	h, err := s.Cases.Case.ScheduleHearing(c.Request().Context(), server.Actor(c), id, in)
 	if err != nil {
 		return s.caseFormFail(c, "aud.", remap(err, map[string]string{"starts_at": "date", "ends_at": "ends"}))
 	}
@@ -120,7 +121,7 @@ func (s *UI) transitionPage(c echo.Context) error {
 	if !ok {
 		return resp
 	}
-	v, err := s.Cases.Transition(c.Request().Context(), server.Actor(c), id, in)
+	v, err := s.Cases.Casefile.Transition(c.Request().Context(), server.Actor(c), id, in)
 	if err != nil {
 		return s.caseFormFail(c, "and.", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
@@ -22,8 +23,8 @@ type distributionRow struct {
 
 type distributionData struct {
 	Judges  []distributionRow
-	Pending []cases.View
-	Recent  []cases.View
+	Pending []casefile.View
+	Recent  []casefile.View
 }
 
 // distributionPage: GET /distribuicao (clerk, judge): cases per judge, the
@@ -51,10 +52,10 @@ func (s *UI) distributionPage(c echo.Context) error {
 	// By name (the order of code points, as the database's C.UTF-8
 	// collation sorts); CourtJudges gives them by id, kept among equal names.
 	slices.SortStableFunc(d.Judges, func(a, b distributionRow) int { return strings.Compare(a.Name, b.Name) })
-	if d.Pending, _, err = s.Cases.List(ctx, server.Actor(c), cases.ListQuery{Status: cases.StatusFiled, PerPage: 100}); err != nil {
+	if d.Pending, _, err = s.Cases.Casefile.List(ctx, server.Actor(c), casefile.ListQuery{Status: cases.StatusFiled, PerPage: 100}); err != nil {
 		return err
 	}
-	if d.Recent, _, err = s.Cases.List(ctx, server.Actor(c), cases.ListQuery{PerPage: 20}); err != nil {
+	if d.Recent, _, err = s.Cases.Casefile.List(ctx, server.Actor(c), casefile.ListQuery{PerPage: 20}); err != nil {
 		return err
 	}
 	return s.Page(c, http.StatusOK, "distribuicao", server.Page{Title: "Distribuição", Data: d})
@@ -63,7 +64,7 @@ func (s *UI) distributionPage(c echo.Context) error {
 // distributePending: POST /distribuicao (clerk): distributes the cases
 // filed while the court had no judge.
 func (s *UI) distributePending(c echo.Context) error {
-	n, err := s.Cases.DistributePending(c.Request().Context(), server.Actor(c).Court)
+	n, err := s.Cases.Case.DistributePending(c.Request().Context(), server.Actor(c).Court)
 	if err != nil {
 		return err
 	}

@@ -170,13 +170,13 @@ func (s *UI) filePage(c echo.Context) error {
 		// Report the service's own checks too, in one pass.
 		return fail(mergeInvalid(err, s.checkRepresentation(c, in)))
 	}
-	k, err := s.Cases.File(c.Request().Context(), server.Actor(c), in)
+	k, err := s.Cases.Case.File(c.Request().Context(), server.Actor(c), in)
 	if err != nil {
 		return fail(err)
 	}
 	var notes []string
 	for _, up := range uploads {
-		if _, err := s.Cases.AddEvidence(c.Request().Context(), server.Actor(c), k.ID, up.name, "Anexo da representação", up.data); err != nil {
+		if _, err := s.Cases.Case.AddEvidence(c.Request().Context(), server.Actor(c), k.ID, up.name, "Anexo da representação", up.data); err != nil {
 			notes = append(notes, fmt.Sprintf("o anexo %s foi recusado (%v)", up.name, err))
 		}
 	}
@@ -200,7 +200,7 @@ func (s *UI) filePage(c echo.Context) error {
 func (s *UI) checkRepresentation(c echo.Context, in cases.Representation) error {
 	// The service validates before touching the database beyond lookups;
 	// an actor without court makes it stop at the court lookup.
-	_, err := s.Cases.File(c.Request().Context(), cases.Actor{Court: "00.0000"}, in)
+	_, err := s.Cases.Case.File(c.Request().Context(), cases.Actor{Court: "00.0000"}, in)
 	if errs.KindOf(err) == errs.Invalid {
 		return err
 	}

@@ -281,7 +281,7 @@ func nameWords(s string) []string {
 }
 
 // wordsBegin reports whether every word of q begins a word of name, in any
-// order, as the case search matches names (cases.ListQuery): "joao silva"
+// order, as the case search matches names (casefile.ListQuery): "joao silva"
 // finds "João Pedro da Silva Araújo". No words in q: false.
 func wordsBegin(name, q []string) bool {
 	if len(q) == 0 {

@@ -5,13 +5,14 @@ import (
 	"net/url"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
 )
 
 // casesList is the data of the list of cases.
 type casesList struct {
-	Items    []cases.View
+	Items    []casefile.View
 	Total    int64
 	Statuses []string
 	Mine     bool
@@ -21,7 +22,7 @@ type casesList struct {
 // judge sees the cases distributed to them unless todos=1.
 func (s *UI) casesPage(c echo.Context) error {
 	u := pageUser(c)
-	q := cases.ListQuery{Q: c.QueryParam("q"), Status: c.QueryParam("status"), Number: c.QueryParam("number"), PerPage: 100}
+	q := casefile.ListQuery{Q: c.QueryParam("q"), Status: c.QueryParam("status"), Number: c.QueryParam("number"), PerPage: 100}
 	mine := u.Role == "judge" && c.QueryParam("todos") == ""
 	if mine {
 		q.JudgeID = u.ID
@@ -31,7 +32,7 @@ func (s *UI) casesPage(c echo.Context) error {
 	if mine {
 		p.Title = "Meus processos"
 	}
-	items, total, err := s.Cases.List(c.Request().Context(), server.Actor(c), q)
+	items, total, err := s.Cases.Casefile.List(c.Request().Context(), server.Actor(c), q)
 	if err != nil {
 		fields, msg, status, ok := formErrors(err)
 		if !ok {

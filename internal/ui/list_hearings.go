@@ -27,7 +27,7 @@ func (s *UI) hearingsPage(c echo.Context) error {
 	var items []cases.HearingView
 	err := f.Err()
 	if err == nil {
-		items, err = s.Cases.Calendar(c.Request().Context(), server.Actor(c), from, to)
+		items, err = s.Cases.Case.Calendar(c.Request().Context(), server.Actor(c), from, to)
 	}
 	status := http.StatusOK
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
@@ -20,7 +20,7 @@ import (
 type holidaysData struct {
 	Year       int
 	Prev, Next int
-	Items      []cases.Holiday
+	Items      []calendar.Holiday
 	// CanAdd: the clerk keeps the calendar (DOMAIN.md §4).
 	CanAdd bool
 }
@@ -37,7 +37,7 @@ func (s *UI) renderHolidays(c echo.Context, status int, p server.Page) error {
 	if y, err := strconv.Atoi(c.QueryParam("ano")); err == nil && y >= 2000 && y <= 2200 {
 		year = y
 	}
-	items, err := s.Cases.Holidays(c.Request().Context(), server.Actor(c), strconv.Itoa(year))
+	items, err := s.Cases.Calendar.Holidays(c.Request().Context(), server.Actor(c), strconv.Itoa(year))
 	if err != nil {
 		return s.pageFail(c, err)
 	}
@@ -47,12 +47,12 @@ func (s *UI) renderHolidays(c echo.Context, status int, p server.Page) error {
 }
 
 // addHolidayPage: POST /feriados (clerk; form: date as dd/mm/aaaa, name):
-// adds a day to the court's calendar through cases.Service.AddHoliday; the
+// adds a day to the court's calendar through calendar.Service.AddHoliday; the
 // appeal windows are computed with it from then on.
 func (s *UI) addHolidayPage(c echo.Context) error {
 	vals := url.Values{"date": {c.FormValue("date")}, "name": {c.FormValue("name")}}
 	var f errs.Fields
-	in := cases.HolidayInput{Date: form.ISODate(&f, "date", vals.Get("date")), Name: vals.Get("name")}
+	in := calendar.HolidayInput{Date: form.ISODate(&f, "date", vals.Get("date")), Name: vals.Get("name")}
 	if strings.TrimSpace(vals.Get("date")) == "" {
 		f.Add("date", "required", "Informe a data (dd/mm/aaaa).")
 	}
@@ -60,11 +60,11 @@ func (s *UI) addHolidayPage(c echo.Context) error {
 		f.Add("name", "required", "Informe o nome do feriado.")
 	}
 	err := f.Err()
-	var h *cases.Holiday
+	var h *calendar.Holiday
 	if err == nil {
 		err = s.InTx(c, func(ctx context.Context) error {
 			var err error
-			h, err = s.Cases.AddHoliday(ctx, server.Actor(c), in)
+			h, err = s.Cases.Calendar.AddHoliday(ctx, server.Actor(c), in)
 			return err
 		})
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
@@ -38,7 +40,7 @@ import (
 // decided, the law and ranges that apply to them at the date of the facts
 // and what the form computed from what the judge typed.
 type sentenceData struct {
-	Case      *cases.View
+	Case      *casefile.View
 	Defendant *cases.DefendantView
 	// Sole: the case has one defendant, whose flags left "conforme as
 	// condutas" follow the representation's conduct; with more defendants
@@ -49,7 +51,7 @@ type sentenceData struct {
 	Sentenced  bool
 	Range      *sanctions.Range
 	RangeError string
-	// Checked: "Recalcular" ran the signing's own checks (cases.Service.Sentence
+	// Checked: "Recalcular" ran the signing's own checks (decisions.Service.Sentence
 	// as a minuta, in a transaction rolled back: nothing saved) and they
 	// passed; Range is then the service's. Derived names, in Portuguese, the
 	// flags it took from the case's conduct.
@@ -62,7 +64,7 @@ type sentenceData struct {
 	LastDayIfToday bool
 	Court          cases.Court
 	Subject        string
-	// Warnings the judge needs before signing (cases.Service.SentenceWarnings
+	// Warnings the judge needs before signing (casefile.Service.SentenceWarnings
 	// and, after "Recalcular", the sentence's own warnings).
 	Warnings []string
 	// Grounds are the items of CPP art. 386 (acquittal).
@@ -70,7 +72,7 @@ type sentenceData struct {
 	// Draft is the defendant's saved minuta (nil: none) and DraftPDF the
 	// address of its preview as the PDF of the sentence (the page route of
 	// GET /api/v1/cases/{id}/sentence/draft.pdf, for the judge's session).
-	Draft    *cases.SentenceRecord
+	Draft    *decisions.SentenceRecord
 	DraftPDF string
 }
 
@@ -81,7 +83,7 @@ type acquittalGround struct{ Item, Text string }
 func acquittalGrounds() []acquittalGround {
 	var out []acquittalGround
 	for _, item := range []string{"I", "II", "III", "IV", "V", "VI", "VII"} {
-		out = append(out, acquittalGround{Item: item, Text: cases.AcquittalGrounds[item]})
+		out = append(out, acquittalGround{Item: item, Text: decisions.AcquittalGrounds[item]})
 	}
 	return out
 }
@@ -97,13 +99,13 @@ func (s *UI) sentenceForm(c echo.Context) error {
 
 // renderSentence shows the sentence form; checked is the result of the
 // signing's checks ("Recalcular"), nil when they did not run.
-func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *cases.SentenceResult) error {
+func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *decisions.SentenceResult) error {
 	ctx := c.Request().Context()
 	id, err := caseID(c)
 	if err != nil {
 		return s.pageFail(c, err)
 	}
-	v, err := s.Cases.Get(ctx, server.Actor(c), id)
+	v, err := s.Cases.Casefile.Get(ctx, server.Actor(c), id)
 	if err != nil {
 		return s.pageFail(c, err)
 	}
@@ -125,7 +127,7 @@ func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *
 	if d.Defendant != nil {
 		defID := d.Defendant.ID
 		fresh := len(f) == 0 || (len(f) == 1 && f.Get("defendant_id") != "")
-		draft, err := s.Cases.Draft(ctx, server.Actor(c), id, defID)
+		draft, err := s.Cases.Decisions.Draft(ctx, server.Actor(c), id, defID)
 		switch {
 		case err == nil:
 			d.Draft = draft
@@ -141,7 +143,7 @@ func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *
 		}
 		f.Set("defendant_id", strconv.FormatInt(defID, 10))
 		for _, sr := range v.Sentences {
-			if sr.DefendantID == defID && sr.Status == "signed" && sr.Outcome != cases.OutcomePrecautionary {
+			if sr.DefendantID == defID && sr.Status == "signed" && sr.Outcome != decisions.OutcomePrecautionary {
 				d.Sentenced = true
 			}
 		}
@@ -173,13 +175,13 @@ func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *
 		// The law's default: the conversion (or the cumulative ban) where it
 		// is allowed, else the reclusão without conversion.
 		if d.Range.Convertible || d.Range.Cumulative || d.Range.PrisonMaxMonths == 0 {
-			f.Set("outcome", cases.OutcomeBan)
+			f.Set("outcome", decisions.OutcomeBan)
 		} else {
-			f.Set("outcome", cases.OutcomePrison)
+			f.Set("outcome", decisions.OutcomePrison)
 		}
 	}
 	if d.Defendant != nil {
-		if d.Warnings, err = s.Cases.SentenceWarnings(ctx, server.Actor(c), id, d.Defendant.ID); err != nil {
+		if d.Warnings, err = s.Cases.Casefile.SentenceWarnings(ctx, server.Actor(c), id, d.Defendant.ID); err != nil {
 			return err
 		}
 	}
@@ -206,12 +208,12 @@ func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *
 }
 
 // sentenceQuery is the ban-range query of defendant d of case v with the
-// form's flags, as cases.Service.Sentence builds it: a flag the judge
+// form's flags, as decisions.Service.Sentence builds it: a flag the judge
 // states, else, for a sole defendant, the one the case's conduct gives
 // (false for co-defendants: a penalty is personal, CF art. 5º, XLV–XLVI);
 // the conduct of the event plus this defendant's personal words
 // (sanctions.PersonalWords). "Recalcular" checks with the service itself.
-func sentenceQuery(v *cases.View, d *cases.DefendantView, sole bool, f url.Values) sanctions.Query {
+func sentenceQuery(v *casefile.View, d *cases.DefendantView, sole bool, f url.Values) sanctions.Query {
 	q := sanctions.Query{Subject: sanctions.Person, FactsDate: v.Facts.Date, Eligible: form.Tri(f.Get("eligible")), Sec7DoublesBan: form.Tri(f.Get("sec7_doubles_ban"))}
 	if d != nil && d.Kind == "fan_group" {
 		q.Subject, q.Conduct, q.Organiser, q.Sec7 = sanctions.Group, v.Facts.Conduct, form.Tri(f.Get("organiser")), form.Tri(f.Get("sec7"))
@@ -264,13 +266,13 @@ var errDryRun = errors.New("web: sentence checked, nothing saved")
 // checkSentence runs the sentence exactly as signing would, as a minuta,
 // in a transaction that is rolled back: the same checks of the rule at the
 // date of the facts, the ranges, the term, the prison and the texts
-// (cases.Service.Sentence), nothing stored.
-func (s *UI) checkSentence(c echo.Context, id int64, in cases.SentenceInput) (*cases.SentenceResult, error) {
+// (decisions.Service.Sentence), nothing stored.
+func (s *UI) checkSentence(c echo.Context, id int64, in decisions.SentenceInput) (*decisions.SentenceResult, error) {
 	in.Draft = true
-	var r *cases.SentenceResult
+	var r *decisions.SentenceResult
 	err := s.InTx(c, func(ctx context.Context) error {
 		var err error
-		if r, err = s.Cases.Sentence(ctx, server.Actor(c), id, in); err != nil {
+		if r, err = s.Cases.Decisions.Sentence(ctx, server.Actor(c), id, in); err != nil {
 			return err
 		}
 		return errDryRun
@@ -299,7 +301,7 @@ func (s *UI) sentencePage(c echo.Context) error {
 	vals.Del("acao")
 	if strings.TrimSpace(vals.Get("defendant_id")) == "" {
 		// The form shows the first defendant when none is chosen.
-		if v, err := s.Cases.Get(c.Request().Context(), server.Actor(c), id); err == nil && len(v.Defendants) > 0 {
+		if v, err := s.Cases.Casefile.Get(c.Request().Context(), server.Actor(c), id); err == nil && len(v.Defendants) > 0 {
 			vals.Set("defendant_id", strconv.FormatInt(v.Defendants[0].ID, 10))
 		}
 	}
@@ -327,7 +329,7 @@ func (s *UI) sentencePage(c echo.Context) error {
 	}
 	switch action {
 	case "recalcular":
-		var r *cases.SentenceResult
+		var r *decisions.SentenceResult
 		if err == nil {
 			r, err = s.checkSentence(c, id, in)
 		}
@@ -339,7 +341,7 @@ func (s *UI) sentencePage(c echo.Context) error {
 		in.Draft = true
 		if err == nil {
 			err = s.InTx(c, func(ctx context.Context) error {
-				_, err := s.Cases.Sentence(ctx, server.Actor(c), id, in)
+				_, err := s.Cases.Decisions.Sentence(ctx, server.Actor(c), id, in)
 				return err
 			})
 		}
@@ -349,11 +351,11 @@ func (s *UI) sentencePage(c echo.Context) error {
 		s.flash(c, "Minuta salva: nada foi decidido. Confira a prévia em PDF e assine.")
 		return redirect(c, fmt.Sprintf("/processos/%d/sentenca?defendant_id=%d", id, in.DefendantID))
 	}
-	var r *cases.SentenceResult
+	var r *decisions.SentenceResult
 	if err == nil {
 		err = s.InTx(c, func(ctx context.Context) error {
 			var err error
-			r, err = s.Cases.Sentence(ctx, server.Actor(c), id, in)
+			r, err = s.Cases.Decisions.Sentence(ctx, server.Actor(c), id, in)
 			return err
 		})
 	}
@@ -366,12 +368,12 @@ func (s *UI) sentencePage(c echo.Context) error {
 
 // sentenceNotice is the message after signing: the outcome, the law and,
 // for a ban, that it waits for the final judgment (Súmula 643 STJ).
-func sentenceNotice(r *cases.SentenceResult) string {
+func sentenceNotice(r *decisions.SentenceResult) string {
 	var msg string
 	switch r.Outcome {
-	case cases.OutcomeAcquittal:
+	case decisions.OutcomeAcquittal:
 		msg = fmt.Sprintf("Sentença assinada: absolvição (%s, %s).", r.Sentence.Article, r.Sentence.Law)
-	case cases.OutcomePrison:
+	case decisions.OutcomePrison:
 		msg = "Sentença assinada: condenação"
 		if r.Prison != nil {
 			msg += " à reclusão de " + monthsPT(r.Prison.Months)

@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/server"
@@ -16,11 +18,11 @@ import (
 // parties, facts and documents, and the forms each role is offered
 // (caseActionsFor); the forms post to case_party_forms.go,
 // case_decisions.go, ban_decisions.go and sentence.go. It calls the same
-// cases.Service as the JSON API.
+// case services (app.Cases) as the JSON API.
 
 // caseData is the data of the case page.
 type caseData struct {
-	Case     *cases.View
+	Case     *casefile.View
 	Evidence []cases.EvidenceView
 	Next     []cases.Transition
 	Persons  []cases.DefendantView
@@ -60,11 +62,11 @@ func (s *UI) renderCase(c echo.Context, status int, p server.Page) error {
 	if err != nil {
 		return s.pageFail(c, err)
 	}
-	v, err := s.Cases.Get(c.Request().Context(), server.Actor(c), id)
+	v, err := s.Cases.Casefile.Get(c.Request().Context(), server.Actor(c), id)
 	if err != nil {
 		return s.pageFail(c, err)
 	}
-	ev, err := s.Cases.ListEvidence(c.Request().Context(), server.Actor(c), id)
+	ev, err := s.Cases.Case.ListEvidence(c.Request().Context(), server.Actor(c), id)
 	if err != nil {
 		return s.pageFail(c, err)
 	}
@@ -76,7 +78,7 @@ func (s *UI) renderCase(c echo.Context, status int, p server.Page) error {
 		}
 	}
 	if len(d.Actions.Unlinked) > 0 {
-		if d.Actions.Groups, err = s.Cases.RegisteredGroups(c.Request().Context(), server.Actor(c)); err != nil {
+		if d.Actions.Groups, err = s.Cases.Casefile.RegisteredGroups(c.Request().Context(), server.Actor(c)); err != nil {
 			return err
 		}
 	}
@@ -111,7 +113,7 @@ type pleaChoice struct {
 }
 
 // caseActions says which decision forms the case page offers the user.
-// The steps come from the case's flow (cases.View.Next, built from
+// The steps come from the case's flow (casefile.View.Next, built from
 // cases.CriminalFlow) with the role each needs; the services check them
 // again under a row lock.
 type caseActions struct {
@@ -141,11 +143,11 @@ type caseActions struct {
 	// appeal (Lei 9.099/1995, art. 82).
 	AppealResult bool
 	// Unlinked: the group defendants not linked to a registered fan group,
-	// which cannot be sentenced until linked (cases.Service.LinkGroup); set
+	// which cannot be sentenced until linked (casefile.Service.LinkGroup); set
 	// for the clerk and the judge of the case while the case is undecided.
 	// Groups: the court's registered groups to choose from.
 	Unlinked []cases.DefendantView
-	Groups   []cases.RegisteredGroup
+	Groups   []casefile.RegisteredGroup
 	// Unidentified: the person defendants filed without a CPF, whom the
 	// clerk or a judge of the court may identify (their bans stay out of
 	// the blocklist until then).
@@ -160,7 +162,7 @@ type caseActions struct {
 // case ("/processos/:id/acordo"): which forms show is the policy's
 // decision; what this function adds is the case's own state (its phase,
 // the judge it is distributed to).
-func caseActionsFor(v *cases.View, role string, userID int64, today civil.Date, may func(route string) bool) caseActions {
+func caseActionsFor(v *casefile.View, role string, userID int64, today civil.Date, may func(route string) bool) caseActions {
 	a := caseActions{Today: today.BR()}
 	if v == nil {
 		return a
@@ -197,14 +199,14 @@ func caseActionsFor(v *cases.View, role string, userID int64, today civil.Date, 
 			}
 		}
 	}
-	// cases.Service.Notify takes the notification of a decided case.
+	// calendar.Service.Notify takes the notification of a decided case.
 	a.Notify = may("/processos/:id/intimacoes") && (v.Status == cases.StatusSentenced || v.Status == cases.StatusJudgment)
 	if a.Notify {
-		a.Parties = []string{cases.PartyDefendant}
+		a.Parties = []string{calendar.PartyDefendant}
 		if v.Flow == cases.FlowCriminal {
-			a.Parties = append(a.Parties, cases.PartyDefence)
+			a.Parties = append(a.Parties, calendar.PartyDefence)
 		}
-		a.Parties = append(a.Parties, cases.PartyProsecution)
+		a.Parties = append(a.Parties, calendar.PartyProsecution)
 	}
 	a.Precautionary = a.JudgeOfCase && len(v.Defendants) > 0 && !slices.Contains([]string{cases.StatusFinal, cases.StatusExecuting, cases.StatusArchived, cases.StatusSettlement}, v.Status)
 	a.AppealResult = may("/processos/:id/recurso") && v.Status == cases.StatusAppeal

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/execution"
 )
 
 // BanPrefix is the prefix of the fields of the form kind ("rev", "ren",
@@ -28,30 +28,30 @@ func dateAndReason(v *Values, field, dateMsg, reasonMsg string) (day, reason str
 
 // Lift reads the form that lifts a precautionary ban (rev[ID].lifted_on as
 // dd/mm/aaaa and rev[ID].reason, both required).
-func Lift(v *Values) cases.LiftInput {
+func Lift(v *Values) execution.LiftInput {
 	day, reason := dateAndReason(v, "lifted_on", "Informe a data da decisão que revoga a medida (dd/mm/aaaa).", "Informe o motivo da revogação.")
-	return cases.LiftInput{LiftedOn: day, Reason: reason}
+	return execution.LiftInput{LiftedOn: day, Reason: reason}
 }
 
 // Renew reads the form that renews a precautionary ban (ren[ID].review_on
 // as dd/mm/aaaa and ren[ID].reason, both required).
-func Renew(v *Values) cases.RenewInput {
+func Renew(v *Values) execution.RenewInput {
 	day, reason := dateAndReason(v, "review_on", "Informe a nova data de revisão (dd/mm/aaaa).", "Informe o fundamento da renovação.")
-	return cases.RenewInput{ReviewOn: day, Reason: reason}
+	return execution.RenewInput{ReviewOn: day, Reason: reason}
 }
 
 // Correct reads the form that corrects a material error in a final ban's
 // last day (cor[ID].last_day as dd/mm/aaaa and cor[ID].reason, both
 // required).
-func Correct(v *Values) cases.CorrectInput {
+func Correct(v *Values) execution.CorrectInput {
 	day, reason := dateAndReason(v, "last_day", "Informe o último dia corrigido (dd/mm/aaaa).", "Descreva o erro material corrigido.")
-	return cases.CorrectInput{LastDay: day, Reason: reason}
+	return execution.CorrectInput{LastDay: day, Reason: reason}
 }
 
 // Credit reads the detração form (CP art. 42: det[ID].days, 0 for none,
 // and det[ID].reason, both required).
-func Credit(v *Values) cases.CreditInput {
-	in := cases.CreditInput{Days: v.Int("days"), Reason: v.Text("reason")}
+func Credit(v *Values) execution.CreditInput {
+	in := execution.CreditInput{Days: v.Int("days"), Reason: v.Text("reason")}
 	if in.Days == nil && v.Empty("days") {
 		v.Add("days", "required", "Informe os dias a descontar (0 para não descontar).")
 	}

@@ -3,12 +3,17 @@ package form
 // The forms on a case page for the parties and the clerk: plea agreement,
 // breach, movement, hearing and transition.
 
-import "github.com/juizado/juizado/cases"
+import (
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/cases/execution"
+)
 
 // Plea reads the plea agreement form (acordo.defendant_id, acordo.months,
 // acordo.first_day as dd/mm/aaaa).
-func Plea(v *Values) cases.PleaInput {
-	return cases.PleaInput{DefendantID: v.ID("defendant_id"), Months: v.Int("months"), FirstDay: v.Date("first_day")}
+func Plea(v *Values) decisions.PleaInput {
+	return decisions.PleaInput{DefendantID: v.ID("defendant_id"), Months: v.Int("months"), FirstDay: v.Date("first_day")}
 }
 
 // Breach reads the breach form (desc.ban_id, required; desc.occurred_on as
@@ -19,7 +24,7 @@ func Breach(v *Values) BreachForm {
 	if banID == 0 {
 		v.Add("ban_id", "required", "Escolha o impedimento descumprido.")
 	}
-	in := cases.BreachInput{OccurredOn: v.Date("occurred_on"), Source: v.Text("source"), Reference: v.Text("reference"), Description: v.Text("description")}
+	in := execution.BreachInput{OccurredOn: v.Date("occurred_on"), Source: v.Text("source"), Reference: v.Text("reference"), Description: v.Text("description")}
 	if in.OccurredOn == "" && v.Text("occurred_on") == "" {
 		v.Add("occurred_on", "required", "Informe a data do descumprimento (dd/mm/aaaa).")
 	}
@@ -28,8 +33,8 @@ func Breach(v *Values) BreachForm {
 
 // BreachForm is the breach form read: the ban breached and what happened.
 type BreachForm struct {
-	BanID int64             // the ban breached (0: none chosen)
-	Input cases.BreachInput // what happened
+	BanID int64                 // the ban breached (0: none chosen)
+	Input execution.BreachInput // what happened
 }
 
 // Movement reads the docket movement form (mov.description, mov.tpu_code,
@@ -60,8 +65,8 @@ func Hearing(v *Values) cases.HearingInput {
 
 // Transition reads the transition form (and.to, and.note, and.defendant_id
 // for a defendant's own step).
-func Transition(v *Values) cases.TransitionInput {
-	in := cases.TransitionInput{To: v.Text("to"), Note: v.Text("note")}
+func Transition(v *Values) casefile.TransitionInput {
+	in := casefile.TransitionInput{To: v.Text("to"), Note: v.Text("note")}
 	if d := v.ID("defendant_id"); d != 0 {
 		in.DefendantID = &d
 	}

@@ -8,13 +8,16 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/cases/execution"
 )
 
 // Homologation reads the homologation form (hom.defendant_id,
 // hom.first_day as dd/mm/aaaa, optional).
-func Homologation(v *Values) cases.HomologateInput {
-	return cases.HomologateInput{DefendantID: v.ID("defendant_id"), FirstDay: v.Date("first_day")}
+func Homologation(v *Values) decisions.HomologateInput {
+	return decisions.HomologateInput{DefendantID: v.ID("defendant_id"), FirstDay: v.Date("first_day")}
 }
 
 // Suspension reads the conditional suspension form (Lei 9.099/1995, art.
@@ -23,8 +26,8 @@ func Homologation(v *Values) cases.HomologateInput {
 // one a line and susp.sporting_venues, susp.stay_in_district,
 // susp.monthly_appearance; the judge's own, § 2º, susp.conditions one a
 // line).
-func Suspension(v *Values) cases.SuspensionInput {
-	in := cases.SuspensionInput{DefendantID: v.ID("defendant_id"), Months: v.Int("months"), FirstDay: v.Date("first_day")}
+func Suspension(v *Values) decisions.SuspensionInput {
+	in := decisions.SuspensionInput{DefendantID: v.ID("defendant_id"), Months: v.Int("months"), FirstDay: v.Date("first_day")}
 	in.RepairDamage, in.RepairImpossible = v.Text("repair_damage"), v.Text("repair_impossible")
 	in.SportingVenues = v.Checked("sporting_venues")
 	stay, monthly := v.Checked("stay_in_district"), v.Checked("monthly_appearance")
@@ -37,12 +40,12 @@ func Suspension(v *Values) cases.SuspensionInput {
 // Notification reads the notification form (int.party, int.defendant_id
 // but for the prosecution, int.notified_on as dd/mm/aaaa, required,
 // int.waived_appeal).
-func Notification(v *Values) cases.NotificationInput {
-	in := cases.NotificationInput{Party: v.Trim("party"), DefendantID: v.ID("defendant_id"), NotifiedOn: v.Date("notified_on")}
+func Notification(v *Values) calendar.NotificationInput {
+	in := calendar.NotificationInput{Party: v.Trim("party"), DefendantID: v.ID("defendant_id"), NotifiedOn: v.Date("notified_on")}
 	if w := v.Tri("waived_appeal"); w != nil {
 		in.WaivedAppeal = *w
 	}
-	if in.Party == cases.PartyProsecution {
+	if in.Party == calendar.PartyProsecution {
 		in.DefendantID = 0 // one notice of the prosecution per case
 	}
 	v.Require("notified_on", "Informe o dia da ciência (dd/mm/aaaa).")
@@ -52,8 +55,8 @@ func Notification(v *Values) cases.NotificationInput {
 // Precautionary reads the precautionary ban form (CPP art. 319, II:
 // caut.defendant_id, caut.first_day as dd/mm/aaaa, optional,
 // caut.review_on, required by Res. CNJ 417/2021, art. 19, caut.publish).
-func Precautionary(v *Values) cases.SentenceInput {
-	in := cases.SentenceInput{DefendantID: v.Ref("defendant_id"), Precautionary: true, ReviewOn: v.Date("review_on")}
+func Precautionary(v *Values) decisions.SentenceInput {
+	in := decisions.SentenceInput{DefendantID: v.Ref("defendant_id"), Precautionary: true, ReviewOn: v.Date("review_on")}
 	in.Ban.FirstDay = v.Date("first_day")
 	if v.Text("publish") != "" {
 		in.Publish = v.Tri("publish")
@@ -64,8 +67,8 @@ func Precautionary(v *Values) cases.SentenceInput {
 
 // AppealResult reads the appeal result form (rec.result, rec.defendant_id,
 // rec.decided_on as dd/mm/aaaa, rec.text, rec.outcome, rec.ban.months).
-func AppealResult(v *Values) cases.AppealResultInput {
-	in := cases.AppealResultInput{Result: v.Trim("result"), DefendantID: v.Ref("defendant_id"), DecidedOn: v.Date("decided_on"), Text: v.Text("text"), Outcome: v.Trim("outcome")}
+func AppealResult(v *Values) decisions.AppealResultInput {
+	in := decisions.AppealResultInput{Result: v.Trim("result"), DefendantID: v.Ref("defendant_id"), DecidedOn: v.Date("decided_on"), Text: v.Text("text"), Outcome: v.Trim("outcome")}
 	in.Ban.Months = v.Int("ban.months")
 	return in
 }
@@ -73,7 +76,7 @@ func AppealResult(v *Values) cases.AppealResultInput {
 // LinkGroup reads the form that links a group defendant to a registered
 // fan group (vinc.defendant_id, vinc.group_id, both required).
 func LinkGroup(v *Values) LinkGroupForm {
-	var in cases.LinkGroupInput
+	var in casefile.LinkGroupInput
 	defendantID := v.Ref("defendant_id")
 	if defendantID == 0 && v.Empty("defendant_id") {
 		v.Add("defendant_id", "required", "Escolha a torcida ré.")
@@ -90,8 +93,8 @@ func LinkGroup(v *Values) LinkGroupForm {
 
 // LinkGroupForm is the link form read: the group defendant and the group.
 type LinkGroupForm struct {
-	DefendantID int64                // the group defendant
-	Input       cases.LinkGroupInput // the registered group
+	DefendantID int64                   // the group defendant
+	Input       casefile.LinkGroupInput // the registered group
 }
 
 // Identification reads the identification form (ident.defendant_id,
@@ -102,12 +105,12 @@ func Identification(v *Values) IdentificationForm {
 	if defendantID == 0 && v.Empty("defendant_id") {
 		v.Add("defendant_id", "required", "Escolha o representado.")
 	}
-	return IdentificationForm{DefendantID: defendantID, Input: cases.IdentificationInput{CPF: v.Text("cpf"), BirthDate: v.Date("birth_date")}}
+	return IdentificationForm{DefendantID: defendantID, Input: execution.IdentificationInput{CPF: v.Text("cpf"), BirthDate: v.Date("birth_date")}}
 }
 
 // IdentificationForm is the identification form read: the defendant and
 // their CPF and birth date.
 type IdentificationForm struct {
-	DefendantID int64                     // the person identified
-	Input       cases.IdentificationInput // their CPF and birth date
+	DefendantID int64                         // the person identified
+	Input       execution.IdentificationInput // their CPF and birth date
 }

@@ -2,7 +2,7 @@ package form
 
 // The judge's sentence form (/processos/:id/sentenca): its fields are the
 // API's (defendant_id, ban.months, dosimetry.*), read into
-// cases.SentenceInput; a saved minuta fills it again (DraftForm).
+// decisions.SentenceInput; a saved minuta fills it again (DraftForm).
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
 )
@@ -59,10 +60,10 @@ var dosimetryMonths = []string{"dosimetry.base_months", "dosimetry.intermediate_
 // name. The dosimetry is given when any of its fields is typed, and then
 // each phase's months are required; the precautionary ban until the final
 // judgment when its box is ticked or one of its dates typed.
-func Sentence(f *errs.Fields, vals url.Values) cases.SentenceInput {
+func Sentence(f *errs.Fields, vals url.Values) decisions.SentenceInput {
 	checkChoices(f, vals)
 	get := func(k string) string { return strings.TrimSpace(vals.Get(k)) }
-	in := cases.SentenceInput{DefendantID: Ref(f, "defendant_id", vals.Get("defendant_id")), Outcome: get("outcome"),
+	in := decisions.SentenceInput{DefendantID: Ref(f, "defendant_id", vals.Get("defendant_id")), Outcome: get("outcome"),
 		Eligible: Tri(vals.Get("eligible")), Organiser: Tri(vals.Get("organiser")), Sec7: Tri(vals.Get("sec7")),
 		Sec7Ground: get("sec7_ground"), Weapons: Tri(vals.Get("weapons")), FanFight: Tri(vals.Get("fan_fight")),
 		Sec7DoublesBan: Tri(vals.Get("sec7_doubles_ban")), Publish: Tri(vals.Get("publish")),
@@ -81,7 +82,7 @@ func Sentence(f *errs.Fields, vals url.Values) cases.SentenceInput {
 		typed = typed || get(k) != ""
 	}
 	if typed {
-		dz := &cases.Dosimetry{BaseReasons: vals.Get("dosimetry.base_reasons"), IntermediateReasons: vals.Get("dosimetry.intermediate_reasons"),
+		dz := &decisions.Dosimetry{BaseReasons: vals.Get("dosimetry.base_reasons"), IntermediateReasons: vals.Get("dosimetry.intermediate_reasons"),
 			FinalReasons: vals.Get("dosimetry.final_reasons")}
 		for i, dst := range []*int{&dz.BaseMonths, &dz.IntermediateMonths, &dz.FinalMonths} {
 			k := dosimetryMonths[i]
@@ -94,10 +95,10 @@ func Sentence(f *errs.Fields, vals url.Values) cases.SentenceInput {
 		in.Dosimetry = dz
 	}
 	if get("text.report") != "" || get("text.reasoning") != "" {
-		in.Text = &cases.SentenceText{Report: vals.Get("text.report"), Reasoning: vals.Get("text.reasoning")}
+		in.Text = &decisions.SentenceText{Report: vals.Get("text.report"), Reasoning: vals.Get("text.reasoning")}
 	}
 	if vals.Get("precautionary_until_final") == "true" || get("precautionary_until_final.first_day") != "" || get("precautionary_until_final.review_on") != "" {
-		in.PrecautionaryUntilFinal = &cases.PrecautionaryInput{
+		in.PrecautionaryUntilFinal = &decisions.PrecautionaryInput{
 			FirstDay: ISODate(f, "precautionary_until_final.first_day", vals.Get("precautionary_until_final.first_day")),
 			ReviewOn: ISODate(f, "precautionary_until_final.review_on", vals.Get("precautionary_until_final.review_on"))}
 	}
@@ -105,8 +106,8 @@ func Sentence(f *errs.Fields, vals url.Values) cases.SentenceInput {
 }
 
 // DraftInput reads the input saved with a minuta.
-func DraftInput(rec *cases.SentenceRecord) (cases.SentenceInput, bool) {
-	var in cases.SentenceInput
+func DraftInput(rec *decisions.SentenceRecord) (decisions.SentenceInput, bool) {
+	var in decisions.SentenceInput
 	if err := json.Unmarshal(rec.Input, &in); err != nil {
 		return in, false
 	}
@@ -115,7 +116,7 @@ func DraftInput(rec *cases.SentenceRecord) (cases.SentenceInput, bool) {
 
 // DraftForm is the sentence form of a saved minuta's input (dates as
 // dd/mm/aaaa), to continue it.
-func DraftForm(in cases.SentenceInput) url.Values {
+func DraftForm(in decisions.SentenceInput) url.Values {
 	f := url.Values{}
 	set := func(k, v string) {
 		if v != "" {

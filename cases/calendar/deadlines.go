@@ -1,0 +1,444 @@
+package calendar
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/sanctions"
+)
+
+// AppealDays is the appeal window of the JECRIM: 10 days (Lei 9.099/1995,
+// art. 82, § 1º).
+const AppealDays = 10
+
+// Holiday is a day the court does not work (its calendar, kept by the
+// clerk).
+type Holiday struct {
+	ID        int64      `json:"id"`
+	CourtCode string     `json:"court"`
+	Day       civil.Date `json:"date"`
+	Name      string     `json:"name"`
+	CreatedAt time.Time  `json:"created_at"`
+	CreatedBy *int64     `json:"-"`
+}
+
+// TableName is court_holidays.
+func (Holiday) TableName() string { return "court_holidays" }
+
+// HolidayInput is the body of POST /api/v1/holidays.
+type HolidayInput struct {
+	Date string `json:"date"`
+	Name string `json:"name"`
+}
+
+// AddHoliday adds a day to the actor's court calendar; a day already there
+// is errs.Conflict.
+func (s *Service) AddHoliday(ctx context.Context, actor cases.Actor, in HolidayInput) (*Holiday, error) {
+	var f errs.Fields
+	var day civil.Date
+	if in.Date == "" {
+		f.Add("date", "required", "informe a data (AAAA-MM-DD).")
+	} else if d, ok := cases.ParseDate(&f, "date", in.Date); ok {
+		day = d
+		if d.Year < 2000 || d.Year > 2200 {
+			f.Add("date", "range", "data fora do intervalo aceito (2000 a 2200).")
+		}
+	}
+	if strings.TrimSpace(in.Name) == "" {
+		f.Add("name", "required", "informe o nome do feriado.")
+	}
+	cases.CheckText(&f, "name", in.Name, cases.MaxName, false)
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	var out *Holiday
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, s.DB)
+		var n int64
+		if err := tx.Model(&Holiday{}).Where("court_code = ? AND day = ?", actor.Court, day).Count(&n).Error; err != nil {
+			return err
+		}
+		if n > 0 {
+			return errs.New(errs.Conflict, fmt.Sprintf("O dia %s já está no calendário do juizado.", day.BR()))
+		}
+		uid := actor.UserID
+		h := Holiday{CourtCode: actor.Court, Day: day, Name: cases.Clean(in.Name), CreatedAt: s.Now(), CreatedBy: &uid}
+		if err := tx.Create(&h).Error; err != nil {
+			if db.IsUniqueViolation(err, "") {
+				return errs.New(errs.Conflict, fmt.Sprintf("O dia %s já está no calendário do juizado.", day.BR()))
+			}
+			return err
+		}
+		out = &h
+		return s.holidayMoves(ctx, actor, h)
+	})
+	return out, err
+}
+
+// holidayMoves writes a docket movement on each case of the court whose
+// appeal window, not yet ended, the holiday h just added moves (CPP art.
+// 798, §§ 1º and 3º; CPC art. 219), naming the old and the new last day.
+func (s *Service) holidayMoves(ctx context.Context, actor cases.Actor, h Holiday) error {
+	tx := db.Conn(ctx, s.DB)
+	var rows []struct {
+		Notification
+		Flow     string
+		Name     string
+		Position int
+	}
+	// Only a holiday on or after the notice can move its window; windows
+	// are at most a few months long.
+	err := tx.Raw(`SELECT n.*, k.flow, coalesce(nullif(d.full_name, ''), d.group_name) AS name FROM notifications n
+		JOIN cases k ON k.id = n.case_id JOIN defendants d ON d.id = n.defendant_id
+		WHERE k.court_code = ? AND n.notified_on <= ? AND n.notified_on >= ? ORDER BY n.case_id, n.id`,
+		h.CourtCode, h.Day, h.Day.AddDays(-120)).Scan(&rows).Error
+	if err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	cal, err := s.loadCalendar(ctx, h.CourtCode)
+	if err != nil {
+		return err
+	}
+	var before courtCalendar
+	for _, e := range cal {
+		if e.Day != h.Day {
+			before = append(before, e)
+		}
+	}
+	for _, r := range rows {
+		kind := AppealKind(r.Flow)
+		was, _, err := before.periodOf(kind, r.NotifiedOn, r.CreatedAt, s.Loc)
+		if err != nil {
+			return err
+		}
+		now, _, err := cal.periodOf(kind, r.NotifiedOn, r.CreatedAt, s.Loc)
+		if err != nil {
+			return err
+		}
+		if now.LastDay == was.LastDay && now.FirstDay == was.FirstDay {
+			continue
+		}
+		c := cases.Case{ID: r.CaseID}
+		text := fmt.Sprintf("Prazo de recurso de %s movido pelo feriado de %s (%s) incluído no calendário do juizado: último dia passou de %s para %s (%s).",
+			r.Name, h.Day.BR(), h.Name, was.LastDay.BR(), now.LastDay.BR(), now.Rule)
+		if err := s.Move(ctx, &c, &actor, s.Now(), 0, text); err != nil {
+			return err
+		}
+		if err := tx.Exec("UPDATE cases SET version = version + 1 WHERE id = ?", r.CaseID).Error; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Holidays lists the actor's court holidays, of one year when year is
+// set ("" for all), in date order.
+func (s *Service) Holidays(ctx context.Context, actor cases.Actor, year string) ([]Holiday, error) {
+	q := db.Conn(ctx, s.DB).Where("court_code = ?", actor.Court)
+	if year != "" {
+		y, err := strconv.Atoi(year)
+		if err != nil || y < 2000 || y > 2200 {
+			return nil, errs.InvalidField("year", "integer", "ano inválido (ex.: 2025).")
+		}
+		q = q.Where("day BETWEEN ? AND ?", civil.New(y, 1, 1), civil.New(y, 12, 31))
+	}
+	out := []Holiday{}
+	return out, q.Order("day").Find(&out).Error
+}
+
+// Parties notified of a decision (Lei 9.099/1995, art. 82, § 1º: the
+// prosecution, the defendant and the defence each have their own window).
+const (
+	PartyDefendant   = "defendant"
+	PartyDefence     = "defence"
+	PartyProsecution = "prosecution"
+)
+
+// PartyPT names each party in Portuguese.
+var PartyPT = map[string]string{PartyDefendant: "réu", PartyDefence: "defesa", PartyProsecution: "Ministério Público"}
+
+// partyArticlePT names each party with its definite article, as a noun
+// phrase that prepositions contract with (sanctions.PorPT: "pelo
+// Ministério Público").
+var partyArticlePT = map[string]string{PartyDefendant: "o réu", PartyDefence: "a defesa", PartyProsecution: "o Ministério Público"}
+
+// Notification is the ciência of a decision by a party: a defendant, the
+// defence of a defendant, or the prosecution (DefendantID nil), with an
+// express waiver of the appeal (WaivedAppeal: the party's window closes on
+// NotifiedOn).
+type Notification struct {
+	ID           int64
+	CaseID       int64
+	DefendantID  *int64
+	Party        string
+	WaivedAppeal bool
+	Superseded   bool
+	Kind         string
+	NotifiedOn   civil.Date
+	CreatedAt    time.Time
+	CreatedBy    *int64
+}
+
+// DeadlineView is a deadline shown on the case: the appeal window of a
+// party, from the notification to its last day, counted by CountPeriod for
+// the case's flow (DeadlineKind: criminal_appeal or, in group cases,
+// civil_appeal). CountedFrom is the notice day as counted, FirstDay and
+// LastDay the first and last day of the window, Skipped the days without
+// court business it did not count; MovedFrom is the last day the window had
+// before a holiday added later moved it (nil when none did). A waiver closes
+// the window on the day of the notice; Closes is the day the window is over
+// for finality (the day after the last day, or the waiver's day).
+type DeadlineView struct {
+	DefendantID  *int64       `json:"defendant_id"`
+	Party        string       `json:"party"`
+	Kind         string       `json:"kind"` // appeal
+	Days         int          `json:"days"`
+	NotifiedOn   civil.Date   `json:"notified_on"`
+	LastDay      civil.Date   `json:"last_day"`
+	WaivedAppeal bool         `json:"waived_appeal"`
+	Open         bool         `json:"open"`
+	Rule         string       `json:"rule"`
+	Closes       civil.Date   `json:"closes_on"`
+	DeadlineKind string       `json:"deadline_kind"`
+	WorkingDays  bool         `json:"working_days"`
+	CountedFrom  civil.Date   `json:"counted_from"`
+	FirstDay     civil.Date   `json:"first_day"`
+	Skipped      []SkippedDay `json:"skipped"`
+	MovedFrom    *civil.Date  `json:"moved_from,omitempty"`
+}
+
+// appealRule is the rule of the JECRIM appeal window.
+const appealRule = criminalAppealRule
+
+// deadlineView is the view of the window p opened by notification n (a
+// waiver closes it on the notice's day), as of today.
+func deadlineView(n Notification, p Period, moved *civil.Date, today civil.Date) DeadlineView {
+	party := n.Party
+	if party == "" {
+		party = PartyDefendant
+	}
+	v := DeadlineView{DefendantID: n.DefendantID, Party: party, Kind: n.Kind, Days: p.Days, NotifiedOn: p.NotifiedOn, LastDay: p.LastDay,
+		Open: !today.After(p.LastDay), Rule: p.Rule, DeadlineKind: p.Kind, WorkingDays: p.WorkingDays,
+		CountedFrom: p.CountedFrom, FirstDay: p.FirstDay, Skipped: p.Skipped, MovedFrom: moved, Closes: p.LastDay.AddDays(1)}
+	if v.Kind == "" {
+		v.Kind = "appeal"
+	}
+	if n.WaivedAppeal {
+		v.WaivedAppeal, v.LastDay, v.Open, v.Closes = true, n.NotifiedOn, false, n.NotifiedOn
+		v.Rule = "renúncia expressa ao recurso; " + p.Rule
+		v.Skipped, v.MovedFrom = []SkippedDay{}, nil
+	}
+	return v
+}
+
+// Deadlines computes the case's deadlines with the court's current
+// calendar (a holiday added later moves them while they have not ended).
+func (s *Service) Deadlines(ctx context.Context, c *cases.Case) ([]DeadlineView, error) {
+	var ns []Notification
+	if err := db.Conn(ctx, s.DB).Where("case_id = ? AND NOT superseded", c.ID).Order("defendant_id NULLS FIRST, party, id").Find(&ns).Error; err != nil {
+		return nil, err
+	}
+	out := []DeadlineView{}
+	if len(ns) == 0 {
+		return out, nil
+	}
+	cal, err := s.loadCalendar(ctx, c.CourtCode)
+	if err != nil {
+		return nil, err
+	}
+	today := civil.Today(s.Now(), s.Loc)
+	for _, n := range ns {
+		p, moved, err := cal.periodOf(AppealKind(c.Flow), n.NotifiedOn, n.CreatedAt, s.Loc)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, deadlineView(n, p, moved, today))
+	}
+	return out, nil
+}
+
+// NotificationInput is the body of POST /api/v1/cases/{id}/notifications:
+// the party (defendant, the default; defence; prosecution), the defendant
+// (for defendant and defence), the day of the notice and an express waiver
+// of the appeal.
+type NotificationInput struct {
+	Party        string `json:"party"`
+	DefendantID  int64  `json:"defendant_id"`
+	NotifiedOn   string `json:"notified_on"`
+	WaivedAppeal bool   `json:"waived_appeal"`
+}
+
+// Notify records a party's notification (ciência) of the decision and
+// returns the appeal window it opens (Deadline, AppealDays; Lei 9.099/1995,
+// art. 82, § 1º), closed at once by an express waiver. The case must be
+// decided (sentenced or judgment); the day may not be in the future nor
+// before the filing; each party is notified once (errs.Conflict).
+func (s *Service) Notify(ctx context.Context, actor cases.Actor, caseID int64, in NotificationInput) (*DeadlineView, error) {
+	var out *DeadlineView
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, s.DB)
+		c, err := s.LockCase(ctx, actor, caseID)
+		if err != nil {
+			return err
+		}
+		if c.Status != cases.StatusSentenced && c.Status != cases.StatusJudgment {
+			return errs.New(errs.Conflict, fmt.Sprintf("A intimação da sentença cabe a processo sentenciado; este está em %s (%s).", c.Status, cases.StatusPT[c.Status]))
+		}
+		party := in.Party
+		if party == "" {
+			party = PartyDefendant
+		}
+		var d *cases.Defendant
+		switch party {
+		case PartyProsecution:
+			if in.DefendantID != 0 {
+				return errs.InvalidField("defendant_id", "prosecution", "a intimação do Ministério Público é uma só por processo: não informe defendant_id.")
+			}
+		case PartyDefendant, PartyDefence:
+			if d, err = s.PersonOf(ctx, c, in.DefendantID, "defendant_id"); err != nil {
+				return err
+			}
+		default:
+			return errs.InvalidField("party", "oneof", "use defendant (réu), defence (defesa) ou prosecution (Ministério Público).")
+		}
+		var f errs.Fields
+		var on civil.Date
+		today := civil.Today(s.Now(), s.Loc)
+		if in.NotifiedOn == "" {
+			f.Add("notified_on", "required", "informe o dia da ciência (AAAA-MM-DD).")
+		} else if day, ok := cases.ParseDate(&f, "notified_on", in.NotifiedOn); ok {
+			switch {
+			case day.After(today):
+				f.Add("notified_on", "not_future", "a ciência não pode estar no futuro.")
+			case day.Before(civil.Today(c.FiledAt, s.Loc)):
+				f.Add("notified_on", "after_filing", "a ciência não pode ser anterior à autuação.")
+			default:
+				on = day
+			}
+		}
+		if err := f.Err(); err != nil {
+			return err
+		}
+		q := tx.Model(&Notification{}).Where("case_id = ? AND party = ? AND kind = 'appeal' AND NOT superseded", c.ID, party)
+		var did *int64
+		if d != nil {
+			q, did = q.Where("defendant_id = ?", d.ID), &d.ID
+		}
+		var n int64
+		if err := q.Count(&n).Error; err != nil {
+			return err
+		}
+		if n > 0 {
+			return errs.New(errs.Conflict, fmt.Sprintf("A ciência desta parte (%s) já foi registrada.", PartyPT[party]))
+		}
+		uid := actor.UserID
+		nt := Notification{CaseID: c.ID, DefendantID: did, Party: party, WaivedAppeal: in.WaivedAppeal, Kind: "appeal", NotifiedOn: on, CreatedAt: s.Now(), CreatedBy: &uid}
+		if err := tx.Create(&nt).Error; err != nil {
+			return err
+		}
+		cal, err := s.loadCalendar(ctx, c.CourtCode)
+		if err != nil {
+			return err
+		}
+		p, err := CountPeriod(AppealKind(c.Flow), on, cal.all())
+		if err != nil {
+			return err
+		}
+		v := deadlineView(nt, p, nil, today)
+		who := partyArticlePT[party]
+		if d != nil {
+			name := d.FullName
+			if d.Kind == "fan_group" {
+				name = d.GroupName
+			}
+			if party == PartyDefence {
+				who = "a defesa de " + name
+			} else {
+				who = name
+			}
+		}
+		// "pelo Ministério Público", "pela defesa de Ana", "por Ana".
+		by := sanctions.PorPT(who)
+		text := fmt.Sprintf("Ciência da sentença %s em %s; %s.", by, on.BR(), p.Text())
+		if in.WaivedAppeal {
+			text = fmt.Sprintf("Ciência da sentença %s em %s, com renúncia expressa ao prazo de recurso.", by, on.BR())
+		}
+		if err := s.Move(ctx, c, &actor, s.Now(), 0, text); err != nil {
+			return err
+		}
+		if err := s.Touch(ctx, c, ""); err != nil {
+			return err
+		}
+		out = &v
+		return nil
+	})
+	return out, err
+}
+
+// FinalityMissing lists, in Portuguese, what keeps the decision of case c
+// from becoming final (Lei 9.099/1995, art. 82, § 1º; DOMAIN.md §4): every
+// defendant, every defendant's defence (criminal cases) and the prosecution
+// must be notified, and each window must have ended or been waived. When
+// nothing is missing, day is the day the judgment became final: the day
+// after the last window ended, or the day of the last waiver.
+func (s *Service) FinalityMissing(ctx context.Context, c *cases.Case) (missing []string, day civil.Date, err error) {
+	ds, err := s.Deadlines(ctx, c)
+	if err != nil {
+		return nil, day, err
+	}
+	var defs []cases.Defendant
+	if err := db.Conn(ctx, s.DB).Where("case_id = ?", c.ID).Order("position, id").Find(&defs).Error; err != nil {
+		return nil, day, err
+	}
+	today := civil.Today(s.Now(), s.Loc)
+	find := func(party string, id *int64) *DeadlineView {
+		for i := range ds {
+			if ds[i].Party == party && ((id == nil && ds[i].DefendantID == nil) || (id != nil && ds[i].DefendantID != nil && *ds[i].DefendantID == *id)) {
+				return &ds[i]
+			}
+		}
+		return nil
+	}
+	check := func(what string, w *DeadlineView) {
+		switch {
+		case w == nil:
+			missing = append(missing, "falta a intimação "+what)
+		case w.Open:
+			missing = append(missing, fmt.Sprintf("o prazo de recurso %s corre até %s", what, w.LastDay.BR()))
+		case day.Before(w.Closes):
+			day = w.Closes
+		}
+	}
+	check("do Ministério Público", find(PartyProsecution, nil))
+	for _, d := range defs {
+		id := d.ID
+		name := d.FullName
+		if d.Kind == "fan_group" {
+			name = d.GroupName
+		}
+		role := "réu"
+		if d.Kind == "fan_group" {
+			role = "requerida"
+		}
+		check(fmt.Sprintf("de %s (%s %d)", name, role, d.ID), find(PartyDefendant, &id))
+		if c.Flow == cases.FlowCriminal {
+			check(fmt.Sprintf("da defesa de %s (réu %d)", name, d.ID), find(PartyDefence, &id))
+		} else if w := find(PartyDefence, &id); w != nil {
+			check(fmt.Sprintf("da defesa de %s (réu %d)", name, d.ID), w)
+		}
+	}
+	if day.After(today) {
+		day = today
+	}
+	return missing, day, nil
+}

@@ -1,0 +1,173 @@
+package execution
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/sanctions"
+)
+
+// FinalDay is the day the judgment of c became final (DOMAIN.md §3, §4):
+// without an appeal, the day after the last party's window ended or the day
+// of the last waiver (errs.Conflict naming what is missing while any party
+// was not notified or a window is open: Lei 9.099/1995, art. 82, § 1º);
+// after an appeal, finalOn (default today), which needs the Turma Recursal's
+// result recorded (POST /api/v1/cases/{id}/appeal-result) and is not in the
+// future nor before that result, the sentence's day or the last notification
+// (errs.Invalid on final_on).
+func (s *Service) FinalDay(ctx context.Context, c *cases.Case, finalOn string) (civil.Date, error) {
+	today := civil.Today(s.Now(), s.Loc)
+	switch c.Status {
+	case cases.StatusSentenced, cases.StatusJudgment:
+		if finalOn != "" {
+			return civil.Date{}, errs.InvalidField("final_on", "computed", "sem recurso, o dia do trânsito em julgado é o seguinte ao fim do último prazo (ou o da última renúncia): não o informe.")
+		}
+		missing, day, err := s.Calendar.FinalityMissing(ctx, c)
+		if err != nil {
+			return civil.Date{}, err
+		}
+		if len(missing) > 0 {
+			rule := "Lei 9.099/1995, art. 82, § 1º"
+			if c.Flow == cases.FlowCivil {
+				rule = "CPC, arts. 1.003, § 5º, e 219; Lei 7.347/1985, art. 19"
+			}
+			return civil.Date{}, errs.New(errs.Conflict, "Trânsito em julgado prematuro ("+rule+"): "+strings.Join(missing, "; ")+".")
+		}
+		return day, nil
+	case cases.StatusAppeal:
+		var last decisions.AppealResult
+		if err := db.Conn(ctx, s.DB).Where("case_id = ? AND result IN ('confirmed', 'reformed')", c.ID).Order("decided_on DESC").Limit(1).Find(&last).Error; err != nil {
+			return civil.Date{}, err
+		}
+		if last.ID == 0 {
+			return civil.Date{}, errs.New(errs.Conflict, "Registre antes o resultado do recurso na Turma Recursal (POST /api/v1/cases/{id}/appeal-result).")
+		}
+		day := today
+		if finalOn != "" {
+			var f errs.Fields
+			d, ok := cases.ParseDate(&f, "final_on", finalOn)
+			if !ok {
+				return civil.Date{}, f.Err()
+			}
+			if d.After(today) {
+				return civil.Date{}, errs.InvalidField("final_on", "not_future", "o trânsito em julgado não pode estar no futuro.")
+			}
+			if d.Before(last.DecidedOn) {
+				return civil.Date{}, errs.InvalidField("final_on", "after_appeal", fmt.Sprintf("o acórdão da Turma Recursal é de %s: o trânsito em julgado não lhe é anterior.", last.DecidedOn.BR()))
+			}
+			signed, ok, err := s.Decisions.SentenceDay(ctx, c.ID)
+			if err != nil {
+				return civil.Date{}, err
+			}
+			if ok && d.Before(signed) {
+				return civil.Date{}, errs.InvalidField("final_on", "after_sentence", fmt.Sprintf("a sentença é de %s: o trânsito em julgado não lhe é anterior.", signed.BR()))
+			}
+			var notified calendar.Notification
+			if err := db.Conn(ctx, s.DB).Where("case_id = ? AND NOT superseded", c.ID).Order("notified_on DESC").Limit(1).Find(&notified).Error; err != nil {
+				return civil.Date{}, err
+			}
+			if notified.ID != 0 && d.Before(notified.NotifiedOn) {
+				return civil.Date{}, errs.InvalidField("final_on", "after_notification", fmt.Sprintf("a última intimação da sentença é de %s: o trânsito em julgado não lhe é anterior.", notified.NotifiedOn.BR()))
+			}
+			day = d
+		}
+		return day, nil
+	}
+	return today, nil
+}
+
+// StartFinalBans starts the bans of case c that waited for the final
+// judgment (Súmula 643 STJ): each starts on day (or the later day the judge
+// fixed) and its last day is counted from it (CP art. 10), or kept as the
+// judge overrode it when the first day is the one the judge fixed; the
+// defendant's precautionary bans are replaced by it (they end the day
+// before). A docket movement per ban shows the days under precautionary
+// bans, for the judge's decision on credit (CP art. 42). The blocklist
+// follows in the same transaction. A ban that would start before its facts
+// or end before it starts (the table's checks) is errs.Invalid on final_on.
+func (s *Service) StartFinalBans(ctx context.Context, c *cases.Case, day civil.Date, now time.Time) error {
+	tx := db.Conn(ctx, s.DB)
+	var rows []sanctions.Ban
+	if err := tx.Where("case_id = ? AND status = ?", c.ID, sanctions.StatusAwaitingFinal).Order("id").Find(&rows).Error; err != nil {
+		return err
+	}
+	changed := []int64{}
+	for _, b := range rows {
+		first := day
+		if b.StartNotBefore != nil && b.StartNotBefore.After(first) {
+			first = *b.StartNotBefore
+		}
+		computed, err := sanctions.LastDay(first, *b.Months)
+		if err != nil {
+			return err
+		}
+		last := computed
+		note := ""
+		if b.OverrideReason != "" && b.LastDay != nil {
+			if b.StartNotBefore != nil && first == *b.StartNotBefore {
+				last = *b.LastDay
+			} else {
+				note = fmt.Sprintf(" O último dia alterado na sentença (%s) contava de %s; contado do trânsito em julgado, o término é %s.", b.LastDay.BR(), b.StartNotBefore.BR(), computed.BR())
+			}
+		}
+		// The table's checks, tested before the update so that a date of the
+		// input is a 422 on final_on, not a failed constraint: the ban does not
+		// start before the facts (bans_check) nor end before it starts.
+		if first.Before(b.FactsDate) {
+			return errs.InvalidField("final_on", "after_facts", fmt.Sprintf("os fatos são de %s: o impedimento %d não começa antes deles; o trânsito em julgado em %s é anterior aos fatos.", b.FactsDate.BR(), b.ID, day.BR()))
+		}
+		if last.Before(first) {
+			return errs.InvalidField("final_on", "last_day", fmt.Sprintf("o último dia do impedimento %d (%s) seria anterior ao primeiro (%s).", b.ID, last.BR(), first.BR()))
+		}
+		if err := tx.Model(&sanctions.Ban{}).Where("id = ?", b.ID).Updates(map[string]any{"status": sanctions.StatusActive, "first_day": first,
+			"computed_last_day": computed, "last_day": last}).Error; err != nil {
+			return err
+		}
+		changed = append(changed, b.ID)
+		if b.GroupBanID != nil {
+			continue
+		}
+		var precs []sanctions.Ban
+		if err := tx.Where("case_id = ? AND defendant_id = ? AND precautionary AND status = ?", c.ID, b.DefendantID, sanctions.StatusActive).Find(&precs).Error; err != nil {
+			return err
+		}
+		for _, p := range precs {
+			if err := tx.Model(&sanctions.Ban{}).Where("id = ?", p.ID).Updates(map[string]any{"status": sanctions.StatusReplaced, "lifted_on": first,
+				"lift_reason": fmt.Sprintf("substituída pelo impedimento definitivo %d", b.ID)}).Error; err != nil {
+				return err
+			}
+			p.Status, p.LiftedOn = sanctions.StatusReplaced, &first
+			changed = append(changed, p.ID)
+		}
+		var all []sanctions.Ban
+		if err := tx.Where("case_id = ? AND defendant_id = ? AND precautionary", c.ID, b.DefendantID).Find(&all).Error; err != nil {
+			return err
+		}
+		text := fmt.Sprintf("Início do cumprimento do impedimento %d (%s, %s): de %s a %s, contado do trânsito em julgado (Súmula 643 do STJ; CP, art. 10).", b.ID, b.Article, b.Law, first.BR(), last.BR())
+		if len(all) > 0 {
+			text += fmt.Sprintf(" Tempo sob medida cautelar neste processo: %d dias; a detração (CP, art. 42) é decisão do(a) juiz(a).", decisions.CountPrecautionary(all, first.AddDays(-1)))
+		}
+		if err := s.Move(ctx, c, nil, now, 0, text+note); err != nil {
+			return err
+		}
+	}
+	// Precautionary bans of defendants with no final ban (acquitted before,
+	// or convicted to prison) end with the final judgment.
+	ended, err := s.Decisions.EndPrecautionary(ctx, c, 0, day, "trânsito em julgado da sentença sem impedimento definitivo: cessa a medida cautelar")
+	if err != nil {
+		return err
+	}
+	changed = append(changed, ended...)
+	if len(changed) == 0 {
+		return nil
+	}
+	return s.RefreshBlocklist(ctx, changed...)
+}

@@ -1,0 +1,28 @@
+package cases
+
+import (
+	"github.com/juizado/juizado/internal/civil"
+)
+
+// JudgeView names the judge a case is distributed to.
+type JudgeView struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+// DefendantView is a party: person fields or fan-group fields by kind.
+type DefendantView struct {
+	ID            int64       `json:"id"`
+	Kind          string      `json:"kind"`
+	FullName      string      `json:"full_name,omitempty"`
+	CPF           *string     `json:"cpf,omitempty"`
+	BirthDate     *civil.Date `json:"birth_date,omitempty"`
+	MotherName    string      `json:"mother_name,omitempty"`
+	FatherName    string      `json:"father_name,omitempty"`
+	Name          string      `json:"name,omitempty"`
+	CNPJ          *string     `json:"cnpj,omitempty"`
+	SupportedClub string      `json:"supported_club,omitempty"`
+	GroupID       *int64      `json:"group_id,omitempty"`
+	// AwaitingIdentification: a person without CPF never reaches the blocklist.
+	AwaitingIdentification bool `json:"awaiting_identification,omitempty"`
+}

@@ -1,0 +1,53 @@
+package app
+
+import (
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/cases/execution"
+	"github.com/juizado/juizado/cases/schedule"
+	"github.com/juizado/juizado/internal/clock"
+	"gorm.io/gorm"
+)
+
+// Cases are the case services, each built once over one cases.Core: the
+// case itself (filing, docket, workflow, hearings, evidence), its calendar
+// (holidays, deadlines, prescription), the match schedule, the decisions
+// (sentence, plea, suspension, settlement), the execution of the bans, and
+// the case file (the whole case's views and the writes that answer with
+// it). Dependencies point one way: Case ← Calendar, Schedule ← Decisions ←
+// Execution ← Casefile.
+type Cases struct {
+	Case      *cases.Service
+	Calendar  *calendar.Service
+	Schedule  *schedule.Service
+	Decisions *decisions.Service
+	Execution *execution.Service
+	Casefile  *casefile.Service
+}
+
+// NewCases builds the case services on g with clock clk (nil: the
+// system's), the court's zone loc and the blocklist publisher bl (each
+// write that changes bans refreshes the blocklist through it, in its
+// transaction). A nil g, loc or bl is an error (cases.NewCore).
+func NewCases(g *gorm.DB, clk clock.Clock, loc *time.Location, bl cases.Blocklist) (*Cases, error) {
+	core, err := cases.NewCore(g, clk, loc, bl)
+	if err != nil {
+		return nil, err
+	}
+	cs := cases.New(core)
+	cal := calendar.New(core)
+	dec := decisions.New(core, cs, cal)
+	ex := execution.New(core, cs, cal, dec)
+	return &Cases{
+		Case:      cs,
+		Calendar:  cal,
+		Schedule:  schedule.New(core),
+		Decisions: dec,
+		Execution: ex,
+		Casefile:  casefile.New(core, cs, cal, dec, ex),
+	}, nil
+}

@@ -426,75 +426,6 @@ func TestPrecautionary_CPP_art_319_II_ReviewReplacementAndCredit_CP_art_42(t *te
 	casetest.KindIs(t, err, errs.Conflict)
 }
 
-// DOMAIN.md §8: a breach of a conversion ban opens the conversion (Lei
-// 10.671/2003, art. 41-B, § 3º for facts of 2018; LGE art. 201, § 3º from
-// 15/06/2023) with a proposed balance the judge fixes (CP art. 44, § 4º: at
-// least 30 days); a plea-agreement ban's breach undoes the agreement and
-// returns the case to the prosecutor (Súmula Vinculante 35); an art. 39
-// ban has no conversion (CP art. 359).
-func TestBreachByKind_LGE_art_201_sec3_Estatuto_41B_SV_35_CP_359(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, t0, 1)
-	ctx := context.Background()
-	_, banID, j := e.FinalBan(t, "R7", "2025-04-01", 12, func(in *decisions.SentenceInput) { in.PrisonMonths = casetest.Ptr(12) })
-	br, err := e.Svc.Execution.RecordBreach(ctx, e.Pros, banID, execution.BreachInput{OccurredOn: "2025-05-01", Source: "police_report", Reference: "BO 5/2025"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if br.Kind != "conversion" || br.Conversion == nil || !strings.Contains(br.Conversion.Note, "art. 41-B, § 3º") || strings.Contains(br.Conversion.Note, "14.597") ||
-		!strings.Contains(br.Conversion.Note, "proposto") {
-		t.Errorf("41-B breach: %+v", br.Conversion)
-	}
-	_, err = e.Svc.Execution.DecideBreach(ctx, j, br.Breach.ID, execution.BreachDecisionInput{Decision: "convert", BalanceDays: casetest.Ptr(29), Reason: "x"})
-	casetest.InvalidField(t, err, "balance_days", false)
-	_, err = e.Svc.Execution.DecideBreach(ctx, j, br.Breach.ID, execution.BreachDecisionInput{Decision: "undo_plea", Reason: "x"})
-	casetest.InvalidField(t, err, "decision", false)
-	if _, err := e.Svc.Execution.DecideBreach(ctx, j, br.Breach.ID, execution.BreachDecisionInput{Decision: "convert", BalanceDays: casetest.Ptr(200), Reason: "Descumprimento injustificado."}); err != nil {
-		t.Fatal(err)
-	}
-	if e.Count(t, "bans", "id = ? AND status = 'converted'", banID) != 1 || e.InBlocklist(t, "66392332154") {
-		t.Error("the converted ban is still in force")
-	}
-
-	// Art. 39 (2008): no conversion.
-	_, ban39, j39 := e.FinalBan(t, "R8", "2025-04-01", 6, nil)
-	br, err = e.Svc.Execution.RecordBreach(ctx, e.Pros, ban39, execution.BreachInput{OccurredOn: "2025-05-01", Source: "police_report", Reference: "BO 6/2025"})
-	if err != nil || br.Conversion != nil || br.Kind != "no_conversion" || !strings.Contains(strings.Join(br.Warnings, " "), "art. 359") {
-		t.Fatalf("art. 39 breach: %+v %v", br, err)
-	}
-	_, err = e.Svc.Execution.DecideBreach(ctx, j39, br.Breach.ID, execution.BreachDecisionInput{Decision: "convert", BalanceDays: casetest.Ptr(30), Reason: "x"})
-	casetest.InvalidField(t, err, "decision", false)
-
-	// A plea-agreement ban: undone, back to the prosecutor.
-	k := e.Clerk(t)
-	c, d, jp := e.FileOne(t, "R2")
-	e.Move(t, k, c, cases.StatusPreliminaryHearing)
-	if _, err := e.Svc.Decisions.OfferPlea(ctx, e.Pros, c.ID, decisions.PleaInput{DefendantID: d.ID, Months: casetest.Ptr(6), FirstDay: "2025-06-01"}); err != nil {
-		t.Fatal(err)
-	}
-	e.Move(t, k, c, cases.StatusPleaAccepted)
-	h, err := e.Svc.Decisions.Homologate(ctx, jp, c.ID, decisions.HomologateInput{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	br, err = e.Svc.Execution.RecordBreach(ctx, e.Pros, h.Ban.ID, execution.BreachInput{OccurredOn: "2025-06-08", Source: "gate_hit", Reference: "Catraca 3"})
-	if err != nil || br.Kind != "plea_agreement" || br.Conversion != nil || !strings.Contains(strings.Join(br.Warnings, " "), "Súmula Vinculante 35") {
-		t.Fatalf("plea breach: %+v %v", br, err)
-	}
-	if _, err := e.Svc.Execution.DecideBreach(ctx, jp, br.Breach.ID, execution.BreachDecisionInput{Decision: "undo_plea", Reason: "Transação descumprida."}); err != nil {
-		t.Fatal(err)
-	}
-	var got cases.Case
-	e.G.Take(&got, c.ID)
-	if got.Status != cases.StatusPreliminaryHearing || e.Count(t, "bans", "id = ? AND status = 'undone'", h.Ban.ID) != 1 ||
-		e.Count(t, "plea_agreements", "ban_id = ? AND status = 'undone'", h.Ban.ID) != 1 {
-		t.Errorf("plea not undone: case %s", got.Status)
-	}
-	if _, err := e.Svc.Casefile.Transition(ctx, e.Pros, c.ID, casefile.TransitionInput{To: cases.StatusAccusation}); err != nil {
-		t.Errorf("the prosecutor cannot accuse after the plea was undone: %v", err)
-	}
-}
-
 // CF art. 93, IX: the judge saves a minuta, which decides nothing, then
 // signs it: the same checks, one signed sentence.
 func TestSentence_DraftThenSign_CF_art_93_IX(t *testing.T) {
@@ -569,28 +500,6 @@ func TestPrecautionary_EndsOnAcquittalAndFinalWithoutBan_CPP_art_386_art_283(t *
 	}
 }
 
-// CF art. 5º, XXXVI: a correction of a material error may only give the
-// last day counted from the first day (CP art. 10) or the day before it,
-// never below the statutory minimum (LGE art. 201, § 2º: 3 months); it never
-// lengthens the ban.
-func TestCorrect_MaterialErrorOnly_CF_art_5_XXXVI(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, t0, 1)
-	ctx := context.Background()
-	_, banID, j := e.FinalBan(t, "R1", "2025-05-31", 3, nil) // 30/08/2025, the minimum
-	_, err := e.Svc.Execution.Correct(ctx, j, banID, execution.CorrectInput{LastDay: "2028-05-30", Reason: "erro"})
-	if msg := casetest.InvalidField(t, err, "last_day", false); !strings.Contains(msg, "XXXVI") {
-		t.Errorf("lengthening by correction: %q", msg)
-	}
-	_, err = e.Svc.Execution.Correct(ctx, j, banID, execution.CorrectInput{LastDay: "2025-08-29", Reason: "leitura do dia inexistente"})
-	casetest.InvalidField(t, err, "last_day", false)        // one day below the 3-month minimum
-	_, banID, j = e.FinalBan(t, "R1", "2025-05-31", 6, nil) // 30/11/2025
-	b, err := e.Svc.Execution.Correct(ctx, j, banID, execution.CorrectInput{LastDay: "2025-11-29", Reason: "leitura do dia inexistente"})
-	if err != nil || b.LastDay.String() != "2025-11-29" {
-		t.Fatalf("clamp reading: %+v %v", b, err)
-	}
-}
-
 // TPU codes of decisions are written by the operations that make them: a
 // free movement with 219, 220, 221, 237, 239, 848, 26 or 246 is 422 naming
 // the operation (CNJ TPU; Res. CNJ 331/2020: DataJud reads the docket).
@@ -624,21 +533,6 @@ func TestAppealResult_Once_Lei_9099_art_82(t *testing.T) {
 	}
 	_, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: decisions.OutcomeAcquittal})
 	casetest.KindIs(t, err, errs.Conflict)
-}
-
-// CP art. 10 and DOMAIN.md §3: the clamp reading (one day earlier) exists
-// only where the day-number of the first day is missing in the final month;
-// 01/12/2026 + 12 months ends on 30/11/2027 and no correction moves it.
-func TestCorrect_ClampOnlyForAMissingDay_CP_art_10(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, t0, 1)
-	_, banID, j := e.FinalBan(t, "R1", "", 12, func(in *decisions.SentenceInput) { in.Ban.FirstDay = "2026-12-01" })
-	_, err := e.Svc.Execution.Correct(context.Background(), j, banID, execution.CorrectInput{LastDay: "2027-11-29", Reason: "erro"})
-	casetest.InvalidField(t, err, "last_day", false)
-	// An acquittal carries no fine either (CPP art. 386).
-	c, d, j2 := e.FileOne(t, "R2")
-	_, err = e.Svc.Decisions.Sentence(context.Background(), j2, c.ID, decisions.SentenceInput{DefendantID: d.ID, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "VII", FineDays: casetest.Ptr(20)})
-	casetest.InvalidField(t, err, "outcome", false)
 }
 
 // Lei 9.099/1995, art. 82: the Turma Recursal may reform a conversion into

@@ -73,3 +73,9 @@ func EnsureGroup(ctx context.Context, g *gorm.DB, name, club, court string) (int
 	}
 	return id, nil
 }
+
+// CourtGroup returns group id when it is registered in court (TR.OOOO),
+// nil otherwise (CourtGroup).
+func (s *Groups) CourtGroup(ctx context.Context, court string, id int64) (*GroupRef, error) {
+	return CourtGroup(ctx, s.DB, court, id)
+}

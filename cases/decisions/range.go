@@ -159,3 +159,15 @@ func (s *Service) rangeFor(ctx context.Context, c cases.Case, d cases.Defendant,
 	}
 	return rg, fl, nil
 }
+
+// DefaultOutcome is the outcome the law gives a sentence by default under
+// rule rg: the conversion to a ban (or the cumulative ban of Lei
+// 7.716/1989) where the rule allows it, or where there is no reclusão to
+// impose; else the reclusão without conversion (Lei 14.597/2023, art. 201,
+// § 2º).
+func DefaultOutcome(rg sanctions.Range) string {
+	if rg.Convertible || rg.Cumulative || rg.PrisonMaxMonths == 0 {
+		return OutcomeBan
+	}
+	return OutcomePrison
+}

@@ -11,9 +11,7 @@ import (
 
 	"gorm.io/gorm"
 
-	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/audit"
-	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/registry"
 	"github.com/spf13/cobra"
@@ -95,12 +93,11 @@ func auditCmd() *cobra.Command {
 		Short: "Exit 0 when the blocklist entries are exactly the bans in force; 1 listing each difference (--fix makes a version for them)",
 		RunE: func(*cobra.Command, []string) error {
 			return withOpenDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
-				loc, err := time.LoadLocation(cfg.TimeZone)
+				a, err := openApp(g, cfg)
 				if err != nil {
 					return err
 				}
-				lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
-				diff, v, err := lists.Reconcile(ctx, fix)
+				diff, v, err := a.Lists.Reconcile(ctx, fix)
 				if err != nil {
 					return err
 				}

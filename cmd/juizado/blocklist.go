@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/registry"
 	"github.com/spf13/cobra"
@@ -110,11 +109,11 @@ Exit status 0 when valid, 1 when invalid.`,
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return withOpenDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
-				loc, err := time.LoadLocation(cfg.TimeZone)
+				a, err := openApp(g, cfg)
 				if err != nil {
 					return err
 				}
-				lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc}
+				lists := a.Lists
 				if err := lists.Refresh(ctx); err != nil {
 					return err
 				}

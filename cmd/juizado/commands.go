@@ -168,7 +168,7 @@ func createToken(ctx context.Context, g *gorm.DB, spec authz.UserSpec) (string, 
 // createTokenUntil is createToken with a token that expires at until
 // (zero: never).
 func createTokenUntil(ctx context.Context, g *gorm.DB, spec authz.UserSpec, until time.Time) (string, authz.User, error) {
-	u, _, err := ensureAccount(ctx, g, spec)
+	u, _, err := ensureAccount(ctx, g, spec, "")
 	if err != nil {
 		return "", u, err
 	}

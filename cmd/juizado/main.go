@@ -18,6 +18,7 @@ import (
 	_ "time/tzdata" // the binary never depends on the host's zoneinfo
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/clock"
@@ -97,8 +98,11 @@ func (m *Main) Open(ctx context.Context) error {
 	if m.Config.KeyDir != "" {
 		keys = &registry.KeyRing{Dir: m.Config.KeyDir}
 	}
-	m.Server, err = web.New(web.Deps{DB: g, Enforcer: enf, Clock: m.Clock, Loc: loc, Templates: templates.FS, Logger: m.Logger, Keys: keys,
-		PublicURL: m.Config.PublicURL, TemplatesDir: m.Config.TemplatesDir, Court: m.Config.Court,
+	a, err := app.New(m.Config, g, m.Clock, loc, keys)
+	if err != nil {
+		return err
+	}
+	m.Server, err = web.New(web.Deps{App: a, Enforcer: enf, Templates: templates.FS, Logger: m.Logger,
 		SecureCookies: m.Config.SecureCookies, TrustProxy: m.Config.TrustProxy, SpoolDir: m.Config.SpoolDir})
 	return err
 }

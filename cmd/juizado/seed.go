@@ -10,10 +10,8 @@ import (
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
-	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
-	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/registry"
@@ -125,15 +123,11 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	if n > 0 {
 		return nil
 	}
-	loc, err := time.LoadLocation(cfg.TimeZone)
+	a, err := openApp(g, cfg)
 	if err != nil {
 		return err
 	}
-	lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
-	svc, err := app.NewCases(g, clock.System{}, loc, lists)
-	if err != nil {
-		return err
-	}
+	svc, loc := a.Cases, a.Loc
 	pros := ids["prosecutor"]
 	judge := ids["judge"]
 	clerk := ids["clerk"]

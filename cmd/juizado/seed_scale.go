@@ -35,9 +35,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
-	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
-	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
 	"github.com/spf13/cobra"
 	"gorm.io/gorm"
@@ -153,10 +151,11 @@ func seedScale(ctx context.Context, g *gorm.DB, cfg config.Config, o scaleOption
 	}
 	say := func(format string, a ...any) { fmt.Fprintf(o.Out, format+"\n", a...) }
 	start := time.Now()
-	loc, err := time.LoadLocation(cfg.TimeZone)
+	a, err := openApp(g, cfg)
 	if err != nil {
 		return nil, err
 	}
+	loc := a.Loc
 	if err := cases.EnsureCourt(ctx, g, cfg.Court, ""); err != nil {
 		return nil, err
 	}
@@ -223,8 +222,7 @@ func seedScale(ctx context.Context, g *gorm.DB, cfg config.Config, o scaleOption
 	}
 	// The blocklist: materialised entries and one version with their feed.
 	t := time.Now()
-	lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
-	if err := lists.Refresh(ctx); err != nil {
+	if err := a.Lists.Refresh(ctx); err != nil {
 		return nil, fmt.Errorf("seed --scale: blocklist refresh: %w", err)
 	}
 	if err := g.WithContext(ctx).Raw("SELECT version FROM blocklist_versions ORDER BY version DESC LIMIT 1").Scan(&st.BlocklistVersion).Error; err != nil {

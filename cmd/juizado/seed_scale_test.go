@@ -4,11 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/casefile"
-	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
@@ -139,11 +137,11 @@ func TestSeedScale(t *testing.T) {
 		}
 	}
 	// The seeded cases read back through the service.
-	loc, _ := time.LoadLocation("America/Sao_Paulo")
-	svc, err := app.NewCases(g, nil, loc, &registry.Lists{DB: g, Loc: loc, FormatNumber: cases.FormatNumber})
+	a, err := openApp(g, config.Config{TimeZone: "America/Sao_Paulo"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	svc := a.Cases
 	var id int64
 	if err := g.Raw("SELECT id FROM cases WHERE status = 'final' ORDER BY id LIMIT 1").Scan(&id).Error; err != nil {
 		t.Fatal(err)

@@ -21,7 +21,6 @@ import (
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
-	"github.com/juizado/juizado/registry"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 	"gorm.io/gorm"
@@ -103,33 +102,20 @@ func completeSpec(spec *authz.UserSpec, group string, cfg config.Config) error {
 	return nil
 }
 
-// ensureAccount makes (or reuses) the user of spec, its court first; a new
-// judge receives the cases its court filed while it had none.
-func ensureAccount(ctx context.Context, g *gorm.DB, spec authz.UserSpec) (authz.User, bool, error) {
+// ensureAccount makes (or reuses) the user of spec, its court first, with
+// password pw ("" leaves it as it is); a new judge receives the cases its
+// court filed while it had none (app.App.AddUser: one transaction).
+func ensureAccount(ctx context.Context, g *gorm.DB, spec authz.UserSpec, pw string) (authz.User, bool, error) {
 	if authz.IsStaff(spec.Role) {
 		if err := cases.EnsureCourt(ctx, g, spec.Court, ""); err != nil {
 			return authz.User{}, false, err
 		}
 	}
-	var u authz.User
-	var created bool
-	err := db.WithTx(ctx, g, func(ctx context.Context) error {
-		var err error
-		u, created, err = authz.EnsureUser(ctx, g, spec)
-		if err != nil {
-			return err
-		}
-		if created && u.Role == "judge" {
-			svc, err := caseServices(g)
-			if err != nil {
-				return err
-			}
-			if _, err := svc.Case.DistributePending(ctx, u.Court()); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	a, err := openApp(g, config.FromEnv())
+	if err != nil {
+		return authz.User{}, false, err
+	}
+	u, created, _, err := a.AddUser(ctx, spec, pw)
 	return u, created, err
 }
 
@@ -200,11 +186,8 @@ func userCmd() *cobra.Command {
 				if err := authz.CheckPasswordLength(pw); err != nil {
 					return err
 				}
-				u, created, err := ensureAccount(ctx, g, spec)
+				u, created, err := ensureAccount(ctx, g, spec, pw)
 				if err != nil {
-					return err
-				}
-				if err := authz.SetPassword(ctx, g, u.ID, pw); err != nil {
 					return err
 				}
 				verb := "created"
@@ -372,13 +355,13 @@ func tokenRevokeCmd() *cobra.Command {
 	return cmd
 }
 
-// caseServices builds the case services of a CLI command (app.NewCases) on
-// g, in the court's zone (JUIZADO_TZ), with the blocklist publisher.
-func caseServices(g *gorm.DB) (*app.Cases, error) {
-	loc, err := time.LoadLocation(config.FromEnv().TimeZone)
+// openApp builds the application of a CLI command (app.New) on g with
+// cfg: the court's zone JUIZADO_TZ, the system clock and a signing key
+// kept in memory (a command serves no blocklist to gates).
+func openApp(g *gorm.DB, cfg config.Config) (*app.App, error) {
+	loc, err := time.LoadLocation(cfg.TimeZone)
 	if err != nil {
 		return nil, err
 	}
-	lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
-	return app.NewCases(g, clock.System{}, loc, lists)
+	return app.New(cfg, g, clock.System{}, loc, nil)
 }

@@ -33,7 +33,7 @@ type API struct {
 func New(s *server.Server) *API {
 	a := &API{Server: s}
 	a.Docs = a.newDocuments()
-	a.Groups = &GroupHandlers{API: a, Svc: &registry.Groups{DB: s.Deps.DB, Clock: s.Deps.Clock, Loc: s.Deps.Loc}, docs: a.Docs.Svc}
+	a.Groups = &GroupHandlers{API: a, Svc: s.App.Groups, docs: a.Docs.Svc}
 	return a
 }
 

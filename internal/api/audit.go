@@ -58,11 +58,11 @@ func (s *API) auditList(c echo.Context) error {
 	}
 	flt.Limit, flt.Offset = int(perPage), int((page-1)*perPage)
 	ctx := c.Request().Context()
-	items, err := audit.List(ctx, s.Deps.DB, flt)
+	items, err := s.App.Audit.List(ctx, flt)
 	if err != nil {
 		return err
 	}
-	total, err := audit.Count(ctx, s.Deps.DB, flt)
+	total, err := s.App.Audit.Count(ctx, flt)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
@@ -389,7 +388,7 @@ func (s *API) checkVenue(ctx context.Context, name string) (int64, error) {
 	if rule, msg := textcheck.Problem(name, 300, false); rule != "" {
 		return 0, errs.InvalidField("venue", rule, "venue (nome do local): "+msg)
 	}
-	v, err := cases.FindVenue(ctx, s.Deps.DB, name)
+	v, err := s.Cases.Case.FindVenue(ctx, name)
 	if err != nil {
 		return 0, err
 	}

@@ -28,36 +28,17 @@ type Documents struct {
 // limit is 2 MB as well; issued documents are far smaller).
 const maxUpload = 2 << 20
 
-// newPDFService is the court documents' service with the server's
-// settings, made once (API.Docs.Svc).
-func (s *API) newPDFService() *pdf.Service {
-	return &pdf.Service{
-		DB: s.Deps.DB, Cases: s.Cases, Lists: s.Lists, Clock: s.Deps.Clock, Loc: s.Deps.Loc,
-		Wording: pdf.Wording{Embedded: s.Deps.Templates, Dir: s.Deps.TemplatesDir},
-		BaseURL: s.Deps.PublicURL, Court: s.Deps.Court,
-	}
-}
-
-// newDocuments makes the documents' handlers: the PDF service and a check of the court's own wording (logged).
+// newDocuments makes the documents' handlers over the application's
+// documents service (app.App.Documents) and checks the court's own wording
+// (logged).
 func (s *API) newDocuments() *Documents {
-	d := &Documents{API: s, Svc: s.newPDFService()}
+	d := &Documents{API: s, Svc: s.App.Documents}
 	if s.Deps.Templates != nil {
 		if err := d.Svc.Wording.Check(); err != nil {
 			s.Deps.Logger.Error("document wording", "err", err.Error())
 		}
 	}
 	return d
-}
-
-// IssueSentence issues the sentence document of the decision a judge has
-// just signed for defendantID in case caseID (pdf.Service.IssueSentence:
-// one document per decision, the same PDF at every later download). The
-// sentence handlers call it after the signature; a failure is logged, not
-// answered: the document is then issued at its first download.
-func (s *API) IssueSentence(c echo.Context, caseID, defendantID int64) {
-	if _, err := s.Docs.Svc.IssueSentence(c.Request().Context(), server.Actor(c), caseID, defendantID); err != nil {
-		s.Deps.Logger.Error("sentence document", "case_id", caseID, "defendant_id", defendantID, "err", err.Error())
-	}
 }
 
 // send answers with a stored document.

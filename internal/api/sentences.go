@@ -27,21 +27,11 @@ func (s *API) sentence(c echo.Context) error {
 	if err := withIfMatch(c); err != nil {
 		return err
 	}
-	r, err := s.Cases.Decisions.Sentence(c.Request().Context(), server.Actor(c), id, in)
+	r, err := s.App.Sentence(c.Request().Context(), server.Actor(c), id, in)
 	if err != nil {
 		return caseFail(c, err)
 	}
-	s.issueSigned(c, id, r)
 	return c.JSON(http.StatusCreated, sentenceBody(r))
-}
-
-// issueSigned issues the sentence document of a signed decision once, at
-// signing (one verification code per decision; later downloads return the
-// same PDF). A failure is logged: the first download issues it then.
-func (s *API) issueSigned(c echo.Context, caseID int64, r *decisions.SentenceResult) {
-	if r.Sentence.Status == "signed" && r.Outcome != decisions.OutcomePrecautionary {
-		s.IssueSentence(c, caseID, r.Sentence.DefendantID)
-	}
 }
 
 // signDraft: POST /api/v1/cases/:id/sentence/sign {defendant_id} (the judge
@@ -66,11 +56,10 @@ func (s *API) signDraft(c echo.Context) error {
 	if err := withIfMatch(c); err != nil {
 		return err
 	}
-	r, err := s.Cases.Decisions.SignDraft(c.Request().Context(), server.Actor(c), id, in.DefendantID)
+	r, err := s.App.SignDraft(c.Request().Context(), server.Actor(c), id, in.DefendantID)
 	if err != nil {
 		return caseFail(c, err)
 	}
-	s.issueSigned(c, id, r)
 	return c.JSON(http.StatusCreated, sentenceBody(r))
 }
 

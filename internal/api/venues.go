@@ -3,7 +3,6 @@ package api
 import (
 	"net/http"
 
-	"github.com/juizado/juizado/cases"
 	"github.com/labstack/echo/v4"
 )
 
@@ -27,7 +26,7 @@ type venueItem struct {
 // agent compares its configured venues with, so that a misspelt venue
 // (which no scoped ban would ever name) is reported, not silently ignored.
 func (s *API) venues(c echo.Context) error {
-	vs, err := cases.ListVenueAliases(c.Request().Context(), s.Deps.DB)
+	vs, err := s.Cases.Case.VenueAliases(c.Request().Context())
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ import (
 func (e *env) regGroup(t *testing.T, name string, cnpj *string) (*registry.Groups, *registry.GroupView, registry.Actor) {
 	t.Helper()
 	ctx := context.Background()
-	svc := &registry.Groups{DB: e.g, Clock: e.svc.Clock, Loc: saoPaulo}
+	svc := e.svc.Groups
 	g, err := svc.CreateGroup(ctx, regActor(e.staff), registry.GroupInput{Name: name, CNPJ: cnpj, SupportedClub: "Corinthians"})
 	if err != nil {
 		t.Fatal(err)

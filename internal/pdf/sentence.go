@@ -292,7 +292,7 @@ func (s *Service) SentenceDocument(ctx context.Context, actor cases.Actor, caseI
 	}
 	var out *Document
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		v, err := s.Cases.Casefile.Get(ctx, actor, caseID)
+		v, err := s.Casefile.Get(ctx, actor, caseID)
 		if err != nil {
 			return err
 		}
@@ -322,7 +322,7 @@ func (s *Service) IssueSentence(ctx context.Context, actor cases.Actor, caseID, 
 // and storing it the first time (the sentence's row is locked meanwhile,
 // so that two first downloads at once give one document).
 func (s *Service) storedSentence(ctx context.Context, actor cases.Actor, v *casefile.View, rec *decisions.SentenceRecord) (*Document, error) {
-	docID, err := s.Cases.Decisions.LockSentenceDocument(ctx, rec.ID)
+	docID, err := s.Decisions.LockSentenceDocument(ctx, rec.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +346,7 @@ func (s *Service) storedSentence(ctx context.Context, actor cases.Actor, v *case
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Cases.Decisions.SetSentenceDocument(ctx, rec.ID, d.ID); err != nil {
+	if err := s.Decisions.SetSentenceDocument(ctx, rec.ID, d.ID); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -416,7 +416,7 @@ func (s *Service) DraftPreview(ctx context.Context, actor cases.Actor, caseID, d
 	if defendantID == 0 {
 		return nil, 0, errs.InvalidField("defendant_id", "required", "informe o réu (defendant_id) da minuta.")
 	}
-	draft, err := s.Cases.Decisions.Draft(ctx, actor, caseID, defendantID)
+	draft, err := s.Decisions.Draft(ctx, actor, caseID, defendantID)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -433,11 +433,11 @@ func (s *Service) DraftPreview(ctx context.Context, actor cases.Actor, caseID, d
 	var pdfBytes []byte
 	var pages int
 	err = db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		res, err := s.Cases.Decisions.Sentence(ctx, actor, caseID, in)
+		res, err := s.Decisions.Sentence(ctx, actor, caseID, in)
 		if err != nil {
 			return err
 		}
-		v, err := s.Cases.Casefile.Get(ctx, actor, caseID)
+		v, err := s.Casefile.Get(ctx, actor, caseID)
 		if err != nil {
 			return err
 		}

@@ -9,7 +9,9 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/casefile"
-	"github.com/juizado/juizado/internal/app"
+	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/cases/execution"
+	"github.com/juizado/juizado/cases/schedule"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
@@ -22,9 +24,17 @@ import (
 // fills the wording, lays out the PDF with a fresh verification code and
 // stores it. Safe for concurrent use.
 type Service struct {
-	DB      *gorm.DB
-	Cases   *app.Cases
-	Lists   *registry.Lists
+	DB *gorm.DB
+	// The case services the documents read (app.Cases's, built once by
+	// app.New).
+	Case      *cases.Service
+	Casefile  *casefile.Service
+	Decisions *decisions.Service
+	Schedule  *schedule.Service
+	Execution *execution.Service
+	Lists     *registry.Lists
+	// Groups are the fan groups' registers (the extract of a register).
+	Groups  *registry.Groups
 	Wording Wording
 	// BaseURL is the court's public address (JUIZADO_PUBLIC_URL); the QR
 	// code points to BaseURL/verificar/CODE.
@@ -51,7 +61,7 @@ func (s *Service) VerifyURL(code string) string {
 // CourtData reads a court's name (cases.Service.CourtName): errs.NotFound
 // for a court that does not exist.
 func (s *Service) CourtData(ctx context.Context, code string) (CourtData, error) {
-	name, err := s.Cases.Case.CourtName(ctx, code)
+	name, err := s.Case.CourtName(ctx, code)
 	if err != nil {
 		return CourtData{}, err
 	}
@@ -128,7 +138,7 @@ func (s *Service) DefendantDocument(ctx context.Context, actor cases.Actor, kind
 }
 
 func (s *Service) caseDocument(ctx context.Context, actor cases.Actor, kind Kind, caseID, defendantID, banID int64) (*Document, error) {
-	v, err := s.Cases.Casefile.Get(ctx, actor, caseID)
+	v, err := s.Casefile.Get(ctx, actor, caseID)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +188,7 @@ func (s *Service) caseDocument(ctx context.Context, actor cases.Actor, kind Kind
 		}
 	}
 	if kind == KindNotice && data.Ban.Reporting != nil && !data.Ban.AwaitingFinal {
-		wv, err := s.Cases.Schedule.ReportingWindows(ctx, actor, banID)
+		wv, err := s.Schedule.ReportingWindows(ctx, actor, banID)
 		if err != nil {
 			return nil, err
 		}
@@ -232,7 +242,7 @@ func (s *Service) Certificate(ctx context.Context, actor cases.Actor, cpfText st
 	}
 	now := s.Clock.Now()
 	today := civil.Today(now, s.Loc)
-	st, err := s.Cases.Execution.BanStatusOf(ctx, actor, cpf.String(), today)
+	st, err := s.Execution.BanStatusOf(ctx, actor, cpf.String(), today)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +271,7 @@ func (s *Service) Poster(ctx context.Context, f registry.PublicFilter) (*Documen
 	}
 	if code == "" {
 		var err error
-		if code, err = s.Cases.Case.FirstCourt(ctx); err != nil {
+		if code, err = s.Case.FirstCourt(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -323,8 +333,7 @@ func (s *Service) Verify(ctx context.Context, text string) (*Verification, *Docu
 func (s *Service) Register(ctx context.Context, a registry.Actor, groupID int64) (*Document, error) {
 	var out *Document
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		groups := &registry.Groups{DB: s.DB, Clock: s.Clock, Loc: s.Loc}
-		g, ms, err := groups.Extract(ctx, a, groupID)
+		g, ms, err := s.Groups.Extract(ctx, a, groupID)
 		if err != nil {
 			return err
 		}

@@ -70,8 +70,8 @@ func newEnv(t *testing.T) *env {
 	e.judge = d.User(t, "Dra. Inês Conceição Araújo", "judge")
 	e.pros = d.User(t, "Promotor Um", "prosecutor")
 	e.staff = d.User(t, "Escrivã Dois", "clerk")
-	e.svc = &pdf.Service{DB: d.DB, Cases: d.Cases, Lists: d.Lists, Wording: pdf.Wording{Embedded: templates.FS},
-		BaseURL: "https://juizado.tjsp.example", Court: testenv.Court, Clock: d.Clock, Loc: d.Loc, NewCode: codes()}
+	e.svc = d.App.Documents
+	e.svc.BaseURL, e.svc.NewCode = "https://juizado.tjsp.example", codes()
 	return e
 }
 

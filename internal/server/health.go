@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/juizado/juizado/internal/db"
 	"github.com/labstack/echo/v4"
 )
 
@@ -16,14 +15,7 @@ func (s *Server) healthz(c echo.Context) error {
 func (s *Server) readyz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 3*time.Second)
 	defer cancel()
-	sqlDB, err := s.Deps.DB.DB()
-	if err == nil {
-		err = sqlDB.PingContext(ctx)
-	}
-	if err == nil {
-		err = db.CheckSchema(ctx, sqlDB)
-	}
-	if err != nil {
+	if err := s.App.Ready(ctx); err != nil {
 		s.Deps.Logger.Warn("not ready", "err", err.Error())
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 	}

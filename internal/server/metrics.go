@@ -23,7 +23,7 @@ func (s *Server) metrics() (echo.MiddlewareFunc, error) {
 	reg := prometheus.NewRegistry()
 	s.Metrics = reg
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	if sqlDB, err := s.Deps.DB.DB(); err == nil {
+	if sqlDB, err := s.App.SQL(); err == nil {
 		reg.MustRegister(collectors.NewDBStatsCollector(sqlDB, "juizado"))
 	}
 	m, err := newHTTPMetrics(reg)

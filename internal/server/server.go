@@ -15,6 +15,7 @@ package server
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -23,37 +24,29 @@ import (
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/casbin/casbin/v2"
-	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/app"
-	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/prometheus/client_golang/prometheus"
-	"gorm.io/gorm"
 )
 
 // Deps are what the server needs.
 type Deps struct {
-	DB        *gorm.DB
-	Enforcer  *casbin.SyncedEnforcer
+	// App is the application whose services the handlers call (app.New);
+	// the server holds no database handle of its own.
+	App      *app.App
+	Enforcer *casbin.SyncedEnforcer
+	// Clock, Loc, Keys and Court are the application's (App.Clock,
+	// App.Loc, App.Keys, App.Court), set by New.
 	Clock     clock.Clock
 	Loc       *time.Location
+	Keys      *registry.KeyRing
+	Court     string
 	Templates fs.FS // templates.FS
 	Logger    *slog.Logger
-	// Keys signs the blocklist (registry.KeyRing on JUIZADO_KEY_DIR); nil:
-	// a key kept in memory for this process only.
-	Keys *registry.KeyRing
-	// PublicURL is the court's public address, printed on documents and in
-	// their QR codes (JUIZADO_PUBLIC_URL).
-	PublicURL string
-	// TemplatesDir holds the court's own document wording, file by file
-	// over the embedded one (JUIZADO_TEMPLATES_DIR; "" for none).
-	TemplatesDir string
-	// Court is the court the public poster is issued by (JUIZADO_COURT).
-	Court string
 	// SecureCookies marks the session cookie Secure on every request
 	// (JUIZADO_SECURE_COOKIES); without it, only requests over TLS or
 	// with X-Forwarded-Proto: https get a Secure cookie.
@@ -74,9 +67,11 @@ type Server struct {
 	Echo *echo.Echo
 	// Deps are the dependencies the server was built with.
 	Deps Deps
-	// Cases is the case service the API and the pages call.
+	// App is the application (Deps.App): its services, built once.
+	App *app.App
+	// Cases are the case services the API and the pages call (App.Cases).
 	Cases *app.Cases
-	// Lists is the public list and blocklist service.
+	// Lists is the public list and blocklist service (App.Lists).
 	Lists   *registry.Lists
 	pages   map[string]*template.Template
 	routes  map[routeKey]routeInfo // by method and template: who may call it, its body limit (routes.go)
@@ -84,8 +79,6 @@ type Server struct {
 	tokens  tokenCache
 	// Sessions are the people's sessions (session.go).
 	Sessions *scs.SessionManager
-	// Lockout slows and locks repeated failed logins.
-	Lockout authz.Lockout
 	// Metrics is the server's Prometheus registry (GET /metrics); other
 	// components may register their collectors on it.
 	Metrics *prometheus.Registry
@@ -98,19 +91,16 @@ func New(d Deps) (*Server, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
-	if d.Keys == nil {
-		d.Keys = registry.EphemeralKeyRing()
+	if d.App == nil {
+		return nil, errors.New("server: the application (Deps.App) is required")
 	}
-	lists := &registry.Lists{DB: d.DB, Clock: d.Clock, Loc: d.Loc, FormatNumber: cases.FormatNumber, CursorKey: d.Keys.CursorKey}
-	cs, err := app.NewCases(d.DB, d.Clock, d.Loc, lists)
-	if err != nil {
-		return nil, err
-	}
+	d.Clock, d.Loc, d.Keys, d.Court = d.App.Clock, d.App.Loc, d.App.Keys, d.App.Court
 	s := &Server{
 		Echo:    echo.New(),
 		Deps:    d,
-		Lists:   lists,
-		Cases:   cs,
+		App:     d.App,
+		Lists:   d.App.Lists,
+		Cases:   d.App.Cases,
 		decider: &policy.Decider{E: d.Enforcer},
 	}
 	pages, err := ParsePages(d.Templates, d.Loc)
@@ -121,7 +111,6 @@ func New(d Deps) (*Server, error) {
 	if s.Sessions, err = newSessions(d); err != nil {
 		return nil, err
 	}
-	s.Lockout = authz.DefaultLockout
 	e := s.Echo
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.errorHandler

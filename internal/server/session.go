@@ -23,7 +23,6 @@ import (
 	"github.com/alexedwards/scs/postgresstore"
 	"github.com/alexedwards/scs/v2"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/labstack/echo/v4"
 )
@@ -59,7 +58,7 @@ var csrfExempt = map[string]bool{
 var noSession = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
 
 func newSessions(d Deps) (*scs.SessionManager, error) {
-	sqlDB, err := d.DB.DB()
+	sqlDB, err := d.App.SQL()
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +215,7 @@ func (s *Server) CurrentUser(c echo.Context) (authz.User, bool) {
 	if id == 0 {
 		return authz.User{}, false
 	}
-	u, err := authz.ActiveUser(ctx, s.Deps.DB, id)
+	u, err := s.App.Accounts.ActiveUser(ctx, id)
 	if err != nil {
 		if errors.Is(err, authz.ErrNoUser) {
 			s.Sessions.Remove(ctx, sessUserID) // disabled since
@@ -257,7 +256,7 @@ func (s *Server) SignIn(c echo.Context, u authz.User) error {
 // so that the audit trail names who made it (writes outside a transaction
 // have no actor settings: db.WithTx sets them).
 func (s *Server) InTx(c echo.Context, fn func(ctx context.Context) error) error {
-	return db.WithTx(c.Request().Context(), s.Deps.DB, fn)
+	return s.App.InTx(c.Request().Context(), fn)
 }
 
 // SignOut ends the session.
@@ -292,7 +291,7 @@ func LocalPath(p string) string {
 // within moments) and a janitor that deletes expired sessions and old
 // failed logins every few minutes. Both stop when ctx ends.
 func (s *Server) StartAccounts(ctx context.Context) error {
-	w, err := policy.Watch(ctx, s.Deps.DB, s.Deps.Enforcer, s.Deps.Logger)
+	w, err := s.App.WatchPolicy(ctx, s.Deps.Enforcer, s.Deps.Logger)
 	if err != nil {
 		return err
 	}
@@ -318,8 +317,5 @@ func (s *Server) StartAccounts(ctx context.Context) error {
 }
 
 func (s *Server) purgeAccounts(ctx context.Context) error {
-	if err := db.Conn(ctx, s.Deps.DB).Exec("DELETE FROM sessions WHERE expiry < now()").Error; err != nil {
-		return err
-	}
-	return s.Lockout.PurgeLoginFailures(ctx, s.Deps.DB, s.Now())
+	return s.App.Accounts.Purge(ctx, s.Now())
 }

@@ -71,7 +71,7 @@ func (s *Server) authenticate(ctx context.Context, token string) (tokenUser, err
 	if ok && now.Before(cu.until) {
 		return cu.tokenUser, nil
 	}
-	u, expires, err := authz.AuthenticateUntil(ctx, s.Deps.DB, token, s.Now())
+	u, expires, err := s.App.Accounts.AuthenticateUntil(ctx, token, s.Now())
 	if err != nil {
 		if ok && db.IsUnavailable(err) {
 			return cu.tokenUser, nil // verified before the outage; expiry checked above

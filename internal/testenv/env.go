@@ -19,6 +19,7 @@ import (
 	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
 	"github.com/juizado/juizado/registry"
@@ -41,14 +42,15 @@ var SaoPaulo = func() *time.Location {
 // T0 is after every fixture's facts: 10/06/2025 12:00 in São Paulo.
 var T0 = time.Date(2025, 6, 10, 12, 0, 0, 0, SaoPaulo)
 
-// Domain is a fresh migrated database with court Court and the domain
-// services on one fixed clock: the case services (app.Cases), whose writes refresh the
-// blocklist through Lists (registry.Lists, case numbers formatted by
-// cases.FormatNumber).
+// Domain is a fresh migrated database with court Court and the
+// application on one fixed clock (App, app.New): the case services
+// (Cases, App.Cases), whose writes refresh the blocklist through Lists
+// (App.Lists, case numbers formatted by cases.FormatNumber).
 type Domain struct {
 	DB    *gorm.DB
 	Clock *clock.Fixed
 	Loc   *time.Location
+	App   *app.App
 	Cases *app.Cases
 	Lists *registry.Lists
 }
@@ -63,12 +65,11 @@ func NewDomain(tb testing.TB, now time.Time, courtName string) *Domain {
 		tb.Fatal(err)
 	}
 	clk := clock.NewFixed(now)
-	lists := &registry.Lists{DB: g, Clock: clk, Loc: SaoPaulo, FormatNumber: cases.FormatNumber}
-	cs, err := app.NewCases(g, clk, SaoPaulo, lists)
+	a, err := app.New(config.Config{Court: Court}, g, clk, SaoPaulo, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &Domain{DB: g, Clock: clk, Loc: SaoPaulo, Lists: lists, Cases: cs}
+	return &Domain{DB: g, Clock: clk, Loc: SaoPaulo, App: a, Lists: a.Lists, Cases: a.Cases}
 }
 
 // User creates (or finds) the user name with role in court Court and

@@ -42,7 +42,7 @@ func (s *UI) auditPage(c echo.Context) error {
 		p.Errs, p.Error, status = fields, msg, st
 	} else {
 		var err error
-		if items, err = audit.List(c.Request().Context(), s.Deps.DB, flt); err != nil {
+		if items, err = s.App.Audit.List(c.Request().Context(), flt); err != nil {
 			return err
 		}
 		api.RedactMemberData(server.Actor(c).Role, items)

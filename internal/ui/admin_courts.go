@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
 )
@@ -37,7 +36,7 @@ func (s *UI) courtSettingsPage(c echo.Context) error {
 	var found bool
 	if err := s.InTx(c, func(ctx context.Context) error {
 		var err error
-		found, err = cases.SetCourtDefaults(ctx, s.Deps.DB, code, c.FormValue("sec7_doubles_ban") == "true", c.FormValue("publish_default") == "true")
+		found, err = s.Cases.Case.SetCourtDefaults(ctx, code, c.FormValue("sec7_doubles_ban") == "true", c.FormValue("publish_default") == "true")
 		return err
 	}); err != nil {
 		return err

@@ -13,11 +13,9 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/textcheck"
-	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
 )
 
@@ -36,7 +34,7 @@ type usersData struct {
 // and manages only it (DOMAIN.md §7); new courts are created by the
 // operator (juizado user create --court TR.OOOO --create-court).
 func (s *UI) courts(c echo.Context) ([]cases.Court, error) {
-	court, err := cases.GetCourt(c.Request().Context(), s.Deps.DB, server.Actor(c).Court)
+	court, err := s.Cases.Case.Court(c.Request().Context(), server.Actor(c).Court)
 	if errs.KindOf(err) == errs.NotFound {
 		return nil, nil
 	}
@@ -57,7 +55,7 @@ func (s *UI) usersPage(c echo.Context) error {
 }
 
 func (s *UI) renderUsers(c echo.Context, status int, p server.Page) error {
-	us, err := authz.ListCourtUsers(c.Request().Context(), s.Deps.DB, server.Actor(c).Court)
+	us, err := s.App.Accounts.ListCourtUsers(c.Request().Context(), server.Actor(c).Court)
 	if err != nil {
 		return err
 	}
@@ -101,7 +99,7 @@ func (s *UI) createUserPage(c echo.Context) error {
 		if spec.Group <= 0 {
 			f.Add("group", "required", "Informe o número da torcida organizada.")
 		} else {
-			g, err := registry.CourtGroup(ctx, s.Deps.DB, own, spec.Group)
+			g, err := s.App.Groups.CourtGroup(ctx, own, spec.Group)
 			if err != nil {
 				return err
 			}
@@ -117,7 +115,7 @@ func (s *UI) createUserPage(c echo.Context) error {
 		f.Add("senha2", "match", "As senhas não conferem.")
 	}
 	if spec.Name != "" {
-		if _, err := authz.FindUser(ctx, s.Deps.DB, spec.Name); err == nil {
+		if _, err := s.App.Accounts.FindUser(ctx, spec.Name); err == nil {
 			f.Add("name", "unique", "Já existe um usuário com este nome.")
 		}
 	}
@@ -134,14 +132,7 @@ func (s *UI) createUserPage(c echo.Context) error {
 	if err := f.Err(); err != nil {
 		return fail(err)
 	}
-	var u authz.User
-	err := db.WithTx(ctx, s.Deps.DB, func(ctx context.Context) error {
-		var err error
-		if u, _, err = authz.EnsureUser(ctx, s.Deps.DB, spec); err != nil {
-			return err
-		}
-		return authz.SetPassword(ctx, s.Deps.DB, u.ID, pw)
-	})
+	u, _, n, err := s.App.AddUser(ctx, spec, pw)
 	if errors.Is(err, authz.ErrInvalidUser) {
 		return fail(errs.InvalidField("role", "domain", "O juizado ou a torcida informados não existem."))
 	}
@@ -149,10 +140,8 @@ func (s *UI) createUserPage(c echo.Context) error {
 		return err
 	}
 	msg := "Usuário " + u.Name + " criado (" + server.RoleLabel(u.Role) + ")."
-	if u.Role == "judge" {
-		if n, err := s.Cases.Case.DistributePending(ctx, u.Court()); err == nil && n > 0 {
-			msg += fmt.Sprintf(" %d processo(s) pendente(s) distribuído(s).", n)
-		}
+	if n > 0 {
+		msg += fmt.Sprintf(" %d processo(s) pendente(s) distribuído(s).", n)
 	}
 	s.flash(c, msg)
 	return redirect(c, "/admin/usuarios")
@@ -168,7 +157,7 @@ func (s *UI) setUserDisabled(disabled bool) echo.HandlerFunc {
 		if id == pageUser(c).ID {
 			return s.PageError(c, http.StatusUnprocessableEntity, "Você não pode desativar a própria conta.")
 		}
-		u, ok, err := authz.CourtUser(c.Request().Context(), s.Deps.DB, server.Actor(c).Court, id)
+		u, ok, err := s.App.Accounts.CourtUser(c.Request().Context(), server.Actor(c).Court, id)
 		if err != nil {
 			return err
 		}
@@ -176,7 +165,7 @@ func (s *UI) setUserDisabled(disabled bool) echo.HandlerFunc {
 			return s.PageError(c, http.StatusNotFound, "Usuário não encontrado.")
 		}
 		if err := s.InTx(c, func(ctx context.Context) error {
-			_, err := authz.SetDisabled(ctx, s.Deps.DB, u.Name, disabled, s.Now())
+			_, err := s.App.Accounts.SetDisabled(ctx, u.Name, disabled, s.Now())
 			return err
 		}); err != nil {
 			return err

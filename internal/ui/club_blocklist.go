@@ -63,7 +63,7 @@ func (s *UI) clubPage(c echo.Context) error {
 		return err
 	}
 	for _, cu := range d.Users {
-		ts, err := authz.ListTokens(ctx, s.Deps.DB, cu.ID)
+		ts, err := s.App.Accounts.ListTokens(ctx, cu.ID)
 		if err != nil {
 			return err
 		}

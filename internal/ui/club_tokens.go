@@ -29,7 +29,7 @@ func (s *UI) clubUsers(c echo.Context) ([]authz.User, error) {
 	if u.Club == nil {
 		return nil, nil
 	}
-	return authz.ClubUsers(c.Request().Context(), s.Deps.DB, *u.Club)
+	return s.App.Accounts.ClubUsers(c.Request().Context(), *u.Club)
 }
 
 // clubNewToken: POST /clube/tokens (usuario, validade): a token for one of
@@ -66,7 +66,7 @@ func (s *UI) clubNewToken(c echo.Context) error {
 	var tok string
 	if err := s.InTx(c, func(ctx context.Context) error {
 		var err error
-		tok, err = authz.NewToken(ctx, s.Deps.DB, target.ID, exp)
+		tok, err = s.App.Accounts.NewToken(ctx, target.ID, exp)
 		return err
 	}); err != nil {
 		return err
@@ -86,7 +86,7 @@ func (s *UI) clubRevokeToken(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	owner, err := authz.TokenOwner(c.Request().Context(), s.Deps.DB, id)
+	owner, err := s.App.Accounts.TokenOwner(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func (s *UI) clubRevokeToken(c echo.Context) error {
 		return s.PageError(c, http.StatusNotFound, "Token não encontrado entre os do clube.")
 	}
 	if err := s.InTx(c, func(ctx context.Context) error {
-		_, err := authz.RevokeToken(ctx, s.Deps.DB, id, s.Now())
+		_, err := s.App.Accounts.RevokeToken(ctx, id, s.Now())
 		return err
 	}); err != nil {
 		if errors.Is(err, authz.ErrNoToken) {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/casefile"
-	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
 )
@@ -33,7 +32,7 @@ func (s *UI) distributionPage(c echo.Context) error {
 	ctx := c.Request().Context()
 	court := server.Actor(c).Court
 	var d distributionData
-	judges, err := authz.CourtJudges(ctx, s.Deps.DB, court)
+	judges, err := s.App.Accounts.CourtJudges(ctx, court)
 	if err != nil {
 		return err
 	}
@@ -41,7 +40,7 @@ func (s *UI) distributionPage(c echo.Context) error {
 	for i, u := range judges {
 		ids[i] = u.ID
 	}
-	loads, err := cases.JudgeLoads(ctx, s.Deps.DB, ids)
+	loads, err := s.Cases.Case.JudgeLoads(ctx, ids)
 	if err != nil {
 		return err
 	}

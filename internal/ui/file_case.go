@@ -25,7 +25,7 @@ type fileData struct {
 }
 
 func (s *UI) venues(c echo.Context) ([]cases.Venue, error) {
-	return cases.ListVenues(c.Request().Context(), s.Deps.DB)
+	return s.Cases.Case.Venues(c.Request().Context())
 }
 
 // fileForm: GET /processos/novo.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -109,7 +110,7 @@ func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *
 	if err != nil {
 		return s.pageFail(c, err)
 	}
-	court, err := cases.GetCourt(ctx, s.Deps.DB, v.Court)
+	court, err := s.Cases.Case.Court(ctx, v.Court)
 	if err != nil {
 		return err
 	}
@@ -158,27 +159,35 @@ func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *
 	if f.Get("publish") == "" && status == http.StatusOK && f.Get("ban.months") == "" {
 		f.Set("publish", strconv.FormatBool(court.PublishDefault))
 	}
-	q := sentenceQuery(v, d.Defendant, d.Sole, f)
-	d.Subject = string(q.Subject)
+	d.Subject = string(sanctions.Person)
+	if d.Defendant != nil && d.Defendant.Kind == "fan_group" {
+		d.Subject = string(sanctions.Group)
+	}
 	if checked != nil {
 		r := checked.Range
 		d.Range, d.Checked = &r, true
 		for _, name := range checked.Flags.Derived {
 			d.Derived = append(d.Derived, server.OrSelf(server.FlagLabels[name], name))
 		}
-	} else if r, err := sanctions.BanRange(q); err != nil {
-		d.RangeError = err.Error()
-	} else {
-		d.Range = &r
+	} else if d.Defendant != nil {
+		// The rule signing would apply (app.App.PreviewSentence, the
+		// service's own computation); what the form cannot read yet is
+		// left to signing to refuse.
+		var unread errs.Fields
+		in := form.Sentence(&unread, maps.Clone(f))
+		pv, err := s.App.PreviewSentence(ctx, server.Actor(c), id, in)
+		switch {
+		case err == nil:
+			d.Range = &pv.Range
+		case errs.KindOf(err) == errs.Invalid:
+			d.RangeError = rangeMessage(err)
+		default:
+			return err
+		}
 	}
 	if f.Get("outcome") == "" && d.Range != nil {
-		// The law's default: the conversion (or the cumulative ban) where it
-		// is allowed, else the reclusão without conversion.
-		if d.Range.Convertible || d.Range.Cumulative || d.Range.PrisonMaxMonths == 0 {
-			f.Set("outcome", decisions.OutcomeBan)
-		} else {
-			f.Set("outcome", decisions.OutcomePrison)
-		}
+		// The law's default (decisions.DefaultOutcome).
+		f.Set("outcome", decisions.DefaultOutcome(*d.Range))
 	}
 	if d.Defendant != nil {
 		if d.Warnings, err = s.Cases.Casefile.SentenceWarnings(ctx, server.Actor(c), id, d.Defendant.ID); err != nil {
@@ -207,57 +216,19 @@ func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *
 	return s.Page(c, status, "sentenca", p)
 }
 
-// sentenceQuery is the ban-range query of defendant d of case v with the
-// form's flags, as decisions.Service.Sentence builds it: a flag the judge
-// states, else, for a sole defendant, the one the case's conduct gives
-// (false for co-defendants: a penalty is personal, CF art. 5º, XLV–XLVI);
-// the conduct of the event plus this defendant's personal words
-// (sanctions.PersonalWords). "Recalcular" checks with the service itself.
-func sentenceQuery(v *casefile.View, d *cases.DefendantView, sole bool, f url.Values) sanctions.Query {
-	q := sanctions.Query{Subject: sanctions.Person, FactsDate: v.Facts.Date, Eligible: form.Tri(f.Get("eligible")), Sec7DoublesBan: form.Tri(f.Get("sec7_doubles_ban"))}
-	if d != nil && d.Kind == "fan_group" {
-		q.Subject, q.Conduct, q.Organiser, q.Sec7 = sanctions.Group, v.Facts.Conduct, form.Tri(f.Get("organiser")), form.Tri(f.Get("sec7"))
-		return q
+// rangeMessage is what the form says when no rule covers the sentence:
+// the messages of an errs.Error's fields (the reason of
+// sanctions.NotCoveredError), else the error's text.
+func rangeMessage(err error) string {
+	var e *errs.Error
+	if !errors.As(err, &e) || len(e.Fields) == 0 {
+		return err.Error()
 	}
-	has := func(w string) bool { return slices.Contains(v.Facts.Conduct, w) }
-	flag := func(name string, derived bool) bool {
-		if b := form.Tri(f.Get(name)); b != nil {
-			return *b
-		}
-		return sole && derived
+	msgs := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		msgs[i] = f.Message
 	}
-	org := flag("organiser", has(sanctions.WordOrganiser))
-	sec7 := flag("sec7", has(sanctions.WordRacism) || has(sanctions.WordAgainstWomen))
-	var conduct []string
-	for _, w := range v.Facts.Conduct {
-		if !slices.Contains(sanctions.PersonalWords, w) {
-			conduct = append(conduct, w)
-		}
-	}
-	if flag("weapons", has(sanctions.WordWeapons)) {
-		conduct = append(conduct, sanctions.WordWeapons)
-	}
-	if flag("fan_fight", has(sanctions.WordFanFight)) {
-		conduct = append(conduct, sanctions.WordFanFight)
-	}
-	if org {
-		conduct = append(conduct, sanctions.WordOrganiser)
-	}
-	if sec7 {
-		ground := f.Get("sec7_ground")
-		if ground == "" {
-			ground = sanctions.WordRacism
-			if has(sanctions.WordAgainstWomen) && !has(sanctions.WordRacism) {
-				ground = sanctions.WordAgainstWomen
-			}
-		}
-		conduct = append(conduct, ground)
-	}
-	q.Conduct, q.Organiser, q.Sec7 = conduct, &org, &sec7
-	if len(v.Facts.Conduct) == 0 {
-		q.Conduct = nil
-	}
-	return q
+	return strings.Join(msgs, "; ")
 }
 
 // errDryRun rolls back the transaction of checkSentence.
@@ -352,17 +323,12 @@ func (s *UI) sentencePage(c echo.Context) error {
 		return redirect(c, fmt.Sprintf("/processos/%d/sentenca?defendant_id=%d", id, in.DefendantID))
 	}
 	var r *decisions.SentenceResult
-	if err == nil {
-		err = s.InTx(c, func(ctx context.Context) error {
-			var err error
-			r, err = s.Cases.Decisions.Sentence(ctx, server.Actor(c), id, in)
-			return err
-		})
+	if err == nil { // signed with its document, once (one verification code), in one transaction
+		r, err = s.App.Sentence(c.Request().Context(), server.Actor(c), id, in)
 	}
 	if err != nil {
 		return fail(err, "")
 	}
-	s.IssueSentence(c, id, in.DefendantID) // the sentence document, once (one verification code)
 	return s.doneOnCase(c, id, "#documentos", sentenceNotice(r), r.Warnings)
 }
 

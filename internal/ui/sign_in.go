@@ -60,7 +60,7 @@ func (s *UI) login(c echo.Context) error {
 	if s.Deps.TrustProxy { // behind a proxy that sets X-Forwarded-For
 		ip = c.RealIP()
 	}
-	u, failures, err := s.Lockout.Login(c.Request().Context(), s.Deps.DB, name, pw, ip, s.Now())
+	u, failures, err := s.App.Accounts.Login(c.Request().Context(), name, pw, ip, s.Now())
 	var locked *authz.LockedError
 	switch {
 	case errors.As(err, &locked):

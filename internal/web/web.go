@@ -7,16 +7,41 @@ package web
 
 import (
 	"context"
+	"io/fs"
+	"log/slog"
 	"time"
 
+	"github.com/casbin/casbin/v2"
 	"github.com/juizado/juizado/internal/api"
+	"github.com/juizado/juizado/internal/app"
+	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/ui"
 	"github.com/juizado/juizado/registry"
+	"gorm.io/gorm"
 )
 
-// Deps are what the server needs (server.Deps).
-type Deps = server.Deps
+// Deps are what the server needs: the application (App, app.New) and the
+// server's own settings (server.Deps). Without App, New builds it with
+// app.New from DB, Clock, Loc, Keys, Court, PublicURL and TemplatesDir
+// (the tests' servers).
+type Deps struct {
+	App       *app.App
+	Enforcer  *casbin.SyncedEnforcer
+	Templates fs.FS // templates.FS
+	Logger    *slog.Logger
+	// SecureCookies, TrustProxy and SpoolDir: server.Deps.
+	SecureCookies, TrustProxy bool
+	SpoolDir                  string
+
+	// The application's settings when App is nil (app.New).
+	DB                             *gorm.DB
+	Clock                          clock.Clock
+	Loc                            *time.Location
+	Keys                           *registry.KeyRing
+	Court, PublicURL, TemplatesDir string
+}
 
 // SessionCookie is the name of the session cookie (server.SessionCookie).
 const SessionCookie = server.SessionCookie
@@ -33,7 +58,15 @@ type Server struct {
 
 // New builds the server and its routes.
 func New(d Deps) (*Server, error) {
-	core, err := server.New(d)
+	if d.App == nil {
+		a, err := app.New(config.Config{Court: d.Court, PublicURL: d.PublicURL, TemplatesDir: d.TemplatesDir}, d.DB, d.Clock, d.Loc, d.Keys)
+		if err != nil {
+			return nil, err
+		}
+		d.App = a
+	}
+	core, err := server.New(server.Deps{App: d.App, Enforcer: d.Enforcer, Templates: d.Templates, Logger: d.Logger,
+		SecureCookies: d.SecureCookies, TrustProxy: d.TrustProxy, SpoolDir: d.SpoolDir})
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +76,7 @@ func New(d Deps) (*Server, error) {
 	a.Routes()     // internal/api/routes.go
 	pages.Routes() // internal/ui/routes.go
 	core.Lists.OnVersion = a.NoteVersion
-	a.StartCheckLog(registry.NewCheckLog(d.DB, d.Logger, 0, 0), d.SpoolDir)
+	a.StartCheckLog(d.App.NewCheckLog(core.Deps.Logger), d.SpoolDir)
 	return &Server{Server: core, api: a}, nil
 }
 

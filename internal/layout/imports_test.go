@@ -52,3 +52,36 @@ func TestDomainImportsNoHTTPPDFOrCasbin(t *testing.T) {
 		}
 	}
 }
+
+// noDatabase are the packages that must not import gorm themselves: the
+// HTTP handlers reach the data through the application's services
+// (internal/app), never with a database handle of their own (issue 27).
+var noDatabase = []string{
+	"github.com/juizado/juizado/internal/api",
+	"github.com/juizado/juizado/internal/ui",
+	"github.com/juizado/juizado/internal/server",
+}
+
+// Issue 27: internal/api, internal/ui and internal/server import no gorm:
+// each handler calls a service of the application (internal/app), which
+// holds the one database handle. The imports are the go tool's (go list,
+// tests excluded).
+func TestHTTPPackagesImportNoGorm(t *testing.T) {
+	args := append([]string{"list", "-f", `{{.ImportPath}} {{join .Imports " "}}`}, noDatabase...)
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != len(noDatabase) {
+		t.Fatalf("go list printed %d packages, want %d", len(lines), len(noDatabase))
+	}
+	for _, line := range lines {
+		f := strings.Fields(line)
+		for _, imp := range f[1:] {
+			if strings.HasPrefix(imp, "gorm.io/") || imp == "database/sql" {
+				t.Errorf("%s imports %s: the HTTP packages call the application's services (internal/app)", f[0], imp)
+			}
+		}
+	}
+}

@@ -321,15 +321,15 @@ func (e *StaleError) Error() string {
 
 type versionKey struct{}
 
-// ExpectVersions is ExpectVersion for an If-Match list: the write goes on
-// when the case is at any of versions; with none, it is refused
-// (*StaleError) whatever the version.
+// ExpectVersions makes ctx carry the case versions of an If-Match list:
+// the write goes on when the case is at any of versions; with none, it is
+// refused (*StaleError) whatever the version.
 func ExpectVersions(ctx context.Context, versions ...int) context.Context {
 	return context.WithValue(ctx, versionKey{}, append([]int{}, versions...))
 }
 
 // LockCase loads case id of the actor's court for update, checking the
-// version the request expects (ExpectVersion).
+// version the request expects (ExpectVersions).
 func (s *Core) LockCase(ctx context.Context, actor Actor, id int64) (*Case, error) {
 	var c Case
 	err := db.Conn(ctx, s.DB).Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", id).Take(&c).Error

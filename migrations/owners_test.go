@@ -17,10 +17,9 @@ import (
 // there.
 const readme = "../README.md"
 
-// webPackages are the packages of the HTTP server: internal/web, and the
-// packages it is being split into (issue 18: server core, JSON API, HTML
-// pages and their forms). An owner "internal/web" in the README is any of
-// them.
+// webPackages are the packages of the HTTP server: internal/web (the
+// assembly), the server core, the JSON API, the HTML pages and their
+// forms. An owner "internal/web" in the README is any of them.
 var webPackages = []string{"internal/web", "internal/server", "internal/api", "internal/ui", "internal/ui/form"}
 
 // notOwner lists the SQL that still runs outside its table's owner, each
@@ -28,8 +27,8 @@ var webPackages = []string{"internal/web", "internal/server", "internal/api", "i
 // web packages are written "web".
 var notOwner = map[string]string{
 	// The blocklist and its feed (registry/blocklist.go, feed.go) read bans
-	// and cases in SQL for the published list: being reworked with the "in
-	// force on a day" rule (issue 18, item 3).
+	// and cases in SQL for the published list, with the "in force on a day"
+	// rule of sanctions (InForceCond).
 	"registry bans":  "blocklist and feed queries (registry/blocklist.go, feed.go)",
 	"registry cases": "blocklist filter by home club (registry/blocklist.go)",
 	// registry cannot import cases (cases imports registry): a ban's scope

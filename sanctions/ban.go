@@ -68,7 +68,11 @@ type Ban struct {
 	Cumulative bool `json:"cumulative"`
 	// Scope is where the ban applies: nil is anywhere (every statutory
 	// ban); a precautionary measure, a suspension condition or a TAC may
-	// name venues and clubs (ScopeAllowed).
+	// name venues and clubs (CPP art. 319, II; Lei 9.099/1995, art. 89,
+	// § 1º, II): a statutory ban (a sentence's conversion, a plea, a group
+	// ban, Lei 7.716/1989) is "qualquer local em que se realize evento
+	// esportivo", never narrowed; the inputs that take a scope are the
+	// decisions' (cases/decisions: precautionary.go, plea.go, settlement.go).
 	Scope *Scope `json:"scope"`
 	// MatchTerm, for a term counted in matches, with MatchDays the days of
 	// those matches in the imported schedule (the last is LastDay).

@@ -157,24 +157,6 @@ func (d DayList) Has(day civil.Date) bool {
 	return false
 }
 
-// ScopeAllowed reports whether a ban from source may name its places (a
-// Scope) and be counted in matches: precautionary orders (CPP art. 319,
-// II), the stadium condition of a conditional suspension (Lei 9.099/1995,
-// art. 89, § 1º, II) and TACs. A sentence's conversion, a plea agreement
-// (LGE art. 201, § 5º), a civil judgment's group ban and the cumulative ban
-// of Lei 7.716/1989 are statutory: "qualquer local em que se realize evento
-// esportivo", never narrowed.
-func ScopeAllowed(src Source, precautionary bool) bool {
-	if precautionary {
-		return true
-	}
-	switch src {
-	case FromPrecautionaryOrder, FromConditionalSuspension, FromSettlement:
-		return true
-	}
-	return false
-}
-
 // AnywherePT is the scope of a statutory ban in words.
 const AnywherePT = "qualquer local em que se realize evento esportivo"
 

@@ -120,8 +120,8 @@ type BanInput struct {
 	Months   *int   `json:"months"`
 	// Matches, Club, HomeOnly: a term counted in matches (the next Matches
 	// matches of Club, only its home matches with HomeOnly) from the
-	// court's imported schedule; only where a scope is allowed
-	// (sanctions.ScopeAllowed).
+	// court's imported schedule; only where a scope is allowed (a
+	// precautionary measure, CPP art. 319, II: sanctions.Ban.Scope).
 	Matches         *int   `json:"matches"`
 	Club            string `json:"club"`
 	HomeOnly        *bool  `json:"home_only"`

@@ -1,13 +1,9 @@
 package api
 
 import (
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -22,9 +18,6 @@ import (
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
 )
-
-// MultipartSlack is room for the multipart framing and the other fields.
-const MultipartSlack = 1 << 20
 
 var etagVersion = regexp.MustCompile(`^"v([0-9]{1,9})"$`)
 
@@ -237,168 +230,4 @@ func (s *API) identify(c echo.Context) error {
 	return caseWrite(s, c, http.StatusOK, func(id int64, in execution.IdentificationInput) (any, error) {
 		return s.Cases.Execution.Identify(c.Request().Context(), server.Actor(c), id, did, in)
 	})
-}
-
-// scheduleHearing: POST /api/v1/cases/:id/hearings {kind, starts_at, ends_at?, room} (clerk).
-func (s *API) scheduleHearing(c echo.Context) error {
-	return caseWrite(s, c, http.StatusCreated, func(id int64, in cases.HearingInput) (any, error) {
-		return s.Cases.Case.ScheduleHearing(c.Request().Context(), server.Actor(c), id, in)
-	})
-}
-
-// calendar: GET /api/v1/hearings?from=YYYY-MM-DD&to=YYYY-MM-DD (staff of the court).
-func (s *API) calendar(c echo.Context) error {
-	items, err := s.Cases.Case.Calendar(c.Request().Context(), server.Actor(c), c.QueryParam("from"), c.QueryParam("to"))
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, map[string]any{"items": items})
-}
-
-// minHolidayYear and maxHolidayYear are the years of the holiday calendar
-// (calendar.Service.Holidays).
-const (
-	minHolidayYear = 2000
-	maxHolidayYear = 2200
-)
-
-// addHoliday: POST /api/v1/holidays {date, name} (clerk).
-func (s *API) addHoliday(c echo.Context) error {
-	var in calendar.HolidayInput
-	if err := server.BindJSON(c, &in); err != nil {
-		return err
-	}
-	h, err := s.Cases.Calendar.AddHoliday(c.Request().Context(), server.Actor(c), in)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusCreated, h)
-}
-
-// holidays: GET /api/v1/holidays[?year=YYYY] (staff of the court): year
-// from minHolidayYear to maxHolidayYear (server.QueryInt: 422 rule
-// "integer" or "range").
-func (s *API) holidays(c echo.Context) error {
-	var f errs.Fields
-	server.QueryInt(c, &f, "year", minHolidayYear, maxHolidayYear, 0)
-	if err := f.Err(); err != nil {
-		return err
-	}
-	items, err := s.Cases.Calendar.Holidays(c.Request().Context(), server.Actor(c), strings.TrimSpace(c.QueryParam("year")))
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, map[string]any{"items": items})
-}
-
-// addEvidence: POST /api/v1/cases/:id/evidence, multipart/form-data with
-// the field file (PDF, JPEG or PNG, told by content; at most 10 MB, 413
-// above) and an optional description (prosecutor, police, clerk).
-func (s *API) addEvidence(c echo.Context) error {
-	id, err := PathID(c, "id")
-	if err != nil {
-		return err
-	}
-	mt, _, err := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
-	if err != nil || mt != "multipart/form-data" {
-		return server.Unsupported(c, "multipart/form-data (o arquivo no campo file)")
-	}
-	req := c.Request()
-	req.Body = http.MaxBytesReader(c.Response(), req.Body, cases.MaxEvidenceBytes+MultipartSlack)
-	mr, err := req.MultipartReader()
-	if err != nil {
-		return errs.New(errs.Unreadable, "Corpo multipart ilegível.")
-	}
-	var (
-		data        []byte
-		filename    string
-		description string
-		gotFile     bool
-	)
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return tooLargeOr(err, "Corpo multipart ilegível.")
-		}
-		switch part.FormName() {
-		case "file":
-			if gotFile {
-				return errs.InvalidField("file", "one_file", "envie um arquivo por requisição.")
-			}
-			gotFile, filename = true, part.FileName()
-			data, err = io.ReadAll(io.LimitReader(part, cases.MaxEvidenceBytes+1))
-			if err != nil {
-				return tooLargeOr(err, "Não foi possível ler o arquivo.")
-			}
-			if len(data) > cases.MaxEvidenceBytes {
-				return evidenceTooLarge()
-			}
-		case "description":
-			b, err := io.ReadAll(io.LimitReader(part, 64<<10))
-			if err != nil {
-				return tooLargeOr(err, "Não foi possível ler a descrição.")
-			}
-			description = string(b)
-		}
-		part.Close()
-	}
-	if !gotFile {
-		return errs.InvalidField("file", "required", "envie o arquivo no campo file (multipart/form-data).")
-	}
-	if err := withIfMatch(c); err != nil {
-		return err
-	}
-	v, err := s.Cases.Case.AddEvidence(c.Request().Context(), server.Actor(c), id, filename, description, data)
-	if err != nil {
-		return caseFail(c, err)
-	}
-	c.Response().Header().Set(echo.HeaderLocation, fmt.Sprintf("/api/v1/evidence/%d", v.ID))
-	return c.JSON(http.StatusCreated, v)
-}
-
-func tooLargeOr(err error, msg string) error {
-	if server.BodyTooLarge(err) {
-		return evidenceTooLarge()
-	}
-	return errs.New(errs.Unreadable, msg)
-}
-
-// listEvidence: GET /api/v1/cases/:id/evidence (staff of the court).
-func (s *API) listEvidence(c echo.Context) error {
-	id, err := PathID(c, "id")
-	if err != nil {
-		return err
-	}
-	items, err := s.Cases.Case.ListEvidence(c.Request().Context(), server.Actor(c), id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, map[string]any{"items": items})
-}
-
-// GetEvidence: GET /api/v1/evidence/:id (staff of the court): the file as
-// stored, with its type and SHA-256.
-func (s *API) GetEvidence(c echo.Context) error {
-	id, err := ParseID(c, "id", "Prova %q não encontrada.")
-	if err != nil {
-		return err
-	}
-	v, data, err := s.Cases.Case.GetEvidence(c.Request().Context(), server.Actor(c), id)
-	if err != nil {
-		return err
-	}
-	sum := sha256.Sum256(data)
-	h := c.Response().Header()
-	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": v.Filename}))
-	h.Set("Repr-Digest", "sha-256=:"+base64.StdEncoding.EncodeToString(sum[:])+":")
-	h.Set("ETag", `"`+v.SHA256+`"`)
-	return c.Blob(http.StatusOK, v.ContentType, data)
-}
-
-// evidenceTooLarge is the 413 of an evidence upload, naming the limit.
-func evidenceTooLarge() error {
-	return echo.NewHTTPError(http.StatusRequestEntityTooLarge, fmt.Sprintf("O arquivo excede o limite de %s por prova (PDF, JPEG ou PNG).", server.SizePT(cases.MaxEvidenceBytes)))
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
@@ -329,7 +329,7 @@ func NewCNJFor(court string, year, seq int) (CNJNumber, error) {
 // locked by the caller.
 func (s *Service) Distribute(ctx context.Context, c *Case, now time.Time, by *Actor) error {
 	tx := db.Conn(ctx, s.DB)
-	judges, err := authz.CourtJudges(ctx, s.DB, c.CourtCode)
+	judges, err := accounts.CourtJudges(ctx, s.DB, c.CourtCode)
 	if err != nil || len(judges) == 0 {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
@@ -198,7 +198,7 @@ func (s *Service) HearingViews(ctx context.Context, hs []Hearing) ([]HearingView
 		numbers[r.CaseID] = r.Number
 		judgeIDs = append(judgeIDs, r.JudgeID)
 	}
-	judges, err := authz.UserNames(ctx, s.DB, judgeIDs)
+	judges, err := accounts.UserNames(ctx, s.DB, judgeIDs)
 	if err != nil {
 		return nil, err
 	}

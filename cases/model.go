@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/civil"
 )
 
@@ -212,5 +212,5 @@ type Movement struct {
 }
 
 // Actor is who acts: the authenticated user with role and court
-// (authz.Actor, the one "who acts" type).
-type Actor = authz.Actor
+// (accounts.Actor, the one "who acts" type).
+type Actor = accounts.Actor

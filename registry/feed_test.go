@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/registry"
 )
@@ -415,7 +415,7 @@ func TestCheckLog(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	club := "Palmeiras"
-	u, _, err := authz.EnsureUser(ctx, e.g, authz.UserSpec{Name: "portaria", Role: "club", Club: club})
+	u, _, err := accounts.EnsureUser(ctx, e.g, accounts.UserSpec{Name: "portaria", Role: "club", Club: club})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -450,7 +450,7 @@ func TestCheckLogRetries(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
-	u, _, err := authz.EnsureUser(ctx, e.g, authz.UserSpec{Name: "portaria", Role: "club", Club: "Santos"})
+	u, _, err := accounts.EnsureUser(ctx, e.g, accounts.UserSpec{Name: "portaria", Role: "club", Club: "Santos"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/audit"
-	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
@@ -32,9 +32,9 @@ type Groups struct {
 }
 
 // Actor is who asks: the user, their role and their domain (the court of
-// staff, the group of a fan_group manager): authz.Actor, the one "who
+// staff, the group of a fan_group manager): accounts.Actor, the one "who
 // acts" type.
-type Actor = authz.Actor
+type Actor = accounts.Actor
 
 // StaleAfterMonths: a register not updated for this long is flagged (the
 // group must keep it up to date, LGE art. 178 § 4º).
@@ -339,7 +339,7 @@ func (s *Groups) view(ctx context.Context, g FanGroup) (*GroupView, error) {
 	if g.CourtCode != nil {
 		v.Court = *g.CourtCode
 	}
-	managers, err := authz.GroupManagers(ctx, s.DB, g.ID)
+	managers, err := accounts.GroupManagers(ctx, s.DB, g.ID)
 	if err != nil {
 		return nil, err
 	}

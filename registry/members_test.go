@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/app"
-	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/errs"
@@ -56,7 +56,7 @@ func newRegEnv(t *testing.T) *regEnv {
 
 func (e *regEnv) user(t *testing.T, name, role, court string, group int64) registry.Actor {
 	t.Helper()
-	u, _, err := authz.EnsureUser(context.Background(), e.g, authz.UserSpec{Name: name, Role: role, Court: court, Group: group})
+	u, _, err := accounts.EnsureUser(context.Background(), e.g, accounts.UserSpec{Name: name, Role: role, Court: court, Group: group})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/decisions"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
@@ -598,7 +598,7 @@ func (s *Service) views(tx *gorm.DB, cs []cases.Case) ([]View, error) {
 			venueIDs = append(venueIDs, *c.VenueID)
 		}
 	}
-	judges, err := authz.UserNames(tx.Statement.Context, tx, judgeIDs)
+	judges, err := accounts.UserNames(tx.Statement.Context, tx, judgeIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -697,7 +697,7 @@ func (s *Service) view(ctx context.Context, c cases.Case, full bool) (*View, err
 			authorIDs = append(authorIDs, *m.AuthorUserID)
 		}
 	}
-	authors, err := authz.UserNames(ctx, s.DB, authorIDs)
+	authors, err := accounts.UserNames(ctx, s.DB, authorIDs)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
@@ -41,7 +41,7 @@ func TestBackupRestore(t *testing.T) {
 		}
 		return strings.Join(out, " ")
 	}
-	club, _, err := createToken(ctx, g, authz.UserSpec{Name: "portaria", Role: "club", Club: "Corinthians"})
+	club, _, err := createToken(ctx, g, accounts.UserSpec{Name: "portaria", Role: "club", Club: "Corinthians"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/pgtest"
@@ -35,7 +35,7 @@ func TestBlocklistSignedAndFeed(t *testing.T) {
 	m := &Main{Config: cfg, Clock: clk, Logger: slog.New(slog.NewJSONHandler(&logs, nil))}
 	ctx, stop := testenv.MustRunMain(t, m)
 	tok := func(role, name, club string) string {
-		tk, _, err := createToken(ctx, m.DB, authz.UserSpec{Name: name, Role: role, Court: "26.0100", Club: club})
+		tk, _, err := createToken(ctx, m.DB, accounts.UserSpec{Name: name, Role: role, Court: "26.0100", Club: club})
 		if err != nil {
 			t.Fatal(err)
 		}

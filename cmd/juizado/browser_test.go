@@ -24,7 +24,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/sharedfix"
 )
@@ -170,18 +170,18 @@ func TestBrowserFlow(t *testing.T) {
 		t.Fatal(err)
 	}
 	const pw = "senha-de-teste-123"
-	for _, spec := range []authz.UserSpec{
+	for _, spec := range []accounts.UserSpec{
 		{Name: "juiza", Role: "judge", Court: "26.0100"},
 		{Name: "promotora", Role: "prosecutor", Court: "26.0100"},
 		{Name: "escrivao", Role: "clerk", Court: "26.0100"},
 		{Name: "portaria", Role: "club", Club: "Palmeiras"},
 		{Name: "gestor", Role: "fan_group", Group: groupID},
 	} {
-		u, _, err := authz.EnsureUser(ctx, m.DB, spec)
+		u, _, err := accounts.EnsureUser(ctx, m.DB, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := authz.SetPassword(ctx, m.DB, u.ID, pw); err != nil {
+		if err := accounts.SetPassword(ctx, m.DB, u.ID, pw); err != nil {
 			t.Fatal(err)
 		}
 	}

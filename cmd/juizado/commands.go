@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/spf13/cobra"
@@ -103,7 +103,7 @@ func migrateCmd() *cobra.Command {
 
 func tokenCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "token", Short: "API tokens: create, list, revoke"}
-	var spec authz.UserSpec
+	var spec accounts.UserSpec
 	var group, expires string
 	var createCourt bool
 	create := &cobra.Command{
@@ -112,7 +112,7 @@ func tokenCmd() *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error {
 			var until time.Time
 			if expires != "" {
-				d, err := authz.ParseExpiry(expires)
+				d, err := accounts.ParseExpiry(expires)
 				if err != nil {
 					return err
 				}
@@ -147,7 +147,7 @@ func tokenCmd() *cobra.Command {
 	return cmd
 }
 
-func domainOf(u authz.User) string {
+func domainOf(u accounts.User) string {
 	switch {
 	case u.CourtCode != nil:
 		return ", court " + *u.CourtCode
@@ -161,17 +161,17 @@ func domainOf(u authz.User) string {
 
 // createToken makes (or reuses) the user and a token without expiry; a
 // new judge receives the cases its court filed while it had none.
-func createToken(ctx context.Context, g *gorm.DB, spec authz.UserSpec) (string, authz.User, error) {
+func createToken(ctx context.Context, g *gorm.DB, spec accounts.UserSpec) (string, accounts.User, error) {
 	return createTokenUntil(ctx, g, spec, time.Time{})
 }
 
 // createTokenUntil is createToken with a token that expires at until
 // (zero: never).
-func createTokenUntil(ctx context.Context, g *gorm.DB, spec authz.UserSpec, until time.Time) (string, authz.User, error) {
+func createTokenUntil(ctx context.Context, g *gorm.DB, spec accounts.UserSpec, until time.Time) (string, accounts.User, error) {
 	u, _, err := ensureAccount(ctx, g, spec, "")
 	if err != nil {
 		return "", u, err
 	}
-	tok, err := authz.NewToken(ctx, g, u.ID, until)
+	tok, err := accounts.NewToken(ctx, g, u.ID, until)
 	return tok, u, err
 }

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgcluster"
@@ -144,7 +144,7 @@ func TestFailoverToSynchronousStandby(t *testing.T) {
 	keyDir := filepath.Join(dir, "keys")
 	m, ctx := startOn(t, clock.System{}, dsn, keyDir)
 	tok := func(role, name, club string) string {
-		tk, _, err := createToken(ctx, m.DB, authz.UserSpec{Name: name, Role: role, Court: "26.0100", Club: club})
+		tk, _, err := createToken(ctx, m.DB, accounts.UserSpec{Name: name, Role: role, Court: "26.0100", Club: club})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/audit"
-	"github.com/juizado/juizado/internal/authz/policy"
+	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
@@ -90,7 +90,7 @@ func (m *Main) Open(ctx context.Context) error {
 	if err := cases.EnsureCourt(ctx, g, m.Config.Court, ""); err != nil {
 		return err
 	}
-	enf, err := policy.Open(ctx, g)
+	enf, err := authz.Open(ctx, g)
 	if err != nil {
 		return err
 	}

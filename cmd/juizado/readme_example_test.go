@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 )
@@ -192,7 +192,7 @@ func TestReadmeWalkThroughOnTheDemoData_Sumula643STJ(t *testing.T) {
 	}
 	dsn, g := demoDB(t)
 	m, ctx := startOn(t, clock.System{}, dsn, "")
-	token := func(spec authz.UserSpec) string {
+	token := func(spec accounts.UserSpec) string {
 		tk, _, err := createToken(ctx, g, spec)
 		if err != nil {
 			t.Fatal(err)
@@ -201,10 +201,10 @@ func TestReadmeWalkThroughOnTheDemoData_Sumula643STJ(t *testing.T) {
 	}
 	today := civil.Today(time.Now(), saoPaulo)
 	vars := map[string]string{
-		"P":     token(authz.UserSpec{Name: "demo-promotoria", Role: "prosecutor", Court: "26.0100"}),
-		"J":     token(authz.UserSpec{Name: "demo-juiza", Role: "judge", Court: "26.0100"}),
-		"K":     token(authz.UserSpec{Name: "demo-cartorio", Role: "clerk", Court: "26.0100"}),
-		"C":     token(authz.UserSpec{Name: "demo-portaria", Role: "club", Club: "Corinthians"}),
+		"P":     token(accounts.UserSpec{Name: "demo-promotoria", Role: "prosecutor", Court: "26.0100"}),
+		"J":     token(accounts.UserSpec{Name: "demo-juiza", Role: "judge", Court: "26.0100"}),
+		"K":     token(accounts.UserSpec{Name: "demo-cartorio", Role: "clerk", Court: "26.0100"}),
+		"C":     token(accounts.UserSpec{Name: "demo-portaria", Role: "club", Club: "Corinthians"}),
 		"TODAY": today.String(), "REVIEW": today.AddDays(60).String(),
 	}
 	base := "http://" + m.Addr()

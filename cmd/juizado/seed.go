@@ -10,7 +10,7 @@ import (
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
@@ -69,7 +69,7 @@ func devCmd() *cobra.Command {
 const demoPassword = "juizado-demo"
 
 type demoUser struct {
-	spec authz.UserSpec
+	spec accounts.UserSpec
 	what string
 }
 
@@ -86,12 +86,12 @@ type demoUser struct {
 // Corinthians in the demo schedule it imports first.
 func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	users := []demoUser{
-		{authz.UserSpec{Name: "demo-promotoria", Role: "prosecutor", Court: cfg.Court}, "promotor(a): registra representações"},
-		{authz.UserSpec{Name: "demo-policia", Role: "police", Court: cfg.Court}, "polícia: registra termos circunstanciados"},
-		{authz.UserSpec{Name: "demo-juiza", Role: "judge", Court: cfg.Court}, "juíza: sentencia os processos distribuídos a ela"},
-		{authz.UserSpec{Name: "demo-cartorio", Role: "clerk", Court: cfg.Court}, "cartório: consulta processos"},
-		{authz.UserSpec{Name: "demo-admin", Role: "admin", Court: cfg.Court}, "administração"},
-		{authz.UserSpec{Name: "demo-portaria", Role: "club", Club: "Corinthians"}, "clube: baixa a lista de bloqueio"},
+		{accounts.UserSpec{Name: "demo-promotoria", Role: "prosecutor", Court: cfg.Court}, "promotor(a): registra representações"},
+		{accounts.UserSpec{Name: "demo-policia", Role: "police", Court: cfg.Court}, "polícia: registra termos circunstanciados"},
+		{accounts.UserSpec{Name: "demo-juiza", Role: "judge", Court: cfg.Court}, "juíza: sentencia os processos distribuídos a ela"},
+		{accounts.UserSpec{Name: "demo-cartorio", Role: "clerk", Court: cfg.Court}, "cartório: consulta processos"},
+		{accounts.UserSpec{Name: "demo-admin", Role: "admin", Court: cfg.Court}, "administração"},
+		{accounts.UserSpec{Name: "demo-portaria", Role: "club", Club: "Corinthians"}, "clube: baixa a lista de bloqueio"},
 	}
 	// A demo fan group of the court, kept by the demo manager.
 	if err := cases.EnsureCourt(ctx, g, cfg.Court, ""); err != nil {
@@ -101,16 +101,16 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	if err != nil {
 		return fmt.Errorf("seed group: %w", err)
 	}
-	users = append(users, demoUser{authz.UserSpec{Name: "demo-torcida", Role: "fan_group", Group: groupID}, "torcida organizada: mantém o cadastro de associados"})
+	users = append(users, demoUser{accounts.UserSpec{Name: "demo-torcida", Role: "fan_group", Group: groupID}, "torcida organizada: mantém o cadastro de associados"})
 	tokens := map[string]string{}
-	ids := map[string]authz.User{}
+	ids := map[string]accounts.User{}
 	fmt.Printf("Demo accounts: sign in at /entrar with the name and the password %q, or send the token as Authorization: Bearer <token> (a fresh token each time):\n", demoPassword)
 	for _, u := range users {
 		tok, user, err := createToken(ctx, g, u.spec)
 		if err != nil {
 			return fmt.Errorf("seed %s: %w", u.spec.Name, err)
 		}
-		if err := authz.SetPassword(ctx, g, user.ID, demoPassword); err != nil {
+		if err := accounts.SetPassword(ctx, g, user.ID, demoPassword); err != nil {
 			return fmt.Errorf("seed %s: %w", u.spec.Name, err)
 		}
 		tokens[u.spec.Role], ids[u.spec.Role] = tok, user

@@ -33,7 +33,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/sanctions"
@@ -164,12 +164,12 @@ func seedScale(ctx context.Context, g *gorm.DB, cfg config.Config, o scaleOption
 	gen.today = civil.Today(gen.now, loc)
 	gen.t0 = gen.now.Add(-730 * 24 * time.Hour)
 	gen.step = (730*24*time.Hour - 60*time.Hour) / time.Duration(o.N) // the last filing 2.5 days ago at most
-	gen.filer, _, err = authz.EnsureUser(ctx, g, authz.UserSpec{Name: "scale-promotoria", Role: "prosecutor", Court: cfg.Court})
+	gen.filer, _, err = accounts.EnsureUser(ctx, g, accounts.UserSpec{Name: "scale-promotoria", Role: "prosecutor", Court: cfg.Court})
 	if err != nil {
 		return nil, err
 	}
 	for j := 1; j <= o.Judges; j++ {
-		u, _, err := authz.EnsureUser(ctx, g, authz.UserSpec{Name: fmt.Sprintf("scale-juiz-%d", j), Role: "judge", Court: cfg.Court})
+		u, _, err := accounts.EnsureUser(ctx, g, accounts.UserSpec{Name: fmt.Sprintf("scale-juiz-%d", j), Role: "judge", Court: cfg.Court})
 		if err != nil {
 			return nil, err
 		}

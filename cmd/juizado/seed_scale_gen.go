@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
@@ -158,9 +158,9 @@ type scaleGen struct {
 	t0         time.Time
 	step       time.Duration
 	venues     []scaleVenue
-	judges     []authz.User
+	judges     []accounts.User
 	judgeNames map[int64]string
-	filer      authz.User
+	filer      accounts.User
 	caseStart  int64 // first case id
 	defStart   int64 // first defendant id
 	defOffset  []int32

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/app"
-	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
@@ -54,7 +54,7 @@ func withOpenDB(fn func(ctx context.Context, g *gorm.DB, cfg config.Config) erro
 }
 
 // specFlags adds --role, --court, --create-court, --club and --group to cmd.
-func specFlags(cmd *cobra.Command, spec *authz.UserSpec, group *string, createCourt *bool) {
+func specFlags(cmd *cobra.Command, spec *accounts.UserSpec, group *string, createCourt *bool) {
 	cmd.Flags().StringVar(&spec.Role, "role", "", "admin, clerk, judge, prosecutor, police, fan_group or club")
 	cmd.Flags().StringVar(&spec.Name, "name", "", "the user's name")
 	cmd.Flags().StringVar(&spec.Court, "court", "", "court TR.OOOO for staff roles (default JUIZADO_COURT)")
@@ -67,8 +67,8 @@ func specFlags(cmd *cobra.Command, spec *authz.UserSpec, group *string, createCo
 // code (TR.OOOO, TR 01–27: J = 8, cases.CheckCourtCode) that exists, or is
 // the default court (JUIZADO_COURT, which serve creates), or create is set
 // (--create-court). Other roles have no court.
-func checkCourt(ctx context.Context, g *gorm.DB, spec authz.UserSpec, cfg config.Config, create bool) error {
-	if !authz.IsStaff(spec.Role) {
+func checkCourt(ctx context.Context, g *gorm.DB, spec accounts.UserSpec, cfg config.Config, create bool) error {
+	if !accounts.IsStaff(spec.Role) {
 		return nil
 	}
 	if err := cases.CheckCourtCode(spec.Court); err != nil {
@@ -88,7 +88,7 @@ func checkCourt(ctx context.Context, g *gorm.DB, spec authz.UserSpec, cfg config
 }
 
 // completeSpec reads --group and fills the default court of staff roles.
-func completeSpec(spec *authz.UserSpec, group string, cfg config.Config) error {
+func completeSpec(spec *accounts.UserSpec, group string, cfg config.Config) error {
 	if group != "" {
 		id, err := strconv.ParseInt(group, 10, 64)
 		if err != nil || id <= 0 {
@@ -96,7 +96,7 @@ func completeSpec(spec *authz.UserSpec, group string, cfg config.Config) error {
 		}
 		spec.Group = id
 	}
-	if authz.IsStaff(spec.Role) && spec.Court == "" {
+	if accounts.IsStaff(spec.Role) && spec.Court == "" {
 		spec.Court = cfg.Court
 	}
 	return nil
@@ -105,15 +105,15 @@ func completeSpec(spec *authz.UserSpec, group string, cfg config.Config) error {
 // ensureAccount makes (or reuses) the user of spec, its court first, with
 // password pw ("" leaves it as it is); a new judge receives the cases its
 // court filed while it had none (app.App.AddUser: one transaction).
-func ensureAccount(ctx context.Context, g *gorm.DB, spec authz.UserSpec, pw string) (authz.User, bool, error) {
-	if authz.IsStaff(spec.Role) {
+func ensureAccount(ctx context.Context, g *gorm.DB, spec accounts.UserSpec, pw string) (accounts.User, bool, error) {
+	if accounts.IsStaff(spec.Role) {
 		if err := cases.EnsureCourt(ctx, g, spec.Court, ""); err != nil {
-			return authz.User{}, false, err
+			return accounts.User{}, false, err
 		}
 	}
 	a, err := openApp(g, config.FromEnv())
 	if err != nil {
-		return authz.User{}, false, err
+		return accounts.User{}, false, err
 	}
 	u, created, _, err := a.AddUser(ctx, spec, pw)
 	return u, created, err
@@ -156,7 +156,7 @@ func readPassword(c *cobra.Command, fromStdin bool) (string, error) {
 func userCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "user", Short: "People's accounts: create, password, disable, enable, list"}
 
-	var spec authz.UserSpec
+	var spec accounts.UserSpec
 	var group string
 	var fromStdin, createCourt bool
 	create := &cobra.Command{
@@ -170,8 +170,8 @@ func userCmd() *cobra.Command {
 				if err := checkCourt(ctx, g, spec, cfg, createCourt); err != nil {
 					return err
 				}
-				if _, err := authz.FindUser(ctx, g, spec.Name); err == nil {
-					has, err := authz.HasPassword(ctx, g, spec.Name)
+				if _, err := accounts.FindUser(ctx, g, spec.Name); err == nil {
+					has, err := accounts.HasPassword(ctx, g, spec.Name)
 					if err != nil {
 						return err
 					}
@@ -183,7 +183,7 @@ func userCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if err := authz.CheckPasswordLength(pw); err != nil {
+				if err := accounts.CheckPasswordLength(pw); err != nil {
 					return err
 				}
 				u, created, err := ensureAccount(ctx, g, spec, pw)
@@ -211,7 +211,7 @@ func userCmd() *cobra.Command {
 		Short: "Set a user's password",
 		RunE: func(c *cobra.Command, _ []string) error {
 			return withDB(func(ctx context.Context, g *gorm.DB, _ config.Config) error {
-				u, err := authz.FindUser(ctx, g, pwName)
+				u, err := accounts.FindUser(ctx, g, pwName)
 				if err != nil {
 					return err
 				}
@@ -219,7 +219,7 @@ func userCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if err := authz.SetPassword(ctx, g, u.ID, pw); err != nil {
+				if err := accounts.SetPassword(ctx, g, u.ID, pw); err != nil {
 					return err
 				}
 				fmt.Fprintf(c.OutOrStdout(), "password set for %s\n", u.Name)
@@ -238,7 +238,7 @@ func userCmd() *cobra.Command {
 			Short: short,
 			RunE: func(c *cobra.Command, _ []string) error {
 				return withDB(func(ctx context.Context, g *gorm.DB, _ config.Config) error {
-					u, err := authz.SetDisabled(ctx, g, name, disable, time.Now())
+					u, err := accounts.SetDisabled(ctx, g, name, disable, time.Now())
 					if err != nil {
 						return err
 					}
@@ -257,7 +257,7 @@ func userCmd() *cobra.Command {
 		Short: "List the users",
 		RunE: func(c *cobra.Command, _ []string) error {
 			return withDB(func(ctx context.Context, g *gorm.DB, _ config.Config) error {
-				us, err := authz.ListUsers(ctx, g)
+				us, err := accounts.ListUsers(ctx, g)
 				if err != nil {
 					return err
 				}
@@ -286,11 +286,11 @@ func tokenListCmd() *cobra.Command {
 		Short: "List a user's tokens (ids, dates, state; never the tokens)",
 		RunE: func(c *cobra.Command, _ []string) error {
 			return withDB(func(ctx context.Context, g *gorm.DB, _ config.Config) error {
-				u, err := authz.FindUser(ctx, g, name)
+				u, err := accounts.FindUser(ctx, g, name)
 				if err != nil {
 					return err
 				}
-				ts, err := authz.ListTokens(ctx, g, u.ID)
+				ts, err := accounts.ListTokens(ctx, g, u.ID)
 				if err != nil {
 					return err
 				}
@@ -326,11 +326,11 @@ func tokenRevokeCmd() *cobra.Command {
 			}
 			return withDB(func(ctx context.Context, g *gorm.DB, _ config.Config) error {
 				if all {
-					u, err := authz.FindUser(ctx, g, name)
+					u, err := accounts.FindUser(ctx, g, name)
 					if err != nil {
 						return err
 					}
-					n, err := authz.RevokeAll(ctx, g, u.ID, time.Now())
+					n, err := accounts.RevokeAll(ctx, g, u.ID, time.Now())
 					if err != nil {
 						return err
 					}
@@ -341,7 +341,7 @@ func tokenRevokeCmd() *cobra.Command {
 				if err != nil || id <= 0 {
 					return fmt.Errorf("token id %q: a positive integer (see juizado token list)", args[0])
 				}
-				t, err := authz.RevokeToken(ctx, g, id, time.Now())
+				t, err := accounts.RevokeToken(ctx, g, id, time.Now())
 				if err != nil {
 					return err
 				}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
 	"gorm.io/gorm"
@@ -32,20 +32,20 @@ func TestUserAndTokenCommands(t *testing.T) {
 	if !strings.Contains(out, "created user ana") || !strings.Contains(out, "court 26.0100") {
 		t.Fatalf("user create: %s", out)
 	}
-	if _, err := authz.CheckPassword(ctx, g, "ana", "uma senha do cartório"); err != nil {
+	if _, err := accounts.CheckPassword(ctx, g, "ana", "uma senha do cartório"); err != nil {
 		t.Fatalf("the password does not sign in: %v", err)
 	}
 	if out, err := run("outra senha qualquer\n", "user", "create", "--name", "ana", "--role", "clerk", "--password-stdin"); err == nil || !strings.Contains(err.Error(), "user password") {
 		t.Errorf("creating ana twice: %v %s", err, out)
 	}
-	if _, err := run("curta\n", "user", "create", "--name", "bia", "--role", "judge", "--password-stdin"); !errors.Is(err, authz.ErrWeakPassword) {
+	if _, err := run("curta\n", "user", "create", "--name", "bia", "--role", "judge", "--password-stdin"); !errors.Is(err, accounts.ErrWeakPassword) {
 		t.Errorf("short password: %v", err)
 	}
 	if _, err := run("", "user", "create", "--name", "bia", "--role", "fan_group", "--password-stdin"); err == nil {
 		t.Error("fan_group without --group accepted")
 	}
 	must("nova senha do cartório", "user", "password", "--name", "ana", "--password-stdin")
-	if _, err := authz.CheckPassword(ctx, g, "ana", "nova senha do cartório"); err != nil {
+	if _, err := accounts.CheckPassword(ctx, g, "ana", "nova senha do cartório"); err != nil {
 		t.Fatalf("new password: %v", err)
 	}
 
@@ -57,13 +57,13 @@ func TestUserAndTokenCommands(t *testing.T) {
 	if err != nil || u.Name != "ana" {
 		t.Fatalf("token: %v %v", u, err)
 	}
-	if _, err := authenticate(ctx, g, tok, time.Now().Add(91*24*time.Hour)); !errors.Is(err, authz.ErrUnauthenticated) {
+	if _, err := authenticate(ctx, g, tok, time.Now().Add(91*24*time.Hour)); !errors.Is(err, accounts.ErrUnauthenticated) {
 		t.Errorf("token valid after 91 days: %v", err)
 	}
 	if _, err := run("", "token", "create", "--role", "clerk", "--name", "ana", "--expires", "0d"); err == nil {
 		t.Error("--expires 0d accepted")
 	}
-	ts, err := authz.ListTokens(ctx, g, u.ID)
+	ts, err := accounts.ListTokens(ctx, g, u.ID)
 	if err != nil || len(ts) != 1 {
 		t.Fatalf("tokens: %v %v", ts, err)
 	}
@@ -72,13 +72,13 @@ func TestUserAndTokenCommands(t *testing.T) {
 		t.Errorf("token list: %s", out)
 	}
 	must("", "token", "revoke", "1")
-	if _, err := authenticate(ctx, g, tok, time.Now()); !errors.Is(err, authz.ErrUnauthenticated) {
+	if _, err := authenticate(ctx, g, tok, time.Now()); !errors.Is(err, accounts.ErrUnauthenticated) {
 		t.Errorf("revoked token: %v", err)
 	}
 	if out := must("", "token", "list", "--name", "ana"); !strings.Contains(out, "revoked") {
 		t.Errorf("token list after revoke: %s", out)
 	}
-	if _, err := run("", "token", "revoke", "999"); !errors.Is(err, authz.ErrNoToken) {
+	if _, err := run("", "token", "revoke", "999"); !errors.Is(err, accounts.ErrNoToken) {
 		t.Errorf("revoking an unknown token: %v", err)
 	}
 	if _, err := run("", "token", "revoke", "--all"); err == nil {
@@ -90,7 +90,7 @@ func TestUserAndTokenCommands(t *testing.T) {
 		t.Errorf("revoke --all: %s", out)
 	}
 	for _, tk := range []string{a, b} {
-		if _, err := authenticate(ctx, g, tk, time.Now()); !errors.Is(err, authz.ErrUnauthenticated) {
+		if _, err := authenticate(ctx, g, tk, time.Now()); !errors.Is(err, accounts.ErrUnauthenticated) {
 			t.Errorf("token after revoke --all: %v", err)
 		}
 	}
@@ -98,20 +98,20 @@ func TestUserAndTokenCommands(t *testing.T) {
 	// Disable and enable.
 	c := lastLine(must("", "token", "create", "--role", "clerk", "--name", "ana"))
 	must("", "user", "disable", "--name", "ana")
-	if _, err := authz.CheckPassword(ctx, g, "ana", "nova senha do cartório"); !errors.Is(err, authz.ErrBadCredentials) {
+	if _, err := accounts.CheckPassword(ctx, g, "ana", "nova senha do cartório"); !errors.Is(err, accounts.ErrBadCredentials) {
 		t.Errorf("disabled user signs in: %v", err)
 	}
-	if _, err := authenticate(ctx, g, c, time.Now()); !errors.Is(err, authz.ErrUnauthenticated) {
+	if _, err := authenticate(ctx, g, c, time.Now()); !errors.Is(err, accounts.ErrUnauthenticated) {
 		t.Errorf("disabled user's token: %v", err)
 	}
 	if out := must("", "user", "list"); !strings.Contains(out, "disabled") {
 		t.Errorf("user list: %s", out)
 	}
 	must("", "user", "enable", "--name", "ana")
-	if _, err := authz.CheckPassword(ctx, g, "ana", "nova senha do cartório"); err != nil {
+	if _, err := accounts.CheckPassword(ctx, g, "ana", "nova senha do cartório"); err != nil {
 		t.Errorf("enabled user: %v", err)
 	}
-	if _, err := run("", "user", "disable", "--name", "ninguem"); !errors.Is(err, authz.ErrNoUser) {
+	if _, err := run("", "user", "disable", "--name", "ninguem"); !errors.Is(err, accounts.ErrNoUser) {
 		t.Errorf("disabling an unknown user: %v", err)
 	}
 }
@@ -147,9 +147,9 @@ func cliEnv(t *testing.T) (*gorm.DB, func(stdin string, args ...string) (string,
 	}
 }
 
-// authenticate is the user of token at now (authz.AuthenticateUntil
+// authenticate is the user of token at now (accounts.AuthenticateUntil
 // without the expiry).
-func authenticate(ctx context.Context, g *gorm.DB, token string, now time.Time) (authz.User, error) {
-	u, _, err := authz.AuthenticateUntil(ctx, g, token, now)
+func authenticate(ctx context.Context, g *gorm.DB, token string, now time.Time) (accounts.User, error) {
+	u, _, err := accounts.AuthenticateUntil(ctx, g, token, now)
 	return u, err
 }

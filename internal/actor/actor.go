@@ -1,8 +1,8 @@
 // Package actor defines who acts: the one "who acts" type of the module,
-// taken by the services (as authz.Actor, cases.Actor, registry.Actor) and
+// taken by the services (as accounts.Actor, cases.Actor, registry.Actor) and
 // recorded by the audit trail (as db.Actor, carried in the context). It is
 // a package of its own, with no imports of the module, so that both
-// internal/db (which authz imports) and internal/authz can name it.
+// internal/db (which authz imports) and internal/accounts can name it.
 package actor
 
 import "fmt"
@@ -11,7 +11,7 @@ import "fmt"
 // authenticated user's id, name and role, and their domain (the court of
 // staff, TR.OOOO; the group of a fan_group manager; the club of a club
 // account). The zero UserID is the system or an anonymous caller.
-// authz.User.Actor builds it from an account.
+// accounts.User.Actor builds it from an account.
 type Actor struct {
 	UserID  int64
 	Name    string

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/textcheck"
@@ -319,7 +319,7 @@ func (s *API) blocklistCheck(c echo.Context) error {
 	if c.Request().URL.RawQuery != "" { // QueryParam parses the query into a map
 		venueName = strings.TrimSpace(c.QueryParam("venue"))
 	}
-	u, _ := c.Get(server.UserKey).(authz.User)
+	u, _ := c.Get(server.UserKey).(accounts.User)
 	if bans != nil && (bytes.Contains(bans, []byte(`"scope":`)) || bytes.Contains(bans, []byte(`"match_days":`))) {
 		// A scoped or match-counted ban: answer for the gate's venue
 		// (?venue=, else the home venues of the club's account).
@@ -365,7 +365,7 @@ func (s *API) blocklistChecksUpload(c echo.Context) error {
 	if err := server.BindJSON(c, &in); err != nil {
 		return err
 	}
-	u, _ := c.Get(server.UserKey).(authz.User)
+	u, _ := c.Get(server.UserKey).(accounts.User)
 	club := ""
 	if u.Club != nil {
 		club = *u.Club
@@ -402,7 +402,7 @@ func (s *API) checkVenue(ctx context.Context, name string) (int64, error) {
 // those that apply at the gate's venue today (registry.Lists.Applicable):
 // the venue named, else the home venues of the caller's club in the
 // imported schedules. It returns nil when none applies.
-func (s *API) scopedCheck(ctx context.Context, raw []byte, venueName string, u authz.User) ([]byte, error) {
+func (s *API) scopedCheck(ctx context.Context, raw []byte, venueName string, u accounts.User) ([]byte, error) {
 	var venues []int64
 	if venueName != "" {
 		id, err := s.checkVenue(ctx, venueName)

@@ -9,7 +9,7 @@ import (
 
 // Every route of the JSON API with its permission (server.Perm): Anyone,
 // or Policy, which leaves the decision to the Casbin policy
-// (internal/authz/policy/policy.csv) by the route's template and method. Routes
+// (internal/authz/policy.csv) by the route's template and method. Routes
 // that take more than 2 MB say so (server.MaxBody). ../shared/API.md is
 // the contract; openapi.json describes the same routes.
 

@@ -9,9 +9,9 @@ import (
 
 	"github.com/casbin/casbin/v2"
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
@@ -47,7 +47,7 @@ type App struct {
 	// Documents issues, stores and verifies the court documents (PDF).
 	Documents *pdf.Service
 	// Accounts are the users, their sign-in and their API tokens.
-	Accounts *authz.Accounts
+	Accounts *accounts.Accounts
 	// Audit reads the audit trail.
 	Audit *audit.Trail
 
@@ -77,7 +77,7 @@ func New(cfg config.Config, g *gorm.DB, clk clock.Clock, loc *time.Location, key
 	a := &App{
 		Clock: clk, Loc: loc, Court: cfg.Court, Keys: keys, Cases: cs, Lists: lists,
 		Groups:   &registry.Groups{DB: g, Clock: clk, Loc: loc},
-		Accounts: &authz.Accounts{DB: g, Lockout: authz.DefaultLockout},
+		Accounts: &accounts.Accounts{DB: g, Lockout: accounts.DefaultLockout},
 		Audit:    &audit.Trail{DB: g},
 		db:       g,
 	}
@@ -115,9 +115,9 @@ func (a *App) Ready(ctx context.Context) error {
 }
 
 // WatchPolicy keeps e in step with casbin_rule, changed anywhere
-// (policy.Watch), until ctx ends or the watcher is closed.
-func (a *App) WatchPolicy(ctx context.Context, e *casbin.SyncedEnforcer, log *slog.Logger) (*policy.Watcher, error) {
-	return policy.Watch(ctx, a.db, e, log)
+// (authz.Watch), until ctx ends or the watcher is closed.
+func (a *App) WatchPolicy(ctx context.Context, e *casbin.SyncedEnforcer, log *slog.Logger) (*authz.Watcher, error) {
+	return authz.Watch(ctx, a.db, e, log)
 }
 
 // NewCheckLog is the gates' check log on the application's database

@@ -2,7 +2,7 @@
 // (Cases: the case, its calendar, the match schedule, the decisions, the
 // execution of bans, the case file), the blocklist publisher (registry.Lists),
 // the fan groups and their registers, the court documents (internal/pdf's
-// Service), the accounts (internal/authz) and the audit trail, over one
+// Service), the accounts (internal/accounts) and the audit trail, over one
 // database, one clock and the court's zone. serve, every CLI command, the
 // seed and the test environment take the services from here; none builds
 // one by hand. The use cases that span services are App's methods, each

@@ -5,7 +5,7 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/decisions"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -76,18 +76,18 @@ func (a *App) PreviewSentence(ctx context.Context, actor cases.Actor, caseID int
 }
 
 // AddUser creates the user of spec (or returns the existing user of that
-// name and domain, authz.EnsureUser; authz.ErrInvalidUser for a spec that
+// name and domain, accounts.EnsureUser; accounts.ErrInvalidUser for a spec that
 // breaks a rule), sets its password pw when pw is not "", and, for a new
 // judge, distributes the court's cases filed while it had no judge
 // (cases.Service.DistributePending), in one transaction. distributed is
 // how many cases it received.
-func (a *App) AddUser(ctx context.Context, spec authz.UserSpec, pw string) (u authz.User, created bool, distributed int, err error) {
+func (a *App) AddUser(ctx context.Context, spec accounts.UserSpec, pw string) (u accounts.User, created bool, distributed int, err error) {
 	err = a.InTx(ctx, func(ctx context.Context) error {
-		if u, created, err = authz.EnsureUser(ctx, a.db, spec); err != nil {
+		if u, created, err = accounts.EnsureUser(ctx, a.db, spec); err != nil {
 			return err
 		}
 		if pw != "" {
-			if err := authz.SetPassword(ctx, a.db, u.ID, pw); err != nil {
+			if err := accounts.SetPassword(ctx, a.db, u.ID, pw); err != nil {
 				return err
 			}
 		}

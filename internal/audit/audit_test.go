@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/audit"
-	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
 	"gorm.io/gorm"
@@ -30,7 +30,7 @@ func write(t *testing.T, g *gorm.DB, name string) {
 		if err := db.Conn(ctx, g).Exec("INSERT INTO courts (code, name) VALUES ('26.0100', 'x') ON CONFLICT DO NOTHING").Error; err != nil {
 			return err
 		}
-		_, _, err := authz.EnsureUser(ctx, g, authz.UserSpec{Name: name, Role: "clerk", Court: "26.0100"})
+		_, _, err := accounts.EnsureUser(ctx, g, accounts.UserSpec{Name: name, Role: "clerk", Court: "26.0100"})
 		return err
 	})
 	if err != nil {

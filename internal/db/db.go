@@ -88,7 +88,7 @@ type txKey struct{}
 type actorKey struct{}
 
 // Actor is who acts, as the audit trail records it: the one actor type of
-// the module (internal/actor; authz.Actor is the same type), whose id,
+// the module (internal/actor; accounts.Actor is the same type), whose id,
 // name, role and domain (Actor.Domain: court code, "group:ID" or
 // "club:NAME") each audited write records. The zero Actor is the system.
 // The server puts the signed-in user's actor in the request's context

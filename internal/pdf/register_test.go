@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/audit"
-	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/internal/sharedfix"
@@ -28,7 +28,7 @@ func (e *env) regGroup(t *testing.T, name string, cnpj *string) (*registry.Group
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, _, err := authz.EnsureUser(ctx, e.g, authz.UserSpec{Name: "gestor " + name, Role: "fan_group", Group: g.ID})
+	u, _, err := accounts.EnsureUser(ctx, e.g, accounts.UserSpec{Name: "gestor " + name, Role: "fan_group", Group: g.ID})
 	if err != nil {
 		t.Fatal(err)
 	}

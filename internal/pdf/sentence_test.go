@@ -9,7 +9,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/decisions"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"
 )
@@ -369,7 +369,7 @@ func TestDraftPreview_MinutaSemValorDeDocumento(t *testing.T) {
 	if n := count("SELECT count(*) FROM sentences WHERE status = 'signed'"); n != 0 {
 		t.Errorf("the preview signed: %d signed sentences", n)
 	}
-	other, _, err := authz.EnsureUser(ctx, e.g, authz.UserSpec{Name: "Juiz Substituto", Role: "judge", Court: "26.0100"})
+	other, _, err := accounts.EnsureUser(ctx, e.g, accounts.UserSpec{Name: "Juiz Substituto", Role: "judge", Court: "26.0100"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,12 +5,12 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/labstack/echo/v4"
 )
 
-// UserKey is the echo context key of the request's authz.User (set by
+// UserKey is the echo context key of the request's accounts.User (set by
 // authorize for a token, by CurrentUser for a session).
 const UserKey = "juizado.user"
 
@@ -51,7 +51,7 @@ func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 			return errs.New(errs.Unauthorized, "Envie um token válido no cabeçalho Authorization: Bearer <token>.")
 		}
 		tu, err := s.authenticate(c.Request().Context(), strings.TrimSpace(token))
-		if errors.Is(err, authz.ErrUnauthenticated) {
+		if errors.Is(err, accounts.ErrUnauthenticated) {
 			return errs.New(errs.Unauthorized, "Token desconhecido, expirado ou revogado.")
 		}
 		if err != nil {
@@ -77,7 +77,7 @@ func (s *Server) authorize(next echo.HandlerFunc) echo.HandlerFunc {
 // error handler, see the context without the user, as none of them reads it.
 type tokenContext struct {
 	echo.Context
-	user any // authz.User
+	user any // accounts.User
 }
 
 // Get returns the user for UserKey, else the context's value.
@@ -98,10 +98,10 @@ func (c *tokenContext) Set(key string, val any) {
 }
 
 // Actor returns the authenticated user as the actor of a service call
-// (authz.User.Actor; cases.Actor and registry.Actor are the same type); the
+// (accounts.User.Actor; cases.Actor and registry.Actor are the same type); the
 // zero Actor when nobody is signed in.
-func Actor(c echo.Context) authz.Actor {
-	u, _ := c.Get(UserKey).(authz.User)
+func Actor(c echo.Context) accounts.Actor {
+	u, _ := c.Get(UserKey).(accounts.User)
 	return u.Actor()
 }
 
@@ -110,7 +110,7 @@ func Actor(c echo.Context) authz.Actor {
 // authorize makes, asked by a page that shows a form only to whom may send
 // it. An error of the policy store answers false (the form is not shown;
 // the route itself still decides when called).
-func (s *Server) May(u authz.User, method, route string) bool {
+func (s *Server) May(u accounts.User, method, route string) bool {
 	ok, err := s.decider.Allowed(u, route, method)
 	return err == nil && ok
 }

@@ -3,7 +3,7 @@ package server
 import (
 	"net/http"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/templates"
 )
 
@@ -21,7 +21,7 @@ type MenuLink struct {
 // those whose GET route anyone may call, and those the access policy lets
 // u GET (May, the decision the route itself makes). An item whose path is
 // no GET route of the server is left out.
-func (s *Server) Menu(u authz.User) []MenuLink {
+func (s *Server) Menu(u accounts.User) []MenuLink {
 	var out []MenuLink
 	for _, it := range templates.Menu {
 		ri, known := s.route(http.MethodGet, it.Path)
@@ -36,7 +36,7 @@ func (s *Server) Menu(u authz.User) []MenuLink {
 
 // Home is where u starts: the first page of their menu (the panel; a
 // club's blocklist page), else the public list.
-func (s *Server) Home(u authz.User) string {
+func (s *Server) Home(u accounts.User) string {
 	if m := s.Menu(u); len(m) > 0 {
 		return m[0].Path
 	}

@@ -9,7 +9,7 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/templates"
 	"github.com/labstack/echo/v4"
 )
@@ -47,7 +47,7 @@ func (s *Server) HasPage(name string) bool { return s.pages[name] != nil }
 type Page struct {
 	Title string
 	// User is the signed-in user, nil when nobody is.
-	User *authz.User
+	User *accounts.User
 	// CSRF is the token every form posts in the hidden field "csrf":
 	// <input type="hidden" name="csrf" value="{{.CSRF}}">.
 	CSRF string
@@ -69,7 +69,7 @@ type Page struct {
 }
 
 // domainLabel names a user's domain in Portuguese.
-func domainLabel(u *authz.User) string {
+func domainLabel(u *accounts.User) string {
 	switch {
 	case u == nil:
 		return ""

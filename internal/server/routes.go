@@ -5,7 +5,7 @@ package server
 // the probes below), naming who may call it:
 //
 //   - Anyone: no token, no session (the Public set, ../shared/API.md);
-//   - Policy: the Casbin policy (internal/authz/policy/policy.csv and casbin_rule)
+//   - Policy: the Casbin policy (internal/authz/policy.csv and casbin_rule)
 //     decides by (role, domain, route template, method) in authorize, for
 //     the JSON API and the pages alike. A page asks the same decision
 //     (Server.May) to show a link or a form only to whom may use it; the

@@ -25,7 +25,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/casbin/casbin/v2"
 	"github.com/juizado/juizado/internal/app"
-	"github.com/juizado/juizado/internal/authz/policy"
+	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
@@ -75,7 +75,7 @@ type Server struct {
 	Lists   *registry.Lists
 	pages   map[string]*template.Template
 	routes  map[routeKey]routeInfo // by method and template: who may call it, its body limit (routes.go)
-	decider *policy.Decider        // Casbin decisions cached 1 s
+	decider *authz.Decider         // Casbin decisions cached 1 s
 	tokens  tokenCache
 	// Sessions are the people's sessions (session.go).
 	Sessions *scs.SessionManager
@@ -101,7 +101,7 @@ func New(d Deps) (*Server, error) {
 		App:     d.App,
 		Lists:   d.App.Lists,
 		Cases:   d.App.Cases,
-		decider: &policy.Decider{E: d.Enforcer},
+		decider: &authz.Decider{E: d.Enforcer},
 	}
 	pages, err := ParsePages(d.Templates, d.Loc)
 	if err != nil {

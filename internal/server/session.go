@@ -22,7 +22,7 @@ import (
 
 	"github.com/alexedwards/scs/postgresstore"
 	"github.com/alexedwards/scs/v2"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/labstack/echo/v4"
 )
@@ -203,45 +203,45 @@ func (s *Server) validCSRF(c echo.Context) bool {
 
 // CurrentUser returns the user signed in to this request's session (or
 // authenticated by its token, on API routes), if any and still enabled.
-func (s *Server) CurrentUser(c echo.Context) (authz.User, bool) {
-	if u, ok := c.Get(UserKey).(authz.User); ok {
+func (s *Server) CurrentUser(c echo.Context) (accounts.User, bool) {
+	if u, ok := c.Get(UserKey).(accounts.User); ok {
 		return u, true
 	}
 	if c.Get(SessionKey) == nil {
-		return authz.User{}, false
+		return accounts.User{}, false
 	}
 	ctx := c.Request().Context()
 	id := s.Sessions.GetInt64(ctx, sessUserID)
 	if id == 0 {
-		return authz.User{}, false
+		return accounts.User{}, false
 	}
 	u, err := s.App.Accounts.ActiveUser(ctx, id)
 	if err != nil {
-		if errors.Is(err, authz.ErrNoUser) {
+		if errors.Is(err, accounts.ErrNoUser) {
 			s.Sessions.Remove(ctx, sessUserID) // disabled since
 		} else {
 			s.Deps.Logger.Error("session user", "request_id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err.Error())
 		}
-		return authz.User{}, false
+		return accounts.User{}, false
 	}
 	s.setUser(c, u)
 	return u, true
 }
 
 // setUser makes u the request's user and the audit trail's actor.
-func (s *Server) setUser(c echo.Context, u authz.User) {
+func (s *Server) setUser(c echo.Context, u accounts.User) {
 	c.Set(UserKey, u)
 	s.setActor(c, u)
 }
 
 // setActor makes u the audit trail's actor of the request's writes.
-func (s *Server) setActor(c echo.Context, u authz.User) {
+func (s *Server) setActor(c echo.Context, u accounts.User) {
 	c.SetRequest(c.Request().WithContext(db.WithActor(c.Request().Context(), u.Actor())))
 }
 
 // SignIn starts the user's session: a new session token (no fixation),
 // a new CSRF token.
-func (s *Server) SignIn(c echo.Context, u authz.User) error {
+func (s *Server) SignIn(c echo.Context, u accounts.User) error {
 	ctx := c.Request().Context()
 	if err := s.Sessions.RenewToken(ctx); err != nil {
 		return err

@@ -16,7 +16,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/decisions"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
@@ -152,7 +152,7 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 			return OrSelf(map[string]string{"confirmed": "negado provimento, sentença mantida", "reformed": "dado provimento, sentença reformada", "annulled": "sentença anulada"}[s], s)
 		},
 		"estadoAcordo": func(s string) string { return OrSelf(pleaStatusLabels[s], s) },
-		"papeis":       func() []string { return authz.Roles },
+		"papeis":       func() []string { return accounts.Roles },
 		"contem":       func(list []string, s string) bool { return slices.Contains(list, s) },
 		"mais":         func(a, b int) int { return a + b },
 		"tpu":          func(code *int) string { return tpuLabel(code) },

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/db"
 )
 
@@ -36,12 +36,12 @@ type cachedUser struct {
 // tokenUser is a token's user with what each of its requests derives from
 // it, made once per verification rather than once per request.
 type tokenUser struct {
-	u      authz.User
+	u      accounts.User
 	domain string // u.Domain(), the Casbin domain
 	boxed  any    // u as the echo context holds it (UserKey)
 }
 
-func newTokenUser(u authz.User) tokenUser {
+func newTokenUser(u accounts.User) tokenUser {
 	return tokenUser{u: u, domain: u.Domain(), boxed: u}
 }
 
@@ -57,7 +57,7 @@ func tokenKey(token string) [32]byte {
 	return sha256.Sum256(buf[:n])
 }
 
-// authenticate is authz.AuthenticateUntil with the cache in front.
+// authenticate is accounts.AuthenticateUntil with the cache in front.
 func (s *Server) authenticate(ctx context.Context, token string) (tokenUser, error) {
 	key := tokenKey(token)
 	now := time.Now()
@@ -66,7 +66,7 @@ func (s *Server) authenticate(ctx context.Context, token string) (tokenUser, err
 	s.tokens.mu.RUnlock()
 	if ok && cu.expires != nil && !s.Now().Before(*cu.expires) {
 		s.forgetToken(key)
-		return tokenUser{}, authz.ErrUnauthenticated
+		return tokenUser{}, accounts.ErrUnauthenticated
 	}
 	if ok && now.Before(cu.until) {
 		return cu.tokenUser, nil
@@ -76,7 +76,7 @@ func (s *Server) authenticate(ctx context.Context, token string) (tokenUser, err
 		if ok && db.IsUnavailable(err) {
 			return cu.tokenUser, nil // verified before the outage; expiry checked above
 		}
-		if err == authz.ErrUnauthenticated && ok {
+		if err == accounts.ErrUnauthenticated && ok {
 			s.forgetToken(key)
 		}
 		return tokenUser{u: u}, err

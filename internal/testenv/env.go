@@ -16,8 +16,8 @@ import (
 	_ "time/tzdata" // the court's zone on machines without zoneinfo
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/app"
-	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/pgtest"
@@ -74,13 +74,13 @@ func NewDomain(tb testing.TB, now time.Time, courtName string) *Domain {
 
 // User creates (or finds) the user name with role in court Court and
 // returns them as the actor of service calls.
-func (d *Domain) User(tb testing.TB, name, role string) authz.Actor {
+func (d *Domain) User(tb testing.TB, name, role string) accounts.Actor {
 	tb.Helper()
-	u, _, err := authz.EnsureUser(context.Background(), d.DB, authz.UserSpec{Name: name, Role: role, Court: Court})
+	u, _, err := accounts.EnsureUser(context.Background(), d.DB, accounts.UserSpec{Name: name, Role: role, Court: Court})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return authz.Actor{UserID: u.ID, Name: u.Name, Role: role, Court: Court}
+	return accounts.Actor{UserID: u.ID, Name: u.Name, Role: role, Court: Court}
 }
 
 // Representations reads the representations of

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz/policy"
+	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/web"
 	"github.com/juizado/juizado/templates"
@@ -34,7 +34,7 @@ func With(f func(*web.Deps)) ServerOption { return ServerOption(f) }
 // be built.
 func MustServer(tb testing.TB, g *gorm.DB, opts ...ServerOption) *web.Server {
 	tb.Helper()
-	enf, err := policy.Open(context.Background(), g)
+	enf, err := authz.Open(context.Background(), g)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"sort"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
 )
@@ -25,14 +25,14 @@ func (s *UI) rolesPage(c echo.Context) error {
 	for _, r := range rules {
 		if len(r) >= 4 {
 			dom := ""
-			if r[1] != authz.AnyDomain {
+			if r[1] != accounts.AnyDomain {
 				dom = " (só em " + r[1] + ")"
 			}
 			by[r[0]] = append(by[r[0]], r[3]+" "+r[2]+dom)
 		}
 	}
 	var out []roleRules
-	for _, role := range authz.Roles {
+	for _, role := range accounts.Roles {
 		rs := by[role]
 		sort.Strings(rs)
 		out = append(out, roleRules{Role: role, Rules: rs})

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/api"
-	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/textcheck"
@@ -25,7 +25,7 @@ import (
 // trail of the administrator's court.
 
 type usersData struct {
-	Users  []authz.User
+	Users  []accounts.User
 	Courts []cases.Court
 	Roles  []string
 }
@@ -76,7 +76,7 @@ func (s *UI) createUserPage(c echo.Context) error {
 	ctx := c.Request().Context()
 	own := server.Actor(c).Court
 	var f errs.Fields
-	spec := authz.UserSpec{Name: textcheck.Line(c.FormValue("name")), Role: c.FormValue("role")}
+	spec := accounts.UserSpec{Name: textcheck.Line(c.FormValue("name")), Role: c.FormValue("role")}
 	if rule, msg := textcheck.Problem(spec.Name, 200, false); rule != "" {
 		f.Add("name", rule, msg)
 	} else if spec.Name == "" {
@@ -86,7 +86,7 @@ func (s *UI) createUserPage(c echo.Context) error {
 		f.Add("role", "oneof", "Escolha um perfil deste juizado (contas de clube são criadas por quem opera o sistema).")
 	}
 	switch {
-	case authz.IsStaff(spec.Role):
+	case accounts.IsStaff(spec.Role):
 		spec.Court = c.FormValue("court")
 		if spec.Court == "" {
 			spec.Court = own
@@ -109,8 +109,8 @@ func (s *UI) createUserPage(c echo.Context) error {
 		}
 	}
 	pw := c.FormValue("senha")
-	if err := authz.CheckPasswordLength(pw); err != nil {
-		f.Add("senha", "length", fmt.Sprintf("A senha deve ter de %d a %d caracteres.", authz.MinPasswordLen, authz.MaxPasswordLen))
+	if err := accounts.CheckPasswordLength(pw); err != nil {
+		f.Add("senha", "length", fmt.Sprintf("A senha deve ter de %d a %d caracteres.", accounts.MinPasswordLen, accounts.MaxPasswordLen))
 	} else if pw != c.FormValue("senha2") {
 		f.Add("senha2", "match", "As senhas não conferem.")
 	}
@@ -133,7 +133,7 @@ func (s *UI) createUserPage(c echo.Context) error {
 		return fail(err)
 	}
 	u, _, n, err := s.App.AddUser(ctx, spec, pw)
-	if errors.Is(err, authz.ErrInvalidUser) {
+	if errors.Is(err, accounts.ErrInvalidUser) {
 		return fail(errs.InvalidField("role", "domain", "O juizado ou a torcida informados não existem."))
 	}
 	if err != nil {

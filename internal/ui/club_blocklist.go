@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/api"
-	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
@@ -25,7 +25,7 @@ type clubData struct {
 	GeneratedAt time.Time
 	Count       int
 	Check       *api.CheckAnswer
-	Users       []authz.User
+	Users       []accounts.User
 	Tokens      []clubToken
 	NewToken    string
 }

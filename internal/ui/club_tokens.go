@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/api"
-	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/ui/form"
 	"github.com/labstack/echo/v4"
@@ -18,13 +18,13 @@ import (
 const sessNewToken = "new_token"
 
 type clubToken struct {
-	authz.Token
+	accounts.Token
 	UserName string
 	State    string
 }
 
 // clubUsers are the enabled users of the signed-in user's club.
-func (s *UI) clubUsers(c echo.Context) ([]authz.User, error) {
+func (s *UI) clubUsers(c echo.Context) ([]accounts.User, error) {
 	u := pageUser(c)
 	if u.Club == nil {
 		return nil, nil
@@ -41,7 +41,7 @@ func (s *UI) clubNewToken(c echo.Context) error {
 	}
 	var f errs.Fields
 	id := form.ID(c.FormValue("usuario"))
-	var target *authz.User
+	var target *accounts.User
 	for i := range us {
 		if us[i].ID == id {
 			target = &us[i]
@@ -52,7 +52,7 @@ func (s *UI) clubNewToken(c echo.Context) error {
 	}
 	var exp time.Time
 	if v := strings.TrimSpace(c.FormValue("validade")); v != "" {
-		d, err := authz.ParseExpiry(v)
+		d, err := accounts.ParseExpiry(v)
 		if err != nil {
 			f.Add("validade", "expiry", "Validade inválida: use dias, como 90d (no máximo dez anos).")
 		} else {
@@ -101,7 +101,7 @@ func (s *UI) clubRevokeToken(c echo.Context) error {
 		_, err := s.App.Accounts.RevokeToken(ctx, id, s.Now())
 		return err
 	}); err != nil {
-		if errors.Is(err, authz.ErrNoToken) {
+		if errors.Is(err, accounts.ErrNoToken) {
 			return s.PageError(c, http.StatusNotFound, "Token não encontrado.")
 		}
 		return err

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
@@ -94,7 +94,7 @@ func (s *UI) pageFail(c echo.Context, err error) error {
 }
 
 // pageUser returns the signed-in user (the guards have checked there is one).
-func pageUser(c echo.Context) authz.User {
-	u, _ := c.Get(server.UserKey).(authz.User)
+func pageUser(c echo.Context) accounts.User {
+	u, _ := c.Get(server.UserKey).(accounts.User)
 	return u
 }

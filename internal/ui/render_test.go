@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/templates"
 )
@@ -21,9 +21,9 @@ func TestEveryPageRendersWithEmptyData(t *testing.T) {
 		"admin_usuarios": usersData{}, "admin_papeis": []roleRules(nil), "admin_auditoria": nil, "admin_juizados": nil,
 	}
 	court, club, group := "26.0100", "Clube", int64(1)
-	users := []*authz.User{nil}
-	for _, r := range authz.Roles {
-		users = append(users, &authz.User{ID: 1, Name: "u", Role: r, CourtCode: &court, Club: &club, GroupID: &group})
+	users := []*accounts.User{nil}
+	for _, r := range accounts.Roles {
+		users = append(users, &accounts.User{ID: 1, Name: "u", Role: r, CourtCode: &court, Club: &club, GroupID: &group})
 	}
 	pages, err := server.ParsePages(templates.FS, time.UTC)
 	if err != nil {

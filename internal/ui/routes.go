@@ -9,7 +9,7 @@ import (
 )
 
 // Every page with its permission (server.Perm): Anyone, or Policy, which
-// leaves the decision to the Casbin policy (internal/authz/policy/policy.csv) by
+// leaves the decision to the Casbin policy (internal/authz/policy.csv) by
 // the route's template and method, as for the JSON API; a signed-in user
 // the policy refuses gets a 403 page, nobody signed in goes to /entrar
 // (server.authorize). Forms that take files declare their body limit

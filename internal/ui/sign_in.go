@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
 )
@@ -61,7 +61,7 @@ func (s *UI) login(c echo.Context) error {
 		ip = c.RealIP()
 	}
 	u, failures, err := s.App.Accounts.Login(c.Request().Context(), name, pw, ip, s.Now())
-	var locked *authz.LockedError
+	var locked *accounts.LockedError
 	switch {
 	case errors.As(err, &locked):
 		wait := max(time.Until(locked.Until), time.Minute)
@@ -69,7 +69,7 @@ func (s *UI) login(c echo.Context) error {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())))
 		return s.Page(c, http.StatusTooManyRequests, "entrar", server.Page{Title: "Entrar", Data: data,
 			Error: fmt.Sprintf("Muitas tentativas sem sucesso. O acesso está bloqueado; tente de novo em %d minuto(s).", mins)})
-	case errors.Is(err, authz.ErrBadCredentials):
+	case errors.Is(err, accounts.ErrBadCredentials):
 		delay := min(time.Duration(failures)*loginStep, loginMaxDelay)
 		select {
 		case <-time.After(delay):

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/sharedfix"
 	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/internal/web"
@@ -101,7 +101,7 @@ func (f *fixture) browser(t *testing.T, role string) *browser {
 		return b
 	}
 	u := f.users[role]
-	if err := authz.SetPassword(context.Background(), f.g, u.ID, "senha-de-teste-"+role); err != nil {
+	if err := accounts.SetPassword(context.Background(), f.g, u.ID, "senha-de-teste-"+role); err != nil {
 		t.Fatal(err)
 	}
 	b := newBrowser(t, f.srv, "192.0.2.10")
@@ -128,10 +128,10 @@ func TestLoginSuccessFailureLogout(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	u := f.users["clerk"]
-	if err := authz.SetPassword(ctx, f.g, u.ID, "curta"); err == nil {
+	if err := accounts.SetPassword(ctx, f.g, u.ID, "curta"); err == nil {
 		t.Fatal("a 5-character password was accepted")
 	}
-	if err := authz.SetPassword(ctx, f.g, u.ID, "senha do cartório 1"); err != nil {
+	if err := accounts.SetPassword(ctx, f.g, u.ID, "senha do cartório 1"); err != nil {
 		t.Fatal(err)
 	}
 	b := newBrowser(t, f.srv, "192.0.2.20")
@@ -205,7 +205,7 @@ func TestLoginSuccessFailureLogout(t *testing.T) {
 	if rec := b2.login(u.Name, "senha do cartório 1"); rec.Code != 303 {
 		t.Fatalf("second login: %d", rec.Code)
 	}
-	if _, err := authz.SetDisabled(ctx, f.g, u.Name, true, time.Now()); err != nil {
+	if _, err := accounts.SetDisabled(ctx, f.g, u.Name, true, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if rec := b2.do("GET", "/painel", nil); rec.Code != 303 {
@@ -223,7 +223,7 @@ func TestLoginLockout(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	for _, role := range []string{"judge", "prosecutor"} {
-		if err := authz.SetPassword(ctx, f.g, f.users[role].ID, "senha certa "+role); err != nil {
+		if err := accounts.SetPassword(ctx, f.g, f.users[role].ID, "senha certa "+role); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -333,18 +333,18 @@ func TestTokenExpiryAndRevocation(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	u := f.users["clerk"]
-	expired, err := authz.NewToken(ctx, f.g, u.ID, time.Now().Add(-time.Second))
+	expired, err := accounts.NewToken(ctx, f.g, u.ID, time.Now().Add(-time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rec := f.call("GET", "/api/v1/cases", expired); rec.Code != 401 {
 		t.Errorf("expired token: %d", rec.Code)
 	}
-	soon, err := authz.NewToken(ctx, f.g, u.ID, time.Now().Add(1500*time.Millisecond))
+	soon, err := accounts.NewToken(ctx, f.g, u.ID, time.Now().Add(1500*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
-	revoked, err := authz.NewToken(ctx, f.g, u.ID, time.Time{})
+	revoked, err := accounts.NewToken(ctx, f.g, u.ID, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,14 +353,14 @@ func TestTokenExpiryAndRevocation(t *testing.T) {
 			t.Fatalf("fresh token: %d", rec.Code)
 		}
 	}
-	toks, err := authz.ListTokens(ctx, f.g, u.ID)
+	toks, err := accounts.ListTokens(ctx, f.g, u.ID)
 	if err != nil || len(toks) != 4 {
 		t.Fatalf("tokens: %v %v", toks, err)
 	}
-	if _, err := authz.RevokeToken(ctx, f.g, toks[3].ID, time.Now()); err != nil {
+	if _, err := accounts.RevokeToken(ctx, f.g, toks[3].ID, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := authz.RevokeToken(ctx, f.g, 999999, time.Now()); err == nil {
+	if _, err := accounts.RevokeToken(ctx, f.g, 999999, time.Now()); err == nil {
 		t.Error("revoking a token that does not exist succeeded")
 	}
 	eventually401 := func(what, tok string) {
@@ -382,11 +382,11 @@ func TestTokenExpiryAndRevocation(t *testing.T) {
 	eventually401("expired token", soon)
 	// Revoke all, and disabling.
 	jt := f.tokens["judge"]
-	if n, err := authz.RevokeAll(ctx, f.g, f.users["judge"].ID, time.Now()); err != nil || n != 1 {
+	if n, err := accounts.RevokeAll(ctx, f.g, f.users["judge"].ID, time.Now()); err != nil || n != 1 {
 		t.Fatalf("revoke all: %d %v", n, err)
 	}
 	eventually401("token revoked with all", jt)
-	if _, err := authz.SetDisabled(ctx, f.g, "u-police", true, time.Now()); err != nil {
+	if _, err := accounts.SetDisabled(ctx, f.g, "u-police", true, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	eventually401("token of a disabled user", f.tokens["police"])

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 )
 
 // An admin belongs to a court and every admin page and route is limited
@@ -22,14 +22,14 @@ func TestAdminIsLimitedToItsCourtPerRoute(t *testing.T) {
 	if err := cases.EnsureCourt(ctx, f.g, "19.0001", "Juizado do Torcedor do Rio"); err != nil {
 		t.Fatal(err)
 	}
-	rj, _, err := authz.EnsureUser(ctx, f.g, authz.UserSpec{Name: "admin-rj", Role: "admin", Court: "19.0001"})
+	rj, _, err := accounts.EnsureUser(ctx, f.g, accounts.UserSpec{Name: "admin-rj", Role: "admin", Court: "19.0001"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := authz.SetPassword(ctx, f.g, rj.ID, "senha-do-admin-rj"); err != nil {
+	if err := accounts.SetPassword(ctx, f.g, rj.ID, "senha-do-admin-rj"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := authz.EnsureUser(ctx, f.g, authz.UserSpec{Name: "escrivao-rj", Role: "clerk", Court: "19.0001"}); err != nil {
+	if _, _, err := accounts.EnsureUser(ctx, f.g, accounts.UserSpec{Name: "escrivao-rj", Role: "clerk", Court: "19.0001"}); err != nil {
 		t.Fatal(err)
 	}
 	adm := newBrowser(t, f.srv, "192.0.2.44")

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/internal/web"
@@ -60,12 +60,12 @@ func TestPolicyAloneDecidesEveryRouteAndRole(t *testing.T) {
 	}
 	allowed := map[string]bool{} // role + " " + route
 	for _, r := range f.rules {
-		if r[1] == authz.AnyDomain || r[1] == f.users[r[0]].Domain() {
+		if r[1] == accounts.AnyDomain || r[1] == f.users[r[0]].Domain() {
 			allowed[r[0]+" "+r[3]+" "+r[2]] = true
 		}
 	}
 	for _, rt := range protected {
-		for _, role := range authz.Roles {
+		for _, role := range accounts.Roles {
 			rec := f.asRole(t, rt, role)
 			refused := rec.Code == 403 && policyRefusal.MatchString(rec.Body.String())
 			if allowed[role+" "+rt] == refused {
@@ -75,15 +75,15 @@ func TestPolicyAloneDecidesEveryRouteAndRole(t *testing.T) {
 	}
 
 	// Every role granted every protected route: authorization lets all pass.
-	enf, err := policy.Open(context.Background(), f.g)
+	enf, err := authz.Open(context.Background(), f.g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	enf.EnableAutoSave(false) // in memory only
 	for _, rt := range protected {
 		method, path, _ := strings.Cut(rt, " ")
-		for _, role := range authz.Roles {
-			if _, err := enf.AddPolicy(role, authz.AnyDomain, path, method); err != nil {
+		for _, role := range accounts.Roles {
+			if _, err := enf.AddPolicy(role, accounts.AnyDomain, path, method); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -94,7 +94,7 @@ func TestPolicyAloneDecidesEveryRouteAndRole(t *testing.T) {
 	// disable user 1 (the admin) when their turn comes. A service may still
 	// refuse with its own rule (who identifies a defendant, who files a
 	// group): that is the domain's 403, not authorization's.
-	for _, role := range authz.Roles {
+	for _, role := range accounts.Roles {
 		for _, rt := range protected {
 			if rec := f.asRole(t, rt, role); rec.Code == 401 || policyRefusal.MatchString(rec.Body.String()) {
 				t.Errorf("granted every route, %s as %s: %d %.160s", rt, role, rec.Code, rec.Body)

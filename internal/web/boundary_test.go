@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 )
 
 // otherCourt holds the records of court 19.0001 that the walk aims at
@@ -41,20 +41,20 @@ func seedOtherCourt(t *testing.T, f *fixture) otherCourt {
 	if err := f.g.Exec("SELECT setval('fan_groups_id_seq', 100)").Error; err != nil {
 		t.Fatal(err)
 	}
-	tok := func(spec authz.UserSpec) (string, int64) {
-		u, _, err := authz.EnsureUser(ctx, f.g, spec)
+	tok := func(spec accounts.UserSpec) (string, int64) {
+		u, _, err := accounts.EnsureUser(ctx, f.g, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tk, err := authz.NewToken(ctx, f.g, u.ID, time.Time{})
+		tk, err := accounts.NewToken(ctx, f.g, u.ID, time.Time{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return tk, u.ID
 	}
-	o.prosecutor, _ = tok(authz.UserSpec{Name: "rj-prosecutor", Role: "prosecutor", Court: "19.0001"})
-	o.judge, _ = tok(authz.UserSpec{Name: "rj-judge", Role: "judge", Court: "19.0001"})
-	o.clerk, o.userID = tok(authz.UserSpec{Name: "rj-clerk", Role: "clerk", Court: "19.0001"})
+	o.prosecutor, _ = tok(accounts.UserSpec{Name: "rj-prosecutor", Role: "prosecutor", Court: "19.0001"})
+	o.judge, _ = tok(accounts.UserSpec{Name: "rj-judge", Role: "judge", Court: "19.0001"})
+	o.clerk, o.userID = tok(accounts.UserSpec{Name: "rj-clerk", Role: "clerk", Court: "19.0001"})
 	send := func(method, path, token, ctype, body string) map[string]any {
 		t.Helper()
 		rec := f.do(method, path, token, ctype, []byte(body), "")
@@ -71,7 +71,7 @@ func seedOtherCourt(t *testing.T, f *fixture) otherCourt {
 	o.banID = int64(s["ban"].(map[string]any)["id"].(float64))
 	g := send("POST", "/api/v1/groups", o.clerk, "application/json", `{"name": "Torcida Fronteira Carioca", "supported_club": "Flamengo"}`)
 	o.groupID = int64(g["id"].(float64))
-	mgr, _ := tok(authz.UserSpec{Name: "rj-manager", Role: "fan_group", Group: o.groupID})
+	mgr, _ := tok(accounts.UserSpec{Name: "rj-manager", Role: "fan_group", Group: o.groupID})
 	send("POST", fmt.Sprintf("/api/v1/groups/%d/members/import", o.groupID), mgr, "text/csv",
 		string(fixtureBytes(t, "fixtures", "members-valid-excel-ptbr.csv")))
 	if err := f.g.Raw("SELECT min(id) FROM members WHERE group_id = ?", o.groupID).Scan(&o.memberID).Error; err != nil || o.memberID == 0 {
@@ -81,7 +81,7 @@ func seedOtherCourt(t *testing.T, f *fixture) otherCourt {
 	gc := send("POST", "/api/v1/cases", o.prosecutor, "application/json", rep)
 	o.groupCaseID = int64(gc["id"].(float64))
 	o.groupDefID = int64(gc["defendants"].([]any)[0].(map[string]any)["id"].(float64))
-	_, clubUser := tok(authz.UserSpec{Name: "outro-clube", Role: "club", Club: "Flamengo"})
+	_, clubUser := tok(accounts.UserSpec{Name: "outro-clube", Role: "club", Club: "Flamengo"})
 	if err := f.g.Raw("SELECT max(id) FROM api_tokens WHERE user_id = ?", clubUser).Scan(&o.clubTokenID).Error; err != nil || o.clubTokenID == 0 {
 		t.Fatalf("club token: %v", err)
 	}
@@ -132,7 +132,7 @@ var digits = regexp.MustCompile(`[0-9]+`)
 func TestEveryWriteWithAnotherCourtsIDsIs404LikeUnknown(t *testing.T) {
 	f := newFixture(t)
 	o := seedOtherCourt(t, f)
-	for _, role := range authz.Roles {
+	for _, role := range accounts.Roles {
 		f.browser(t, role) // signed in before the count below
 	}
 	var before int64
@@ -141,7 +141,7 @@ func TestEveryWriteWithAnotherCourtsIDsIs404LikeUnknown(t *testing.T) {
 	}
 	allowed := map[string][]string{}
 	for _, r := range f.rules {
-		if r[1] == authz.AnyDomain || r[1] == f.users[r[0]].Domain() {
+		if r[1] == accounts.AnyDomain || r[1] == f.users[r[0]].Domain() {
 			allowed[r[3]+" "+r[2]] = append(allowed[r[3]+" "+r[2]], r[0])
 		}
 	}
@@ -278,7 +278,7 @@ func TestBodyIDsOfAnotherCourtAnswerLikeUnknown(t *testing.T) {
 	today := f.clk.Now().In(loc).Format("2006-01-02")
 	roles := map[string][]string{}
 	for _, r := range f.rules {
-		if r[1] == authz.AnyDomain || r[1] == f.users[r[0]].Domain() {
+		if r[1] == accounts.AnyDomain || r[1] == f.users[r[0]].Domain() {
 			roles[r[3]+" "+r[2]] = append(roles[r[3]+" "+r[2]], r[0])
 		}
 	}

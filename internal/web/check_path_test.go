@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/testenv"
 )
 
@@ -172,7 +172,7 @@ func TestCheckRefusesARevokedTokenWithinTheCacheWindow(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	club := f.users["club"]
-	tok, err := authz.NewToken(ctx, f.g, club.ID, time.Time{})
+	tok, err := accounts.NewToken(ctx, f.g, club.ID, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,12 +182,12 @@ func TestCheckRefusesARevokedTokenWithinTheCacheWindow(t *testing.T) {
 			t.Fatalf("fresh token: %d %s", rec.Code, rec.Body)
 		}
 	}
-	toks, err := authz.ListTokens(ctx, f.g, club.ID)
+	toks, err := accounts.ListTokens(ctx, f.g, club.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	revoked := toks[len(toks)-1]
-	if _, err := authz.RevokeToken(ctx, f.g, revoked.ID, time.Now()); err != nil {
+	if _, err := accounts.RevokeToken(ctx, f.g, revoked.ID, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()

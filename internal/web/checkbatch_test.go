@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 )
 
 // DOMAIN.md §6 ("each read is logged") for checks made at the gate, also
@@ -66,11 +66,11 @@ func TestBlocklistChecksUpload_OncePerBatch_DOMAIN_6(t *testing.T) {
 func TestBlocklistChecksUpload_BatchIDPerClub_409OnOtherRecords_DOMAIN_6(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	other, _, err := authz.EnsureUser(ctx, f.g, authz.UserSpec{Name: "u-club-b", Role: "club", Club: "Outro Clube", Group: 1})
+	other, _, err := accounts.EnsureUser(ctx, f.g, accounts.UserSpec{Name: "u-club-b", Role: "club", Club: "Outro Clube", Group: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.tokens["club-b"], err = authz.NewToken(ctx, f.g, other.ID, time.Time{}); err != nil {
+	if f.tokens["club-b"], err = accounts.NewToken(ctx, f.g, other.ID, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	at := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)

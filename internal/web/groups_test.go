@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
 	"github.com/juizado/juizado/internal/testenv"
@@ -36,7 +36,7 @@ func (f *groupsFixture) managedGroup(t *testing.T, name, manager string) int64 {
 		t.Fatalf("group: %d %s", rec.Code, rec.Body)
 	}
 	gid := int64(decode(t, rec)["id"].(float64))
-	f.token("mgr", authz.UserSpec{Name: manager, Role: "fan_group", Group: gid})
+	f.token("mgr", accounts.UserSpec{Name: manager, Role: "fan_group", Group: gid})
 	return gid
 }
 
@@ -52,21 +52,21 @@ func newGroupsFixture(t *testing.T) *groupsFixture {
 	srv := testenv.MustServer(t, g)
 	f := &groupsFixture{t: t, g: g, srv: srv, tokens: map[string]string{}}
 	for _, role := range []string{"admin", "clerk", "judge", "prosecutor", "police"} {
-		f.token(role, authz.UserSpec{Name: "g-" + role, Role: role, Court: "26.0100"})
+		f.token(role, accounts.UserSpec{Name: "g-" + role, Role: role, Court: "26.0100"})
 	}
-	f.token("judge-rj", authz.UserSpec{Name: "g-judge-rj", Role: "judge", Court: "19.0001"})
-	f.token("club", authz.UserSpec{Name: "g-club", Role: "club", Club: "Corinthians"})
+	f.token("judge-rj", accounts.UserSpec{Name: "g-judge-rj", Role: "judge", Court: "19.0001"})
+	f.token("club", accounts.UserSpec{Name: "g-club", Role: "club", Club: "Corinthians"})
 	return f
 }
 
-func (f *groupsFixture) token(key string, spec authz.UserSpec) {
+func (f *groupsFixture) token(key string, spec accounts.UserSpec) {
 	f.t.Helper()
 	ctx := context.Background()
-	u, _, err := authz.EnsureUser(ctx, f.g, spec)
+	u, _, err := accounts.EnsureUser(ctx, f.g, spec)
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	tok, err := authz.NewToken(ctx, f.g, u.ID, time.Time{})
+	tok, err := accounts.NewToken(ctx, f.g, u.ID, time.Time{})
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -125,8 +125,8 @@ func TestGroupsAndMemberRegisterOverHTTP(t *testing.T) {
 	}
 	rec = f.do("POST", "/api/v1/groups", "clerk", "application/json", []byte(`{"name": "Outra Torcida", "supported_club": "Palmeiras"}`))
 	gb := int64(decode(t, rec)["id"].(float64))
-	f.token("mgrA", authz.UserSpec{Name: "mgr-a", Role: "fan_group", Group: ga})
-	f.token("mgrB", authz.UserSpec{Name: "mgr-b", Role: "fan_group", Group: gb})
+	f.token("mgrA", accounts.UserSpec{Name: "mgr-a", Role: "fan_group", Group: ga})
+	f.token("mgrB", accounts.UserSpec{Name: "mgr-b", Role: "fan_group", Group: gb})
 	membersA := fmt.Sprintf("/api/v1/groups/%d/members", ga)
 
 	// Import.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/templates"
 )
 
@@ -132,7 +132,7 @@ func hrefs(t *testing.T, re *regexp.Regexp, body string) []string {
 // it GET (or anyone may), so the menu never repeats who may do what.
 func TestMenuShowsExactlyWhatThePolicyAllows(t *testing.T) {
 	f := newFixture(t)
-	for _, role := range authz.Roles {
+	for _, role := range accounts.Roles {
 		var want []string
 		for _, it := range templates.Menu {
 			if f.srv.IsPublic("GET " + it.Path) {
@@ -140,7 +140,7 @@ func TestMenuShowsExactlyWhatThePolicyAllows(t *testing.T) {
 				continue
 			}
 			for _, r := range f.rules {
-				if r[0] == role && r[2] == it.Path && r[3] == "GET" && (r[1] == authz.AnyDomain || r[1] == f.users[role].Domain()) {
+				if r[0] == role && r[2] == it.Path && r[3] == "GET" && (r[1] == accounts.AnyDomain || r[1] == f.users[role].Domain()) {
 					want = append(want, it.Path)
 					break
 				}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 )
 
 // fileWithoutCPF files representation ref with its person defendant's CPF
@@ -64,11 +64,11 @@ func TestIdentification_QueueToBlocklist(t *testing.T) {
 	if err := cases.EnsureCourt(ctx, w.g, "26.0200", ""); err != nil {
 		t.Fatal(err)
 	}
-	u, _, err := authz.EnsureUser(ctx, w.g, authz.UserSpec{Name: "wf-other-clerk", Role: "clerk", Court: "26.0200"})
+	u, _, err := accounts.EnsureUser(ctx, w.g, accounts.UserSpec{Name: "wf-other-clerk", Role: "clerk", Court: "26.0200"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.tok["other"], err = authz.NewToken(ctx, w.g, u.ID, time.Time{}); err != nil {
+	if w.tok["other"], err = accounts.NewToken(ctx, w.g, u.ID, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	body := map[string]any{"cpf": "663.923.321-54"}

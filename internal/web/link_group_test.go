@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 )
 
 // fileUnlinkedGroup files R5 (a group not registered when filed) and
@@ -56,11 +56,11 @@ func TestAPILinkGroupThenSentence_LGE_art_183(t *testing.T) {
 		}
 	}
 	// A clerk of another court does not see the case.
-	u, _, err := authz.EnsureUser(context.Background(), f.g, authz.UserSpec{Name: "clerk-rj", Role: "clerk", Court: "19.0001"})
+	u, _, err := accounts.EnsureUser(context.Background(), f.g, accounts.UserSpec{Name: "clerk-rj", Role: "clerk", Court: "19.0001"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, err := authz.NewToken(context.Background(), f.g, u.ID, time.Time{})
+	tok, err := accounts.NewToken(context.Background(), f.g, u.ID, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}

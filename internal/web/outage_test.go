@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgcluster"
 	"github.com/juizado/juizado/internal/testenv"
@@ -63,19 +63,19 @@ func TestOutageUnderGateLoad(t *testing.T) {
 	spool := filepath.Join(dir, "spool")
 	srv := testenv.MustServer(t, g, testenv.With(func(d *web.Deps) { d.SpoolDir = spool }))
 	defer srv.Close()
-	tok := func(spec authz.UserSpec) string {
-		u, _, err := authz.EnsureUser(ctx, g, spec)
+	tok := func(spec accounts.UserSpec) string {
+		u, _, err := accounts.EnsureUser(ctx, g, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tk, err := authz.NewToken(ctx, g, u.ID, time.Time{})
+		tk, err := accounts.NewToken(ctx, g, u.ID, time.Time{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return tk
 	}
-	club := tok(authz.UserSpec{Name: "portao", Role: "club", Club: "Corinthians"})
-	clerk := tok(authz.UserSpec{Name: "cartorio", Role: "clerk", Court: "26.0100"})
+	club := tok(accounts.UserSpec{Name: "portao", Role: "club", Club: "Corinthians"})
+	clerk := tok(accounts.UserSpec{Name: "cartorio", Role: "clerk", Court: "26.0100"})
 	get := func(path, token string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest("GET", path, nil)
 		if token != "" {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 )
 
 // An admin reads the audit trail of its court without defendants' personal
@@ -39,7 +39,7 @@ func TestAdminAuditHasNoDefendantsPersonalData(t *testing.T) {
 // verified it a moment before and keeps it in memory.
 func TestCachedTokenExpiresOnTime(t *testing.T) {
 	f := newFixture(t)
-	tok, err := authz.NewToken(context.Background(), f.g, f.users["clerk"].ID, time.Now().Add(700*time.Millisecond))
+	tok, err := accounts.NewToken(context.Background(), f.g, f.users["clerk"].ID, time.Now().Add(700*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
 	"github.com/juizado/juizado/internal/testenv"
@@ -32,8 +32,8 @@ type fixture struct {
 	tokens   map[string]string // role → token
 	rules    [][]string        // role, domain, route, method
 	g        *gorm.DB
-	users    map[string]authz.User // role → user
-	sessions map[string]*browser   // role → signed-in browser (accounts_test.go)
+	users    map[string]accounts.User // role → user
+	sessions map[string]*browser      // role → signed-in browser (accounts_test.go)
 }
 
 func newFixture(t testing.TB) *fixture {
@@ -48,24 +48,24 @@ func newFixture(t testing.TB) *fixture {
 	}
 	clk := &shiftClock{}
 	srv := testenv.MustServer(t, g, testenv.WithClock(clk))
-	f := &fixture{srv: srv, clk: clk, tokens: map[string]string{}, g: g, users: map[string]authz.User{}, sessions: map[string]*browser{}}
-	for _, role := range authz.Roles {
-		spec := authz.UserSpec{Name: "u-" + role, Role: role, Court: "26.0100", Club: "Clube", Group: 1}
-		if !authz.IsStaff(role) {
+	f := &fixture{srv: srv, clk: clk, tokens: map[string]string{}, g: g, users: map[string]accounts.User{}, sessions: map[string]*browser{}}
+	for _, role := range accounts.Roles {
+		spec := accounts.UserSpec{Name: "u-" + role, Role: role, Court: "26.0100", Club: "Clube", Group: 1}
+		if !accounts.IsStaff(role) {
 			spec.Court = ""
 		}
-		u, _, err := authz.EnsureUser(ctx, g, spec)
+		u, _, err := accounts.EnsureUser(ctx, g, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tok, err := authz.NewToken(ctx, g, u.ID, time.Time{})
+		tok, err := accounts.NewToken(ctx, g, u.ID, time.Time{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.tokens[role] = tok
 		f.users[role] = u
 	}
-	rules, err := policy.Base()
+	rules, err := authz.Base()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestRoleMatrix(t *testing.T) {
 	f := newFixture(t)
 	allowed := map[string]map[string]bool{}
 	for _, r := range f.rules {
-		if r[1] != authz.AnyDomain && r[1] != f.users[r[0]].Domain() {
+		if r[1] != accounts.AnyDomain && r[1] != f.users[r[0]].Domain() {
 			continue // a rule of another domain
 		}
 		k := r[3] + " " + r[2]
@@ -201,7 +201,7 @@ func TestRoleMatrix(t *testing.T) {
 		} else if rec := f.call(method, concrete(path), ""); rec.Code != 401 {
 			t.Errorf("%s without a token: %d, want 401", rt, rec.Code)
 		}
-		for _, role := range authz.Roles {
+		for _, role := range accounts.Roles {
 			var rec *httptest.ResponseRecorder
 			if strings.HasPrefix(path, "/api/") {
 				rec = f.call(method, concrete(path), f.tokens[role])

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
@@ -58,15 +58,15 @@ func newWF(t *testing.T) *wf {
 func (w *wf) token(role, name string) {
 	w.t.Helper()
 	ctx := context.Background()
-	spec := authz.UserSpec{Name: name, Role: role, Court: "26.0100"}
+	spec := accounts.UserSpec{Name: name, Role: role, Court: "26.0100"}
 	if role == "club" {
-		spec = authz.UserSpec{Name: name, Role: role, Club: "Clube"}
+		spec = accounts.UserSpec{Name: name, Role: role, Club: "Clube"}
 	}
-	u, _, err := authz.EnsureUser(ctx, w.g, spec)
+	u, _, err := accounts.EnsureUser(ctx, w.g, spec)
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	tok, err := authz.NewToken(ctx, w.g, u.ID, time.Time{})
+	tok, err := accounts.NewToken(ctx, w.g, u.ID, time.Time{})
 	if err != nil {
 		w.t.Fatal(err)
 	}

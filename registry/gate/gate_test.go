@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/web"
 	"github.com/juizado/juizado/registry"
@@ -60,7 +60,7 @@ func newCourt(t testing.TB, code string, now time.Time) *court {
 	if err := cases.EnsureCourt(ctx, g, code, ""); err != nil {
 		t.Fatal(err)
 	}
-	enf, err := policy.Open(ctx, g)
+	enf, err := authz.Open(ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,14 +72,14 @@ func newCourt(t testing.TB, code string, now time.Time) *court {
 	}
 	t.Cleanup(c.srv.Close)
 	club := "Clube"
-	u, _, err := authz.EnsureUser(ctx, g, authz.UserSpec{Name: "gate", Role: "club", Club: club})
+	u, _, err := accounts.EnsureUser(ctx, g, accounts.UserSpec{Name: "gate", Role: "club", Club: club})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.token, err = authz.NewToken(ctx, g, u.ID, time.Time{}); err != nil {
+	if c.token, err = accounts.NewToken(ctx, g, u.ID, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
-	pu, _, err := authz.EnsureUser(ctx, g, authz.UserSpec{Name: "mp", Role: "prosecutor", Court: code})
+	pu, _, err := accounts.EnsureUser(ctx, g, accounts.UserSpec{Name: "mp", Role: "prosecutor", Court: code})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juizado/juizado/internal/authz/policy"
+	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/web"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/registry/gate"
@@ -25,7 +25,7 @@ import (
 // rotation does (registry.KeyRing.Rotate).
 func (c *court) replica(t *testing.T, code string) *httptest.Server {
 	t.Helper()
-	enf, err := policy.Open(context.Background(), c.g)
+	enf, err := authz.Open(context.Background(), c.g)
 	if err != nil {
 		t.Fatal(err)
 	}

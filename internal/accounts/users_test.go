@@ -1,4 +1,4 @@
-package authz_test
+package accounts_test
 
 import (
 	"context"
@@ -8,29 +8,29 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/pgtest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
 func TestPasswords(t *testing.T) {
-	h, err := authz.HashPassword("correct horse battery")
+	h, err := accounts.HashPassword("correct horse battery")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(h, "$argon2id$v=19$m=19456,t=2,p=1$") {
 		t.Fatalf("hash %q", h)
 	}
-	h2, _ := authz.HashPassword("correct horse battery")
+	h2, _ := accounts.HashPassword("correct horse battery")
 	if h == h2 {
 		t.Error("two hashes of one password are equal (no salt?)")
 	}
-	if !authz.VerifyPassword(h, "correct horse battery") || authz.VerifyPassword(h, "correct horse batterY") {
+	if !accounts.VerifyPassword(h, "correct horse battery") || accounts.VerifyPassword(h, "correct horse batterY") {
 		t.Error("verify")
 	}
 	for _, bad := range []string{"", "$argon2i$v=19$m=19456,t=2,p=1$AAAA$AAAA", h[:len(h)-4], strings.Replace(h, "t=2", "t=0", 1)} {
-		if authz.VerifyPassword(bad, "correct horse battery") {
+		if accounts.VerifyPassword(bad, "correct horse battery") {
 			t.Errorf("verified against %q", bad)
 		}
 	}
@@ -39,24 +39,24 @@ func TestPasswords(t *testing.T) {
 	if err := cases.EnsureCourt(ctx, g, "26.0100", ""); err != nil {
 		t.Fatal(err)
 	}
-	u, _, err := authz.EnsureUser(ctx, g, authz.UserSpec{Name: "Ana", Role: "clerk", Court: "26.0100"})
+	u, _, err := accounts.EnsureUser(ctx, g, accounts.UserSpec{Name: "Ana", Role: "clerk", Court: "26.0100"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := authz.SetPassword(ctx, g, u.ID, "curta"); !errors.Is(err, authz.ErrWeakPassword) {
+	if err := accounts.SetPassword(ctx, g, u.ID, "curta"); !errors.Is(err, accounts.ErrWeakPassword) {
 		t.Fatalf("short password: %v", err)
 	}
-	if err := authz.SetPassword(ctx, g, u.ID, "uma senha longa"); err != nil {
+	if err := accounts.SetPassword(ctx, g, u.ID, "uma senha longa"); err != nil {
 		t.Fatal(err)
 	}
-	if err := authz.SetPassword(ctx, g, u.ID, "outra senha longa"); err != nil {
+	if err := accounts.SetPassword(ctx, g, u.ID, "outra senha longa"); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := authz.CheckPassword(ctx, g, "Ana", "outra senha longa"); err != nil || got.ID != u.ID {
+	if got, err := accounts.CheckPassword(ctx, g, "Ana", "outra senha longa"); err != nil || got.ID != u.ID {
 		t.Fatalf("check: %v %v", got, err)
 	}
 	for _, c := range [][2]string{{"Ana", "uma senha longa"}, {"ana", "outra senha longa"}, {"Bia", "outra senha longa"}} {
-		if _, err := authz.CheckPassword(ctx, g, c[0], c[1]); !errors.Is(err, authz.ErrBadCredentials) {
+		if _, err := accounts.CheckPassword(ctx, g, c[0], c[1]); !errors.Is(err, accounts.ErrBadCredentials) {
 			t.Errorf("%v: %v", c, err)
 		}
 	}
@@ -81,23 +81,23 @@ func TestLockoutWindow(t *testing.T) {
 	if err := cases.EnsureCourt(ctx, g, "26.0100", ""); err != nil {
 		t.Fatal(err)
 	}
-	u, _, err := authz.EnsureUser(ctx, g, authz.UserSpec{Name: "juiza", Role: "judge", Court: "26.0100"})
+	u, _, err := accounts.EnsureUser(ctx, g, accounts.UserSpec{Name: "juiza", Role: "judge", Court: "26.0100"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := authz.SetPassword(ctx, g, u.ID, "senha da juíza"); err != nil {
+	if err := accounts.SetPassword(ctx, g, u.ID, "senha da juíza"); err != nil {
 		t.Fatal(err)
 	}
-	l := authz.DefaultLockout
+	l := accounts.DefaultLockout
 	t0 := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	for i := 0; i < 5; i++ {
 		_, n, err := l.Login(ctx, g, "juiza", "errada", "203.0.113.1", t0.Add(time.Duration(i)*time.Second))
-		if !errors.Is(err, authz.ErrBadCredentials) || n != i+1 {
+		if !errors.Is(err, accounts.ErrBadCredentials) || n != i+1 {
 			t.Fatalf("failure %d: %v, count %d", i+1, err, n)
 		}
 	}
 	_, _, err = l.Login(ctx, g, "JUIZA", "senha da juíza", "203.0.113.2", t0.Add(time.Minute))
-	var le *authz.LockedError
+	var le *accounts.LockedError
 	if !errors.As(err, &le) || !le.Until.Equal(t0.Add(15*time.Minute)) {
 		t.Fatalf("locked: %v", err)
 	}
@@ -113,12 +113,12 @@ func TestLockoutWindow(t *testing.T) {
 
 func TestParseExpiry(t *testing.T) {
 	for in, want := range map[string]time.Duration{"90d": 90 * 24 * time.Hour, "1d": 24 * time.Hour, "12h": 12 * time.Hour, "30m": 30 * time.Minute} {
-		if got, err := authz.ParseExpiry(in); err != nil || got != want {
+		if got, err := accounts.ParseExpiry(in); err != nil || got != want {
 			t.Errorf("%s: %v %v", in, got, err)
 		}
 	}
 	for _, in := range []string{"", "0d", "-1d", "d", "1.5d", "x", "99999d", "-3h"} {
-		if _, err := authz.ParseExpiry(in); err == nil {
+		if _, err := accounts.ParseExpiry(in); err == nil {
 			t.Errorf("%q accepted", in)
 		}
 	}

@@ -1,4 +1,4 @@
-package authz
+package accounts
 
 import "github.com/juizado/juizado/internal/actor"
 

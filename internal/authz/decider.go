@@ -1,11 +1,11 @@
-package policy
+package authz
 
 import (
 	"sync"
 	"time"
 
 	"github.com/casbin/casbin/v2"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 )
 
 // Decider answers Allowed from a short-lived cache: the same (role, domain,
@@ -36,13 +36,13 @@ type decision struct {
 const maxDecisions = 100000
 
 // Allowed is Allowed through the cache.
-func (d *Decider) Allowed(u authz.User, route, method string) (bool, error) {
+func (d *Decider) Allowed(u accounts.User, route, method string) (bool, error) {
 	return d.AllowedIn(u, u.Domain(), route, method)
 }
 
 // AllowedIn is Allowed for a caller that has u's domain at hand (domain
 // must be u.Domain()): the same decision, without making the domain again.
-func (d *Decider) AllowedIn(u authz.User, domain, route, method string) (bool, error) {
+func (d *Decider) AllowedIn(u accounts.User, domain, route, method string) (bool, error) {
 	key := decisionKey{u.Role, domain, route, method}
 	now := time.Now()
 	d.mu.RLock()

@@ -1,4 +1,4 @@
-package policy_test
+package authz_test
 
 import (
 	"context"
@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
 )
@@ -17,7 +17,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // The base policy has the domain shape, names known roles and applies to
 // every domain; the enforcer checks (role, domain, route, method).
 func TestBasePolicyAndDomains(t *testing.T) {
-	rules, err := policy.Base()
+	rules, err := authz.Base()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,23 +25,23 @@ func TestBasePolicyAndDomains(t *testing.T) {
 		t.Fatalf("%d rules", len(rules))
 	}
 	for _, r := range rules {
-		if len(r) != 4 || r[1] != authz.AnyDomain || !strings.HasPrefix(r[2], "/") {
+		if len(r) != 4 || r[1] != accounts.AnyDomain || !strings.HasPrefix(r[2], "/") {
 			t.Errorf("rule %v", r)
 		}
 	}
 	ctx := context.Background()
 	g := pgtest.NewDB(t)
-	e, err := policy.Open(ctx, g)
+	e, err := authz.Open(ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	court := "26.0100"
 	club := "Clube"
-	judge := authz.User{Role: "judge", CourtCode: &court}
-	clerk := authz.User{Role: "clerk", CourtCode: &court}
-	pros := authz.User{Role: "prosecutor", CourtCode: &court}
+	judge := accounts.User{Role: "judge", CourtCode: &court}
+	clerk := accounts.User{Role: "clerk", CourtCode: &court}
+	pros := accounts.User{Role: "prosecutor", CourtCode: &court}
 	for _, tc := range []struct {
-		u             authz.User
+		u             accounts.User
 		route, method string
 		want          bool
 	}{
@@ -68,10 +68,10 @@ func TestBasePolicyAndDomains(t *testing.T) {
 		{judge, "/api/v1/breaches/:id/decision", "POST", true},
 		{clerk, "/api/v1/bans/:id/credit", "POST", false},
 		{pros, "/api/v1/breaches/:id/decision", "POST", false},
-		{authz.User{Role: "club", Club: &club}, "/api/v1/blocklist", "GET", true},
-		{authz.User{Role: "club", Club: &club}, "/api/v1/cases", "GET", false},
+		{accounts.User{Role: "club", Club: &club}, "/api/v1/blocklist", "GET", true},
+		{accounts.User{Role: "club", Club: &club}, "/api/v1/cases", "GET", false},
 	} {
-		if ok, err := policy.Allowed(e, tc.u, tc.route, tc.method); err != nil || ok != tc.want {
+		if ok, err := authz.Allowed(e, tc.u, tc.route, tc.method); err != nil || ok != tc.want {
 			t.Errorf("%s %s %s %s: %v %v", tc.u.Role, tc.u.Domain(), tc.method, tc.route, ok, err)
 		}
 	}
@@ -80,10 +80,10 @@ func TestBasePolicyAndDomains(t *testing.T) {
 		t.Fatal(err)
 	}
 	other, mine := "19.0001", court
-	if ok, _ := policy.Allowed(e, authz.User{Role: "clerk", CourtCode: &other}, "/api/v1/audit", "GET"); !ok {
+	if ok, _ := authz.Allowed(e, accounts.User{Role: "clerk", CourtCode: &other}, "/api/v1/audit", "GET"); !ok {
 		t.Error("the clerk of 19.0001 lacks its own rule")
 	}
-	if ok, _ := policy.Allowed(e, authz.User{Role: "clerk", CourtCode: &mine}, "/api/v1/audit", "GET"); ok {
+	if ok, _ := authz.Allowed(e, accounts.User{Role: "clerk", CourtCode: &mine}, "/api/v1/audit", "GET"); ok {
 		t.Error("the clerk of 26.0100 has the rule of 19.0001")
 	}
 	var n int64
@@ -100,20 +100,20 @@ func TestPolicyPropagatesAcrossInstances(t *testing.T) {
 	ctx := context.Background()
 	dsn := pgtest.NewDSN(t)
 	g1, g2 := pgtest.Open(t, dsn), pgtest.Open(t, dsn)
-	e1, err := policy.Open(ctx, g1)
+	e1, err := authz.Open(ctx, g1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e2, err := policy.Open(ctx, g2)
+	e2, err := authz.Open(ctx, g2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w1, err := policy.Watch(ctx, g1, e1, nil)
+	w1, err := authz.Watch(ctx, g1, e1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w1.Close()
-	w2, err := policy.Watch(ctx, g2, e2, nil)
+	w2, err := authz.Watch(ctx, g2, e2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestPolicyPropagatesAcrossInstances(t *testing.T) {
 func TestMigrationConvertsOldRules(t *testing.T) {
 	ctx := context.Background()
 	g := pgtest.NewDB(t)
-	if _, err := policy.Open(ctx, g); err != nil {
+	if _, err := authz.Open(ctx, g); err != nil {
 		t.Fatal(err)
 	}
 	sqlDB, _ := g.DB()
@@ -201,7 +201,7 @@ func TestMigrationConvertsOldRules(t *testing.T) {
 	if n != 0 {
 		t.Fatalf("%d rules of the former shape remain", n)
 	}
-	e, err := policy.Open(ctx, g)
+	e, err := authz.Open(ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}

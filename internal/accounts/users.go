@@ -1,16 +1,16 @@
-// Package authz holds who may do what: users with a role and a domain (a
+// Package accounts holds the people who act: users with a role and a domain (a
 // court for staff, a fan group for its managers, a club for its operators),
 // the actor of a service call derived from a user (Actor), API tokens
 // stored as SHA-256, passwords and the sign-in lockout. DOMAIN.md §7;
 // ../shared/API.md "Tokens and roles". The Casbin policy that decides what
-// each role may call is in the subpackage internal/authz/policy, which only
+// each role may call is internal/authz (the authorization), which only
 // the HTTP server, cmd/juizado and tests import: the domain packages
 // (cases, registry, sanctions) use users and actors without Casbin.
 //
-// authz owns the account tables (users, user_passwords, api_tokens,
+// accounts owns the account tables (users, user_passwords, api_tokens,
 // login_failures): the other packages read users through it (UserNames,
 // CourtJudges, GroupManagers, ClubUsers, ...).
-package authz
+package accounts
 
 import (
 	"context"
@@ -69,7 +69,7 @@ func (u User) Court() string {
 }
 
 // AnyDomain is the domain of a policy rule that applies in every domain
-// (internal/authz/policy).
+// (internal/authz).
 const AnyDomain = "*"
 
 // Domain names the user's domain, as the policy and the audit trail spell

@@ -1,4 +1,4 @@
-// Package policy is the Casbin policy that decides what each role may call,
+// Package authz is the authorization: the Casbin policy that decides what each role may call,
 // pages and API alike (DOMAIN.md §7, ../shared/API.md "Tokens and roles"):
 // the model (model.conf, subject role, domain, route template, method) and
 // the base policy (policy.csv) embedded here, the rules in the database
@@ -7,9 +7,9 @@
 // every server instance's enforcer in step with the table (Watch).
 //
 // Only the HTTP server (internal/server), cmd/juizado and tests import it:
-// the users and actors of the domain are in internal/authz, without Casbin.
+// the users and actors of the domain are in internal/accounts, without Casbin.
 // It owns the casbin_rule table.
-package policy
+package authz
 
 import (
 	"bufio"
@@ -22,7 +22,7 @@ import (
 	"github.com/casbin/casbin/v2"
 	"github.com/casbin/casbin/v2/model"
 	gormadapter "github.com/casbin/gorm-adapter/v3"
-	"github.com/juizado/juizado/internal/authz"
+	"github.com/juizado/juizado/internal/accounts"
 	"gorm.io/gorm"
 )
 
@@ -81,14 +81,14 @@ func Base() ([][]string, error) {
 			return nil, fmt.Errorf("policy: bad policy line %q", line)
 		}
 		if len(f) == 4 {
-			f = []string{"p", f[1], authz.AnyDomain, f[2], f[3]}
+			f = []string{"p", f[1], accounts.AnyDomain, f[2], f[3]}
 		}
 		for _, x := range f {
 			if x == "" {
 				return nil, fmt.Errorf("policy: bad policy line %q", line)
 			}
 		}
-		if !authz.IsRole(f[1]) {
+		if !accounts.IsRole(f[1]) {
 			return nil, fmt.Errorf("policy: policy line %q: unknown role %q", line, f[1])
 		}
 		rules = append(rules, f[1:])
@@ -98,11 +98,11 @@ func Base() ([][]string, error) {
 
 // Allowed makes the one check of a request: may the user's role, in the
 // user's domain, call the route template with the method?
-func Allowed(e *casbin.SyncedEnforcer, u authz.User, route, method string) (bool, error) {
+func Allowed(e *casbin.SyncedEnforcer, u accounts.User, route, method string) (bool, error) {
 	return allowedIn(e, u.Role, u.Domain(), route, method)
 }
 
-// allowedIn is Allowed for a role in a domain (authz.User.Domain).
+// allowedIn is Allowed for a role in a domain (accounts.User.Domain).
 func allowedIn(e *casbin.SyncedEnforcer, role, domain, route, method string) (bool, error) {
 	return e.Enforce(role, domain, route, method)
 }

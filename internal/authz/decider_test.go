@@ -1,12 +1,12 @@
-package policy_test
+package authz_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/authz"
-	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/pgtest"
 )
 
@@ -15,20 +15,20 @@ import (
 func TestDeciderFollowsPolicyWithinTTL(t *testing.T) {
 	ctx := context.Background()
 	g := pgtest.NewDB(t)
-	e, err := policy.Open(ctx, g)
+	e, err := authz.Open(ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	court := "26.0100"
-	u := authz.User{Role: "club", Club: &court}
-	d := &policy.Decider{E: e, TTL: 100 * time.Millisecond}
+	u := accounts.User{Role: "club", Club: &court}
+	d := &authz.Decider{E: e, TTL: 100 * time.Millisecond}
 	if ok, err := d.Allowed(u, "/api/v1/blocklist", "GET"); err != nil || !ok {
 		t.Fatalf("club on the blocklist: %v %v", ok, err)
 	}
 	if ok, _ := d.Allowed(u, "/api/v1/cases", "POST"); ok {
 		t.Fatal("club may file a case")
 	}
-	if _, err := e.RemovePolicy("club", authz.AnyDomain, "/api/v1/blocklist", "GET"); err != nil {
+	if _, err := e.RemovePolicy("club", accounts.AnyDomain, "/api/v1/blocklist", "GET"); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(2 * time.Second)

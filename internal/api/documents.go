@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/juizado/juizado/internal/documents"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/internal/server"
@@ -20,8 +21,8 @@ import (
 // Documents serves the court documents (PDF) and their verification; the
 // pages reuse its downloads (API.Docs).
 type Documents struct {
-	API *API         // the API it belongs to
-	Svc *pdf.Service // the documents' service, made once
+	API *API               // the API it belongs to
+	Svc *documents.Service // the documents' service, made once
 }
 
 // maxUpload bounds a copy uploaded for verification (the server's body
@@ -42,7 +43,7 @@ func (s *API) newDocuments() *Documents {
 }
 
 // send answers with a stored document.
-func (d *Documents) send(c echo.Context, doc *pdf.Document, name string) error {
+func (d *Documents) send(c echo.Context, doc *documents.Document, name string) error {
 	h := c.Response().Header()
 	h.Set("X-Juizado-Document-Code", pdf.GroupCode(doc.Code))
 	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": name + ".pdf"}))
@@ -82,7 +83,7 @@ func (d *Documents) CaseDocument(k pdf.Kind) echo.HandlerFunc {
 
 // caseDocumentFor issues document k of case id for the ban_id or the
 // defendant_id of the query (none for the summary).
-func (d *Documents) caseDocumentFor(c echo.Context, k pdf.Kind, id int64) (*pdf.Document, error) {
+func (d *Documents) caseDocumentFor(c echo.Context, k pdf.Kind, id int64) (*documents.Document, error) {
 	ctx := c.Request().Context()
 	if k == pdf.KindSummary {
 		return d.Svc.CaseDocument(ctx, server.Actor(c), k, id, 0)
@@ -109,7 +110,7 @@ func (d *Documents) caseDocumentFor(c echo.Context, k pdf.Kind, id int64) (*pdf.
 // Draft: GET /api/v1/cases/:id/sentence/draft.pdf?defendant_id= (the
 // judge of the case): the saved minuta laid out as the sentence it would
 // be if signed now, marked "MINUTA — sem valor de documento", with no
-// verification code and stored nowhere (pdf.Service.DraftPreview).
+// verification code and stored nowhere (documents.Service.DraftPreview).
 func (d *Documents) Draft(c echo.Context) error {
 	id, err := PathID(c, "id")
 	if err != nil {
@@ -181,8 +182,8 @@ func wantsJSON(c echo.Context) (bool, error) {
 // verifyPage is what the HTML verification page shows.
 type verifyPage struct {
 	Code       string
-	V          *pdf.Verification
-	Comparison *pdf.Comparison
+	V          *documents.Verification
+	Comparison *documents.Comparison
 	Error      string
 }
 
@@ -246,7 +247,7 @@ func (d *Documents) compare(c echo.Context) error {
 	if err != nil {
 		return fail(err)
 	}
-	cmp := pdf.Compare(*v, doc, sum)
+	cmp := documents.Compare(*v, doc, sum)
 	if asJSON {
 		return c.JSON(http.StatusOK, cmp)
 	}

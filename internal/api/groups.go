@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/juizado/juizado/internal/pdf"
+	"github.com/juizado/juizado/internal/documents"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
@@ -15,9 +15,9 @@ import (
 // checks the role; the registry checks the domain (the group's managers,
 // the staff of the group's court) and answers 404 across domains.
 type GroupHandlers struct {
-	API  *API             // the API it belongs to
-	Svc  *registry.Groups // the groups' and registers' service
-	docs *pdf.Service     // the register extract (PDF)
+	API  *API               // the API it belongs to
+	Svc  *registry.Groups   // the groups' and registers' service
+	docs *documents.Service // the register extract (PDF)
 }
 
 // NoStore marks a response with personal data as not cacheable.

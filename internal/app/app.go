@@ -15,6 +15,7 @@ import (
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/documents"
 	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/templates"
@@ -45,7 +46,7 @@ type App struct {
 	// Groups are the fan groups and their member registers.
 	Groups *registry.Groups
 	// Documents issues, stores and verifies the court documents (PDF).
-	Documents *pdf.Service
+	Documents *documents.Service
 	// Accounts are the users, their sign-in and their API tokens.
 	Accounts *accounts.Accounts
 	// Audit reads the audit trail.
@@ -81,7 +82,7 @@ func New(cfg config.Config, g *gorm.DB, clk clock.Clock, loc *time.Location, key
 		Audit:    &audit.Trail{DB: g},
 		db:       g,
 	}
-	a.Documents = &pdf.Service{
+	a.Documents = &documents.Service{
 		DB: g, Case: cs.Case, Casefile: cs.Casefile, Decisions: cs.Decisions, Schedule: cs.Schedule, Execution: cs.Execution,
 		Lists: lists, Groups: a.Groups, Clock: clk, Loc: loc,
 		Wording: pdf.Wording{Embedded: templates.FS, Dir: cfg.TemplatesDir},

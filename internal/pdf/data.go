@@ -361,7 +361,7 @@ func (c *CaseData) WithBan(id int64, defendantID int64) bool {
 					c.Reached = append(c.Reached, MemberBanData{BanID: b.ID, MemberID: b.MemberID, Name: b.Name, CPF: b.CPF, Status: b.Status})
 				}
 			}
-			sortMembers(c.Reached)
+			SortMembers(c.Reached)
 		}
 		if c.Civil {
 			name := c.Ban.Name
@@ -384,8 +384,8 @@ func reachInvolved(article string) bool {
 	return strings.HasPrefix(article, "art. 39-C") || strings.HasPrefix(article, "art. 184")
 }
 
-// sortMembers orders members by name (case and accents ignored), then id.
-func sortMembers(ms []MemberBanData) {
+// SortMembers orders members by name (case and accents ignored), then id.
+func SortMembers(ms []MemberBanData) {
 	sort.SliceStable(ms, func(i, j int) bool {
 		a, b := textcheck.Fold(ms[i].Name), textcheck.Fold(ms[j].Name)
 		if a != b {

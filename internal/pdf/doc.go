@@ -2,10 +2,10 @@
 // the Go TrueType fonts, so that every letter comes out as written), with
 // the court's header, a "Página 1 de N" footer, the verification code and
 // its QR code on every page; it holds the documents' wording (text
-// templates, overridable from a folder), the store of issued documents and
-// their verification. What a document prints it asks of its owners (cases:
-// the case, courts, bans, sentences; registry: groups and members); pdf
-// owns only the documents table.
+// templates, overridable from a folder) and the data they are filled with.
+// It reads no database: internal/documents issues, stores and verifies the
+// documents (and owns their table), asking the owners for what a document
+// prints.
 package pdf
 
 import (

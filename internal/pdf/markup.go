@@ -210,8 +210,8 @@ func parseInline(s string, base string) []span {
 	return out
 }
 
-// plain is the text of markup without its inline marks.
-func plain(s string) string {
+// Plain is the text of markup without its inline marks.
+func Plain(s string) string {
 	var b strings.Builder
 	for _, sp := range parseInline(s, "") {
 		b.WriteString(sp.text)

@@ -1,4 +1,4 @@
-package pdf_test
+package documents_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/accounts"
+	"github.com/juizado/juizado/internal/documents"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"
 )
@@ -287,7 +288,7 @@ func TestSentencePDF_IssuedOnceAtSigning_OneCodePerDecision(t *testing.T) {
 	if stored == nil || *stored != issued.ID {
 		t.Fatalf("sentences.document_id = %v, want the issued document %d", stored, issued.ID)
 	}
-	check := func(when string, d *pdf.Document, err error) {
+	check := func(when string, d *documents.Document, err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatalf("%s: %v", when, err)

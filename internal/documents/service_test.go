@@ -1,4 +1,4 @@
-package pdf_test
+package documents_test
 
 import (
 	"context"
@@ -23,6 +23,7 @@ import (
 	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
+	"github.com/juizado/juizado/internal/documents"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/internal/pgtest"
@@ -44,7 +45,7 @@ var issueTime = time.Date(2025, 7, 15, 14, 5, 0, 0, saoPaulo)
 
 type env struct {
 	g     *gorm.DB
-	svc   *pdf.Service
+	svc   *documents.Service
 	cases *app.Cases
 	staff cases.Actor
 	judge cases.Actor
@@ -425,12 +426,12 @@ func TestVerificationRoundTrip(t *testing.T) {
 		}
 	}
 	sum := func(b []byte) []byte { s := sha256Sum(b); return s[:] }
-	if c := pdf.Compare(*v, stored, sum(d.Content)); !c.Match || c.Status != "authentic" {
+	if c := documents.Compare(*v, stored, sum(d.Content)); !c.Match || c.Status != "authentic" {
 		t.Errorf("original: %+v", c)
 	}
 	altered := append([]byte(nil), d.Content...)
 	altered[len(altered)/2] ^= 0x01
-	if c := pdf.Compare(*v, stored, sum(altered)); c.Match || c.Status != "altered" {
+	if c := documents.Compare(*v, stored, sum(altered)); c.Match || c.Status != "altered" {
 		t.Errorf("one byte changed: %+v", c)
 	}
 	if _, _, err := e.svc.Verify(ctx, "ABCD-EFGH-IJK9"); errs.KindOf(err) != errs.Invalid {
@@ -558,7 +559,7 @@ func TestBanInForceStatusOnOneLine_Art201Par2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, d := range map[string]*pdf.Document{"certificate": cert, "summary": summary} {
+	for name, d := range map[string]*documents.Document{"certificate": cert, "summary": summary} {
 		dump(t, name+"-in-force", d.Content)
 		got := text(t, d.Content)
 		if !slices.Contains(strings.Split(got, "\n"), "em cumprimento") {

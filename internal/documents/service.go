@@ -1,4 +1,11 @@
-package pdf
+// Package documents is the court documents' service: it issues each
+// document (sentence, notice, letter, summary, certificate, poster, the
+// extract of a register) from what its owners answer (cases: the case,
+// courts, bans, sentences; registry: the public list, groups and
+// members), lays it out with internal/pdf under a fresh verification code,
+// stores it (it owns the documents table: store.go) and verifies a copy
+// against the record (Verify). Built once by app.New.
+package documents
 
 import (
 	"context"
@@ -16,6 +23,7 @@ import (
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/registry"
 	"gorm.io/gorm"
 )
@@ -35,7 +43,7 @@ type Service struct {
 	Lists     *registry.Lists
 	// Groups are the fan groups' registers (the extract of a register).
 	Groups  *registry.Groups
-	Wording Wording
+	Wording pdf.Wording
 	// BaseURL is the court's public address (JUIZADO_PUBLIC_URL); the QR
 	// code points to BaseURL/verificar/CODE.
 	BaseURL string
@@ -43,7 +51,7 @@ type Service struct {
 	Court string
 	Clock clock.Clock
 	Loc   *time.Location
-	// NewCode makes verification codes (NewCode when nil).
+	// NewCode makes verification codes (pdf.NewCode when nil).
 	NewCode func() (string, error)
 }
 
@@ -55,22 +63,22 @@ func (s *Service) VerifyURL(code string) string {
 	if base == "" {
 		base = "http://localhost:8080"
 	}
-	return base + "/verificar/" + GroupCode(code)
+	return base + "/verificar/" + pdf.GroupCode(code)
 }
 
 // CourtData reads a court's name (cases.Service.CourtName): errs.NotFound
 // for a court that does not exist.
-func (s *Service) CourtData(ctx context.Context, code string) (CourtData, error) {
+func (s *Service) CourtData(ctx context.Context, code string) (pdf.CourtData, error) {
 	name, err := s.Case.CourtName(ctx, code)
 	if err != nil {
-		return CourtData{}, err
+		return pdf.CourtData{}, err
 	}
-	return CourtData{Code: code, Name: Esc(name), Tribunal: Tribunal(code)}, nil
+	return pdf.CourtData{Code: code, Name: pdf.Esc(name), Tribunal: pdf.Tribunal(code)}, nil
 }
 
 // issue fills the wording of kind with data, lays it out under a new code
 // and stores it with doc's references.
-func (s *Service) issue(ctx context.Context, kind Kind, court CourtData, data any, doc Document) (*Document, error) {
+func (s *Service) issue(ctx context.Context, kind pdf.Kind, court pdf.CourtData, data any, doc Document) (*Document, error) {
 	markup, err := s.Wording.Execute(kind, data)
 	if err != nil {
 		return nil, err
@@ -78,7 +86,7 @@ func (s *Service) issue(ctx context.Context, kind Kind, court CourtData, data an
 	now := s.Clock.Now()
 	newCode := s.NewCode
 	if newCode == nil {
-		newCode = NewCode
+		newCode = pdf.NewCode
 	}
 	source := sha256.Sum256([]byte(markup))
 	for attempt := 0; ; attempt++ {
@@ -86,9 +94,9 @@ func (s *Service) issue(ctx context.Context, kind Kind, court CourtData, data an
 		if err != nil {
 			return nil, err
 		}
-		meta := Meta{Title: kind.Title(), CourtCode: court.Code, CourtName: plain(court.Name), Code: code,
+		meta := pdf.Meta{Title: kind.Title(), CourtCode: court.Code, CourtName: pdf.Plain(court.Name), Code: code,
 			VerifyURL: s.VerifyURL(code), IssuedAt: now, Loc: s.Loc}
-		b, pages, err := Layout(meta, markup)
+		b, pages, err := pdf.Layout(meta, markup)
 		if err != nil {
 			return nil, err
 		}
@@ -110,8 +118,8 @@ func (s *Service) issue(ctx context.Context, kind Kind, court CourtData, data an
 // letter about ban banID (the sentence: SentenceDocument, one document
 // per decision). Cases of other courts are errs.NotFound; a ban that is
 // not of the case is errs.NotFound; a missing ban id errs.Invalid.
-func (s *Service) CaseDocument(ctx context.Context, actor cases.Actor, kind Kind, caseID, banID int64) (*Document, error) {
-	if kind == KindSentence {
+func (s *Service) CaseDocument(ctx context.Context, actor cases.Actor, kind pdf.Kind, caseID, banID int64) (*Document, error) {
+	if kind == pdf.KindSentence {
 		if banID == 0 {
 			return nil, errs.InvalidField("ban_id", "required", "informe o impedimento (ban_id) ou o réu (defendant_id) a que o documento se refere.")
 		}
@@ -126,18 +134,18 @@ func (s *Service) CaseDocument(ctx context.Context, actor cases.Actor, kind Kind
 // its precautionary ban), or, for an outcome with no ban (acquittal,
 // prison), the notice of the sentence itself. errs.NotFound when the
 // defendant has no signed decision in the case.
-func (s *Service) DefendantDocument(ctx context.Context, actor cases.Actor, kind Kind, caseID, defendantID int64) (*Document, error) {
+func (s *Service) DefendantDocument(ctx context.Context, actor cases.Actor, kind pdf.Kind, caseID, defendantID int64) (*Document, error) {
 	switch kind {
-	case KindSentence:
+	case pdf.KindSentence:
 		return s.SentenceDocument(ctx, actor, caseID, defendantID, 0)
-	case KindNotice, KindLetter:
+	case pdf.KindNotice, pdf.KindLetter:
 	default:
 		return nil, errs.InvalidField("defendant_id", "kind", "o resumo é do processo: não informe defendant_id.")
 	}
 	return s.caseDocument(ctx, actor, kind, caseID, defendantID, 0)
 }
 
-func (s *Service) caseDocument(ctx context.Context, actor cases.Actor, kind Kind, caseID, defendantID, banID int64) (*Document, error) {
+func (s *Service) caseDocument(ctx context.Context, actor cases.Actor, kind pdf.Kind, caseID, defendantID, banID int64) (*Document, error) {
 	v, err := s.Casefile.Get(ctx, actor, caseID)
 	if err != nil {
 		return nil, err
@@ -146,10 +154,10 @@ func (s *Service) caseDocument(ctx context.Context, actor cases.Actor, kind Kind
 	if err != nil {
 		return nil, err
 	}
-	data := NewCaseData(v, court, s.Loc, s.Clock.Now())
+	data := pdf.NewCaseData(v, court, s.Loc, s.Clock.Now())
 	number := strings.NewReplacer("-", "", ".", "").Replace(v.Number)
 	doc := Document{CaseID: &v.ID, CaseNumber: &number, IssuedBy: userID(actor)}
-	if kind == KindSummary {
+	if kind == pdf.KindSummary {
 		return s.issue(ctx, kind, court, data, doc)
 	}
 	if defendantID != 0 {
@@ -157,13 +165,13 @@ func (s *Service) caseDocument(ctx context.Context, actor cases.Actor, kind Kind
 		if rec == nil {
 			return nil, errs.New(errs.NotFound, fmt.Sprintf("Não há sentença assinada do réu %d no processo %s.", defendantID, v.Number))
 		}
-		data.Sentence = NewSentenceData(*rec, s.Loc)
+		data.Sentence = pdf.NewSentenceData(*rec, s.Loc)
 		switch {
 		case rec.BanID != nil:
 			banID = *rec.BanID
 		case rec.PrecautionaryBanID != nil:
 			banID = *rec.PrecautionaryBanID
-		case kind == KindLetter:
+		case kind == pdf.KindLetter:
 			return nil, errs.New(errs.NotFound, fmt.Sprintf("A sentença do réu %d não impôs impedimento: não há ofício a expedir.", defendantID))
 		default:
 			data.WithDefendant(defendantID)
@@ -182,12 +190,12 @@ func (s *Service) caseDocument(ctx context.Context, actor cases.Actor, kind Kind
 	if ban == nil || !data.WithBan(banID, ban.DefendantID) {
 		return nil, errs.New(errs.NotFound, fmt.Sprintf("Impedimento %d não encontrado no processo %s.", banID, v.Number))
 	}
-	if data.Sentence == nil && kind == KindNotice {
+	if data.Sentence == nil && kind == pdf.KindNotice {
 		if rec := sentenceOf(v, 0, banID); rec != nil {
-			data.Sentence = NewSentenceData(*rec, s.Loc)
+			data.Sentence = pdf.NewSentenceData(*rec, s.Loc)
 		}
 	}
-	if kind == KindNotice && data.Ban.Reporting != nil && !data.Ban.AwaitingFinal {
+	if kind == pdf.KindNotice && data.Ban.Reporting != nil && !data.Ban.AwaitingFinal {
 		wv, err := s.Schedule.ReportingWindows(ctx, actor, banID)
 		if err != nil {
 			return nil, err
@@ -201,8 +209,8 @@ func (s *Service) caseDocument(ctx context.Context, actor cases.Actor, kind Kind
 // exclusions adds to the sentence of group ban ban the members the judge
 // excluded (name and CPF from the group's register) and the reason, as the
 // docket records them.
-func (s *Service) exclusions(ctx context.Context, v *casefile.View, ban *cases.BanView, data *CaseData) error {
-	ids, reason := Exclusions(v.Movements, ban.Article, ban.Law)
+func (s *Service) exclusions(ctx context.Context, v *casefile.View, ban *cases.BanView, data *pdf.CaseData) error {
+	ids, reason := pdf.Exclusions(v.Movements, ban.Article, ban.Law)
 	if len(ids) == 0 {
 		return nil
 	}
@@ -211,10 +219,10 @@ func (s *Service) exclusions(ctx context.Context, v *casefile.View, ban *cases.B
 		return err
 	}
 	for _, m := range ms {
-		data.Excluded = append(data.Excluded, MemberBanData{MemberID: m.ID, Name: Esc(m.FullName), CPF: FormatCPF(m.CPF)})
+		data.Excluded = append(data.Excluded, pdf.MemberBanData{MemberID: m.ID, Name: pdf.Esc(m.FullName), CPF: pdf.FormatCPF(m.CPF)})
 	}
-	sortMembers(data.Excluded)
-	data.ExclusionReason = Esc(reason)
+	pdf.SortMembers(data.Excluded)
+	data.ExclusionReason = pdf.Esc(reason)
 	return nil
 }
 
@@ -246,14 +254,14 @@ func (s *Service) Certificate(ctx context.Context, actor cases.Actor, cpfText st
 	if err != nil {
 		return nil, err
 	}
-	data := &CertificateData{Court: court, CPF: cpf.Formatted(), Name: Esc(st.Name), Today: LongDate(today), Time: LongDateTime(now, s.Loc)}
+	data := &pdf.CertificateData{Court: court, CPF: cpf.Formatted(), Name: pdf.Esc(st.Name), Today: pdf.LongDate(today), Time: pdf.LongDateTime(now, s.Loc)}
 	for _, b := range st.Bans {
-		data.Bans = append(data.Bans, NewBanData(b, today))
+		data.Bans = append(data.Bans, pdf.NewBanData(b, today))
 	}
 	for _, b := range st.Awaiting {
-		data.Awaiting = append(data.Awaiting, NewBanData(b, today))
+		data.Awaiting = append(data.Awaiting, pdf.NewBanData(b, today))
 	}
-	return s.issue(ctx, KindCertificate, court, data, Document{IssuedBy: userID(actor)})
+	return s.issue(ctx, pdf.KindCertificate, court, data, Document{IssuedBy: userID(actor)})
 }
 
 // MaxPosterNames bounds a poster: a list for one stadium's gates, not the
@@ -287,23 +295,23 @@ func (s *Service) Poster(ctx context.Context, f registry.PublicFilter) (*Documen
 		return nil, errs.InvalidField("club", "too_many",
 			fmt.Sprintf("o cartaz teria %d nomes (no máximo %d): filtre pelo clube (club) ou pelo juizado (court).", len(items), MaxPosterNames))
 	}
-	data := NewPosterData(court, items, civil.Today(s.Clock.Now(), s.Loc))
-	markup, err := s.Wording.Execute(KindPoster, data)
+	data := pdf.NewPosterData(court, items, civil.Today(s.Clock.Now(), s.Loc))
+	markup, err := s.Wording.Execute(pdf.KindPoster, data)
 	if err != nil {
 		return nil, err
 	}
 	source := sha256.Sum256([]byte(markup))
-	if d, err := s.store().bySource(ctx, KindPoster, code, source[:]); err != nil || d != nil {
+	if d, err := s.store().bySource(ctx, pdf.KindPoster, code, source[:]); err != nil || d != nil {
 		return d, err
 	}
-	return s.issue(ctx, KindPoster, court, data, Document{})
+	return s.issue(ctx, pdf.KindPoster, court, data, Document{})
 }
 
 // Verify tells what the document issued under code is (text as typed:
 // ParseCode); errs.Invalid for text that cannot be a code, errs.NotFound
 // for a code never issued.
 func (s *Service) Verify(ctx context.Context, text string) (*Verification, *Document, error) {
-	code, err := ParseCode(text)
+	code, err := pdf.ParseCode(text)
 	if err != nil {
 		return nil, nil, errs.InvalidField("code", "code", err.Error())
 	}
@@ -315,11 +323,11 @@ func (s *Service) Verify(ctx context.Context, text string) (*Verification, *Docu
 	if err != nil {
 		return nil, nil, err
 	}
-	v := &Verification{Code: GroupCode(d.Code), Kind: d.Kind, Title: d.Kind.Title(), IssuedAt: d.IssuedAt.UTC(),
-		IssuedOn: LongDate(civil.Today(d.IssuedAt, s.Loc)), Court: d.CourtCode, CourtName: plain(court.Name),
+	v := &Verification{Code: pdf.GroupCode(d.Code), Kind: d.Kind, Title: d.Kind.Title(), IssuedAt: d.IssuedAt.UTC(),
+		IssuedOn: pdf.LongDate(civil.Today(d.IssuedAt, s.Loc)), Court: d.CourtCode, CourtName: pdf.Plain(court.Name),
 		Tribunal: court.Tribunal, Pages: d.Pages, Size: d.Size, SHA256: fmt.Sprintf("%x", d.SHA256)}
 	if d.CaseNumber != nil {
-		v.CaseNumber = FormatCNJ(*d.CaseNumber)
+		v.CaseNumber = pdf.FormatCNJ(*d.CaseNumber)
 	}
 	return v, d, nil
 }
@@ -345,13 +353,13 @@ func (s *Service) Register(ctx context.Context, a registry.Actor, groupID int64)
 		if err != nil {
 			return err
 		}
-		data := NewRegisterData(court, g, ms, s.Loc, s.Clock.Now())
+		data := pdf.NewRegisterData(court, g, ms, s.Loc, s.Clock.Now())
 		doc := Document{GroupID: &g.ID}
 		if a.UserID != 0 {
 			id := a.UserID
 			doc.IssuedBy = &id
 		}
-		out, err = s.issue(ctx, KindRegister, court, data, doc)
+		out, err = s.issue(ctx, pdf.KindRegister, court, data, doc)
 		return err
 	})
 	return out, err

@@ -1,4 +1,4 @@
-package pdf
+package documents
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/pdf"
 	"gorm.io/gorm"
 )
 
@@ -16,8 +17,8 @@ import (
 // 00005): never changed nor deleted.
 type Document struct {
 	ID           int64
-	Code         string // 12 characters, see NewCode
-	Kind         Kind
+	Code         string // 12 characters, see pdf.NewCode
+	Kind         pdf.Kind
 	CourtCode    string
 	CaseID       *int64
 	CaseNumber   *string // 20 digits
@@ -54,7 +55,7 @@ func (s *Store) ByCode(ctx context.Context, code string) (*Document, error) {
 	var d Document
 	err := db.Conn(ctx, s.DB).Where("code = ?", code).Take(&d).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, errs.New(errs.NotFound, "Nenhum documento foi emitido com o código "+GroupCode(code)+".")
+		return nil, errs.New(errs.NotFound, "Nenhum documento foi emitido com o código "+pdf.GroupCode(code)+".")
 	}
 	return &d, err
 }
@@ -70,7 +71,7 @@ func (s *Store) byID(ctx context.Context, id int64) (*Document, error) {
 
 // bySource returns the latest document of kind of court whose wording was
 // filled with the same text (sourceSum), or nil.
-func (s *Store) bySource(ctx context.Context, kind Kind, court string, sourceSum []byte) (*Document, error) {
+func (s *Store) bySource(ctx context.Context, kind pdf.Kind, court string, sourceSum []byte) (*Document, error) {
 	var ds []Document
 	err := db.Conn(ctx, s.DB).Where("kind = ? AND court_code = ? AND source_sha256 = ?", kind, court, sourceSum).
 		Order("id DESC").Limit(1).Find(&ds).Error
@@ -85,7 +86,7 @@ func (s *Store) bySource(ctx context.Context, kind Kind, court string, sourceSum
 // data), the pages and the SHA-256 of the original.
 type Verification struct {
 	Code       string    `json:"code"`
-	Kind       Kind      `json:"kind"`
+	Kind       pdf.Kind  `json:"kind"`
 	Title      string    `json:"title"`
 	IssuedAt   time.Time `json:"issued_at"`
 	IssuedOn   string    `json:"issued_on"` // "15 de junho de 2023"

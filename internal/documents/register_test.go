@@ -1,4 +1,4 @@
-package pdf_test
+package documents_test
 
 import (
 	"context"

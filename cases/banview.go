@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
@@ -37,7 +38,7 @@ func banNotFound(id int64) error {
 
 // LoadBan returns ban id of the actor's court with its case, locked for
 // update when lock is set; errs.NotFound otherwise.
-func (s *Core) LoadBan(ctx context.Context, actor Actor, id int64, lock bool) (*sanctions.Ban, *Case, error) {
+func (s *Core) LoadBan(ctx context.Context, actor actor.Actor, id int64, lock bool) (*sanctions.Ban, *Case, error) {
 	tx := db.Conn(ctx, s.DB)
 	if lock {
 		tx = tx.Clauses(clause.Locking{Strength: "UPDATE"})

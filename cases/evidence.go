@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"path"
 	"strings"
 	"time"
@@ -93,7 +94,7 @@ func evidenceView(e Evidence) EvidenceView {
 // content, whose name's extension must say the same type (a PDF named
 // .png is errs.Invalid on "file"), of at most MaxEvidenceBytes, stored with
 // its SHA-256 and a docket movement.
-func (s *Service) AddEvidence(ctx context.Context, actor Actor, caseID int64, filename, description string, data []byte) (*EvidenceView, error) {
+func (s *Service) AddEvidence(ctx context.Context, actor actor.Actor, caseID int64, filename, description string, data []byte) (*EvidenceView, error) {
 	var f errs.Fields
 	name := path.Base(strings.ReplaceAll(strings.TrimSpace(filename), `\`, "/"))
 	switch {
@@ -161,7 +162,7 @@ func extsOf(ctype string) []string {
 }
 
 // ListEvidence lists the evidence files of a case of the actor's court.
-func (s *Service) ListEvidence(ctx context.Context, actor Actor, caseID int64) ([]EvidenceView, error) {
+func (s *Service) ListEvidence(ctx context.Context, actor actor.Actor, caseID int64) ([]EvidenceView, error) {
 	var n int64
 	if err := db.Conn(ctx, s.DB).Model(&Case{}).Where("id = ? AND court_code = ?", caseID, actor.Court).Count(&n).Error; err != nil {
 		return nil, err
@@ -182,7 +183,7 @@ func (s *Service) ListEvidence(ctx context.Context, actor Actor, caseID int64) (
 
 // GetEvidence returns an evidence file of the actor's court with its
 // bytes; errs.NotFound otherwise.
-func (s *Service) GetEvidence(ctx context.Context, actor Actor, id int64) (*EvidenceView, []byte, error) {
+func (s *Service) GetEvidence(ctx context.Context, actor actor.Actor, id int64) (*EvidenceView, []byte, error) {
 	var row struct {
 		Evidence
 		Data []byte

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"math"
 	"strings"
 	"time"
@@ -100,7 +101,7 @@ type validated struct {
 // case the next CNJ number of the court and year (Res. CNJ 65/2008), and
 // distributes it to a judge of the court (TPU 26). Lei 9.099/1995; LGE
 // art. 180.
-func (s *Service) File(ctx context.Context, actor Actor, in Representation) (*Case, error) {
+func (s *Service) File(ctx context.Context, actor actor.Actor, in Representation) (*Case, error) {
 	c, _, err := s.FileOnce(ctx, actor, in, "")
 	return c, err
 }
@@ -110,7 +111,7 @@ func (s *Service) File(ctx context.Context, actor Actor, in Representation) (*Ca
 // of the first one (replayed true) instead of a second case; the same key
 // with a different body is errs.Invalid on "Idempotency-Key". An empty key
 // files as File does.
-func (s *Service) FileOnce(ctx context.Context, actor Actor, in Representation, key string) (*Case, bool, error) {
+func (s *Service) FileOnce(ctx context.Context, actor actor.Actor, in Representation, key string) (*Case, bool, error) {
 	if key != "" && (len(key) > 255 || strings.IndexFunc(key, func(r rune) bool { return r < 0x21 || r > 0x7e }) >= 0) {
 		return nil, false, errs.InvalidField("Idempotency-Key", "format", "a chave de idempotência tem de 1 a 255 caracteres ASCII visíveis.")
 	}
@@ -196,7 +197,7 @@ func splitDefendants(ds []Defendant) (persons, groups []Defendant) {
 // linkCases links the criminal case crim and the civil case civ of one
 // mixed representation to each other, with a docket movement on each
 // naming the other's number.
-func (s *Service) linkCases(ctx context.Context, actor Actor, crim, civ *Case, now time.Time) error {
+func (s *Service) linkCases(ctx context.Context, actor actor.Actor, crim, civ *Case, now time.Time) error {
 	tx := db.Conn(ctx, s.DB)
 	crim.LinkedCaseID, civ.LinkedCaseID = &civ.ID, &crim.ID
 	if err := tx.Exec("UPDATE cases SET linked_case_id = ? WHERE id = ?", civ.ID, crim.ID).Error; err != nil {
@@ -215,7 +216,7 @@ func (s *Service) linkCases(ctx context.Context, actor Actor, crim, civ *Case, n
 // the next CNJ number of the court and year (Res. CNJ 65/2008), its flow
 // by its defendants, the receipt movement and the distribution to a judge
 // of the court (TPU 26). The court row is locked by the caller.
-func (s *Service) fileCase(ctx context.Context, actor Actor, court Court, in Representation, v *validated, ds []Defendant, now time.Time) (*Case, error) {
+func (s *Service) fileCase(ctx context.Context, actor actor.Actor, court Court, in Representation, v *validated, ds []Defendant, now time.Time) (*Case, error) {
 	tx := db.Conn(ctx, s.DB)
 	year := now.In(s.Loc).Year()
 	var seq int
@@ -281,7 +282,7 @@ func flowOf(ds []Defendant) string {
 // key already used returns the case it filed (same body) or errs.Invalid
 // (another body). A concurrent filing with the same key waits on the
 // unique index until the first one commits.
-func (s *Service) claimKey(ctx context.Context, actor Actor, in Representation, key string, now time.Time) (*Case, int64, error) {
+func (s *Service) claimKey(ctx context.Context, actor actor.Actor, in Representation, key string, now time.Time) (*Case, int64, error) {
 	tx := db.Conn(ctx, s.DB)
 	body, err := json.Marshal(in)
 	if err != nil {
@@ -327,7 +328,7 @@ func NewCNJFor(court string, year, seq int) (CNJNumber, error) {
 // (ties to the earliest judge): equitable distribution in turn. Without a
 // judge the case stays filed until DistributePending runs. The court row is
 // locked by the caller.
-func (s *Service) Distribute(ctx context.Context, c *Case, now time.Time, by *Actor) error {
+func (s *Service) Distribute(ctx context.Context, c *Case, now time.Time, by *actor.Actor) error {
 	tx := db.Conn(ctx, s.DB)
 	judges, err := accounts.CourtJudges(ctx, s.DB, c.CourtCode)
 	if err != nil || len(judges) == 0 {

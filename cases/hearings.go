@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"time"
 
@@ -71,7 +72,7 @@ const maxHearing = 12 * time.Hour
 // hearing that overlaps another of the same judge or in the same room of
 // the court is errs.Conflict (exclusion constraints of migration 00007
 // guard against concurrent schedules).
-func (s *Service) ScheduleHearing(ctx context.Context, actor Actor, caseID int64, in HearingInput) (*HearingView, error) {
+func (s *Service) ScheduleHearing(ctx context.Context, actor actor.Actor, caseID int64, in HearingInput) (*HearingView, error) {
 	var out *HearingView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)
@@ -212,7 +213,7 @@ func (s *Service) HearingViews(ctx context.Context, hs []Hearing) ([]HearingView
 // Calendar lists the hearings of the actor's court that start from the
 // first day to the last (YYYY-MM-DD, the court's time zone; default today
 // and 30 days on; at most 366 days), in time order.
-func (s *Service) Calendar(ctx context.Context, actor Actor, from, to string) ([]HearingView, error) {
+func (s *Service) Calendar(ctx context.Context, actor actor.Actor, from, to string) ([]HearingView, error) {
 	var f errs.Fields
 	first := civil.Today(s.Now(), s.Loc)
 	last := first.AddDays(30)

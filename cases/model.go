@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/civil"
 )
 
@@ -210,7 +209,3 @@ type Movement struct {
 	AuthorUserID *int64
 	AuthorRole   string
 }
-
-// Actor is who acts: the authenticated user with role and court
-// (accounts.Actor, the one "who acts" type).
-type Actor = accounts.Actor

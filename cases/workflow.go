@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,7 +18,7 @@ import (
 
 // JudgeOfCase is errs.Forbidden unless actor is the judge the case c was
 // distributed to; what names the act refused.
-func JudgeOfCase(actor Actor, c *Case, what string) error {
+func JudgeOfCase(actor actor.Actor, c *Case, what string) error {
 	if c.JudgeID == nil || *c.JudgeID != actor.UserID {
 		return errs.New(errs.Forbidden, "Somente o(a) juiz(a) a quem o processo foi distribuído pode "+what+".")
 	}
@@ -288,7 +289,7 @@ func flowPT(flow string) string {
 
 // MayMake checks that actor may make t on c: the role, and for the judge,
 // the judge the case is distributed to.
-func MayMake(actor Actor, c *Case, t Transition) error {
+func MayMake(actor actor.Actor, c *Case, t Transition) error {
 	if !Contains(t.Roles, actor.Role) {
 		return errs.New(errs.Forbidden, fmt.Sprintf("A passagem de %s a %s cabe a: %s.", t.From, t.To, rolesPT(t.Roles)))
 	}
@@ -330,7 +331,7 @@ func ExpectVersions(ctx context.Context, versions ...int) context.Context {
 
 // LockCase loads case id of the actor's court for update, checking the
 // version the request expects (ExpectVersions).
-func (s *Core) LockCase(ctx context.Context, actor Actor, id int64) (*Case, error) {
+func (s *Core) LockCase(ctx context.Context, actor actor.Actor, id int64) (*Case, error) {
 	var c Case
 	err := db.Conn(ctx, s.DB).Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", id).Take(&c).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) || (err == nil && c.CourtCode != actor.Court) {
@@ -359,7 +360,7 @@ func (s *Core) Touch(ctx context.Context, c *Case, status string) error {
 }
 
 // Move writes a docket movement by actor (nil: the system).
-func (s *Core) Move(ctx context.Context, c *Case, actor *Actor, at time.Time, tpu int, text string) error {
+func (s *Core) Move(ctx context.Context, c *Case, actor *actor.Actor, at time.Time, tpu int, text string) error {
 	m := Movement{CaseID: c.ID, At: at, Description: text}
 	if tpu != 0 {
 		m.TPUCode = &tpu
@@ -397,7 +398,7 @@ type MovementInput struct {
 // AddMovement records a docket movement by the actor. The instant may not
 // be in the future nor before the filing; the TPU code is a positive
 // number (codes the court names are shown with their names).
-func (s *Service) AddMovement(ctx context.Context, actor Actor, caseID int64, in MovementInput) (*MovementView, error) {
+func (s *Service) AddMovement(ctx context.Context, actor actor.Actor, caseID int64, in MovementInput) (*MovementView, error) {
 	var out *MovementView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		c, err := s.LockCase(ctx, actor, caseID)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"testing"
 
 	"github.com/juizado/juizado/internal/audit"
@@ -26,8 +27,8 @@ func TestReads_InAuditLog(t *testing.T) {
 	}
 	judge := e.user(t, "juíza-sp", "judge", "26.0100", 0)
 	// As the web layer does: the request's actor in the context.
-	ctx := db.WithActor(context.Background(), db.Actor{UserID: judge.UserID, Name: judge.Name, Role: "judge", Court: "26.0100"})
-	mctx := db.WithActor(context.Background(), db.Actor{UserID: mgr.UserID, Name: mgr.Name, Role: "fan_group", GroupID: g.ID})
+	ctx := db.WithActor(context.Background(), actor.Actor{UserID: judge.UserID, Name: judge.Name, Role: "judge", Court: "26.0100"})
+	mctx := db.WithActor(context.Background(), actor.Actor{UserID: mgr.UserID, Name: mgr.Name, Role: "fan_group", GroupID: g.ID})
 	if _, err := e.svc.GetMember(mctx, mgr, m.ID); err != nil {
 		t.Fatal(err)
 	}

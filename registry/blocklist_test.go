@@ -3,6 +3,7 @@ package registry_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"sync"
 	"testing"
@@ -37,9 +38,9 @@ type env struct {
 	clk   *clock.Fixed
 	svc   *app.Cases
 	lists *registry.Lists
-	pros  cases.Actor
-	judge cases.Actor
-	clerk cases.Actor
+	pros  actor.Actor
+	judge actor.Actor
+	clerk actor.Actor
 	reps  map[string]cases.Representation
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 
 	"github.com/juizado/juizado/internal/db"
@@ -20,7 +21,7 @@ var exportHeader = []string{"Nome completo", "Nome da mãe", "Nome do pai", "RG"
 // injection. Who may read the register only (the read is recorded for
 // anyone but the managers); errs.NotFound otherwise. It returns the
 // group's name too, for the file name.
-func (s *Groups) ExportCSV(ctx context.Context, a Actor, groupID int64) ([]byte, string, error) {
+func (s *Groups) ExportCSV(ctx context.Context, a actor.Actor, groupID int64) ([]byte, string, error) {
 	var out []byte
 	var name string
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
@@ -99,7 +100,7 @@ func unprotectCell(s string) string {
 // is recorded as an export for anyone but the managers. errs.NotFound
 // otherwise. Run it in the transaction that stores the document
 // (db.WithTx) so that the read and the document go together.
-func (s *Groups) Extract(ctx context.Context, a Actor, groupID int64) (*GroupView, []MemberView, error) {
+func (s *Groups) Extract(ctx context.Context, a actor.Actor, groupID int64) (*GroupView, []MemberView, error) {
 	var gv *GroupView
 	var ms []MemberView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {

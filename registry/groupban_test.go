@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 	"time"
@@ -78,11 +79,11 @@ func TestGroupSentence_R5MembersReachTheBlocklistAfterFinal_Sumula643STJ(t *test
 
 	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
 	judgeU := e.user(t, "juiz", "judge", "26.0100", 0)
-	c, err := e.casesS.Case.File(ctx, cases.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}, representation(t, "R5"))
+	c, err := e.casesS.Case.File(ctx, actor.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}, representation(t, "R5"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := e.casesS.Casefile.Get(ctx, cases.Actor{UserID: pros.UserID, Role: "prosecutor", Court: "26.0100"}, c.ID)
+	v, err := e.casesS.Casefile.Get(ctx, actor.Actor{UserID: pros.UserID, Role: "prosecutor", Court: "26.0100"}, c.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestGroupSentence_R5MembersReachTheBlocklistAfterFinal_Sumula643STJ(t *test
 	if d.GroupID == nil || *d.GroupID != g.ID {
 		t.Fatalf("R5 defendant not linked to the registered group: %+v", d)
 	}
-	judge := cases.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
+	judge := actor.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
 	months := 24
 	in := decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months},
 		ExcludedMemberIDs: []int64{luis}, ExclusionReason: "comprovou estar internado na data dos fatos"}
@@ -171,7 +172,7 @@ func TestGroupSentence_R5MembersReachTheBlocklistAfterFinal_Sumula643STJ(t *test
 			t.Errorf("CPF %s blocked before the final judgment (Súmula 643 STJ): %+v %v", cpf, r, err)
 		}
 	}
-	clerk := cases.Actor{UserID: e.clerk.UserID, Name: e.clerk.Name, Role: "clerk", Court: "26.0100"}
+	clerk := actor.Actor{UserID: e.clerk.UserID, Name: e.clerk.Name, Role: "clerk", Court: "26.0100"}
 	for _, n := range []calendar.NotificationInput{{Party: calendar.PartyProsecution}, {Party: calendar.PartyDefendant, DefendantID: d.ID}} {
 		n.NotifiedOn, n.WaivedAppeal = "2025-06-10", true
 		if _, err := e.casesS.Calendar.Notify(ctx, clerk, c.ID, n); err != nil {

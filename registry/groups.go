@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strconv"
 	"strings"
 	"time"
@@ -30,11 +31,6 @@ type Groups struct {
 	Clock clock.Clock
 	Loc   *time.Location // the court's zone (America/Sao_Paulo)
 }
-
-// Actor is who asks: the user, their role and their domain (the court of
-// staff, the group of a fan_group manager): accounts.Actor, the one "who
-// acts" type.
-type Actor = accounts.Actor
 
 // StaleAfterMonths: a register not updated for this long is flagged (the
 // group must keep it up to date, LGE art. 178 § 4º).
@@ -111,7 +107,7 @@ func (s *Groups) today() civil.Date { return civil.Today(s.now(), s.loc()) }
 // club; errs.Conflict when a group of the same name exists (case and
 // accents ignored), or one with the same CNPJ (field cnpj; a CNPJ names one
 // legal entity, migration 00014).
-func (s *Groups) CreateGroup(ctx context.Context, a Actor, in GroupInput) (*GroupView, error) {
+func (s *Groups) CreateGroup(ctx context.Context, a actor.Actor, in GroupInput) (*GroupView, error) {
 	var f errs.Fields
 	name := textcheck.Line(in.Name)
 	club := textcheck.Line(in.SupportedClub)
@@ -181,7 +177,7 @@ func cnpjTaken(cnpj, other string) error {
 
 // ListGroups returns the groups the actor may see: the court's groups for
 // staff, the own group for a manager; none for anyone else.
-func (s *Groups) ListGroups(ctx context.Context, a Actor) ([]GroupView, error) {
+func (s *Groups) ListGroups(ctx context.Context, a actor.Actor) ([]GroupView, error) {
 	q := db.Conn(ctx, s.DB).Order("id")
 	switch {
 	case a.Role == "fan_group" && a.GroupID != 0:
@@ -209,7 +205,7 @@ func (s *Groups) ListGroups(ctx context.Context, a Actor) ([]GroupView, error) {
 // GetGroup returns group id when the actor is staff of its court or one of
 // its managers; errs.NotFound otherwise (another court's or group's data
 // does not show that it exists).
-func (s *Groups) GetGroup(ctx context.Context, a Actor, id int64) (*GroupView, error) {
+func (s *Groups) GetGroup(ctx context.Context, a actor.Actor, id int64) (*GroupView, error) {
 	g, err := s.group(ctx, id, false)
 	if err != nil {
 		return nil, err
@@ -245,7 +241,7 @@ func (s *Groups) group(ctx context.Context, id int64, lock bool) (*FanGroup, err
 
 // canRead reports whether a may read group g's register, and whether the
 // read must be recorded (anyone but the group's managers).
-func canRead(a Actor, g *FanGroup) (ok, logged bool) {
+func canRead(a actor.Actor, g *FanGroup) (ok, logged bool) {
 	if a.Role == "fan_group" {
 		return a.GroupID == g.ID, false
 	}
@@ -256,13 +252,13 @@ func canRead(a Actor, g *FanGroup) (ok, logged bool) {
 }
 
 // canWrite reports whether a keeps group g's register (its managers only).
-func canWrite(a Actor, g *FanGroup) bool {
+func canWrite(a actor.Actor, g *FanGroup) bool {
 	return a.Role == "fan_group" && a.GroupID != 0 && a.GroupID == g.ID
 }
 
 // readable loads group id for a read by a (errs.NotFound when a may not read
 // it) and records the read when it must be recorded.
-func (s *Groups) readable(ctx context.Context, a Actor, id int64, what string, memberID *int64) (*FanGroup, error) {
+func (s *Groups) readable(ctx context.Context, a actor.Actor, id int64, what string, memberID *int64) (*FanGroup, error) {
 	g, err := s.group(ctx, id, false)
 	if err != nil {
 		return nil, err
@@ -281,7 +277,7 @@ func (s *Groups) readable(ctx context.Context, a Actor, id int64, what string, m
 
 // writable loads and locks group id for a change by a; errs.NotFound when a
 // is not one of its managers.
-func (s *Groups) writable(ctx context.Context, a Actor, id int64) (*FanGroup, error) {
+func (s *Groups) writable(ctx context.Context, a actor.Actor, id int64) (*FanGroup, error) {
 	g, err := s.group(ctx, id, true)
 	if err != nil {
 		return nil, err
@@ -311,7 +307,7 @@ func (MemberRead) TableName() string { return "member_reads" }
 // (record: the member) for a member's record or photo, on fan_groups
 // (record: the group) for a list or an export, which name the group only.
 // Both in the transaction of the read (callers run in db.WithTx).
-func (s *Groups) logRead(ctx context.Context, a Actor, groupID int64, memberID *int64, what string) error {
+func (s *Groups) logRead(ctx context.Context, a actor.Actor, groupID int64, memberID *int64, what string) error {
 	if err := db.Conn(ctx, s.DB).Create(&MemberRead{At: s.now(), UserID: a.UserID, Role: a.Role, GroupID: groupID, MemberID: memberID, What: what}).Error; err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"io"
 	"path"
 	"strings"
@@ -154,7 +155,7 @@ type sheet struct {
 // one transaction. errs.Unreadable / errs.Invalid for a body that is no
 // spreadsheet at all, errs.Invalid on "body" (rule not_empty) for one with
 // a header and no member line.
-func (s *Groups) Import(ctx context.Context, a Actor, groupID int64, in ImportInput) (*ImportReport, error) {
+func (s *Groups) Import(ctx context.Context, a actor.Actor, groupID int64, in ImportInput) (*ImportReport, error) {
 	var rep *ImportReport
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		if _, err := s.writable(ctx, a, groupID); err != nil {
@@ -734,7 +735,7 @@ func (s *Groups) existingByCPF(ctx context.Context, groupID int64) (map[CPF]*Mem
 }
 
 // apply writes the planned changes (the caller's transaction).
-func (s *Groups) apply(ctx context.Context, a Actor, groupID int64, plans []planned, rep *ImportReport) error {
+func (s *Groups) apply(ctx context.Context, a actor.Actor, groupID int64, plans []planned, rep *ImportReport) error {
 	tx := db.Conn(ctx, s.DB)
 	today := s.today()
 	changed := false
@@ -794,7 +795,7 @@ func (s *Groups) apply(ctx context.Context, a Actor, groupID int64, plans []plan
 
 // applyPeriod brings the member's periods in line with the file: leaving,
 // correcting dates, or rejoining.
-func (s *Groups) applyPeriod(ctx context.Context, a Actor, m *Member, p planned, today civil.Date) error {
+func (s *Groups) applyPeriod(ctx context.Context, a actor.Actor, m *Member, p planned, today civil.Date) error {
 	per := p.period
 	if per == nil {
 		return nil

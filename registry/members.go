@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -307,7 +308,7 @@ func memberNotFound(id int64) error {
 // errs.NotFound for anyone else). errs.Invalid for a bad field; errs.Conflict
 // when the CPF is already in this register (a former member rejoins through
 // Rejoin, keeping one history).
-func (s *Groups) AddMember(ctx context.Context, a Actor, groupID int64, in MemberInput) (*MemberView, error) {
+func (s *Groups) AddMember(ctx context.Context, a actor.Actor, groupID int64, in MemberInput) (*MemberView, error) {
 	var id int64
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		if _, err := s.writable(ctx, a, groupID); err != nil {
@@ -374,7 +375,7 @@ func (in *MemberInput) each(fn func(key string, v *string)) {
 	fn("schooling", in.Schooling)
 }
 
-func (s *Groups) createMember(ctx context.Context, a Actor, groupID int64, d MemberData, joined civil.Date, left *civil.Date, photoName string) (*Member, error) {
+func (s *Groups) createMember(ctx context.Context, a actor.Actor, groupID int64, d MemberData, joined civil.Date, left *civil.Date, photoName string) (*Member, error) {
 	tx := db.Conn(ctx, s.DB)
 	now := s.now()
 	m := Member{GroupID: groupID, CreatedAt: now, UpdatedAt: now, PhotoName: photoName}
@@ -391,7 +392,7 @@ func (s *Groups) createMember(ctx context.Context, a Actor, groupID int64, d Mem
 	return &m, nil
 }
 
-func (s *Groups) history(ctx context.Context, a Actor, memberID int64, action string, before any) error {
+func (s *Groups) history(ctx context.Context, a actor.Actor, memberID int64, action string, before any) error {
 	h := historyRow{MemberID: memberID, At: s.now(), Action: action}
 	if a.UserID != 0 {
 		h.UserID = &a.UserID
@@ -409,7 +410,7 @@ func (s *Groups) history(ctx context.Context, a Actor, memberID int64, action st
 
 // memberForWrite loads and locks member id for a change by a manager of its
 // group; errs.NotFound otherwise.
-func (s *Groups) memberForWrite(ctx context.Context, a Actor, id int64) (*Member, error) {
+func (s *Groups) memberForWrite(ctx context.Context, a actor.Actor, id int64) (*Member, error) {
 	var m Member
 	err := db.Conn(ctx, s.DB).Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", id).Take(&m).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
@@ -428,7 +429,7 @@ func (s *Groups) memberForWrite(ctx context.Context, a Actor, id int64) (*Member
 // errs.NotFound for anyone else); the record before the change is kept in
 // the history. errs.Invalid for a bad field; errs.Conflict for a CPF that
 // another member of the register has.
-func (s *Groups) UpdateMember(ctx context.Context, a Actor, id int64, in MemberInput) (*MemberView, error) {
+func (s *Groups) UpdateMember(ctx context.Context, a actor.Actor, id int64, in MemberInput) (*MemberView, error) {
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		m, err := s.memberForWrite(ctx, a, id)
 		if err != nil {
@@ -529,7 +530,7 @@ func snapshot(d MemberData) map[string]any {
 // today); the member's history and any ban stay. errs.Conflict when the
 // member is not active; errs.Invalid for a date before the join or in the
 // future.
-func (s *Groups) Leave(ctx context.Context, a Actor, id int64, in DateInput) (*MemberView, error) {
+func (s *Groups) Leave(ctx context.Context, a actor.Actor, id int64, in DateInput) (*MemberView, error) {
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		m, err := s.memberForWrite(ctx, a, id)
 		if err != nil {
@@ -566,7 +567,7 @@ func (s *Groups) Leave(ctx context.Context, a Actor, id int64, in DateInput) (*M
 // Rejoin opens a new membership period for a former member on in.JoinedOn
 // (default today), keeping the member's history. errs.Conflict when the
 // member is active.
-func (s *Groups) Rejoin(ctx context.Context, a Actor, id int64, in DateInput) (*MemberView, error) {
+func (s *Groups) Rejoin(ctx context.Context, a actor.Actor, id int64, in DateInput) (*MemberView, error) {
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		m, err := s.memberForWrite(ctx, a, id)
 		if err != nil {
@@ -613,7 +614,7 @@ func (s *Groups) lastPeriod(ctx context.Context, memberID int64) (*Period, error
 // by name) to its managers and to the prosecutors, police, clerks and
 // judges of its court; a read by anyone but the managers is recorded as one
 // read naming the group. errs.NotFound for anyone else.
-func (s *Groups) ListMembers(ctx context.Context, a Actor, groupID int64) ([]MemberView, error) {
+func (s *Groups) ListMembers(ctx context.Context, a actor.Actor, groupID int64) ([]MemberView, error) {
 	var out []MemberView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		if _, err := s.readable(ctx, a, groupID, "list", nil); err != nil {
@@ -628,7 +629,7 @@ func (s *Groups) ListMembers(ctx context.Context, a Actor, groupID int64) ([]Mem
 
 // GetMember returns member id to its group's managers and to the staff who
 // read the group's register (the read is recorded); errs.NotFound otherwise.
-func (s *Groups) GetMember(ctx context.Context, a Actor, id int64) (*MemberView, error) {
+func (s *Groups) GetMember(ctx context.Context, a actor.Actor, id int64) (*MemberView, error) {
 	var v *MemberView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		var m Member
@@ -803,7 +804,7 @@ func CleanPhoto(data []byte) (ctype string, clean []byte, w, h int, err error) {
 }
 
 // storePhoto stores a clean photo as member m's current photo.
-func (s *Groups) storePhoto(ctx context.Context, a Actor, m *Member, ctype string, clean []byte, w, h int, name string) error {
+func (s *Groups) storePhoto(ctx context.Context, a actor.Actor, m *Member, ctype string, clean []byte, w, h int, name string) error {
 	sum := sha256.Sum256(clean)
 	p := Photo{MemberID: m.ID, ContentType: ctype, Data: clean, SHA256: sum[:], Width: w, Height: h, CreatedAt: s.now()}
 	tx := db.Conn(ctx, s.DB)
@@ -819,7 +820,7 @@ func (s *Groups) storePhoto(ctx context.Context, a Actor, m *Member, ctype strin
 
 // SetPhoto stores the photo of member id (its group's managers only),
 // checked and stripped by CleanPhoto.
-func (s *Groups) SetPhoto(ctx context.Context, a Actor, id int64, data []byte) (*MemberView, error) {
+func (s *Groups) SetPhoto(ctx context.Context, a actor.Actor, id int64, data []byte) (*MemberView, error) {
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		m, err := s.memberForWrite(ctx, a, id)
 		if err != nil {
@@ -843,7 +844,7 @@ func (s *Groups) SetPhoto(ctx context.Context, a Actor, id int64, data []byte) (
 // GetPhoto returns member id's photo to those who may read the register
 // (recorded for anyone but the managers); errs.NotFound otherwise or when
 // the member has no photo.
-func (s *Groups) GetPhoto(ctx context.Context, a Actor, id int64) (ctype string, data []byte, sha string, err error) {
+func (s *Groups) GetPhoto(ctx context.Context, a actor.Actor, id int64) (ctype string, data []byte, sha string, err error) {
 	err = db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		var m Member
 		err := db.Conn(ctx, s.DB).Where("id = ?", id).Take(&m).Error

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -33,8 +34,8 @@ type regEnv struct {
 	g      *gorm.DB
 	clk    *clock.Fixed
 	svc    *registry.Groups
-	clerk  registry.Actor
-	other  registry.Actor // clerk of another court
+	clerk  actor.Actor
+	other  actor.Actor // clerk of another court
 	lists  *registry.Lists
 	casesS *app.Cases
 }
@@ -54,7 +55,7 @@ func newRegEnv(t *testing.T) *regEnv {
 	return e
 }
 
-func (e *regEnv) user(t *testing.T, name, role, court string, group int64) registry.Actor {
+func (e *regEnv) user(t *testing.T, name, role, court string, group int64) actor.Actor {
 	t.Helper()
 	u, _, err := accounts.EnsureUser(context.Background(), e.g, accounts.UserSpec{Name: name, Role: role, Court: court, Group: group})
 	if err != nil {
@@ -66,7 +67,7 @@ func (e *regEnv) user(t *testing.T, name, role, court string, group int64) regis
 }
 
 // group registers a group in 26.0100 and returns it with a manager.
-func (e *regEnv) group(t *testing.T, name string) (*registry.GroupView, registry.Actor) {
+func (e *regEnv) group(t *testing.T, name string) (*registry.GroupView, actor.Actor) {
 	t.Helper()
 	g, err := e.svc.CreateGroup(context.Background(), e.clerk, registry.GroupInput{Name: name, SupportedClub: "Corinthians"})
 	if err != nil {
@@ -421,7 +422,7 @@ func TestMembers_AccessByDomain(t *testing.T) {
 	judge := e.user(t, "judge-sp", "judge", "26.0100", 0)
 	judgeRJ := e.user(t, "judge-rj", "judge", "19.0001", 0)
 	admin := e.user(t, "admin-sp", "admin", "26.0100", 0)
-	for who, a := range map[string]registry.Actor{"manager of B": mgrB, "judge of another court": judgeRJ, "admin": admin, "clerk of another court": e.other} {
+	for who, a := range map[string]actor.Actor{"manager of B": mgrB, "judge of another court": judgeRJ, "admin": admin, "clerk of another court": e.other} {
 		_, err := e.svc.ListMembers(ctx, a, ga.ID)
 		kindOf(t, err, errs.NotFound)
 		_, err = e.svc.GetMember(ctx, a, m.ID)
@@ -505,7 +506,7 @@ func TestSelectBanMembers(t *testing.T) {
 	g, mgr := e.group(t, "Seleção")
 	other, mgrOther := e.group(t, "Outra")
 	e.clk.Set(time.Date(2025, 6, 1, 12, 0, 0, 0, saoPaulo))
-	add := func(a registry.Actor, gid int64, name, cpf, birth, joined string) int64 {
+	add := func(a actor.Actor, gid int64, name, cpf, birth, joined string) int64 {
 		in := memberIn(name, cpf, birth)
 		in.JoinedOn = str(joined)
 		m, err := e.svc.AddMember(ctx, a, gid, in)

@@ -3,6 +3,7 @@ package registry_test
 import (
 	"context"
 	"errors"
+	"github.com/juizado/juizado/internal/actor"
 	"testing"
 	"time"
 
@@ -37,9 +38,9 @@ func TestSettlement_LGE_art183_sec2_TACBansReachTheBlocklist(t *testing.T) {
 	}
 	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
 	judgeU := e.user(t, "juiz", "judge", "26.0100", 0)
-	clerk := cases.Actor{UserID: e.clerk.UserID, Name: e.clerk.Name, Role: "clerk", Court: "26.0100"}
-	prosA := cases.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}
-	judge := cases.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
+	clerk := actor.Actor{UserID: e.clerk.UserID, Name: e.clerk.Name, Role: "clerk", Court: "26.0100"}
+	prosA := actor.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}
+	judge := actor.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
 	file := func() (*cases.Case, int64) {
 		c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
 		if err != nil {

@@ -3,6 +3,7 @@ package calendar
 import (
 	"context"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strconv"
 	"strings"
 	"time"
@@ -40,7 +41,7 @@ type HolidayInput struct {
 
 // AddHoliday adds a day to the actor's court calendar; a day already there
 // is errs.Conflict.
-func (s *Service) AddHoliday(ctx context.Context, actor cases.Actor, in HolidayInput) (*Holiday, error) {
+func (s *Service) AddHoliday(ctx context.Context, actor actor.Actor, in HolidayInput) (*Holiday, error) {
 	var f errs.Fields
 	var day civil.Date
 	if in.Date == "" {
@@ -85,7 +86,7 @@ func (s *Service) AddHoliday(ctx context.Context, actor cases.Actor, in HolidayI
 // holidayMoves writes a docket movement on each case of the court whose
 // appeal window, not yet ended, the holiday h just added moves (CPP art.
 // 798, §§ 1º and 3º; CPC art. 219), naming the old and the new last day.
-func (s *Service) holidayMoves(ctx context.Context, actor cases.Actor, h Holiday) error {
+func (s *Service) holidayMoves(ctx context.Context, actor actor.Actor, h Holiday) error {
 	tx := db.Conn(ctx, s.DB)
 	var rows []struct {
 		Notification
@@ -143,7 +144,7 @@ func (s *Service) holidayMoves(ctx context.Context, actor cases.Actor, h Holiday
 
 // Holidays lists the actor's court holidays, of one year when year is
 // set ("" for all), in date order.
-func (s *Service) Holidays(ctx context.Context, actor cases.Actor, year string) ([]Holiday, error) {
+func (s *Service) Holidays(ctx context.Context, actor actor.Actor, year string) ([]Holiday, error) {
 	q := db.Conn(ctx, s.DB).Where("court_code = ?", actor.Court)
 	if year != "" {
 		y, err := strconv.Atoi(year)
@@ -283,7 +284,7 @@ type NotificationInput struct {
 // art. 82, § 1º), closed at once by an express waiver. The case must be
 // decided (sentenced or judgment); the day may not be in the future nor
 // before the filing; each party is notified once (errs.Conflict).
-func (s *Service) Notify(ctx context.Context, actor cases.Actor, caseID int64, in NotificationInput) (*DeadlineView, error) {
+func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, in NotificationInput) (*DeadlineView, error) {
 	var out *DeadlineView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)

@@ -2,6 +2,7 @@ package calendar_test
 
 import (
 	"context"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 	"time"
@@ -70,7 +71,7 @@ func TestPrescription_CP_art115_WarningOnCaseAndSentence(t *testing.T) {
 	ctx := context.Background()
 	r := casetest.Fixture(t, "R1") // facts 30/03/2025
 	r.Defendants[0].BirthDate = "2005-01-01"
-	c, d, j := func() (*cases.Case, cases.Defendant, cases.Actor) {
+	c, d, j := func() (*cases.Case, cases.Defendant, actor.Actor) {
 		c := e.File(t, r)
 		return c, e.Defendants(t, c.ID)[0], e.JudgeOf(t, c)
 	}()

@@ -2,8 +2,8 @@ package casefile
 
 import (
 	"context"
+	"github.com/juizado/juizado/internal/actor"
 
-	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/db"
 )
@@ -18,7 +18,7 @@ import (
 // sentence. The case must be in appeal (errs.Conflict); decided_on is not
 // in the future nor before the day the last sentence was signed (errs.Invalid
 // on decided_on).
-func (s *Service) RecordAppealResult(ctx context.Context, actor cases.Actor, caseID int64, in decisions.AppealResultInput) (*View, error) {
+func (s *Service) RecordAppealResult(ctx context.Context, actor actor.Actor, caseID int64, in decisions.AppealResultInput) (*View, error) {
 	var out *View
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		c, err := s.Decisions.ApplyAppealResult(ctx, actor, caseID, in)

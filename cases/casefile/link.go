@@ -3,6 +3,7 @@ package casefile
 import (
 	"context"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 
 	"github.com/juizado/juizado/cases"
@@ -38,7 +39,7 @@ type RegisteredGroup = registry.GroupRef
 // "group_id"; a decided case, or a defendant who already has a ban under
 // another group, errs.Conflict. Linking to the group already linked
 // changes nothing.
-func (s *Service) LinkGroup(ctx context.Context, actor cases.Actor, caseID, defendantID int64, in LinkGroupInput) (*View, error) {
+func (s *Service) LinkGroup(ctx context.Context, actor actor.Actor, caseID, defendantID int64, in LinkGroupInput) (*View, error) {
 	var out *View
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)
@@ -117,6 +118,6 @@ func (s *Service) LinkGroup(ctx context.Context, actor cases.Actor, caseID, defe
 // RegisteredGroups returns the fan groups registered in the actor's court,
 // by name (at most 1000): the choices for linking a group defendant
 // (LinkGroup).
-func (s *Service) RegisteredGroups(ctx context.Context, actor cases.Actor) ([]RegisteredGroup, error) {
+func (s *Service) RegisteredGroups(ctx context.Context, actor actor.Actor) ([]RegisteredGroup, error) {
 	return registry.CourtGroups(ctx, s.DB, actor.Court, 1000)
 }

@@ -3,6 +3,7 @@ package casefile_test
 import (
 	"context"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 
@@ -41,7 +42,7 @@ func TestLinkGroup_ThenSentence_Art183(t *testing.T) {
 		t.Fatal(err)
 	}
 	clerk := e.User(t, "Escrivã", "clerk")
-	otherClerk := cases.Actor{UserID: clerk.UserID, Name: "Outro cartório", Role: "clerk", Court: "19.0001"}
+	otherClerk := actor.Actor{UserID: clerk.UserID, Name: "Outro cartório", Role: "clerk", Court: "19.0001"}
 	otherJudge := e.Judges[0]
 	if otherJudge.UserID == j.UserID {
 		otherJudge = e.Judges[1]

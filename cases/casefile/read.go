@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"slices"
 	"sort"
 	"strconv"
@@ -118,7 +119,7 @@ type FactsView struct {
 
 // Get returns the case id of the actor's court with its defendants,
 // movements and bans; errs.NotFound when it does not exist there.
-func (s *Service) Get(ctx context.Context, actor cases.Actor, id int64) (*View, error) {
+func (s *Service) Get(ctx context.Context, actor actor.Actor, id int64) (*View, error) {
 	var c cases.Case
 	err := db.Conn(ctx, s.DB).Where("id = ? AND court_code = ?", id, actor.Court).Take(&c).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
@@ -133,7 +134,7 @@ func (s *Service) Get(ctx context.Context, actor cases.Actor, id int64) (*View, 
 // ByNumber returns the case with CNJ number number (with or without
 // punctuation): errs.Invalid for a malformed number or wrong check digits,
 // errs.NotFound for a valid number that is not a case of the actor's court.
-func (s *Service) ByNumber(ctx context.Context, actor cases.Actor, number string) (*View, error) {
+func (s *Service) ByNumber(ctx context.Context, actor actor.Actor, number string) (*View, error) {
 	n, err := cases.ParseCNJ(number)
 	if err != nil {
 		return nil, errs.InvalidField("number", "cnj", err.Error())
@@ -184,7 +185,7 @@ func where(tx *gorm.DB, conds []cond) *gorm.DB {
 
 // List returns the actor's court's cases that match and the total count,
 // capped at listCap.
-func (s *Service) List(ctx context.Context, actor cases.Actor, q ListQuery) ([]View, int64, error) {
+func (s *Service) List(ctx context.Context, actor actor.Actor, q ListQuery) ([]View, int64, error) {
 	var f errs.Fields
 	if q.Page == 0 {
 		q.Page = 1

@@ -2,6 +2,7 @@ package casefile_test
 
 import (
 	"context"
+	"github.com/juizado/juizado/internal/actor"
 	"slices"
 	"strings"
 	"testing"
@@ -44,7 +45,7 @@ func TestRead_GetAndByNumber(t *testing.T) {
 	if err := cases.EnsureCourt(ctx, e.G, "19.0001", ""); err != nil {
 		t.Fatal(err)
 	}
-	stranger := cases.Actor{UserID: e.Pros.UserID, Role: "prosecutor", Court: "19.0001"}
+	stranger := actor.Actor{UserID: e.Pros.UserID, Role: "prosecutor", Court: "19.0001"}
 	_, err = e.Svc.Casefile.Get(ctx, stranger, c.ID)
 	casetest.KindIs(t, err, errs.NotFound)
 	_, err = e.Svc.Casefile.ByNumber(ctx, stranger, c.Number)

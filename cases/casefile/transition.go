@@ -3,6 +3,7 @@ package casefile
 import (
 	"context"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 
 	"github.com/juizado/juizado/cases"
@@ -30,7 +31,7 @@ type TransitionInput struct {
 // needs its own endpoint names it; a role that may not make it is
 // errs.Forbidden naming who may. Certifying the final judgment waits for
 // every defendant's appeal window (Lei 9.099/1995, art. 82, § 1º).
-func (s *Service) Transition(ctx context.Context, actor cases.Actor, caseID int64, in TransitionInput) (*View, error) {
+func (s *Service) Transition(ctx context.Context, actor actor.Actor, caseID int64, in TransitionInput) (*View, error) {
 	var out *View
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		c, err := s.LockCase(ctx, actor, caseID)

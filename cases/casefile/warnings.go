@@ -2,6 +2,7 @@ package casefile
 
 import (
 	"context"
+	"github.com/juizado/juizado/internal/actor"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/db"
@@ -15,7 +16,7 @@ import (
 // that applies at the date of the facts, the § 2º condition to decide
 // (Lei 14.597/2023, art. 201, § 2º). errs.NotFound for a case of another
 // court; an unknown defendant gives no warnings.
-func (s *Service) SentenceWarnings(ctx context.Context, actor cases.Actor, caseID, defendantID int64) ([]string, error) {
+func (s *Service) SentenceWarnings(ctx context.Context, actor actor.Actor, caseID, defendantID int64) ([]string, error) {
 	v, err := s.Get(ctx, actor, caseID)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"time"
 
@@ -64,7 +65,7 @@ func (s *Service) SentenceDay(ctx context.Context, caseID int64) (day civil.Date
 // case caseID and applies it, in the transaction of ctx, and returns the
 // case (casefile.Service.RecordAppealResult answers with its view; the
 // rules are written there).
-func (s *Service) ApplyAppealResult(ctx context.Context, actor cases.Actor, caseID int64, in AppealResultInput) (*cases.Case, error) {
+func (s *Service) ApplyAppealResult(ctx context.Context, actor actor.Actor, caseID int64, in AppealResultInput) (*cases.Case, error) {
 	tx := db.Conn(ctx, s.DB)
 	c, d, decided, err := s.lockAppeal(ctx, actor, caseID, in)
 	if err != nil {
@@ -125,7 +126,7 @@ func (s *Service) ApplyAppealResult(ctx context.Context, actor cases.Actor, case
 // the future nor before the sentence, a reform names its defendant and its
 // new decision (errs.Invalid). It returns the case, the defendant (nil for
 // the whole case) and the day the appeal was decided.
-func (s *Service) lockAppeal(ctx context.Context, actor cases.Actor, caseID int64, in AppealResultInput) (*cases.Case, *cases.Defendant, civil.Date, error) {
+func (s *Service) lockAppeal(ctx context.Context, actor actor.Actor, caseID int64, in AppealResultInput) (*cases.Case, *cases.Defendant, civil.Date, error) {
 	tx := db.Conn(ctx, s.DB)
 	c, err := s.LockCase(ctx, actor, caseID)
 	if err != nil {
@@ -206,7 +207,7 @@ func (s *Service) lockAppeal(ctx context.Context, actor cases.Actor, caseID int6
 // effect, the precautionary bans end), to reclusão without conversion, or
 // to a new term (a new ban replaces it). It returns the docket's text and
 // the bans changed.
-func (s *Service) reform(ctx context.Context, actor cases.Actor, c *cases.Case, d *cases.Defendant, in AppealResultInput, decided, today civil.Date) (string, []int64, error) {
+func (s *Service) reform(ctx context.Context, actor actor.Actor, c *cases.Case, d *cases.Defendant, in AppealResultInput, decided, today civil.Date) (string, []int64, error) {
 	tx := db.Conn(ctx, s.DB)
 	now, uid := s.Now(), actor.UserID
 	var text string

@@ -2,6 +2,7 @@ package decisions_test
 
 import (
 	"context"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +20,7 @@ import (
 // twoDefendants files R4 (riot and organiser) against its defendant and a
 // second fan with another CPF: the conduct list describes the event, not
 // each defendant.
-func (e *env) twoDefendants(t *testing.T, ref string) (*cases.Case, []cases.Defendant, cases.Actor) {
+func (e *env) twoDefendants(t *testing.T, ref string) (*cases.Case, []cases.Defendant, actor.Actor) {
 	t.Helper()
 	r := casetest.Fixture(t, ref)
 	second := r.Defendants[0]
@@ -311,7 +312,7 @@ func TestAppealResult_Lei_9099_art_82_ConfirmedReformedAnnulled(t *testing.T) {
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
-	sentenced := func() (*cases.Case, cases.Defendant, cases.Actor, int64) {
+	sentenced := func() (*cases.Case, cases.Defendant, actor.Actor, int64) {
 		c, d, j := e.FileOne(t, "R1")
 		res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12))
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"time"
 
@@ -95,7 +96,7 @@ func civilRefused(what string) error {
 // lockCriminalCase locks the case for a step of the criminal flow only
 // (plea agreement, conditional suspension): a group case, civil, is
 // refused naming the step (errs.Conflict).
-func (s *Service) lockCriminalCase(ctx context.Context, actor cases.Actor, caseID int64, what string) (*cases.Case, error) {
+func (s *Service) lockCriminalCase(ctx context.Context, actor actor.Actor, caseID int64, what string) (*cases.Case, error) {
 	c, err := s.LockCase(ctx, actor, caseID)
 	if err != nil {
 		return nil, err
@@ -115,7 +116,7 @@ func (s *Service) lockCriminalCase(ctx context.Context, actor cases.Actor, caseI
 // last five years (by CPF, across cases), III the prosecutor's statement
 // that the circumstances do not recommend it. What was checked is recorded
 // with the offer (BarChecks). The case moves to plea_offered.
-func (s *Service) OfferPlea(ctx context.Context, actor cases.Actor, caseID int64, in PleaInput) (*PleaResult, error) {
+func (s *Service) OfferPlea(ctx context.Context, actor actor.Actor, caseID int64, in PleaInput) (*PleaResult, error) {
 	var out *PleaResult
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)
@@ -260,7 +261,7 @@ type HomologateInput struct {
 // sentence (range, last day; Lei 14.597/2023, art. 201, § 5º), refreshes
 // the blocklist, and moves the case to executing when no accepted offer
 // remains.
-func (s *Service) Homologate(ctx context.Context, actor cases.Actor, caseID int64, in HomologateInput) (*SentenceResult, error) {
+func (s *Service) Homologate(ctx context.Context, actor actor.Actor, caseID int64, in HomologateInput) (*SentenceResult, error) {
 	var out *SentenceResult
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)
@@ -444,7 +445,7 @@ type SuspensionInput struct {
 // suspensionBarred). Each condition of § 1º must be stated
 // (checkSuspensionConditions); when II names sporting venues the
 // suspension makes a ban for its period that reaches the blocklist.
-func (s *Service) Suspend(ctx context.Context, actor cases.Actor, caseID int64, in SuspensionInput) (*Suspension, error) {
+func (s *Service) Suspend(ctx context.Context, actor actor.Actor, caseID int64, in SuspensionInput) (*Suspension, error) {
 	var out *Suspension
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)

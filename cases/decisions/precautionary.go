@@ -3,6 +3,7 @@ package decisions
 import (
 	"context"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/civil"
@@ -145,7 +146,7 @@ func precautionaryText(d cases.Defendant, b sanctions.Ban, untilFinal bool) stri
 
 // precautionaryAlone orders a precautionary ban without deciding the merits
 // (CPP art. 319, II; any stage before the final judgment).
-func (s *Service) precautionaryAlone(ctx context.Context, actor cases.Actor, c cases.Case, d cases.Defendant, in SentenceInput) (*SentenceResult, error) {
+func (s *Service) precautionaryAlone(ctx context.Context, actor actor.Actor, c cases.Case, d cases.Defendant, in SentenceInput) (*SentenceResult, error) {
 	var f errs.Fields
 	if in.Ban.Months != nil {
 		f.Add("ban.months", "precautionary", "o impedimento cautelar não tem prazo em meses: vigora até ser revogado, renovado ou substituído pela pena definitiva.")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"slices"
 	"strings"
 
@@ -75,7 +76,7 @@ func defendantFlags(c cases.Case, nDefendants int, in SentenceInput) (Flags, []s
 // defendant in.DefendantID of case caseID of the actor's court (the
 // sentence page shows it before signing): the same computation as
 // Sentence. errs.NotFound for a case or defendant not of the court.
-func (s *Service) SentenceRange(ctx context.Context, actor cases.Actor, caseID int64, in SentenceInput) (sanctions.Range, Flags, error) {
+func (s *Service) SentenceRange(ctx context.Context, actor actor.Actor, caseID int64, in SentenceInput) (sanctions.Range, Flags, error) {
 	var c cases.Case
 	if err := db.Conn(ctx, s.DB).Where("id = ? AND court_code = ?", caseID, actor.Court).Limit(1).Find(&c).Error; err != nil {
 		return sanctions.Range{}, Flags{}, err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"time"
 
@@ -28,7 +29,7 @@ import (
 // LVII). Only the judge the case is distributed to may sentence
 // (errs.Forbidden); a defendant already sentenced is errs.Conflict;
 // invalid input is errs.Invalid naming the field and the article.
-func (s *Service) Sentence(ctx context.Context, actor cases.Actor, caseID int64, in SentenceInput) (*SentenceResult, error) {
+func (s *Service) Sentence(ctx context.Context, actor actor.Actor, caseID int64, in SentenceInput) (*SentenceResult, error) {
 	var res *SentenceResult
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)
@@ -96,7 +97,7 @@ func (s *Service) Sentence(ctx context.Context, actor cases.Actor, caseID int64,
 // signed sentence. errs.NotFound when the case is not of the actor's court
 // (before any other answer, as for an unknown case) or there is no minuta;
 // errs.Invalid on defendant_id when it is missing.
-func (s *Service) SignDraft(ctx context.Context, actor cases.Actor, caseID, defendantID int64) (*SentenceResult, error) {
+func (s *Service) SignDraft(ctx context.Context, actor actor.Actor, caseID, defendantID int64) (*SentenceResult, error) {
 	if defendantID == 0 {
 		var n int64
 		if err := db.Conn(ctx, s.DB).Model(&cases.Case{}).Where("id = ? AND court_code = ?", caseID, actor.Court).Count(&n).Error; err != nil {
@@ -121,7 +122,7 @@ func (s *Service) SignDraft(ctx context.Context, actor cases.Actor, caseID, defe
 
 // Draft returns the saved minuta of a defendant of case caseID of the
 // actor's court; errs.NotFound when there is none.
-func (s *Service) Draft(ctx context.Context, actor cases.Actor, caseID, defendantID int64) (*SentenceRecord, error) {
+func (s *Service) Draft(ctx context.Context, actor actor.Actor, caseID, defendantID int64) (*SentenceRecord, error) {
 	var rec SentenceRecord
 	err := db.Conn(ctx, s.DB).Joins("JOIN cases k ON k.id = sentences.case_id").
 		Where("sentences.case_id = ? AND sentences.defendant_id = ? AND sentences.status = 'draft' AND k.court_code = ?", caseID, defendantID, actor.Court).
@@ -145,7 +146,7 @@ func beforeFinal(status string) bool {
 	return true
 }
 
-func (s *Service) decide(ctx context.Context, actor cases.Actor, c cases.Case, d cases.Defendant, court cases.Court, in SentenceInput) (*SentenceResult, error) {
+func (s *Service) decide(ctx context.Context, actor actor.Actor, c cases.Case, d cases.Defendant, court cases.Court, in SentenceInput) (*SentenceResult, error) {
 	if d.Kind == "fan_group" && d.GroupID == nil && in.Outcome != OutcomeAcquittal {
 		return nil, errs.InvalidField("defendant_id", "linked_group", "a torcida ré não está vinculada a uma torcida cadastrada (group_id): cadastre-a e vincule-a antes de sentenciar.")
 	}

@@ -3,6 +3,7 @@ package decisions
 import (
 	"context"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 
 	"github.com/juizado/juizado/cases"
@@ -53,7 +54,7 @@ func (r *SettlementResult) CaseVersion() int { return r.Version }
 // from the day the TAC fixes (DOMAIN.md §3), and refreshes the blocklist.
 // Errors: errs.Conflict outside the civil flow's hearing; errs.Forbidden
 // for another user; errs.Invalid naming the field.
-func (s *Service) Settle(ctx context.Context, actor cases.Actor, caseID int64, in SettlementInput) (*SettlementResult, error) {
+func (s *Service) Settle(ctx context.Context, actor actor.Actor, caseID int64, in SettlementInput) (*SettlementResult, error) {
 	var out *SettlementResult
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)

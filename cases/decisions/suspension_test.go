@@ -2,6 +2,7 @@ package decisions_test
 
 import (
 	"context"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 
 // accused files rep and takes it to the accusation (Lei 9.099/1995, art.
 // 77), where the conditional suspension may be proposed (art. 89).
-func (e *env) accused(t *testing.T, rep cases.Representation) (*cases.Case, cases.Defendant, cases.Actor) {
+func (e *env) accused(t *testing.T, rep cases.Representation) (*cases.Case, cases.Defendant, actor.Actor) {
 	t.Helper()
 	clerk := e.User(t, "Cartório", "clerk")
 	c := e.File(t, rep)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"time"
 
@@ -77,7 +78,7 @@ type BreachResult struct {
 // Errors: errs.NotFound (no such ban in the court); errs.Invalid naming
 // occurred_on (form, future, outside the term), source, reference or
 // description; errs.Conflict for the same breach recorded twice.
-func (s *Service) RecordBreach(ctx context.Context, actor cases.Actor, banID int64, in BreachInput) (*BreachResult, error) {
+func (s *Service) RecordBreach(ctx context.Context, actor actor.Actor, banID int64, in BreachInput) (*BreachResult, error) {
 	var res *BreachResult
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		b, c, err := s.LoadBan(ctx, actor, banID, true)
@@ -183,7 +184,7 @@ type LiftInput struct {
 // Errors: errs.NotFound; errs.Forbidden; errs.Conflict when the ban is not
 // precautionary or is already lifted; errs.Invalid naming lifted_on (form,
 // future, before the order) or reason (required).
-func (s *Service) Lift(ctx context.Context, actor cases.Actor, banID int64, in LiftInput) (*cases.BanView, error) {
+func (s *Service) Lift(ctx context.Context, actor actor.Actor, banID int64, in LiftInput) (*cases.BanView, error) {
 	var out *cases.BanView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		b, c, err := s.LoadBan(ctx, actor, banID, true)
@@ -289,7 +290,7 @@ type RenewResult struct {
 // art. 5º, XXXVI; no statute allows it (errs.Conflict, naming the
 // correction of a material error as the only change) —, and a
 // precautionary ban is renewed (Renew).
-func (s *Service) Extend(ctx context.Context, actor cases.Actor, banID int64, in ExtendInput) (*RenewResult, error) {
+func (s *Service) Extend(ctx context.Context, actor actor.Actor, banID int64, in ExtendInput) (*RenewResult, error) {
 	b, c, err := s.LoadBan(ctx, actor, banID, false)
 	if err != nil {
 		return nil, err
@@ -312,7 +313,7 @@ func (s *Service) Extend(ctx context.Context, actor cases.Actor, banID int64, in
 // ban that is not precautionary or no longer active; errs.Invalid naming
 // review_on (required, after today and the current review date, within a
 // year) or reason.
-func (s *Service) Renew(ctx context.Context, actor cases.Actor, banID int64, in RenewInput) (*RenewResult, error) {
+func (s *Service) Renew(ctx context.Context, actor actor.Actor, banID int64, in RenewInput) (*RenewResult, error) {
 	var out *RenewResult
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		b, c, err := s.LoadBan(ctx, actor, banID, true)
@@ -392,7 +393,7 @@ type CorrectInput struct {
 // and the correction is its own movement, with its reason. errs.Conflict
 // for a precautionary ban (no last day) or one not in its term; errs.Invalid
 // naming last_day or reason.
-func (s *Service) Correct(ctx context.Context, actor cases.Actor, banID int64, in CorrectInput) (*cases.BanView, error) {
+func (s *Service) Correct(ctx context.Context, actor actor.Actor, banID int64, in CorrectInput) (*cases.BanView, error) {
 	var out *cases.BanView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		b, c, err := s.LoadBan(ctx, actor, banID, true)
@@ -471,7 +472,7 @@ type CreditInput struct {
 // the defendant was under a precautionary ban in the case. 0 days records a
 // refusal. errs.Conflict when the ban is precautionary, not yet started or
 // already credited; errs.Invalid naming days or reason.
-func (s *Service) Credit(ctx context.Context, actor cases.Actor, banID int64, in CreditInput) (*cases.BanView, error) {
+func (s *Service) Credit(ctx context.Context, actor actor.Actor, banID int64, in CreditInput) (*cases.BanView, error) {
 	var out *cases.BanView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		b, c, err := s.LoadBan(ctx, actor, banID, true)
@@ -563,7 +564,7 @@ type BreachDecisionInput struct {
 // Each writes a movement citing the law in force at the facts; the
 // blocklist follows. errs.NotFound, errs.Forbidden, errs.Conflict (already
 // decided, or a decision the ban's kind does not allow), errs.Invalid.
-func (s *Service) DecideBreach(ctx context.Context, actor cases.Actor, breachID int64, in BreachDecisionInput) (*Breach, error) {
+func (s *Service) DecideBreach(ctx context.Context, actor actor.Actor, breachID int64, in BreachDecisionInput) (*Breach, error) {
 	var out *Breach
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)

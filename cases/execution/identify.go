@@ -3,6 +3,7 @@ package execution
 import (
 	"context"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 
 	"github.com/juizado/juizado/cases"
@@ -57,7 +58,7 @@ var identifiers = []string{"clerk", "judge"}
 // "cpf" (missing, malformed, wrong check digits, the CPF of another
 // defendant of the case) or on "birth_date" (form, range, under 18 at the
 // date of the facts).
-func (s *Service) Identify(ctx context.Context, actor cases.Actor, caseID, defendantID int64, in IdentificationInput) (*IdentificationResult, error) {
+func (s *Service) Identify(ctx context.Context, actor actor.Actor, caseID, defendantID int64, in IdentificationInput) (*IdentificationResult, error) {
 	if !cases.Contains(identifiers, actor.Role) {
 		return nil, errs.New(errs.Forbidden, "A identificação do representado cabe ao cartório (escrivão) ou ao(à) juiz(a) do juizado.")
 	}

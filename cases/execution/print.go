@@ -2,8 +2,8 @@ package execution
 
 import (
 	"context"
+	"github.com/juizado/juizado/internal/actor"
 
-	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/sanctions"
@@ -24,7 +24,7 @@ type BanStatus struct {
 // court on day (the court's date): the bans in force on day or that will
 // be without a new decision (sanctions.InForceOrToStartCond), those
 // awaiting the final judgment, and the name.
-func (s *Service) BanStatusOf(ctx context.Context, actor cases.Actor, cpf string, day civil.Date) (*BanStatus, error) {
+func (s *Service) BanStatusOf(ctx context.Context, actor actor.Actor, cpf string, day civil.Date) (*BanStatus, error) {
 	var out BanStatus
 	g := db.Conn(ctx, s.DB)
 	inForce := sanctions.InForceOrToStartCond("", day)

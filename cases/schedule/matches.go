@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"io"
 	"regexp"
 	"slices"
@@ -146,7 +147,7 @@ var brDate = regexp.MustCompile(`^(\d{1,2})/(\d{1,2})/(\d{4})$`)
 // The import is whole or nothing, in one transaction: when any line has an
 // error, or when dryRun, nothing is written and the report says why, line
 // by line. It returns errs.Unreadable for an empty body.
-func (s *Service) ImportMatches(ctx context.Context, actor cases.Actor, body []byte, dryRun bool) (*ImportReport, error) {
+func (s *Service) ImportMatches(ctx context.Context, actor actor.Actor, body []byte, dryRun bool) (*ImportReport, error) {
 	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, errs.New(errs.Unreadable, "O arquivo está vazio: envie a tabela de partidas em CSV com a linha de cabeçalho.")
@@ -220,7 +221,7 @@ type parsedMatch struct {
 type matchParser struct {
 	s         *Service
 	tx        *gorm.DB
-	actor     cases.Actor
+	actor     actor.Actor
 	now       time.Time
 	col       map[string]int
 	written   map[string]string // the header's name of each column
@@ -230,7 +231,7 @@ type matchParser struct {
 	seen      map[string]int
 }
 
-func (s *Service) parseMatches(ctx context.Context, actor cases.Actor, r *csv.Reader, report *ImportReport) ([]parsedMatch, error) {
+func (s *Service) parseMatches(ctx context.Context, actor actor.Actor, r *csv.Reader, report *ImportReport) ([]parsedMatch, error) {
 	tx := db.Conn(ctx, s.DB)
 	header, err := r.Read()
 	if err != nil {
@@ -517,7 +518,7 @@ func csvReason(err error) string {
 // day). Each ban that changed gets a docket movement, and the blocklist a
 // version (the entry is removed and added with the new days). It returns
 // the ids of the bans that changed.
-func (s *Service) recomputeMatchTerms(ctx context.Context, actor cases.Actor) ([]int64, error) {
+func (s *Service) recomputeMatchTerms(ctx context.Context, actor actor.Actor) ([]int64, error) {
 	tx := db.Conn(ctx, s.DB)
 	today := civil.Today(s.Now(), s.Loc)
 	var bans []sanctions.Ban

@@ -2,11 +2,11 @@ package schedule_test
 
 import (
 	"context"
+	"github.com/juizado/juizado/internal/actor"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/cases/schedule"
 	"github.com/juizado/juizado/internal/errs"
@@ -157,7 +157,7 @@ func TestReportingWindows_LGE_art_201_sec4_R1Corinthians(t *testing.T) {
 		t.Errorf("%d distinct UIDs, want 6", len(uids))
 	}
 	// Another court does not see the ban.
-	if _, err := e.Svc.Schedule.ReportingWindows(ctx, cases.Actor{UserID: police.UserID, Role: "police", Court: "19.0001"}, banID); errs.KindOf(err) != errs.NotFound {
+	if _, err := e.Svc.Schedule.ReportingWindows(ctx, actor.Actor{UserID: police.UserID, Role: "police", Court: "19.0001"}, banID); errs.KindOf(err) != errs.NotFound {
 		t.Errorf("other court: %v, want NotFound", err)
 	}
 }

@@ -3,6 +3,7 @@ package schedule
 import (
 	"context"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"time"
 
@@ -51,7 +52,7 @@ type WindowsView struct {
 // the court's zone (sanctions.ReportingWindows). A ban without a reporting
 // duty has no windows (a note says so). errs.NotFound when the ban is not
 // of the actor's court.
-func (s *Service) ReportingWindows(ctx context.Context, actor cases.Actor, banID int64) (*WindowsView, error) {
+func (s *Service) ReportingWindows(ctx context.Context, actor actor.Actor, banID int64) (*WindowsView, error) {
 	b, _, err := s.LoadBan(ctx, actor, banID, false)
 	if err != nil {
 		return nil, err

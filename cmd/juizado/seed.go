@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"time"
 
@@ -131,8 +132,8 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	pros := ids["prosecutor"]
 	judge := ids["judge"]
 	clerk := ids["clerk"]
-	ja := cases.Actor{UserID: judge.ID, Role: "judge", Court: judge.Court()}
-	ka := cases.Actor{UserID: clerk.ID, Role: "clerk", Court: clerk.Court()}
+	ja := actor.Actor{UserID: judge.ID, Role: "judge", Court: judge.Court()}
+	ka := actor.Actor{UserID: clerk.ID, Role: "clerk", Court: clerk.Court()}
 	today := civil.Today(time.Now(), loc)
 	// The court's schedule (for the reporting duties and the ban counted
 	// in matches of case 6): Corinthians at home in the Arena Corinthians
@@ -141,11 +142,11 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 		return fmt.Errorf("seed schedule: %w", err)
 	}
 	for i, r := range demoRepresentations() {
-		k, err := svc.Case.File(ctx, cases.Actor{UserID: pros.ID, Role: pros.Role, Court: pros.Court()}, r)
+		k, err := svc.Case.File(ctx, actor.Actor{UserID: pros.ID, Role: pros.Role, Court: pros.Court()}, r)
 		if err != nil {
 			return fmt.Errorf("seed case: %w", err)
 		}
-		v, err := svc.Casefile.Get(ctx, cases.Actor{Court: pros.Court()}, k.ID)
+		v, err := svc.Casefile.Get(ctx, actor.Actor{Court: pros.Court()}, k.ID)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 
@@ -146,14 +147,14 @@ func TestSeedScale(t *testing.T) {
 	if err := g.Raw("SELECT id FROM cases WHERE status = 'final' ORDER BY id LIMIT 1").Scan(&id).Error; err != nil {
 		t.Fatal(err)
 	}
-	v, err := svc.Casefile.Get(ctx, cases.Actor{Court: "26.0100"}, id)
+	v, err := svc.Casefile.Get(ctx, actor.Actor{Court: "26.0100"}, id)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(v.Bans) == 0 || len(v.Movements) < 4 || v.Event == nil {
 		t.Errorf("case %d reads back as %+v", id, v)
 	}
-	list, total, err := svc.Casefile.List(ctx, cases.Actor{Court: "26.0100"}, casefile.ListQuery{CPF: *v.Defendants[0].CPF})
+	list, total, err := svc.Casefile.List(ctx, actor.Actor{Court: "26.0100"}, casefile.ListQuery{CPF: *v.Defendants[0].CPF})
 	if err != nil || total < 1 || len(list) < 1 {
 		t.Errorf("search by CPF %s: %d, %v", *v.Defendants[0].CPF, total, err)
 	}

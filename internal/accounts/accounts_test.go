@@ -81,6 +81,6 @@ func TestUserReadsOfOtherPackages(t *testing.T) {
 		t.Errorf("TokenOwner(unknown) = %d, %v; want 0", owner, err)
 	}
 	if a := j1.Actor(); a.UserID != j1.ID || a.Name != j1.Name || a.Role != "judge" || a.Court != "26.0100" || a.GroupID != 0 {
-		t.Errorf("Actor = %+v", a)
+		t.Errorf("actor.Actor = %+v", a)
 	}
 }

@@ -1,8 +1,8 @@
-// Package actor defines who acts: the one "who acts" type of the module,
-// taken by the services (as accounts.Actor, cases.Actor, registry.Actor) and
-// recorded by the audit trail (as db.Actor, carried in the context). It is
-// a package of its own, with no imports of the module, so that both
-// internal/db (which authz imports) and internal/accounts can name it.
+// Package actor defines who acts: the one "who acts" type of the module
+// (Actor, with no aliases), taken by the services and recorded by the
+// audit trail (carried in the context, db.WithActor). It is a package of
+// its own, with no imports of the module, so that internal/db (which
+// internal/accounts imports), internal/accounts and the domain can name it.
 package actor
 
 import "fmt"

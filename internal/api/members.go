@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"io"
 	"net/http"
 	"strings"
@@ -95,7 +96,7 @@ func (h *GroupHandlers) rejoin(c echo.Context) error { return h.memberDate(c, h.
 
 // memberDate runs a dated change of a membership (leave, rejoin) on the
 // member of the path with the optional date of the body.
-func (h *GroupHandlers) memberDate(c echo.Context, change func(context.Context, registry.Actor, int64, registry.DateInput) (*registry.MemberView, error)) error {
+func (h *GroupHandlers) memberDate(c echo.Context, change func(context.Context, actor.Actor, int64, registry.DateInput) (*registry.MemberView, error)) error {
 	id, err := IDParam(c, "Associado")
 	if err != nil {
 		return err

@@ -2,8 +2,8 @@ package app
 
 import (
 	"context"
+	"github.com/juizado/juizado/internal/actor"
 
-	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/sanctions"
@@ -16,7 +16,7 @@ import (
 // document, one verification code, per decision), in one transaction: a
 // decision is never signed without its document. A minuta (in.Draft)
 // issues nothing. The errors are the service's (errs).
-func (a *App) Sentence(ctx context.Context, actor cases.Actor, caseID int64, in decisions.SentenceInput) (*decisions.SentenceResult, error) {
+func (a *App) Sentence(ctx context.Context, actor actor.Actor, caseID int64, in decisions.SentenceInput) (*decisions.SentenceResult, error) {
 	return a.signed(ctx, actor, caseID, func(ctx context.Context) (*decisions.SentenceResult, error) {
 		return a.Cases.Decisions.Sentence(ctx, actor, caseID, in)
 	})
@@ -25,7 +25,7 @@ func (a *App) Sentence(ctx context.Context, actor cases.Actor, caseID int64, in 
 // SignDraft signs the saved minuta of defendantID in case caseID
 // (decisions.Service.SignDraft) and issues its sentence document, in one
 // transaction, as Sentence does.
-func (a *App) SignDraft(ctx context.Context, actor cases.Actor, caseID, defendantID int64) (*decisions.SentenceResult, error) {
+func (a *App) SignDraft(ctx context.Context, actor actor.Actor, caseID, defendantID int64) (*decisions.SentenceResult, error) {
 	return a.signed(ctx, actor, caseID, func(ctx context.Context) (*decisions.SentenceResult, error) {
 		return a.Cases.Decisions.SignDraft(ctx, actor, caseID, defendantID)
 	})
@@ -33,7 +33,7 @@ func (a *App) SignDraft(ctx context.Context, actor cases.Actor, caseID, defendan
 
 // signed runs sign and issues the document of the decision it signed, in
 // one transaction.
-func (a *App) signed(ctx context.Context, actor cases.Actor, caseID int64, sign func(ctx context.Context) (*decisions.SentenceResult, error)) (*decisions.SentenceResult, error) {
+func (a *App) signed(ctx context.Context, actor actor.Actor, caseID int64, sign func(ctx context.Context) (*decisions.SentenceResult, error)) (*decisions.SentenceResult, error) {
 	var r *decisions.SentenceResult
 	err := a.InTx(ctx, func(ctx context.Context) error {
 		var err error
@@ -67,7 +67,7 @@ type SentencePreview struct {
 // actor's court; the errors are SentenceRange's (errs.NotFound for a case
 // or defendant not of the court, errs.Invalid naming the field when no
 // statute covers the facts).
-func (a *App) PreviewSentence(ctx context.Context, actor cases.Actor, caseID int64, in decisions.SentenceInput) (SentencePreview, error) {
+func (a *App) PreviewSentence(ctx context.Context, actor actor.Actor, caseID int64, in decisions.SentenceInput) (SentencePreview, error) {
 	rg, fl, err := a.Cases.Decisions.SentenceRange(ctx, actor, caseID, in)
 	if err != nil {
 		return SentencePreview{}, err

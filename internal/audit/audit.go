@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"time"
 
 	"github.com/juizado/juizado/internal/db"
@@ -284,7 +285,7 @@ func (f Filter) where(q *gorm.DB) *gorm.DB {
 // that the chaining trigger (audit_chain) hashes it like any other row, in
 // the transaction that ctx carries (db.WithTx) when there is one: a read
 // whose logging fails is not served.
-func Read(ctx context.Context, g *gorm.DB, fallback db.Actor, table, recordID string, detail map[string]any) error {
+func Read(ctx context.Context, g *gorm.DB, fallback actor.Actor, table, recordID string, detail map[string]any) error {
 	a, ok := db.ActorFrom(ctx)
 	if !ok {
 		a = fallback

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"errors"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 
@@ -25,7 +26,7 @@ func (s signer) Sign(msg []byte) (string, string, error) {
 
 func write(t *testing.T, g *gorm.DB, name string) {
 	t.Helper()
-	ctx := db.WithActor(context.Background(), db.Actor{Name: "tester", Role: "admin", Court: "26.0100"})
+	ctx := db.WithActor(context.Background(), actor.Actor{Name: "tester", Role: "admin", Court: "26.0100"})
 	err := db.WithTx(ctx, g, func(ctx context.Context) error {
 		if err := db.Conn(ctx, g).Exec("INSERT INTO courts (code, name) VALUES ('26.0100', 'x') ON CONFLICT DO NOTHING").Error; err != nil {
 			return err

@@ -87,23 +87,15 @@ type txKey struct{}
 
 type actorKey struct{}
 
-// Actor is who acts, as the audit trail records it: the one actor type of
-// the module (internal/actor; accounts.Actor is the same type), whose id,
-// name, role and domain (Actor.Domain: court code, "group:ID" or
-// "club:NAME") each audited write records. The zero Actor is the system.
-// The server puts the signed-in user's actor in the request's context
-// (WithActor).
-type Actor = actor.Actor
-
 // WithActor returns ctx carrying the actor whose writes the audit trail
 // records (migration 00006: the transaction settings juizado.actor_*).
-func WithActor(ctx context.Context, a Actor) context.Context {
+func WithActor(ctx context.Context, a actor.Actor) context.Context {
 	return context.WithValue(ctx, actorKey{}, a)
 }
 
 // ActorFrom returns the actor carried by ctx, if any.
-func ActorFrom(ctx context.Context) (Actor, bool) {
-	a, ok := ctx.Value(actorKey{}).(Actor)
+func ActorFrom(ctx context.Context) (actor.Actor, bool) {
+	a, ok := ctx.Value(actorKey{}).(actor.Actor)
 	return a, ok
 }
 

@@ -3,13 +3,13 @@ package documents_test
 import (
 	"context"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/errs"
@@ -20,7 +20,7 @@ import (
 
 // regGroup registers a group in 26.0100 and returns the register service,
 // the group and a manager.
-func (e *env) regGroup(t *testing.T, name string, cnpj *string) (*registry.Groups, *registry.GroupView, registry.Actor) {
+func (e *env) regGroup(t *testing.T, name string, cnpj *string) (*registry.Groups, *registry.GroupView, actor.Actor) {
 	t.Helper()
 	ctx := context.Background()
 	svc := e.svc.Groups
@@ -32,11 +32,11 @@ func (e *env) regGroup(t *testing.T, name string, cnpj *string) (*registry.Group
 	if err != nil {
 		t.Fatal(err)
 	}
-	return svc, g, registry.Actor{UserID: u.ID, Name: u.Name, Role: "fan_group", GroupID: g.ID}
+	return svc, g, actor.Actor{UserID: u.ID, Name: u.Name, Role: "fan_group", GroupID: g.ID}
 }
 
-func regActor(a cases.Actor) registry.Actor {
-	return registry.Actor{UserID: a.UserID, Name: a.Name, Role: a.Role, Court: a.Court}
+func regActor(a actor.Actor) actor.Actor {
+	return actor.Actor{UserID: a.UserID, Name: a.Name, Role: a.Role, Court: a.Court}
 }
 
 func fixture(t *testing.T, elem ...string) []byte {
@@ -120,7 +120,7 @@ func TestRegisterExtract(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	clerk := registry.Actor{UserID: e.staff.UserID, Name: e.staff.Name, Role: "clerk", Court: "26.0100"}
+	clerk := actor.Actor{UserID: e.staff.UserID, Name: e.staff.Name, Role: "clerk", Court: "26.0100"}
 	d, err := e.svc.Register(ctx, clerk, g.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +219,7 @@ func TestRegisterExtract(t *testing.T) {
 	}
 	// Another court's staff, another group's manager, a club: 404.
 	_, _, other := e.regGroup(t, "Outra Torcida", nil)
-	for who, a := range map[string]registry.Actor{
+	for who, a := range map[string]actor.Actor{
 		"clerk of another court": {UserID: e.staff.UserID, Role: "clerk", Court: "19.0001"},
 		"manager of another":     other,
 		"club":                   {UserID: e.staff.UserID, Role: "club"},

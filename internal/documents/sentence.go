@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"hash/fnv"
 	"strings"
 
@@ -75,7 +76,7 @@ func (s *Service) decisionData(ctx context.Context, v *casefile.View, court pdf.
 // errs.NotFound for a case of another court, a ban not of the case, or a
 // defendant with no signed decision; errs.Invalid when neither id is
 // given.
-func (s *Service) SentenceDocument(ctx context.Context, actor cases.Actor, caseID, defendantID, banID int64) (*Document, error) {
+func (s *Service) SentenceDocument(ctx context.Context, actor actor.Actor, caseID, defendantID, banID int64) (*Document, error) {
 	if defendantID == 0 && banID == 0 {
 		return nil, errs.InvalidField("defendant_id", "required", "informe o réu (defendant_id) ou o impedimento (ban_id) da sentença.")
 	}
@@ -103,14 +104,14 @@ func (s *Service) SentenceDocument(ctx context.Context, actor cases.Actor, caseI
 // defendantID in case caseID right after the judge signs it (the web
 // handlers of POST .../sentence and .../sentence/sign call it): the one
 // document of that decision (SentenceDocument).
-func (s *Service) IssueSentence(ctx context.Context, actor cases.Actor, caseID, defendantID int64) (*Document, error) {
+func (s *Service) IssueSentence(ctx context.Context, actor actor.Actor, caseID, defendantID int64) (*Document, error) {
 	return s.SentenceDocument(ctx, actor, caseID, defendantID, 0)
 }
 
 // storedSentence returns the document stored with decision rec, issuing
 // and storing it the first time (the sentence's row is locked meanwhile,
 // so that two first downloads at once give one document).
-func (s *Service) storedSentence(ctx context.Context, actor cases.Actor, v *casefile.View, rec *decisions.SentenceRecord) (*Document, error) {
+func (s *Service) storedSentence(ctx context.Context, actor actor.Actor, v *casefile.View, rec *decisions.SentenceRecord) (*Document, error) {
 	docID, err := s.Decisions.LockSentenceDocument(ctx, rec.ID)
 	if err != nil {
 		return nil, err
@@ -144,7 +145,7 @@ func (s *Service) storedSentence(ctx context.Context, actor cases.Actor, v *case
 // banDecision is the decision document of ban banID of case v when no
 // recorded sentence imposed it, dated on the day the ban was decided; the
 // same wording gives back the document already issued.
-func (s *Service) banDecision(ctx context.Context, actor cases.Actor, v *casefile.View, banID int64) (*Document, error) {
+func (s *Service) banDecision(ctx context.Context, actor actor.Actor, v *casefile.View, banID int64) (*Document, error) {
 	var ban *cases.BanView
 	for i := range v.Bans {
 		if v.Bans[i].ID == banID {
@@ -201,7 +202,7 @@ var errPreview = errors.New("pdf.pdf: preview rolled back")
 // be refused is errs.Invalid naming the field). Only the judge of the case
 // may preview it (errs.Forbidden); errs.NotFound when there is no minuta.
 // It returns the PDF bytes and the number of pages.
-func (s *Service) DraftPreview(ctx context.Context, actor cases.Actor, caseID, defendantID int64) ([]byte, int, error) {
+func (s *Service) DraftPreview(ctx context.Context, actor actor.Actor, caseID, defendantID int64) ([]byte, int, error) {
 	if defendantID == 0 {
 		return nil, 0, errs.InvalidField("defendant_id", "required", "informe o réu (defendant_id) da minuta.")
 	}

@@ -3,6 +3,7 @@ package documents_test
 import (
 	"bytes"
 	"context"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 
@@ -374,10 +375,10 @@ func TestDraftPreview_MinutaSemValorDeDocumento(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := e.svc.DraftPreview(ctx, cases.Actor{UserID: other.ID, Name: other.Name, Role: "judge", Court: "26.0100"}, caseID, defID); errs.KindOf(err) != errs.Forbidden {
+	if _, _, err := e.svc.DraftPreview(ctx, actor.Actor{UserID: other.ID, Name: other.Name, Role: "judge", Court: "26.0100"}, caseID, defID); errs.KindOf(err) != errs.Forbidden {
 		t.Errorf("another judge's preview: %v, want forbidden", err)
 	}
-	if _, _, err := e.svc.DraftPreview(ctx, cases.Actor{UserID: e.judge.UserID, Role: "judge", Court: "19.0001"}, caseID, defID); errs.KindOf(err) != errs.NotFound {
+	if _, _, err := e.svc.DraftPreview(ctx, actor.Actor{UserID: e.judge.UserID, Role: "judge", Court: "19.0001"}, caseID, defID); errs.KindOf(err) != errs.NotFound {
 		t.Errorf("preview from another court: %v, want not found", err)
 	}
 

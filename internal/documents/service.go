@@ -11,6 +11,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"time"
 
@@ -118,7 +119,7 @@ func (s *Service) issue(ctx context.Context, kind pdf.Kind, court pdf.CourtData,
 // letter about ban banID (the sentence: SentenceDocument, one document
 // per decision). Cases of other courts are errs.NotFound; a ban that is
 // not of the case is errs.NotFound; a missing ban id errs.Invalid.
-func (s *Service) CaseDocument(ctx context.Context, actor cases.Actor, kind pdf.Kind, caseID, banID int64) (*Document, error) {
+func (s *Service) CaseDocument(ctx context.Context, actor actor.Actor, kind pdf.Kind, caseID, banID int64) (*Document, error) {
 	if kind == pdf.KindSentence {
 		if banID == 0 {
 			return nil, errs.InvalidField("ban_id", "required", "informe o impedimento (ban_id) ou o réu (defendant_id) a que o documento se refere.")
@@ -134,7 +135,7 @@ func (s *Service) CaseDocument(ctx context.Context, actor cases.Actor, kind pdf.
 // its precautionary ban), or, for an outcome with no ban (acquittal,
 // prison), the notice of the sentence itself. errs.NotFound when the
 // defendant has no signed decision in the case.
-func (s *Service) DefendantDocument(ctx context.Context, actor cases.Actor, kind pdf.Kind, caseID, defendantID int64) (*Document, error) {
+func (s *Service) DefendantDocument(ctx context.Context, actor actor.Actor, kind pdf.Kind, caseID, defendantID int64) (*Document, error) {
 	switch kind {
 	case pdf.KindSentence:
 		return s.SentenceDocument(ctx, actor, caseID, defendantID, 0)
@@ -145,7 +146,7 @@ func (s *Service) DefendantDocument(ctx context.Context, actor cases.Actor, kind
 	return s.caseDocument(ctx, actor, kind, caseID, defendantID, 0)
 }
 
-func (s *Service) caseDocument(ctx context.Context, actor cases.Actor, kind pdf.Kind, caseID, defendantID, banID int64) (*Document, error) {
+func (s *Service) caseDocument(ctx context.Context, actor actor.Actor, kind pdf.Kind, caseID, defendantID, banID int64) (*Document, error) {
 	v, err := s.Casefile.Get(ctx, actor, caseID)
 	if err != nil {
 		return nil, err
@@ -226,7 +227,7 @@ func (s *Service) exclusions(ctx context.Context, v *casefile.View, ban *cases.B
 	return nil
 }
 
-func userID(a cases.Actor) *int64 {
+func userID(a actor.Actor) *int64 {
 	if a.UserID == 0 {
 		return nil
 	}
@@ -239,7 +240,7 @@ func userID(a cases.Actor) *int64 {
 // none) and, apart, the bans decided that wait for the final judgment,
 // which are not in force (Súmula 643 STJ; CF art. 5º, LVII). A malformed
 // CPF is errs.Invalid.
-func (s *Service) Certificate(ctx context.Context, actor cases.Actor, cpfText string) (*Document, error) {
+func (s *Service) Certificate(ctx context.Context, actor actor.Actor, cpfText string) (*Document, error) {
 	cpf, err := registry.ParseCPF(cpfText)
 	if err != nil {
 		return nil, errs.InvalidField("cpf", "cpf", err.Error())
@@ -338,7 +339,7 @@ func (s *Service) Verify(ctx context.Context, text string) (*Verification, *Docu
 // prosecutors, police, clerks and judges of its court, whose read is
 // recorded), headed by the group's court. errs.NotFound for anyone else.
 // The read, its records and the stored document go in one transaction.
-func (s *Service) Register(ctx context.Context, a registry.Actor, groupID int64) (*Document, error) {
+func (s *Service) Register(ctx context.Context, a actor.Actor, groupID int64) (*Document, error) {
 	var out *Document
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		g, ms, err := s.Groups.Extract(ctx, a, groupID)

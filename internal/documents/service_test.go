@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,9 +48,9 @@ type env struct {
 	g     *gorm.DB
 	svc   *documents.Service
 	cases *app.Cases
-	staff cases.Actor
-	judge cases.Actor
-	pros  cases.Actor
+	staff actor.Actor
+	judge actor.Actor
+	pros  actor.Actor
 }
 
 // codes gives verification codes in sequence (deterministic documents).
@@ -328,7 +329,7 @@ func TestCaseDocumentsText_Sumula643STJ(t *testing.T) {
 	if _, err := e.svc.CaseDocument(ctx, e.staff, pdf.KindSentence, caseID, banID+100); errs.KindOf(err) != errs.NotFound {
 		t.Errorf("other ban: %v, want not found", err)
 	}
-	other := cases.Actor{UserID: e.staff.UserID, Role: "clerk", Court: "19.0001"}
+	other := actor.Actor{UserID: e.staff.UserID, Role: "clerk", Court: "19.0001"}
 	if _, err := e.svc.CaseDocument(ctx, other, pdf.KindSummary, caseID, 0); errs.KindOf(err) != errs.NotFound {
 		t.Errorf("another court's clerk: %v, want not found", err)
 	}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"github.com/juizado/juizado/internal/actor"
 	"net/http"
 	"strings"
 
@@ -98,9 +99,9 @@ func (c *tokenContext) Set(key string, val any) {
 }
 
 // Actor returns the authenticated user as the actor of a service call
-// (accounts.User.Actor; cases.Actor and registry.Actor are the same type); the
+// (accounts.User.Actor; actor.Actor and actor.Actor are the same type); the
 // zero Actor when nobody is signed in.
-func Actor(c echo.Context) accounts.Actor {
+func Actor(c echo.Context) actor.Actor {
 	u, _ := c.Get(UserKey).(accounts.User)
 	return u.Actor()
 }

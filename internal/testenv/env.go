@@ -10,6 +10,7 @@ package testenv
 import (
 	"context"
 	"encoding/json"
+	"github.com/juizado/juizado/internal/actor"
 	"os"
 	"testing"
 	"time"
@@ -74,13 +75,13 @@ func NewDomain(tb testing.TB, now time.Time, courtName string) *Domain {
 
 // User creates (or finds) the user name with role in court Court and
 // returns them as the actor of service calls.
-func (d *Domain) User(tb testing.TB, name, role string) accounts.Actor {
+func (d *Domain) User(tb testing.TB, name, role string) actor.Actor {
 	tb.Helper()
 	u, _, err := accounts.EnsureUser(context.Background(), d.DB, accounts.UserSpec{Name: name, Role: role, Court: Court})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return accounts.Actor{UserID: u.ID, Name: u.Name, Role: role, Court: Court}
+	return actor.Actor{UserID: u.ID, Name: u.Name, Role: role, Court: Court}
 }
 
 // Representations reads the representations of

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/juizado/juizado/internal/actor"
 	"io"
 	"net/http"
 	"net/url"
@@ -200,7 +201,7 @@ func (s *UI) filePage(c echo.Context) error {
 func (s *UI) checkRepresentation(c echo.Context, in cases.Representation) error {
 	// The service validates before touching the database beyond lookups;
 	// an actor without court makes it stop at the court lookup.
-	_, err := s.Cases.Case.File(c.Request().Context(), cases.Actor{Court: "00.0000"}, in)
+	_, err := s.Cases.Case.File(c.Request().Context(), actor.Actor{Court: "00.0000"}, in)
 	if errs.KindOf(err) == errs.Invalid {
 		return err
 	}

@@ -7,6 +7,7 @@ package casetest
 import (
 	"context"
 	"errors"
+	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 	"time"
@@ -33,8 +34,8 @@ type Env struct {
 	Svc    *app.Cases
 	Lists  *registry.Lists
 	Dom    *testenv.Domain
-	Pros   cases.Actor
-	Judges []cases.Actor
+	Pros   actor.Actor
+	Judges []actor.Actor
 }
 
 // NewEnv gives a fresh database with court 26.0100, a prosecutor and
@@ -52,13 +53,13 @@ func NewEnv(t *testing.T, now time.Time, nJudges int) *Env {
 
 // User creates (or finds) the user name with role in the court and
 // returns them as the actor of service calls.
-func (e *Env) User(t *testing.T, name, role string) cases.Actor {
+func (e *Env) User(t *testing.T, name, role string) actor.Actor {
 	t.Helper()
 	return e.Dom.User(t, name, role)
 }
 
 // AddJudge adds the judge name to the court and to Judges.
-func (e *Env) AddJudge(t *testing.T, name string) cases.Actor {
+func (e *Env) AddJudge(t *testing.T, name string) actor.Actor {
 	t.Helper()
 	j := e.User(t, name, "judge")
 	e.Judges = append(e.Judges, j)
@@ -134,7 +135,7 @@ func (e *Env) Count(t *testing.T, table, where string, args ...any) int64 {
 }
 
 // JudgeOf returns the actor of the judge the case is distributed to.
-func (e *Env) JudgeOf(t *testing.T, c *cases.Case) cases.Actor {
+func (e *Env) JudgeOf(t *testing.T, c *cases.Case) actor.Actor {
 	t.Helper()
 	if c.JudgeID == nil {
 		t.Fatalf("case %d has no judge", c.ID)
@@ -145,7 +146,7 @@ func (e *Env) JudgeOf(t *testing.T, c *cases.Case) cases.Actor {
 		}
 	}
 	t.Fatalf("judge %d unknown", *c.JudgeID)
-	return cases.Actor{}
+	return actor.Actor{}
 }
 
 // InvalidField asserts err is an errs.Invalid naming field (prefix match
@@ -183,7 +184,7 @@ func KindIs(t *testing.T, err error, k errs.Kind) {
 func Ptr[T any](v T) *T { return &v }
 
 // Clerk returns the court's clerk (created on first use).
-func (e *Env) Clerk(t *testing.T) cases.Actor {
+func (e *Env) Clerk(t *testing.T) actor.Actor {
 	t.Helper()
 	return e.User(t, "Escrivã do Cartório", "clerk")
 }
@@ -223,7 +224,7 @@ func (e *Env) MakeFinal(t *testing.T, caseID int64) {
 // sentences its first defendant with months (in changed by mod) and makes
 // the judgment final that same day: the ban is in force from first. It
 // returns the case, the ban's id and the judge.
-func (e *Env) FinalBan(t *testing.T, ref, first string, months int, mod func(*decisions.SentenceInput)) (*cases.Case, int64, cases.Actor) {
+func (e *Env) FinalBan(t *testing.T, ref, first string, months int, mod func(*decisions.SentenceInput)) (*cases.Case, int64, actor.Actor) {
 	t.Helper()
 	back := e.Clk.Now()
 	if first != "" {
@@ -261,7 +262,7 @@ func SentenceIn(defID int64, first string, months int) decisions.SentenceInput {
 }
 
 // FileOne files ref and returns the case, its first defendant and its judge.
-func (e *Env) FileOne(t *testing.T, ref string) (*cases.Case, cases.Defendant, cases.Actor) {
+func (e *Env) FileOne(t *testing.T, ref string) (*cases.Case, cases.Defendant, actor.Actor) {
 	t.Helper()
 	c := e.File(t, Fixture(t, ref))
 	return c, e.Defendants(t, c.ID)[0], e.JudgeOf(t, c)
@@ -304,7 +305,7 @@ func Person(t *testing.T, name, nine string) cases.Representation {
 
 // Move makes the transition of case c to status to by actor a and
 // updates c's status; it fails the test on error.
-func (e *Env) Move(t *testing.T, a cases.Actor, c *cases.Case, to string) *casefile.View {
+func (e *Env) Move(t *testing.T, a actor.Actor, c *cases.Case, to string) *casefile.View {
 	t.Helper()
 	v, err := e.Svc.Casefile.Transition(context.Background(), a, c.ID, casefile.TransitionInput{To: to})
 	if err != nil {
@@ -317,7 +318,7 @@ func (e *Env) Move(t *testing.T, a cases.Actor, c *cases.Case, to string) *casef
 // SentenceR1 files R1 and sentences it: first day, months, prison months
 // and a reporting duty for Corinthians; it returns the case, the ban id and
 // the judge.
-func (e *Env) SentenceR1(t *testing.T, first string, months int, prison *int) (*cases.Case, int64, cases.Actor) {
+func (e *Env) SentenceR1(t *testing.T, first string, months int, prison *int) (*cases.Case, int64, actor.Actor) {
 	t.Helper()
 	return e.FinalBan(t, "R1", first, months, func(in *decisions.SentenceInput) {
 		in.PrisonMonths = prison

@@ -20,7 +20,7 @@ func (s *API) Routes() {
 	root.GET("/api/v1/openapi.json", anyone, s.openapi)
 	r := s.Router("/api/v1")
 
-	// Cases (cases.go), sentences (sentences.go) and the case workflow (workflow.go).
+	// Cases (cases.go), sentences (sentences.go), the case workflow (workflow.go), hearings (hearings.go), holidays (holidays.go) and evidence (evidence.go).
 	r.POST("/cases", policy, s.fileCase)
 	r.GET("/cases", policy, s.listCases)
 	r.GET("/cases/:id", policy, s.getCase)

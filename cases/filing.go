@@ -7,12 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"math"
 	"strings"
 	"time"
 
 	"github.com/juizado/juizado/internal/accounts"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"

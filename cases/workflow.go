@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"gorm.io/gorm"

@@ -135,7 +135,7 @@ func literals(src []byte) []string {
 
 // partBelow reports whether a file of package pkg, a part of cases, may
 // name a table of owner: owner is a part of cases too (cases itself or
-// cases/...) that the file imports. The parts of cases are layered (cases;
+// cases/...) that the file's package imports. The parts of cases are layered (cases;
 // calendar and schedule; decisions; execution; casefile), each importing
 // only the ones below it, and a part's queries join the tables of the
 // parts it hangs from (a sentence's case and defendant, a ban's case); the
@@ -146,12 +146,29 @@ func partBelow(src []byte, pkg, owner string) bool {
 	if !inCases(pkg) || !inCases(owner) {
 		return false
 	}
-	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.ImportsOnly)
-	if err != nil {
+	imports := func(src []byte) bool {
+		f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.ImportsOnly)
+		if err != nil {
+			return false
+		}
+		for _, is := range f.Imports {
+			if strings.Trim(is.Path.Value, `"`) == module+"/"+owner {
+				return true
+			}
+		}
 		return false
 	}
-	for _, is := range f.Imports {
-		if strings.Trim(is.Path.Value, `"`) == module+"/"+owner {
+	if imports(src) {
+		return true
+	}
+	// Go's dependencies are the package's: another file of pkg importing
+	// the owner makes pkg a part below it.
+	files, _ := filepath.Glob(filepath.Join("..", filepath.FromSlash(pkg), "*.go"))
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		if b, err := os.ReadFile(name); err == nil && imports(b) {
 			return true
 		}
 	}

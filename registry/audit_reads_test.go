@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"testing"
 
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/db"
 )

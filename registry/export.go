@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"github.com/juizado/juizado/internal/actor"
 	"strings"
 
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/db"
 )
 

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/juizado/juizado/internal/accounts"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"

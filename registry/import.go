@@ -8,12 +8,12 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"io"
 	"path"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"

@@ -3,13 +3,13 @@ package registry_test
 import (
 	"context"
 	"errors"
-	"github.com/juizado/juizado/internal/actor"
 	"testing"
 	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"

@@ -3,12 +3,12 @@ package calendar
 import (
 	"context"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"

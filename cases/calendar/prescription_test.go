@@ -2,7 +2,6 @@ package calendar_test
 
 import (
 	"context"
-	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/civil"
 )
 

@@ -2,9 +2,9 @@ package casefile
 
 import (
 	"context"
-	"github.com/juizado/juizado/internal/actor"
 
 	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/db"
 )
 

@@ -3,13 +3,13 @@ package casefile_test
 import (
 	"context"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
 )
 

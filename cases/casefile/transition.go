@@ -3,11 +3,11 @@ package casefile
 import (
 	"context"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"strings"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 )

@@ -2,7 +2,6 @@ package decisions_test
 
 import (
 	"context"
-	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/cases/execution"
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/sanctions"
 )

@@ -3,9 +3,9 @@ package decisions
 import (
 	"context"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"

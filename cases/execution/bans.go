@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"

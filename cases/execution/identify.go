@@ -3,10 +3,10 @@ package execution
 import (
 	"context"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"strings"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"

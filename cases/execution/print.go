@@ -2,8 +2,8 @@ package execution
 
 import (
 	"context"
-	"github.com/juizado/juizado/internal/actor"
 
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/sanctions"

@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"io"
 	"regexp"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"

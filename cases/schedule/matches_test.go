@@ -2,13 +2,13 @@ package schedule_test
 
 import (
 	"context"
-	"github.com/juizado/juizado/internal/actor"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/cases/schedule"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/sharedfix"
 	"github.com/juizado/juizado/internal/testenv"

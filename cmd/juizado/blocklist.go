@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"gorm.io/gorm"
 	"os"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/registry"
 	"github.com/spf13/cobra"
+	"gorm.io/gorm"
 )
 
 // errInvalid makes `blocklist verify` exit non-zero after printing "invalid".

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"

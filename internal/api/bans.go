@@ -58,7 +58,7 @@ func (s *API) creditBan(c echo.Context) error {
 // decideBreach: POST /api/v1/breaches/:id/decision {decision, balance_days?,
 // reason} (the judge of the case; DOMAIN.md §8).
 func (s *API) decideBreach(c echo.Context) error {
-	id, err := ParseID(c, "id", "Descumprimento %q não encontrado.")
+	id, err := server.ParseID(c, "id", "Descumprimento %q não encontrado.")
 	if err != nil {
 		return err
 	}

@@ -42,7 +42,7 @@ func (s *API) fileCase(c echo.Context) error {
 
 // getCase: GET /api/v1/cases/:id.
 func (s *API) getCase(c echo.Context) error {
-	id, err := PathID(c, "id")
+	id, err := server.PathID(c, "id")
 	if err != nil {
 		return err
 	}

@@ -69,7 +69,7 @@ func queryID(c echo.Context, name string) (int64, error) {
 func (d *Documents) CaseDocument(k pdf.Kind) echo.HandlerFunc {
 	names := map[pdf.Kind]string{pdf.KindSentence: "sentenca", pdf.KindNotice: "intimacao", pdf.KindLetter: "oficio", pdf.KindSummary: "resumo"}
 	return func(c echo.Context) error {
-		id, err := PathID(c, "id")
+		id, err := server.PathID(c, "id")
 		if err != nil {
 			return err
 		}
@@ -112,7 +112,7 @@ func (d *Documents) caseDocumentFor(c echo.Context, k pdf.Kind, id int64) (*docu
 // be if signed now, marked "MINUTA — sem valor de documento", with no
 // verification code and stored nowhere (documents.Service.DraftPreview).
 func (d *Documents) Draft(c echo.Context) error {
-	id, err := PathID(c, "id")
+	id, err := server.PathID(c, "id")
 	if err != nil {
 		return err
 	}

@@ -14,14 +14,11 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// MultipartSlack is room for the multipart framing and the other fields.
-const MultipartSlack = 1 << 20
-
 // addEvidence: POST /api/v1/cases/:id/evidence, multipart/form-data with
 // the field file (PDF, JPEG or PNG, told by content; at most 10 MB, 413
 // above) and an optional description (prosecutor, police, clerk).
 func (s *API) addEvidence(c echo.Context) error {
-	id, err := PathID(c, "id")
+	id, err := server.PathID(c, "id")
 	if err != nil {
 		return err
 	}
@@ -30,7 +27,7 @@ func (s *API) addEvidence(c echo.Context) error {
 		return server.Unsupported(c, "multipart/form-data (o arquivo no campo file)")
 	}
 	req := c.Request()
-	req.Body = http.MaxBytesReader(c.Response(), req.Body, cases.MaxEvidenceBytes+MultipartSlack)
+	req.Body = http.MaxBytesReader(c.Response(), req.Body, cases.MaxEvidenceBytes+server.MultipartSlack)
 	mr, err := req.MultipartReader()
 	if err != nil {
 		return errs.New(errs.Unreadable, "Corpo multipart ilegível.")
@@ -94,7 +91,7 @@ func tooLargeOr(err error, msg string) error {
 
 // listEvidence: GET /api/v1/cases/:id/evidence (staff of the court).
 func (s *API) listEvidence(c echo.Context) error {
-	id, err := PathID(c, "id")
+	id, err := server.PathID(c, "id")
 	if err != nil {
 		return err
 	}
@@ -108,7 +105,7 @@ func (s *API) listEvidence(c echo.Context) error {
 // GetEvidence: GET /api/v1/evidence/:id (staff of the court): the file as
 // stored, with its type and SHA-256.
 func (s *API) GetEvidence(c echo.Context) error {
-	id, err := ParseID(c, "id", "Prova %q não encontrada.")
+	id, err := server.ParseID(c, "id", "Prova %q não encontrada.")
 	if err != nil {
 		return err
 	}

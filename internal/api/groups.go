@@ -20,11 +20,6 @@ type GroupHandlers struct {
 	docs *documents.Service // the register extract (PDF)
 }
 
-// NoStore marks a response with personal data as not cacheable.
-func NoStore(c echo.Context) {
-	c.Response().Header().Set("Cache-Control", "no-store")
-}
-
 // createGroup: POST /api/v1/groups (admin, clerk).
 func (h *GroupHandlers) createGroup(c echo.Context) error {
 	var in registry.GroupInput
@@ -50,7 +45,7 @@ func (h *GroupHandlers) listGroups(c echo.Context) error {
 
 // getGroup: GET /api/v1/groups/:id.
 func (h *GroupHandlers) getGroup(c echo.Context) error {
-	id, err := IDParam(c, "Torcida")
+	id, err := server.IDParam(c, "Torcida")
 	if err != nil {
 		return err
 	}

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"io"
 	"net/http"
 	"strings"
 
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/registry"
@@ -19,7 +19,7 @@ import (
 // listMembers: GET /api/v1/groups/:id/members (the group's managers;
 // prosecutor, police, clerk, judge of its court; recorded).
 func (h *GroupHandlers) listMembers(c echo.Context) error {
-	id, err := IDParam(c, "Torcida")
+	id, err := server.IDParam(c, "Torcida")
 	if err != nil {
 		return err
 	}
@@ -27,13 +27,13 @@ func (h *GroupHandlers) listMembers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	NoStore(c)
+	server.NoStore(c)
 	return c.JSON(http.StatusOK, map[string]any{"items": items})
 }
 
 // addMember: POST /api/v1/groups/:id/members (the group's managers).
 func (h *GroupHandlers) addMember(c echo.Context) error {
-	id, err := IDParam(c, "Torcida")
+	id, err := server.IDParam(c, "Torcida")
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func (h *GroupHandlers) addMember(c echo.Context) error {
 
 // getMember: GET /api/v1/members/:id (recorded for anyone but the managers).
 func (h *GroupHandlers) getMember(c echo.Context) error {
-	id, err := IDParam(c, "Associado")
+	id, err := server.IDParam(c, "Associado")
 	if err != nil {
 		return err
 	}
@@ -59,13 +59,13 @@ func (h *GroupHandlers) getMember(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	NoStore(c)
+	server.NoStore(c)
 	return c.JSON(http.StatusOK, m)
 }
 
 // patchMember: PATCH /api/v1/members/:id (the group's managers).
 func (h *GroupHandlers) patchMember(c echo.Context) error {
-	id, err := IDParam(c, "Associado")
+	id, err := server.IDParam(c, "Associado")
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func (h *GroupHandlers) rejoin(c echo.Context) error { return h.memberDate(c, h.
 // memberDate runs a dated change of a membership (leave, rejoin) on the
 // member of the path with the optional date of the body.
 func (h *GroupHandlers) memberDate(c echo.Context, change func(context.Context, actor.Actor, int64, registry.DateInput) (*registry.MemberView, error)) error {
-	id, err := IDParam(c, "Associado")
+	id, err := server.IDParam(c, "Associado")
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func tooLarge(err error) error {
 // putPhoto: PUT /api/v1/members/:id/photo, body the JPEG or PNG (checked by
 // content, at most 5 MB, stored without metadata; the group's managers).
 func (h *GroupHandlers) putPhoto(c echo.Context) error {
-	id, err := IDParam(c, "Associado")
+	id, err := server.IDParam(c, "Associado")
 	if err != nil {
 		return err
 	}
@@ -165,7 +165,7 @@ func (h *GroupHandlers) putPhoto(c echo.Context) error {
 
 // GetPhoto: GET /api/v1/members/:id/photo (who may read the register; recorded).
 func (h *GroupHandlers) GetPhoto(c echo.Context) error {
-	id, err := IDParam(c, "Associado")
+	id, err := server.IDParam(c, "Associado")
 	if err != nil {
 		return err
 	}
@@ -173,7 +173,7 @@ func (h *GroupHandlers) GetPhoto(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	NoStore(c)
+	server.NoStore(c)
 	c.Response().Header().Set("ETag", `"`+sum+`"`)
 	c.Response().Header().Set("Content-Disposition", "inline")
 	return c.Blob(http.StatusOK, ctype, data)
@@ -184,7 +184,7 @@ func (h *GroupHandlers) GetPhoto(c echo.Context) error {
 // report; real import 201 when applied, 422 with the report and nothing
 // applied when a line has an error.
 func (h *GroupHandlers) importMembers(c echo.Context) error {
-	id, err := IDParam(c, "Torcida")
+	id, err := server.IDParam(c, "Torcida")
 	if err != nil {
 		return err
 	}
@@ -244,7 +244,7 @@ func (h *GroupHandlers) importMembers(c echo.Context) error {
 // LGE art. 178 § 4º), a court document stored under a verification code
 // (X-Juizado-Document-Code), without the photos.
 func (h *GroupHandlers) exportMembers(c echo.Context) error {
-	id, err := IDParam(c, "Torcida")
+	id, err := server.IDParam(c, "Torcida")
 	if err != nil {
 		return err
 	}
@@ -263,7 +263,7 @@ func (h *GroupHandlers) exportMembers(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	NoStore(c)
+	server.NoStore(c)
 	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="cadastro-torcida-%d.csv"`, id))
 	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", body)
 }

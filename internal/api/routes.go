@@ -30,7 +30,7 @@ func (s *API) Routes() {
 	r.POST("/cases/:id/appeal-result", policy, s.appealResult)
 	r.POST("/cases/:id/transitions", policy, s.transition)
 	r.POST("/cases/:id/movements", policy, s.addMovement)
-	r.POST("/cases/:id/evidence", policy, s.addEvidence, server.MaxBody(cases.MaxEvidenceBytes+MultipartSlack))
+	r.POST("/cases/:id/evidence", policy, s.addEvidence, server.MaxBody(cases.MaxEvidenceBytes+server.MultipartSlack))
 	r.GET("/cases/:id/evidence", policy, s.listEvidence)
 	r.GET("/evidence/:id", policy, s.GetEvidence)
 	r.POST("/cases/:id/hearings", policy, s.scheduleHearing)

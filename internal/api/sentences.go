@@ -16,7 +16,7 @@ import (
 // precautionary ban alone), or its minuta with "draft": true (201 with
 // status "draft": nothing decided).
 func (s *API) sentence(c echo.Context) error {
-	id, err := PathID(c, "id")
+	id, err := server.PathID(c, "id")
 	if err != nil {
 		return err
 	}
@@ -37,7 +37,7 @@ func (s *API) sentence(c echo.Context) error {
 // signDraft: POST /api/v1/cases/:id/sentence/sign {defendant_id} (the judge
 // of the case): signs the saved minuta.
 func (s *API) signDraft(c echo.Context) error {
-	id, err := PathID(c, "id")
+	id, err := server.PathID(c, "id")
 	if err != nil {
 		return err
 	}

@@ -112,7 +112,7 @@ func caseFail(c echo.Context, err error) error {
 
 // caseWrite runs a write on case :id with its body bound into in.
 func caseWrite[T any](s *API, c echo.Context, status int, do func(id int64, in T) (any, error)) error {
-	id, err := PathID(c, "id")
+	id, err := server.PathID(c, "id")
 	if err != nil {
 		return err
 	}

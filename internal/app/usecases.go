@@ -2,10 +2,10 @@ package app
 
 import (
 	"context"
-	"github.com/juizado/juizado/internal/actor"
 
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/accounts"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/sanctions"
 )
 

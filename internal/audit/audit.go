@@ -13,9 +13,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"time"
 
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/db"
 	"gorm.io/gorm"
 )

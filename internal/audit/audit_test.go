@@ -5,11 +5,11 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"errors"
-	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 
 	"github.com/juizado/juizado/internal/accounts"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"

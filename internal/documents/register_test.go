@@ -3,7 +3,6 @@ package documents_test
 import (
 	"context"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"os"
 	"regexp"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/internal/accounts"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"

@@ -3,7 +3,6 @@ package documents_test
 import (
 	"bytes"
 	"context"
-	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/accounts"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/documents"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"

@@ -11,7 +11,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/cases/execution"
 	"github.com/juizado/juizado/cases/schedule"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"

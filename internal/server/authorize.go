@@ -2,11 +2,11 @@ package server
 
 import (
 	"errors"
-	"github.com/juizado/juizado/internal/actor"
 	"net/http"
 	"strings"
 
 	"github.com/juizado/juizado/internal/accounts"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/labstack/echo/v4"
 )

@@ -43,3 +43,12 @@ func (s *Server) skipBodyLimit(c echo.Context) bool {
 	ri, _ := s.route(r.Method, c.Path())
 	return ri.maxBody > 0
 }
+
+// MultipartSlack is room for the multipart framing and the other fields
+// of an upload, added to the file's own limit (MaxBody).
+const MultipartSlack = 1 << 20
+
+// NoStore marks a response with personal data as not cacheable.
+func NoStore(c echo.Context) {
+	c.Response().Header().Set("Cache-Control", "no-store")
+}

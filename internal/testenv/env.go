@@ -10,7 +10,6 @@ package testenv
 import (
 	"context"
 	"encoding/json"
-	"github.com/juizado/juizado/internal/actor"
 	"os"
 	"testing"
 	"time"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/accounts"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"

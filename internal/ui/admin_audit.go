@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
@@ -45,7 +44,7 @@ func (s *UI) auditPage(c echo.Context) error {
 		if items, err = s.App.Audit.List(c.Request().Context(), flt); err != nil {
 			return err
 		}
-		api.RedactMemberData(server.Actor(c).Role, items)
+		audit.RedactMemberData(server.Actor(c).Role, items)
 	}
 	p.Data = items
 	return s.Page(c, status, "admin_auditoria", p)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/accounts"
-	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/textcheck"
@@ -150,7 +149,7 @@ func (s *UI) createUserPage(c echo.Context) error {
 // setUserDisabled: POST /admin/usuarios/:id/desativar and /ativar.
 func (s *UI) setUserDisabled(disabled bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		id, err := api.IDParam(c, "Usuário")
+		id, err := server.IDParam(c, "Usuário")
 		if err != nil {
 			return s.pageFail(c, err)
 		}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/internal/accounts"
-	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/ui/form"
 	"github.com/labstack/echo/v4"
 )
@@ -78,7 +78,7 @@ func (s *UI) clubNewToken(c echo.Context) error {
 
 // clubRevokeToken: POST /clube/tokens/:id/revogar — a token of the club's own users.
 func (s *UI) clubRevokeToken(c echo.Context) error {
-	id, err := api.IDParam(c, "Token")
+	id, err := server.IDParam(c, "Token")
 	if err != nil {
 		return s.pageFail(c, err)
 	}

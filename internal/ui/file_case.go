@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"github.com/juizado/juizado/internal/actor"
 	"io"
 	"net/http"
 	"net/url"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/ui/form"

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
@@ -98,7 +97,7 @@ func (h *groupPagesH) export(c echo.Context) error {
 	if err != nil {
 		return h.s.pageFail(c, err)
 	}
-	api.NoStore(c)
+	server.NoStore(c)
 	c.Response().Header().Set("Content-Disposition", `attachment; filename="cadastro-torcida-`+strconv.FormatInt(groupID(c), 10)+`.csv"`)
 	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", body)
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/textcheck"
@@ -127,7 +126,7 @@ func (h *groupPagesH) member(c echo.Context) error {
 }
 
 func (h *groupPagesH) renderMember(c echo.Context, status int, p server.Page) error {
-	id, err := api.IDParam(c, "Associado")
+	id, err := server.IDParam(c, "Associado")
 	if err != nil {
 		return h.s.pageFail(c, err)
 	}
@@ -168,7 +167,7 @@ func (h *groupPagesH) memberFail(c echo.Context, err error, keepForm bool) error
 
 // edit: POST /associados/:id.
 func (h *groupPagesH) edit(c echo.Context) error {
-	id, err := api.IDParam(c, "Associado")
+	id, err := server.IDParam(c, "Associado")
 	if err != nil {
 		return h.s.pageFail(c, err)
 	}
@@ -187,7 +186,7 @@ func (h *groupPagesH) edit(c echo.Context) error {
 
 // leave: POST /associados/:id/saida (left_on, default today).
 func (h *groupPagesH) leave(c echo.Context) error {
-	id, err := api.IDParam(c, "Associado")
+	id, err := server.IDParam(c, "Associado")
 	if err != nil {
 		return h.s.pageFail(c, err)
 	}
@@ -206,7 +205,7 @@ func (h *groupPagesH) leave(c echo.Context) error {
 
 // rejoin: POST /associados/:id/retorno (joined_on, default today).
 func (h *groupPagesH) rejoin(c echo.Context) error {
-	id, err := api.IDParam(c, "Associado")
+	id, err := server.IDParam(c, "Associado")
 	if err != nil {
 		return h.s.pageFail(c, err)
 	}
@@ -225,7 +224,7 @@ func (h *groupPagesH) rejoin(c echo.Context) error {
 
 // photo: POST /associados/:id/foto (multipart field foto: JPEG or PNG, 5 MB).
 func (h *groupPagesH) photo(c echo.Context) error {
-	id, err := api.IDParam(c, "Associado")
+	id, err := server.IDParam(c, "Associado")
 	if err != nil {
 		return h.s.pageFail(c, err)
 	}

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/registry"
@@ -38,9 +37,9 @@ func (s *UI) Routes() {
 	// (distribute_cases.go, list_hearings.go, manage_holidays.go).
 	r.GET("/processos", policy, s.casesPage)
 	r.GET("/processos/novo", policy, s.fileForm)
-	r.POST("/processos", policy, s.filePage, server.MaxBody(3*cases.MaxEvidenceBytes+api.MultipartSlack))
+	r.POST("/processos", policy, s.filePage, server.MaxBody(3*cases.MaxEvidenceBytes+server.MultipartSlack))
 	r.GET("/processos/:id", policy, s.casePage)
-	r.POST("/processos/:id/provas", policy, s.evidencePage, server.MaxBody(cases.MaxEvidenceBytes+api.MultipartSlack))
+	r.POST("/processos/:id/provas", policy, s.evidencePage, server.MaxBody(cases.MaxEvidenceBytes+server.MultipartSlack))
 	r.GET("/provas/:id", policy, s.pageDownload(s.GetEvidence))
 	r.POST("/processos/:id/acordo", policy, s.pleaPage)
 	r.POST("/processos/:id/descumprimento", policy, s.breachPage)
@@ -83,11 +82,11 @@ func (s *UI) Routes() {
 	r.POST("/associados/:id", policy, h.edit)
 	r.POST("/associados/:id/saida", policy, h.leave)
 	r.POST("/associados/:id/retorno", policy, h.rejoin)
-	r.POST("/associados/:id/foto", policy, h.photo, server.MaxBody(registry.MaxPhotoBytes+api.MultipartSlack))
+	r.POST("/associados/:id/foto", policy, h.photo, server.MaxBody(registry.MaxPhotoBytes+server.MultipartSlack))
 	r.GET("/associados/:id/foto", policy, s.pageDownload(s.Groups.GetPhoto))
 	r.GET("/torcida/importar", policy, h.importForm)
-	r.POST("/torcida/importar", policy, h.preview, server.MaxBody(registry.MaxImportBytes+api.MultipartSlack))
-	r.POST("/torcida/importar/aplicar", policy, h.apply, server.MaxBody(registry.MaxImportBytes*4/3+api.MultipartSlack))
+	r.POST("/torcida/importar", policy, h.preview, server.MaxBody(registry.MaxImportBytes+server.MultipartSlack))
+	r.POST("/torcida/importar/aplicar", policy, h.apply, server.MaxBody(registry.MaxImportBytes*4/3+server.MultipartSlack))
 	r.GET("/torcida/exportar.csv", policy, h.export)
 
 	// The club's blocklist page and gate tokens (club_blocklist.go, club_tokens.go).

@@ -7,7 +7,6 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/casefile"
-	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/sanctions"
@@ -50,7 +49,7 @@ func (d caseData) Name(id any) string {
 	return ""
 }
 
-func caseID(c echo.Context) (int64, error) { return api.PathID(c, "id") }
+func caseID(c echo.Context) (int64, error) { return server.PathID(c, "id") }
 
 // casePage: GET /processos/:id.
 func (s *UI) casePage(c echo.Context) error {

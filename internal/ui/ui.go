@@ -7,8 +7,13 @@ package ui
 
 import "github.com/juizado/juizado/internal/api"
 
-// UI holds the page handlers over the API (and through it the server
-// core).
+// UI holds the page handlers over the server core and the application
+// (server.Server, app.App). It still embeds the API for what the API alone
+// keeps today: the prepared blocklist and its check answer, the public
+// list's cache and filter, the gates' check log, and the downloads the
+// pages reuse (documents, evidence, photos); once the blocklist has its own
+// package (issue 27, item 2) these come from the application and the pages
+// stop importing internal/api.
 type UI struct {
 	*api.API
 }

@@ -7,7 +7,6 @@ package casetest
 import (
 	"context"
 	"errors"
-	"github.com/juizado/juizado/internal/actor"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/errs"

@@ -24,6 +24,7 @@ import (
 	"github.com/juizado/juizado/internal/sharedfix"
 	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"gorm.io/gorm"
 )
 
@@ -35,7 +36,7 @@ type regEnv struct {
 	svc    *registry.Groups
 	clerk  registry.Actor
 	other  registry.Actor // clerk of another court
-	lists  *registry.Lists
+	lists  *blocklist.Lists
 	casesS *app.Cases
 }
 

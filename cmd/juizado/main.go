@@ -26,7 +26,7 @@ import (
 	"github.com/juizado/juizado/internal/logsink"
 	"github.com/juizado/juizado/internal/pgcluster"
 	"github.com/juizado/juizado/internal/web"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/juizado/juizado/templates"
 	"gorm.io/gorm"
 )
@@ -93,9 +93,9 @@ func (m *Main) Open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var keys *registry.KeyRing
+	var keys *blocklist.KeyRing
 	if m.Config.KeyDir != "" {
-		keys = &registry.KeyRing{Dir: m.Config.KeyDir}
+		keys = &blocklist.KeyRing{Dir: m.Config.KeyDir}
 	}
 	m.Server, err = web.New(web.Deps{DB: g, Enforcer: enf, Clock: m.Clock, Loc: loc, Templates: templates.FS, Logger: m.Logger, Keys: keys,
 		PublicURL: m.Config.PublicURL, TemplatesDir: m.Config.TemplatesDir, Court: m.Config.Court,

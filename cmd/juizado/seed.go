@@ -17,6 +17,7 @@ import (
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/spf13/cobra"
 	"gorm.io/gorm"
 )
@@ -129,7 +130,7 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	if err != nil {
 		return err
 	}
-	lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
+	lists := &blocklist.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
 	svc, err := app.NewCases(g, clock.System{}, loc, lists)
 	if err != nil {
 		return err

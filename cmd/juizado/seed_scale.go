@@ -37,7 +37,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/juizado/juizado/sanctions"
 	"github.com/spf13/cobra"
 	"gorm.io/gorm"
@@ -223,7 +223,7 @@ func seedScale(ctx context.Context, g *gorm.DB, cfg config.Config, o scaleOption
 	}
 	// The blocklist: materialised entries and one version with their feed.
 	t := time.Now()
-	lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
+	lists := &blocklist.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
 	if err := lists.Refresh(ctx); err != nil {
 		return nil, fmt.Errorf("seed --scale: blocklist refresh: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 )
 
 // seed --scale on a fresh database, twice (200 then 50 cases): the counts
@@ -140,7 +141,7 @@ func TestSeedScale(t *testing.T) {
 	}
 	// The seeded cases read back through the service.
 	loc, _ := time.LoadLocation("America/Sao_Paulo")
-	svc, err := app.NewCases(g, nil, loc, &registry.Lists{DB: g, Loc: loc, FormatNumber: cases.FormatNumber})
+	svc, err := app.NewCases(g, nil, loc, &blocklist.Lists{DB: g, Loc: loc, FormatNumber: cases.FormatNumber})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 	"gorm.io/gorm"
@@ -379,6 +379,6 @@ func caseServices(g *gorm.DB) (*app.Cases, error) {
 	if err != nil {
 		return nil, err
 	}
-	lists := &registry.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
+	lists := &blocklist.Lists{DB: g, Clock: clock.System{}, Loc: loc, FormatNumber: cases.FormatNumber}
 	return app.NewCases(g, clock.System{}, loc, lists)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 )
 
 // API holds the JSON API's handlers over the server core and the state
@@ -20,7 +21,7 @@ type API struct {
 	*server.Server
 	bl       blocklistCache
 	public   publicCache
-	checkLog *registry.CheckLog
+	checkLog *blocklist.CheckLog
 	// Docs serves the court documents (the pages reuse its downloads).
 	Docs *Documents
 	// Groups serves fan groups and their member registers (the pages
@@ -39,7 +40,7 @@ func New(s *server.Server) *API {
 
 // LogCheck queues a CPF check for the check log (the club page's check is
 // logged as the gates' are); without a check log it does nothing.
-func (s *API) LogCheck(r registry.CheckRecord) {
+func (s *API) LogCheck(r blocklist.CheckRecord) {
 	if s.checkLog != nil {
 		s.checkLog.Log(r)
 	}
@@ -47,7 +48,7 @@ func (s *API) LogCheck(r registry.CheckRecord) {
 
 // StartCheckLog makes l the gates' check log, kept on disk under spoolDir
 // while the database is unreachable ("" for memory only).
-func (s *API) StartCheckLog(l *registry.CheckLog, spoolDir string) {
+func (s *API) StartCheckLog(l *blocklist.CheckLog, spoolDir string) {
 	s.checkLog = l
 	if spoolDir != "" {
 		l.SpoolTo(filepath.Join(spoolDir, "blocklist-checks.jsonl"))

@@ -19,6 +19,7 @@ import (
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/labstack/echo/v4"
 )
 
@@ -55,7 +56,7 @@ func etagMatches(header, etag string) bool {
 	return false
 }
 
-func blocklistCSV(snap *registry.Snapshot) ([]byte, error) {
+func blocklistCSV(snap *blocklist.Snapshot) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	// scope: empty for anywhere, else the entry's scope as JSON
@@ -195,7 +196,7 @@ func capped(c echo.Context, f *errs.Fields, name string, lo, hi, def int64, unit
 
 // blocklistChanges: GET /api/v1/blocklist/changes?since=V[&limit=N][&cursor=C][&wait=S]
 // (club): a signed page of the change feed, read from the feed table
-// (registry.Lists.Changes); the snapshot's prepared bodies are not
+// (blocklist.Lists.Changes); the snapshot's prepared bodies are not
 // needed, nor made, here (feedDay).
 func (s *API) blocklistChanges(c echo.Context) error {
 	ctx := c.Request().Context()
@@ -207,7 +208,7 @@ func (s *API) blocklistChanges(c echo.Context) error {
 	if fe != nil {
 		f = append(f, *fe)
 	}
-	limit := int(capped(c, &f, "limit", 1, registry.MaxFeedPage, registry.MaxFeedPage, "mudanças"))
+	limit := int(capped(c, &f, "limit", 1, blocklist.MaxFeedPage, blocklist.MaxFeedPage, "mudanças"))
 	wait := time.Duration(capped(c, &f, "wait", 0, int64(MaxFeedWait/time.Second), 0, "segundos")) * time.Second
 	if err := f.Err(); err != nil {
 		return err
@@ -297,10 +298,10 @@ func (s *API) blocklistKey(c echo.Context) error {
 
 // CheckAnswer is the answer to a CPF check, with the list version it read.
 type CheckAnswer struct {
-	CPF     string              `json:"cpf"`     // the CPF checked, formatted
-	Blocked bool                `json:"blocked"` // a ban in force names it
-	Bans    []registry.CheckBan `json:"bans"`    // the bans in force
-	Version int64               `json:"version"` // the blocklist version read
+	CPF     string               `json:"cpf"`     // the CPF checked, formatted
+	Blocked bool                 `json:"blocked"` // a ban in force names it
+	Bans    []blocklist.CheckBan `json:"bans"`    // the bans in force
+	Version int64                `json:"version"` // the blocklist version read
 }
 
 // blocklistCheck: GET /api/v1/blocklist/check/:cpf (club), answered from the
@@ -337,7 +338,7 @@ func (s *API) blocklistCheck(c echo.Context) error {
 		if u.Club != nil {
 			club = *u.Club
 		}
-		s.checkLog.Log(registry.CheckRecord{UserID: u.ID, Club: club, CPF: cpf.String(), CheckedAt: s.Now(), Version: p.Version})
+		s.checkLog.Log(blocklist.CheckRecord{UserID: u.ID, Club: club, CPF: cpf.String(), CheckedAt: s.Now(), Version: p.Version})
 	}
 	c.Response().Header()[headerContentType] = valueJSON // JSONBlob's Header.Set would allocate the value
 	return c.JSONBlob(http.StatusOK, appendCheckAnswer(make([]byte, 0, 64+len(bans)), cpf.String(), bans, p.Version))
@@ -355,14 +356,14 @@ var (
 // (201 {batch_id, stored}; the same records again answer 200 {batch_id,
 // stored: 0, duplicate: true}; other records under a batch_id the account
 // used are 409 naming batch_id). A batch that is not made of real checks is
-// 422 problem+json naming every bad field (registry.Lists.StoreCheckBatch:
+// 422 problem+json naming every bad field (blocklist.Lists.StoreCheckBatch:
 // batch_id and device by textcheck, records required and at most
-// registry.MaxCheckBatch, and in records[i] the cpf, checked_at from
+// blocklist.MaxCheckBatch, and in records[i] the cpf, checked_at from
 // 2023-06-14T00:00:00-03:00 to 5 minutes ahead, version required from 0 to
 // the latest blocklist version, blocked required); nothing is stored on
 // 409 or 422.
 func (s *API) blocklistChecksUpload(c echo.Context) error {
-	var in registry.CheckBatch
+	var in blocklist.CheckBatch
 	if err := server.BindJSON(c, &in); err != nil {
 		return err
 	}
@@ -400,7 +401,7 @@ func (s *API) checkVenue(ctx context.Context, name string) (int64, error) {
 }
 
 // scopedCheck narrows a CPF's bans (the JSON array of the check index) to
-// those that apply at the gate's venue today (registry.Lists.Applicable):
+// those that apply at the gate's venue today (blocklist.Lists.Applicable):
 // the venue named, else the home venues of the caller's club in the
 // imported schedules. It returns nil when none applies.
 func (s *API) scopedCheck(ctx context.Context, raw []byte, venueName string, u authz.User) ([]byte, error) {
@@ -418,7 +419,7 @@ func (s *API) scopedCheck(ctx context.Context, raw []byte, venueName string, u a
 		}
 		venues = ids
 	}
-	var all []registry.CheckBan
+	var all []blocklist.CheckBan
 	if err := json.Unmarshal(raw, &all); err != nil {
 		return nil, err
 	}

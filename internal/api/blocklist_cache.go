@@ -14,7 +14,7 @@ import (
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/labstack/echo/v4"
 )
 
@@ -24,7 +24,7 @@ import (
 // blocklistFresh, at once after this process made a new version
 // (Lists.OnVersion), and the blocklist is refreshed first when the court's
 // date changed since the last look. The JSON body also carries the
-// upcoming entries as of the court's date (registry.Snapshot.Upcoming),
+// upcoming entries as of the court's date (blocklist.Snapshot.Upcoming),
 // which move with the date and with sentences of bans that start later,
 // with no new version: they are read again at each look, and when they or
 // the date changed the JSON body is rebuilt (the items' bytes reused, the
@@ -244,7 +244,7 @@ func (s *API) fresh(st *blocklistState, today civil.Date) bool {
 	return true
 }
 
-func (s *API) prepare(snap *registry.Snapshot) (*preparedList, error) {
+func (s *API) prepare(snap *blocklist.Snapshot) (*preparedList, error) {
 	p := &preparedList{Version: snap.Version, GeneratedAt: snap.GeneratedAt, entries: len(snap.Items), day: snap.AsOf}
 	var err error
 	if p.Checks, err = newCheckIndex(snap.Items); err != nil {
@@ -252,7 +252,7 @@ func (s *API) prepare(snap *registry.Snapshot) (*preparedList, error) {
 	}
 	snap.Court = s.Deps.Court
 	if snap.Upcoming == nil {
-		snap.Upcoming = []registry.Entry{}
+		snap.Upcoming = []blocklist.Entry{}
 	}
 	jb, err := json.Marshal(snap)
 	if err != nil {
@@ -290,7 +290,7 @@ func (s *API) prepare(snap *registry.Snapshot) (*preparedList, error) {
 
 // snapshotTail is the end of the JSON snapshot after its items: the
 // upcoming entries (up, a JSON array) and the date they count from, as
-// json.Marshal writes registry.Snapshot's last two fields.
+// json.Marshal writes blocklist.Snapshot's last two fields.
 func snapshotTail(up []byte, day civil.Date) []byte {
 	b := make([]byte, 0, len(up)+40)
 	b = append(b, `,"upcoming":`...)
@@ -311,9 +311,9 @@ func jsonETag(version int64, day civil.Date, up []byte) string {
 // withUpcoming returns p with its JSON body rebuilt for the upcoming
 // entries up as of day (the items' bytes kept, the body signed again), or
 // p itself when neither changed.
-func (s *API) withUpcoming(p *preparedList, up []registry.Entry, day civil.Date) (*preparedList, error) {
+func (s *API) withUpcoming(p *preparedList, up []blocklist.Entry, day civil.Date) (*preparedList, error) {
 	if up == nil {
-		up = []registry.Entry{}
+		up = []blocklist.Entry{}
 	}
 	upJSON, err := json.Marshal(up)
 	if err != nil {
@@ -348,14 +348,14 @@ type checkIndex struct {
 
 // newCheckIndex indexes the snapshot's entries by CPF (a CPF with two bans
 // in force has both in its array, in the snapshot's order).
-func newCheckIndex(items []registry.Entry) (checkIndex, error) {
-	byCPF := make(map[string][]registry.CheckBan, len(items))
+func newCheckIndex(items []blocklist.Entry) (checkIndex, error) {
+	byCPF := make(map[string][]blocklist.CheckBan, len(items))
 	order := make([]string, 0, len(items))
 	for _, e := range items {
 		if _, seen := byCPF[e.CPF]; !seen {
 			order = append(order, e.CPF)
 		}
-		byCPF[e.CPF] = append(byCPF[e.CPF], registry.CheckBan{BanID: e.BanID, FirstDay: e.FirstDay, LastDay: e.LastDay, CaseNumber: e.CaseNumber, Court: e.Court,
+		byCPF[e.CPF] = append(byCPF[e.CPF], blocklist.CheckBan{BanID: e.BanID, FirstDay: e.FirstDay, LastDay: e.LastDay, CaseNumber: e.CaseNumber, Court: e.Court,
 			Scope: e.Scope, MatchDays: e.MatchDays})
 	}
 	x := checkIndex{pos: make(map[uint64]uint64, len(order))}
@@ -390,8 +390,8 @@ func (x checkIndex) bans(cpf string) []byte {
 func (x checkIndex) CPFs() int { return len(x.pos) }
 
 // decoded returns cpf's bans in force (for the club's page).
-func (x checkIndex) Decoded(cpf string) ([]registry.CheckBan, error) {
-	var bans []registry.CheckBan
+func (x checkIndex) Decoded(cpf string) ([]blocklist.CheckBan, error) {
+	var bans []blocklist.CheckBan
 	if b := x.bans(cpf); b != nil {
 		if err := json.Unmarshal(b, &bans); err != nil {
 			return nil, err
@@ -423,7 +423,7 @@ func (s *API) RunBlocklistTicker(ctx context.Context, interval time.Duration) {
 			}
 			if now := s.Now(); now.Sub(lastPrune) > time.Hour {
 				lastPrune = now
-				if err := s.Lists.PruneFeedOlderThan(ctx, now.Add(-registry.FeedRetention)); err != nil && ctx.Err() == nil {
+				if err := s.Lists.PruneFeedOlderThan(ctx, now.Add(-blocklist.FeedRetention)); err != nil && ctx.Err() == nil {
 					s.Deps.Logger.Error("blocklist feed prune", "err", err.Error())
 				}
 			}

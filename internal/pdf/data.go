@@ -15,6 +15,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -576,9 +577,9 @@ type PosterEntry struct {
 	Name, FirstDay, LastDay, CaseNumber, Court string
 }
 
-// NewPosterData prepares the public list (registry.Lists.Public) for the
+// NewPosterData prepares the public list (blocklist.Lists.Public) for the
 // poster.
-func NewPosterData(court CourtData, items []registry.PublicEntry, today civil.Date) *PosterData {
+func NewPosterData(court CourtData, items []blocklist.PublicEntry, today civil.Date) *PosterData {
 	p := &PosterData{Court: court, Today: LongDate(today)}
 	for _, e := range items {
 		pe := PosterEntry{Name: Esc(e.Name), FirstDay: e.FirstDay.BR(), CaseNumber: Esc(e.CaseNumber), Court: Esc(e.Court)}

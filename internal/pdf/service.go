@@ -15,6 +15,7 @@ import (
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"gorm.io/gorm"
 )
 
@@ -24,7 +25,7 @@ import (
 type Service struct {
 	DB      *gorm.DB
 	Cases   *app.Cases
-	Lists   *registry.Lists
+	Lists   *blocklist.Lists
 	Wording Wording
 	// BaseURL is the court's public address (JUIZADO_PUBLIC_URL); the QR
 	// code points to BaseURL/verificar/CODE.
@@ -250,11 +251,11 @@ func (s *Service) Certificate(ctx context.Context, actor cases.Actor, cpfText st
 // whole country's (about 100 pages of A4 in large type).
 const MaxPosterNames = 5000
 
-// Poster issues the public list poster (registry.Lists.Public narrowed by
+// Poster issues the public list poster (blocklist.Lists.Public narrowed by
 // f), headed by the court f.Court or else s.Court; the same list on the
 // same day gives back the document already issued. More than
 // MaxPosterNames names: errs.Invalid on club (narrow the list).
-func (s *Service) Poster(ctx context.Context, f registry.PublicFilter) (*Document, error) {
+func (s *Service) Poster(ctx context.Context, f blocklist.PublicFilter) (*Document, error) {
 	code := f.Court
 	if code == "" {
 		code = s.Court

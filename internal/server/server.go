@@ -28,7 +28,7 @@ import (
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/authz/policy"
 	"github.com/juizado/juizado/internal/clock"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/prometheus/client_golang/prometheus"
@@ -43,9 +43,9 @@ type Deps struct {
 	Loc       *time.Location
 	Templates fs.FS // templates.FS
 	Logger    *slog.Logger
-	// Keys signs the blocklist (registry.KeyRing on JUIZADO_KEY_DIR); nil:
+	// Keys signs the blocklist (blocklist.KeyRing on JUIZADO_KEY_DIR); nil:
 	// a key kept in memory for this process only.
-	Keys *registry.KeyRing
+	Keys *blocklist.KeyRing
 	// PublicURL is the court's public address, printed on documents and in
 	// their QR codes (JUIZADO_PUBLIC_URL).
 	PublicURL string
@@ -77,7 +77,7 @@ type Server struct {
 	// Cases is the case service the API and the pages call.
 	Cases *app.Cases
 	// Lists is the public list and blocklist service.
-	Lists   *registry.Lists
+	Lists   *blocklist.Lists
 	pages   map[string]*template.Template
 	routes  map[routeKey]routeInfo // by method and template: who may call it, its body limit (routes.go)
 	decider *policy.Decider        // Casbin decisions cached 1 s
@@ -99,9 +99,9 @@ func New(d Deps) (*Server, error) {
 		d.Logger = slog.Default()
 	}
 	if d.Keys == nil {
-		d.Keys = registry.EphemeralKeyRing()
+		d.Keys = blocklist.EphemeralKeyRing()
 	}
-	lists := &registry.Lists{DB: d.DB, Clock: d.Clock, Loc: d.Loc, FormatNumber: cases.FormatNumber, CursorKey: d.Keys.CursorKey}
+	lists := &blocklist.Lists{DB: d.DB, Clock: d.Clock, Loc: d.Loc, FormatNumber: cases.FormatNumber, CursorKey: d.Keys.CursorKey}
 	cs, err := app.NewCases(d.DB, d.Clock, d.Loc, lists)
 	if err != nil {
 		return nil, err

@@ -21,7 +21,7 @@ import (
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"gorm.io/gorm"
 )
 
@@ -43,14 +43,14 @@ var T0 = time.Date(2025, 6, 10, 12, 0, 0, 0, SaoPaulo)
 
 // Domain is a fresh migrated database with court Court and the domain
 // services on one fixed clock: the case services (app.Cases), whose writes refresh the
-// blocklist through Lists (registry.Lists, case numbers formatted by
+// blocklist through Lists (blocklist.Lists, case numbers formatted by
 // cases.FormatNumber).
 type Domain struct {
 	DB    *gorm.DB
 	Clock *clock.Fixed
 	Loc   *time.Location
 	Cases *app.Cases
-	Lists *registry.Lists
+	Lists *blocklist.Lists
 }
 
 // NewDomain gives a fresh database (pgtest.NewDB, dropped with the test)
@@ -63,7 +63,7 @@ func NewDomain(tb testing.TB, now time.Time, courtName string) *Domain {
 		tb.Fatal(err)
 	}
 	clk := clock.NewFixed(now)
-	lists := &registry.Lists{DB: g, Clock: clk, Loc: SaoPaulo, FormatNumber: cases.FormatNumber}
+	lists := &blocklist.Lists{DB: g, Clock: clk, Loc: SaoPaulo, FormatNumber: cases.FormatNumber}
 	cs, err := app.NewCases(g, clk, SaoPaulo, lists)
 	if err != nil {
 		tb.Fatal(err)

@@ -12,7 +12,7 @@ import (
 	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/ui"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 )
 
 // Deps are what the server needs (server.Deps).
@@ -43,12 +43,12 @@ func New(d Deps) (*Server, error) {
 	a.Routes()     // internal/api/routes.go
 	pages.Routes() // internal/ui/routes.go
 	core.Lists.OnVersion = a.NoteVersion
-	a.StartCheckLog(registry.NewCheckLog(d.DB, d.Logger, 0, 0), d.SpoolDir)
+	a.StartCheckLog(blocklist.NewCheckLog(d.DB, d.Logger, 0, 0), d.SpoolDir)
 	return &Server{Server: core, api: a}, nil
 }
 
 // Lists returns the server's public list and blocklist service.
-func (s *Server) Lists() *registry.Lists { return s.Server.Lists }
+func (s *Server) Lists() *blocklist.Lists { return s.Server.Lists }
 
 // RefreshBlocklist makes a new blocklist version now if the bans in force
 // changed (the ticker does it every minute).

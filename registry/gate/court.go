@@ -30,7 +30,7 @@ import (
 
 // RotationPrefix starts the message an outgoing court key signs to endorse
 // its successor: RotationPrefix + base64 of the new key's 32 bytes (the
-// court's registry.RotationMessage).
+// court's blocklist.RotationMessage).
 const RotationPrefix = "juizado-blocklist-key-rotation-v1\n"
 
 // ErrRefused wraps every reason a body from the court was not applied: bad
@@ -50,8 +50,8 @@ func KeyID(pub ed25519.PublicKey) string {
 
 // publishedKey is one key of GET /api/v1/blocklist/key. NotAfter is null
 // for the court's current key; a key the court rotated out is listed with
-// the instant after which it no longer signs (registry.KeyRing.Rotate: the
-// rotation plus registry.KeyRetention), until that instant.
+// the instant after which it no longer signs (blocklist.KeyRing.Rotate: the
+// rotation plus blocklist.KeyRetention), until that instant.
 type publishedKey struct {
 	ID          string     `json:"id"`
 	PublicKey   string     `json:"public_key"`

@@ -257,7 +257,7 @@ func (s *Spool) cut() ([]string, error) {
 }
 
 // MaxCheckBatch is the most records the agent sends in one request (the
-// court's registry.MaxCheckBatch): a larger batch goes in parts.
+// court's blocklist.MaxCheckBatch): a larger batch goes in parts.
 const MaxCheckBatch = 10000
 
 // checkBatch is the body of POST /api/v1/blocklist/checks.

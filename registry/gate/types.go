@@ -140,7 +140,7 @@ func venueNames(s string) []string {
 // named venue is blocked by every ban (it cannot say where it stands, as
 // the court's own check); else one of its venues must be in the scope's
 // venues, or be one of the scope's club venues on a day that is not one of
-// its open days (the court's check at that venue: registry.Lists.Applicable),
+// its open days (the court's check at that venue: blocklist.Lists.Applicable),
 // or one of the gate's clubs (configuration) in the scope's clubs.
 func applies(e *Entry, day string, venues, clubs map[string]bool) bool {
 	if e.FirstDay > day || (e.LastDay != nil && *e.LastDay < day) {

@@ -1,4 +1,4 @@
-package registry
+package blocklist
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
 )
@@ -112,7 +113,7 @@ type CheckBan struct {
 
 // Check tells whether cpf is blocked now: blocked while any of its bans is in
 // force (DOMAIN.md §6). The CPF must already be valid (ParseCPF).
-func (l *Lists) Check(ctx context.Context, cpf CPF) (*CheckResult, error) {
+func (l *Lists) Check(ctx context.Context, cpf registry.CPF) (*CheckResult, error) {
 	bans, err := sanctions.InForceOn(ctx, db.Conn(ctx, l.DB), l.today(), func(q *gorm.DB) *gorm.DB {
 		return q.Where("cpf = ?", cpf.String())
 	})

@@ -469,7 +469,7 @@ func (s *Groups) plan(ctx context.Context, groupID int64, sh *sheet) ([]planned,
 		raw := rawMember{}
 		for i, key := range cols {
 			if key != "" && i < len(rec) {
-				raw[key] = unprotectCell(rec[i]) // an export's formula guard (safeCell)
+				raw[key] = unprotectCell(rec[i]) // an export's formula guard (SafeCell)
 			}
 		}
 		d, probs, warns := validateMember(raw, today, true)

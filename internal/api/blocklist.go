@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -56,52 +55,18 @@ func etagMatches(header, etag string) bool {
 	return false
 }
 
-func blocklistCSV(snap *blocklist.Snapshot) ([]byte, error) {
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	// scope: empty for anywhere, else the entry's scope as JSON
-	// ({"venues":[...],"venue_ids":[...],"clubs":[...]}); match_days: empty,
-	// or the JSON array of the match days of a term counted in matches.
-	_ = w.Write([]string{"cpf", "name", "birth_date", "first_day", "last_day", "ban_id", "group_ban_id", "case_number", "court", "scope", "match_days"})
-	for _, e := range snap.Items {
-		bd, ld, gb, sc, md := "", "", "", "", ""
-		if e.Scope != nil {
-			b, err := json.Marshal(e.Scope)
-			if err != nil {
-				return nil, err
-			}
-			sc = string(b)
-		}
-		if e.MatchDays != nil {
-			b, err := json.Marshal(e.MatchDays)
-			if err != nil {
-				return nil, err
-			}
-			md = string(b)
-		}
-		if e.BirthDate != nil {
-			bd = e.BirthDate.String()
-		}
-		if e.LastDay != nil {
-			ld = e.LastDay.String()
-		}
-		if e.GroupBanID != nil {
-			gb = fmt.Sprint(*e.GroupBanID)
-		}
-		_ = w.Write([]string{e.CPF, SafeCell(e.Name), bd, e.FirstDay.String(), ld, fmt.Sprint(e.BanID), gb, e.CaseNumber, e.Court, sc, md})
+// staleVersion tells the client how old the version in memory is when the
+// database could not confirm it: X-Blocklist-Verified-At (when this server
+// last saw it current, RFC 3339) and X-Blocklist-Age (seconds since).
+func staleVersion(c echo.Context, p *blocklist.Publisher, stale bool) {
+	at, ok := p.VerifiedAt()
+	if !stale || !ok {
+		return
 	}
-	w.Flush()
-	return buf.Bytes(), w.Error()
-}
-
-// SafeCell keeps a CSV cell from running as a spreadsheet formula: a cell
-// that begins with =, +, -, @, tab or carriage return is prefixed with an
-// apostrophe (OWASP "CSV injection").
-func SafeCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
+	h := c.Response().Header()
+	h.Set("X-Blocklist-Verified-At", at.UTC().Format(time.RFC3339))
+	h.Set("X-Blocklist-Age", strconv.FormatInt(int64(time.Since(at).Seconds()), 10))
+	h.Set("X-Blocklist-Degraded", "database-unavailable")
 }
 
 // blocklist: GET /api/v1/blocklist (club): JSON or CSV from the prepared
@@ -119,17 +84,17 @@ func (s *API) blocklist(c echo.Context) error {
 	default:
 		return errs.InvalidField("format", "oneof", "formato deve ser json ou csv.")
 	}
-	p, stale, err := s.preparedBlocklistAge(c.Request().Context())
+	p, stale, err := s.Blocklist.PreparedAge(c.Request().Context())
 	if err != nil {
 		return err
 	}
-	s.staleVersion(c, stale)
+	staleVersion(c, s.Blocklist, stale)
 	b := p.JSON
 	if format == "csv" {
 		b = p.CSV
 	}
 	gz := acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding))
-	etag := b.etag
+	etag := b.ETag
 	if gz {
 		etag = strings.TrimSuffix(etag, `"`) + `-gzip"`
 	}
@@ -141,12 +106,12 @@ func (s *API) blocklist(c echo.Context) error {
 	h.Set("X-Juizado-Signature", b.Sig)
 	h.Add("Vary", "Accept, Accept-Encoding")
 	inm := c.Request().Header.Get("If-None-Match")
-	if inm != "" && (etagMatches(inm, b.etag) || etagMatches(inm, strings.TrimSuffix(b.etag, `"`)+`-gzip"`)) {
+	if inm != "" && (etagMatches(inm, b.ETag) || etagMatches(inm, strings.TrimSuffix(b.ETag, `"`)+`-gzip"`)) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	if gz {
 		h.Set(echo.HeaderContentEncoding, "gzip")
-		return c.Blob(http.StatusOK, b.ContentType, b.gzipped())
+		return c.Blob(http.StatusOK, b.ContentType, b.Gzipped())
 	}
 	return c.Blob(http.StatusOK, b.ContentType, b.Body)
 }
@@ -213,78 +178,35 @@ func (s *API) blocklistChanges(c echo.Context) error {
 	if err := f.Err(); err != nil {
 		return err
 	}
-	if err := s.feedDay(ctx); err != nil { // a version for midnight's starts and ends
+	if err := s.Blocklist.FeedDay(ctx); err != nil { // a version for midnight's starts and ends
 		return err
 	}
 	if wait > 0 && c.QueryParam("cursor") == "" {
-		if err := s.awaitVersion(ctx, since, wait); err != nil {
+		if err := s.Blocklist.AwaitVersion(ctx, since, wait); err != nil {
 			return err
 		}
 		if err := ctx.Err(); err != nil {
 			return err // the client went away during the wait: 499, no page read
 		}
 	}
-	page, err := s.Lists.Changes(ctx, since, limit, c.QueryParam("cursor"))
-	if err != nil {
-		return err
-	}
-	body, err := json.Marshal(page)
-	if err != nil {
-		return err
-	}
-	kid, sig, err := s.Deps.Keys.Sign(body)
+	page, err := s.Blocklist.SignedChanges(ctx, since, limit, c.QueryParam("cursor"))
 	if err != nil {
 		return err
 	}
 	h := c.Response().Header()
-	h.Set("X-Juizado-Key-Id", kid)
-	h.Set("X-Juizado-Signature", sig)
+	h.Set("X-Juizado-Key-Id", page.KeyID)
+	h.Set("X-Juizado-Signature", page.Sig)
 	h.Set("Cache-Control", "private, no-cache")
 	h.Add("Vary", "Accept-Encoding")
-	if len(body) > 1024 && acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding)) {
+	if len(page.Body) > 1024 && acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding)) {
 		h.Set(echo.HeaderContentEncoding, "gzip")
-		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, gzipBytes(body))
+		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, page.Gzipped())
 	}
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, page.Body)
 }
 
 // MaxFeedWait caps the long-poll of GET /api/v1/blocklist/changes?wait=.
 const MaxFeedWait = 30 * time.Second
-
-// awaitVersion returns as soon as a version after since is committed (read
-// every 100 ms from the database, so a commit by another server sharing it
-// is seen too), when wait ends, or when the client goes away (the caller
-// then sees ctx.Err(); the error handler logs it as 499). A since above
-// the current version returns at once (Changes answers 422).
-func (s *API) awaitVersion(ctx context.Context, since int64, wait time.Duration) error {
-	deadline := time.NewTimer(wait)
-	defer deadline.Stop()
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		v, err := s.Lists.Latest(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return err
-		}
-		if v.Version != since {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-deadline.C:
-			return nil
-		case <-tick.C:
-			// A new day: the midnight version is made before the page.
-			if err := s.feedDay(ctx); err != nil {
-				return err
-			}
-		}
-	}
-}
 
 // blocklistKey: GET /api/v1/blocklist/key (anyone): the public keys that
 // verify the blocklist's signatures.
@@ -311,12 +233,12 @@ func (s *API) blocklistCheck(c echo.Context) error {
 	if err != nil {
 		return errs.InvalidField("cpf", "cpf", err.Error())
 	}
-	p, stale, err := s.preparedBlocklistAge(c.Request().Context())
+	p, stale, err := s.Blocklist.PreparedAge(c.Request().Context())
 	if err != nil {
 		return err
 	}
-	s.staleVersion(c, stale)
-	bans := p.Checks.bans(cpf.String())
+	staleVersion(c, s.Blocklist, stale)
+	bans := p.Checks.Bans(cpf.String())
 	venueName := ""
 	if c.Request().URL.RawQuery != "" { // QueryParam parses the query into a map
 		venueName = strings.TrimSpace(c.QueryParam("venue"))
@@ -333,12 +255,12 @@ func (s *API) blocklistCheck(c echo.Context) error {
 			return err
 		}
 	}
-	if u.ID != 0 && s.checkLog != nil {
+	if u.ID != 0 {
 		club := ""
 		if u.Club != nil {
 			club = *u.Club
 		}
-		s.checkLog.Log(blocklist.CheckRecord{UserID: u.ID, Club: club, CPF: cpf.String(), CheckedAt: s.Now(), Version: p.Version})
+		s.Blocklist.LogCheck(blocklist.CheckRecord{UserID: u.ID, Club: club, CPF: cpf.String(), CheckedAt: s.Now(), Version: p.Version})
 	}
 	c.Response().Header()[headerContentType] = valueJSON // JSONBlob's Header.Set would allocate the value
 	return c.JSONBlob(http.StatusOK, appendCheckAnswer(make([]byte, 0, 64+len(bans)), cpf.String(), bans, p.Version))

@@ -39,11 +39,10 @@ func New(d Deps) (*Server, error) {
 	}
 	a := api.New(core)
 	pages := ui.New(a)
-	a.BlocklistMetrics(core.Metrics)
+	a.Blocklist.Metrics(core.Metrics)
 	a.Routes()     // internal/api/routes.go
 	pages.Routes() // internal/ui/routes.go
-	core.Lists.OnVersion = a.NoteVersion
-	a.StartCheckLog(blocklist.NewCheckLog(d.DB, d.Logger, 0, 0), d.SpoolDir)
+	a.Blocklist.StartCheckLog(blocklist.NewCheckLog(d.DB, d.Logger, 0, 0), d.SpoolDir)
 	return &Server{Server: core, api: a}, nil
 }
 
@@ -55,9 +54,9 @@ func (s *Server) Lists() *blocklist.Lists { return s.Server.Lists }
 func (s *Server) RefreshBlocklist(ctx context.Context) error { return s.Server.Lists.Refresh(ctx) }
 
 // RunBlocklistTicker refreshes and prepares the blocklist every interval
-// until ctx ends (api.API.RunBlocklistTicker).
+// until ctx ends (blocklist.Publisher.Run).
 func (s *Server) RunBlocklistTicker(ctx context.Context, interval time.Duration) {
-	s.api.RunBlocklistTicker(ctx, interval)
+	s.api.Blocklist.Run(ctx, interval)
 }
 
 // Close writes the CPF checks still queued.

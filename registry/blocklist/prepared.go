@@ -1,4 +1,4 @@
-package api
+package blocklist
 
 import (
 	"bytes"
@@ -7,15 +7,12 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
-	"github.com/juizado/juizado/registry/blocklist"
-	"github.com/labstack/echo/v4"
 )
 
 // Blocklist bodies are prepared once per version: the JSON and CSV bytes,
@@ -24,7 +21,7 @@ import (
 // blocklistFresh, at once after this process made a new version
 // (Lists.OnVersion), and the blocklist is refreshed first when the court's
 // date changed since the last look. The JSON body also carries the
-// upcoming entries as of the court's date (blocklist.Snapshot.Upcoming),
+// upcoming entries as of the court's date (Snapshot.Upcoming),
 // which move with the date and with sentences of bans that start later,
 // with no new version: they are read again at each look, and when they or
 // the date changed the JSON body is rebuilt (the items' bytes reused, the
@@ -49,16 +46,16 @@ type blocklistCache struct {
 }
 
 type blocklistState struct {
-	p       *preparedList
+	p       *Prepared
 	day     civil.Date // the court's date when the version was looked up
 	checked time.Time  // when (real time)
 }
 
-type preparedList struct {
+type Prepared struct {
 	Version     int64
 	GeneratedAt time.Time
 	entries     int
-	JSON, CSV   *preparedBody
+	JSON, CSV   *Body
 	Checks      checkIndex
 	// day is the court's date the JSON body's upcoming entries count from
 	// (its as_of), upJSON those entries as JSON.
@@ -66,10 +63,10 @@ type preparedList struct {
 	upJSON []byte
 }
 
-type preparedBody struct {
+type Body struct {
 	Body        []byte
 	ContentType string
-	etag        string // strong, per version and representation (JSON: and day and upcoming set)
+	ETag        string // strong, per version and representation (JSON: and day and upcoming set)
 	KeyID, Sig  string
 	gzOnce      sync.Once
 	gz          []byte
@@ -78,7 +75,7 @@ type preparedBody struct {
 	itemsEnd int
 }
 
-func (b *preparedBody) gzipped() []byte {
+func (b *Body) Gzipped() []byte {
 	b.gzOnce.Do(func() { b.gz = gzipBytes(b.Body) })
 	return b.gz
 }
@@ -92,7 +89,7 @@ func gzipBytes(body []byte) []byte {
 }
 
 // NoteVersion is Lists.OnVersion: the next read looks the version up.
-func (s *API) NoteVersion(v int64) {
+func (s *Publisher) NoteVersion(v int64) {
 	for {
 		cur := s.bl.pending.Load()
 		if v <= cur || s.bl.pending.CompareAndSwap(cur, v) {
@@ -102,23 +99,23 @@ func (s *API) NoteVersion(v int64) {
 	s.bl.pendingAt.Store(time.Now().UnixNano())
 }
 
-// PreparedBlocklist returns the prepared bodies of the latest version. With
+// Prepared returns the prepared bodies of the latest version. With
 // the database unreachable (degraded mode, issue 16 item 3) it returns the
 // version in memory, if there is one, and stale true; staleVersion then says
 // how old it is.
-func (s *API) PreparedBlocklist(ctx context.Context) (*preparedList, error) {
-	p, _, err := s.preparedBlocklistAge(ctx)
+func (s *Publisher) Prepared(ctx context.Context) (*Prepared, error) {
+	p, _, err := s.PreparedAge(ctx)
 	return p, err
 }
 
-// preparedBlocklistAge is preparedBlocklist that also says whether the
+// PreparedAge is preparedBlocklist that also says whether the
 // version comes from memory because the database cannot confirm it.
-func (s *API) preparedBlocklistAge(ctx context.Context) (*preparedList, bool, error) {
+func (s *Publisher) PreparedAge(ctx context.Context) (*Prepared, bool, error) {
 	st := s.bl.state.Load()
 	if st != nil && time.Since(time.Unix(0, s.bl.downAt.Load())) < time.Second {
 		return st.p, true, nil
 	}
-	p, err := s.preparedBlocklistDB(ctx)
+	p, err := s.preparedDB(ctx)
 	if err != nil && st != nil && db.IsUnavailable(err) {
 		s.bl.downAt.Store(time.Now().UnixNano())
 		return st.p, true, nil
@@ -126,23 +123,20 @@ func (s *API) preparedBlocklistAge(ctx context.Context) (*preparedList, bool, er
 	return p, false, err
 }
 
-// staleVersion tells the client how old the version in memory is when the
-// database could not confirm it: X-Blocklist-Verified-At (when this server
-// last saw it current, RFC 3339) and X-Blocklist-Age (seconds since).
-func (s *API) staleVersion(c echo.Context, stale bool) {
+// VerifiedAt is when this process last saw the version in memory current
+// (real time); false before any version was prepared. With the database
+// unreachable (PreparedAge's stale) it says how old the answer is.
+func (s *Publisher) VerifiedAt() (time.Time, bool) {
 	st := s.bl.state.Load()
-	if !stale || st == nil {
-		return
+	if st == nil {
+		return time.Time{}, false
 	}
-	h := c.Response().Header()
-	h.Set("X-Blocklist-Verified-At", st.checked.UTC().Format(time.RFC3339))
-	h.Set("X-Blocklist-Age", strconv.FormatInt(int64(time.Since(st.checked).Seconds()), 10))
-	h.Set("X-Blocklist-Degraded", "database-unavailable")
+	return st.checked, true
 }
 
-// preparedBlocklistDB looks the latest version up in the database.
-func (s *API) preparedBlocklistDB(ctx context.Context) (*preparedList, error) {
-	today := civil.Today(s.Now(), s.Deps.Loc)
+// preparedDB looks the latest version up in the database.
+func (s *Publisher) preparedDB(ctx context.Context) (*Prepared, error) {
+	today := civil.Today(s.now(), s.Lists.Loc)
 	if st := s.bl.state.Load(); st != nil && s.fresh(st, today) {
 		return st.p, nil
 	} else if st != nil && st.day == today {
@@ -172,7 +166,7 @@ func (s *API) preparedBlocklistDB(ctx context.Context) (*preparedList, error) {
 	if err != nil {
 		return nil, err
 	}
-	var p *preparedList
+	var p *Prepared
 	if st != nil && st.p.Version == v.Version && v.Version != 0 {
 		p = st.p
 		up, err := s.Lists.Upcoming(ctx, today)
@@ -200,7 +194,7 @@ func (s *API) preparedBlocklistDB(ctx context.Context) (*preparedList, error) {
 	return p, nil
 }
 
-// feedDay makes sure the blocklist was refreshed (Lists.Refresh) on the
+// FeedDay makes sure the blocklist was refreshed (Lists.Refresh) on the
 // court's date today before a feed page is read, so that the bans that
 // start or end at midnight (America/Sao_Paulo) are in a version with
 // nobody acting (API.md "Public list and blocklist"), without preparing
@@ -210,8 +204,8 @@ func (s *API) preparedBlocklistDB(ctx context.Context) (*preparedList, error) {
 // committed meanwhile reached them seconds late (bench/README.md, gate
 // agent). The prepared version of today, when there is one, was made
 // after that day's refresh; otherwise feedDay refreshes once a day.
-func (s *API) feedDay(ctx context.Context) error {
-	today := civil.Today(s.Now(), s.Deps.Loc)
+func (s *Publisher) FeedDay(ctx context.Context) error {
+	today := civil.Today(s.now(), s.Lists.Loc)
 	done := func() bool {
 		if st := s.bl.state.Load(); st != nil && st.day == today {
 			return true
@@ -234,7 +228,7 @@ func (s *API) feedDay(ctx context.Context) error {
 	return nil
 }
 
-func (s *API) fresh(st *blocklistState, today civil.Date) bool {
+func (s *Publisher) fresh(st *blocklistState, today civil.Date) bool {
 	if st.day != today || time.Since(st.checked) >= blocklistFresh {
 		return false
 	}
@@ -244,15 +238,15 @@ func (s *API) fresh(st *blocklistState, today civil.Date) bool {
 	return true
 }
 
-func (s *API) prepare(snap *blocklist.Snapshot) (*preparedList, error) {
-	p := &preparedList{Version: snap.Version, GeneratedAt: snap.GeneratedAt, entries: len(snap.Items), day: snap.AsOf}
+func (s *Publisher) prepare(snap *Snapshot) (*Prepared, error) {
+	p := &Prepared{Version: snap.Version, GeneratedAt: snap.GeneratedAt, entries: len(snap.Items), day: snap.AsOf}
 	var err error
 	if p.Checks, err = newCheckIndex(snap.Items); err != nil {
 		return nil, err
 	}
-	snap.Court = s.Deps.Court
+	snap.Court = s.Court
 	if snap.Upcoming == nil {
-		snap.Upcoming = []blocklist.Entry{}
+		snap.Upcoming = []Entry{}
 	}
 	jb, err := json.Marshal(snap)
 	if err != nil {
@@ -271,11 +265,11 @@ func (s *API) prepare(snap *blocklist.Snapshot) (*preparedList, error) {
 		return nil, err
 	}
 	for _, r := range []struct {
-		into        **preparedBody
+		into        **Body
 		body        []byte
 		format, ctp string
-	}{{&p.JSON, jb, "json", echo.MIMEApplicationJSON}, {&p.CSV, cb, "csv", "text/csv; charset=utf-8"}} {
-		kid, sig, err := s.Deps.Keys.Sign(r.body)
+	}{{&p.JSON, jb, "json", "application/json"}, {&p.CSV, cb, "csv", "text/csv; charset=utf-8"}} {
+		kid, sig, err := s.Keys.Sign(r.body)
 		if err != nil {
 			return nil, err
 		}
@@ -283,14 +277,14 @@ func (s *API) prepare(snap *blocklist.Snapshot) (*preparedList, error) {
 		if r.format == "json" {
 			etag = jsonETag(snap.Version, p.day, p.upJSON)
 		}
-		*r.into = &preparedBody{Body: r.body, ContentType: r.ctp, etag: etag, KeyID: kid, Sig: sig, itemsEnd: itemsEnd}
+		*r.into = &Body{Body: r.body, ContentType: r.ctp, ETag: etag, KeyID: kid, Sig: sig, itemsEnd: itemsEnd}
 	}
 	return p, nil
 }
 
 // snapshotTail is the end of the JSON snapshot after its items: the
 // upcoming entries (up, a JSON array) and the date they count from, as
-// json.Marshal writes blocklist.Snapshot's last two fields.
+// json.Marshal writes Snapshot's last two fields.
 func snapshotTail(up []byte, day civil.Date) []byte {
 	b := make([]byte, 0, len(up)+40)
 	b = append(b, `,"upcoming":`...)
@@ -311,9 +305,9 @@ func jsonETag(version int64, day civil.Date, up []byte) string {
 // withUpcoming returns p with its JSON body rebuilt for the upcoming
 // entries up as of day (the items' bytes kept, the body signed again), or
 // p itself when neither changed.
-func (s *API) withUpcoming(p *preparedList, up []blocklist.Entry, day civil.Date) (*preparedList, error) {
+func (s *Publisher) withUpcoming(p *Prepared, up []Entry, day civil.Date) (*Prepared, error) {
 	if up == nil {
-		up = []blocklist.Entry{}
+		up = []Entry{}
 	}
 	upJSON, err := json.Marshal(up)
 	if err != nil {
@@ -326,107 +320,12 @@ func (s *API) withUpcoming(p *preparedList, up []blocklist.Entry, day civil.Date
 	tail := snapshotTail(upJSON, day)
 	body := make([]byte, 0, old.itemsEnd+len(tail))
 	body = append(append(body, old.Body[:old.itemsEnd]...), tail...)
-	kid, sig, err := s.Deps.Keys.Sign(body)
+	kid, sig, err := s.Keys.Sign(body)
 	if err != nil {
 		return nil, err
 	}
 	n := *p
 	n.day, n.upJSON = day, upJSON
-	n.JSON = &preparedBody{Body: body, ContentType: old.ContentType, etag: jsonETag(p.Version, day, upJSON), KeyID: kid, Sig: sig, itemsEnd: old.itemsEnd}
+	n.JSON = &Body{Body: body, ContentType: old.ContentType, ETag: jsonETag(p.Version, day, upJSON), KeyID: kid, Sig: sig, itemsEnd: old.itemsEnd}
 	return &n, nil
-}
-
-// checkIndex answers CPF checks from memory with nothing for the garbage
-// collector to scan: the CPF (11 digits, as an integer) maps to where its
-// bans, encoded as the check's JSON array once per version, sit in one byte
-// arena. A map of strings to slices held two pointers per CPF, and at
-// 1,000,000 entries marking them cost the check a tenth of its rate.
-type checkIndex struct {
-	pos   map[uint64]uint64 // CPF → offset<<24 | length in arena
-	arena []byte
-}
-
-// newCheckIndex indexes the snapshot's entries by CPF (a CPF with two bans
-// in force has both in its array, in the snapshot's order).
-func newCheckIndex(items []blocklist.Entry) (checkIndex, error) {
-	byCPF := make(map[string][]blocklist.CheckBan, len(items))
-	order := make([]string, 0, len(items))
-	for _, e := range items {
-		if _, seen := byCPF[e.CPF]; !seen {
-			order = append(order, e.CPF)
-		}
-		byCPF[e.CPF] = append(byCPF[e.CPF], blocklist.CheckBan{BanID: e.BanID, FirstDay: e.FirstDay, LastDay: e.LastDay, CaseNumber: e.CaseNumber, Court: e.Court,
-			Scope: e.Scope, MatchDays: e.MatchDays})
-	}
-	x := checkIndex{pos: make(map[uint64]uint64, len(order))}
-	for _, cpf := range order {
-		b, err := json.Marshal(byCPF[cpf])
-		if err != nil {
-			return x, err
-		}
-		x.pos[cpfKey(cpf)] = uint64(len(x.arena))<<24 | uint64(len(b))
-		x.arena = append(x.arena, b...)
-	}
-	return x, nil
-}
-
-// cpfKey is an 11-digit CPF as an integer.
-func cpfKey(cpf string) uint64 {
-	n, _ := strconv.ParseUint(cpf, 10, 64)
-	return n
-}
-
-// bans returns the JSON array of cpf's bans in force, nil when none.
-func (x checkIndex) bans(cpf string) []byte {
-	p, ok := x.pos[cpfKey(cpf)]
-	if !ok {
-		return nil
-	}
-	off, n := p>>24, p&(1<<24-1)
-	return x.arena[off : off+n : off+n]
-}
-
-// cpfs is the number of CPFs blocked.
-func (x checkIndex) CPFs() int { return len(x.pos) }
-
-// decoded returns cpf's bans in force (for the club's page).
-func (x checkIndex) Decoded(cpf string) ([]blocklist.CheckBan, error) {
-	var bans []blocklist.CheckBan
-	if b := x.bans(cpf); b != nil {
-		if err := json.Unmarshal(b, &bans); err != nil {
-			return nil, err
-		}
-	}
-	return bans, nil
-}
-
-// RunBlocklistTicker refreshes the blocklist every interval until ctx ends,
-// so that a ban starting or ending at midnight (America/Sao_Paulo) makes a
-// new version within a minute with nobody acting, and prepares its bodies.
-func (s *API) RunBlocklistTicker(ctx context.Context, interval time.Duration) {
-	var lastPrune time.Time
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := s.Lists.Refresh(ctx); err != nil {
-				if ctx.Err() == nil {
-					s.Deps.Logger.Error("blocklist refresh", "err", err.Error())
-				}
-				continue
-			}
-			if _, err := s.PreparedBlocklist(ctx); err != nil && ctx.Err() == nil {
-				s.Deps.Logger.Error("blocklist prepare", "err", err.Error())
-			}
-			if now := s.Now(); now.Sub(lastPrune) > time.Hour {
-				lastPrune = now
-				if err := s.Lists.PruneFeedOlderThan(ctx, now.Add(-blocklist.FeedRetention)); err != nil && ctx.Err() == nil {
-					s.Deps.Logger.Error("blocklist feed prune", "err", err.Error())
-				}
-			}
-		}
-	}
 }

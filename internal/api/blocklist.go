@@ -19,6 +19,7 @@ import (
 	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/registry/blocklist"
+	"github.com/juizado/juizado/registry/blocklist/wire"
 	"github.com/labstack/echo/v4"
 )
 
@@ -102,8 +103,8 @@ func (s *API) blocklist(c echo.Context) error {
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", "private, no-cache")
 	h.Set("X-Blocklist-Version", strconv.FormatInt(p.Version, 10))
-	h.Set("X-Juizado-Key-Id", b.KeyID)
-	h.Set("X-Juizado-Signature", b.Sig)
+	h.Set(wire.HeaderKeyID, b.KeyID)
+	h.Set(wire.HeaderSignature, b.Sig)
 	h.Add("Vary", "Accept, Accept-Encoding")
 	inm := c.Request().Header.Get("If-None-Match")
 	if inm != "" && (etagMatches(inm, b.ETag) || etagMatches(inm, strings.TrimSuffix(b.ETag, `"`)+`-gzip"`)) {
@@ -194,8 +195,8 @@ func (s *API) blocklistChanges(c echo.Context) error {
 		return err
 	}
 	h := c.Response().Header()
-	h.Set("X-Juizado-Key-Id", page.KeyID)
-	h.Set("X-Juizado-Signature", page.Sig)
+	h.Set(wire.HeaderKeyID, page.KeyID)
+	h.Set(wire.HeaderSignature, page.Sig)
 	h.Set("Cache-Control", "private, no-cache")
 	h.Add("Vary", "Accept-Encoding")
 	if len(page.Body) > 1024 && acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding)) {

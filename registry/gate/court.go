@@ -7,7 +7,6 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,12 +25,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-)
 
-// RotationPrefix starts the message an outgoing court key signs to endorse
-// its successor: RotationPrefix + base64 of the new key's 32 bytes (the
-// court's blocklist.RotationMessage).
-const RotationPrefix = "juizado-blocklist-key-rotation-v1\n"
+	"github.com/juizado/juizado/registry/blocklist/wire"
+)
 
 // ErrRefused wraps every reason a body from the court was not applied: bad
 // or missing signature, unknown key, a page that does not continue the copy
@@ -40,12 +36,6 @@ var ErrRefused = errors.New("gate: refused")
 
 func refused(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", ErrRefused, fmt.Sprintf(format, a...))
-}
-
-// KeyID is the court's key id: hex of the first 8 bytes of SHA-256 of the key.
-func KeyID(pub ed25519.PublicKey) string {
-	h := sha256.Sum256(pub)
-	return hex.EncodeToString(h[:8])
 }
 
 // publishedKey is one key of GET /api/v1/blocklist/key. NotAfter is null
@@ -73,7 +63,7 @@ func retiredFrom(known map[string]time.Time, published []publishedKey) bool {
 		}
 		id := p.ID
 		if raw, err := base64.StdEncoding.DecodeString(p.PublicKey); err == nil && len(raw) == ed25519.PublicKeySize {
-			id = KeyID(raw)
+			id = wire.KeyID(raw)
 		}
 		if retire(known, id, *p.NotAfter) {
 			changed = true
@@ -93,7 +83,7 @@ func retire(known map[string]time.Time, id string, t time.Time) bool {
 }
 
 // trustFrom returns the keys trusted: the pinned ones, then every published
-// key endorsed (RotationPrefix) by a key already trusted, to a fixed point.
+// key endorsed (wire.RotationPrefix) by a key already trusted, to a fixed point.
 func trustFrom(pinned map[string]ed25519.PublicKey, published []publishedKey) map[string]ed25519.PublicKey {
 	t := make(map[string]ed25519.PublicKey, len(pinned)+len(published))
 	for id, k := range pinned {
@@ -107,13 +97,13 @@ func trustFrom(pinned map[string]ed25519.PublicKey, published []publishedKey) ma
 				continue
 			}
 			pub := ed25519.PublicKey(raw)
-			id := KeyID(pub)
+			id := wire.KeyID(pub)
 			if _, ok := t[id]; ok || p.EndorsedBy == "" {
 				continue
 			}
 			by, ok := t[p.EndorsedBy]
 			sig, err := base64.StdEncoding.DecodeString(p.Endorsement)
-			if !ok || err != nil || !ed25519.Verify(by, []byte(RotationPrefix+p.PublicKey), sig) {
+			if !ok || err != nil || !ed25519.Verify(by, []byte(wire.RotationPrefix+p.PublicKey), sig) {
 				continue
 			}
 			t[id] = pub
@@ -413,7 +403,7 @@ func NewCourt(url, token, dir string, keys []string, now func() time.Time) (*Cou
 		if err != nil || len(raw) != ed25519.PublicKeySize {
 			return nil, fmt.Errorf("gate: court %s: keys[%d] is not the base64 of a 32-byte Ed25519 key", url, i)
 		}
-		pinned[KeyID(raw)] = ed25519.PublicKey(raw)
+		pinned[wire.KeyID(raw)] = ed25519.PublicKey(raw)
 	}
 	if len(pinned) == 0 {
 		return nil, fmt.Errorf("gate: court %s: no pinned key", url)
@@ -712,7 +702,7 @@ func (c *Court) notRetired(id string) error {
 }
 
 func signedOf(resp *http.Response, body []byte) signed {
-	return signed{Body: body, KeyID: resp.Header.Get("X-Juizado-Key-Id"), Signature: resp.Header.Get("X-Juizado-Signature")}
+	return signed{Body: body, KeyID: resp.Header.Get(wire.HeaderKeyID), Signature: resp.Header.Get(wire.HeaderSignature)}
 }
 
 // Snapshot takes a new snapshot: the body is written to a temporary file

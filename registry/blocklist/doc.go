@@ -12,7 +12,7 @@
 //     the signed change feed, its cursors and its pruning, Reconcile;
 //   - keys.go: the Ed25519 signing key in files, its rotation and the
 //     feed cursors' HMAC key;
-//   - publisher.go, prepared.go, checkindex.go, csv.go: the prepared
+//   - publisher.go, checkindex.go, csv.go: the prepared
 //     snapshot (JSON and CSV bodies, signed once per version), its cache,
 //     the in-memory CPF index, the feed's long-poll, the refresh ticker
 //     and the metrics — what the HTTP handlers serve;

@@ -1,12 +1,20 @@
 package blocklist
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -212,4 +220,319 @@ func (s *Publisher) Metrics(reg prometheus.Registerer) {
 			return float64(s.checkLog.Pending())
 		}),
 	)
+}
+
+// Blocklist bodies are prepared once per version: the JSON and CSV bytes,
+// their signatures and (on first demand) their gzip forms. A read serves the
+// prepared bytes; the version is looked up in the database at most every
+// blocklistFresh, at once after this process made a new version
+// (Lists.OnVersion), and the blocklist is refreshed first when the court's
+// date changed since the last look. The JSON body also carries the
+// upcoming entries as of the court's date (Snapshot.Upcoming),
+// which move with the date and with sentences of bans that start later,
+// with no new version: they are read again at each look, and when they or
+// the date changed the JSON body is rebuilt (the items' bytes reused, the
+// whole signed again) under a new ETag; the CSV (items only) and the
+// check index stay those of the version.
+const blocklistFresh = time.Second
+
+// blocklistCache holds the prepared version this process serves.
+type blocklistCache struct {
+	mu        sync.Mutex // serialises lookups and rebuilds
+	state     atomic.Pointer[blocklistState]
+	pending   atomic.Int64 // the highest version Refresh made in this process
+	pendingAt atomic.Int64 // when (unix ns)
+	// downAt is when (unix ns) the database last failed to confirm the
+	// version (degraded mode): for a second after, the version in memory
+	// answers without trying again.
+	downAt atomic.Int64
+	// dayMu serialises feedDay's refreshes; refreshed is the court's date
+	// feedDay last refreshed the blocklist for.
+	dayMu     sync.Mutex
+	refreshed atomic.Pointer[civil.Date]
+}
+
+type blocklistState struct {
+	p       *Prepared
+	day     civil.Date // the court's date when the version was looked up
+	checked time.Time  // when (real time)
+}
+
+type Prepared struct {
+	Version     int64
+	GeneratedAt time.Time
+	entries     int
+	JSON, CSV   *Body
+	Checks      checkIndex
+	// day is the court's date the JSON body's upcoming entries count from
+	// (its as_of), upJSON those entries as JSON.
+	day    civil.Date
+	upJSON []byte
+}
+
+type Body struct {
+	Body        []byte
+	ContentType string
+	ETag        string // strong, per version and representation (JSON: and day and upcoming set)
+	KeyID, Sig  string
+	gzOnce      sync.Once
+	gz          []byte
+	// itemsEnd, in the JSON body, is where the tail after the items
+	// begins (`,"upcoming":[...],"as_of":"..."}`, snapshotTail).
+	itemsEnd int
+}
+
+func (b *Body) Gzipped() []byte {
+	b.gzOnce.Do(func() { b.gz = gzipBytes(b.Body) })
+	return b.gz
+}
+
+func gzipBytes(body []byte) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
+	_, _ = zw.Write(body)
+	_ = zw.Close()
+	return buf.Bytes()
+}
+
+// NoteVersion is Lists.OnVersion: the next read looks the version up.
+func (s *Publisher) NoteVersion(v int64) {
+	for {
+		cur := s.bl.pending.Load()
+		if v <= cur || s.bl.pending.CompareAndSwap(cur, v) {
+			break
+		}
+	}
+	s.bl.pendingAt.Store(time.Now().UnixNano())
+}
+
+// Prepared returns the prepared bodies of the latest version. With
+// the database unreachable (degraded mode, issue 16 item 3) it returns the
+// version in memory, if there is one, and stale true; staleVersion then says
+// how old it is.
+func (s *Publisher) Prepared(ctx context.Context) (*Prepared, error) {
+	p, _, err := s.PreparedAge(ctx)
+	return p, err
+}
+
+// PreparedAge is preparedBlocklist that also says whether the
+// version comes from memory because the database cannot confirm it.
+func (s *Publisher) PreparedAge(ctx context.Context) (*Prepared, bool, error) {
+	st := s.bl.state.Load()
+	if st != nil && time.Since(time.Unix(0, s.bl.downAt.Load())) < time.Second {
+		return st.p, true, nil
+	}
+	p, err := s.preparedDB(ctx)
+	if err != nil && st != nil && db.IsUnavailable(err) {
+		s.bl.downAt.Store(time.Now().UnixNano())
+		return st.p, true, nil
+	}
+	return p, false, err
+}
+
+// VerifiedAt is when this process last saw the version in memory current
+// (real time); false before any version was prepared. With the database
+// unreachable (PreparedAge's stale) it says how old the answer is.
+func (s *Publisher) VerifiedAt() (time.Time, bool) {
+	st := s.bl.state.Load()
+	if st == nil {
+		return time.Time{}, false
+	}
+	return st.checked, true
+}
+
+// preparedDB looks the latest version up in the database.
+func (s *Publisher) preparedDB(ctx context.Context) (*Prepared, error) {
+	today := civil.Today(s.now(), s.Lists.Loc)
+	if st := s.bl.state.Load(); st != nil && s.fresh(st, today) {
+		return st.p, nil
+	} else if st != nil && st.day == today {
+		// Another request is reading or preparing a version (seconds at
+		// hundreds of thousands of entries): the gates are answered from
+		// the version in hand meanwhile rather than held. The request that
+		// prepares sees the new version; on a new day everyone waits, so a
+		// ban that starts or ends at midnight is never missed.
+		if !s.bl.mu.TryLock() {
+			return st.p, nil
+		}
+	} else {
+		s.bl.mu.Lock()
+	}
+	defer s.bl.mu.Unlock()
+	st := s.bl.state.Load()
+	if st != nil && s.fresh(st, today) {
+		return st.p, nil
+	}
+	if st == nil || st.day != today {
+		// Bans that start or end at midnight: a new version with nobody acting.
+		if err := s.Lists.Refresh(ctx); err != nil {
+			return nil, err
+		}
+	}
+	v, err := s.Lists.Latest(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var p *Prepared
+	if st != nil && st.p.Version == v.Version && v.Version != 0 {
+		p = st.p
+		up, err := s.Lists.Upcoming(ctx, today)
+		if err != nil {
+			return nil, err
+		}
+		if p, err = s.withUpcoming(p, up, today); err != nil {
+			return nil, err
+		}
+	} else {
+		if v.Version == 0 {
+			if err := s.Lists.Refresh(ctx); err != nil {
+				return nil, err
+			}
+		}
+		snap, err := s.Lists.Read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if p, err = s.prepare(snap); err != nil {
+			return nil, err
+		}
+	}
+	s.bl.state.Store(&blocklistState{p: p, day: today, checked: time.Now()})
+	return p, nil
+}
+
+// FeedDay makes sure the blocklist was refreshed (Lists.Refresh) on the
+// court's date today before a feed page is read, so that the bans that
+// start or end at midnight (America/Sao_Paulo) are in a version with
+// nobody acting (API.md "Public list and blocklist"), without preparing
+// the snapshot's bodies: a feed page is read from the feed table
+// (Lists.Changes), and preparing every entry (seconds at 100,000 entries)
+// in the feed's request held the gates' long-polls behind it, so a version
+// committed meanwhile reached them seconds late (bench/README.md, gate
+// agent). The prepared version of today, when there is one, was made
+// after that day's refresh; otherwise feedDay refreshes once a day.
+func (s *Publisher) FeedDay(ctx context.Context) error {
+	today := civil.Today(s.now(), s.Lists.Loc)
+	done := func() bool {
+		if st := s.bl.state.Load(); st != nil && st.day == today {
+			return true
+		}
+		d := s.bl.refreshed.Load()
+		return d != nil && *d == today
+	}
+	if done() {
+		return nil
+	}
+	s.bl.dayMu.Lock()
+	defer s.bl.dayMu.Unlock()
+	if done() {
+		return nil
+	}
+	if err := s.Lists.Refresh(ctx); err != nil {
+		return err
+	}
+	s.bl.refreshed.Store(&today)
+	return nil
+}
+
+func (s *Publisher) fresh(st *blocklistState, today civil.Date) bool {
+	if st.day != today || time.Since(st.checked) >= blocklistFresh {
+		return false
+	}
+	if pv := s.bl.pending.Load(); pv > st.p.Version && time.Since(time.Unix(0, s.bl.pendingAt.Load())) < 30*time.Second {
+		return false
+	}
+	return true
+}
+
+func (s *Publisher) prepare(snap *Snapshot) (*Prepared, error) {
+	p := &Prepared{Version: snap.Version, GeneratedAt: snap.GeneratedAt, entries: len(snap.Items), day: snap.AsOf}
+	var err error
+	if p.Checks, err = newCheckIndex(snap.Items); err != nil {
+		return nil, err
+	}
+	snap.Court = s.Court
+	if snap.Upcoming == nil {
+		snap.Upcoming = []Entry{}
+	}
+	jb, err := json.Marshal(snap)
+	if err != nil {
+		return nil, err
+	}
+	itemsEnd := bytes.LastIndex(jb, []byte(`,"upcoming":`))
+	if p.upJSON, err = json.Marshal(snap.Upcoming); err != nil {
+		return nil, err
+	}
+	if itemsEnd < 0 {
+		return nil, fmt.Errorf("api: blocklist body without upcoming")
+	}
+	jb = append(jb[:itemsEnd], snapshotTail(p.upJSON, p.day)...)
+	cb, err := blocklistCSV(snap)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range []struct {
+		into        **Body
+		body        []byte
+		format, ctp string
+	}{{&p.JSON, jb, "json", "application/json"}, {&p.CSV, cb, "csv", "text/csv; charset=utf-8"}} {
+		kid, sig, err := s.Keys.Sign(r.body)
+		if err != nil {
+			return nil, err
+		}
+		etag := fmt.Sprintf(`"blocklist-v%d-%s"`, snap.Version, r.format)
+		if r.format == "json" {
+			etag = jsonETag(snap.Version, p.day, p.upJSON)
+		}
+		*r.into = &Body{Body: r.body, ContentType: r.ctp, ETag: etag, KeyID: kid, Sig: sig, itemsEnd: itemsEnd}
+	}
+	return p, nil
+}
+
+// snapshotTail is the end of the JSON snapshot after its items: the
+// upcoming entries (up, a JSON array) and the date they count from, as
+// json.Marshal writes Snapshot's last two fields.
+func snapshotTail(up []byte, day civil.Date) []byte {
+	b := make([]byte, 0, len(up)+40)
+	b = append(b, `,"upcoming":`...)
+	b = append(b, up...)
+	b = append(b, `,"as_of":"`...)
+	b = append(b, day.String()...)
+	return append(b, `"}`...)
+}
+
+// jsonETag is the strong ETag of the JSON snapshot: its version, the
+// court's date and a digest of the upcoming set, which change the body with
+// no new version ("blocklist-v12-20261201-1a2b3c4d-json").
+func jsonETag(version int64, day civil.Date, up []byte) string {
+	h := sha256.Sum256(up)
+	return fmt.Sprintf(`"blocklist-v%d-%04d%02d%02d-%x-json"`, version, day.Year, int(day.Month), day.Day, h[:4])
+}
+
+// withUpcoming returns p with its JSON body rebuilt for the upcoming
+// entries up as of day (the items' bytes kept, the body signed again), or
+// p itself when neither changed.
+func (s *Publisher) withUpcoming(p *Prepared, up []Entry, day civil.Date) (*Prepared, error) {
+	if up == nil {
+		up = []Entry{}
+	}
+	upJSON, err := json.Marshal(up)
+	if err != nil {
+		return nil, err
+	}
+	if p.day == day && bytes.Equal(upJSON, p.upJSON) {
+		return p, nil
+	}
+	old := p.JSON
+	tail := snapshotTail(upJSON, day)
+	body := make([]byte, 0, old.itemsEnd+len(tail))
+	body = append(append(body, old.Body[:old.itemsEnd]...), tail...)
+	kid, sig, err := s.Keys.Sign(body)
+	if err != nil {
+		return nil, err
+	}
+	n := *p
+	n.day, n.upJSON = day, upJSON
+	n.JSON = &Body{Body: body, ContentType: old.ContentType, ETag: jsonETag(p.Version, day, upJSON), KeyID: kid, Sig: sig, itemsEnd: old.itemsEnd}
+	return &n, nil
 }

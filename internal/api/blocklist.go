@@ -163,7 +163,7 @@ func capped(c echo.Context, f *errs.Fields, name string, lo, hi, def int64, unit
 // blocklistChanges: GET /api/v1/blocklist/changes?since=V[&limit=N][&cursor=C][&wait=S]
 // (club): a signed page of the change feed, read from the feed table
 // (blocklist.Lists.Changes); the snapshot's prepared bodies are not
-// needed, nor made, here (feedDay).
+// needed, nor made, here (blocklist.Publisher.FeedDay).
 func (s *API) blocklistChanges(c echo.Context) error {
 	ctx := c.Request().Context()
 	if !c.QueryParams().Has("since") {

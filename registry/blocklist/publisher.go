@@ -246,8 +246,8 @@ type blocklistCache struct {
 	// version (degraded mode): for a second after, the version in memory
 	// answers without trying again.
 	downAt atomic.Int64
-	// dayMu serialises feedDay's refreshes; refreshed is the court's date
-	// feedDay last refreshed the blocklist for.
+	// dayMu serialises FeedDay's refreshes; refreshed is the court's date
+	// FeedDay last refreshed the blocklist for.
 	dayMu     sync.Mutex
 	refreshed atomic.Pointer[civil.Date]
 }
@@ -258,6 +258,10 @@ type blocklistState struct {
 	checked time.Time  // when (real time)
 }
 
+// Prepared is a blocklist version ready to serve: its number, when it was
+// made, its entries' count, the JSON and CSV bodies signed once (JSON: with
+// the upcoming entries as of the court's date), and the CPF index the
+// checks are answered from.
 type Prepared struct {
 	Version     int64
 	GeneratedAt time.Time
@@ -270,6 +274,9 @@ type Prepared struct {
 	upJSON []byte
 }
 
+// Body is a signed body: the bytes, their content type, a strong ETag, the
+// key id and the base64 Ed25519 signature (the X-Juizado-Key-Id and
+// X-Juizado-Signature headers), and its gzip form made on first demand.
 type Body struct {
 	Body        []byte
 	ContentType string
@@ -282,6 +289,7 @@ type Body struct {
 	itemsEnd int
 }
 
+// Gzipped returns the body gzip-compressed (made once).
 func (b *Body) Gzipped() []byte {
 	b.gzOnce.Do(func() { b.gz = gzipBytes(b.Body) })
 	return b.gz
@@ -306,16 +314,16 @@ func (s *Publisher) NoteVersion(v int64) {
 	s.bl.pendingAt.Store(time.Now().UnixNano())
 }
 
-// Prepared returns the prepared bodies of the latest version. With
-// the database unreachable (degraded mode, issue 16 item 3) it returns the
-// version in memory, if there is one, and stale true; staleVersion then says
-// how old it is.
+// Prepared returns the prepared bodies of the latest version. With the
+// database unreachable (degraded mode, issue 16 item 3) it returns the
+// version in memory, if there is one (PreparedAge says so, VerifiedAt how
+// old it is).
 func (s *Publisher) Prepared(ctx context.Context) (*Prepared, error) {
 	p, _, err := s.PreparedAge(ctx)
 	return p, err
 }
 
-// PreparedAge is preparedBlocklist that also says whether the
+// PreparedAge is Prepared that also says whether the
 // version comes from memory because the database cannot confirm it.
 func (s *Publisher) PreparedAge(ctx context.Context) (*Prepared, bool, error) {
 	st := s.bl.state.Load()
@@ -410,7 +418,7 @@ func (s *Publisher) preparedDB(ctx context.Context) (*Prepared, error) {
 // in the feed's request held the gates' long-polls behind it, so a version
 // committed meanwhile reached them seconds late (bench/README.md, gate
 // agent). The prepared version of today, when there is one, was made
-// after that day's refresh; otherwise feedDay refreshes once a day.
+// after that day's refresh; otherwise FeedDay refreshes once a day.
 func (s *Publisher) FeedDay(ctx context.Context) error {
 	today := civil.Today(s.now(), s.Lists.Loc)
 	done := func() bool {

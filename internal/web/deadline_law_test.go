@@ -93,6 +93,19 @@ func TestScheduleHearing_CPP798A_RecessOverHTTP(t *testing.T) {
 	if code, body, _ = f.send(t, "POST", path, "clerk", "application/json", in+`, "recess_exception": "custody"}`); code != 201 {
 		t.Errorf("defendant in custody: %d %s", code, body)
 	}
+	// The page's form: the refusal next to the date, then the exception.
+	caseURL := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
+	clerk := f.browser(t, "clerk")
+	clerk.do("GET", caseURL, nil)
+	form := url.Values{"aud.kind": {"preliminary"}, "aud.date": {day.Format("02/01/2006")}, "aud.starts": {"16:00"}, "aud.room": {"Sala 2"}}
+	rec := clerk.do("POST", caseURL+"/audiencias", form)
+	if b := rec.Body.String(); rec.Code != 422 || !strings.Contains(b, `id="f-aud-date-erro"`) || !strings.Contains(b, "798-A") {
+		t.Errorf("page, in the recess: %d", rec.Code)
+	}
+	form.Set("aud.recess_exception", "custody")
+	if rec := clerk.do("POST", caseURL+"/audiencias", form); rec.Code != 303 {
+		t.Errorf("page, in custody: %d %s", rec.Code, rec.Body)
+	}
 }
 
 // The holidays page (clerk): the national holidays of the year and Good

@@ -124,8 +124,8 @@ func (s *Service) holidayMoves(ctx context.Context, actor cases.Actor, h Holiday
 	// Only a holiday on or after the notice can move its window; windows
 	// are at most a few months long.
 	err := tx.Raw(`SELECT n.*, k.flow, coalesce(nullif(d.full_name, ''), d.group_name) AS name FROM notifications n
-		JOIN cases k ON k.id = n.case_id JOIN defendants d ON d.id = n.defendant_id
-		WHERE k.court_code = ? AND n.notified_on <= ? AND n.notified_on >= ? ORDER BY n.case_id, n.id`,
+		JOIN cases k ON k.id = n.case_id LEFT JOIN defendants d ON d.id = n.defendant_id
+		WHERE k.court_code = ? AND n.notified_on <= ? AND n.notified_on >= ? AND NOT n.superseded ORDER BY n.case_id, n.id`,
 		h.CourtCode, h.Day, h.Day.AddDays(-120)).Scan(&rows).Error
 	if err != nil {
 		return err
@@ -165,8 +165,12 @@ func (s *Service) holidayMoves(ctx context.Context, actor cases.Actor, h Holiday
 			continue
 		}
 		c := cases.Case{ID: r.CaseID}
-		text := fmt.Sprintf("Prazo de recurso de %s movido pelo feriado de %s (%s) %s calendário do juizado: último dia passou de %s para %s (%s).",
-			r.Name, h.Day.BR(), h.Name, verb, was.LastDay.BR(), now.LastDay.BR(), now.Rule)
+		whose := "de " + r.Name
+		if r.DefendantID == nil {
+			whose = "do Ministério Público"
+		}
+		text := fmt.Sprintf("Prazo de recurso %s movido pelo feriado de %s (%s) %s calendário do juizado: último dia passou de %s para %s (%s).",
+			whose, h.Day.BR(), h.Name, verb, was.LastDay.BR(), now.LastDay.BR(), now.Rule)
 		if err := s.Move(ctx, &c, &actor, s.Now(), 0, text); err != nil {
 			return err
 		}

@@ -199,6 +199,22 @@ func TestNotify_CPC180_CPC186_CivilWindowsDoubled(t *testing.T) {
 	if err != nil || dv.Days != 15 || dv.LastDay.String() != "2025-07-14" {
 		t.Errorf("defendant, civil: %+v %v", dv, err)
 	}
+	// A court holiday added later moves both windows (CPC art. 219), the
+	// prosecution's with its own docket movement.
+	if _, err := e.Svc.Calendar.AddHoliday(ctx, clerk, calendar.HolidayInput{Date: "2025-07-01", Name: "Feriado municipal"}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := e.Svc.Casefile.Get(ctx, e.JudgeOf(t, c), c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := false
+	for _, m := range v.Movements {
+		moved = moved || strings.Contains(m.Description, "Prazo de recurso do Ministério Público movido pelo feriado de 01/07/2025")
+	}
+	if !moved || v.Deadlines[0].Party != calendar.PartyProsecution || v.Deadlines[0].LastDay.String() != "2025-08-05" {
+		t.Errorf("prosecution's window after the holiday: moved %v, %+v", moved, v.Deadlines[0])
+	}
 }
 
 // The court's calendar, which the clerk edits: a holiday removed moves an

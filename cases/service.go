@@ -54,6 +54,9 @@ func NewCore(g *gorm.DB, clk clock.Clock, loc *time.Location, bl Blocklist) (Cor
 // evidence, and the reads of its parties' other records.
 type Service struct {
 	Core
+	// Days is the court's own calendar hearings are checked against
+	// (cases/calendar.Service; nil: the national holidays alone).
+	Days CourtCalendar
 }
 
 // New returns the case service over core.

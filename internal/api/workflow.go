@@ -275,6 +275,21 @@ func (s *API) addHoliday(c echo.Context) error {
 	return c.JSON(http.StatusCreated, h)
 }
 
+// removeHoliday: DELETE /api/v1/holidays/:id (clerk): removes a day of
+// the court's own calendar (calendar.Service.RemoveHoliday); 200 with the
+// holiday removed, 404 for another court's or an unknown one.
+func (s *API) removeHoliday(c echo.Context) error {
+	id, err := PathID(c, "id")
+	if err != nil {
+		return err
+	}
+	h, err := s.Cases.Calendar.RemoveHoliday(c.Request().Context(), server.Actor(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, h)
+}
+
 // holidays: GET /api/v1/holidays[?year=YYYY] (staff of the court): year
 // from minHolidayYear to maxHolidayYear (server.QueryInt: 422 rule
 // "integer" or "range").

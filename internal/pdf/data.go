@@ -312,8 +312,9 @@ func NewCaseData(v *casefile.View, court CourtData, loc *time.Location, now time
 }
 
 // DeadlineData is a party's appeal window as the notice prints it (DOMAIN.md
-// §4: calendar.CountPeriod): the day of the notice and the day it counts as
-// made, the first and last day, the days (running or working), the rule,
+// §4: sanctions.CountPeriod): the day of the notice and the day it counts as
+// made, the first and last day, the days (running or working, doubled
+// where the law doubles them), the rule (recess and doublings named),
 // or the express waiver. DefendantID is 0 for the prosecution.
 type DeadlineData struct {
 	DefendantID                                      int64

@@ -32,7 +32,7 @@ for n in $SCALES; do
 	psql "$DATABASE_URL" -Atc "SELECT 'blocklist: version ' || max(version) || ', entries ' || (SELECT entries FROM blocklist_versions ORDER BY version DESC LIMIT 1) FROM blocklist_versions"
 	psql "$DATABASE_URL" -Atc "SELECT 'audit rows written: ' || count(*) FROM audit_log"
 	# The part of each sentence that grows with the list: the refresh's diff
-	# of the bans in force against the stored entries (registry/feed.go).
+	# of the bans in force against the stored entries (registry/blocklist/feed.go).
 	psql "$DATABASE_URL" -Atc "EXPLAIN (ANALYZE, COSTS OFF) WITH cur AS (SELECT b.id AS ban_id, b.cpf, b.name, b.birth_date, b.first_day, b.last_day,
 		b.group_ban_id, b.case_number, b.court_code AS court FROM bans b WHERE b.status = 'active' AND b.first_day <= current_date
 		AND (b.last_day IS NULL OR b.last_day >= current_date) AND b.cpf IS NOT NULL)

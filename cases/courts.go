@@ -103,6 +103,16 @@ func SetCourtDefaults(ctx context.Context, g *gorm.DB, code string, sec7DoublesB
 	return res.RowsAffected > 0, res.Error
 }
 
+// SetDefensoriaDoubling sets court code's reading of the Defensoria
+// Pública's doubled windows in the JECRIM (LC 80/1994, arts. 44, I, 89, I,
+// and 128, I; DOMAIN.md §4): doubles true (the default) or false (the
+// Turmas Recursais that deny it). found is false when there is no such
+// court.
+func SetDefensoriaDoubling(ctx context.Context, g *gorm.DB, code string, doubles bool) (found bool, err error) {
+	res := db.Conn(ctx, g).Model(&Court{}).Where("code = ?", code).Update("defensoria_doubles_jecrim", doubles)
+	return res.RowsAffected > 0, res.Error
+}
+
 // ListVenues returns every venue by name.
 func ListVenues(ctx context.Context, g *gorm.DB) ([]Venue, error) {
 	var vs []Venue

@@ -36,3 +36,11 @@ func (s *Service) VenueAliases(ctx context.Context) ([]ListedVenue, error) {
 func (s *Service) FindVenue(ctx context.Context, name string) (*Venue, error) {
 	return FindVenue(ctx, s.DB, name)
 }
+
+// SetDefensoriaDoubling sets whether court code doubles the Defensoria
+// Pública's windows in the JECRIM (LC 80/1994, arts. 44, I, 89, I, and
+// 128, I; SetDefensoriaDoubling); found is false
+// when there is no such court.
+func (s *Service) SetDefensoriaDoubling(ctx context.Context, code string, doubles bool) (found bool, err error) {
+	return SetDefensoriaDoubling(ctx, s.DB, code, doubles)
+}

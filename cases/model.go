@@ -115,6 +115,13 @@ type Court struct {
 	Sec7DoublesBan bool // default reading of Lei 14.597/2023, art. 201, § 7º
 	PublishDefault bool // publish individual sentence bans by default (DOMAIN.md §6)
 	CreatedAt      time.Time
+
+	// DefensoriaDoublesJECRIM is the court's reading of the Defensoria
+	// Pública's doubled windows in the JECRIM (LC 80/1994, arts. 44, I, 89,
+	// I, and 128, I): true (the default) doubles; false follows the Turmas
+	// Recursais that deny it (DOMAIN.md §4). Civil windows are always
+	// doubled (CPC art. 186).
+	DefensoriaDoublesJECRIM bool `gorm:"column:defensoria_doubles_jecrim"`
 }
 
 // Venue is a sporting venue of the product's own table (seeded from

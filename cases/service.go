@@ -11,7 +11,7 @@ import (
 
 // Blocklist is told, inside the transaction of each write that changes
 // bans (a sentence, a final judgment, a lift, a breach, ...), which bans
-// changed: registry.Lists.RefreshBans makes the blocklist version.
+// changed: blocklist.Lists.RefreshBans makes the blocklist version.
 type Blocklist interface {
 	RefreshBans(ctx context.Context, banIDs ...int64) error
 }
@@ -54,6 +54,9 @@ func NewCore(g *gorm.DB, clk clock.Clock, loc *time.Location, bl Blocklist) (Cor
 // evidence, and the reads of its parties' other records.
 type Service struct {
 	Core
+	// Days is the court's own calendar hearings are checked against
+	// (cases/calendar.Service; nil: the national holidays alone).
+	Days CourtCalendar
 }
 
 // New returns the case service over core.
@@ -68,7 +71,7 @@ func (s *Core) Now() time.Time {
 }
 
 // RefreshBlocklist makes the blocklist version of a write that changed the
-// bans banIDs, in the write's transaction (registry.Lists.RefreshBans).
+// bans banIDs, in the write's transaction (blocklist.Lists.RefreshBans).
 func (s *Core) RefreshBlocklist(ctx context.Context, banIDs ...int64) error {
 	return s.Blocklist.RefreshBans(ctx, banIDs...)
 }

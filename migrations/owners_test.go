@@ -26,17 +26,17 @@ var webPackages = []string{"internal/web", "internal/server", "internal/api", "i
 // with the reason; a new one fails the test. Keys are "package table"; the
 // web packages are written "web".
 var notOwner = map[string]string{
-	// The blocklist and its feed (registry/blocklist.go, feed.go) read bans
-	// and cases in SQL for the published list, with the "in force on a day"
-	// rule of sanctions (InForceCond).
-	"registry bans":  "blocklist and feed queries (registry/blocklist.go, feed.go)",
-	"registry cases": "blocklist filter by home club (registry/blocklist.go)",
-	// registry cannot import cases (cases imports registry): a ban's scope
-	// by club reads the imported schedule.
-	"registry matches": "scope by club reads the schedule (registry/scope.go, and entryScopeSQL in registry/feed.go)",
+	// The blocklist and its feed (registry/blocklist: lists.go, feed.go)
+	// read bans and cases in SQL for the published list, with the "in
+	// force on a day" rule of sanctions (InForceCond).
+	"registry/blocklist bans":  "blocklist and feed queries (registry/blocklist/lists.go, feed.go)",
+	"registry/blocklist cases": "public list filter by home club (registry/blocklist/lists.go)",
+	// registry/blocklist cannot import cases (cases imports it): a ban's
+	// scope by club reads the imported schedule.
+	"registry/blocklist matches": "scope by club reads the schedule (registry/blocklist/scope.go, and entryScopeSQL in feed.go)",
 	// The blocklist entry of a ban scoped to clubs carries the names of the
 	// clubs' home venues (entryScopeSQL), in the same query as the schedule.
-	"registry venues": "a club scope's venues written into its blocklist entry (registry/feed.go)",
+	"registry/blocklist venues": "a club scope's venues written into its blocklist entry (registry/blocklist/feed.go)",
 	// Subqueries naming a group's court: audit and authz cannot import
 	// registry, which imports them.
 	"internal/audit fan_groups":    "audit reads of a court include its groups' domains",

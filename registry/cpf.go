@@ -1,6 +1,10 @@
 package registry
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/juizado/juizado/registry/blocklist/wire"
+)
 
 // CPF is a Brazilian individual taxpayer number (Cadastro de Pessoas Físicas)
 // held as exactly 11 ASCII digits, without punctuation: nine base digits
@@ -60,13 +64,11 @@ func ParseCPF(s string) (CPF, error) {
 	return checkCPF(digits)
 }
 
-// checkCPF validates 11 ASCII digits.
+// checkCPF validates 11 ASCII digits (wire.CPFProblem: the check the gate
+// agent makes too).
 func checkCPF(digits string) (CPF, error) {
-	if strings.Count(digits, digits[:1]) == len(digits) {
-		return "", cpfErr("CPF com todos os dígitos iguais é inválido")
-	}
-	if CPFCheckDigits(digits[:9]) != digits[9:] {
-		return "", cpfErr("dígitos verificadores do CPF não conferem")
+	if reason := wire.CPFProblem(digits); reason != "" {
+		return "", cpfErr(reason)
 	}
 	return CPF(digits), nil
 }
@@ -115,34 +117,9 @@ func RestoreCPFLeadingZeros(s string) (c CPF, restored bool, err error) {
 }
 
 // CPFCheckDigits returns the two check digits (as a 2-digit string) for the 9
-// base digits of a CPF, by the Receita Federal mod-11 rule: the first digit is
-// the weighted sum of the base digits with weights 10..2, the second the
-// weighted sum of the base digits plus the first check digit with weights
-// 11..2; in each case a remainder r = sum mod 11 below 2 gives 0, otherwise
-// 11 - r. It returns "" when first9 is not exactly 9 ASCII digits.
-func CPFCheckDigits(first9 string) string {
-	if len(first9) != 9 || !allDigits(first9) {
-		return ""
-	}
-	d1 := mod11(first9)
-	d2 := mod11(first9 + string(rune('0'+d1)))
-	return string([]byte{byte('0' + d1), byte('0' + d2)})
-}
-
-// mod11 computes one CPF check digit over digits with weights len+1 .. 2.
-func mod11(digits string) int {
-	sum := 0
-	w := len(digits) + 1
-	for i := 0; i < len(digits); i++ {
-		sum += int(digits[i]-'0') * w
-		w--
-	}
-	r := sum % 11
-	if r < 2 {
-		return 0
-	}
-	return 11 - r
-}
+// base digits of a CPF, by the Receita Federal mod-11 rule
+// (wire.CPFCheckDigits); "" when first9 is not exactly 9 ASCII digits.
+func CPFCheckDigits(first9 string) string { return wire.CPFCheckDigits(first9) }
 
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {

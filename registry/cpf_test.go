@@ -229,3 +229,16 @@ func FuzzParseCPF(f *testing.F) {
 		}
 	})
 }
+
+func TestParseCPFAnySpelling(t *testing.T) {
+	for _, s := range []string{"468.819.736-59", "46881973659", " 468 819 736 59 ", "468.819.73659", "468-819-736-59"} {
+		if c, err := ParseCPFAnySpelling(s); err != nil || c != "46881973659" {
+			t.Errorf("%q: %q %v", s, c, err)
+		}
+	}
+	for _, s := range []string{"", "468.819.736-58", "4688197365", "468819736590", "468x819x736x59", "11111111111", "４６８８１９７３６５９"} {
+		if _, err := ParseCPFAnySpelling(s); err == nil {
+			t.Errorf("%q accepted", s)
+		}
+	}
+}

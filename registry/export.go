@@ -58,7 +58,7 @@ func (s *Groups) ExportCSV(ctx context.Context, a actor.Actor, groupID int64) ([
 			row := []string{m.FullName, m.MotherName, father, m.RG, m.RGIssuer, CPF(m.CPF).Formatted(), m.BirthDate.BR(),
 				m.CivilStatus, m.Profession, m.Address, m.Schooling, photo, joined, left, status}
 			for i := range row {
-				row[i] = safeCell(row[i])
+				row[i] = SafeCell(row[i])
 			}
 			_ = w.Write(row)
 		}
@@ -72,17 +72,18 @@ func (s *Groups) ExportCSV(ctx context.Context, a actor.Actor, groupID int64) ([
 	return out, name, err
 }
 
-// safeCell keeps a cell from running as a spreadsheet formula: a cell that
-// begins with =, +, -, @, tab or carriage return gets a leading apostrophe
-// (OWASP "CSV injection").
-func safeCell(s string) string {
+// SafeCell keeps a CSV cell from running as a spreadsheet formula: a cell
+// that begins with =, +, -, @, tab or carriage return gets a leading
+// apostrophe (OWASP "CSV injection"). The register's export and the
+// blocklist's CSV use it.
+func SafeCell(s string) string {
 	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
 		return "'" + s
 	}
 	return s
 }
 
-// unprotectCell undoes safeCell on import: exactly one leading apostrophe
+// unprotectCell undoes SafeCell on import: exactly one leading apostrophe
 // followed by =, +, -, @, tab or carriage return is dropped, so that an
 // export (or the same file saved again by Excel, which keeps the
 // apostrophe as text) imports back as it was. An apostrophe before

@@ -16,6 +16,7 @@ import (
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -224,7 +225,7 @@ func TestGroupSentence_R5MembersReachTheBlocklistAfterFinal_Sumula643STJ(t *test
 	if inSnap != 4 {
 		t.Errorf("blocklist snapshot has %d of the 4 member bans", inSnap)
 	}
-	pub, _ := e.lists.Public(ctx, registry.PublicFilter{})
+	pub, _ := e.lists.Public(ctx, blocklist.PublicFilter{})
 	if len(pub) != 0 {
 		t.Errorf("unpublished member bans on the public list: %+v", pub)
 	}

@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -11,15 +10,12 @@ import (
 	"io"
 	"path"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/textcheck"
-	"golang.org/x/text/encoding/charmap"
-	"golang.org/x/text/encoding/unicode"
 )
 
 // Import statuses of a line (../shared/API.md "Fan groups and member
@@ -192,169 +188,6 @@ func (s *Groups) Import(ctx context.Context, a actor.Actor, groupID int64, in Im
 	return rep, nil
 }
 
-func unreadable(msg string) error { return errs.New(errs.Unreadable, msg) }
-
-func invalidBody(msg string) error { return errs.InvalidField("body", "spreadsheet", msg) }
-
-// readSheet finds the CSV (and the photos, for a ZIP) and decodes its text.
-func readSheet(body []byte, contentType string) (*sheet, error) {
-	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, unreadable("O corpo da requisição está vazio: envie a planilha (text/csv) ou um ZIP com a planilha e as fotos.")
-	}
-	if len(body) > MaxImportBytes {
-		return nil, &TooLargeError{Message: "O arquivo excede 64 MB."}
-	}
-	ct := strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
-	isZip := bytes.HasPrefix(body, []byte("PK\x03\x04")) || bytes.HasPrefix(body, []byte("PK\x05\x06"))
-	if (ct == "application/zip" || ct == "application/x-zip-compressed") && !isZip {
-		return nil, invalidBody("o corpo enviado como application/zip não é um arquivo ZIP.")
-	}
-	sh := &sheet{photos: map[string][]byte{}, tooBig: map[string]bool{}}
-	raw := body
-	if isZip {
-		sh.isZip = true
-		var err error
-		raw, err = readZip(body, sh)
-		if err != nil {
-			return nil, err
-		}
-	} else if len(raw) > MaxCSVBytes {
-		return nil, &TooLargeError{Message: "A planilha excede 10 MB."}
-	}
-	text, enc, err := decodeText(raw)
-	if err != nil {
-		return nil, err
-	}
-	sh.text, sh.encoding = text, enc
-	return sh, nil
-}
-
-// readZip reads the one CSV of a ZIP and the image files beside it, within
-// MaxZipFiles and MaxZipTotal (sizes are checked while reading: a header
-// may lie).
-func readZip(body []byte, sh *sheet) ([]byte, error) {
-	zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
-	if err != nil {
-		return nil, invalidBody("o arquivo ZIP está corrompido ou não pôde ser lido.")
-	}
-	if len(zr.File) > MaxZipFiles {
-		return nil, &TooLargeError{Message: fmt.Sprintf("O ZIP tem %d arquivos; o máximo é %d.", len(zr.File), MaxZipFiles)}
-	}
-	var csvData []byte
-	var csvName string
-	var total int64
-	for _, f := range zr.File {
-		if f.FileInfo().IsDir() {
-			continue
-		}
-		name := path.Base(strings.ReplaceAll(f.Name, "\\", "/"))
-		if strings.HasPrefix(name, ".") || strings.Contains(f.Name, "__MACOSX") {
-			continue
-		}
-		lower := strings.ToLower(name)
-		isCSV := strings.HasSuffix(lower, ".csv") || strings.HasSuffix(lower, ".txt")
-		limit := int64(MaxPhotoBytes)
-		if isCSV {
-			limit = MaxCSVBytes
-		}
-		rc, err := f.Open()
-		if err != nil {
-			return nil, invalidBody(fmt.Sprintf("o arquivo %q do ZIP não pôde ser lido.", name))
-		}
-		data, err := io.ReadAll(io.LimitReader(rc, limit+1))
-		rc.Close()
-		if err != nil {
-			return nil, invalidBody(fmt.Sprintf("o arquivo %q do ZIP está corrompido.", name))
-		}
-		total += int64(len(data))
-		if total > MaxZipTotal {
-			return nil, &TooLargeError{Message: "O conteúdo do ZIP excede 256 MB."}
-		}
-		if isCSV {
-			if csvData != nil {
-				return nil, invalidBody(fmt.Sprintf("o ZIP tem mais de uma planilha (%s, %s): envie uma só.", csvName, name))
-			}
-			if int64(len(data)) > limit {
-				return nil, &TooLargeError{Message: "A planilha excede 10 MB."}
-			}
-			csvData, csvName = data, name
-			continue
-		}
-		if int64(len(data)) > limit {
-			sh.tooBig[lower] = true
-			continue
-		}
-		sh.photos[lower] = data
-	}
-	if csvData == nil {
-		return nil, invalidBody("o ZIP não contém a planilha (.csv).")
-	}
-	return csvData, nil
-}
-
-// decodeText detects the encoding: a UTF-8 or UTF-16 BOM; else valid UTF-8;
-// else Windows-1252 (Excel in Brazil).
-func decodeText(raw []byte) (string, string, error) {
-	var text, enc string
-	switch {
-	case bytes.HasPrefix(raw, []byte{0xEF, 0xBB, 0xBF}):
-		raw, enc = raw[3:], "UTF-8 com BOM"
-		if !utf8.Valid(raw) {
-			return "", "", invalidBody("a planilha diz ser UTF-8 (BOM) mas contém bytes inválidos.")
-		}
-		text = string(raw)
-	case bytes.HasPrefix(raw, []byte{0xFF, 0xFE}), bytes.HasPrefix(raw, []byte{0xFE, 0xFF}):
-		e := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM)
-		enc = "UTF-16"
-		b, err := e.NewDecoder().Bytes(raw)
-		if err != nil {
-			return "", "", invalidBody("a planilha em UTF-16 não pôde ser decodificada.")
-		}
-		text = string(b)
-	case utf8.Valid(raw):
-		text, enc = string(raw), "UTF-8"
-	default:
-		b, err := charmap.Windows1252.NewDecoder().Bytes(raw)
-		if err != nil {
-			return "", "", invalidBody("a planilha não está em UTF-8 nem em Windows-1252.")
-		}
-		text, enc = string(b), "Windows-1252"
-	}
-	if strings.ContainsRune(text, 0) {
-		return "", "", invalidBody("o arquivo contém caracteres nulos: não é uma planilha CSV (envie text/csv ou um ZIP).")
-	}
-	if strings.TrimSpace(text) == "" {
-		return "", "", unreadable("A planilha está vazia.")
-	}
-	return text, enc, nil
-}
-
-// detectSeparator picks `;`, `,` or tab, whichever appears most often
-// outside quotes in the header line.
-func detectSeparator(text string) rune {
-	counts := map[rune]int{}
-	inQuotes := false
-	for _, r := range text {
-		if r == '"' {
-			inQuotes = !inQuotes
-			continue
-		}
-		if !inQuotes && (r == '\n' || r == '\r') {
-			break
-		}
-		if !inQuotes && (r == ';' || r == ',' || r == '\t') {
-			counts[r]++
-		}
-	}
-	best := ';'
-	for _, r := range []rune{';', ',', '\t'} {
-		if counts[r] > counts[best] {
-			best = r
-		}
-	}
-	return best
-}
-
 // planned is what a valid line will do.
 type planned struct {
 	line      int
@@ -395,29 +228,7 @@ func (s *Groups) plan(ctx context.Context, groupID int64, sh *sheet) ([]planned,
 		}
 		return nil, nil, unreadable("A planilha está vazia.")
 	}
-	cols := make([]string, len(header)) // key per column index
-	headerLine := ImportLine{Line: 1, Status: LineError}
-	seen := map[string]int{}
-	for i, h := range header {
-		key := headerAliases[foldHeader(h)]
-		if key == "" {
-			if strings.TrimSpace(h) != "" {
-				rep.Warnings = append(rep.Warnings, fmt.Sprintf("Coluna %q não reconhecida: ignorada.", strings.TrimSpace(h)))
-			}
-			continue
-		}
-		if j, dup := seen[key]; dup {
-			headerLine.Errors = append(headerLine.Errors, CellError{Column: strings.TrimSpace(h), Message: fmt.Sprintf("coluna repetida: %q já é a coluna %d.", strings.TrimSpace(header[j]), j+1)})
-			continue
-		}
-		seen[key] = i
-		cols[i] = key
-	}
-	for _, k := range requiredColumns {
-		if _, ok := seen[k]; !ok {
-			headerLine.Errors = append(headerLine.Errors, CellError{Column: columnPT[k], Message: fmt.Sprintf("coluna obrigatória %q ausente do cabeçalho (Lei 14.597/2023, art. 178, § 4º).", columnPT[k])})
-		}
-	}
+	cols, seen, headerLine := headerColumns(header, rep)
 	if len(headerLine.Errors) > 0 {
 		rep.add(headerLine)
 		return nil, rep, nil
@@ -470,7 +281,7 @@ func (s *Groups) plan(ctx context.Context, groupID int64, sh *sheet) ([]planned,
 		raw := rawMember{}
 		for i, key := range cols {
 			if key != "" && i < len(rec) {
-				raw[key] = unprotectCell(rec[i]) // an export's formula guard (safeCell)
+				raw[key] = unprotectCell(rec[i]) // an export's formula guard (SafeCell)
 			}
 		}
 		d, probs, warns := validateMember(raw, today, true)
@@ -521,33 +332,7 @@ func (s *Groups) plan(ctx context.Context, groupID int64, sh *sheet) ([]planned,
 		// error when sent but not a valid JPEG/PNG up to 5 MB.
 		hasPhoto := p.existing != nil && p.existing.PhotoID != nil
 		if _, ok := seen[colPhoto]; ok {
-			cell := strings.TrimSpace(raw[colPhoto])
-			name := strings.ToLower(path.Base(strings.ReplaceAll(cell, "\\", "/")))
-			switch {
-			case cell == "":
-				il.Warnings = append(il.Warnings, photoWarning("Foto não informada", hasPhoto))
-			case sh.tooBig[name]:
-				il.Errors = append(il.Errors, CellError{Column: colName(colPhoto), Message: fmt.Sprintf("a foto %q excede 5 MB.", cell)})
-			case sh.photos[name] != nil:
-				ctype, clean, w, h, err := CleanPhoto(sh.photos[name])
-				if err != nil {
-					msg := err.Error()
-					var ae *errs.Error
-					if errors.As(err, &ae) && len(ae.Fields) > 0 {
-						msg = ae.Fields[0].Message
-					}
-					il.Errors = append(il.Errors, CellError{Column: colName(colPhoto), Message: fmt.Sprintf("foto %q recusada: %s", cell, msg)})
-				} else {
-					p.photo = &cleanPhoto{ctype: ctype, data: clean, w: w, h: h, sum: sha256.Sum256(clean)}
-					p.photoName = cell
-				}
-			default:
-				what := fmt.Sprintf("Foto %q indicada mas não enviada", cell)
-				if !sh.isZip {
-					what += " (para enviar fotos, importe um ZIP com a planilha e as fotos)"
-				}
-				il.Warnings = append(il.Warnings, photoWarning(what, hasPhoto))
-			}
+			planPhoto(sh, strings.TrimSpace(raw[colPhoto]), colName(colPhoto), hasPhoto, &il, &p)
 		}
 		if len(il.Errors) > 0 {
 			il.Status = LineError
@@ -570,6 +355,71 @@ func (s *Groups) plan(ctx context.Context, groupID int64, sh *sheet) ([]planned,
 		plans = append(plans, p)
 	}
 	return plans, rep, nil
+}
+
+// headerColumns maps a sheet's header to the register's fields: cols is
+// the field of each column ("" for one ignored), seen the column of each
+// field. An unknown column is a warning in rep; a repeated column or a
+// required one missing (Lei 14.597/2023, art. 178, § 4º) is an error of
+// headerLine (line 1).
+func headerColumns(header []string, rep *ImportReport) (cols []string, seen map[string]int, headerLine ImportLine) {
+	cols = make([]string, len(header)) // key per column index
+	headerLine = ImportLine{Line: 1, Status: LineError}
+	seen = map[string]int{}
+	for i, h := range header {
+		key := headerAliases[foldHeader(h)]
+		if key == "" {
+			if strings.TrimSpace(h) != "" {
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("Coluna %q não reconhecida: ignorada.", strings.TrimSpace(h)))
+			}
+			continue
+		}
+		if j, dup := seen[key]; dup {
+			headerLine.Errors = append(headerLine.Errors, CellError{Column: strings.TrimSpace(h), Message: fmt.Sprintf("coluna repetida: %q já é a coluna %d.", strings.TrimSpace(header[j]), j+1)})
+			continue
+		}
+		seen[key] = i
+		cols[i] = key
+	}
+	for _, k := range requiredColumns {
+		if _, ok := seen[k]; !ok {
+			headerLine.Errors = append(headerLine.Errors, CellError{Column: columnPT[k], Message: fmt.Sprintf("coluna obrigatória %q ausente do cabeçalho (Lei 14.597/2023, art. 178, § 4º).", columnPT[k])})
+		}
+	}
+	return cols, seen, headerLine
+}
+
+// planPhoto reads a line's photo cell (cell, in column col) into p: a
+// warning in il when it is empty or names a photo not sent (the member is
+// incomplete; hasPhoto: the member has one already), an error when the
+// photo is above 5 MB or not a valid JPEG/PNG.
+func planPhoto(sh *sheet, cell, col string, hasPhoto bool, il *ImportLine, p *planned) {
+	name := strings.ToLower(path.Base(strings.ReplaceAll(cell, "\\", "/")))
+	switch {
+	case cell == "":
+		il.Warnings = append(il.Warnings, photoWarning("Foto não informada", hasPhoto))
+	case sh.tooBig[name]:
+		il.Errors = append(il.Errors, CellError{Column: col, Message: fmt.Sprintf("a foto %q excede 5 MB.", cell)})
+	case sh.photos[name] != nil:
+		ctype, clean, w, h, err := CleanPhoto(sh.photos[name])
+		if err != nil {
+			msg := err.Error()
+			var ae *errs.Error
+			if errors.As(err, &ae) && len(ae.Fields) > 0 {
+				msg = ae.Fields[0].Message
+			}
+			il.Errors = append(il.Errors, CellError{Column: col, Message: fmt.Sprintf("foto %q recusada: %s", cell, msg)})
+		} else {
+			p.photo = &cleanPhoto{ctype: ctype, data: clean, w: w, h: h, sum: sha256.Sum256(clean)}
+			p.photoName = cell
+		}
+	default:
+		what := fmt.Sprintf("Foto %q indicada mas não enviada", cell)
+		if !sh.isZip {
+			what += " (para enviar fotos, importe um ZIP com a planilha e as fotos)"
+		}
+		il.Warnings = append(il.Warnings, photoWarning(what, hasPhoto))
+	}
 }
 
 // periodProblem checks the join and leave dates of a line against the
@@ -688,144 +538,4 @@ func csvReason(pe *csv.ParseError) string {
 		return fmt.Sprintf("aspas (\") não fechadas ou seguidas de texto (linha %d, posição %d).", pe.Line, pe.Column)
 	}
 	return fmt.Sprintf("linha ilegível (linha %d, posição %d).", pe.Line, pe.Column)
-}
-
-// existingByCPF loads the group's members by CPF and their latest periods.
-func (s *Groups) existingByCPF(ctx context.Context, groupID int64) (map[CPF]*Member, map[int64]*Period, error) {
-	tx := db.Conn(ctx, s.DB)
-	var ms []Member
-	if err := tx.Where("group_id = ?", groupID).Find(&ms).Error; err != nil {
-		return nil, nil, err
-	}
-	byCPF := map[CPF]*Member{}
-	var pids []int64
-	for i := range ms {
-		byCPF[CPF(ms[i].CPF)] = &ms[i]
-		if ms[i].PhotoID != nil {
-			pids = append(pids, *ms[i].PhotoID)
-		}
-	}
-	if len(pids) > 0 {
-		var sums []struct {
-			ID     int64
-			SHA256 []byte `gorm:"column:sha256"`
-		}
-		if err := tx.Raw("SELECT id, sha256 FROM member_photos WHERE id IN ?", pids).Scan(&sums).Error; err != nil {
-			return nil, nil, err
-		}
-		byID := map[int64][]byte{}
-		for _, x := range sums {
-			byID[x.ID] = x.SHA256
-		}
-		for i := range ms {
-			if ms[i].PhotoID != nil {
-				ms[i].photoSum = byID[*ms[i].PhotoID]
-			}
-		}
-	}
-	var ps []Period
-	if err := tx.Where("group_id = ?", groupID).Order("member_id, joined_on, id").Find(&ps).Error; err != nil {
-		return nil, nil, err
-	}
-	last := map[int64]*Period{}
-	for i := range ps {
-		last[ps[i].MemberID] = &ps[i]
-	}
-	return byCPF, last, nil
-}
-
-// apply writes the planned changes (the caller's transaction).
-func (s *Groups) apply(ctx context.Context, a actor.Actor, groupID int64, plans []planned, rep *ImportReport) error {
-	tx := db.Conn(ctx, s.DB)
-	today := s.today()
-	changed := false
-	ids := map[int]int64{}
-	for _, p := range plans {
-		switch p.status {
-		case LineUnchanged:
-			continue
-		case LineCreate:
-			joined := today
-			if p.joined != nil {
-				joined = *p.joined
-			}
-			m, err := s.createMember(ctx, a, groupID, p.data, joined, p.left, "")
-			if err != nil {
-				return err
-			}
-			ids[p.line] = m.ID
-			if p.photo != nil {
-				if err := s.storePhoto(ctx, a, m, p.photo.ctype, p.photo.data, p.photo.w, p.photo.h, p.photoName); err != nil {
-					return err
-				}
-			}
-		case LineUpdate:
-			m := p.existing
-			if !m.data().equal(p.data) {
-				if err := s.history(ctx, a, m.ID, "update", snapshot(m.data())); err != nil {
-					return err
-				}
-				m.set(p.data)
-				m.UpdatedAt = s.now()
-				if err := tx.Save(m).Error; err != nil {
-					return err
-				}
-			}
-			if p.photo != nil && !(m.PhotoID != nil && m.PhotoName == p.photoName && s.samePhoto(&p)) {
-				if err := s.storePhoto(ctx, a, m, p.photo.ctype, p.photo.data, p.photo.w, p.photo.h, p.photoName); err != nil {
-					return err
-				}
-			}
-			if err := s.applyPeriod(ctx, a, m, p, today); err != nil {
-				return err
-			}
-		}
-		changed = true
-	}
-	for i := range rep.Lines {
-		if id, ok := ids[rep.Lines[i].Line]; ok {
-			rep.Lines[i].MemberID = &id
-		}
-	}
-	if changed {
-		return s.touch(ctx, groupID)
-	}
-	return nil
-}
-
-// applyPeriod brings the member's periods in line with the file: leaving,
-// correcting dates, or rejoining.
-func (s *Groups) applyPeriod(ctx context.Context, a actor.Actor, m *Member, p planned, today civil.Date) error {
-	per := p.period
-	if per == nil {
-		return nil
-	}
-	tx := db.Conn(ctx, s.DB)
-	active := per.LeftOn == nil
-	switch {
-	case p.left == nil && !active: // rejoins
-		joined := today
-		if p.joined != nil {
-			joined = *p.joined
-		}
-		if err := tx.Create(&Period{MemberID: m.ID, GroupID: m.GroupID, CPF: m.CPF, JoinedOn: joined}).Error; err != nil {
-			return err
-		}
-		return s.history(ctx, a, m.ID, "rejoin", nil)
-	case p.left != nil && (active || *per.LeftOn != *p.left):
-		upd := map[string]any{"left_on": *p.left}
-		if p.joined != nil && active {
-			upd["joined_on"] = *p.joined
-		}
-		if err := tx.Model(&Period{}).Where("id = ?", per.ID).Updates(upd).Error; err != nil {
-			return err
-		}
-		return s.history(ctx, a, m.ID, "leave", map[string]any{"joined_on": per.JoinedOn, "left_on": per.LeftOn})
-	case p.joined != nil && active && per.JoinedOn != *p.joined:
-		if err := tx.Model(&Period{}).Where("id = ?", per.ID).Update("joined_on", *p.joined).Error; err != nil {
-			return err
-		}
-		return s.history(ctx, a, m.ID, "update", map[string]any{"joined_on": per.JoinedOn})
-	}
-	return nil
 }

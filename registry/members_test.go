@@ -25,6 +25,7 @@ import (
 	"github.com/juizado/juizado/internal/sharedfix"
 	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"gorm.io/gorm"
 )
 
@@ -36,7 +37,7 @@ type regEnv struct {
 	svc    *registry.Groups
 	clerk  actor.Actor
 	other  actor.Actor // clerk of another court
-	lists  *registry.Lists
+	lists  *blocklist.Lists
 	casesS *app.Cases
 }
 
@@ -49,7 +50,7 @@ func newRegEnv(t *testing.T) *regEnv {
 	if err := cases.EnsureCourt(context.Background(), d.DB, "19.0001", ""); err != nil {
 		t.Fatal(err)
 	}
-	e := &regEnv{g: d.DB, clk: d.Clock, svc: d.App.Groups, lists: d.Lists, casesS: d.Cases}
+	e := &regEnv{g: d.DB, clk: d.Clock, svc: &registry.Groups{DB: d.DB, Clock: d.Clock, Loc: d.Loc}, lists: d.Lists, casesS: d.Cases}
 	e.clerk = e.user(t, "clerk-sp", "clerk", "26.0100", 0)
 	e.other = e.user(t, "clerk-rj", "clerk", "19.0001", 0)
 	return e

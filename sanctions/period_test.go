@@ -458,3 +458,45 @@ func TestCountPeriod_InvalidInput(t *testing.T) {
 		invalidOn(t, err, tc.field)
 	}
 }
+
+// The table of cases/calendar's TestDeadline_Lei9099_art82_sec1_CPP_art798
+// (Lei 9.099/1995, art. 82, § 1º; CPP art. 798, §§ 1º and 3º), moved here
+// when cases/calendar began to count with CountPeriod: the court's
+// calendar holds Corpus Christi alone, the national holidays (Good Friday,
+// Tiradentes, 20 November, 1 January) are built in. The two year-end rows
+// keep their old days with a defendant in custody (CPP art. 798-A, I);
+// without the exception the recess suspends them (DOMAIN.md § 4 changed).
+func TestCountPeriod_Lei9099_art82_sec1_CPP798_LastDayTable(t *testing.T) {
+	t.Parallel()
+	court := sanctions.Holidays{day("2025-06-19"): "Corpus Christi"}
+	for _, tc := range []struct {
+		name, notified string
+		exc            sanctions.RecessException
+		want           string
+	}{
+		{"weekday to weekday", "2025-06-02", "", "2025-06-12"},
+		{"ends on Saturday: Monday", "2025-06-04", "", "2025-06-16"},
+		{"ends on Sunday: Monday", "2025-06-05", "", "2025-06-16"},
+		{"notified on Friday: the count starts on Monday (Súmula 310 STF)", "2025-06-06", "", "2025-06-18"},
+		{"ends on a holiday: next day", "2025-06-09", "", "2025-06-20"},
+		{"holiday, weekend and holiday again", "2025-04-08", "", "2025-04-22"},
+		{"Consciência Negra", "2025-11-10", "", "2025-11-21"},
+		{"year end: 1 January, in custody", "2025-12-22", sanctions.RecessCustody, "2026-01-02"},
+		{"year end: Friday 26/12, in custody, starts Monday 29/12", "2025-12-26", sanctions.RecessCustody, "2026-01-07"},
+		// In the recess: counts as made on Wednesday 21/01; 22/01 + 9 =
+		// Saturday 31/01: Monday 02/02.
+		{"year end: suspended (CPP art. 798-A)", "2025-12-22", "", "2026-02-02"},
+		{"leap year", "2024-02-19", "", "2024-02-29"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := count(t, sanctions.PeriodInput{Kind: sanctions.KindCriminalAppeal, NotifiedOn: day(tc.notified), Court: court, Exception: tc.exc})
+			if p.LastDay.String() != tc.want {
+				t.Errorf("last day of %s = %s, want %s", tc.notified, p.LastDay, tc.want)
+			}
+		})
+	}
+	// Without the court's calendar Corpus Christi is a working day.
+	if p := count(t, sanctions.PeriodInput{Kind: sanctions.KindCriminalAppeal, NotifiedOn: day("2025-06-09")}); p.LastDay.String() != "2025-06-19" {
+		t.Errorf("without the court's calendar: %s, want 2025-06-19", p.LastDay)
+	}
+}

@@ -15,10 +15,6 @@ import (
 	"github.com/juizado/juizado/sanctions"
 )
 
-// AppealDays is the appeal window of the JECRIM: 10 days (Lei 9.099/1995,
-// art. 82, § 1º).
-const AppealDays = 10
-
 // Holiday is a day the court does not work (its calendar, kept by the
 // clerk).
 type Holiday struct {
@@ -39,8 +35,10 @@ type HolidayInput struct {
 	Name string `json:"name"`
 }
 
-// AddHoliday adds a day to the actor's court calendar; a day already there
-// is errs.Conflict.
+// AddHoliday adds a day to the actor's court calendar (Carnival, Corpus
+// Christi, a local holiday: the national ones are built in, sanctions.
+// NationalHolidays); a day already there is errs.Conflict. Each open
+// window the day moves gets a docket movement (CPP art. 798, § 3º).
 func (s *Service) AddHoliday(ctx context.Context, actor actor.Actor, in HolidayInput) (*Holiday, error) {
 	var f errs.Fields
 	var day civil.Date
@@ -78,15 +76,45 @@ func (s *Service) AddHoliday(ctx context.Context, actor actor.Actor, in HolidayI
 			return err
 		}
 		out = &h
-		return s.holidayMoves(ctx, actor, h)
+		return s.holidayMoves(ctx, actor, h, false)
+	})
+	return out, err
+}
+
+// RemoveHoliday removes holiday id from the actor's court calendar (the
+// clerk's correction: a day declared by mistake, or a local holiday
+// moved); a holiday of another court, or none, is errs.NotFound. The
+// national holidays are built in and cannot be removed. Each open window
+// the removal moves back gets a docket movement.
+func (s *Service) RemoveHoliday(ctx context.Context, actor actor.Actor, id int64) (*Holiday, error) {
+	var out *Holiday
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, s.DB)
+		var hs []Holiday
+		if err := tx.Where("id = ? AND court_code = ?", id, actor.Court).Limit(1).Find(&hs).Error; err != nil {
+			return err
+		}
+		if len(hs) == 0 {
+			return errs.New(errs.NotFound, "Feriado não encontrado no calendário do juizado.")
+		}
+		// The movements compare the calendar with the day and without it.
+		if err := s.holidayMoves(ctx, actor, hs[0], true); err != nil {
+			return err
+		}
+		if err := tx.Delete(&Holiday{}, hs[0].ID).Error; err != nil {
+			return err
+		}
+		out = &hs[0]
+		return nil
 	})
 	return out, err
 }
 
 // holidayMoves writes a docket movement on each case of the court whose
-// appeal window, not yet ended, the holiday h just added moves (CPP art.
-// 798, §§ 1º and 3º; CPC art. 219), naming the old and the new last day.
-func (s *Service) holidayMoves(ctx context.Context, actor actor.Actor, h Holiday) error {
+// appeal window, not yet ended, the holiday h just added (or, removed,
+// about to be removed) moves (CPP art. 798, §§ 1º and 3º; CPC art. 219),
+// naming the old and the new last day.
+func (s *Service) holidayMoves(ctx context.Context, actor actor.Actor, h Holiday, removed bool) error {
 	tx := db.Conn(ctx, s.DB)
 	var rows []struct {
 		Notification
@@ -97,8 +125,8 @@ func (s *Service) holidayMoves(ctx context.Context, actor actor.Actor, h Holiday
 	// Only a holiday on or after the notice can move its window; windows
 	// are at most a few months long.
 	err := tx.Raw(`SELECT n.*, k.flow, coalesce(nullif(d.full_name, ''), d.group_name) AS name FROM notifications n
-		JOIN cases k ON k.id = n.case_id JOIN defendants d ON d.id = n.defendant_id
-		WHERE k.court_code = ? AND n.notified_on <= ? AND n.notified_on >= ? ORDER BY n.case_id, n.id`,
+		JOIN cases k ON k.id = n.case_id LEFT JOIN defendants d ON d.id = n.defendant_id
+		WHERE k.court_code = ? AND n.notified_on <= ? AND n.notified_on >= ? AND NOT n.superseded ORDER BY n.case_id, n.id`,
 		h.CourtCode, h.Day, h.Day.AddDays(-120)).Scan(&rows).Error
 	if err != nil {
 		return err
@@ -106,23 +134,31 @@ func (s *Service) holidayMoves(ctx context.Context, actor actor.Actor, h Holiday
 	if len(rows) == 0 {
 		return nil
 	}
-	cal, err := s.loadCalendar(ctx, h.CourtCode)
+	with, err := s.loadCalendar(ctx, h.CourtCode)
 	if err != nil {
 		return err
 	}
-	var before courtCalendar
-	for _, e := range cal {
+	var without courtCalendar
+	for _, e := range with {
 		if e.Day != h.Day {
-			before = append(before, e)
+			without = append(without, e)
 		}
 	}
+	before, after, verb := without, with, "incluído no"
+	if removed {
+		before, after, verb = with, without, "retirado do"
+	}
+	k, err := cases.GetCourt(ctx, s.DB, h.CourtCode)
+	if err != nil {
+		return err
+	}
 	for _, r := range rows {
-		kind := AppealKind(r.Flow)
-		was, _, err := before.periodOf(kind, r.NotifiedOn, r.CreatedAt, s.Loc)
+		in := periodInput(r.Flow, r.Notification, k)
+		was, _, err := before.periodOf(in, r.CreatedAt, s.Loc)
 		if err != nil {
 			return err
 		}
-		now, _, err := cal.periodOf(kind, r.NotifiedOn, r.CreatedAt, s.Loc)
+		now, _, err := after.periodOf(in, r.CreatedAt, s.Loc)
 		if err != nil {
 			return err
 		}
@@ -130,8 +166,12 @@ func (s *Service) holidayMoves(ctx context.Context, actor actor.Actor, h Holiday
 			continue
 		}
 		c := cases.Case{ID: r.CaseID}
-		text := fmt.Sprintf("Prazo de recurso de %s movido pelo feriado de %s (%s) incluído no calendário do juizado: último dia passou de %s para %s (%s).",
-			r.Name, h.Day.BR(), h.Name, was.LastDay.BR(), now.LastDay.BR(), now.Rule)
+		whose := "de " + r.Name
+		if r.DefendantID == nil {
+			whose = "do Ministério Público"
+		}
+		text := fmt.Sprintf("Prazo de recurso %s movido pelo feriado de %s (%s) %s calendário do juizado: último dia passou de %s para %s (%s).",
+			whose, h.Day.BR(), h.Name, verb, was.LastDay.BR(), now.LastDay.BR(), now.Rule)
 		if err := s.Move(ctx, &c, &actor, s.Now(), 0, text); err != nil {
 			return err
 		}
@@ -176,68 +216,91 @@ var partyArticlePT = map[string]string{PartyDefendant: "o réu", PartyDefence: "
 // Notification is the ciência of a decision by a party: a defendant, the
 // defence of a defendant, or the prosecution (DefendantID nil), with an
 // express waiver of the appeal (WaivedAppeal: the party's window closes on
-// NotifiedOn).
+// NotifiedOn); PublicDefender when the defence is the Defensoria Pública
+// (its window doubled: LC 80/1994, arts. 44, I, 89, I, and 128, I; CPC
+// art. 186), RecessException the exception of CPP art. 798-A, I to III,
+// that keeps a criminal window running in the recess ("" none).
 type Notification struct {
-	ID           int64
-	CaseID       int64
-	DefendantID  *int64
-	Party        string
-	WaivedAppeal bool
-	Superseded   bool
-	Kind         string
-	NotifiedOn   civil.Date
-	CreatedAt    time.Time
-	CreatedBy    *int64
+	ID              int64
+	CaseID          int64
+	DefendantID     *int64
+	Party           string
+	WaivedAppeal    bool
+	Superseded      bool
+	Kind            string
+	NotifiedOn      civil.Date
+	CreatedAt       time.Time
+	CreatedBy       *int64
+	PublicDefender  bool
+	RecessException string
+}
+
+// periodInput is what sanctions.CountPeriod counts for the window n opens
+// in a case of flow at court k (its calendar is added by periodOf): the
+// kind by the flow, the party, the Defensoria and the court's reading of
+// its doubling in the JECRIM, and the recess exception.
+func periodInput(flow string, n Notification, k *cases.Court) sanctions.PeriodInput {
+	party := n.Party
+	if party == "" {
+		party = PartyDefendant
+	}
+	return sanctions.PeriodInput{Kind: AppealKind(flow), NotifiedOn: n.NotifiedOn, Party: sanctions.Party(party),
+		PublicDefender: n.PublicDefender, NoJECRIMDefensoriaDoubling: !k.DefensoriaDoublesJECRIM,
+		Exception: sanctions.RecessException(n.RecessException)}
 }
 
 // DeadlineView is a deadline shown on the case: the appeal window of a
-// party, from the notification to its last day, counted by CountPeriod for
-// the case's flow (DeadlineKind: criminal_appeal or, in group cases,
-// civil_appeal). CountedFrom is the notice day as counted, FirstDay and
-// LastDay the first and last day of the window, Skipped the days without
-// court business it did not count; MovedFrom is the last day the window had
+// party, from the notification to its last day, counted by
+// sanctions.CountPeriod for the case's flow (DeadlineKind: criminal_appeal
+// or, in group cases, civil_appeal). CountedFrom is the notice day as
+// counted, FirstDay and LastDay the first and last day of the window,
+// Skipped the days it did not count (weekends, national and court
+// holidays, the recess of CPP art. 798-A or the suspension of CPC art.
+// 220), Rule the rules applied (doublings and recess included);
+// PublicDefender and RecessException as on the notification; MovedFrom is
+// the last day the window had
 // before a holiday added later moved it (nil when none did). A waiver closes
 // the window on the day of the notice; Closes is the day the window is over
 // for finality (the day after the last day, or the waiver's day).
 type DeadlineView struct {
-	DefendantID  *int64       `json:"defendant_id"`
-	Party        string       `json:"party"`
-	Kind         string       `json:"kind"` // appeal
-	Days         int          `json:"days"`
-	NotifiedOn   civil.Date   `json:"notified_on"`
-	LastDay      civil.Date   `json:"last_day"`
-	WaivedAppeal bool         `json:"waived_appeal"`
-	Open         bool         `json:"open"`
-	Rule         string       `json:"rule"`
-	Closes       civil.Date   `json:"closes_on"`
-	DeadlineKind string       `json:"deadline_kind"`
-	WorkingDays  bool         `json:"working_days"`
-	CountedFrom  civil.Date   `json:"counted_from"`
-	FirstDay     civil.Date   `json:"first_day"`
-	Skipped      []SkippedDay `json:"skipped"`
-	MovedFrom    *civil.Date  `json:"moved_from,omitempty"`
+	DefendantID     *int64                 `json:"defendant_id"`
+	Party           string                 `json:"party"`
+	Kind            string                 `json:"kind"` // appeal
+	Days            int                    `json:"days"`
+	NotifiedOn      civil.Date             `json:"notified_on"`
+	LastDay         civil.Date             `json:"last_day"`
+	WaivedAppeal    bool                   `json:"waived_appeal"`
+	Open            bool                   `json:"open"`
+	Rule            string                 `json:"rule"`
+	Closes          civil.Date             `json:"closes_on"`
+	DeadlineKind    string                 `json:"deadline_kind"`
+	WorkingDays     bool                   `json:"working_days"`
+	CountedFrom     civil.Date             `json:"counted_from"`
+	FirstDay        civil.Date             `json:"first_day"`
+	Skipped         []sanctions.SkippedDay `json:"skipped"`
+	MovedFrom       *civil.Date            `json:"moved_from,omitempty"`
+	PublicDefender  bool                   `json:"public_defender"`
+	RecessException string                 `json:"recess_exception,omitempty"`
 }
-
-// appealRule is the rule of the JECRIM appeal window.
-const appealRule = criminalAppealRule
 
 // deadlineView is the view of the window p opened by notification n (a
 // waiver closes it on the notice's day), as of today.
-func deadlineView(n Notification, p Period, moved *civil.Date, today civil.Date) DeadlineView {
+func deadlineView(n Notification, p sanctions.Period, moved *civil.Date, today civil.Date) DeadlineView {
 	party := n.Party
 	if party == "" {
 		party = PartyDefendant
 	}
 	v := DeadlineView{DefendantID: n.DefendantID, Party: party, Kind: n.Kind, Days: p.Days, NotifiedOn: p.NotifiedOn, LastDay: p.LastDay,
 		Open: !today.After(p.LastDay), Rule: p.Rule, DeadlineKind: p.Kind, WorkingDays: p.WorkingDays,
-		CountedFrom: p.CountedFrom, FirstDay: p.FirstDay, Skipped: p.Skipped, MovedFrom: moved, Closes: p.LastDay.AddDays(1)}
+		CountedFrom: p.CountedFrom, FirstDay: p.FirstDay, Skipped: p.Skipped, MovedFrom: moved, Closes: p.LastDay.AddDays(1),
+		PublicDefender: n.PublicDefender, RecessException: n.RecessException}
 	if v.Kind == "" {
 		v.Kind = "appeal"
 	}
 	if n.WaivedAppeal {
 		v.WaivedAppeal, v.LastDay, v.Open, v.Closes = true, n.NotifiedOn, false, n.NotifiedOn
 		v.Rule = "renúncia expressa ao recurso; " + p.Rule
-		v.Skipped, v.MovedFrom = []SkippedDay{}, nil
+		v.Skipped, v.MovedFrom = []sanctions.SkippedDay{}, nil
 	}
 	return v
 }
@@ -257,9 +320,13 @@ func (s *Service) Deadlines(ctx context.Context, c *cases.Case) ([]DeadlineView,
 	if err != nil {
 		return nil, err
 	}
+	k, err := cases.GetCourt(ctx, s.DB, c.CourtCode)
+	if err != nil {
+		return nil, err
+	}
 	today := civil.Today(s.Now(), s.Loc)
 	for _, n := range ns {
-		p, moved, err := cal.periodOf(AppealKind(c.Flow), n.NotifiedOn, n.CreatedAt, s.Loc)
+		p, moved, err := cal.periodOf(periodInput(c.Flow, n, k), n.CreatedAt, s.Loc)
 		if err != nil {
 			return nil, err
 		}
@@ -270,20 +337,29 @@ func (s *Service) Deadlines(ctx context.Context, c *cases.Case) ([]DeadlineView,
 
 // NotificationInput is the body of POST /api/v1/cases/{id}/notifications:
 // the party (defendant, the default; defence; prosecution), the defendant
-// (for defendant and defence), the day of the notice and an express waiver
-// of the appeal.
+// (for defendant and defence), the day of the notice, an express waiver
+// of the appeal, public_defender when the defence notified is the
+// Defensoria Pública (LC 80/1994: its window doubled), and
+// recess_exception (custody, maria_da_penha, urgent: CPP art. 798-A, I to
+// III) when the criminal window runs through the recess.
 type NotificationInput struct {
-	Party        string `json:"party"`
-	DefendantID  int64  `json:"defendant_id"`
-	NotifiedOn   string `json:"notified_on"`
-	WaivedAppeal bool   `json:"waived_appeal"`
+	Party           string `json:"party"`
+	DefendantID     int64  `json:"defendant_id"`
+	NotifiedOn      string `json:"notified_on"`
+	WaivedAppeal    bool   `json:"waived_appeal"`
+	PublicDefender  bool   `json:"public_defender"`
+	RecessException string `json:"recess_exception"`
 }
 
 // Notify records a party's notification (ciência) of the decision and
-// returns the appeal window it opens (Deadline, AppealDays; Lei 9.099/1995,
-// art. 82, § 1º), closed at once by an express waiver. The case must be
-// decided (sentenced or judgment); the day may not be in the future nor
-// before the filing; each party is notified once (errs.Conflict).
+// returns the appeal window it opens (sanctions.CountPeriod: Lei
+// 9.099/1995, art. 82, § 1º, suspended in the recess of CPP art. 798-A;
+// CPC arts. 180, 219 and 220 in group cases; doubled for the Defensoria),
+// closed at once by an express waiver. The case must be decided
+// (sentenced or judgment); the day may not be in the future nor before the
+// filing; each party is notified once (errs.Conflict); public_defender for
+// a party other than the defence, or a recess exception unknown or in a
+// group case, is errs.Invalid naming the field.
 func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, in NotificationInput) (*DeadlineView, error) {
 	var out *DeadlineView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
@@ -343,16 +419,23 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 			return errs.New(errs.Conflict, fmt.Sprintf("A ciência desta parte (%s) já foi registrada.", PartyPT[party]))
 		}
 		uid := actor.UserID
-		nt := Notification{CaseID: c.ID, DefendantID: did, Party: party, WaivedAppeal: in.WaivedAppeal, Kind: "appeal", NotifiedOn: on, CreatedAt: s.Now(), CreatedBy: &uid}
-		if err := tx.Create(&nt).Error; err != nil {
-			return err
-		}
+		nt := Notification{CaseID: c.ID, DefendantID: did, Party: party, WaivedAppeal: in.WaivedAppeal, Kind: "appeal", NotifiedOn: on, CreatedAt: s.Now(), CreatedBy: &uid,
+			PublicDefender: in.PublicDefender, RecessException: in.RecessException}
 		cal, err := s.loadCalendar(ctx, c.CourtCode)
 		if err != nil {
 			return err
 		}
-		p, err := CountPeriod(AppealKind(c.Flow), on, cal.all())
+		k, err := cases.GetCourt(ctx, s.DB, c.CourtCode)
 		if err != nil {
+			return err
+		}
+		pin := periodInput(c.Flow, nt, k)
+		pin.Court = cal.all()
+		p, err := sanctions.CountPeriod(pin)
+		if err != nil {
+			return err
+		}
+		if err := tx.Create(&nt).Error; err != nil {
 			return err
 		}
 		v := deadlineView(nt, p, nil, today)

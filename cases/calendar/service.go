@@ -3,11 +3,11 @@ package calendar
 import "github.com/juizado/juizado/cases"
 
 // Service keeps the court's calendar and counts its periods: the court's
-// holidays, the parties' notifications and their appeal windows (Lei
-// 9.099/1995, art. 82, § 1º, in running days, CPP art. 798; the civil flow
-// in business days, CPC arts. 219, 220 and 1.003, § 5º), the final
-// judgment's missing steps, and prescription (CP arts. 109, 110 and 115).
-// One transaction per use case.
+// holidays, the parties' notifications and their appeal windows
+// (sanctions.CountPeriod: Lei 9.099/1995, art. 82, § 1º, in running days,
+// CPP arts. 798 and 798-A; the civil flow in working days, CPC arts. 180,
+// 219, 220 and 1.003, § 5º; the Defensoria's doubled, LC 80/1994), and the
+// final judgment's missing steps. One transaction per use case.
 type Service struct {
 	cases.Core
 }

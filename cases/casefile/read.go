@@ -720,7 +720,7 @@ func (s *Service) view(ctx context.Context, c cases.Case, full bool) (*View, err
 	}
 	v.Warnings = append(v.Warnings, ws...)
 	if cases.BeforeDecision(c.Flow, c.Status) {
-		ps, err := s.Calendar.PrescriptionWarnings(ctx, c, 0)
+		ps, err := s.Decisions.PrescriptionWarnings(ctx, c, 0)
 		if err != nil {
 			return nil, err
 		}

@@ -83,7 +83,7 @@ func (s *Service) planBan(ctx context.Context, c cases.Case, d cases.Defendant, 
 		return nil, err
 	}
 	if subject == sanctions.Person {
-		ws, err := s.Calendar.PrescriptionWarnings(ctx, c, d.ID)
+		ws, err := s.PrescriptionWarnings(ctx, c, d.ID)
 		if err != nil {
 			return nil, err
 		}

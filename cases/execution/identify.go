@@ -43,7 +43,7 @@ var identifiers = []string{"clerk", "judge"}
 // Identify records the CPF (and, when given, the birth date) of person
 // defendant defendantID of case caseID of the actor's court, who was filed
 // without one: the ban(s) of a person without a CPF stay out of the
-// blocklist, in the queue awaiting identification (registry.Lists.
+// blocklist, in the queue awaiting identification (blocklist.Lists.
 // AwaitingIdentification), because a gate entry never carries a name alone
 // (DOMAIN.md §6). In one transaction it writes the CPF on the defendant,
 // on their bans and plea agreements, a docket movement and the case's new

@@ -13,14 +13,14 @@ import (
 
 	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/config"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/spf13/cobra"
 )
 
 // auditKeys is the ring that signs the audit trail's checkpoints: its own
 // Ed25519 key under JUIZADO_KEY_DIR/audit, never in the database.
-func auditKeys(cfg config.Config) *registry.KeyRing {
-	return &registry.KeyRing{Dir: filepath.Join(cfg.KeyDir, "audit")}
+func auditKeys(cfg config.Config) *blocklist.KeyRing {
+	return &blocklist.KeyRing{Dir: filepath.Join(cfg.KeyDir, "audit")}
 }
 
 func auditCmd() *cobra.Command {

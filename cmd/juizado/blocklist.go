@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/internal/config"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/spf13/cobra"
 	"gorm.io/gorm"
 )
@@ -38,37 +38,37 @@ Exit status 0 when valid, 1 when invalid.`,
 			if b, err := os.ReadFile(sig); err == nil {
 				sig = strings.TrimSpace(string(b))
 			}
-			var keys []registry.PublicKey
+			var keys []blocklist.PublicKey
 			switch {
 			case keyB64 != "" && keyFile != "":
 				return fmt.Errorf("use --key or --key-file, not both")
 			case keyB64 != "":
-				k, err := registry.ParsePublicKey([]byte(keyB64))
+				k, err := blocklist.ParsePublicKey([]byte(keyB64))
 				if err != nil {
 					return fmt.Errorf("--key: %w", err)
 				}
-				keys = []registry.PublicKey{k}
+				keys = []blocklist.PublicKey{k}
 			case keyFile != "":
 				b, err := os.ReadFile(keyFile)
 				if err != nil {
 					return err
 				}
-				k, err := registry.ParsePublicKey(b)
+				k, err := blocklist.ParsePublicKey(b)
 				if err != nil {
 					return fmt.Errorf("--key-file: %w", err)
 				}
-				keys = []registry.PublicKey{k}
+				keys = []blocklist.PublicKey{k}
 			default:
 				dir := config.FromEnv().KeyDir
 				if _, err := os.Stat(dir); err != nil {
 					return fmt.Errorf("no --key and no key directory %s (JUIZADO_KEY_DIR): %w", dir, err)
 				}
-				keys, err = (&registry.KeyRing{Dir: dir}).AllKeys()
+				keys, err = (&blocklist.KeyRing{Dir: dir}).AllKeys()
 				if err != nil {
 					return err
 				}
 			}
-			if k, ok := registry.Verify(body, sig, keys); ok {
+			if k, ok := blocklist.Verify(body, sig, keys); ok {
 				fmt.Fprintln(c.OutOrStdout(), "valid")
 				fmt.Fprintln(c.ErrOrStderr(), "key", k.ID)
 				return nil
@@ -86,7 +86,7 @@ Exit status 0 when valid, 1 when invalid.`,
 		Short: "Make a new signing key in JUIZADO_KEY_DIR; the previous public key stays listed for 7 days (restart serve to sign with the new key)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			ring := &registry.KeyRing{Dir: config.FromEnv().KeyDir}
+			ring := &blocklist.KeyRing{Dir: config.FromEnv().KeyDir}
 			id, err := ring.Rotate(time.Now())
 			if err != nil {
 				return err
@@ -100,7 +100,7 @@ Exit status 0 when valid, 1 when invalid.`,
 		Short: "Print the public keys of JUIZADO_KEY_DIR (id, base64, not_after), creating the key on first use",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return printKeys(c, &registry.KeyRing{Dir: config.FromEnv().KeyDir})
+			return printKeys(c, &blocklist.KeyRing{Dir: config.FromEnv().KeyDir})
 		},
 	})
 	cmd.AddCommand(&cobra.Command{
@@ -129,7 +129,7 @@ Exit status 0 when valid, 1 when invalid.`,
 	return cmd
 }
 
-func printKeys(c *cobra.Command, ring *registry.KeyRing) error {
+func printKeys(c *cobra.Command, ring *blocklist.KeyRing) error {
 	keys, err := ring.Keys(time.Now())
 	if err != nil {
 		return err

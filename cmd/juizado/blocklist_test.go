@@ -19,7 +19,7 @@ import (
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/testenv"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 )
 
 // TestBlocklistSignedAndFeed runs the in-process server with a key
@@ -66,7 +66,7 @@ func TestBlocklistSignedAndFeed(t *testing.T) {
 	if err := json.Unmarshal(r.body, &kr); err != nil || len(kr.Keys) != 1 {
 		t.Fatalf("keys: %s", r.body)
 	}
-	pub, err := registry.ParsePublicKey([]byte(kr.Keys[0].PublicKey))
+	pub, err := blocklist.ParsePublicKey([]byte(kr.Keys[0].PublicKey))
 	if err != nil || pub.ID != kr.Keys[0].ID {
 		t.Fatalf("public key %q: %v", kr.Keys[0].PublicKey, err)
 	}
@@ -90,7 +90,7 @@ func TestBlocklistSignedAndFeed(t *testing.T) {
 		if r.header.Get("X-Juizado-Key-Id") != pub.ID {
 			t.Fatalf("%s: key id %q, want %q", what, r.header.Get("X-Juizado-Key-Id"), pub.ID)
 		}
-		if _, ok := registry.Verify(r.body, r.header.Get("X-Juizado-Signature"), []registry.PublicKey{pub}); !ok {
+		if _, ok := blocklist.Verify(r.body, r.header.Get("X-Juizado-Signature"), []blocklist.PublicKey{pub}); !ok {
 			t.Fatalf("%s: signature does not verify", what)
 		}
 	}
@@ -99,7 +99,7 @@ func TestBlocklistSignedAndFeed(t *testing.T) {
 	plain := c.do("GET", "/api/v1/blocklist", club, nil, "Accept-Encoding", "identity")
 	expect(t, plain, 200, "")
 	verify("snapshot JSON", plain)
-	var snap registry.Snapshot
+	var snap blocklist.Snapshot
 	if err := json.Unmarshal(plain.body, &snap); err != nil || len(snap.Items) != 1 || snap.Items[0].BanID != b1 {
 		t.Fatalf("snapshot: %s", plain.body)
 	}
@@ -155,7 +155,7 @@ func TestBlocklistSignedAndFeed(t *testing.T) {
 	sentence("R8", "2026-04-01", 3) // future
 	clk.Set(time.Date(2026, 4, 1, 0, 0, 5, 0, saoPaulo))
 	cur := c.do("GET", "/api/v1/blocklist", club, nil)
-	var now registry.Snapshot
+	var now blocklist.Snapshot
 	_ = json.Unmarshal(cur.body, &now)
 	gate := map[int64]bool{}
 	for _, it := range snap.Items {
@@ -166,7 +166,7 @@ func TestBlocklistSignedAndFeed(t *testing.T) {
 		r := c.do("GET", fmt.Sprintf("/api/v1/blocklist/changes?since=%d&limit=1&cursor=%s", since, cursor), club, nil, "Accept-Encoding", "identity")
 		expect(t, r, 200, "")
 		verify("feed page", r)
-		var p registry.FeedPage
+		var p blocklist.FeedPage
 		var raw struct {
 			Changes []struct {
 				Op    string `json:"op"`

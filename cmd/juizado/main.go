@@ -27,7 +27,7 @@ import (
 	"github.com/juizado/juizado/internal/logsink"
 	"github.com/juizado/juizado/internal/pgcluster"
 	"github.com/juizado/juizado/internal/web"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/juizado/juizado/templates"
 	"gorm.io/gorm"
 )
@@ -94,9 +94,9 @@ func (m *Main) Open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var keys *registry.KeyRing
+	var keys *blocklist.KeyRing
 	if m.Config.KeyDir != "" {
-		keys = &registry.KeyRing{Dir: m.Config.KeyDir}
+		keys = &blocklist.KeyRing{Dir: m.Config.KeyDir}
 	}
 	a, err := app.New(m.Config, g, m.Clock, loc, keys)
 	if err != nil {

@@ -4,14 +4,17 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/internal/actor"
+	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 )
 
 // seed --scale on a fresh database, twice (200 then 50 cases): the counts
@@ -138,11 +141,11 @@ func TestSeedScale(t *testing.T) {
 		}
 	}
 	// The seeded cases read back through the service.
-	a, err := openApp(g, config.Config{TimeZone: "America/Sao_Paulo"})
+	loc, _ := time.LoadLocation("America/Sao_Paulo")
+	svc, err := app.NewCases(g, nil, loc, &blocklist.Lists{DB: g, Loc: loc, FormatNumber: cases.FormatNumber})
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := a.Cases
 	var id int64
 	if err := g.Raw("SELECT id FROM cases WHERE status = 'final' ORDER BY id LIMIT 1").Scan(&id).Error; err != nil {
 		t.Fatal(err)

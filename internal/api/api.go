@@ -7,20 +7,20 @@
 package api
 
 import (
-	"path/filepath"
+	"context"
 
 	"github.com/juizado/juizado/internal/server"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 )
 
 // API holds the JSON API's handlers over the server core and the state
-// only the API keeps: the prepared blocklist, the public list cache and
-// the gates' check log.
+// only the API keeps: the public list cache. The blocklist it serves, its
+// prepared snapshot and the gates' check log are Blocklist's.
 type API struct {
 	*server.Server
-	bl       blocklistCache
-	public   publicCache
-	checkLog *registry.CheckLog
+	// Blocklist publishes the signed blocklist (registry/blocklist).
+	Blocklist *blocklist.Publisher
+	public    publicCache
 	// Docs serves the court documents (the pages reuse its downloads).
 	Docs *Documents
 	// Groups serves fan groups and their member registers (the pages
@@ -29,34 +29,23 @@ type API struct {
 }
 
 // New makes the API over the server core s (its routes are registered by
-// Routes).
+// Routes), publishing the blocklist of s.Lists signed with s.Deps.Keys.
 func New(s *server.Server) *API {
-	a := &API{Server: s}
+	a := &API{Server: s, Blocklist: blocklist.NewPublisher(s.Lists, s.Deps.Keys, s.Deps.Court, s.Deps.Logger)}
 	a.Docs = a.newDocuments()
 	a.Groups = &GroupHandlers{API: a, Svc: s.App.Groups, docs: a.Docs.Svc}
 	return a
 }
 
-// LogCheck queues a CPF check for the check log (the club page's check is
-// logged as the gates' are); without a check log it does nothing.
-func (s *API) LogCheck(r registry.CheckRecord) {
-	if s.checkLog != nil {
-		s.checkLog.Log(r)
-	}
+// PreparedBlocklist returns the prepared bodies of the latest version
+// (blocklist.Publisher.Prepared).
+func (s *API) PreparedBlocklist(ctx context.Context) (*blocklist.Prepared, error) {
+	return s.Blocklist.Prepared(ctx)
 }
 
-// StartCheckLog makes l the gates' check log, kept on disk under spoolDir
-// while the database is unreachable ("" for memory only).
-func (s *API) StartCheckLog(l *registry.CheckLog, spoolDir string) {
-	s.checkLog = l
-	if spoolDir != "" {
-		l.SpoolTo(filepath.Join(spoolDir, "blocklist-checks.jsonl"))
-	}
-}
+// LogCheck queues a CPF check for the check log (the club page's check is
+// logged as the gates' are; blocklist.Publisher.LogCheck).
+func (s *API) LogCheck(r blocklist.CheckRecord) { s.Blocklist.LogCheck(r) }
 
 // Close writes the CPF checks still queued.
-func (s *API) Close() {
-	if s.checkLog != nil {
-		s.checkLog.Close()
-	}
-}
+func (s *API) Close() { s.Blocklist.Close() }

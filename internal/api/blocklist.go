@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -18,6 +17,8 @@ import (
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
+	"github.com/juizado/juizado/registry/blocklist/wire"
 	"github.com/labstack/echo/v4"
 )
 
@@ -54,52 +55,18 @@ func etagMatches(header, etag string) bool {
 	return false
 }
 
-func blocklistCSV(snap *registry.Snapshot) ([]byte, error) {
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	// scope: empty for anywhere, else the entry's scope as JSON
-	// ({"venues":[...],"venue_ids":[...],"clubs":[...]}); match_days: empty,
-	// or the JSON array of the match days of a term counted in matches.
-	_ = w.Write([]string{"cpf", "name", "birth_date", "first_day", "last_day", "ban_id", "group_ban_id", "case_number", "court", "scope", "match_days"})
-	for _, e := range snap.Items {
-		bd, ld, gb, sc, md := "", "", "", "", ""
-		if e.Scope != nil {
-			b, err := json.Marshal(e.Scope)
-			if err != nil {
-				return nil, err
-			}
-			sc = string(b)
-		}
-		if e.MatchDays != nil {
-			b, err := json.Marshal(e.MatchDays)
-			if err != nil {
-				return nil, err
-			}
-			md = string(b)
-		}
-		if e.BirthDate != nil {
-			bd = e.BirthDate.String()
-		}
-		if e.LastDay != nil {
-			ld = e.LastDay.String()
-		}
-		if e.GroupBanID != nil {
-			gb = fmt.Sprint(*e.GroupBanID)
-		}
-		_ = w.Write([]string{e.CPF, SafeCell(e.Name), bd, e.FirstDay.String(), ld, fmt.Sprint(e.BanID), gb, e.CaseNumber, e.Court, sc, md})
+// staleVersion tells the client how old the version in memory is when the
+// database could not confirm it: X-Blocklist-Verified-At (when this server
+// last saw it current, RFC 3339) and X-Blocklist-Age (seconds since).
+func staleVersion(c echo.Context, p *blocklist.Publisher, stale bool) {
+	at, ok := p.VerifiedAt()
+	if !stale || !ok {
+		return
 	}
-	w.Flush()
-	return buf.Bytes(), w.Error()
-}
-
-// SafeCell keeps a CSV cell from running as a spreadsheet formula: a cell
-// that begins with =, +, -, @, tab or carriage return is prefixed with an
-// apostrophe (OWASP "CSV injection").
-func SafeCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
+	h := c.Response().Header()
+	h.Set("X-Blocklist-Verified-At", at.UTC().Format(time.RFC3339))
+	h.Set("X-Blocklist-Age", strconv.FormatInt(int64(time.Since(at).Seconds()), 10))
+	h.Set("X-Blocklist-Degraded", "database-unavailable")
 }
 
 // blocklist: GET /api/v1/blocklist (club): JSON or CSV from the prepared
@@ -117,17 +84,17 @@ func (s *API) blocklist(c echo.Context) error {
 	default:
 		return errs.InvalidField("format", "oneof", "formato deve ser json ou csv.")
 	}
-	p, stale, err := s.preparedBlocklistAge(c.Request().Context())
+	p, stale, err := s.Blocklist.PreparedAge(c.Request().Context())
 	if err != nil {
 		return err
 	}
-	s.staleVersion(c, stale)
+	staleVersion(c, s.Blocklist, stale)
 	b := p.JSON
 	if format == "csv" {
 		b = p.CSV
 	}
 	gz := acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding))
-	etag := b.etag
+	etag := b.ETag
 	if gz {
 		etag = strings.TrimSuffix(etag, `"`) + `-gzip"`
 	}
@@ -135,16 +102,16 @@ func (s *API) blocklist(c echo.Context) error {
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", "private, no-cache")
 	h.Set("X-Blocklist-Version", strconv.FormatInt(p.Version, 10))
-	h.Set("X-Juizado-Key-Id", b.KeyID)
-	h.Set("X-Juizado-Signature", b.Sig)
+	h.Set(wire.HeaderKeyID, b.KeyID)
+	h.Set(wire.HeaderSignature, b.Sig)
 	h.Add("Vary", "Accept, Accept-Encoding")
 	inm := c.Request().Header.Get("If-None-Match")
-	if inm != "" && (etagMatches(inm, b.etag) || etagMatches(inm, strings.TrimSuffix(b.etag, `"`)+`-gzip"`)) {
+	if inm != "" && (etagMatches(inm, b.ETag) || etagMatches(inm, strings.TrimSuffix(b.ETag, `"`)+`-gzip"`)) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	if gz {
 		h.Set(echo.HeaderContentEncoding, "gzip")
-		return c.Blob(http.StatusOK, b.ContentType, b.gzipped())
+		return c.Blob(http.StatusOK, b.ContentType, b.Gzipped())
 	}
 	return c.Blob(http.StatusOK, b.ContentType, b.Body)
 }
@@ -194,8 +161,8 @@ func capped(c echo.Context, f *errs.Fields, name string, lo, hi, def int64, unit
 
 // blocklistChanges: GET /api/v1/blocklist/changes?since=V[&limit=N][&cursor=C][&wait=S]
 // (club): a signed page of the change feed, read from the feed table
-// (registry.Lists.Changes); the snapshot's prepared bodies are not
-// needed, nor made, here (feedDay).
+// (blocklist.Lists.Changes); the snapshot's prepared bodies are not
+// needed, nor made, here (blocklist.Publisher.FeedDay).
 func (s *API) blocklistChanges(c echo.Context) error {
 	ctx := c.Request().Context()
 	if !c.QueryParams().Has("since") {
@@ -206,83 +173,40 @@ func (s *API) blocklistChanges(c echo.Context) error {
 	if fe != nil {
 		f = append(f, *fe)
 	}
-	limit := int(capped(c, &f, "limit", 1, registry.MaxFeedPage, registry.MaxFeedPage, "mudanças"))
+	limit := int(capped(c, &f, "limit", 1, blocklist.MaxFeedPage, blocklist.MaxFeedPage, "mudanças"))
 	wait := time.Duration(capped(c, &f, "wait", 0, int64(MaxFeedWait/time.Second), 0, "segundos")) * time.Second
 	if err := f.Err(); err != nil {
 		return err
 	}
-	if err := s.feedDay(ctx); err != nil { // a version for midnight's starts and ends
+	if err := s.Blocklist.FeedDay(ctx); err != nil { // a version for midnight's starts and ends
 		return err
 	}
 	if wait > 0 && c.QueryParam("cursor") == "" {
-		if err := s.awaitVersion(ctx, since, wait); err != nil {
+		if err := s.Blocklist.AwaitVersion(ctx, since, wait); err != nil {
 			return err
 		}
 		if err := ctx.Err(); err != nil {
 			return err // the client went away during the wait: 499, no page read
 		}
 	}
-	page, err := s.Lists.Changes(ctx, since, limit, c.QueryParam("cursor"))
-	if err != nil {
-		return err
-	}
-	body, err := json.Marshal(page)
-	if err != nil {
-		return err
-	}
-	kid, sig, err := s.Deps.Keys.Sign(body)
+	page, err := s.Blocklist.SignedChanges(ctx, since, limit, c.QueryParam("cursor"))
 	if err != nil {
 		return err
 	}
 	h := c.Response().Header()
-	h.Set("X-Juizado-Key-Id", kid)
-	h.Set("X-Juizado-Signature", sig)
+	h.Set(wire.HeaderKeyID, page.KeyID)
+	h.Set(wire.HeaderSignature, page.Sig)
 	h.Set("Cache-Control", "private, no-cache")
 	h.Add("Vary", "Accept-Encoding")
-	if len(body) > 1024 && acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding)) {
+	if len(page.Body) > 1024 && acceptsGzip(c.Request().Header.Get(echo.HeaderAcceptEncoding)) {
 		h.Set(echo.HeaderContentEncoding, "gzip")
-		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, gzipBytes(body))
+		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, page.Gzipped())
 	}
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, page.Body)
 }
 
 // MaxFeedWait caps the long-poll of GET /api/v1/blocklist/changes?wait=.
 const MaxFeedWait = 30 * time.Second
-
-// awaitVersion returns as soon as a version after since is committed (read
-// every 100 ms from the database, so a commit by another server sharing it
-// is seen too), when wait ends, or when the client goes away (the caller
-// then sees ctx.Err(); the error handler logs it as 499). A since above
-// the current version returns at once (Changes answers 422).
-func (s *API) awaitVersion(ctx context.Context, since int64, wait time.Duration) error {
-	deadline := time.NewTimer(wait)
-	defer deadline.Stop()
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		v, err := s.Lists.Latest(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return err
-		}
-		if v.Version != since {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-deadline.C:
-			return nil
-		case <-tick.C:
-			// A new day: the midnight version is made before the page.
-			if err := s.feedDay(ctx); err != nil {
-				return err
-			}
-		}
-	}
-}
 
 // blocklistKey: GET /api/v1/blocklist/key (anyone): the public keys that
 // verify the blocklist's signatures.
@@ -296,10 +220,10 @@ func (s *API) blocklistKey(c echo.Context) error {
 
 // CheckAnswer is the answer to a CPF check, with the list version it read.
 type CheckAnswer struct {
-	CPF     string              `json:"cpf"`     // the CPF checked, formatted
-	Blocked bool                `json:"blocked"` // a ban in force names it
-	Bans    []registry.CheckBan `json:"bans"`    // the bans in force
-	Version int64               `json:"version"` // the blocklist version read
+	CPF     string               `json:"cpf"`     // the CPF checked, formatted
+	Blocked bool                 `json:"blocked"` // a ban in force names it
+	Bans    []blocklist.CheckBan `json:"bans"`    // the bans in force
+	Version int64                `json:"version"` // the blocklist version read
 }
 
 // blocklistCheck: GET /api/v1/blocklist/check/:cpf (club), answered from the
@@ -309,12 +233,12 @@ func (s *API) blocklistCheck(c echo.Context) error {
 	if err != nil {
 		return errs.InvalidField("cpf", "cpf", err.Error())
 	}
-	p, stale, err := s.preparedBlocklistAge(c.Request().Context())
+	p, stale, err := s.Blocklist.PreparedAge(c.Request().Context())
 	if err != nil {
 		return err
 	}
-	s.staleVersion(c, stale)
-	bans := p.Checks.bans(cpf.String())
+	staleVersion(c, s.Blocklist, stale)
+	bans := p.Checks.Bans(cpf.String())
 	venueName := ""
 	if c.Request().URL.RawQuery != "" { // QueryParam parses the query into a map
 		venueName = strings.TrimSpace(c.QueryParam("venue"))
@@ -331,12 +255,12 @@ func (s *API) blocklistCheck(c echo.Context) error {
 			return err
 		}
 	}
-	if u.ID != 0 && s.checkLog != nil {
+	if u.ID != 0 {
 		club := ""
 		if u.Club != nil {
 			club = *u.Club
 		}
-		s.checkLog.Log(registry.CheckRecord{UserID: u.ID, Club: club, CPF: cpf.String(), CheckedAt: s.Now(), Version: p.Version})
+		s.Blocklist.LogCheck(blocklist.CheckRecord{UserID: u.ID, Club: club, CPF: cpf.String(), CheckedAt: s.Now(), Version: p.Version})
 	}
 	c.Response().Header()[headerContentType] = valueJSON // JSONBlob's Header.Set would allocate the value
 	return c.JSONBlob(http.StatusOK, appendCheckAnswer(make([]byte, 0, 64+len(bans)), cpf.String(), bans, p.Version))
@@ -354,14 +278,14 @@ var (
 // (201 {batch_id, stored}; the same records again answer 200 {batch_id,
 // stored: 0, duplicate: true}; other records under a batch_id the account
 // used are 409 naming batch_id). A batch that is not made of real checks is
-// 422 problem+json naming every bad field (registry.Lists.StoreCheckBatch:
+// 422 problem+json naming every bad field (blocklist.Lists.StoreCheckBatch:
 // batch_id and device by textcheck, records required and at most
-// registry.MaxCheckBatch, and in records[i] the cpf, checked_at from
+// blocklist.MaxCheckBatch, and in records[i] the cpf, checked_at from
 // 2023-06-14T00:00:00-03:00 to 5 minutes ahead, version required from 0 to
 // the latest blocklist version, blocked required); nothing is stored on
 // 409 or 422.
 func (s *API) blocklistChecksUpload(c echo.Context) error {
-	var in registry.CheckBatch
+	var in blocklist.CheckBatch
 	if err := server.BindJSON(c, &in); err != nil {
 		return err
 	}
@@ -399,7 +323,7 @@ func (s *API) checkVenue(ctx context.Context, name string) (int64, error) {
 }
 
 // scopedCheck narrows a CPF's bans (the JSON array of the check index) to
-// those that apply at the gate's venue today (registry.Lists.Applicable):
+// those that apply at the gate's venue today (blocklist.Lists.Applicable):
 // the venue named, else the home venues of the caller's club in the
 // imported schedules. It returns nil when none applies.
 func (s *API) scopedCheck(ctx context.Context, raw []byte, venueName string, u accounts.User) ([]byte, error) {
@@ -417,7 +341,7 @@ func (s *API) scopedCheck(ctx context.Context, raw []byte, venueName string, u a
 		}
 		venues = ids
 	}
-	var all []registry.CheckBan
+	var all []blocklist.CheckBan
 	if err := json.Unmarshal(raw, &all); err != nil {
 		return nil, err
 	}

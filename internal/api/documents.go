@@ -14,7 +14,7 @@ import (
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/internal/server"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/labstack/echo/v4"
 )
 
@@ -146,8 +146,8 @@ func (d *Documents) certificate(c echo.Context) error {
 
 // poster: GET /impedidos.pdf[?court=TR.OOOO][&club=NAME] (anyone).
 func (d *Documents) poster(c echo.Context) error {
-	f := registry.PublicFilter{Court: strings.TrimSpace(c.QueryParam("court")), Club: c.QueryParam("club")}
-	if f.Court != "" && !registry.ValidCourt(f.Court) {
+	f := blocklist.PublicFilter{Court: strings.TrimSpace(c.QueryParam("court")), Club: c.QueryParam("club")}
+	if f.Court != "" && !blocklist.ValidCourt(f.Court) {
 		return errs.InvalidField("court", "court", "código do juizado inválido: use TR.OOOO (ex.: 26.0100).")
 	}
 	if len(f.Club) > 200 {

@@ -23,10 +23,3 @@ func (s *API) calendar(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, map[string]any{"items": items})
 }
-
-// minHolidayYear and maxHolidayYear are the years of the holiday calendar
-// (calendar.Service.Holidays).
-const (
-	minHolidayYear = 2000
-	maxHolidayYear = 2200
-)

@@ -10,6 +10,13 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
+// minHolidayYear and maxHolidayYear are the years of the holiday calendar
+// (calendar.Service.Holidays).
+const (
+	minHolidayYear = 2000
+	maxHolidayYear = 2200
+)
+
 // addHoliday: POST /api/v1/holidays {date, name} (clerk).
 func (s *API) addHoliday(c echo.Context) error {
 	var in calendar.HolidayInput
@@ -21,6 +28,21 @@ func (s *API) addHoliday(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusCreated, h)
+}
+
+// removeHoliday: DELETE /api/v1/holidays/:id (clerk): removes a day of
+// the court's own calendar (calendar.Service.RemoveHoliday); 200 with the
+// holiday removed, 404 for another court's or an unknown one.
+func (s *API) removeHoliday(c echo.Context) error {
+	id, err := server.PathID(c, "id")
+	if err != nil {
+		return err
+	}
+	h, err := s.Cases.Calendar.RemoveHoliday(c.Request().Context(), server.Actor(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, h)
 }
 
 // holidays: GET /api/v1/holidays[?year=YYYY] (staff of the court): year

@@ -139,12 +139,17 @@ func (s *API) banTerm(c echo.Context) error {
 }
 
 // legalDeadline: GET /api/v1/legal/deadline?notified_on=YYYY-MM-DD&kind=
-// criminal_appeal|civil_appeal[&court=TR.OOOO] (anyone): the appeal window
-// opened by a notification (calendar.CountPeriod; DOMAIN.md §4), with that
-// court's holidays when court is given: {notified_on, counted_from,
-// first_day, last_day, days, working_days, kind, rule, skipped}.
+// criminal_appeal|civil_appeal[&court=TR.OOOO][&party=prosecution|defendant|
+// defence][&public_defender=true][&recess_exception=custody|maria_da_penha|
+// urgent] (anyone): the appeal window opened by a notification
+// (sanctions.CountPeriod; DOMAIN.md §4: national holidays built in, the
+// recess of CPP art. 798-A or CPC art. 220, the doublings of CPC art. 180
+// and LC 80/1994), with that court's holidays and setting when court is
+// given: {notified_on, counted_from, first_day, last_day, days,
+// working_days, kind, rule, skipped}.
 func (s *API) legalDeadline(c echo.Context) error {
-	p, err := s.Cases.Calendar.LegalDeadline(c.Request().Context(), calendar.DeadlineQuery{NotifiedOn: c.QueryParam("notified_on"), Kind: c.QueryParam("kind"), Court: c.QueryParam("court")})
+	p, err := s.Cases.Calendar.LegalDeadline(c.Request().Context(), calendar.DeadlineQuery{NotifiedOn: c.QueryParam("notified_on"), Kind: c.QueryParam("kind"),
+		Court: c.QueryParam("court"), Party: c.QueryParam("party"), PublicDefender: c.QueryParam("public_defender"), RecessException: c.QueryParam("recess_exception")})
 	if err != nil {
 		return err
 	}

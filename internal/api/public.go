@@ -11,7 +11,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/textcheck"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/labstack/echo/v4"
 	"golang.org/x/sync/singleflight"
 )
@@ -27,7 +27,7 @@ const publicTTL = 10 * time.Second
 // has no login and, at a national scale, hundreds of thousands of names.
 type publicCache struct {
 	mu    sync.Mutex
-	m     map[registry.PublicFilter]*publicList
+	m     map[blocklist.PublicFilter]*publicList
 	group singleflight.Group
 }
 
@@ -37,13 +37,13 @@ type publicList struct {
 	version int64
 	day     civil.Date
 	at      time.Time
-	Items   []registry.PublicEntry
+	Items   []blocklist.PublicEntry
 	body    []byte
 }
 
 // PublicListFor returns the public list for f, from memory while it is
 // fresh; concurrent readers of a stale list wait for one read.
-func (s *API) PublicListFor(ctx context.Context, f registry.PublicFilter) (*publicList, error) {
+func (s *API) PublicListFor(ctx context.Context, f blocklist.PublicFilter) (*publicList, error) {
 	p, err := s.PreparedBlocklist(ctx)
 	if err != nil {
 		return nil, err
@@ -75,7 +75,7 @@ func (s *API) PublicListFor(ctx context.Context, f registry.PublicFilter) (*publ
 		l := &publicList{version: p.Version, day: day, at: time.Now(), Items: items, body: append(body, '\n')}
 		s.public.mu.Lock()
 		if s.public.m == nil || len(s.public.m) >= 64 { // filters are the readers' to choose: bounded
-			s.public.m = map[registry.PublicFilter]*publicList{}
+			s.public.m = map[blocklist.PublicFilter]*publicList{}
 		}
 		s.public.m[f] = l
 		s.public.mu.Unlock()
@@ -101,9 +101,9 @@ func (s *API) publicBanned(c echo.Context) error {
 }
 
 // PublicFilter reads ?court=TR.OOOO and ?club=NAME of the public list.
-func PublicFilter(c echo.Context) (registry.PublicFilter, error) {
-	f := registry.PublicFilter{Court: strings.TrimSpace(c.QueryParam("court")), Club: strings.TrimSpace(c.QueryParam("club"))}
-	if f.Court != "" && !registry.ValidCourt(f.Court) {
+func PublicFilter(c echo.Context) (blocklist.PublicFilter, error) {
+	f := blocklist.PublicFilter{Court: strings.TrimSpace(c.QueryParam("court")), Club: strings.TrimSpace(c.QueryParam("club"))}
+	if f.Court != "" && !blocklist.ValidCourt(f.Court) {
 		return f, errs.InvalidField("court", "court", "court deve ser um código TR.OOOO (por exemplo 26.0100).")
 	}
 	if rule, msg := textcheck.Problem(f.Club, 200, false); rule != "" {

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"net/http"
+
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/internal/server"
@@ -44,6 +46,7 @@ func (s *API) Routes() {
 	r.PUT("/cases/:id/defendants/:defendant_id/cpf", policy, s.identify)
 	r.POST("/holidays", policy, s.addHoliday)
 	r.GET("/holidays", policy, s.holidays)
+	r.Add(http.MethodDelete, "/holidays/:id", policy, s.removeHoliday)
 
 	// The public list and the blocklist (public.go, blocklist.go).
 	r.GET("/public/banned", anyone, s.publicBanned)

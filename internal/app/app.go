@@ -18,6 +18,7 @@ import (
 	"github.com/juizado/juizado/internal/documents"
 	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/juizado/juizado/templates"
 	"gorm.io/gorm"
 )
@@ -35,14 +36,14 @@ type App struct {
 	// Court is the court served by default (JUIZADO_COURT): the issuer of
 	// the public poster and of the blocklist.
 	Court string
-	// Keys signs the blocklist (registry.KeyRing on JUIZADO_KEY_DIR, or a
+	// Keys signs the blocklist (blocklist.KeyRing on JUIZADO_KEY_DIR, or a
 	// key kept in memory for this process only).
-	Keys *registry.KeyRing
+	Keys *blocklist.KeyRing
 	// Cases are the case services (NewCases).
 	Cases *Cases
 	// Lists is the public list and the blocklist publisher: every write of
 	// Cases that changes bans refreshes the blocklist through it.
-	Lists *registry.Lists
+	Lists *blocklist.Lists
 	// Groups are the fan groups and their member registers.
 	Groups *registry.Groups
 	// Documents issues, stores and verifies the court documents (PDF).
@@ -59,8 +60,8 @@ type App struct {
 // settings of cfg (Court, PublicURL and TemplatesDir: the documents), the
 // clock clk (nil: the system's), the court's zone loc and the blocklist's
 // signing keys (nil: a key kept in memory for this process only,
-// registry.EphemeralKeyRing). A nil g or loc is an error.
-func New(cfg config.Config, g *gorm.DB, clk clock.Clock, loc *time.Location, keys *registry.KeyRing) (*App, error) {
+// blocklist.EphemeralKeyRing). A nil g or loc is an error.
+func New(cfg config.Config, g *gorm.DB, clk clock.Clock, loc *time.Location, keys *blocklist.KeyRing) (*App, error) {
 	if g == nil || loc == nil {
 		return nil, errors.New("app: a database and the court's zone are required")
 	}
@@ -68,9 +69,9 @@ func New(cfg config.Config, g *gorm.DB, clk clock.Clock, loc *time.Location, key
 		clk = clock.System{}
 	}
 	if keys == nil {
-		keys = registry.EphemeralKeyRing()
+		keys = blocklist.EphemeralKeyRing()
 	}
-	lists := &registry.Lists{DB: g, Clock: clk, Loc: loc, FormatNumber: cases.FormatNumber, CursorKey: keys.CursorKey}
+	lists := &blocklist.Lists{DB: g, Clock: clk, Loc: loc, FormatNumber: cases.FormatNumber, CursorKey: keys.CursorKey}
 	cs, err := NewCases(g, clk, loc, lists)
 	if err != nil {
 		return nil, err
@@ -122,7 +123,7 @@ func (a *App) WatchPolicy(ctx context.Context, e *casbin.SyncedEnforcer, log *sl
 }
 
 // NewCheckLog is the gates' check log on the application's database
-// (registry.NewCheckLog, default batch and queue), logging to log.
-func (a *App) NewCheckLog(log *slog.Logger) *registry.CheckLog {
-	return registry.NewCheckLog(a.db, log, 0, 0)
+// (blocklist.NewCheckLog, default batch and queue), logging to log.
+func (a *App) NewCheckLog(log *slog.Logger) *blocklist.CheckLog {
+	return blocklist.NewCheckLog(a.db, log, 0, 0)
 }

@@ -40,6 +40,7 @@ func NewCases(g *gorm.DB, clk clock.Clock, loc *time.Location, bl cases.Blocklis
 	}
 	cs := cases.New(core)
 	cal := calendar.New(core)
+	cs.Days = cal // hearings are checked against the court's calendar (CPP arts. 792 and 798-A)
 	dec := decisions.New(core, cs, cal)
 	ex := execution.New(core, cs, cal, dec)
 	return &Cases{

@@ -1,6 +1,6 @@
 // Package app builds the application once (New): the case services
 // (Cases: the case, its calendar, the match schedule, the decisions, the
-// execution of bans, the case file), the blocklist publisher (registry.Lists),
+// execution of bans, the case file), the blocklist publisher (blocklist.Lists),
 // the fan groups and their registers, the court documents (internal/pdf's
 // Service), the accounts (internal/accounts) and the audit trail, over one
 // database, one clock and the court's zone. serve, every CLI command, the

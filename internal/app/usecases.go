@@ -12,7 +12,7 @@ import (
 // Sentence decides one defendant of case caseID as the judge actor signs
 // it (decisions.Service.Sentence: Lei 14.597/2023, art. 201; CPP arts. 381
 // and 386) and, for a signed decision other than a precautionary ban
-// alone, issues its sentence document (pdf.Service.IssueSentence: one
+// alone, issues its sentence document (documents.Service.IssueSentence: one
 // document, one verification code, per decision), in one transaction: a
 // decision is never signed without its document. A minuta (in.Draft)
 // issues nothing. The errors are the service's (errs).

@@ -120,7 +120,7 @@ func checkpointMessage(auditID int64, head []byte) []byte {
 }
 
 // Signer signs checkpoints with a key kept outside the database: it returns
-// the key id and the base64 of the Ed25519 signature (registry.KeyRing).
+// the key id and the base64 of the Ed25519 signature (blocklist.KeyRing).
 type Signer interface {
 	Sign(msg []byte) (keyID, signature string, err error)
 }

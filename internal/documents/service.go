@@ -26,6 +26,7 @@ import (
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"gorm.io/gorm"
 )
 
@@ -41,7 +42,7 @@ type Service struct {
 	Decisions *decisions.Service
 	Schedule  *schedule.Service
 	Execution *execution.Service
-	Lists     *registry.Lists
+	Lists     *blocklist.Lists
 	// Groups are the fan groups' registers (the extract of a register).
 	Groups  *registry.Groups
 	Wording pdf.Wording
@@ -269,11 +270,11 @@ func (s *Service) Certificate(ctx context.Context, actor actor.Actor, cpfText st
 // whole country's (about 100 pages of A4 in large type).
 const MaxPosterNames = 5000
 
-// Poster issues the public list poster (registry.Lists.Public narrowed by
+// Poster issues the public list poster (blocklist.Lists.Public narrowed by
 // f), headed by the court f.Court or else s.Court; the same list on the
 // same day gives back the document already issued. More than
 // MaxPosterNames names: errs.Invalid on club (narrow the list).
-func (s *Service) Poster(ctx context.Context, f registry.PublicFilter) (*Document, error) {
+func (s *Service) Poster(ctx context.Context, f blocklist.PublicFilter) (*Document, error) {
 	code := f.Court
 	if code == "" {
 		code = s.Court

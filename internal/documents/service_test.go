@@ -30,7 +30,7 @@ import (
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
 	"github.com/juizado/juizado/internal/testenv"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/juizado/juizado/templates"
 	"gorm.io/gorm"
 )
@@ -380,25 +380,25 @@ func TestCertificateAndPoster_Sumula643STJ(t *testing.T) {
 	}
 	// The ban starts on 01/08/2025: the poster of 15/07 has nobody, the
 	// poster of 02/08 has him.
-	p1, err := e.svc.Poster(ctx, registry.PublicFilter{})
+	p1, err := e.svc.Poster(ctx, blocklist.PublicFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := text(t, p1.Content); !strings.Contains(got, "Nenhum impedimento publicado em vigor nesta data.") {
 		t.Errorf("empty poster:\n%s", got)
 	}
-	again, err := e.svc.Poster(ctx, registry.PublicFilter{})
+	again, err := e.svc.Poster(ctx, blocklist.PublicFilter{})
 	if err != nil || again.Code != p1.Code {
 		t.Errorf("same list, same day: a new poster %v (%v)", again.Code, err)
 	}
 	e.svc.Clock.(*clock.Fixed).Set(time.Date(2025, 8, 2, 9, 0, 0, 0, saoPaulo))
-	p2, err := e.svc.Poster(ctx, registry.PublicFilter{})
+	p2, err := e.svc.Poster(ctx, blocklist.PublicFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dump(t, "poster", p2.Content)
 	golden(t, "poster", text(t, p2.Content))
-	if _, err := e.svc.Poster(ctx, registry.PublicFilter{Court: "19.0001"}); errs.KindOf(err) != errs.NotFound {
+	if _, err := e.svc.Poster(ctx, blocklist.PublicFilter{Court: "19.0001"}); errs.KindOf(err) != errs.NotFound {
 		t.Errorf("unknown court: %v", err)
 	}
 }

@@ -9,8 +9,11 @@ import (
 )
 
 // domain are the packages of the law and its records: they know nothing
-// of HTTP, PDF or the access policy (README "Layout").
-var domain = []string{"github.com/juizado/juizado/cases", "github.com/juizado/juizado/registry", "github.com/juizado/juizado/sanctions"}
+// of HTTP, PDF or the access policy (README "Layout"). The court's two
+// registries are registry (the member register and the groups) and
+// registry/blocklist (the list of banned fans, its feed and its keys).
+var domain = []string{"github.com/juizado/juizado/cases", "github.com/juizado/juizado/registry",
+	"github.com/juizado/juizado/registry/blocklist", "github.com/juizado/juizado/sanctions"}
 
 // forbidden are the module prefixes the domain must not reach, even
 // indirectly, with why.
@@ -82,6 +85,48 @@ func TestHTTPPackagesImportNoGorm(t *testing.T) {
 			if strings.HasPrefix(imp, "gorm.io/") || imp == "database/sql" {
 				t.Errorf("%s imports %s: the HTTP packages call the application's services (internal/app)", f[0], imp)
 			}
+		}
+	}
+}
+
+// gateFree are the packages the gate agent is built from: the agent runs
+// at a stadium with no database, so neither it nor the wire shapes it
+// shares with the court (registry/blocklist/wire) may reach database code.
+var gateFree = []string{"github.com/juizado/juizado/registry/gate", "github.com/juizado/juizado/registry/blocklist/wire"}
+
+// databaseCode are the import paths (prefixes) of database code: GORM, pgx,
+// the module's database helpers, and the court's registries, which hold
+// the SQL (registry/blocklist/wire is allowed: it has none).
+var databaseCode = []string{"gorm.io/", "github.com/jackc/", "github.com/juizado/juizado/internal/db",
+	"github.com/juizado/juizado/registry/blocklist"}
+
+// Issue 27, item 2: the gate agent and the blocklist's wire shapes depend
+// on no database code, nor on the court's packages that hold the SQL; the
+// wire package is what both sides import.
+func TestGateAgentHasNoDatabaseCode(t *testing.T) {
+	args := append([]string{"list", "-deps"}, gateFree...)
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	found := map[string]bool{}
+	for _, d := range strings.Fields(string(out)) {
+		found[d] = true
+		if d == "github.com/juizado/juizado/registry/blocklist/wire" {
+			continue
+		}
+		for _, prefix := range databaseCode {
+			if strings.HasPrefix(d, prefix) {
+				t.Errorf("the gate agent (%s) depends on %s: it runs without a database", strings.Join(gateFree, ", "), d)
+			}
+		}
+		if d == "github.com/juizado/juizado/registry" {
+			t.Errorf("the gate agent depends on registry: it runs without a database")
+		}
+	}
+	for _, want := range gateFree {
+		if !found[want] {
+			t.Errorf("go list -deps of the gate agent lacks %s", want)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -311,8 +312,9 @@ func NewCaseData(v *casefile.View, court CourtData, loc *time.Location, now time
 }
 
 // DeadlineData is a party's appeal window as the notice prints it (DOMAIN.md
-// §4: calendar.CountPeriod): the day of the notice and the day it counts as
-// made, the first and last day, the days (running or working), the rule,
+// §4: sanctions.CountPeriod): the day of the notice and the day it counts as
+// made, the first and last day, the days (running or working, doubled
+// where the law doubles them), the rule (recess and doublings named),
 // or the express waiver. DefendantID is 0 for the prosecution.
 type DeadlineData struct {
 	DefendantID                                      int64
@@ -576,9 +578,9 @@ type PosterEntry struct {
 	Name, FirstDay, LastDay, CaseNumber, Court string
 }
 
-// NewPosterData prepares the public list (registry.Lists.Public) for the
+// NewPosterData prepares the public list (blocklist.Lists.Public) for the
 // poster.
-func NewPosterData(court CourtData, items []registry.PublicEntry, today civil.Date) *PosterData {
+func NewPosterData(court CourtData, items []blocklist.PublicEntry, today civil.Date) *PosterData {
 	p := &PosterData{Court: court, Today: LongDate(today)}
 	for _, e := range items {
 		pe := PosterEntry{Name: Esc(e.Name), FirstDay: e.FirstDay.BR(), CaseNumber: Esc(e.CaseNumber), Court: Esc(e.Court)}

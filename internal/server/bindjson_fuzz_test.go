@@ -16,6 +16,7 @@ import (
 	"github.com/juizado/juizado/cases/execution"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 )
 
 // bindType is one Go type that BindJSON decodes a body into: name for the
@@ -55,7 +56,7 @@ var bindTypes = []bindType{
 	bindTypeOf[calendar.NotificationInput]("calendar.NotificationInput"),
 	bindTypeOf[execution.IdentificationInput]("execution.IdentificationInput"),
 	bindTypeOf[cases.HearingInput]("cases.HearingInput"),
-	bindTypeOf[registry.CheckBatch]("registry.CheckBatch"),
+	bindTypeOf[blocklist.CheckBatch]("blocklist.CheckBatch"),
 	bindTypeOf[registry.MemberInput]("registry.MemberInput"),
 	bindTypeOf[registry.GroupInput]("registry.GroupInput"),
 	bindTypeOf[registry.DateInput]("registry.DateInput"),

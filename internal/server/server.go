@@ -27,7 +27,7 @@ import (
 	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/clock"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/prometheus/client_golang/prometheus"
@@ -43,7 +43,7 @@ type Deps struct {
 	// App.Loc, App.Keys, App.Court), set by New.
 	Clock     clock.Clock
 	Loc       *time.Location
-	Keys      *registry.KeyRing
+	Keys      *blocklist.KeyRing
 	Court     string
 	Templates fs.FS // templates.FS
 	Logger    *slog.Logger
@@ -72,7 +72,7 @@ type Server struct {
 	// Cases are the case services the API and the pages call (App.Cases).
 	Cases *app.Cases
 	// Lists is the public list and blocklist service (App.Lists).
-	Lists   *registry.Lists
+	Lists   *blocklist.Lists
 	pages   map[string]*template.Template
 	routes  map[routeKey]routeInfo // by method and template: who may call it, its body limit (routes.go)
 	decider *authz.Decider         // Casbin decisions cached 1 s

@@ -23,7 +23,7 @@ import (
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/sharedfix"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"gorm.io/gorm"
 )
 
@@ -53,7 +53,7 @@ type Domain struct {
 	Loc   *time.Location
 	App   *app.App
 	Cases *app.Cases
-	Lists *registry.Lists
+	Lists *blocklist.Lists
 }
 
 // NewDomain gives a fresh database (pgtest.NewDB, dropped with the test)

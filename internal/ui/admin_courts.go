@@ -24,8 +24,10 @@ func (s *UI) renderCourts(c echo.Context, status int, p server.Page) error {
 }
 
 // courtSettingsPage: POST /admin/juizados/configuracao (code,
-// sec7_doubles_ban, publish_default): the court's reading of art. 201, § 7º
-// and whether sentences publish the name by default.
+// sec7_doubles_ban, publish_default, defensoria_doubles_jecrim): the
+// court's reading of art. 201, § 7º, whether sentences publish the name by
+// default, and whether the Defensoria Pública's windows are doubled in the
+// JECRIM (LC 80/1994; cases.SetDefensoriaDoubling).
 //
 // Only the admin's own court: another court's code is 404, as an unknown one.
 func (s *UI) courtSettingsPage(c echo.Context) error {
@@ -37,6 +39,10 @@ func (s *UI) courtSettingsPage(c echo.Context) error {
 	if err := s.InTx(c, func(ctx context.Context) error {
 		var err error
 		found, err = s.Cases.Case.SetCourtDefaults(ctx, code, c.FormValue("sec7_doubles_ban") == "true", c.FormValue("publish_default") == "true")
+		if err != nil || !found {
+			return err
+		}
+		_, err = s.Cases.Case.SetDefensoriaDoubling(ctx, code, c.FormValue("defensoria_doubles_jecrim") == "true")
 		return err
 	}); err != nil {
 		return err

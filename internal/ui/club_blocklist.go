@@ -12,6 +12,7 @@ import (
 	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/labstack/echo/v4"
 )
 
@@ -56,7 +57,7 @@ func (s *UI) clubPage(c echo.Context) error {
 			if u.Club != nil {
 				club = *u.Club
 			}
-			s.LogCheck(registry.CheckRecord{UserID: u.ID, Club: club, CPF: cpf.String(), CheckedAt: s.Now(), Version: pl.Version})
+			s.LogCheck(blocklist.CheckRecord{UserID: u.ID, Club: club, CPF: cpf.String(), CheckedAt: s.Now(), Version: pl.Version})
 		}
 	}
 	if d.Users, err = s.clubUsers(c); err != nil {

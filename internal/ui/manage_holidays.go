@@ -13,6 +13,7 @@ import (
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/ui/form"
+	"github.com/juizado/juizado/sanctions"
 	"github.com/labstack/echo/v4"
 )
 
@@ -21,7 +22,11 @@ type holidaysData struct {
 	Year       int
 	Prev, Next int
 	Items      []calendar.Holiday
-	// CanAdd: the clerk keeps the calendar (DOMAIN.md §4).
+	// National are the year's national holidays and Good Friday, built in
+	// (sanctions.NationalHolidays): shown, never edited.
+	National []sanctions.NationalHoliday
+	// CanAdd: the clerk keeps the calendar (DOMAIN.md §4) and may remove
+	// its days.
 	CanAdd bool
 }
 
@@ -42,7 +47,7 @@ func (s *UI) renderHolidays(c echo.Context, status int, p server.Page) error {
 		return s.pageFail(c, err)
 	}
 	p.Title = fmt.Sprintf("Feriados do juizado (%d)", year)
-	p.Data = holidaysData{Year: year, Prev: year - 1, Next: year + 1, Items: items, CanAdd: s.May(pageUser(c), http.MethodPost, "/feriados")}
+	p.Data = holidaysData{Year: year, Prev: year - 1, Next: year + 1, Items: items, National: sanctions.NationalHolidays(year), CanAdd: s.May(pageUser(c), http.MethodPost, "/feriados")}
 	return s.Page(c, status, "feriados", p)
 }
 
@@ -79,5 +84,25 @@ func (s *UI) addHolidayPage(c echo.Context) error {
 		return s.renderHolidays(c, status, server.Page{Form: vals, Errs: fields, Error: msg})
 	}
 	s.flash(c, fmt.Sprintf("Feriado incluído: %s, %s. Os prazos que terminariam nesse dia passam ao dia útil seguinte.", h.Day.BR(), h.Name))
+	return redirect(c, fmt.Sprintf("/feriados?ano=%d", h.Day.Year))
+}
+
+// removeHolidayPage: POST /feriados/:id/excluir (clerk): removes a day of
+// the court's own calendar through calendar.Service.RemoveHoliday (the
+// windows it moved are counted again, each with a docket movement).
+func (s *UI) removeHolidayPage(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return s.PageError(c, http.StatusNotFound, "Feriado não encontrado.")
+	}
+	var h *calendar.Holiday
+	if err := s.InTx(c, func(ctx context.Context) error {
+		var err error
+		h, err = s.Cases.Calendar.RemoveHoliday(ctx, server.Actor(c), id)
+		return err
+	}); err != nil {
+		return s.pageFail(c, err)
+	}
+	s.flash(c, fmt.Sprintf("Feriado excluído: %s, %s. Os prazos abertos foram recalculados.", h.Day.BR(), h.Name))
 	return redirect(c, fmt.Sprintf("/feriados?ano=%d", h.Day.Year))
 }

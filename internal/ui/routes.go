@@ -73,6 +73,7 @@ func (s *UI) Routes() {
 	r.POST("/processos/:id/identificacao", policy, s.identifyPage)
 	r.GET("/feriados", policy, s.holidaysPage)
 	r.POST("/feriados", policy, s.addHolidayPage)
+	r.POST("/feriados/:id/excluir", policy, s.removeHolidayPage)
 
 	// The fan group's register (group_register.go, group_import.go).
 	h := &groupPagesH{s: s, svc: s.Groups.Svc}

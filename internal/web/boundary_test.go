@@ -24,6 +24,7 @@ type otherCourt struct {
 	groupCaseID, groupDefID  int64
 	groupID, memberID        int64
 	userID, clubTokenID      int64
+	holidayID                int64
 	prosecutor, judge, clerk string // tokens
 }
 
@@ -65,6 +66,8 @@ func seedOtherCourt(t *testing.T, f *fixture) otherCourt {
 	}
 	c := send("POST", "/api/v1/cases", o.prosecutor, "application/json", representation(t, "R1"))
 	o.caseID = int64(c["id"].(float64))
+	h := send("POST", "/api/v1/holidays", o.clerk, "application/json", `{"date": "2026-01-20", "name": "São Sebastião"}`)
+	o.holidayID = int64(h["id"].(float64))
 	o.defID = int64(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
 	s := send("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", o.caseID), o.judge, "application/json",
 		fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, o.defID))
@@ -115,6 +118,8 @@ func (o otherCourt) path(rt string, unknown bool) string {
 		first = id(o.userID)
 	case strings.HasPrefix(rt, "/clube/tokens/"):
 		first = id(o.clubTokenID)
+	case strings.HasPrefix(rt, "/api/v1/holidays/"), strings.HasPrefix(rt, "/feriados/"):
+		first = id(o.holidayID)
 	default:
 		first = "?"
 	}
@@ -237,6 +242,8 @@ func pageRoles(f *fixture, path, method string) []string {
 		return []string{"fan_group"}
 	case strings.HasPrefix(path, "/processos/"):
 		return []string{"clerk", "judge", "prosecutor", "police"}
+	case strings.HasPrefix(path, "/feriados/"):
+		return []string{"clerk"}
 	}
 	return nil
 }

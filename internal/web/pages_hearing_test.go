@@ -5,7 +5,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/sanctions"
 )
 
 // The hearing form's times (aud.starts, aud.ends as hh:mm): a time missing
@@ -22,9 +24,14 @@ func TestPageHearingTimeErrorsShowNextToTheField(t *testing.T) {
 	caseURL := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
 	clerk := f.browser(t, "clerk")
 	clerk.do("GET", caseURL, nil)
-	// A weekday about six weeks ahead (within the 5 years a hearing may be set).
+	// A day with court business about six weeks ahead (within the 5 years
+	// a hearing may be set): no weekend, national holiday or recess (CPP
+	// arts. 792 and 798-A).
 	day := f.clk.Now().AddDate(0, 0, 40)
-	for day.Weekday() == time.Saturday || day.Weekday() == time.Sunday {
+	for {
+		if ok, _, _ := sanctions.MayHoldHearing(sanctions.HearingQuery{Day: civil.Of(day)}); ok {
+			break
+		}
 		day = day.AddDate(0, 0, 1)
 	}
 	date := day.Format("02/01/2006")

@@ -81,7 +81,7 @@ func TestPublicListPages(t *testing.T) {
 	}
 }
 
-// A poster is for one stadium's gates: more than pdf.MaxPosterNames names
+// A poster is for one stadium's gates: more than documents.MaxPosterNames names
 // is 422 asking for a filter; a filtered list prints.
 func TestPosterNeedsAFilterForALongList(t *testing.T) {
 	f := newFixture(t)

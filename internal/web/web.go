@@ -18,7 +18,7 @@ import (
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/ui"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"gorm.io/gorm"
 )
 
@@ -39,7 +39,7 @@ type Deps struct {
 	DB                             *gorm.DB
 	Clock                          clock.Clock
 	Loc                            *time.Location
-	Keys                           *registry.KeyRing
+	Keys                           *blocklist.KeyRing
 	Court, PublicURL, TemplatesDir string
 }
 
@@ -72,25 +72,24 @@ func New(d Deps) (*Server, error) {
 	}
 	a := api.New(core)
 	pages := ui.New(a)
-	a.BlocklistMetrics(core.Metrics)
+	a.Blocklist.Metrics(core.Metrics)
 	a.Routes()     // internal/api/routes.go
 	pages.Routes() // internal/ui/routes.go
-	core.Lists.OnVersion = a.NoteVersion
-	a.StartCheckLog(d.App.NewCheckLog(core.Deps.Logger), d.SpoolDir)
+	a.Blocklist.StartCheckLog(d.App.NewCheckLog(core.Deps.Logger), d.SpoolDir)
 	return &Server{Server: core, api: a}, nil
 }
 
 // Lists returns the server's public list and blocklist service.
-func (s *Server) Lists() *registry.Lists { return s.Server.Lists }
+func (s *Server) Lists() *blocklist.Lists { return s.Server.Lists }
 
 // RefreshBlocklist makes a new blocklist version now if the bans in force
 // changed (the ticker does it every minute).
 func (s *Server) RefreshBlocklist(ctx context.Context) error { return s.Server.Lists.Refresh(ctx) }
 
 // RunBlocklistTicker refreshes and prepares the blocklist every interval
-// until ctx ends (api.API.RunBlocklistTicker).
+// until ctx ends (blocklist.Publisher.Run).
 func (s *Server) RunBlocklistTicker(ctx context.Context, interval time.Duration) {
-	s.api.RunBlocklistTicker(ctx, interval)
+	s.api.Blocklist.Run(ctx, interval)
 }
 
 // Close writes the CPF checks still queued.

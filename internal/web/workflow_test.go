@@ -425,17 +425,19 @@ func TestWorkflow_GroupCaseCivilFlowOverHTTP(t *testing.T) {
 	}
 	w.notify(id, "prosecution", 0, "2025-06-10", false)
 	v, _ = w.get(id)
-	if ds, ok := v["deadlines"].([]any); !ok || len(ds) != 2 || ds[0].(map[string]any)["last_day"] != "2025-07-02" || ds[1].(map[string]any)["last_day"] != "2025-07-02" {
+	// The prosecution's civil window is doubled (CPC art. 180; DOMAIN.md §4,
+	// issue 28): 30 working days, to 23/07/2025; the defendant's stays 15.
+	if ds, ok := v["deadlines"].([]any); !ok || len(ds) != 2 || ds[0].(map[string]any)["last_day"] != "2025-07-23" || ds[1].(map[string]any)["last_day"] != "2025-07-02" {
 		t.Errorf("deadlines on the case: %v", v["deadlines"])
 	}
-	w.clk.Set(time.Date(2025, 7, 2, 18, 0, 0, 0, w.loc))
+	w.clk.Set(time.Date(2025, 7, 23, 18, 0, 0, 0, w.loc))
 	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", id), "clerk", map[string]any{"to": "final"})
 	w.want(rec, 409, "final judgment on the last day of the window")
-	w.clk.Set(time.Date(2025, 7, 3, 9, 0, 0, 0, w.loc))
+	w.clk.Set(time.Date(2025, 7, 24, 9, 0, 0, 0, w.loc))
 	v = w.to(id, "clerk", "final")
 	// The civil judgment's ban starts the day after the last window (Súmula 643 STJ; CP art. 10).
-	if b := v["bans"].([]any)[0].(map[string]any); b["first_day"] != "2025-07-03" || b["last_day"] != "2027-07-02" || b["state"] != "in_force" {
-		t.Errorf("group ban after the final judgment %v, want in force from 2025-07-03 to 2027-07-02", b)
+	if b := v["bans"].([]any)[0].(map[string]any); b["first_day"] != "2025-07-24" || b["last_day"] != "2027-07-23" || b["state"] != "in_force" {
+		t.Errorf("group ban after the final judgment %v, want in force from 2025-07-24 to 2027-07-23", b)
 	}
 	v = w.to(id, "clerk", "archived")
 	var codes []int

@@ -28,6 +28,8 @@ import (
 	"github.com/juizado/juizado/internal/textcheck"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/juizado/juizado/registry/blocklist/wire"
 )
 
 // Duration is a time.Duration written in JSON as Go's duration text ("24h").
@@ -757,8 +759,8 @@ func writeJSON(w http.ResponseWriter, v any) {
 }
 
 // ParseCPF reads a CPF with or without punctuation and spaces and checks
-// its two check digits (Receita Federal's modulo 11); it returns the 11
-// digits.
+// its two check digits (Receita Federal's modulo 11, wire.CPFProblem, as
+// the court does); it returns the 11 digits.
 func ParseCPF(s string) (string, bool) {
 	var buf [11]byte
 	d := buf[:0]
@@ -777,24 +779,9 @@ func ParseCPF(s string) (string, bool) {
 	if len(d) != 11 {
 		return "", false
 	}
-	same := true
-	for _, c := range d {
-		if c != d[0] {
-			same = false
-		}
-	}
-	if same {
+	cpf := string(d)
+	if wire.CPFProblem(cpf) != "" {
 		return "", false
 	}
-	for k := 9; k <= 10; k++ {
-		sum := 0
-		for i := 0; i < k; i++ {
-			sum += int(d[i]-'0') * (k + 1 - i)
-		}
-		v := sum * 10 % 11 % 10
-		if int(d[k]-'0') != v {
-			return "", false
-		}
-	}
-	return string(d), true
+	return cpf, true
 }

@@ -23,7 +23,7 @@ import (
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/web"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/juizado/juizado/registry/gate"
 	"github.com/juizado/juizado/templates"
 	"gorm.io/gorm"
@@ -45,7 +45,7 @@ type court struct {
 	g     *gorm.DB
 	srv   *web.Server
 	http  *httptest.Server
-	keys  *registry.KeyRing
+	keys  *blocklist.KeyRing
 	token string
 	clk   *testClock
 	n     int
@@ -64,7 +64,7 @@ func newCourt(t testing.TB, code string, now time.Time) *court {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &court{g: g, keys: &registry.KeyRing{Dir: t.TempDir()}, clk: &testClock{t: now}}
+	c := &court{g: g, keys: &blocklist.KeyRing{Dir: t.TempDir()}, clk: &testClock{t: now}}
 	c.srv, err = web.New(web.Deps{DB: g, Enforcer: enf, Clock: c.clk, Loc: sp, Templates: templates.FS, Keys: c.keys, Court: code,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {

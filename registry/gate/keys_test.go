@@ -14,7 +14,7 @@ import (
 
 	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/web"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/juizado/juizado/registry/gate"
 	"github.com/juizado/juizado/templates"
 )
@@ -22,14 +22,14 @@ import (
 // replica is a second server of court c (same database, same key
 // directory) whose key ring is read now: rotated later through c.keys, it
 // goes on signing with the key it read, as a server not restarted since a
-// rotation does (registry.KeyRing.Rotate).
+// rotation does (blocklist.KeyRing.Rotate).
 func (c *court) replica(t *testing.T, code string) *httptest.Server {
 	t.Helper()
 	enf, err := authz.Open(context.Background(), c.g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := &registry.KeyRing{Dir: c.keys.Dir}
+	keys := &blocklist.KeyRing{Dir: c.keys.Dir}
 	if _, err := keys.Keys(time.Now()); err != nil { // the current key read now
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func switchProxy(t *testing.T, to *atomic.Pointer[string]) *httptest.Server {
 
 // API.md "Signed responses" (GET /api/v1/blocklist/key, not_after): once
 // the court has rotated its key, the retired key's not_after (the rotation
-// plus registry.KeyRetention) bounds the new bodies it may sign: a feed
+// plus blocklist.KeyRetention) bounds the new bodies it may sign: a feed
 // page or snapshot signed by it is applied before its not_after and
 // refused as untrusted after it (agent clock), from a server of the court
 // still signing with it. What the agent stored, verified, when fetched
@@ -85,7 +85,7 @@ func TestGateAgentRefusesNewBodiesOfARetiredKey(t *testing.T) {
 	if _, err := c.keys.Rotate(now); err != nil {
 		t.Fatal(err)
 	}
-	notAfter := now.Add(registry.KeyRetention).UTC().Truncate(time.Second)
+	notAfter := now.Add(blocklist.KeyRetention).UTC().Truncate(time.Second)
 	// A page signed by the new key: the key list is read (the new key
 	// endorsed by the pinned one, the pinned one's not_after).
 	c.ban(t, cpfPoa, "2025-06-01", "2026-01-01", "")

@@ -19,6 +19,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/juizado/juizado/registry/blocklist/wire"
 )
 
 // Record is one local check as kept in the spool (evidence, issue 20 §5):
@@ -257,7 +259,7 @@ func (s *Spool) cut() ([]string, error) {
 }
 
 // MaxCheckBatch is the most records the agent sends in one request (the
-// court's registry.MaxCheckBatch): a larger batch goes in parts.
+// court's blocklist.MaxCheckBatch): a larger batch goes in parts.
 const MaxCheckBatch = 10000
 
 // checkBatch is the body of POST /api/v1/blocklist/checks.
@@ -545,7 +547,7 @@ func (a *Agent) uploadFile(ctx context.Context, c *Court, n, id string, parts bo
 		return err
 	}
 	defer f.Close()
-	key := KeyID([]byte(c.URL))
+	key := wire.KeyID([]byte(c.URL))
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	p := recordParser{court: c.Status().Court}

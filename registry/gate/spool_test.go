@@ -13,7 +13,7 @@ import (
 )
 
 // DOMAIN.md §6 ("each read is logged") and API.md "Gate agent": the court
-// takes at most 10,000 records a batch (registry.MaxCheckBatch); a spool of
+// takes at most 10,000 records a batch (blocklist.MaxCheckBatch); a spool of
 // 25,000 checks reaches it whole, in three parts, each stored once (a
 // second upload adds nothing).
 func TestGateAgentUploadsALargeSpoolInParts(t *testing.T) {

@@ -13,92 +13,29 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/internal/textcheck"
+	"github.com/juizado/juizado/registry/blocklist/wire"
 )
 
-// Scope is where a ban applies, as the court publishes it: null (nil) is
-// anywhere; else the venues (names and the court's venue ids) and the clubs
-// whose home matches it covers.
-type Scope struct {
-	Venues   []string `json:"venues"`
-	VenueIDs []int64  `json:"venue_ids"`
-	Clubs    []string `json:"clubs"`
-	// ClubVenues are the named clubs' home venues as the court's schedule
-	// has them, each with its open days (ClubVenue); the court writes them
-	// on every entry whose scope names clubs.
-	ClubVenues []ClubVenue `json:"club_venues,omitempty"`
-}
-
-// ClubVenue is a venue where a club of the scope plays at home in the
-// court's schedule: the ban blocks there on every day but OpenDays
-// (YYYY-MM-DD: days whose matches there are all other clubs' home
-// matches, a shared stadium).
-type ClubVenue struct {
-	Venue    string   `json:"venue"`
-	VenueID  int64    `json:"venue_id"`
-	OpenDays []string `json:"open_days"`
-}
-
-// Entry is one blocklist item as the court signs it (GET /api/v1/blocklist
-// items, upcoming, and the feed's changes). Dates are YYYY-MM-DD in the
-// court's zone (America/Sao_Paulo); LastDay nil is a precautionary ban.
-type Entry struct {
-	CPF        string   `json:"cpf"`
-	Name       string   `json:"name"`
-	BirthDate  *string  `json:"birth_date"`
-	FirstDay   string   `json:"first_day"`
-	LastDay    *string  `json:"last_day"`
-	BanID      int64    `json:"ban_id"`
-	GroupBanID *int64   `json:"group_ban_id"`
-	CaseNumber string   `json:"case_number"`
-	Court      string   `json:"court"`
-	Scope      *Scope   `json:"scope"`
-	MatchDays  []string `json:"match_days,omitempty"`
-}
-
-// Snapshot is the body of GET /api/v1/blocklist: the entries in force at
-// Version and (Upcoming) those whose first day is after AsOf (the court's
-// date when it answered) and no later than AsOf + 7 days.
-type Snapshot struct {
-	Version     int64     `json:"version"`
-	GeneratedAt time.Time `json:"generated_at"`
-	Court       string    `json:"court"`
-	Items       []Entry   `json:"items"`
-	Upcoming    []Entry   `json:"upcoming"`
-	AsOf        string    `json:"as_of"`
-}
-
-// Change is one feed change: an entry added or removed at Version.
-type Change struct {
-	Version int64  `json:"version"`
-	Op      string `json:"op"` // add | remove
-	Reason  string `json:"reason"`
-	Entry
-}
-
-// FeedPage is the body of GET /api/v1/blocklist/changes. Upcoming, which
-// the court sends on the page that reaches its latest version, is the
-// whole list of entries starting after AsOf and within 7 days, as of To.
-type FeedPage struct {
-	From       int64    `json:"from"`
-	FromCursor string   `json:"from_cursor,omitempty"`
-	To         int64    `json:"to"`
-	Changes    []Change `json:"changes"`
-	Cursor     string   `json:"cursor,omitempty"`
-	Upcoming   *[]Entry `json:"upcoming,omitempty"`
-	AsOf       string   `json:"as_of,omitempty"`
-}
-
-// CheckBan is one ban behind a blocked CPF in the agent's answer: the
-// court's check fields plus Court, the code of the court whose list has it.
-type CheckBan struct {
-	BanID      int64    `json:"ban_id"`
-	FirstDay   string   `json:"first_day"`
-	LastDay    *string  `json:"last_day"`
-	CaseNumber string   `json:"case_number"`
-	Court      string   `json:"court"`
-	Scope      *Scope   `json:"scope,omitempty"`
-	MatchDays  []string `json:"match_days,omitempty"`
-}
+// The court's signed shapes (registry/blocklist/wire), with their dates
+// kept as the YYYY-MM-DD strings received: the index slices them without
+// parsing.
+type (
+	// Scope is where a ban applies: nil is anywhere (wire.Scope).
+	Scope = wire.Scope
+	// ClubVenue is a scope's club venue with its open days (wire.ClubVenue).
+	ClubVenue = wire.ClubVenue
+	// Entry is one blocklist item as the court signs it (wire.Entry).
+	Entry = wire.Entry[string]
+	// Snapshot is the body of GET /api/v1/blocklist (wire.Snapshot).
+	Snapshot = wire.Snapshot[string]
+	// Change is one feed change (wire.Change).
+	Change = wire.Change[string]
+	// FeedPage is the body of GET /api/v1/blocklist/changes (wire.FeedPage).
+	FeedPage = wire.FeedPage[string]
+	// CheckBan is one ban behind a blocked CPF in the agent's answer
+	// (wire.CheckBan), Court naming the court whose list has it.
+	CheckBan = wire.CheckBan[string]
+)
 
 // CheckResult is the agent's answer to GET /check/{cpf}: the court's check
 // answer, Stale when any court's copy is older than max_age, and the version
@@ -140,7 +77,7 @@ func venueNames(s string) []string {
 // named venue is blocked by every ban (it cannot say where it stands, as
 // the court's own check); else one of its venues must be in the scope's
 // venues, or be one of the scope's club venues on a day that is not one of
-// its open days (the court's check at that venue: registry.Lists.Applicable),
+// its open days (the court's check at that venue: blocklist.Lists.Applicable),
 // or one of the gate's clubs (configuration) in the scope's clubs.
 func applies(e *Entry, day string, venues, clubs map[string]bool) bool {
 	if e.FirstDay > day || (e.LastDay != nil && *e.LastDay < day) {

@@ -254,8 +254,8 @@ func TestSnapshotETagMovesWithTheDateNotTheItems(t *testing.T) {
 	if p := page("since=" + strconv.FormatInt(v, 10) + "&limit=1"); p.To != v+1 || p.Upcoming != nil {
 		t.Errorf("page before the head: to %d, upcoming %v", p.To, p.Upcoming)
 	}
-	if p := page("since=" + strconv.FormatInt(v, 10)); p.To != v+2 || p.Upcoming == nil || !slices.Equal(cpfs(*p.Upcoming), []string{cpfPoa, cpfOther}) || p.AsOf != "2025-06-11" {
-		t.Errorf("head page: to %d, upcoming %v as of %s", p.To, p.Upcoming, p.AsOf)
+	if p := page("since=" + strconv.FormatInt(v, 10)); p.To != v+2 || p.Upcoming == nil || !slices.Equal(cpfs(*p.Upcoming), []string{cpfPoa, cpfOther}) || p.AsOf == nil || *p.AsOf != "2025-06-11" {
+		t.Errorf("head page: to %d, upcoming %v as of %v", p.To, p.Upcoming, p.AsOf)
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"gorm.io/gorm"
 )
 
@@ -32,7 +33,7 @@ type Env struct {
 	G      *gorm.DB
 	Clk    *clock.Fixed
 	Svc    *app.Cases
-	Lists  *registry.Lists
+	Lists  *blocklist.Lists
 	Dom    *testenv.Domain
 	Pros   actor.Actor
 	Judges []actor.Actor
@@ -329,7 +330,7 @@ func (e *Env) SentenceR1(t *testing.T, first string, months int, prison *int) (*
 // Published reports whether name is on the public list.
 func (e *Env) Published(t *testing.T, name string) bool {
 	t.Helper()
-	items, err := e.Lists.Public(context.Background(), registry.PublicFilter{})
+	items, err := e.Lists.Public(context.Background(), blocklist.PublicFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}

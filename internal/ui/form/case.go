@@ -48,11 +48,12 @@ func Movement(v *Values) cases.MovementInput {
 }
 
 // Hearing reads the hearing form (aud.kind, aud.room, aud.date as
-// dd/mm/aaaa, aud.starts and aud.ends as hh:mm); the date's errors show
+// dd/mm/aaaa, aud.starts and aud.ends as hh:mm, aud.recess_exception: CPP
+// art. 798-A, I to III); the date's errors (a day the law bars included) show
 // next to aud.date, a missing or invalid time next to aud.starts or
 // aud.ends (the fields the page shows).
 func Hearing(v *Values) cases.HearingInput {
-	in := cases.HearingInput{Kind: v.Text("kind"), Room: v.Text("room"), StartsAt: v.Instant("starts_at", "date", "starts", true)}
+	in := cases.HearingInput{Kind: v.Text("kind"), Room: v.Text("room"), StartsAt: v.Instant("starts_at", "date", "starts", true), RecessException: v.Trim("recess_exception")}
 	if v.Text("ends") != "" && v.Text("date") != "" {
 		in.EndsAt = v.Instant("ends_at", "date", "ends", false)
 	}

@@ -45,6 +45,10 @@ func Notification(v *Values) calendar.NotificationInput {
 	if w := v.Tri("waived_appeal"); w != nil {
 		in.WaivedAppeal = *w
 	}
+	if pd := v.Tri("public_defender"); pd != nil {
+		in.PublicDefender = *pd
+	}
+	in.RecessException = v.Trim("recess_exception")
 	if in.Party == calendar.PartyProsecution {
 		in.DefendantID = 0 // one notice of the prosecution per case
 	}

@@ -1,4 +1,4 @@
-package registry_test
+package blocklist_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package registry_test
+package blocklist_test
 
 import (
 	"context"
@@ -10,14 +10,14 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/internal/errs"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 )
 
 // refused stores b for the club account club and fails unless it is
 // errs.Invalid naming exactly the fields of want (field → rule), each with
 // a message, and nothing of the account was stored: no check record, no
 // batch row (its batch_id is not used up).
-func (e *env) refused(t *testing.T, club int64, b registry.CheckBatch, want map[string]string) {
+func (e *env) refused(t *testing.T, club int64, b blocklist.CheckBatch, want map[string]string) {
 	t.Helper()
 	n, dup, err := e.lists.StoreCheckBatch(context.Background(), club, "Clube", b)
 	var ae *errs.Error
@@ -43,7 +43,7 @@ func (e *env) refused(t *testing.T, club int64, b registry.CheckBatch, want map[
 }
 
 // stores stores b for club and fails unless all its records were stored.
-func (e *env) stores(t *testing.T, club int64, b registry.CheckBatch) {
+func (e *env) stores(t *testing.T, club int64, b blocklist.CheckBatch) {
 	t.Helper()
 	n, dup, err := e.lists.StoreCheckBatch(context.Background(), club, "Clube", b)
 	if err != nil || n != len(b.Records) || dup {
@@ -168,8 +168,8 @@ func TestCheckBatchCheckedAtFromLei14597To5MinutesAhead(t *testing.T) {
 func TestCheckBatchRecordsRequired(t *testing.T) {
 	e := newEnv(t)
 	e.versions(t, 7)
-	e.refused(t, 9001, registry.CheckBatch{BatchID: "b-empty", Device: "portao-1"}, map[string]string{"records": "required"})
-	e.refused(t, 9001, registry.CheckBatch{BatchID: "b-empty", Device: "portao-1", Records: []registry.UploadedCheck{}}, map[string]string{"records": "required"})
+	e.refused(t, 9001, blocklist.CheckBatch{BatchID: "b-empty", Device: "portao-1"}, map[string]string{"records": "required"})
+	e.refused(t, 9001, blocklist.CheckBatch{BatchID: "b-empty", Device: "portao-1", Records: []blocklist.UploadedCheck{}}, map[string]string{"records": "required"})
 	e.stores(t, 9001, batchOf("b-empty", "portao-1", "663.923.321-54", 1))
 }
 
@@ -228,10 +228,12 @@ func TestCheckBatchNamesEveryBadField(t *testing.T) {
 	e := newEnv(t)
 	e.versions(t, 7)
 	b := batchOf("b-all", "portao-1", "663.923.321-54", 3)
-	b.Records[0] = registry.UploadedCheck{CPF: "663.923.321-55", CheckedAt: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), Version: ptr(int64(8))}
+	b.Records[0] = blocklist.UploadedCheck{CPF: "663.923.321-55", CheckedAt: time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), Version: ptr(int64(8))}
 	b.Records[2].Version = ptr(int64(-7))
 	e.refused(t, 9001, b, map[string]string{
 		"records[0].cpf": "cpf", "records[0].checked_at": "instant", "records[0].version": "range", "records[0].blocked": "required",
 		"records[2].version": "range",
 	})
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -1,4 +1,4 @@
-package registry
+package blocklist
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/textcheck"
+	"github.com/juizado/juizado/registry"
 	"gorm.io/gorm/clause"
 )
 
@@ -119,7 +120,7 @@ func (l *Lists) StoreCheckBatch(ctx context.Context, userID int64, club string, 
 	for i, r := range in.Records {
 		ok := true
 		field := func(name string) string { return fmt.Sprintf("records[%d].%s", i, name) }
-		cpf, err := ParseCPFAnySpelling(r.CPF)
+		cpf, err := registry.ParseCPFAnySpelling(r.CPF)
 		if err != nil {
 			f.Add(field("cpf"), "cpf", err.Error())
 			ok = false

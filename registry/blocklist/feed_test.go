@@ -1,4 +1,4 @@
-package registry_test
+package blocklist_test
 
 import (
 	"bytes"
@@ -23,13 +23,13 @@ import (
 
 	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/errs"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 )
 
 // set is a gate's copy of the blocklist: entries by ban id.
-type set map[int64]registry.Entry
+type set map[int64]blocklist.Entry
 
-func snapSet(s *registry.Snapshot) set {
+func snapSet(s *blocklist.Snapshot) set {
 	out := set{}
 	for _, e := range s.Items {
 		out[e.BanID] = e
@@ -41,7 +41,7 @@ func snapSet(s *registry.Snapshot) set {
 // applies each change as a gate would; it fails on a removal of an entry the
 // gate lacks or an addition of one it has. It returns the final set and the
 // sets reached at the end of each page (by the page's to).
-func apply(t *testing.T, l *registry.Lists, from set, since int64, limit int) (set, map[int64]set) {
+func apply(t *testing.T, l *blocklist.Lists, from set, since int64, limit int) (set, map[int64]set) {
 	t.Helper()
 	ctx := context.Background()
 	cur := set{}
@@ -285,7 +285,7 @@ func TestFeed_GoneAndInvalid(t *testing.T) {
 	if err := e.lists.PruneFeed(ctx, v.Version-1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.lists.Changes(ctx, v.Version-2, 10, ""); !errors.Is(err, registry.ErrFeedGone) || errs.KindOf(err) != errs.Gone {
+	if _, err := e.lists.Changes(ctx, v.Version-2, 10, ""); !errors.Is(err, blocklist.ErrFeedGone) || errs.KindOf(err) != errs.Gone {
 		t.Errorf("since below the floor: %v, want gone", err)
 	}
 	if p, err := e.lists.Changes(ctx, v.Version-1, 10, ""); err != nil || len(p.Changes) != 1 || p.To != v.Version {
@@ -328,10 +328,10 @@ func TestPublicFilters(t *testing.T) {
 		t.Skipf("R1 has no home team (%q, %v)", home, err)
 	}
 	for _, tc := range []struct {
-		f    registry.PublicFilter
+		f    blocklist.PublicFilter
 		want int
-	}{{registry.PublicFilter{}, 1}, {registry.PublicFilter{Court: court}, 1}, {registry.PublicFilter{Court: "35.0001"}, 0},
-		{registry.PublicFilter{Club: home}, 1}, {registry.PublicFilter{Club: "  " + home + " "}, 1}, {registry.PublicFilter{Club: "Nenhum FC"}, 0}} {
+	}{{blocklist.PublicFilter{}, 1}, {blocklist.PublicFilter{Court: court}, 1}, {blocklist.PublicFilter{Court: "35.0001"}, 0},
+		{blocklist.PublicFilter{Club: home}, 1}, {blocklist.PublicFilter{Club: "  " + home + " "}, 1}, {blocklist.PublicFilter{Club: "Nenhum FC"}, 0}} {
 		got, err := e.lists.Public(ctx, tc.f)
 		if err != nil || len(got) != tc.want {
 			t.Errorf("Public(%+v): %d entries, want %d (%v)", tc.f, len(got), tc.want, err)
@@ -345,7 +345,7 @@ func TestPublicFilters(t *testing.T) {
 func TestKeyRing(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "keys")
-	ring := &registry.KeyRing{Dir: dir}
+	ring := &blocklist.KeyRing{Dir: dir}
 	body := []byte(`{"version":1}`)
 	kid, sig, err := ring.Sign(body)
 	if err != nil {
@@ -372,14 +372,14 @@ func TestKeyRing(t *testing.T) {
 	if err != nil || len(keys) != 1 || keys[0].ID != kid || keys[0].NotAfter != nil {
 		t.Fatalf("keys %+v %v", keys, err)
 	}
-	if k, ok := registry.Verify(body, sig, keys); !ok || k.ID != kid {
+	if k, ok := blocklist.Verify(body, sig, keys); !ok || k.ID != kid {
 		t.Error("signature does not verify")
 	}
-	if _, ok := registry.Verify([]byte(`{"version":2}`), sig, keys); ok {
+	if _, ok := blocklist.Verify([]byte(`{"version":2}`), sig, keys); ok {
 		t.Error("signature verifies another body")
 	}
 	// The same directory read again gives the same key.
-	if kid2, _, _ := (&registry.KeyRing{Dir: dir}).Sign(body); kid2 != kid {
+	if kid2, _, _ := (&blocklist.KeyRing{Dir: dir}).Sign(body); kid2 != kid {
 		t.Errorf("reloaded key id %s, want %s", kid2, kid)
 	}
 	newID, err := ring.Rotate(now)
@@ -390,7 +390,7 @@ func TestKeyRing(t *testing.T) {
 	if len(keys) != 2 || keys[0].ID != newID || keys[1].ID != kid || !keys[1].NotAfter.Equal(now.Add(7*24*time.Hour)) {
 		t.Fatalf("after rotation: %+v", keys)
 	}
-	if _, ok := registry.Verify(body, sig, keys); !ok {
+	if _, ok := blocklist.Verify(body, sig, keys); !ok {
 		t.Error("a snapshot signed before the rotation no longer verifies")
 	}
 	if keys, _ := ring.Keys(now.Add(8 * 24 * time.Hour)); len(keys) != 1 {
@@ -402,7 +402,7 @@ func TestKeyRing(t *testing.T) {
 			t.Errorf("%s mode %v", f, st.Mode().Perm())
 		}
 	}
-	reloaded, _ := (&registry.KeyRing{Dir: dir}).Keys(now)
+	reloaded, _ := (&blocklist.KeyRing{Dir: dir}).Keys(now)
 	if len(reloaded) != 2 || reloaded[0].ID != newID {
 		t.Errorf("reloaded after rotation: %+v", reloaded)
 	}
@@ -419,28 +419,15 @@ func TestCheckLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := registry.NewCheckLog(e.g, nil, 16, time.Hour)
+	log := blocklist.NewCheckLog(e.g, nil, 16, time.Hour)
 	for i := 0; i < 2500; i++ {
-		log.Log(registry.CheckRecord{UserID: u.ID, Club: club, CPF: "66392332154", CheckedAt: t0, Version: 7})
+		log.Log(blocklist.CheckRecord{UserID: u.ID, Club: club, CPF: "66392332154", CheckedAt: t0, Version: 7})
 	}
 	log.Close()
-	log.Log(registry.CheckRecord{UserID: u.ID, Club: club, CPF: "66392332154", CheckedAt: t0, Version: 7})
+	log.Log(blocklist.CheckRecord{UserID: u.ID, Club: club, CPF: "66392332154", CheckedAt: t0, Version: 7})
 	var n int64
 	if err := e.g.Raw("SELECT count(*) FROM blocklist_checks WHERE user_id = ? AND club = ? AND cpf = '66392332154' AND version = 7", u.ID, club).Scan(&n).Error; err != nil || n != 2501 {
 		t.Errorf("%d check rows, want 2501 (%v)", n, err)
-	}
-}
-
-func TestParseCPFAnySpelling(t *testing.T) {
-	for _, s := range []string{"468.819.736-59", "46881973659", " 468 819 736 59 ", "468.819.73659", "468-819-736-59"} {
-		if c, err := registry.ParseCPFAnySpelling(s); err != nil || c != "46881973659" {
-			t.Errorf("%q: %q %v", s, c, err)
-		}
-	}
-	for _, s := range []string{"", "468.819.736-58", "4688197365", "468819736590", "468x819x736x59", "11111111111", "４６８８１９７３６５９"} {
-		if _, err := registry.ParseCPFAnySpelling(s); err == nil {
-			t.Errorf("%q accepted", s)
-		}
 	}
 }
 
@@ -457,9 +444,9 @@ func TestCheckLogRetries(t *testing.T) {
 	if err := e.g.Exec("ALTER TABLE blocklist_checks RENAME TO blocklist_checks_away").Error; err != nil {
 		t.Fatal(err)
 	}
-	log := registry.NewCheckLog(e.g, slog.New(slog.NewTextHandler(io.Discard, nil)), 0, 10*time.Millisecond)
+	log := blocklist.NewCheckLog(e.g, slog.New(slog.NewTextHandler(io.Discard, nil)), 0, 10*time.Millisecond)
 	for i := 0; i < 1500; i++ {
-		log.Log(registry.CheckRecord{UserID: u.ID, Club: "Santos", CPF: "66392332154", CheckedAt: t0, Version: 3})
+		log.Log(blocklist.CheckRecord{UserID: u.ID, Club: "Santos", CPF: "66392332154", CheckedAt: t0, Version: 3})
 	}
 	time.Sleep(100 * time.Millisecond) // several ticks fail
 	if err := e.g.Exec("ALTER TABLE blocklist_checks_away RENAME TO blocklist_checks").Error; err != nil {
@@ -485,7 +472,7 @@ func TestPublicOrderIgnoresAccentsAndCase(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, err := e.lists.Public(ctx, registry.PublicFilter{})
+	got, err := e.lists.Public(ctx, blocklist.PublicFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -673,7 +660,7 @@ func alter(cursor string, i int) string {
 func TestKeyRing_CursorKey(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "keys")
-	a, err := (&registry.KeyRing{Dir: dir}).CursorKey()
+	a, err := (&blocklist.KeyRing{Dir: dir}).CursorKey()
 	if err != nil || len(a) != 32 {
 		t.Fatalf("cursor key %x %v", a, err)
 	}
@@ -681,14 +668,14 @@ func TestKeyRing_CursorKey(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("cursor key file: %v %v", st, err)
 	}
-	ring := &registry.KeyRing{Dir: dir}
+	ring := &blocklist.KeyRing{Dir: dir}
 	if _, err := ring.Rotate(time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := ring.CursorKey(); err != nil || !bytes.Equal(a, b) {
 		t.Errorf("another ring on the same directory, after a rotation: %x %v, want %x", b, err, a)
 	}
-	if b, _ := registry.EphemeralKeyRing().CursorKey(); len(b) != 32 || bytes.Equal(a, b) {
+	if b, _ := blocklist.EphemeralKeyRing().CursorKey(); len(b) != 32 || bytes.Equal(a, b) {
 		t.Errorf("ephemeral cursor key %x", b)
 	}
 }

@@ -1,4 +1,4 @@
-package registry
+package blocklist
 
 import (
 	"context"
@@ -17,50 +17,10 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/registry/blocklist/wire"
 	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
 )
-
-// Change reasons (why an entry entered or left the blocklist).
-const (
-	ReasonNewBan     = "new_ban"    // a sentence or order in force at once
-	ReasonLifted     = "lifted"     // the ban ended by a decision: lifted, replaced by the final ban, converted, undone, reformed, annulled
-	ReasonExpiry     = "expiry"     // the ban's last day passed
-	ReasonStart      = "start"      // a ban decided earlier reached its first day (at midnight, or the final judgment)
-	ReasonCorrection = "correction" // an entry's data changed, or a ban came to or left the list otherwise
-	ReasonMember     = "member"     // a member named in a group ban
-)
-
-// Change is one addition or removal in the blocklist feed: the entry as
-// added, or as it was when removed.
-type Change struct {
-	Version int64  `json:"version"`
-	Op      string `json:"op"` // add | remove
-	Reason  string `json:"reason"`
-	Entry
-}
-
-// MarshalJSON keeps the change flat: {version, op, reason, ban_id, cpf, ...}.
-func (c Change) MarshalJSON() ([]byte, error) {
-	type flat struct {
-		Version    int64             `json:"version"`
-		Op         string            `json:"op"`
-		Reason     string            `json:"reason"`
-		BanID      int64             `json:"ban_id"`
-		CPF        string            `json:"cpf"`
-		Name       string            `json:"name"`
-		BirthDate  *civil.Date       `json:"birth_date"`
-		FirstDay   civil.Date        `json:"first_day"`
-		LastDay    *civil.Date       `json:"last_day"`
-		GroupBanID *int64            `json:"group_ban_id"`
-		CaseNumber string            `json:"case_number"`
-		Court      string            `json:"court"`
-		Scope      *sanctions.Scope  `json:"scope"`
-		MatchDays  sanctions.DayList `json:"match_days,omitempty" gorm:"type:jsonb"`
-	}
-	e := c.Entry
-	return json.Marshal(flat{c.Version, c.Op, c.Reason, e.BanID, e.CPF, e.Name, e.BirthDate, e.FirstDay, e.LastDay, e.GroupBanID, e.CaseNumber, e.Court, e.Scope, e.MatchDays})
-}
 
 // entryRow is an entry as stored (case number in 20 digits).
 type entryRow struct {
@@ -277,30 +237,30 @@ func (l *Lists) refresh(ctx context.Context, only []int64) (Version, error) {
 	for _, d := range diff {
 		switch d.Kind {
 		case "add":
-			reason := ReasonNewBan
+			reason := wire.ReasonNewBan
 			switch {
 			case d.New.GroupBanID != nil:
-				reason = ReasonMember
+				reason = wire.ReasonMember
 			case last.Version != 0 && d.BanID <= last.MaxBanID: // the ban existed at the last version
-				reason = ReasonCorrection
+				reason = wire.ReasonCorrection
 				if !d.New.FirstDay.Before(prevDay) {
-					reason = ReasonStart
+					reason = wire.ReasonStart
 				}
 			}
 			adds = append(adds, changeRow{Op: "add", Reason: reason, E: d.New})
 		case "remove":
-			reason := ReasonCorrection
+			reason := wire.ReasonCorrection
 			switch {
 			case !d.BanExists:
 			case d.BanStatus != nil && *d.BanStatus != "active":
-				reason = ReasonLifted
+				reason = wire.ReasonLifted
 			case d.BanLastDay != nil && d.BanLastDay.Before(today):
-				reason = ReasonExpiry
+				reason = wire.ReasonExpiry
 			}
 			removes = append(removes, changeRow{Op: "remove", Reason: reason, E: d.Old})
 		default:
-			removes = append(removes, changeRow{Op: "remove", Reason: ReasonCorrection, E: d.Old})
-			adds = append(adds, changeRow{Op: "add", Reason: ReasonCorrection, E: d.New})
+			removes = append(removes, changeRow{Op: "remove", Reason: wire.ReasonCorrection, E: d.Old})
+			adds = append(adds, changeRow{Op: "add", Reason: wire.ReasonCorrection, E: d.New})
 		}
 	}
 	all := append(removes, adds...)
@@ -443,25 +403,6 @@ func (l *Lists) Read(ctx context.Context) (*Snapshot, error) {
 
 // MaxFeedPage is the largest page of the change feed.
 const MaxFeedPage = 1000
-
-// FeedPage is one page of the change feed: applying Changes to the snapshot
-// of version From gives the snapshot of version To. When a single version
-// holds more changes than a page, the page has a Cursor and To == From:
-// call again with the same since and that cursor. FromCursor repeats the
-// cursor the page was asked with, so that the signature over the page also
-// binds it to the position it continues from. The page that reaches the
-// latest version (To is the current version, no Cursor) also carries
-// Upcoming, the whole set of upcoming entries as of the court's date AsOf
-// (Snapshot.Upcoming): a gate replaces its own set with it.
-type FeedPage struct {
-	From       int64       `json:"from"`
-	FromCursor string      `json:"from_cursor,omitempty"`
-	To         int64       `json:"to"`
-	Changes    []Change    `json:"changes"`
-	Cursor     string      `json:"cursor,omitempty"`
-	Upcoming   *[]Entry    `json:"upcoming,omitempty"`
-	AsOf       *civil.Date `json:"as_of,omitempty"`
-}
 
 // ErrFeedGone is returned by Changes when since is older than the oldest
 // version the feed keeps (HTTP 410): take a new snapshot.

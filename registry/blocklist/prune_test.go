@@ -1,4 +1,4 @@
-package registry_test
+package blocklist_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 )
 
 // Versions made more than FeedRetention ago leave the feed; the latest
@@ -32,7 +32,7 @@ func TestPruneFeedOlderThan(t *testing.T) {
 	if err := e.lists.PruneFeedOlderThan(ctx, time.Now().Add(24*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.lists.Changes(ctx, 0, 10, ""); !errors.Is(err, registry.ErrFeedGone) {
+	if _, err := e.lists.Changes(ctx, 0, 10, ""); !errors.Is(err, blocklist.ErrFeedGone) {
 		t.Fatalf("since 0 after pruning: %v, want gone", err)
 	}
 	if p, err := e.lists.Changes(ctx, v.Version, 10, ""); err != nil || p.To != v.Version {

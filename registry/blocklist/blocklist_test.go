@@ -1,4 +1,4 @@
-package registry_test
+package blocklist_test
 
 import (
 	"context"
@@ -20,6 +20,7 @@ import (
 	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
 )
@@ -37,7 +38,7 @@ type env struct {
 	g     *gorm.DB
 	clk   *clock.Fixed
 	svc   *app.Cases
-	lists *registry.Lists
+	lists *blocklist.Lists
 	pros  actor.Actor
 	judge actor.Actor
 	clerk actor.Actor
@@ -169,8 +170,8 @@ func (e *env) at(t time.Time) { e.clk.Set(t) }
 type state struct {
 	public   bool
 	blocked  bool
-	snapshot *registry.Snapshot
-	entry    *registry.Entry
+	snapshot *blocklist.Snapshot
+	entry    *blocklist.Entry
 }
 
 // look returns whether the ban is on the public list, whether cpf is blocked
@@ -179,7 +180,7 @@ func (e *env) look(t *testing.T, b sanctions.Ban) state {
 	t.Helper()
 	ctx := context.Background()
 	var s state
-	pub, err := e.lists.Public(ctx, registry.PublicFilter{})
+	pub, err := e.lists.Public(ctx, blocklist.PublicFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +230,7 @@ func TestLists_BanInForceFromFirstToLastDayInSaoPaulo(t *testing.T) {
 	if !s.public || s.entry == nil || !s.blocked {
 		t.Fatalf("on the first day: public %v blocklist %v blocked %v; want all true", s.public, s.entry != nil, s.blocked)
 	}
-	want := registry.Entry{CPF: "66392332154", Name: "Marcelo Augusto Figueiredo", FirstDay: *b.FirstDay, LastDay: b.LastDay,
+	want := blocklist.Entry{CPF: "66392332154", Name: "Marcelo Augusto Figueiredo", FirstDay: *b.FirstDay, LastDay: b.LastDay,
 		BanID: b.ID, CaseNumber: cases.FormatNumber(b.CaseNumber), Court: court}
 	got := *s.entry
 	if got.CPF != want.CPF || got.Name != want.Name || got.FirstDay != want.FirstDay || *got.LastDay != *want.LastDay ||
@@ -240,7 +241,7 @@ func TestLists_BanInForceFromFirstToLastDayInSaoPaulo(t *testing.T) {
 		t.Errorf("case number %q not formatted", got.CaseNumber)
 	}
 	// The public list carries no CPF nor birth date (Estatuto art. 5º par. único VI).
-	pub, _ := e.lists.Public(context.Background(), registry.PublicFilter{})
+	pub, _ := e.lists.Public(context.Background(), blocklist.PublicFilter{})
 	raw, _ := json.Marshal(pub)
 	if strings.Contains(string(raw), "66392332154") || strings.Contains(string(raw), "663.923.321-54") || strings.Contains(string(raw), "1991-07-22") {
 		t.Errorf("public list leaks CPF or birth date: %s", raw)
@@ -365,7 +366,7 @@ func TestLists_BlocklistVersion(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
-	cur := func() *registry.Snapshot {
+	cur := func() *blocklist.Snapshot {
 		t.Helper()
 		s, err := e.lists.Current(ctx)
 		if err != nil {

@@ -1,4 +1,4 @@
-package registry
+package blocklist
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist/wire"
 	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
 )
@@ -34,51 +36,24 @@ type Lists struct {
 	localKey     []byte
 }
 
-// Entry is one blocklist item: one ban in force for a CPF (a person with two
-// bans has two entries). DOMAIN.md §6; ../shared/API.md "Public list and
+// The blocklist as the court signs it (registry/blocklist/wire, the one
+// definition the gate agent reads too), with its dates as civil.Date in
+// the court's zone. DOMAIN.md §6; ../shared/API.md "Public list and
 // blocklist".
-type Entry struct {
-	CPF        string      `json:"cpf"`
-	Name       string      `json:"name"`
-	BirthDate  *civil.Date `json:"birth_date"`
-	FirstDay   civil.Date  `json:"first_day"`
-	LastDay    *civil.Date `json:"last_day"` // null: precautionary, until lifted
-	BanID      int64       `json:"ban_id"`
-	GroupBanID *int64      `json:"group_ban_id"`
-	CaseNumber string      `json:"case_number"`
-	Court      string      `json:"court"`
-	// Scope is where the ban applies: null is anywhere (every statutory
-	// ban); else the venues (names and ids of the venue table) and the
-	// clubs whose home matches it covers (sanctions.Scope).
-	Scope *sanctions.Scope `json:"scope"`
-	// MatchDays, for a term counted in matches: the days of those matches
-	// (the ban blocks on them only; the last is LastDay). Absent otherwise.
-	MatchDays sanctions.DayList `json:"match_days,omitempty" gorm:"type:jsonb"`
-}
-
-// Snapshot is a blocklist version: its number (assigned in commit order),
-// when it was made, and its entries ordered by ban id; with, as of the
-// court's date AsOf, the entries about to start (Upcoming).
-type Snapshot struct {
-	Version     int64     `json:"version"`
-	GeneratedAt time.Time `json:"generated_at"`
-	// Court is the code (TR.OOOO) of the court the serving deployment
-	// belongs to (JUIZADO_COURT): how a gate agent that follows several
-	// courts names this one. Empty when the server was given none.
-	Court string `json:"court,omitempty"`
-	// Items are the entries of the version: the bans in force.
-	Items []Entry `json:"items"`
-	// Upcoming are the entries of the bans that will be in force from a
-	// first day after AsOf and no later than AsOf + 7 days
-	// (sanctions.Ban.Upcoming), ordered by ban id: never in Items, never
-	// blocking at the court's own check; a gate agent offline when one
-	// starts blocks it from its first day. They move with the date and
-	// with the sentences of bans that start later, with no new version.
-	Upcoming []Entry `json:"upcoming"`
-	// AsOf is the court's date (America/Sao_Paulo) the snapshot was read
-	// on: the day Upcoming counts from.
-	AsOf civil.Date `json:"as_of"`
-}
+type (
+	// Entry is one blocklist item: one ban in force for a CPF (a person
+	// with two bans has two entries).
+	Entry = wire.Entry[civil.Date]
+	// Snapshot is a blocklist version with its entries and, as of the
+	// court's date AsOf, the entries about to start (Upcoming).
+	Snapshot = wire.Snapshot[civil.Date]
+	// Change is one addition or removal in the change feed.
+	Change = wire.Change[civil.Date]
+	// FeedPage is one page of the change feed (Lists.Changes).
+	FeedPage = wire.FeedPage[civil.Date]
+	// CheckBan is one ban in force behind a blocked CPF.
+	CheckBan = wire.CheckBan[civil.Date]
+)
 
 // today is the court's calendar date now.
 func (l *Lists) today() civil.Date { return civil.Today(l.Clock.Now(), l.Loc) }
@@ -97,22 +72,9 @@ type CheckResult struct {
 	Bans    []CheckBan `json:"bans"`
 }
 
-// CheckBan is one ban in force behind a blocked CPF.
-type CheckBan struct {
-	BanID      int64       `json:"ban_id"`
-	FirstDay   civil.Date  `json:"first_day"`
-	LastDay    *civil.Date `json:"last_day"`
-	CaseNumber string      `json:"case_number"`
-	Court      string      `json:"court"`
-	// Scope and MatchDays as on the blocklist entry; absent for a ban that
-	// applies anywhere (the answer of an unscoped ban is unchanged).
-	Scope     *sanctions.Scope  `json:"scope,omitempty"`
-	MatchDays sanctions.DayList `json:"match_days,omitempty" gorm:"type:jsonb"`
-}
-
 // Check tells whether cpf is blocked now: blocked while any of its bans is in
 // force (DOMAIN.md §6). The CPF must already be valid (ParseCPF).
-func (l *Lists) Check(ctx context.Context, cpf CPF) (*CheckResult, error) {
+func (l *Lists) Check(ctx context.Context, cpf registry.CPF) (*CheckResult, error) {
 	bans, err := sanctions.InForceOn(ctx, db.Conn(ctx, l.DB), l.today(), func(q *gorm.DB) *gorm.DB {
 		return q.Where("cpf = ?", cpf.String())
 	})

@@ -1,4 +1,4 @@
-package registry
+package blocklist
 
 import (
 	"context"
@@ -34,7 +34,7 @@ func (l *Lists) Applicable(ctx context.Context, bans []CheckBan, venueIDs []int6
 	today := l.today()
 	out := []CheckBan{}
 	for _, b := range bans {
-		if b.MatchDays != nil && !b.MatchDays.Has(today) {
+		if b.MatchDays != nil && !sanctions.DayList(b.MatchDays).Has(today) {
 			continue
 		}
 		ok, err := l.appliesAt(ctx, b.Scope, b.Court, venueIDs, today)

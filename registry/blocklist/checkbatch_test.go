@@ -1,4 +1,4 @@
-package registry_test
+package blocklist_test
 
 import (
 	"context"
@@ -7,16 +7,16 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/internal/errs"
-	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/registry/blocklist"
 )
 
 // batchOf is a gate agent's batch: n checks of cpf a minute apart, ending an
 // hour before t0, at version 7 (the court needs 7 versions: e.versions),
 // the first blocked.
-func batchOf(id, device, cpf string, n int) registry.CheckBatch {
-	b := registry.CheckBatch{BatchID: id, Device: device}
+func batchOf(id, device, cpf string, n int) blocklist.CheckBatch {
+	b := blocklist.CheckBatch{BatchID: id, Device: device}
 	for i := 0; i < n; i++ {
-		b.Records = append(b.Records, registry.UploadedCheck{CPF: cpf, CheckedAt: t0.Add(-time.Hour - time.Duration(n-i)*time.Minute), Version: ptr(int64(7)), Blocked: ptr(i == 0)})
+		b.Records = append(b.Records, blocklist.UploadedCheck{CPF: cpf, CheckedAt: t0.Add(-time.Hour - time.Duration(n-i)*time.Minute), Version: ptr(int64(7)), Blocked: ptr(i == 0)})
 	}
 	return b
 }
@@ -96,7 +96,7 @@ func TestCheckBatchResend_SameContentDuplicate_OtherContent409_DOMAIN_6(t *testi
 	if n, dup, err := e.lists.StoreCheckBatch(ctx, club, "Clube", again); err != nil || n != 0 || !dup {
 		t.Fatalf("same content resent: stored %d duplicate %v err %v, want a duplicate", n, dup, err)
 	}
-	other := map[string]registry.CheckBatch{
+	other := map[string]blocklist.CheckBatch{
 		"one record more": batchOf("b-1", "portao-1", "663.923.321-54", 4),
 		"another CPF":     batchOf("b-1", "portao-1", "52601815906", 3),
 		"one record less": batchOf("b-1", "portao-1", "663.923.321-54", 2),

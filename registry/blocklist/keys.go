@@ -1,9 +1,8 @@
-package registry
+package blocklist
 
 import (
 	"crypto/ed25519"
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/hex"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/juizado/juizado/registry/blocklist/wire"
 )
 
 // KeyRetention is how long a rotated-out public key stays listed: a gate
@@ -50,23 +51,12 @@ type PublicKey struct {
 	NotAfter  *time.Time `json:"not_after"`  // null for the current key
 	// EndorsedBy and Endorsement announce a rotation: the id of the key
 	// that was current before this one and the base64 of its Ed25519
-	// signature over RotationMessage(this key), made by Rotate. A gate
+	// signature over wire.RotationMessage(this key), made by Rotate. A gate
 	// that trusts the old key trusts this one through it. Absent for a key
 	// made on first use.
 	EndorsedBy  string            `json:"endorsed_by,omitempty"`
 	Endorsement string            `json:"endorsement,omitempty"`
 	Key         ed25519.PublicKey `json:"-"`
-}
-
-// RotationPrefix starts the message a rotated-out key signs to endorse its
-// successor (RotationMessage).
-const RotationPrefix = "juizado-blocklist-key-rotation-v1\n"
-
-// RotationMessage is what the previous key signs when the court rotates to
-// pub: RotationPrefix followed by the base64 of pub's 32 bytes. The gate
-// agent (registry/gate) verifies the same bytes.
-func RotationMessage(pub ed25519.PublicKey) []byte {
-	return []byte(RotationPrefix + base64.StdEncoding.EncodeToString(pub))
 }
 
 // endorsementSuffix names the file of a key's endorsement:
@@ -89,19 +79,13 @@ func withEndorsement(dir string, pk PublicKey) PublicKey {
 	return pk
 }
 
-// KeyID is the short hex of the SHA-256 of a public key (16 hex digits).
-func KeyID(pub ed25519.PublicKey) string {
-	h := sha256.Sum256(pub)
-	return hex.EncodeToString(h[:8])
-}
-
 // EphemeralKeyRing returns a ring with a key kept in memory only (tests, or
 // a server started without a key directory).
 func EphemeralKeyRing() *KeyRing {
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	ck := make([]byte, 32)
 	_, _ = rand.Read(ck)
-	return &KeyRing{priv: priv, id: KeyID(priv.Public().(ed25519.PublicKey)), cursorKey: ck}
+	return &KeyRing{priv: priv, id: wire.KeyID(priv.Public().(ed25519.PublicKey)), cursorKey: ck}
 }
 
 // CursorKey returns the secret that authenticates the change feed's cursors
@@ -179,7 +163,7 @@ func (k *KeyRing) load() error {
 		}
 		k.priv = priv
 	}
-	k.id = KeyID(k.priv.Public().(ed25519.PublicKey))
+	k.id = wire.KeyID(k.priv.Public().(ed25519.PublicKey))
 	retired, err := readRetired(k.Dir)
 	if err != nil {
 		return err
@@ -284,7 +268,7 @@ func ParsePublicKey(b []byte) (PublicKey, error) {
 }
 
 func publicKey(pub ed25519.PublicKey, notAfter *time.Time) PublicKey {
-	return PublicKey{ID: KeyID(pub), PublicKey: base64.StdEncoding.EncodeToString(pub), NotAfter: notAfter, Key: pub}
+	return PublicKey{ID: wire.KeyID(pub), PublicKey: base64.StdEncoding.EncodeToString(pub), NotAfter: notAfter, Key: pub}
 }
 
 // Sign signs body with the current key: it returns the key id and the
@@ -343,7 +327,7 @@ func (k *KeyRing) Rotate(now time.Time) (string, error) {
 		return "", err
 	}
 	notAfter := now.Add(KeyRetention).UTC().Truncate(time.Second)
-	retiredPath := filepath.Join(k.Dir, retiredPrefix+KeyID(old)+".pub")
+	retiredPath := filepath.Join(k.Dir, retiredPrefix+wire.KeyID(old)+".pub")
 	blk := &pem.Block{Type: "PUBLIC KEY", Headers: map[string]string{"Not-After": notAfter.Format(time.RFC3339)}, Bytes: der}
 	if err := os.WriteFile(retiredPath, pem.EncodeToMemory(blk), 0o600); err != nil {
 		return "", err
@@ -357,8 +341,8 @@ func (k *KeyRing) Rotate(now time.Time) (string, error) {
 		return "", err
 	}
 	// The outgoing key endorses its successor before it is replaced.
-	newID := KeyID(priv.Public().(ed25519.PublicKey))
-	endorsement := KeyID(old) + " " + base64.StdEncoding.EncodeToString(ed25519.Sign(k.priv, RotationMessage(priv.Public().(ed25519.PublicKey)))) + "\n"
+	newID := wire.KeyID(priv.Public().(ed25519.PublicKey))
+	endorsement := wire.KeyID(old) + " " + base64.StdEncoding.EncodeToString(ed25519.Sign(k.priv, wire.RotationMessage(priv.Public().(ed25519.PublicKey)))) + "\n"
 	if err := os.WriteFile(filepath.Join(k.Dir, retiredPrefix+newID+endorsementSuffix), []byte(endorsement), 0o600); err != nil {
 		return "", err
 	}
@@ -377,7 +361,7 @@ func (k *KeyRing) Rotate(now time.Time) (string, error) {
 			_ = os.Remove(filepath.Join(k.Dir, retiredPrefix+r.ID+endorsementSuffix))
 		}
 	}
-	k.priv, k.id = priv, KeyID(priv.Public().(ed25519.PublicKey))
+	k.priv, k.id = priv, wire.KeyID(priv.Public().(ed25519.PublicKey))
 	k.retired, err = readRetired(k.Dir)
 	return k.id, err
 }

@@ -86,16 +86,23 @@ func PrescriptionWarning(maxMonths int, facts civil.Date, received *civil.Date, 
 	}
 	months := PrescriptionMonths(maxMonths, halved)
 	from, span := facts, "dos fatos"
+	ranOut := false
 	if received != nil {
-		from, span = *received, "do recebimento da denúncia (CP, art. 117, I)"
+		// The receipt interrupts a running period only (CP art. 117, I):
+		// a span that ran out before it stays run out.
+		if end, _ := sanctions.LastDay(facts, months); received.After(end) {
+			span, ranOut = "dos fatos ao recebimento da denúncia (CP, art. 117, I)", true
+		} else {
+			from, span = *received, "do recebimento da denúncia (CP, art. 117, I)"
+		}
 	}
 	end, _ := sanctions.LastDay(from, months)
 	warnFrom, _ := sanctions.LastDay(from, months-6)
-	if sentence.Before(warnFrom) {
+	if sentence.Before(warnFrom) && !ranOut {
 		return ""
 	}
 	state := "prescreve em " + end.AddDays(1).BR()
-	if sentence.After(end) {
+	if sentence.After(end) || ranOut {
 		state = "o prazo terminou em " + end.BR()
 	}
 	t := fmt.Sprintf("Prescrição (CP, art. 109): pena máxima de %d meses, prazo de %d anos", maxMonths, months/12)

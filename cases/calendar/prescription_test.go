@@ -81,6 +81,7 @@ func TestPrescription_CP_art115_WarningOnCaseAndSentence(t *testing.T) {
 	if w := strings.Join(v.Warnings, " "); !strings.Contains(w, "art. 115") || !strings.Contains(w, "terminou em 29/03/2027") {
 		t.Errorf("case warnings %v", v.Warnings)
 	}
+	e.Receive(t, c)
 	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{FirstDay: "2027-06-10", Months: casetest.Ptr(6)},
 		ReportingDuty: &cases.ReportingDuty{Place: "2º DP", Club: "Corinthians"}})
 	if err != nil {

@@ -55,6 +55,7 @@ var StatusPT = map[string]string{
 	StatusExecuting: "em execução", StatusArchived: "arquivado", StatusHearing: "audiência de conciliação",
 	StatusJudgment: "julgado", StatusSettlement: "TAC homologado",
 	StatusRejected: "denúncia rejeitada", StatusExtinct: "extinta a punibilidade",
+	Separated: "separação do processo (CPP, art. 80)",
 }
 
 // Flows: JECRIM (persons) or civil (group cases, DOMAIN.md §2).

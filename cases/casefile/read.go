@@ -723,6 +723,9 @@ func (s *Service) view(ctx context.Context, c cases.Case, full bool) (*View, err
 	for i, d := range v.Defendants {
 		if c.Flow == cases.FlowCriminal {
 			v.Defendants[i].Next = cases.Next(c.Flow, d.Status)
+			if len(v.Defendants) > 1 && d.SeparatedOn == nil && cases.BeforeDecision(c.Flow, d.Status) {
+				v.Defendants[i].Next = append(v.Defendants[i].Next, cases.Transition{From: d.Status, To: cases.Separated, Roles: []string{"judge"}})
+			}
 		}
 		if d.Status == cases.StatusSentenced || d.Status == cases.StatusJudgment || d.Status == cases.StatusAppeal {
 			open = append(open, cases.Defendant{ID: d.ID, Kind: d.Kind, FullName: d.FullName, GroupName: d.Name, Status: d.Status})

@@ -154,6 +154,9 @@ func (s *Service) lockAppeal(ctx context.Context, actor cases.Actor, caseID int6
 	if actor.Role != "clerk" {
 		return nil, nil, civil.Date{}, errs.New(errs.Forbidden, "O resultado do recurso é registrado pelo cartório (clerk).")
 	}
+	if err := s.inAppeal(ctx, c, nil); err != nil { // some track in appeal
+		return nil, nil, civil.Date{}, err
+	}
 	var f errs.Fields
 	today := civil.Today(s.Now(), s.Loc)
 	var decided civil.Date
@@ -179,8 +182,10 @@ func (s *Service) lockAppeal(ctx context.Context, actor cases.Actor, caseID int6
 			return nil, nil, civil.Date{}, err
 		}
 	}
-	if err := s.inAppeal(ctx, c, d); err != nil {
-		return nil, nil, civil.Date{}, err
+	if d != nil {
+		if err := s.inAppeal(ctx, c, d); err != nil { // his own track
+			return nil, nil, civil.Date{}, err
+		}
 	}
 	switch in.Result {
 	case "confirmed", "annulled":

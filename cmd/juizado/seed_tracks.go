@@ -63,8 +63,12 @@ func seedCoDefendants(ctx context.Context, svc *app.Cases, ja, ka, pa cases.Acto
 	if _, err := svc.Decisions.Homologate(ctx, ja, k.ID, decisions.HomologateInput{DefendantID: plea.ID}); err != nil {
 		return fmt.Errorf("seed homologation: %w", err)
 	}
-	if err := demoReceive(ctx, svc, ka, pa, k.ID); err != nil { // his track only: the other's is executing
-		return err
+	// His track only (the other's is executing): the accusation and its receipt.
+	if _, err := svc.Casefile.Transition(ctx, pa, k.ID, casefile.TransitionInput{To: cases.StatusAccusation}); err != nil {
+		return fmt.Errorf("seed case 7: %w", err)
+	}
+	if _, err := svc.Casefile.Transition(ctx, ka, k.ID, casefile.TransitionInput{To: cases.StatusInstructionHearing, DefendantID: &tried.ID}); err != nil {
+		return fmt.Errorf("seed case 7: %w", err)
 	}
 	months, quantum := 12, 12
 	text := &decisions.SentenceText{Report: "Demonstração: relatório da sentença.", Reasoning: "Demonstração: autoria e materialidade provadas pelas imagens do setor Sul."}

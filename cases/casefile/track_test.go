@@ -29,6 +29,17 @@ func (e *env) coDefendants(t *testing.T) (*cases.Case, cases.Defendant, cases.De
 	return c, ds[0], ds[1], e.JudgeOf(t, c)
 }
 
+// newTrack is a fresh environment (in parallel) with a distributed case of
+// two co-defendants (coDefendants): the context, the clerk, the case, its
+// defendants and its judge.
+func newTrack(t *testing.T) (*env, context.Context, cases.Actor, *cases.Case, cases.Defendant, cases.Defendant, cases.Actor) {
+	t.Helper()
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	c, a, b, j := e.coDefendants(t)
+	return e, context.Background(), e.Clerk(t), c, a, b, j
+}
+
 // step makes transition in of case c by actor a, failing the test on error.
 func (e *env) step(t *testing.T, a cases.Actor, c *cases.Case, in casefile.TransitionInput) *casefile.View {
 	t.Helper()
@@ -87,11 +98,7 @@ func (e *env) notifyAll(t *testing.T, c *cases.Case, d cases.Defendant, day stri
 // 76 and 77; the organiser, LGE art. 201, § 6º, may not take the plea and
 // must be tried); the case shows each track and summarises them.
 func TestTrack_PleaForOneTrialForTheOther_Lei9099_art76_art77(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, t0, 1)
-	ctx := context.Background()
-	k := e.Clerk(t)
-	c, a, b, j := e.coDefendants(t)
+	e, ctx, k, c, a, b, j := newTrack(t)
 	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
 	e.wantTracks(t, c, cases.StatusPreliminaryHearing, map[int64]string{a.ID: cases.StatusPreliminaryHearing, b.ID: cases.StatusPreliminaryHearing})
 	if _, err := e.Svc.Decisions.OfferPlea(ctx, e.Pros, c.ID, decisions.PleaInput{DefendantID: a.ID, Months: casetest.Ptr(6)}); err != nil {
@@ -125,11 +132,7 @@ func TestTrack_PleaForOneTrialForTheOther_Lei9099_art76_art77(t *testing.T) {
 // defendant (Lei 9.099/1995, arts. 77 and 81): 422 on defendant_id, nothing
 // written; the docket says the receipt, no hearing held.
 func TestTrack_NoSentenceWithoutAccusationReceived_Lei9099_art77_art81(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, t0, 1)
-	ctx := context.Background()
-	k := e.Clerk(t)
-	c, a, b, j := e.coDefendants(t)
+	e, ctx, k, c, a, b, j := newTrack(t)
 	moves := e.Count(t, "movements", "case_id = ?", c.ID)
 	for _, in := range []decisions.SentenceInput{casetest.SentenceIn(a.ID, "", 12),
 		{DefendantID: a.ID, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "VII"}} {
@@ -165,11 +168,7 @@ func TestTrack_NoSentenceWithoutAccusationReceived_Lei9099_art77_art81(t *testin
 // own windows, and his ban starts then (Lei 9.099/1995, arts. 82, § 1º, and
 // 89; Súmula 643 STJ); the expired suspension ends only its own track (§ 5º).
 func TestTrack_SuspensionAndConvictionFinalPerDefendant_Lei9099_art82_art89(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, t0, 1)
-	ctx := context.Background()
-	k := e.Clerk(t)
-	c, a, b, j := e.coDefendants(t)
+	e, ctx, k, c, a, b, j := newTrack(t)
 	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
 	e.step(t, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation})
 	if _, err := e.Svc.Decisions.Suspend(ctx, j, c.ID, casetest.LawConditions(decisions.SuspensionInput{DefendantID: a.ID, Months: casetest.Ptr(24)})); err != nil {
@@ -209,11 +208,7 @@ func TestTrack_SuspensionAndConvictionFinalPerDefendant_Lei9099_art82_art89(t *t
 // defendant; Lei 9.099/1995, art. 82); without defendant_id, it reaches
 // the defendants whose judgment can become final.
 func TestTrack_BanStartsAtOwnFinalityDespiteCoDefendantAppeal_Lei9099_art82(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, t0, 1)
-	ctx := context.Background()
-	k := e.Clerk(t)
-	c, a, b, j := e.coDefendants(t)
+	e, ctx, k, c, a, b, j := newTrack(t)
 	e.Receive(t, c)
 	for _, d := range []cases.Defendant{a, b} {
 		if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12)); err != nil {
@@ -250,11 +245,7 @@ func TestTrack_BanStartsAtOwnFinalityDespiteCoDefendantAppeal_Lei9099_art82(t *t
 // Undoing a breached plea (Súmula Vinculante 35) sends only that
 // defendant back to the prosecutor.
 func TestTrack_UndoPleaMovesOnlyThatDefendant_SV35(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, t0, 1)
-	ctx := context.Background()
-	k := e.Clerk(t)
-	c, a, b, j := e.coDefendants(t)
+	e, ctx, k, c, a, b, j := newTrack(t)
 	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
 	e.step(t, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation, DefendantID: &b.ID})
 	if _, err := e.Svc.Decisions.OfferPlea(ctx, e.Pros, c.ID, decisions.PleaInput{DefendantID: a.ID, Months: casetest.Ptr(6), FirstDay: "2025-06-01"}); err != nil {
@@ -281,11 +272,7 @@ func TestTrack_UndoPleaMovesOnlyThatDefendant_SV35(t *testing.T) {
 // punishability (CP art. 107); when every track has ended, the case is
 // archived.
 func TestTrack_ArchiveRejectionExtinction_CPP28_CPP395_CP107(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, t0, 1)
-	ctx := context.Background()
-	k := e.Clerk(t)
-	c, a, b, j := e.coDefendants(t)
+	e, ctx, k, c, a, b, j := newTrack(t)
 	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
 	_, err := e.Svc.Casefile.Transition(ctx, j, c.ID, casefile.TransitionInput{To: cases.StatusArchived, DefendantID: &a.ID})
 	if msg := casetest.InvalidField(t, err, "ground", false); !strings.Contains(msg, "art. 28") {
@@ -323,11 +310,7 @@ func TestTrack_ArchiveRejectionExtinction_CPP28_CPP395_CP107(t *testing.T) {
 // judge's docketed decision with its reason; a step without defendant_id
 // no longer reaches him.
 func TestTrack_Separation_CPP80(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, t0, 1)
-	ctx := context.Background()
-	k := e.Clerk(t)
-	c, a, b, j := e.coDefendants(t)
+	e, ctx, k, c, a, b, j := newTrack(t)
 	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
 	_, err := e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.Separated, DefendantID: &a.ID, Note: "x"})
 	casetest.KindIs(t, err, errs.Forbidden)

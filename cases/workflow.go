@@ -200,7 +200,7 @@ func init() {
 // ação civil pública or a TAC; no plea agreement, no suspension.
 var CivilFlow = []Transition{
 	{From: StatusFiled, To: StatusDistributed, Roles: clerk, TPU: TPUDistribution},
-	{From: StatusDistributed, To: StatusHearing, Roles: clerk, Text: "Realizada a audiência de conciliação."},
+	{From: StatusDistributed, To: StatusHearing, Roles: clerk, Text: "Aberta a fase de conciliação (audiência de conciliação)."},
 	{From: StatusHearing, To: StatusSettlement, Roles: judge, Text: "Homologado o termo de ajustamento de conduta (TAC)."},
 	{From: StatusHearing, To: StatusJudgment, Roles: judge, Via: viaSentence},
 	{From: StatusJudgment, To: StatusAppeal, Roles: clerk, Text: "Interposto recurso."},

@@ -129,8 +129,12 @@ func (s *Service) holidayMoves(ctx context.Context, actor cases.Actor, h Holiday
 			continue
 		}
 		c := cases.Case{ID: r.CaseID}
-		text := fmt.Sprintf("Prazo de recurso de %s movido pelo feriado de %s (%s) incluído no calendário do juizado: último dia passou de %s para %s (%s).",
-			r.Name, h.Day.BR(), h.Name, was.LastDay.BR(), now.LastDay.BR(), now.Rule)
+		who := "de " + r.Name
+		if r.Party == PartyProsecution { // its notice as to one defendant (each defendant's track)
+			who = "do Ministério Público quanto a " + r.Name
+		}
+		text := fmt.Sprintf("Prazo de recurso %s movido pelo feriado de %s (%s) incluído no calendário do juizado: último dia passou de %s para %s (%s).",
+			who, h.Day.BR(), h.Name, was.LastDay.BR(), now.LastDay.BR(), now.Rule)
 		if err := s.Move(ctx, &c, &actor, s.Now(), 0, text); err != nil {
 			return err
 		}

@@ -330,3 +330,33 @@ func TestTrack_Separation_CPP80(t *testing.T) {
 	e.step(t, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation, DefendantID: &a.ID})
 	e.wantTracks(t, c, cases.StatusAccusation, map[int64]string{a.ID: cases.StatusAccusation, b.ID: cases.StatusAccusation})
 }
+
+// The plea agreement fulfilled extinguishes the punishability of that
+// defendant only, once its ban has ended (CP art. 107; Lei 9.099/1995,
+// art. 76); before, 409; the death of the agent needs the certificate
+// cited (CPP art. 62) and ends his bans (CP art. 107, I).
+func TestTrack_ExtinctionPleaFulfilledAndDeath_CP107(t *testing.T) {
+	e, ctx, k, c, a, b, j := newTrack(t)
+	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
+	if _, err := e.Svc.Decisions.OfferPlea(ctx, e.Pros, c.ID, decisions.PleaInput{DefendantID: a.ID, Months: casetest.Ptr(6)}); err != nil {
+		t.Fatal(err)
+	}
+	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPleaAccepted})
+	if _, err := e.Svc.Decisions.Homologate(ctx, j, c.ID, decisions.HomologateInput{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := e.Svc.Casefile.Transition(ctx, j, c.ID, casefile.TransitionInput{To: cases.StatusExtinct, Cause: cases.CausePleaFulfilled, DefendantID: &a.ID})
+	casetest.KindIs(t, err, errs.Conflict) // the ban still runs
+	e.Receive(t, c)                        // b's track; a's is executing
+	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(b.ID, "", 12)); err != nil {
+		t.Fatal(err)
+	}
+	e.Clk.Set(t0.AddDate(0, 7, 0))
+	e.step(t, j, c, casefile.TransitionInput{To: cases.StatusExtinct, Cause: cases.CausePleaFulfilled})
+	e.wantTracks(t, c, cases.StatusSentenced, map[int64]string{a.ID: cases.StatusExtinct, b.ID: cases.StatusSentenced})
+	e.step(t, j, c, casefile.TransitionInput{To: cases.StatusExtinct, Cause: cases.CauseDeath, DefendantID: &b.ID, Note: "Certidão de óbito às fls. 80."})
+	e.wantTracks(t, c, cases.StatusArchived, map[int64]string{a.ID: cases.StatusExtinct, b.ID: cases.StatusExtinct})
+	if n := e.Count(t, "bans", "defendant_id = ? AND status = 'awaiting_final'", b.ID); n != 0 {
+		t.Errorf("%d bans of the dead defendant still await the final judgment", n)
+	}
+}

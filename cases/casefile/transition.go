@@ -1,6 +1,7 @@
 package casefile
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -165,10 +166,20 @@ func (s *Service) trackTransition(ctx context.Context, actor cases.Actor, c *cas
 		}
 		steps = append(steps, step{d, t})
 	} else {
+		// Every track the step fits, with its ground or cause (an
+		// extinction by the plea fulfilled reaches the plea's tracks only).
+		var misfit error
 		for _, d := range ds {
 			if t, ok := cases.TrackStep(c, d.Status, to); ok && d.SeparatedOn == nil {
+				if err := checkEnd(t, in); err != nil {
+					misfit = cmp.Or(misfit, err)
+					continue
+				}
 				steps = append(steps, step{d, t})
 			}
+		}
+		if len(steps) == 0 && misfit != nil {
+			return misfit
 		}
 		if len(steps) == 0 {
 			return cases.TrackError(c, ds, to, "to")

@@ -587,6 +587,7 @@ func TestDayAfterLastDay_Sumula643STJ(t *testing.T) {
 	k := r.json(t)
 	caseID := int64(k["id"].(float64))
 	def := k["defendants"].([]any)[0].(map[string]any)["id"].(float64)
+	receive(t, c, pros, clerk, caseID)
 	r = c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), judge,
 		[]byte(fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 3}}`, int64(def))))
 	expect(t, r, 201, "")

@@ -1,7 +1,9 @@
 package web_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -86,4 +88,47 @@ func TestTrackPerDefendantOverHTTP_Lei9099_arts_76_77_81_82(t *testing.T) {
 	}
 	// Other ends: the extinction names its cause (CP art. 107).
 	step("judge", map[string]any{"to": "extinct", "defendant_id": a}, 422)
+}
+
+// The case page shows each defendant's own status (DOMAIN.md §4) and the
+// step form names the defendant, the archive's ground (CPP art. 28) and
+// the extinction's cause (CP art. 107); a step posted there for one
+// defendant moves his track only.
+func TestPageTrackPerDefendant_CPP28_CP107(t *testing.T) {
+	f := newFixture(t)
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(representation(t, "R1")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	second := map[string]any{}
+	for k, v := range rep["defendants"].([]any)[0].(map[string]any) {
+		second[k] = v
+	}
+	second["full_name"], second["cpf"], second["mother_name"] = "Márcia Exemplo Nogueira", "390.996.030-88", "Lúcia Exemplo"
+	rep["defendants"] = append(rep["defendants"].([]any), second)
+	raw, _ := json.Marshal(rep)
+	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", string(raw))
+	if code != 201 {
+		t.Fatalf("filing: %d %s", code, body)
+	}
+	caseID := int(c["id"].(float64))
+	a := int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
+	caseURL := fmt.Sprintf("/processos/%d", caseID)
+	if code, body, _ := f.send(t, "POST", fmt.Sprintf("/api/v1/cases/%d/transitions", caseID), "clerk", "application/json", `{"to": "preliminary_hearing"}`); code != 200 {
+		t.Fatalf("preliminary phase: %d %s", code, body)
+	}
+	judge := f.browser(t, "judge")
+	rec := judge.do("GET", caseURL, nil)
+	expect(t, "judge, two defendants", rec.Code, 200, rec.Body.String(), "Situação do réu", `name="and.defendant_id"`, `value="prosecutor_request"`, `name="and.cause"`,
+		`value="separated"`, "Márcia Exemplo Nogueira (audiência preliminar)")
+	rec = judge.do("POST", caseURL+"/andamento", url.Values{"and.to": {"archived"}, "and.defendant_id": {fmt.Sprint(a)}, "and.ground": {"prosecutor_request"}})
+	if rec.Code != 303 {
+		t.Fatalf("archive at the prosecutor's request: %d %s", rec.Code, rec.Body)
+	}
+	page := judge.do("GET", caseURL, nil).Body.String()
+	expect(t, "after the archive of one", 200, 200, page, "arquivado", "CPP, art. 28")
+	_, _, v := f.send(t, "GET", fmt.Sprintf("/api/v1/cases/%d", caseID), "clerk", "", "")
+	if v["status"] != "preliminary_hearing" {
+		t.Errorf("case status %v: the other track is still in the preliminary phase", v["status"])
+	}
 }

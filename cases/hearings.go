@@ -118,13 +118,20 @@ func (s *Service) checkHearingDay(ctx context.Context, c *Case, start time.Time,
 	return why, nil
 }
 
-// finalJudgment reports whether the judgment of case c is final: the case
-// is final or executing, or its docket records the trânsito em julgado
-// (TPU 848). It is the one place a hearing asks it (per defendant once the
-// tracks of issue 28, item 1, exist).
+// finalJudgment reports whether the judgment of case c is final for every
+// defendant a hearing could concern: in a criminal case each defendant has
+// his own track (DOMAIN.md §4) and the case's status is their summary
+// (Summary: the least advanced open track), so the case is final only when
+// every open track is final or executing, and a co-defendant's final
+// judgment does not bar the hearing of another; a group (civil) case, one
+// status, is final when final or executing or when its docket records the
+// trânsito em julgado (TPU 848).
 func (s *Service) finalJudgment(ctx context.Context, c *Case) (bool, error) {
 	if c.Status == StatusFinal || c.Status == StatusExecuting {
 		return true, nil
+	}
+	if c.Flow != FlowCivil {
+		return false, nil
 	}
 	var n int64
 	err := db.Conn(ctx, s.DB).Raw("SELECT count(*) FROM movements WHERE case_id = ? AND tpu_code = ?", c.ID, TPUFinalJudgment).Scan(&n).Error

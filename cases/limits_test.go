@@ -56,6 +56,7 @@ func TestSentence_OverridePrisonAndPrescription_Art201(t *testing.T) {
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
+	e.Receive(t, c)
 	in := casetest.SentenceIn(d.ID, "2025-07-01", 36)
 	in.Ban.LastDayOverride, in.Ban.OverrideReason = "2035-01-01", "motivo"
 	if msg := casetest.InvalidField(t, func() error { _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, in); return err }(), "ban.last_day_override", false); !strings.Contains(msg, "art. 201") {
@@ -87,6 +88,7 @@ func TestSentence_OverridePrisonAndPrescription_Art201(t *testing.T) {
 	}
 	// R8: facts of 2008 → prescription warning.
 	c8, d8, j8 := e.FileOne(t, "R8")
+	e.Receive(t, c8)
 	res, err = e.Svc.Decisions.Sentence(ctx, j8, c8.ID, casetest.SentenceIn(d8.ID, "", 6))
 	if err != nil {
 		t.Fatal(err)

@@ -30,22 +30,31 @@ const (
 	StatusHearing               = "hearing"    // civil: settlement attempt
 	StatusJudgment              = "judgment"   // civil: judgment of the ação civil pública
 	StatusSettlement            = "settlement" // civil: homologated TAC
+	// StatusRejected is a defendant's track ended by the rejection of the
+	// accusation (Lei 9.099/1995, art. 81; CPP art. 395).
+	StatusRejected = "rejected"
+	// StatusExtinct is a defendant's track ended by the extinction of
+	// punishability (CP art. 107; Lei 9.099/1995, art. 89, § 5º).
+	StatusExtinct = "extinct"
 )
 
 // Statuses lists the statuses a case can be in.
 var Statuses = []string{StatusFiled, StatusDistributed, StatusPreliminaryHearing, StatusPleaOffered, StatusPleaAccepted,
 	StatusPleaRefused, StatusConditionalSuspension, StatusAccusation, StatusInstructionHearing, StatusSentenced,
-	StatusAppeal, StatusFinal, StatusExecuting, StatusArchived, StatusHearing, StatusJudgment, StatusSettlement}
+	StatusAppeal, StatusFinal, StatusExecuting, StatusArchived, StatusHearing, StatusJudgment, StatusSettlement,
+	StatusRejected, StatusExtinct}
 
 // StatusPT names each status in Portuguese, for the docket and documents.
 var StatusPT = map[string]string{
 	StatusFiled: "autuado", StatusDistributed: "distribuído", StatusPreliminaryHearing: "audiência preliminar",
 	StatusPleaOffered: "transação penal proposta", StatusPleaAccepted: "transação penal aceita",
 	StatusPleaRefused: "transação penal recusada", StatusConditionalSuspension: "suspensão condicional do processo",
-	StatusAccusation: "denúncia oferecida", StatusInstructionHearing: "audiência de instrução e julgamento",
+	StatusAccusation: "denúncia oferecida", StatusInstructionHearing: "denúncia recebida (instrução e julgamento)",
 	StatusSentenced: "sentenciado", StatusAppeal: "em recurso", StatusFinal: "transitado em julgado",
 	StatusExecuting: "em execução", StatusArchived: "arquivado", StatusHearing: "audiência de conciliação",
 	StatusJudgment: "julgado", StatusSettlement: "TAC homologado",
+	StatusRejected: "denúncia rejeitada", StatusExtinct: "extinta a punibilidade",
+	Separated: "separação do processo (CPP, art. 80)",
 }
 
 // Flows: JECRIM (persons) or civil (group cases, DOMAIN.md §2).
@@ -203,6 +212,17 @@ type Defendant struct {
 	CNPJ          *string `gorm:"column:cnpj"`
 	SupportedClub string
 	GroupID       *int64
+	// Status is the defendant's own procedural status (DOMAIN.md §4, "each
+	// defendant has his own track"), in the case's status words; "" (NULL)
+	// while it is the case's status (TrackOf). Written by Core.SetTrack
+	// only.
+	Status string `gorm:"column:status;->"`
+	// FinalOn is the day his judgment became final (trânsito em julgado
+	// per defendant); nil before.
+	FinalOn *civil.Date `gorm:"column:final_on;->"`
+	// SeparatedOn is the day the judge separated his proceedings (CPP art.
+	// 80); nil while they run together.
+	SeparatedOn *civil.Date `gorm:"column:separated_on;->"`
 }
 
 // Movement is a docket entry (movimentação) with the CNJ TPU code where one

@@ -25,4 +25,12 @@ type DefendantView struct {
 	GroupID       *int64      `json:"group_id,omitempty"`
 	// AwaitingIdentification: a person without CPF never reaches the blocklist.
 	AwaitingIdentification bool `json:"awaiting_identification,omitempty"`
+	// Status is the defendant's own procedural status (DOMAIN.md §4, each
+	// defendant's track; the case's status words), FinalOn the day his
+	// judgment became final, SeparatedOn the day his proceedings were
+	// separated (CPP art. 80), Next the steps his track allows.
+	Status      string       `json:"status"`
+	FinalOn     *civil.Date  `json:"final_on"`
+	SeparatedOn *civil.Date  `json:"separated_on,omitempty"`
+	Next        []Transition `json:"next,omitempty"`
 }

@@ -66,18 +66,24 @@ func OrStatus(st string) string {
 	return st
 }
 
-// Transition is an allowed move of a case from one status to another: who
-// may make it (roles; "judge" means the judge the case is distributed to),
-// the TPU code of its docket movement (0: none) and the movement's text.
-// Via names the endpoint that makes it when it needs more than a note (a
-// plea offer, a homologation, a conditional suspension, a conviction).
+// Transition is an allowed move of a case (criminal: of a defendant's
+// track) from one status to another: who may make it (roles; "judge" means
+// the judge the case is distributed to), the TPU code of its docket
+// movement (0: none) and the movement's text. Via names the endpoint that
+// makes it when it needs more than a note (a plea offer, a homologation, a
+// conditional suspension, a conviction). Ground is the ground the request
+// must name (the archive at the prosecutor's request, CPP art. 28); Causes
+// the causes of extinction of punishability allowed from From (CP art.
+// 107).
 type Transition struct {
-	From  string   `json:"from"`
-	To    string   `json:"to"`
-	Roles []string `json:"roles"`
-	TPU   int      `json:"tpu_code,omitempty"`
-	Text  string   `json:"-"`
-	Via   string   `json:"via,omitempty"`
+	From   string   `json:"from"`
+	To     string   `json:"to"`
+	Roles  []string `json:"roles"`
+	TPU    int      `json:"tpu_code,omitempty"`
+	Text   string   `json:"-"`
+	Via    string   `json:"via,omitempty"`
+	Ground string   `json:"ground,omitempty"`
+	Causes []string `json:"causes,omitempty"`
 }
 
 var (
@@ -85,7 +91,40 @@ var (
 	prosecutor = []string{"prosecutor"}
 	judge      = []string{"judge"}
 	answer     = []string{"clerk", "prosecutor"}
+	receipt    = []string{"clerk", "judge"}
 )
+
+// Grounds and causes of the other ends of a defendant's track (DOMAIN.md
+// §4; API.md "each defendant's track").
+const (
+	// GroundProsecutorRequest: the archive of the termo circunstanciado at
+	// the prosecutor's request (CPP art. 28).
+	GroundProsecutorRequest = "prosecutor_request"
+	// CausePleaFulfilled: the plea agreement fulfilled (Lei 9.099/1995,
+	// art. 76; Súmula Vinculante 35).
+	CausePleaFulfilled = "plea_fulfilled"
+	// CauseSuspensionEnded: the conditional suspension's period ended
+	// without revocation (Lei 9.099/1995, art. 89, § 5º).
+	CauseSuspensionEnded = "suspension_ended"
+	// CausePrescription: prescription (CP arts. 107, IV, and 109).
+	CausePrescription = "prescription"
+	// CauseDeath: the defendant's death (CP art. 107, I; CPP art. 62).
+	CauseDeath = "death"
+)
+
+// ExtinctionCausePT names each cause of extinction of punishability with
+// its article, for the docket.
+var ExtinctionCausePT = map[string]string{
+	CausePleaFulfilled:   "cumprida a transação penal (Lei 9.099/1995, art. 76; CP, art. 107)",
+	CauseSuspensionEnded: "expirado o período de prova sem revogação (Lei 9.099/1995, art. 89, § 5º)",
+	CausePrescription:    "prescrição (CP, arts. 107, IV, e 109)",
+	CauseDeath:           "morte do agente (CP, art. 107, I; CPP, art. 62)",
+}
+
+// Separated is the target of POST .../transitions that separates a
+// defendant's proceedings (CPP art. 80): a docketed decision of the judge,
+// not a status (his track keeps its status; defendants.separated_on).
+const Separated = "separated"
 
 // Endpoints that make the transitions needing more than a note.
 const (
@@ -105,7 +144,7 @@ const (
 // execution of the ban and the archive (TPU 246).
 var CriminalFlow = []Transition{
 	{From: StatusFiled, To: StatusDistributed, Roles: clerk, TPU: TPUDistribution},
-	{From: StatusDistributed, To: StatusPreliminaryHearing, Roles: clerk, Text: "Realizada a audiência preliminar (Lei 9.099/1995, art. 72)."},
+	{From: StatusDistributed, To: StatusPreliminaryHearing, Roles: clerk, Text: "Aberta a fase preliminar (Lei 9.099/1995, art. 72): composição dos danos e proposta de transação penal."},
 	{From: StatusPreliminaryHearing, To: StatusPleaOffered, Roles: prosecutor, Via: ViaPlea},
 	{From: StatusPreliminaryHearing, To: StatusAccusation, Roles: prosecutor, Text: "Oferecida denúncia oral pelo Ministério Público (Lei 9.099/1995, art. 77)."},
 	{From: StatusPleaOffered, To: StatusPleaAccepted, Roles: answer, Text: "Proposta de transação penal aceita pelo autor do fato e por seu defensor (Lei 9.099/1995, art. 76, § 3º)."},
@@ -113,7 +152,8 @@ var CriminalFlow = []Transition{
 	{From: StatusPleaAccepted, To: StatusExecuting, Roles: judge, Via: ViaHomologate},
 	{From: StatusPleaRefused, To: StatusAccusation, Roles: prosecutor, Text: "Oferecida denúncia oral pelo Ministério Público (Lei 9.099/1995, art. 77)."},
 	{From: StatusAccusation, To: StatusConditionalSuspension, Roles: judge, Via: ViaSuspension},
-	{From: StatusAccusation, To: StatusInstructionHearing, Roles: clerk, TPU: TPUReceipt, Text: "Audiência de instrução e julgamento: recebida a denúncia (Lei 9.099/1995, art. 81)."},
+	{From: StatusAccusation, To: StatusInstructionHearing, Roles: receipt, TPU: TPUReceipt, Text: "Recebida a denúncia (Lei 9.099/1995, art. 81): segue a instrução e julgamento."},
+	{From: StatusAccusation, To: StatusRejected, Roles: judge, Text: "Rejeitada a denúncia (Lei 9.099/1995, art. 81; CPP, art. 395)."},
 	{From: StatusConditionalSuspension, To: StatusAccusation, Roles: judge, Text: "Revogada a suspensão condicional do processo (Lei 9.099/1995, art. 89, §§ 3º e 4º): o processo retoma seu curso. Motivo:"},
 	{From: StatusConditionalSuspension, To: StatusArchived, Roles: judge, TPU: TPUArchive, Text: "Expirado o período de prova sem revogação: extinta a punibilidade (Lei 9.099/1995, art. 89, § 5º). Arquivamento definitivo."},
 	{From: StatusInstructionHearing, To: StatusSentenced, Roles: judge, Via: viaSentence},
@@ -125,11 +165,43 @@ var CriminalFlow = []Transition{
 	{From: StatusExecuting, To: StatusArchived, Roles: clerk, TPU: TPUArchive, Text: "Cumprida a pena: arquivamento definitivo."},
 }
 
+// archiveOnRequest are the steps of a termo circunstanciado the prosecutor
+// may ask to archive instead of accusing (CPP art. 28; Lei 9.099/1995,
+// art. 76, caput): before an accusation is offered.
+var archiveOnRequest = []string{StatusDistributed, StatusPreliminaryHearing, StatusPleaRefused}
+
+// extinctFrom is, for each status, the causes of extinction of
+// punishability (CP art. 107) a defendant's track in it may end by: the
+// plea's fulfilment once homologated (executing), the suspension's period
+// (art. 89, § 5º), prescription before the final judgment (the penalty's
+// after it is the execution's), and death at any step.
+var extinctFrom = map[string][]string{
+	StatusDistributed: {CausePrescription, CauseDeath}, StatusPreliminaryHearing: {CausePrescription, CauseDeath},
+	StatusPleaOffered: {CausePrescription, CauseDeath}, StatusPleaAccepted: {CausePrescription, CauseDeath},
+	StatusPleaRefused: {CausePrescription, CauseDeath}, StatusAccusation: {CausePrescription, CauseDeath},
+	StatusConditionalSuspension: {CauseSuspensionEnded, CauseDeath}, StatusInstructionHearing: {CausePrescription, CauseDeath},
+	StatusSentenced: {CausePrescription, CauseDeath}, StatusAppeal: {CausePrescription, CauseDeath},
+	StatusFinal: {CauseDeath}, StatusExecuting: {CausePleaFulfilled, CauseDeath},
+}
+
+func init() {
+	for _, from := range archiveOnRequest {
+		CriminalFlow = append(CriminalFlow, Transition{From: from, To: StatusArchived, Roles: judge, TPU: TPUArchive, Ground: GroundProsecutorRequest,
+			Text: "Arquivado o termo circunstanciado a requerimento do Ministério Público (CPP, art. 28)."})
+	}
+	for _, from := range trackOrder {
+		if causes, ok := extinctFrom[from]; ok {
+			CriminalFlow = append(CriminalFlow, Transition{From: from, To: StatusExtinct, Roles: judge, Causes: causes,
+				Text: "Declarada extinta a punibilidade (CP, art. 107):"})
+		}
+	}
+}
+
 // CivilFlow is the flow of group cases (DOMAIN.md §2; LGE art. 180): an
 // ação civil pública or a TAC; no plea agreement, no suspension.
 var CivilFlow = []Transition{
 	{From: StatusFiled, To: StatusDistributed, Roles: clerk, TPU: TPUDistribution},
-	{From: StatusDistributed, To: StatusHearing, Roles: clerk, Text: "Realizada a audiência de conciliação."},
+	{From: StatusDistributed, To: StatusHearing, Roles: clerk, Text: "Aberta a fase de conciliação (audiência de conciliação)."},
 	{From: StatusHearing, To: StatusSettlement, Roles: judge, Text: "Homologado o termo de ajustamento de conduta (TAC)."},
 	{From: StatusHearing, To: StatusJudgment, Roles: judge, Via: viaSentence},
 	{From: StatusJudgment, To: StatusAppeal, Roles: clerk, Text: "Interposto recurso."},
@@ -203,7 +275,7 @@ func SkippedSteps(flow, status string) []string {
 // BeforeDecision reports whether a case in status may still be sentenced.
 func BeforeDecision(flow, status string) bool {
 	switch status {
-	case StatusSentenced, StatusJudgment, StatusSettlement, StatusAppeal, StatusFinal, StatusExecuting, StatusArchived:
+	case StatusSentenced, StatusJudgment, StatusSettlement, StatusAppeal, StatusFinal, StatusExecuting, StatusArchived, StatusRejected, StatusExtinct:
 		return false
 	}
 	return true
@@ -246,29 +318,30 @@ func TransitionFor(c *Case, to string) (Transition, error) {
 			Message: fmt.Sprintf("de %s não se passa a %s; permitidas: %s.", c.Status, what, allowed)}}}
 }
 
-// StepFor finds the transition of c to status to that the step with its
-// own endpoint via makes (a plea offer, a homologation, a conditional
-// suspension, named what in the message). From a status where the flow
+// StepFor finds the transition of a defendant's track of c, in status
+// from, to status to that the step with its own endpoint via makes (a plea
+// offer, a homologation, a conditional suspension, named what in the
+// message). From a status where the flow
 // does not allow the step it is errs.Conflict about the case's phase,
 // naming the statuses it is taken from, with no field: the request names
 // no status ("to" belongs to POST .../transitions alone).
-func StepFor(c *Case, to, via, what string) (Transition, error) {
-	for _, t := range Next(c.Flow, c.Status) {
+func StepFor(c *Case, from, to, via, what string) (Transition, error) {
+	for _, t := range Next(c.Flow, from) {
 		if t.To == to && t.Via == via {
 			return t, nil
 		}
 	}
-	var from []string
+	var froms []string
 	for _, t := range FlowOf(c.Flow) {
 		if t.To == to && t.Via == via {
-			from = append(from, fmt.Sprintf("“%s” (%s)", OrStatus(t.From), t.From))
+			froms = append(froms, fmt.Sprintf("“%s” (%s)", OrStatus(t.From), t.From))
 		}
 	}
 	where := "em nenhuma fase do rito " + flowPT(c.Flow)
-	if len(from) > 0 {
-		where = "quando o processo está em " + strings.Join(from, " ou ")
+	if len(froms) > 0 {
+		where = "quando o réu está em " + strings.Join(froms, " ou ")
 	}
-	return Transition{}, errs.New(errs.Conflict, fmt.Sprintf("%s não cabe na fase atual: o processo está em “%s” (%s); cabe %s.", what, OrStatus(c.Status), c.Status, where))
+	return Transition{}, errs.New(errs.Conflict, fmt.Sprintf("%s não cabe na fase atual: o réu está em “%s” (%s); cabe %s.", what, OrStatus(from), from, where))
 }
 
 func validIn(flow, status string) bool {

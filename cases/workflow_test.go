@@ -481,7 +481,7 @@ func TestWorkflow_StepOutOfPhaseIsConflictWithoutField(t *testing.T) {
 		err := call()
 		casetest.KindIs(t, err, errs.Conflict)
 		var fe *errs.Error
-		if !errors.As(err, &fe) || len(fe.Fields) != 0 || !strings.Contains(fe.Message, "distribuído") || !strings.Contains(fe.Message, "cabe quando o processo está em") {
+		if !errors.As(err, &fe) || len(fe.Fields) != 0 || !strings.Contains(fe.Message, "distribuído") || !strings.Contains(fe.Message, "cabe quando o réu está em") {
 			t.Errorf("%s in distributed: %#v, want a conflict naming the phase, no field", name, err)
 		}
 	}

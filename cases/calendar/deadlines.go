@@ -167,8 +167,11 @@ func (s *Service) holidayMoves(ctx context.Context, actor actor.Actor, h Holiday
 		}
 		c := cases.Case{ID: r.CaseID}
 		whose := "de " + r.Name
-		if r.DefendantID == nil {
+		if r.Party == PartyProsecution {
 			whose = "do Ministério Público"
+			if r.DefendantID != nil { // its notice as to one defendant (each defendant's track)
+				whose += " quanto a " + r.Name
+			}
 		}
 		text := fmt.Sprintf("Prazo de recurso %s movido pelo feriado de %s (%s) %s calendário do juizado: último dia passou de %s para %s (%s).",
 			whose, h.Day.BR(), h.Name, verb, was.LastDay.BR(), now.LastDay.BR(), now.Rule)
@@ -351,15 +354,53 @@ type NotificationInput struct {
 	RecessException string `json:"recess_exception"`
 }
 
+// sentencedTracks are the defendants of c whose notice party may get: the
+// one named (errs.Invalid on defendant_id when missing for the defendant
+// and the defence, or not of the case; errs.Conflict unless his track is
+// sentenced: each defendant's track, DOMAIN.md §4), or, for the
+// prosecution without a defendant, every defendant sentenced (errs.Conflict
+// when none is). A group case is sentenced as a whole (judgment).
+func (s *Service) sentencedTracks(ctx context.Context, c *cases.Case, party string, id int64) ([]cases.Defendant, error) {
+	if party != PartyProsecution || id != 0 {
+		d, err := s.PersonOf(ctx, c, id, "defendant_id")
+		if err != nil {
+			return nil, err
+		}
+		st := cases.TrackOf(c, *d)
+		if st != cases.StatusSentenced && st != cases.StatusJudgment {
+			return nil, errs.New(errs.Conflict, fmt.Sprintf("A intimação da sentença cabe ao réu sentenciado; %s está em %s (%s).", cases.NameOf(*d), st, cases.OrStatus(st)))
+		}
+		d.Status = st
+		return []cases.Defendant{*d}, nil
+	}
+	ds, err := s.Tracks(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	var out []cases.Defendant
+	for _, d := range ds {
+		if d.Status == cases.StatusSentenced || d.Status == cases.StatusJudgment {
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errs.New(errs.Conflict, fmt.Sprintf("A intimação da sentença cabe a processo sentenciado; este está em %s (%s).", c.Status, cases.OrStatus(c.Status)))
+	}
+	return out, nil
+}
+
 // Notify records a party's notification (ciência) of the decision and
 // returns the appeal window it opens (sanctions.CountPeriod: Lei
 // 9.099/1995, art. 82, § 1º, suspended in the recess of CPP art. 798-A;
 // CPC arts. 180, 219 and 220 in group cases; doubled for the Defensoria),
-// closed at once by an express waiver. The case must be decided
-// (sentenced or judgment); the day may not be in the future nor before the
-// filing; each party is notified once (errs.Conflict); public_defender for
-// a party other than the defence, or a recess exception unknown or in a
-// group case, is errs.Invalid naming the field.
+// closed at once by an express waiver. The defendant's track must be
+// sentenced (a group case: judgment); the prosecution's notice names
+// defendant_id or is as to every defendant sentenced so far (one
+// notification per defendant); the day may not be in the future nor
+// before the filing; each party is notified once per defendant
+// (errs.Conflict); public_defender for a party other than the defence, or
+// a recess exception unknown or in a group case, is errs.Invalid naming
+// the field.
 func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, in NotificationInput) (*DeadlineView, error) {
 	var out *DeadlineView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
@@ -368,25 +409,23 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 		if err != nil {
 			return err
 		}
-		if c.Status != cases.StatusSentenced && c.Status != cases.StatusJudgment {
-			return errs.New(errs.Conflict, fmt.Sprintf("A intimação da sentença cabe a processo sentenciado; este está em %s (%s).", c.Status, cases.StatusPT[c.Status]))
-		}
 		party := in.Party
 		if party == "" {
 			party = PartyDefendant
 		}
-		var d *cases.Defendant
-		switch party {
-		case PartyProsecution:
-			if in.DefendantID != 0 {
-				return errs.InvalidField("defendant_id", "prosecution", "a intimação do Ministério Público é uma só por processo: não informe defendant_id.")
-			}
-		case PartyDefendant, PartyDefence:
-			if d, err = s.PersonOf(ctx, c, in.DefendantID, "defendant_id"); err != nil {
-				return err
-			}
-		default:
+		if party != PartyProsecution && party != PartyDefendant && party != PartyDefence {
 			return errs.InvalidField("party", "oneof", "use defendant (réu), defence (defesa) ou prosecution (Ministério Público).")
+		}
+		// Each defendant's track (DOMAIN.md §4): the notice is of his
+		// sentence; the prosecution's without defendant_id is as to every
+		// defendant sentenced so far and not yet notified.
+		sentenced, err := s.sentencedTracks(ctx, c, party, in.DefendantID)
+		if err != nil {
+			return err
+		}
+		var d *cases.Defendant
+		if party != PartyProsecution || in.DefendantID != 0 {
+			d = &sentenced[0]
 		}
 		var f errs.Fields
 		var on civil.Date
@@ -406,20 +445,11 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 		if err := f.Err(); err != nil {
 			return err
 		}
-		q := tx.Model(&Notification{}).Where("case_id = ? AND party = ? AND kind = 'appeal' AND NOT superseded", c.ID, party)
-		var did *int64
-		if d != nil {
-			q, did = q.Where("defendant_id = ?", d.ID), &d.ID
-		}
-		var n int64
-		if err := q.Count(&n).Error; err != nil {
-			return err
-		}
-		if n > 0 {
-			return errs.New(errs.Conflict, fmt.Sprintf("A ciência desta parte (%s) já foi registrada.", PartyPT[party]))
-		}
 		uid := actor.UserID
-		nt := Notification{CaseID: c.ID, DefendantID: did, Party: party, WaivedAppeal: in.WaivedAppeal, Kind: "appeal", NotifiedOn: on, CreatedAt: s.Now(), CreatedBy: &uid,
+		// The window, counted before any row is written: it depends on the
+		// party, the day and the doublings, not on the defendant, and its
+		// errors (public_defender, recess_exception) are the input's.
+		nt := Notification{CaseID: c.ID, Party: party, WaivedAppeal: in.WaivedAppeal, Kind: "appeal", NotifiedOn: on,
 			PublicDefender: in.PublicDefender, RecessException: in.RecessException}
 		cal, err := s.loadCalendar(ctx, c.CourtCode)
 		if err != nil {
@@ -435,12 +465,49 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 		if err != nil {
 			return err
 		}
-		if err := tx.Create(&nt).Error; err != nil {
-			return err
+		nt = Notification{}
+		for i := range sentenced {
+			did := &sentenced[i].ID
+			if c.Flow == cases.FlowCivil && party == PartyProsecution {
+				did = nil // a group case's prosecution notice is one
+			}
+			if d != nil && sentenced[i].ID != d.ID {
+				continue
+			}
+			q := tx.Model(&Notification{}).Where("case_id = ? AND party = ? AND kind = 'appeal' AND NOT superseded", c.ID, party)
+			if did != nil {
+				q = q.Where("defendant_id = ? OR (defendant_id IS NULL AND party = 'prosecution')", *did)
+			}
+			var n int64
+			if err := q.Count(&n).Error; err != nil {
+				return err
+			}
+			if n > 0 {
+				if d != nil || len(sentenced) == 1 || did == nil {
+					return errs.New(errs.Conflict, fmt.Sprintf("A ciência desta parte (%s) já foi registrada.", PartyPT[party]))
+				}
+				continue
+			}
+			row := Notification{CaseID: c.ID, DefendantID: did, Party: party, WaivedAppeal: in.WaivedAppeal, Kind: "appeal", NotifiedOn: on, CreatedAt: s.Now(), CreatedBy: &uid,
+				PublicDefender: in.PublicDefender, RecessException: in.RecessException}
+			if err := tx.Create(&row).Error; err != nil {
+				return err
+			}
+			if nt.ID == 0 {
+				nt = row
+			}
+			if did == nil {
+				break
+			}
+		}
+		if nt.ID == 0 {
+			return errs.New(errs.Conflict, fmt.Sprintf("A ciência desta parte (%s) já foi registrada quanto a todos os réus sentenciados.", PartyPT[party]))
 		}
 		v := deadlineView(nt, p, nil, today)
 		who := partyArticlePT[party]
-		if d != nil {
+		if d != nil && party == PartyProsecution {
+			who += " quanto a " + cases.NameOf(*d)
+		} else if d != nil {
 			name := d.FullName
 			if d.Kind == "fan_group" {
 				name = d.GroupName
@@ -469,20 +536,24 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 	return out, err
 }
 
-// FinalityMissing lists, in Portuguese, what keeps the decision of case c
-// from becoming final (Lei 9.099/1995, art. 82, § 1º; DOMAIN.md §4): every
-// defendant, every defendant's defence (criminal cases) and the prosecution
-// must be notified, and each window must have ended or been waived. When
-// nothing is missing, day is the day the judgment became final: the day
-// after the last window ended, or the day of the last waiver.
-func (s *Service) FinalityMissing(ctx context.Context, c *cases.Case) (missing []string, day civil.Date, err error) {
+// FinalityMissing lists, in Portuguese, what keeps the decision as to the
+// defendants defs of case c (none: every defendant) from becoming final
+// (Lei 9.099/1995, art. 82, § 1º; DOMAIN.md §4: the trânsito em julgado is
+// per defendant): each defendant, his defence (criminal cases) and the
+// prosecution as to him (its notice naming him, or one as to every
+// defendant) must be notified, and each window must have ended or been
+// waived. When nothing is missing, day is the day the judgment became
+// final: the day after the last window ended, or the day of the last
+// waiver.
+func (s *Service) FinalityMissing(ctx context.Context, c *cases.Case, defs ...cases.Defendant) (missing []string, day civil.Date, err error) {
 	ds, err := s.Deadlines(ctx, c)
 	if err != nil {
 		return nil, day, err
 	}
-	var defs []cases.Defendant
-	if err := db.Conn(ctx, s.DB).Where("case_id = ?", c.ID).Order("position, id").Find(&defs).Error; err != nil {
-		return nil, day, err
+	if len(defs) == 0 {
+		if err := db.Conn(ctx, s.DB).Where("case_id = ?", c.ID).Order("position, id").Find(&defs).Error; err != nil {
+			return nil, day, err
+		}
 	}
 	today := civil.Today(s.Now(), s.Loc)
 	find := func(party string, id *int64) *DeadlineView {
@@ -503,8 +574,8 @@ func (s *Service) FinalityMissing(ctx context.Context, c *cases.Case) (missing [
 			day = w.Closes
 		}
 	}
-	check("do Ministério Público", find(PartyProsecution, nil))
-	for _, d := range defs {
+	several := len(defs) > 1
+	for i, d := range defs {
 		id := d.ID
 		name := d.FullName
 		if d.Kind == "fan_group" {
@@ -513,6 +584,16 @@ func (s *Service) FinalityMissing(ctx context.Context, c *cases.Case) (missing [
 		role := "réu"
 		if d.Kind == "fan_group" {
 			role = "requerida"
+		}
+		w := find(PartyProsecution, &id)
+		if w == nil {
+			w = find(PartyProsecution, nil)
+		}
+		switch {
+		case c.Flow == cases.FlowCriminal && several:
+			check(fmt.Sprintf("do Ministério Público quanto a %s (réu %d)", name, d.ID), w)
+		case i == 0:
+			check("do Ministério Público", w)
 		}
 		check(fmt.Sprintf("de %s (%s %d)", name, role, d.ID), find(PartyDefendant, &id))
 		if c.Flow == cases.FlowCriminal {

@@ -18,6 +18,7 @@ import (
 func (e *env) appealed(t *testing.T, ref string) (*cases.Case, cases.Defendant, int64) {
 	t.Helper()
 	c, d, j := e.FileOne(t, ref)
+	e.Receive(t, c)
 	res, err := e.Svc.Decisions.Sentence(context.Background(), j, c.ID, casetest.SentenceIn(d.ID, "", 12))
 	if err != nil {
 		t.Fatal(err)
@@ -72,6 +73,7 @@ func TestFinalJudgment_Lei_9099_art_82_sec1_FinalOnNotBeforeLastNotification(t *
 	ctx := context.Background()
 	k := e.Clerk(t)
 	c, d, j := e.FileOne(t, "R1")
+	e.Receive(t, c)
 	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12)); err != nil { // 10/06/2025
 		t.Fatal(err)
 	}
@@ -123,6 +125,7 @@ func TestSettlement_TAC_Art183_BanStatusIsItsState(t *testing.T) {
 	}
 	for _, tc := range []struct{ first, state string }{{"2025-06-10", "in_force"}, {"2025-07-01", "not_started"}} {
 		c, d, j := e.FileOne(t, "R5")
+		e.Receive(t, c)
 		e.Move(t, e.Clerk(t), c, cases.StatusHearing)
 		res, err := e.Svc.Decisions.Settle(ctx, j, c.ID, decisions.SettlementInput{DefendantID: d.ID, Terms: "A torcida não comparecerá aos estádios.", StadiumBan: true, Months: casetest.Ptr(12), FirstDay: tc.first})
 		if err != nil {

@@ -51,7 +51,8 @@ type View struct {
 	Version int                `json:"version"`
 	Flow    string             `json:"flow"`
 	Next    []cases.Transition `json:"next_transitions,omitempty"`
-	// Sentenceable: the case may still be sentenced (before the decision).
+	// Sentenceable: the case may still be sentenced (before the decision;
+	// criminal: some defendant's open track is before his decision).
 	Sentenceable bool `json:"sentenceable"`
 	// Deadlines: each notified defendant's appeal window with its last day.
 	Deadlines   []calendar.DeadlineView `json:"deadlines,omitempty"`
@@ -656,7 +657,7 @@ func (s *Service) views(tx *gorm.DB, cs []cases.Case) ([]View, error) {
 				Conduct: c.Conduct, PoliceReports: c.PoliceReports, Description: c.Description,
 				DistanceToVenueM: c.DistanceToVenueM, PlaceRelation: c.PlaceRelation, OnRoute: c.OnRoute},
 			Defendants: []cases.DefendantView{}, Bans: append([]cases.BanView{}, bans[c.ID]...), Version: c.Version, Flow: c.Flow,
-			Sentenceable: cases.BeforeDecision(c.Flow, c.Status),
+			Sentenceable: c.Flow == cases.FlowCivil && cases.BeforeDecision(c.Flow, c.Status),
 		}
 		if c.JudgeID != nil {
 			v.Judge = &cases.JudgeView{ID: *c.JudgeID, Name: judges[*c.JudgeID]}
@@ -668,7 +669,12 @@ func (s *Service) views(tx *gorm.DB, cs []cases.Case) ([]View, error) {
 		for _, d := range defs[c.ID] {
 			v.Defendants = append(v.Defendants, cases.DefendantView{ID: d.ID, Kind: d.Kind, FullName: d.FullName, CPF: d.CPF, BirthDate: d.BirthDate,
 				MotherName: d.MotherName, FatherName: d.FatherName, Name: d.GroupName, CNPJ: d.CNPJ, SupportedClub: d.SupportedClub, GroupID: d.GroupID,
-				AwaitingIdentification: d.Kind == "person" && d.CPF == nil})
+				AwaitingIdentification: d.Kind == "person" && d.CPF == nil,
+				Status:                 cases.TrackOf(&c, d), FinalOn: d.FinalOn, SeparatedOn: d.SeparatedOn})
+			if c.Flow == cases.FlowCriminal {
+				st := cases.TrackOf(&c, d)
+				v.Sentenceable = v.Sentenceable || (cases.BeforeDecision(c.Flow, st) && !cases.Ended(st))
+			}
 		}
 		if c.PlaceRelation != nil && *c.PlaceRelation == string(sanctions.Beyond5000m) {
 			v.Warnings = append(v.Warnings, fmt.Sprintf("Fatos a %d m do local do evento, fora do raio de %d m e não declarados no trajeto: a conduta fica fora do art. 201, § 1º, I, da Lei 14.597/2023.", *c.DistanceToVenueM, sanctions.SurroundingsMeters))
@@ -714,6 +720,18 @@ func (s *Service) view(ctx context.Context, c cases.Case, full bool) (*View, err
 		v.Movements = append(v.Movements, mv)
 	}
 	v.Next = cases.Next(c.Flow, c.Status)
+	var open []cases.Defendant // tracks whose judgment awaits finality
+	for i, d := range v.Defendants {
+		if c.Flow == cases.FlowCriminal {
+			v.Defendants[i].Next = cases.Next(c.Flow, d.Status)
+			if len(v.Defendants) > 1 && d.SeparatedOn == nil && cases.BeforeDecision(c.Flow, d.Status) {
+				v.Defendants[i].Next = append(v.Defendants[i].Next, cases.Transition{From: d.Status, To: cases.Separated, Roles: []string{"judge"}})
+			}
+		}
+		if d.Status == cases.StatusSentenced || d.Status == cases.StatusJudgment || d.Status == cases.StatusAppeal {
+			open = append(open, cases.Defendant{ID: d.ID, Kind: d.Kind, FullName: d.FullName, GroupName: d.Name, Status: d.Status})
+		}
+	}
 	ws, err := s.Cases.BirthDateWarnings(ctx, c.ID, 0, c.CourtCode)
 	if err != nil {
 		return nil, err
@@ -751,8 +769,8 @@ func (s *Service) view(ctx context.Context, c cases.Case, full bool) (*View, err
 	}
 	v.AppealResults = results
 	v.Rite = caseRite(c, v.Sentences)
-	if c.Status == cases.StatusSentenced || c.Status == cases.StatusJudgment || c.Status == cases.StatusAppeal {
-		missing, _, err := s.Calendar.FinalityMissing(ctx, &c)
+	if len(open) > 0 {
+		missing, _, err := s.Calendar.FinalityMissing(ctx, &c, open...)
 		if err != nil {
 			return nil, err
 		}
@@ -766,26 +784,4 @@ func (s *Service) view(ctx context.Context, c cases.Case, full bool) (*View, err
 		v.LinkedCase = &CaseRef{ID: l.ID, Number: cases.FormatNumber(l.Number), Flow: l.Flow}
 	}
 	return v, nil
-}
-
-// caseRite is "civil" for group cases, "ordinary" when a defendant's
-// offence has a maximum above 2 years (Lei 9.099/1995, art. 61: § 6º, § 7º
-// of art. 201, Lei 7.716/1989) by the sentences or, before them, by the
-// case's conduct, else "jecrim".
-func caseRite(c cases.Case, sentences []decisions.SentenceRecord) string {
-	if c.Flow == cases.FlowCivil {
-		return sanctions.RiteCivil
-	}
-	for _, r := range sentences {
-		if strings.Contains(r.Article, "§ 6º") || strings.Contains(r.Article, "§ 7º") || r.Article == sanctions.Art7716 {
-			return sanctions.RiteOrdinary
-		}
-	}
-	if len(sentences) == 0 && !c.FactsDate.Before(civil.New(2023, 1, 11)) {
-		rg, err := sanctions.BanRange(sanctions.Query{Subject: sanctions.Person, FactsDate: c.FactsDate, Conduct: c.Conduct})
-		if err == nil && rg.Rite == sanctions.RiteOrdinary {
-			return sanctions.RiteOrdinary
-		}
-	}
-	return sanctions.RiteJECRIM
 }

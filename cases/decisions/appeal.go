@@ -102,14 +102,7 @@ func (s *Service) ApplyAppealResult(ctx context.Context, actor actor.Actor, case
 	if err := s.Move(ctx, c, &actor, now, code, text); err != nil {
 		return nil, err
 	}
-	status := ""
-	if in.Result == "annulled" {
-		status = cases.StatusInstructionHearing
-		if c.Flow == cases.FlowCivil {
-			status = cases.StatusHearing
-		}
-	}
-	if err := s.Touch(ctx, c, status); err != nil {
+	if err := s.afterAppeal(ctx, c, d, in.Result); err != nil {
 		return nil, err
 	}
 	if len(changed) > 0 {
@@ -118,6 +111,33 @@ func (s *Service) ApplyAppealResult(ctx context.Context, actor actor.Actor, case
 		}
 	}
 	return c, nil
+}
+
+// afterAppeal moves the tracks an annulment sends back for a new sentence
+// (the defendant's, or every defendant in appeal; a group case: the
+// hearing); other results leave them in appeal until the final judgment.
+func (s *Service) afterAppeal(ctx context.Context, c *cases.Case, d *cases.Defendant, result string) error {
+	if result != "annulled" {
+		return s.Touch(ctx, c, "")
+	}
+	if c.Flow == cases.FlowCivil {
+		return s.Touch(ctx, c, cases.StatusHearing)
+	}
+	var ids []int64
+	if d != nil {
+		ids = []int64{d.ID}
+	} else {
+		ds, err := s.Tracks(ctx, c)
+		if err != nil {
+			return err
+		}
+		for _, x := range ds {
+			if x.Status == cases.StatusAppeal {
+				ids = append(ids, x.ID)
+			}
+		}
+	}
+	return s.SetTrack(ctx, c, cases.StatusInstructionHearing, nil, ids...)
 }
 
 // lockAppeal locks case caseID for its appeal's result and checks in: the
@@ -135,8 +155,8 @@ func (s *Service) lockAppeal(ctx context.Context, actor actor.Actor, caseID int6
 	if actor.Role != "clerk" {
 		return nil, nil, civil.Date{}, errs.New(errs.Forbidden, "O resultado do recurso é registrado pelo cartório (clerk).")
 	}
-	if c.Status != cases.StatusAppeal {
-		return nil, nil, civil.Date{}, errs.New(errs.Conflict, fmt.Sprintf("O processo não está em recurso (está em “%s”).", cases.OrStatus(c.Status)))
+	if err := s.inAppeal(ctx, c, nil); err != nil { // some track in appeal
+		return nil, nil, civil.Date{}, err
 	}
 	var f errs.Fields
 	today := civil.Today(s.Now(), s.Loc)
@@ -160,6 +180,11 @@ func (s *Service) lockAppeal(ctx context.Context, actor actor.Actor, caseID int6
 	var d *cases.Defendant
 	if in.DefendantID != 0 {
 		if d, err = s.PersonOf(ctx, c, in.DefendantID, "defendant_id"); err != nil {
+			return nil, nil, civil.Date{}, err
+		}
+	}
+	if d != nil {
+		if err := s.inAppeal(ctx, c, d); err != nil { // his own track
 			return nil, nil, civil.Date{}, err
 		}
 	}
@@ -200,6 +225,27 @@ func (s *Service) lockAppeal(ctx context.Context, actor actor.Actor, caseID int6
 		return nil, nil, civil.Date{}, errs.New(errs.Conflict, "O resultado deste recurso já foi registrado: a Turma Recursal julga o recurso uma vez.")
 	}
 	return c, d, decided, nil
+}
+
+// inAppeal is errs.Conflict unless defendant d's track (d nil: some
+// defendant's; a group case's: the case's) is in appeal (DOMAIN.md §4).
+func (s *Service) inAppeal(ctx context.Context, c *cases.Case, d *cases.Defendant) error {
+	if c.Flow == cases.FlowCivil || d == nil {
+		ds, err := s.Tracks(ctx, c)
+		if err != nil {
+			return err
+		}
+		for _, x := range ds {
+			if x.Status == cases.StatusAppeal {
+				return nil
+			}
+		}
+		return errs.New(errs.Conflict, fmt.Sprintf("O processo não está em recurso (está em “%s”).", cases.OrStatus(c.Status)))
+	}
+	if st := cases.TrackOf(c, *d); st != cases.StatusAppeal {
+		return errs.New(errs.Conflict, fmt.Sprintf("O réu %s não está em recurso (está em “%s”).", cases.NameOf(*d), cases.OrStatus(st)))
+	}
+	return nil
 }
 
 // reform applies a reformed decision to defendant d's ban awaiting the
@@ -323,7 +369,11 @@ func (s *Service) annul(ctx context.Context, c *cases.Case, d *cases.Defendant, 
 	if err := bq.Update("status", sanctions.StatusAnnulled).Error; err != nil {
 		return "", nil, err
 	}
-	if err := tx.Model(&calendar.Notification{}).Where("case_id = ?", c.ID).Update("superseded", true).Error; err != nil {
+	nq := tx.Model(&calendar.Notification{}).Where("case_id = ?", c.ID)
+	if d != nil {
+		nq = nq.Where("defendant_id = ?", d.ID)
+	}
+	if err := nq.Update("superseded", true).Error; err != nil {
 		return "", nil, err
 	}
 	did := int64(0)

@@ -115,7 +115,7 @@ func (s *Service) lockCriminalCase(ctx context.Context, actor actor.Actor, caseI
 // for a crime in the court's cases (pleaBars), II a plea agreement in the
 // last five years (by CPF, across cases), III the prosecutor's statement
 // that the circumstances do not recommend it. What was checked is recorded
-// with the offer (BarChecks). The case moves to plea_offered.
+// with the offer (BarChecks). The defendant's track moves to plea_offered.
 func (s *Service) OfferPlea(ctx context.Context, actor actor.Actor, caseID int64, in PleaInput) (*PleaResult, error) {
 	var out *PleaResult
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
@@ -124,8 +124,14 @@ func (s *Service) OfferPlea(ctx context.Context, actor actor.Actor, caseID int64
 		if err != nil {
 			return err
 		}
-		if c.Status != cases.StatusPleaOffered {
-			t, err := cases.StepFor(c, cases.StatusPleaOffered, cases.ViaPlea, "A proposta de transação penal (Lei 9.099/1995, art. 76)")
+		d, err := s.PersonOf(ctx, c, in.DefendantID, "defendant_id")
+		if err != nil {
+			return err
+		}
+		// His own track (DOMAIN.md §4): a co-defendant's step does not
+		// open nor close his plea.
+		if track := cases.TrackOf(c, *d); track != cases.StatusPleaOffered {
+			t, err := cases.StepFor(c, track, cases.StatusPleaOffered, cases.ViaPlea, "A proposta de transação penal (Lei 9.099/1995, art. 76)")
 			if err != nil {
 				return err
 			}
@@ -134,10 +140,6 @@ func (s *Service) OfferPlea(ctx context.Context, actor actor.Actor, caseID int64
 			}
 		} else if actor.Role != "prosecutor" {
 			return errs.New(errs.Forbidden, "A proposta de transação penal cabe ao Ministério Público (prosecutor).")
-		}
-		d, err := s.PersonOf(ctx, c, in.DefendantID, "defendant_id")
-		if err != nil {
-			return err
 		}
 		if d.Kind != "person" {
 			return errs.InvalidField("defendant_id", "person_only", "não há transação penal para torcidas (rito civil, DOMAIN.md §2).")
@@ -238,7 +240,7 @@ func (s *Service) OfferPlea(ctx context.Context, actor actor.Actor, caseID int64
 		if err := s.Move(ctx, c, &actor, now, 0, text); err != nil {
 			return err
 		}
-		if err := s.Touch(ctx, c, cases.StatusPleaOffered); err != nil {
+		if err := s.SetTrack(ctx, c, cases.StatusPleaOffered, nil, d.ID); err != nil {
 			return err
 		}
 		out = &PleaResult{Plea: p, Warnings: warnings,
@@ -256,24 +258,40 @@ type HomologateInput struct {
 	FirstDay    string `json:"first_day"`
 }
 
+// homologationPhase is the errs.Conflict of a homologation asked where no
+// track is in plea_accepted: of the defendant named, or of the first
+// defendant's track (cases.StepFor names the phase); nil when a track is.
+func (s *Service) homologationPhase(ctx context.Context, c *cases.Case, defendantID int64) error {
+	ds, err := s.Tracks(ctx, c)
+	if err != nil {
+		return err
+	}
+	var first error
+	for _, d := range ds {
+		if defendantID != 0 && d.ID != defendantID {
+			continue
+		}
+		_, err := cases.StepFor(c, d.Status, cases.StatusExecuting, cases.ViaHomologate, "A homologação da transação penal (Lei 9.099/1995, art. 76, § 4º)")
+		if err == nil {
+			return nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 // Homologate is the judge's homologation of an accepted plea agreement: it
 // creates the ban with source plea_agreement through the same checks as a
 // sentence (range, last day; Lei 14.597/2023, art. 201, § 5º), refreshes
-// the blocklist, and moves the case to executing when no accepted offer
-// remains.
+// the blocklist, and moves that defendant's track (only his) to executing.
 func (s *Service) Homologate(ctx context.Context, actor actor.Actor, caseID int64, in HomologateInput) (*SentenceResult, error) {
 	var out *SentenceResult
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
 		tx := db.Conn(ctx, s.DB)
 		c, err := s.lockCriminalCase(ctx, actor, caseID, "transação penal")
 		if err != nil {
-			return err
-		}
-		t, err := cases.StepFor(c, cases.StatusExecuting, cases.ViaHomologate, "A homologação da transação penal (Lei 9.099/1995, art. 76, § 4º)")
-		if err != nil {
-			return err
-		}
-		if err := cases.MayMake(actor, c, t); err != nil {
 			return err
 		}
 		var pleas []Plea
@@ -286,6 +304,9 @@ func (s *Service) Homologate(ctx context.Context, actor actor.Actor, caseID int6
 		}
 		switch {
 		case len(pleas) == 0:
+			if err := s.homologationPhase(ctx, c, in.DefendantID); err != nil {
+				return err
+			}
 			return errs.InvalidField("defendant_id", "accepted", "não há transação penal aceita para este réu.")
 		case len(pleas) > 1:
 			return errs.InvalidField("defendant_id", "required", "há mais de uma transação aceita: informe o réu (defendant_id).")
@@ -293,6 +314,13 @@ func (s *Service) Homologate(ctx context.Context, actor actor.Actor, caseID int6
 		p := pleas[0]
 		d, err := s.PersonOf(ctx, c, p.DefendantID, "defendant_id")
 		if err != nil {
+			return err
+		}
+		t, err := cases.StepFor(c, cases.TrackOf(c, *d), cases.StatusExecuting, cases.ViaHomologate, "A homologação da transação penal (Lei 9.099/1995, art. 76, § 4º)")
+		if err != nil {
+			return err
+		}
+		if err := cases.MayMake(actor, c, t); err != nil {
 			return err
 		}
 		var court cases.Court
@@ -327,15 +355,9 @@ func (s *Service) Homologate(ctx context.Context, actor actor.Actor, caseID int6
 		if err := s.Move(ctx, c, &actor, now, 0, text); err != nil {
 			return err
 		}
-		var left int64
-		if err := tx.Model(&Plea{}).Where("case_id = ? AND status = 'accepted'", c.ID).Count(&left).Error; err != nil {
-			return err
-		}
-		status := ""
-		if left == 0 {
-			status = cases.StatusExecuting
-		}
-		if err := s.Touch(ctx, c, status); err != nil {
+		// Only his track moves: the co-defendants (the organiser, § 6º,
+		// who may not take the plea) are still to be tried.
+		if err := s.SetTrack(ctx, c, cases.StatusExecuting, nil, d.ID); err != nil {
 			return err
 		}
 		if err := s.RefreshBlocklist(ctx, plan.ban.ID); err != nil {
@@ -453,15 +475,15 @@ func (s *Service) Suspend(ctx context.Context, actor actor.Actor, caseID int64, 
 		if err != nil {
 			return err
 		}
-		t, err := cases.StepFor(c, cases.StatusConditionalSuspension, cases.ViaSuspension, "A suspensão condicional do processo (Lei 9.099/1995, art. 89)")
+		d, err := s.PersonOf(ctx, c, in.DefendantID, "defendant_id")
+		if err != nil {
+			return err
+		}
+		t, err := cases.StepFor(c, cases.TrackOf(c, *d), cases.StatusConditionalSuspension, cases.ViaSuspension, "A suspensão condicional do processo (Lei 9.099/1995, art. 89)")
 		if err != nil {
 			return err
 		}
 		if err := cases.MayMake(actor, c, t); err != nil {
-			return err
-		}
-		d, err := s.PersonOf(ctx, c, in.DefendantID, "defendant_id")
-		if err != nil {
 			return err
 		}
 		if d.Kind != "person" {
@@ -557,7 +579,7 @@ func (s *Service) Suspend(ctx context.Context, actor actor.Actor, caseID int64, 
 		if err := s.Move(ctx, c, &actor, s.Now(), 0, text); err != nil {
 			return err
 		}
-		if err := s.Touch(ctx, c, cases.StatusConditionalSuspension); err != nil {
+		if err := s.SetTrack(ctx, c, cases.StatusConditionalSuspension, nil, d.ID); err != nil {
 			return err
 		}
 		out = &sp

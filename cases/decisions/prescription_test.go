@@ -36,6 +36,9 @@ func TestPrescription_CP_art115_WarningOnCaseAndSentence(t *testing.T) {
 	if w := caseWarnings(t, e, c); !strings.Contains(w, "art. 115") || !strings.Contains(w, "terminou em 29/03/2027") {
 		t.Errorf("case warnings %v", w)
 	}
+	// The receipt today comes after the span ran out: the warning stays
+	// (CP art. 117 I interrupts only a running period).
+	e.Receive(t, c)
 	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{FirstDay: "2027-06-10", Months: casetest.Ptr(6)},
 		ReportingDuty: &cases.ReportingDuty{Place: "2º DP", Club: "Corinthians"}})
 	if err != nil {

@@ -41,18 +41,6 @@ func (s *Service) Sentence(ctx context.Context, actor actor.Actor, caseID int64,
 		if c.JudgeID == nil || *c.JudgeID != actor.UserID {
 			return errs.New(errs.Forbidden, "Somente o(a) juiz(a) a quem o processo foi distribuído pode sentenciá-lo.")
 		}
-		alone := in.Precautionary
-		if alone {
-			if !beforeFinal(c.Status) {
-				return errs.New(errs.Conflict, fmt.Sprintf("O processo está na fase “%s”: a medida cautelar cabe até o trânsito em julgado.", cases.OrStatus(c.Status)))
-			}
-		} else if !cases.BeforeDecision(c.Flow, c.Status) {
-			return errs.New(errs.Conflict, fmt.Sprintf("O processo já está na fase “%s”: a sentença cabe antes da decisão.", cases.OrStatus(c.Status)))
-		}
-		var court cases.Court
-		if err := tx.Where("code = ?", c.CourtCode).Take(&court).Error; err != nil {
-			return err
-		}
 		if in.DefendantID == 0 {
 			return errs.InvalidField("defendant_id", "required", "informe o réu (defendant_id).")
 		}
@@ -63,6 +51,14 @@ func (s *Service) Sentence(ctx context.Context, actor actor.Actor, caseID int64,
 		if d.ID == 0 {
 			return errs.InvalidField("defendant_id", "defendant_of_case", fmt.Sprintf("o réu %d não é parte deste processo.", in.DefendantID))
 		}
+		if err := sentenceable(c, d, in); err != nil {
+			return err
+		}
+		var court cases.Court
+		if err := tx.Where("code = ?", c.CourtCode).Take(&court).Error; err != nil {
+			return err
+		}
+		alone := in.Precautionary
 		if !alone {
 			var already int64
 			if err := tx.Model(&SentenceRecord{}).Where("defendant_id = ? AND status = 'signed' AND outcome <> ?", d.ID, OutcomePrecautionary).Count(&already).Error; err != nil {
@@ -140,10 +136,34 @@ func (s *Service) Draft(ctx context.Context, actor actor.Actor, caseID, defendan
 // precautionary measure may still be ordered: CPP art. 319, at any stage).
 func beforeFinal(status string) bool {
 	switch status {
-	case cases.StatusFinal, cases.StatusExecuting, cases.StatusArchived, cases.StatusSettlement:
+	case cases.StatusFinal, cases.StatusExecuting, cases.StatusArchived, cases.StatusSettlement, cases.StatusRejected, cases.StatusExtinct:
 		return false
 	}
 	return true
+}
+
+// sentenceable checks that defendant d of c may be decided as in asks, by
+// his own track (DOMAIN.md §4): a precautionary order until his final
+// judgment; a sentence before his decision (errs.Conflict), and in a
+// criminal case only once the accusation was received for him (errs.Invalid
+// on defendant_id: no conviction nor acquittal without it, Lei 9.099/1995,
+// arts. 77 and 81). A draft may be saved before; a group (civil) case is
+// decided from any step before the judgment, the skipped steps recorded.
+func sentenceable(c cases.Case, d cases.Defendant, in SentenceInput) error {
+	track := cases.TrackOf(&c, d)
+	if in.Precautionary {
+		if !beforeFinal(track) {
+			return errs.New(errs.Conflict, fmt.Sprintf("O réu está na fase “%s”: a medida cautelar cabe até o trânsito em julgado.", cases.OrStatus(track)))
+		}
+		return nil
+	}
+	if !cases.BeforeDecision(c.Flow, track) || cases.Ended(track) {
+		return errs.New(errs.Conflict, fmt.Sprintf("O réu já está na fase “%s”: a sentença cabe antes da decisão.", cases.OrStatus(track)))
+	}
+	if c.Flow == cases.FlowCriminal && !in.Draft && track != cases.StatusInstructionHearing {
+		return errs.InvalidField("defendant_id", "accusation_received", fmt.Sprintf("o réu %s está em “%s”: não há condenação nem absolvição sem a denúncia recebida quanto a ele (Lei 9.099/1995, arts. 77 e 81); receba-a antes (transição instruction_hearing).", cases.NameOf(d), cases.OrStatus(track)))
+	}
+	return nil
 }
 
 func (s *Service) decide(ctx context.Context, actor actor.Actor, c cases.Case, d cases.Defendant, court cases.Court, in SentenceInput) (*SentenceResult, error) {
@@ -349,7 +369,7 @@ func (s *Service) sign(ctx context.Context, c cases.Case, d cases.Defendant, in 
 		return nil, err
 	}
 	res.Sentence = rec
-	if skipped := cases.SkippedSteps(c.Flow, c.Status); len(skipped) > 0 {
+	if skipped := cases.SkippedSteps(c.Flow, c.Status); c.Flow == cases.FlowCivil && len(skipped) > 0 {
 		if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, Description: "Etapas não registradas no sistema antes da sentença: " + strings.Join(skipped, ", ") + "."}).Error; err != nil {
 			return nil, err
 		}
@@ -374,7 +394,12 @@ func (s *Service) sign(ctx context.Context, c cases.Case, d cases.Defendant, in 
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Touch(ctx, &c, status); err != nil {
+	if c.Flow == cases.FlowCriminal {
+		status = cases.StatusSentenced // his own track (DOMAIN.md §4)
+		if err := s.SetTrack(ctx, &c, status, nil, d.ID); err != nil {
+			return nil, err
+		}
+	} else if err := s.Touch(ctx, &c, status); err != nil {
 		return nil, err
 	}
 	if len(changed) > 0 {

@@ -31,6 +31,7 @@ func TestSentence_TermRangeByDateOfFacts(t *testing.T) {
 	} {
 		t.Run(tc.ref, func(t *testing.T) {
 			c, d, j := e.FileOne(t, tc.ref)
+			e.Receive(t, c)
 			for _, m := range []int{tc.max + 1, 2} {
 				_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, tc.first, m))
 				msg := casetest.InvalidField(t, err, "ban.months", false)
@@ -61,6 +62,7 @@ func TestSentence_FirstDayNotBeforeFacts_Sumula_643_STJ(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 1)
 	c, d, j := e.FileOne(t, "R1")
+	e.Receive(t, c)
 	_, err := e.Svc.Decisions.Sentence(context.Background(), j, c.ID, casetest.SentenceIn(d.ID, "2025-03-29", 6))
 	casetest.InvalidField(t, err, "ban.first_day", false)
 	_, err = e.Svc.Decisions.Sentence(context.Background(), j, c.ID, casetest.SentenceIn(d.ID, "2025-06-09", 6))
@@ -100,6 +102,7 @@ func TestSentence_NotEligibleArt201Sec2_WritesNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, t0, 1)
 	c, d, j := e.FileOne(t, "R1")
+	e.Receive(t, c)
 	bans, moves := e.Count(t, "bans", ""), e.Count(t, "movements", "")
 	versions := e.Count(t, "blocklist_versions", "")
 	in := casetest.SentenceIn(d.ID, "", 12)
@@ -121,8 +124,8 @@ func TestSentence_NotEligibleArt201Sec2_WritesNothing(t *testing.T) {
 	if err := e.G.Take(&got, c.ID).Error; err != nil {
 		t.Fatal(err)
 	}
-	if got.Status != cases.StatusDistributed {
-		t.Errorf("status = %q, want distributed", got.Status)
+	if got.Status != cases.StatusInstructionHearing { // the accusation received (Lei 9.099/1995, art. 81)
+		t.Errorf("status = %q, want instruction_hearing", got.Status)
 	}
 }
 
@@ -132,6 +135,7 @@ func TestSentence_ConflictAndForbidden(t *testing.T) {
 	e := newEnv(t, t0, 2)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
+	e.Receive(t, c)
 	other := e.Judges[0]
 	if other.UserID == j.UserID {
 		other = e.Judges[1]
@@ -160,6 +164,7 @@ func TestSentence_RecordsRuleAndSentencesCase(t *testing.T) {
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
+	e.Receive(t, c)
 	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12))
 	if err != nil {
 		t.Fatal(err)
@@ -209,6 +214,7 @@ func TestSentence_Art201Sec7DoublesAndSec6Refuses(t *testing.T) {
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
+	e.Receive(t, c)
 	for _, m := range []int{5, 73} {
 		in := casetest.SentenceIn(d.ID, "", m)
 		in.Sec7 = casetest.Ptr(true)
@@ -228,6 +234,7 @@ func TestSentence_Art201Sec7DoublesAndSec6Refuses(t *testing.T) {
 	}
 
 	c, d, j = e.FileOne(t, "R4")
+	e.Receive(t, c)
 	_, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12))
 	if msg := casetest.InvalidField(t, err, "organiser", false); !strings.Contains(msg, "§ 6º") {
 		t.Errorf("organiser: message %q does not name § 6º", msg)
@@ -244,6 +251,7 @@ func TestSentence_LastDayOverrideKeepsComputed(t *testing.T) {
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
+	e.Receive(t, c)
 	// 31/05/2026 + 6 months: 31/11 does not exist, so the computed last day
 	// is 30/11/2026; the clamp reading ends on 29/11/2026 (DOMAIN.md §3),
 	// still above the 3-month minimum. The first day is one the judge fixes
@@ -281,6 +289,7 @@ func TestSentence_PrecautionaryThenSentence(t *testing.T) {
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
+	e.Receive(t, c)
 	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-10", Ban: decisions.BanInput{FirstDay: "2025-06-10"}})
 	if err != nil {
 		t.Fatal(err)
@@ -322,6 +331,7 @@ func TestSentence_OverrideNotBelowMinimumTerm(t *testing.T) {
 		// (first days the judge fixes after the final judgment)
 	} {
 		c, d, j := e.FileOne(t, "R1")
+		e.Receive(t, c)
 		in := casetest.SentenceIn(d.ID, tc.first, 6)
 		in.Ban.LastDayOverride, in.Ban.OverrideReason = tc.short, "erro"
 		_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, in)

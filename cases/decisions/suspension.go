@@ -164,25 +164,31 @@ func (s *Service) suspensionBan(ctx context.Context, c *cases.Case, d *cases.Def
 	return b.ID, s.RefreshBlocklist(ctx, b.ID)
 }
 
-// EndSuspensions ends the case's active suspensions when it leaves
-// conditional_suspension: to accusation, revoked (Lei 9.099/1995, art. 89,
-// §§ 3º and 4º: reason required); to archived, extinguished, only after
-// every period has ended (§ 5º). The bans they made are lifted (status
-// lifted, lifted_on the day of the decision) and leave the blocklist.
-func (s *Service) EndSuspensions(ctx context.Context, c *cases.Case, to, note string) error {
+// EndSuspensions ends the active suspension of defendant defendantID of
+// case c when his track leaves conditional_suspension (only his: a
+// co-defendant's track goes on): to accusation, revoked (Lei 9.099/1995,
+// art. 89, §§ 3º and 4º: reason required); to archived or extinct,
+// extinguished, only after the period has ended (§ 5º) unless cause is
+// the defendant's death (CP art. 107, I). The bans they made are lifted
+// (status lifted, lifted_on the day of the decision) and leave the
+// blocklist.
+func (s *Service) EndSuspensions(ctx context.Context, c *cases.Case, defendantID int64, to, cause, note string) error {
 	tx := db.Conn(ctx, s.DB)
 	var sps []Suspension
-	if err := tx.Where("case_id = ? AND status = 'active'", c.ID).Order("id").Find(&sps).Error; err != nil {
+	if err := tx.Where("case_id = ? AND defendant_id = ? AND status = 'active'", c.ID, defendantID).Order("id").Find(&sps).Error; err != nil {
 		return err
 	}
 	today := civil.Today(s.Now(), s.Loc)
 	st, reason := "extinguished", "Expirado o período de prova sem revogação (Lei 9.099/1995, art. 89, § 5º)."
+	if cause == cases.CauseDeath {
+		reason = "Extinta a punibilidade pela morte do agente (CP, art. 107, I)."
+	}
 	if to == cases.StatusAccusation {
 		st, reason = "revoked", strings.TrimSpace(note)
 		if reason == "" {
 			return errs.InvalidField("note", "required", "informe o motivo da revogação da suspensão (Lei 9.099/1995, art. 89, § 3º: processado por outro crime ou sem reparar o dano; § 4º: processado por contravenção ou descumprida outra condição).")
 		}
-	} else {
+	} else if cause != cases.CauseDeath {
 		for _, sp := range sps {
 			if !today.After(sp.LastDay) {
 				return errs.New(errs.Conflict, fmt.Sprintf("O período de prova da suspensão corre até %s: a punibilidade só se declara extinta depois de expirado o prazo sem revogação (Lei 9.099/1995, art. 89, § 5º).", sp.LastDay.BR()))
@@ -200,6 +206,9 @@ func (s *Service) EndSuspensions(ctx context.Context, c *cases.Case, to, note st
 		liftReason := "Revogada a suspensão condicional do processo (Lei 9.099/1995, art. 89, §§ 3º e 4º): " + reason
 		if st == "extinguished" {
 			liftReason = "Extinta a punibilidade ao fim do período de prova (Lei 9.099/1995, art. 89, § 5º)."
+			if cause == cases.CauseDeath {
+				liftReason = reason
+			}
 		}
 		if err := tx.Model(&sanctions.Ban{}).Where("id = ? AND status = 'active'", *sp.BanID).
 			Updates(map[string]any{"status": "lifted", "lifted_on": today, "lift_reason": liftReason}).Error; err != nil {

@@ -30,6 +30,7 @@ func TestSentence_BanWaitsForFinalJudgment_Sumula_643_STJ(t *testing.T) {
 	e := newEnv(t, time.Date(2025, 10, 1, 12, 0, 0, 0, saoPaulo), 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
+	e.Receive(t, c)
 	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "2025-04-01", 3))
 	casetest.InvalidField(t, err, "ban.first_day", false)
 	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 3))
@@ -55,6 +56,7 @@ func TestSentence_WarnsPriorPunishmentArt201Sec2(t *testing.T) {
 	e := newEnv(t, t0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
+	e.Receive(t, c)
 	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 6))
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +66,7 @@ func TestSentence_WarnsPriorPunishmentArt201Sec2(t *testing.T) {
 	}
 	first := c.Number
 	c, d, j = e.FileOne(t, "R1") // the same person (CPF 663.923.321-54) again
+	e.Receive(t, c)
 	in := casetest.SentenceIn(d.ID, "", 6)
 	in.Eligible = casetest.Ptr(true)
 	res, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, in)
@@ -74,6 +77,7 @@ func TestSentence_WarnsPriorPunishmentArt201Sec2(t *testing.T) {
 		t.Errorf("eligible given by the judge, still warned: %q", res.Warnings)
 	}
 	c, d, j = e.FileOne(t, "R1")
+	e.Receive(t, c)
 	res, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 6))
 	if err != nil {
 		t.Fatal(err)
@@ -107,6 +111,7 @@ func TestFileAndSentence_WarnSameCPFOtherBirthDate(t *testing.T) {
 	if !hasWarning(v.Warnings, "663.923.321-54", "23/07/1991", "22/07/1991") {
 		t.Errorf("case warnings %q: want the other birth date", v.Warnings)
 	}
+	e.Receive(t, c)
 	d := e.Defendants(t, c.ID)[0]
 	res, err := e.Svc.Decisions.Sentence(ctx, e.JudgeOf(t, c), c.ID, casetest.SentenceIn(d.ID, "", 6))
 	if err != nil {

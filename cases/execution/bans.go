@@ -559,8 +559,8 @@ type BreachDecisionInput struct {
 // DecideBreach records the judge's decision on breach breachID of the
 // actor's court (the judge of the case): convert ends the ban (status
 // converted) with the balance the judge fixes; undo_plea undoes the plea
-// agreement, ends its ban and returns the case to the prosecutor for the
-// accusation (preliminary_hearing); justified and noted change no ban.
+// agreement, ends its ban and returns that defendant's track (only his) to
+// the prosecutor for the accusation (preliminary_hearing); justified and noted change no ban.
 // Each writes a movement citing the law in force at the facts; the
 // blocklist follows. errs.NotFound, errs.Forbidden, errs.Conflict (already
 // decided, or a decision the ban's kind does not allow), errs.Invalid.
@@ -649,7 +649,8 @@ func (s *Service) DecideBreach(ctx context.Context, actor actor.Actor, breachID 
 				return err
 			}
 			text = fmt.Sprintf("Descumprida a transação penal (impedimento %d, descumprimento de %s): desfeita a transação; os autos vão ao Ministério Público para a denúncia (Súmula Vinculante 35). Fundamento: %s", b.ID, br.OccurredOn.BR(), reason)
-			if err := s.Touch(ctx, c, cases.StatusPreliminaryHearing); err != nil {
+			// Súmula Vinculante 35: only this defendant's track goes back.
+			if err := s.SetTrack(ctx, c, cases.StatusPreliminaryHearing, nil, b.DefendantID); err != nil {
 				return err
 			}
 		case "justified":

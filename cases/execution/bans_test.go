@@ -278,6 +278,7 @@ func TestCorrect_ClampOnlyForAMissingDay_CP_art_10(t *testing.T) {
 	casetest.InvalidField(t, err, "last_day", false)
 	// An acquittal carries no fine either (CPP art. 386).
 	c, d, j2 := e.FileOne(t, "R2")
+	e.Receive(t, c)
 	_, err = e.Svc.Decisions.Sentence(context.Background(), j2, c.ID, decisions.SentenceInput{DefendantID: d.ID, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "VII", FineDays: casetest.Ptr(20)})
 	casetest.InvalidField(t, err, "outcome", false)
 }

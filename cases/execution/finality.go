@@ -15,22 +15,30 @@ import (
 	"github.com/juizado/juizado/sanctions"
 )
 
-// FinalDay is the day the judgment of c became final (DOMAIN.md §3, §4):
-// without an appeal, the day after the last party's window ended or the day
-// of the last waiver (errs.Conflict naming what is missing while any party
-// was not notified or a window is open: Lei 9.099/1995, art. 82, § 1º);
-// after an appeal, finalOn (default today), which needs the Turma Recursal's
-// result recorded (POST /api/v1/cases/{id}/appeal-result) and is not in the
-// future nor before that result, the sentence's day or the last notification
-// (errs.Invalid on final_on).
-func (s *Service) FinalDay(ctx context.Context, c *cases.Case, finalOn string) (civil.Date, error) {
+// FinalDay is the day the judgment of defendant d of c became final
+// (DOMAIN.md §3, §4: the trânsito em julgado is per defendant; d nil: the
+// whole group case, which has one status): without an appeal, the day
+// after the last of his parties' windows ended or the day of the last
+// waiver (errs.Conflict naming what is missing while any of his parties
+// was not notified or a window is open: Lei 9.099/1995, art. 82, § 1º); a
+// co-defendant's windows and appeal do not count. After an appeal, finalOn
+// (default today), which needs the Turma Recursal's result recorded (POST
+// /api/v1/cases/{id}/appeal-result) and is not in the future nor before
+// that result, the sentence's day or the last notification (errs.Invalid
+// on final_on).
+func (s *Service) FinalDay(ctx context.Context, c *cases.Case, d *cases.Defendant, finalOn string) (civil.Date, error) {
 	today := civil.Today(s.Now(), s.Loc)
-	switch c.Status {
+	status := c.Status
+	var defs []cases.Defendant
+	if d != nil {
+		status, defs = d.Status, []cases.Defendant{*d}
+	}
+	switch status {
 	case cases.StatusSentenced, cases.StatusJudgment:
 		if finalOn != "" {
 			return civil.Date{}, errs.InvalidField("final_on", "computed", "sem recurso, o dia do trânsito em julgado é o seguinte ao fim do último prazo (ou o da última renúncia): não o informe.")
 		}
-		missing, day, err := s.Calendar.FinalityMissing(ctx, c)
+		missing, day, err := s.Calendar.FinalityMissing(ctx, c, defs...)
 		if err != nil {
 			return civil.Date{}, err
 		}
@@ -44,7 +52,11 @@ func (s *Service) FinalDay(ctx context.Context, c *cases.Case, finalOn string) (
 		return day, nil
 	case cases.StatusAppeal:
 		var last decisions.AppealResult
-		if err := db.Conn(ctx, s.DB).Where("case_id = ? AND result IN ('confirmed', 'reformed')", c.ID).Order("decided_on DESC").Limit(1).Find(&last).Error; err != nil {
+		q := db.Conn(ctx, s.DB).Where("case_id = ? AND result IN ('confirmed', 'reformed')", c.ID)
+		if d != nil {
+			q = q.Where("defendant_id IS NULL OR defendant_id = ?", d.ID)
+		}
+		if err := q.Order("decided_on DESC").Limit(1).Find(&last).Error; err != nil {
 			return civil.Date{}, err
 		}
 		if last.ID == 0 {
@@ -84,8 +96,9 @@ func (s *Service) FinalDay(ctx context.Context, c *cases.Case, finalOn string) (
 	return today, nil
 }
 
-// StartFinalBans starts the bans of case c that waited for the final
-// judgment (Súmula 643 STJ): each starts on day (or the later day the judge
+// StartFinalBans starts the bans of case c (of its defendant defendantID;
+// 0: every defendant, a group case's final judgment) that waited for the
+// final judgment (Súmula 643 STJ), whatever a co-defendant's appeal: each starts on day (or the later day the judge
 // fixed) and its last day is counted from it (CP art. 10), or kept as the
 // judge overrode it when the first day is the one the judge fixed; the
 // defendant's precautionary bans are replaced by it (they end the day
@@ -93,10 +106,14 @@ func (s *Service) FinalDay(ctx context.Context, c *cases.Case, finalOn string) (
 // bans, for the judge's decision on credit (CP art. 42). The blocklist
 // follows in the same transaction. A ban that would start before its facts
 // or end before it starts (the table's checks) is errs.Invalid on final_on.
-func (s *Service) StartFinalBans(ctx context.Context, c *cases.Case, day civil.Date, now time.Time) error {
+func (s *Service) StartFinalBans(ctx context.Context, c *cases.Case, day civil.Date, now time.Time, defendantID int64) error {
 	tx := db.Conn(ctx, s.DB)
 	var rows []sanctions.Ban
-	if err := tx.Where("case_id = ? AND status = ?", c.ID, sanctions.StatusAwaitingFinal).Order("id").Find(&rows).Error; err != nil {
+	q := tx.Where("case_id = ? AND status = ?", c.ID, sanctions.StatusAwaitingFinal)
+	if defendantID != 0 {
+		q = q.Where("defendant_id = ?", defendantID)
+	}
+	if err := q.Order("id").Find(&rows).Error; err != nil {
 		return err
 	}
 	changed := []int64{}
@@ -161,7 +178,7 @@ func (s *Service) StartFinalBans(ctx context.Context, c *cases.Case, day civil.D
 	}
 	// Precautionary bans of defendants with no final ban (acquitted before,
 	// or convicted to prison) end with the final judgment.
-	ended, err := s.Decisions.EndPrecautionary(ctx, c, 0, day, "trânsito em julgado da sentença sem impedimento definitivo: cessa a medida cautelar")
+	ended, err := s.Decisions.EndPrecautionary(ctx, c, defendantID, day, "trânsito em julgado da sentença sem impedimento definitivo: cessa a medida cautelar")
 	if err != nil {
 		return err
 	}

@@ -175,6 +175,7 @@ func finalBan(t *testing.T, c client, clk *clock.Fixed, pros, judge, clerk strin
 	k := r.json(t)
 	caseID := int64(k["id"].(float64))
 	def := int64(k["defendants"].([]any)[0].(map[string]any)["id"].(float64))
+	receive(t, c, pros, clerk, caseID)
 	r = c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), judge, []byte(fmt.Sprintf(`{"defendant_id": %d, "ban": {%s}%s}`, def, ban, extra)))
 	expect(t, r, 201, "")
 	b := r.json(t)["ban"].(map[string]any)
@@ -183,6 +184,17 @@ func finalBan(t *testing.T, c client, clk *clock.Fixed, pros, judge, clerk strin
 	}
 	finalJudgment(t, c, clerk, caseID, day)
 	return caseID, int64(b["id"].(float64))
+}
+
+// receive takes every defendant of case caseID to the accusation received
+// through the API (Lei 9.099/1995, arts. 77 and 81: no sentence without
+// it): the preliminary phase and the receipt by the clerk, the oral
+// accusation by the prosecutor.
+func receive(t *testing.T, c client, pros, clerk string, caseID int64) {
+	t.Helper()
+	for _, st := range []struct{ tok, to string }{{clerk, "preliminary_hearing"}, {pros, "accusation"}, {clerk, "instruction_hearing"}} {
+		expect(t, c.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", caseID), st.tok, []byte(fmt.Sprintf(`{"to": %q}`, st.to))), 200, "")
+	}
 }
 
 func freeAddr(t *testing.T) string {
@@ -339,6 +351,15 @@ func TestEndToEndBinary(t *testing.T) {
 	sentence := func(ref string, body string) response {
 		return c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", int64(ids[ref])), judge, []byte(body))
 	}
+	// No conviction without the accusation received (Lei 9.099/1995, arts. 77, 81).
+	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}}`, int64(defs["R1"])))
+	expect(t, r, 422, "defendant_id")
+	if !strings.Contains(string(r.body), "arts. 77 e 81") {
+		t.Fatalf("a sentence before the receipt: the error does not cite arts. 77 and 81: %s", r.body)
+	}
+	for _, ref := range []string{"R1", "R2", "R7", "R8"} {
+		receive(t, c, pros, clerk, int64(ids[ref]))
+	}
 	// Term out of range, by the law of the date of the facts.
 	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 37}}`, int64(defs["R1"])))
 	expect(t, r, 422, "ban.months")
@@ -360,7 +381,7 @@ func TestEndToEndBinary(t *testing.T) {
 	expect(t, c.do("POST", "/api/v1/cases/999999/sentence", judge, []byte(`{"defendant_id": 1, "ban": {"months": 6}}`)), 404, "")
 	// Nothing half-written: the refused sentences left no ban and no movement.
 	r = c.do("GET", fmt.Sprintf("/api/v1/cases/%d", int64(ids["R1"])), judge, nil)
-	if m := r.json(t); len(m["bans"].([]any)) != 0 || len(m["movements"].([]any)) != 2 {
+	if m := r.json(t); len(m["bans"].([]any)) != 0 || len(m["movements"].([]any)) != 5 { // filing, distribution, preliminary phase, accusation, receipt
 		t.Fatalf("a refused sentence wrote something: %s", r.body)
 	}
 	// Sentences: each ban waits for the final judgment (Súmula 643 STJ).
@@ -566,6 +587,7 @@ func TestDayAfterLastDay_Sumula643STJ(t *testing.T) {
 	k := r.json(t)
 	caseID := int64(k["id"].(float64))
 	def := k["defendants"].([]any)[0].(map[string]any)["id"].(float64)
+	receive(t, c, pros, clerk, caseID)
 	r = c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), judge,
 		[]byte(fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 3}}`, int64(def))))
 	expect(t, r, 201, "")

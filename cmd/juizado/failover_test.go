@@ -210,6 +210,12 @@ func TestFailoverToSynchronousStandby(t *testing.T) {
 		acks.mu.Lock()
 		acks.filings[caseID] = k["number"].(string)
 		acks.mu.Unlock()
+		// The accusation received first (Lei 9.099/1995, arts. 77, 81).
+		for _, st := range []struct{ tok, to string }{{clerk, "preliminary_hearing"}, {pros, "accusation"}, {clerk, "instruction_hearing"}} {
+			if _, _, _, err := send("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", caseID), st.tok, map[string]any{"to": st.to}); err != nil {
+				return err
+			}
+		}
 		_, _, s, err := send("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), judge, map[string]any{"defendant_id": def, "ban": map[string]any{"months": 12}})
 		if err != nil {
 			return err

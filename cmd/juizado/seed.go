@@ -134,6 +134,7 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	clerk := ids["clerk"]
 	ja := actor.Actor{UserID: judge.ID, Role: "judge", Court: judge.Court()}
 	ka := actor.Actor{UserID: clerk.ID, Role: "clerk", Court: clerk.Court()}
+	pa := actor.Actor{UserID: pros.ID, Role: pros.Role, Court: pros.Court()}
 	today := civil.Today(time.Now(), loc)
 	// The court's schedule (for the reporting duties and the ban counted
 	// in matches of case 6): Corinthians at home in the Arena Corinthians
@@ -142,7 +143,7 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 		return fmt.Errorf("seed schedule: %w", err)
 	}
 	for i, r := range demoRepresentations() {
-		k, err := svc.Case.File(ctx, actor.Actor{UserID: pros.ID, Role: pros.Role, Court: pros.Court()}, r)
+		k, err := svc.Case.File(ctx, pa, r)
 		if err != nil {
 			return fmt.Errorf("seed case: %w", err)
 		}
@@ -153,6 +154,11 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 		d := v.Defendants[0]
 		months, prison, fine, quantum := 12, 20, 30, 12 // quantum: the reclusão fixed before the conversion (CP arts. 59, 68)
 		text := &decisions.SentenceText{Report: "Demonstração: relatório da sentença.", Reasoning: "Demonstração: autoria e materialidade provadas pelo boletim de ocorrência e pelas imagens."}
+		if i <= 3 { // to be sentenced: the accusation received first (Lei 9.099/1995, arts. 77, 81)
+			if err := demoReceive(ctx, svc, ka, pa, k.ID); err != nil {
+				return err
+			}
+		}
 		switch i {
 		case demoAwaitingSentence:
 			fmt.Printf("Demo case %s (id %d): %s awaits sentence (defendant_id %d)\n", v.Number, v.ID, d.FullName, d.ID)
@@ -202,7 +208,7 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 			fmt.Printf("Demo case %s: %s convicted to %d months of reclusão and %d dias-multa, no conversion (art. 201, § 6º)\n", v.Number, d.FullName, prison, fine)
 		}
 	}
-	return nil
+	return seedCoDefendants(ctx, svc, ja, ka, pa, today)
 }
 
 // demoAwaitingSentence is the index in demoRepresentations of the case

@@ -14,6 +14,7 @@ import (
 	"github.com/juizado/juizado/internal/documents"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pdf"
+	"github.com/juizado/juizado/internal/testenv"
 )
 
 // flatText is the body of a document's pages (without the header and the
@@ -240,6 +241,7 @@ func TestSentencePDF_OutcomePerDefendant_CF5XLVI(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, second := v.Defendants[0].ID, v.Defendants[1].ID
+	(&testenv.Domain{DB: e.g, Cases: e.cases}).Receive(t, c.ID) // both: arts. 77, 81 of Lei 9.099/1995
 	e.sentence(t, c.ID, decisions.SentenceInput{DefendantID: first, Eligible: ptr(true), Ban: decisions.BanInput{Months: ptr(8)}, PrisonMonths: ptr(12),
 		Dosimetry: &decisions.Dosimetry{BaseMonths: 12, BaseReasons: "circunstâncias normais", IntermediateMonths: 12, IntermediateReasons: "confissão não reduz abaixo do mínimo (Súmula 231 do STJ)", FinalMonths: 12, FinalReasons: "sem causas de aumento ou diminuição"}})
 	e.sentence(t, c.ID, decisions.SentenceInput{DefendantID: second, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "V"})

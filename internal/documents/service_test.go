@@ -130,6 +130,7 @@ func (e *env) fileRep(t *testing.T, ref, name string) (int64, int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	(&testenv.Domain{DB: e.g, Cases: e.cases}).Receive(t, c.ID) // to be sentenced (Lei 9.099/1995, arts. 77, 81)
 	v, err := e.cases.Casefile.Get(ctx, e.judge, c.ID)
 	if err != nil {
 		t.Fatal(err)

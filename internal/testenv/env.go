@@ -16,6 +16,7 @@ import (
 	_ "time/tzdata" // the court's zone on machines without zoneinfo
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/app"
@@ -110,4 +111,29 @@ func Representations(tb testing.TB) (map[string]cases.Representation, []string) 
 		refs = append(refs, r.Ref)
 	}
 	return out, refs
+}
+
+// Receive takes every defendant of criminal case caseID to the accusation
+// received (Lei 9.099/1995, arts. 77 and 81: no conviction nor acquittal
+// without it): the preliminary phase and the receipt by a clerk, the oral
+// accusation by a prosecutor of Court; a group (civil) case is left as it
+// is. It fails the test on error.
+func (d *Domain) Receive(tb testing.TB, caseID int64) {
+	tb.Helper()
+	var c cases.Case
+	if err := d.DB.Take(&c, caseID).Error; err != nil {
+		tb.Fatal(err)
+	}
+	if c.Flow == cases.FlowCivil {
+		return
+	}
+	k, p := d.User(tb, "Cartório (recebimento)", "clerk"), d.User(tb, "Promotoria (denúncia)", "prosecutor")
+	for _, st := range []struct {
+		a  actor.Actor
+		to string
+	}{{k, cases.StatusPreliminaryHearing}, {p, cases.StatusAccusation}, {k, cases.StatusInstructionHearing}} {
+		if _, err := d.Cases.Casefile.Transition(context.Background(), st.a, caseID, casefile.TransitionInput{To: st.to}); err != nil {
+			tb.Fatalf("receive the accusation (%s): %v", st.to, err)
+		}
+	}
 }

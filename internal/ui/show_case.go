@@ -71,8 +71,10 @@ func (s *UI) renderCase(c echo.Context, status int, p server.Page) error {
 	}
 	u := pageUser(c)
 	d := caseData{Case: v, Evidence: ev, Kinds: cases.HearingKinds[v.Flow], Actions: caseActionsFor(v, u.Role, u.ID, civil.Today(s.Now(), s.Deps.Loc), func(route string) bool { return s.May(u, http.MethodPost, route) })}
-	for _, t := range v.Next {
-		if t.Via == "" && slices.Contains(t.Roles, u.Role) {
+	seen := map[string]bool{}
+	for _, t := range caseSteps(v) {
+		if t.Via == "" && slices.Contains(t.Roles, u.Role) && !seen[t.To] {
+			seen[t.To] = true
 			d.Next = append(d.Next, t)
 		}
 	}
@@ -168,7 +170,7 @@ func caseActionsFor(v *casefile.View, role string, userID int64, today civil.Dat
 	}
 	a.JudgeOfCase = role == "judge" && v.Judge != nil && v.Judge.ID == userID
 	allowed := func(to string, via bool) bool {
-		for _, t := range v.Next {
+		for _, t := range caseSteps(v) {
 			if t.To == to && (t.Via != "") == via && slices.Contains(t.Roles, role) {
 				return true
 			}
@@ -199,7 +201,7 @@ func caseActionsFor(v *casefile.View, role string, userID int64, today civil.Dat
 		}
 	}
 	// calendar.Service.Notify takes the notification of a decided case.
-	a.Notify = may("/processos/:id/intimacoes") && (v.Status == cases.StatusSentenced || v.Status == cases.StatusJudgment)
+	a.Notify = may("/processos/:id/intimacoes") && anyTrack(v, cases.StatusSentenced, cases.StatusJudgment)
 	if a.Notify {
 		a.Parties = []string{calendar.PartyDefendant}
 		if v.Flow == cases.FlowCriminal {
@@ -208,7 +210,7 @@ func caseActionsFor(v *casefile.View, role string, userID int64, today civil.Dat
 		a.Parties = append(a.Parties, calendar.PartyProsecution)
 	}
 	a.Precautionary = a.JudgeOfCase && len(v.Defendants) > 0 && !slices.Contains([]string{cases.StatusFinal, cases.StatusExecuting, cases.StatusArchived, cases.StatusSettlement}, v.Status)
-	a.AppealResult = may("/processos/:id/recurso") && v.Status == cases.StatusAppeal
+	a.AppealResult = may("/processos/:id/recurso") && anyTrack(v, cases.StatusAppeal)
 	if may("/processos/:id/identificacao") {
 		for _, d := range v.Defendants {
 			if d.AwaitingIdentification {
@@ -217,4 +219,28 @@ func caseActionsFor(v *casefile.View, role string, userID int64, today civil.Dat
 		}
 	}
 	return a
+}
+
+// caseSteps are the steps the case's page may offer: the case's (a group
+// case, the distribution) and each defendant's own track's (DOMAIN.md §4).
+func caseSteps(v *casefile.View) []cases.Transition {
+	out := append([]cases.Transition{}, v.Next...)
+	for _, d := range v.Defendants {
+		out = append(out, d.Next...)
+	}
+	return out
+}
+
+// anyTrack reports whether some defendant's track (a group case: the
+// case) is in one of statuses.
+func anyTrack(v *casefile.View, statuses ...string) bool {
+	if slices.Contains(statuses, v.Status) {
+		return true
+	}
+	for _, d := range v.Defendants {
+		if slices.Contains(statuses, d.Status) {
+			return true
+		}
+	}
+	return false
 }

@@ -69,6 +69,9 @@ func seedOtherCourt(t *testing.T, f *fixture) otherCourt {
 	h := send("POST", "/api/v1/holidays", o.clerk, "application/json", `{"date": "2026-01-20", "name": "São Sebastião"}`)
 	o.holidayID = int64(h["id"].(float64))
 	o.defID = int64(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
+	for _, st := range []struct{ tok, to string }{{o.clerk, "preliminary_hearing"}, {o.prosecutor, "accusation"}, {o.clerk, "instruction_hearing"}} {
+		send("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", o.caseID), st.tok, "application/json", fmt.Sprintf(`{"to": %q}`, st.to)) // Lei 9.099/1995, arts. 77, 81
+	}
 	s := send("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", o.caseID), o.judge, "application/json",
 		fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, o.defID))
 	o.banID = int64(s["ban"].(map[string]any)["id"].(float64))

@@ -55,6 +55,7 @@ func TestDocumentsOverHTTP(t *testing.T) {
 	}
 	_ = json.Unmarshal(rec.Body.Bytes(), &c)
 	body := fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 6}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, c.Defendants[0].ID)
+	f.receive(t, c.ID)
 	rec = f.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", c.ID), f.tokens["judge"], "application/json", []byte(body), "")
 	if rec.Code != 201 {
 		t.Fatalf("sentence: %d %s", rec.Code, rec.Body)
@@ -181,6 +182,7 @@ func TestSentenceDocumentOncePerDecisionAndDraftPreview_CPP386(t *testing.T) {
 			Defendants []struct{ ID int64 }
 		}
 		_ = json.Unmarshal(rec.Body.Bytes(), &c)
+		f.receive(t, c.ID)
 		return c.ID, c.Defendants[0].ID
 	}
 	sentence := func(caseID int64, body string) *httptest.ResponseRecorder {

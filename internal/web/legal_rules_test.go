@@ -60,6 +60,7 @@ func (f *fixture) fileAndSentence(t *testing.T, sentence string) (int, int) {
 	}
 	caseID := int(c["id"].(float64))
 	def := int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
+	f.receive(t, int64(caseID))
 	code, body, s := f.send(t, "POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), "judge", "application/json",
 		fmt.Sprintf(`{"defendant_id": %d, %s}`, def, sentence))
 	if code != 201 {

@@ -504,7 +504,7 @@ func TestPagePleaSuspensionNotification_Lei_9099(t *testing.T) {
 		}
 	}
 	var waivers int64
-	f.g.Raw("SELECT count(*) FROM notifications WHERE case_id = ? AND waived_appeal AND ((party = 'prosecution' AND defendant_id IS NULL) OR (party = 'defence' AND defendant_id = ?))", sentenced, def).Scan(&waivers)
+	f.g.Raw("SELECT count(*) FROM notifications WHERE case_id = ? AND waived_appeal AND ((party = 'prosecution' AND (defendant_id IS NULL OR defendant_id = ?)) OR (party = 'defence' AND defendant_id = ?))", sentenced, def, def).Scan(&waivers)
 	body := clerk.do("GET", sentURL, nil).Body.String()
 	if waivers != 2 || !strings.Contains(body, "renúncia expressa ao prazo de recurso") || !strings.Contains(body, `id="transito-falta"`) || !strings.Contains(body, "corre até") || strings.Contains(body, "intimação de Ministério Público") || strings.Contains(body, "intimação do Ministério Público") {
 		t.Errorf("after the waivers: %d rows; the waivers or the open window missing from the page", waivers)

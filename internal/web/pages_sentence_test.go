@@ -19,6 +19,7 @@ func TestPageSentenceRefusesUnknownChoicesAndHugeIDs(t *testing.T) {
 		t.Fatalf("filing: %d %s", code, body)
 	}
 	caseURL := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
+	f.receive(t, int64(c["id"].(float64)))
 	def := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
 	judge := f.browser(t, "judge")
 	judge.do("GET", caseURL+"/sentenca", nil)
@@ -116,6 +117,7 @@ func TestPageSentenceOutcomes_LGE_art_201_sec6_CPP_art_386(t *testing.T) {
 	}
 	caseID := int(c["id"].(float64))
 	caseURL := fmt.Sprintf("/processos/%d", caseID)
+	f.receive(t, int64(caseID))
 	def := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
 	judge := f.browser(t, "judge")
 	rec := judge.do("GET", caseURL+"/sentenca", nil)
@@ -185,6 +187,7 @@ func TestPageSentenceOutcomes_LGE_art_201_sec6_CPP_art_386(t *testing.T) {
 		t.Fatalf("filing R1: %d %s", code, body)
 	}
 	aURL := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
+	f.receive(t, int64(c["id"].(float64)))
 	adef := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
 	judge.do("GET", aURL+"/sentenca", nil)
 	acq := url.Values{"acao": {"assinar"}, "defendant_id": {adef}, "outcome": {"acquittal"}, "text.reasoning": {"Prova insuficiente."}}
@@ -210,6 +213,7 @@ func TestPageSentenceSignsOnlyWithAcaoAssinar(t *testing.T) {
 	}
 	caseID := int(c["id"].(float64))
 	caseURL := fmt.Sprintf("/processos/%d", caseID)
+	f.receive(t, int64(caseID))
 	def := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
 	judge := f.browser(t, "judge")
 	judge.do("GET", caseURL+"/sentenca", nil)

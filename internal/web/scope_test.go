@@ -159,6 +159,7 @@ func TestScope_LGE201_StatutoryBanRefusesScope(t *testing.T) {
 	w.addJudge()
 	w.importSchedule(scopeSchedule)
 	caseID, defID, _ := w.file("R1")
+	w.receive(caseID)
 	path := fmt.Sprintf("/api/v1/cases/%d/sentence", caseID)
 	for _, c := range []struct {
 		body  map[string]any

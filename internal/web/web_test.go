@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -400,5 +401,19 @@ func TestAuditTrailOverHTTP(t *testing.T) {
 	}
 	if rec := f.call("GET", "/api/v1/audit", f.tokens["prosecutor"]); rec.Code != 403 {
 		t.Fatalf("audit as prosecutor: %d", rec.Code)
+	}
+}
+
+// receive takes every defendant of criminal case caseID to the accusation
+// received over HTTP (Lei 9.099/1995, arts. 77 and 81: no sentence without
+// it): the preliminary phase and the receipt by the clerk, the oral
+// accusation by the prosecutor.
+func (f *fixture) receive(t testing.TB, caseID int64) {
+	t.Helper()
+	for _, st := range []struct{ role, to string }{{"clerk", "preliminary_hearing"}, {"prosecutor", "accusation"}, {"clerk", "instruction_hearing"}} {
+		rec := f.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", caseID), f.tokens[st.role], "application/json", []byte(fmt.Sprintf(`{"to": %q}`, st.to)), "")
+		if rec.Code != 200 {
+			t.Fatalf("receive the accusation (%s): %d %s", st.to, rec.Code, rec.Body)
+		}
 	}
 }

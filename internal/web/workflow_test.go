@@ -144,6 +144,16 @@ func (w *wf) file(ref string) (int64, int64, string) {
 	return int64(c["id"].(float64)), int64(d["id"].(float64)), c["status"].(string)
 }
 
+// receive takes case id to the accusation received (Lei 9.099/1995, arts.
+// 77 and 81: no sentence without it).
+func (w *wf) receive(id int64) {
+	w.t.Helper()
+	for _, st := range []struct{ role, to string }{{"clerk", "preliminary_hearing"}, {"prosecutor", "accusation"}, {"clerk", "instruction_hearing"}} {
+		rec, _ := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", id), st.role, map[string]any{"to": st.to})
+		w.want(rec, 200, "receive the accusation: "+st.to)
+	}
+}
+
 // to moves case id to status as role, checking the answer.
 func (w *wf) to(id int64, role, status string) map[string]any {
 	w.t.Helper()

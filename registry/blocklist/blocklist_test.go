@@ -103,13 +103,15 @@ func (e *env) sentence(t *testing.T, rep cases.Representation, first string, mon
 	return e.ban(t, res.Ban.ID), res.Warnings
 }
 
-// file files rep and returns the case id and its first defendant.
+// file files rep, receives the accusation (a group case: as filed) and
+// returns the case id and its first defendant.
 func (e *env) file(t *testing.T, rep cases.Representation) (int64, cases.Defendant) {
 	t.Helper()
 	c, err := e.svc.Case.File(context.Background(), e.pros, rep)
 	if err != nil {
 		t.Fatalf("File(%s): %v", rep.Ref, err)
 	}
+	(&testenv.Domain{DB: e.g, Cases: e.svc}).Receive(t, c.ID) // to be sentenced (Lei 9.099/1995, arts. 77, 81)
 	var d cases.Defendant
 	if err := e.g.Where("case_id = ?", c.ID).Order("id").Take(&d).Error; err != nil {
 		t.Fatal(err)

@@ -221,6 +221,34 @@ func (e *Env) MakeFinal(t *testing.T, caseID int64) {
 	}
 }
 
+// Receive takes every defendant of criminal case c to the accusation
+// received (Lei 9.099/1995, arts. 77 and 81: no conviction nor acquittal
+// without it): the preliminary phase (clerk), the oral accusation
+// (prosecutor) and its receipt (clerk); a group (civil) case is left as it
+// is. c's status follows.
+func (e *Env) Receive(t *testing.T, c *cases.Case) {
+	t.Helper()
+	if c.Flow == cases.FlowCivil {
+		return
+	}
+	k, p := e.Clerk(t), e.User(t, "Promotora de Justiça", "prosecutor")
+	for _, st := range []struct {
+		a  actor.Actor
+		to string
+	}{{k, cases.StatusPreliminaryHearing}, {p, cases.StatusAccusation}, {k, cases.StatusInstructionHearing}} {
+		if _, err := e.Svc.Casefile.Transition(context.Background(), st.a, c.ID, casefile.TransitionInput{To: st.to}); err != nil {
+			var fe *errs.Error
+			if errors.As(err, &fe) && fe.Kind == errs.Invalid && len(fe.Fields) > 0 && fe.Fields[0].Rule == "transition" {
+				continue // already past this step
+			}
+			t.Fatalf("receive the accusation (%s): %v", st.to, err)
+		}
+	}
+	if err := e.G.Take(c, c.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+}
+
 // FinalBan files ref on day first (the clock moves there and back),
 // sentences its first defendant with months (in changed by mod) and makes
 // the judgment final that same day: the ban is in force from first. It
@@ -234,6 +262,7 @@ func (e *Env) FinalBan(t *testing.T, ref, first string, months int, mod func(*de
 		defer e.Clk.Set(back)
 	}
 	c, d, j := e.FileOne(t, ref)
+	e.Receive(t, c)
 	in := decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}}
 	if mod != nil {
 		mod(&in)

@@ -65,9 +65,10 @@ func Hearing(v *Values) cases.HearingInput {
 }
 
 // Transition reads the transition form (and.to, and.note, and.defendant_id
-// for a defendant's own step).
+// for a defendant's own track, and.ground for the archive at the
+// prosecutor's request, and.cause for the extinction of punishability).
 func Transition(v *Values) casefile.TransitionInput {
-	in := casefile.TransitionInput{To: v.Text("to"), Note: v.Text("note")}
+	in := casefile.TransitionInput{To: v.Text("to"), Note: v.Text("note"), Ground: v.Text("ground"), Cause: v.Text("cause")}
 	if d := v.ID("defendant_id"); d != 0 {
 		in.DefendantID = &d
 	}

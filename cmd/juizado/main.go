@@ -227,12 +227,25 @@ func dsn(ctx context.Context, cfg config.Config) (string, error) {
 	return c.DSN("juizado"), nil
 }
 
+// openDB opens the environment's database as the application's role
+// (db.Open: juizado_app on every connection, ../shared/API.md
+// "Operations"): the server and the CLI's data commands.
 func openDB(ctx context.Context, cfg config.Config) (*gorm.DB, error) {
 	d, err := dsn(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	return db.Open(ctx, d)
+}
+
+// openOwnerDB opens it as the role DATABASE_URL names (db.OpenOwner):
+// `migrate` (the tables' owner) and `seed --scale`.
+func openOwnerDB(ctx context.Context, cfg config.Config) (*gorm.DB, error) {
+	d, err := dsn(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return db.OpenOwner(ctx, d)
 }
 
 // signalContext ends on SIGINT or SIGTERM.

@@ -34,8 +34,14 @@ func TestMigration00051_CheckBatchPerAccount(t *testing.T) {
 	if _, err := sqlDB.Exec(ins, 3, "2025-06-10T12:10:00Z", []byte{1}); err == nil {
 		t.Fatal("a digest that is not 32 bytes (SHA-256) was stored")
 	}
-	if v, err := db.MigrateDown(ctx, sqlDB); err != nil || v != 51 {
-		t.Fatalf("down: %d %v, want 00051 undone", v, err)
+	for { // later migrations first, then 00051
+		v, err := db.MigrateDown(ctx, sqlDB)
+		if err != nil || v < 51 {
+			t.Fatalf("down: %d %v, want 00051 undone", v, err)
+		}
+		if v == 51 {
+			break
+		}
 	}
 	var user int64
 	var n int

@@ -114,7 +114,7 @@ func TestTrailRecordsWritesAndVerify(t *testing.T) {
 // by a superuser with the triggers off (session_replication_role =
 // replica, which the application's role may not set) is named, by table and
 // key (issue 32, item 4).
-func TestDriftsNameRowsEditedWithTriggersDisabledBySuperuser(t *testing.T) {
+func TestAuditDrifts_NameRowsEditedWithTriggersDisabledBySuperuser(t *testing.T) {
 	ctx := context.Background()
 	g := pgtest.NewDB(t)
 	write(t, g, "Ana")

@@ -50,22 +50,13 @@ func waitExit(t *testing.T, cmd *exec.Cmd, what string) int {
 	}
 }
 
-// getJSON GETs url with the bearer token and decodes the 200 answer.
-func getJSON(t *testing.T, url, token string, into any) {
-	t.Helper()
-	req, _ := http.NewRequest("GET", url, nil)
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 {
-		t.Fatalf("GET %s: %d %s", url, resp.StatusCode, b)
-	}
-	if err := json.Unmarshal(b, into); err != nil {
-		t.Fatalf("GET %s: %v: %s", url, err, b)
+// getJSON GETs path of c with the bearer token and decodes the 200 answer.
+func getJSON(c client, path, token string, into any) {
+	c.t.Helper()
+	r := c.do("GET", path, token, nil)
+	expect(c.t, r, 200, "")
+	if err := json.Unmarshal(r.body, into); err != nil {
+		c.t.Fatalf("GET %s: %v: %s", path, err, r.body)
 	}
 }
 
@@ -108,7 +99,7 @@ func TestStopOnSIGTERM_CourtAnswersLongPollAndExits0(t *testing.T) {
 		To      int64             `json:"to"`
 		Changes []json.RawMessage `json:"changes"`
 	}
-	getJSON(t, base+"/api/v1/blocklist/changes?since=0", club, &page)
+	getJSON(client{t, base}, "/api/v1/blocklist/changes?since=0", club, &page)
 	type answer struct {
 		status int
 		body   string
@@ -164,7 +155,7 @@ func TestStopOnSIGTERM_GateAgentExits0WhileLongPolling(t *testing.T) {
 			PublicKey string `json:"public_key"`
 		} `json:"keys"`
 	}
-	getJSON(t, base+"/api/v1/blocklist/key", club, &keys)
+	getJSON(client{t, base}, "/api/v1/blocklist/key", club, &keys)
 	if len(keys.Keys) == 0 {
 		t.Fatal("the court lists no key")
 	}

@@ -167,7 +167,7 @@ func TestPolicyPropagatesAcrossInstances(t *testing.T) {
 // into rules for every domain; its down step turns them back.
 func TestMigrationConvertsOldRules(t *testing.T) {
 	ctx := context.Background()
-	g := pgtest.NewDB(t)
+	g := pgtest.Admin(t, pgtest.NewDB(t)) // migrations run as the owner, and the role's rights go with 00095's down
 	if _, err := policy.Open(ctx, g); err != nil {
 		t.Fatal(err)
 	}

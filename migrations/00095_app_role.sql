@@ -44,6 +44,46 @@ REVOKE INSERT, UPDATE, DELETE ON goose_db_version FROM juizado_app;
 ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO juizado_app;
 ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO juizado_app;
 
+-- A baseline for `juizado audit verify`, which compares every audited row
+-- with its last audited image (internal/audit.Drifts): a row that no audit
+-- row names yet (written before the trail, migration 00006, such as the
+-- venue seed) is recorded as it stands now, action 'baseline', by
+-- "migration 00095", before the chaining trigger below starts to mark the
+-- rows of other roles than juizado_app. A row that differs from its audited
+-- image is not recorded: it stays reported. A later migration that writes
+-- audited rows does it as the application (SET LOCAL ROLE juizado_app ...
+-- RESET ROLE: its rows come through the tables' triggers), or they are
+-- audited as written outside the application.
+-- +goose StatementBegin
+DO $$
+DECLARE
+  r record; k text; kc text;
+BEGIN
+  FOR r IN SELECT c.oid::regclass AS t, c.relname AS name,
+                  (SELECT array_agg(a.attname::text ORDER BY x.n) FROM pg_index i
+                     CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS x(attnum, n)
+                     JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = x.attnum
+                    WHERE i.indrelid = c.oid AND i.indisprimary) AS cols
+           FROM pg_trigger tg JOIN pg_class c ON c.oid = tg.tgrelid
+           WHERE tg.tgname = 'audit_write' AND NOT tg.tgisinternal AND c.relnamespace = 'public'::regnamespace
+           ORDER BY c.relname
+  LOOP
+    CONTINUE WHEN r.cols IS NULL;
+    SELECT string_agg(format('%L, c.img -> %L', col, col), ', '),
+           string_agg(format('%L, coalesce(a.after, a.before) -> %L', col, col), ', ')
+      INTO k, kc FROM unnest(r.cols) AS col;
+    EXECUTE format($q$
+      INSERT INTO audit_log (id, actor_name, role, domain, action, table_name, record_id, after, prev_hash, row_hash)
+      SELECT 0, 'migration 00095 (rows written before the audit trail)', '', '', 'baseline', %L,
+             coalesce(c.img ->> 'id', c.img ->> 'code', ''), c.img, '\x', '\x'
+      FROM (SELECT CASE WHEN %L = 'user_passwords' THEN to_jsonb(t) || '{"hash": "(oculto)"}'::jsonb  -- as 00008 hides it
+                        ELSE audit_compact(to_jsonb(t)) END AS img FROM %s t) c
+      WHERE NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.table_name = %L AND jsonb_build_object(%s) = jsonb_build_object(%s))
+      ORDER BY jsonb_build_object(%s)::text$q$, r.name, r.name, r.t, r.name, kc, k, k);
+  END LOOP;
+END $$;
+-- +goose StatementEnd
+
 -- The audit trail tells the application's writes from outside ones by the
 -- database role, never by a setting a client can set (migration 00031 trusted
 -- juizado.origin = 'app', which any connection could set). Every row entering
@@ -53,13 +93,20 @@ ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO ju
 -- role (the session's and the current one when they differ), the client's
 -- application_name and the actor the connection claimed in the
 -- juizado.actor_* settings, if any ("postgres (psql) claiming Ana, judge
--- 26.0100"). The row trigger itself goes back to 00006's: the actor from the
--- settings, which only the application's role is believed for.
+-- 26.0100"). The application's role inserts directly only reads
+-- (audit.Read); its other rows come from the tables' triggers (an audit row
+-- of a write it did not make is refused). The row trigger itself goes back
+-- to 00006's: the actor from the settings, which only the application's
+-- role is believed for.
 -- +goose StatementBegin
 CREATE OR REPLACE FUNCTION audit_chain() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   prev bytea; who text; claim text;
 BEGIN
+  IF current_user = 'juizado_app' AND pg_trigger_depth() = 1 AND NEW.action <> 'read' THEN
+    RAISE EXCEPTION 'audit_log: the application inserts only reads (%), its writes come from the tables'' triggers', NEW.action
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
   IF current_user <> 'juizado_app' THEN
     who := CASE WHEN session_user = current_user THEN current_user::text ELSE session_user || ' as ' || current_user END;
     who := who || coalesce(nullif(' (' || current_setting('application_name', true) || ')', ' ()'), '');
@@ -100,47 +147,6 @@ BEGIN
           coalesce(current_setting('juizado.actor_domain', true), ''),
           lower(TG_OP), TG_TABLE_NAME, rid, b, a, '\x', '\x');
   RETURN NULL;
-END $$;
--- +goose StatementEnd
-
--- A baseline for `juizado audit verify`, which compares every audited row
--- with its last audited image (internal/audit.Drifts): a row that no audit
--- row names yet (written before the trail, migration 00006, such as the
--- venue seed) is recorded as it stands now, action 'baseline', by
--- "migration 00095", as the application (SET ROLE juizado_app: the trail
--- believes only that role). A row that differs from its audited image is
--- not recorded: it stays reported. A later migration that writes audited
--- rows does it the same way (SET LOCAL ROLE juizado_app ... RESET ROLE), or
--- its rows are audited as written outside the application.
--- +goose StatementBegin
-DO $$
-DECLARE
-  r record; k text; kc text;
-BEGIN
-  FOR r IN SELECT c.oid::regclass AS t, c.relname AS name,
-                  (SELECT array_agg(a.attname::text ORDER BY x.n) FROM pg_index i
-                     CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS x(attnum, n)
-                     JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = x.attnum
-                    WHERE i.indrelid = c.oid AND i.indisprimary) AS cols
-           FROM pg_trigger tg JOIN pg_class c ON c.oid = tg.tgrelid
-           WHERE tg.tgname = 'audit_write' AND NOT tg.tgisinternal AND c.relnamespace = 'public'::regnamespace
-           ORDER BY c.relname
-  LOOP
-    CONTINUE WHEN r.cols IS NULL;
-    SELECT string_agg(format('%L, c.img -> %L', col, col), ', '),
-           string_agg(format('%L, coalesce(a.after, a.before) -> %L', col, col), ', ')
-      INTO k, kc FROM unnest(r.cols) AS col;
-    SET LOCAL ROLE juizado_app;
-    EXECUTE format($q$
-      INSERT INTO audit_log (id, actor_name, role, domain, action, table_name, record_id, after, prev_hash, row_hash)
-      SELECT 0, 'migration 00095 (rows written before the audit trail)', '', '', 'baseline', %L,
-             coalesce(c.img ->> 'id', c.img ->> 'code', ''), c.img, '\x', '\x'
-      FROM (SELECT CASE WHEN %L = 'user_passwords' THEN to_jsonb(t) || '{"hash": "(oculto)"}'::jsonb  -- as 00008 hides it
-                        ELSE audit_compact(to_jsonb(t)) END AS img FROM %s t) c
-      WHERE NOT EXISTS (SELECT 1 FROM audit_log a WHERE a.table_name = %L AND jsonb_build_object(%s) = jsonb_build_object(%s))
-      ORDER BY jsonb_build_object(%s)::text$q$, r.name, r.name, r.t, r.name, kc, k, k);
-    RESET ROLE;
-  END LOOP;
 END $$;
 -- +goose StatementEnd
 

@@ -30,7 +30,11 @@ BEGIN
   -- The role that migrates (the owner) may take juizado_app, as the server
   -- does when DATABASE_URL names it; a superuser may take any role.
   IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = session_user) AND NOT pg_has_role(session_user, 'juizado_app', 'MEMBER') THEN
-    EXECUTE format('GRANT juizado_app TO %I', session_user);
+    BEGIN
+      EXECUTE format('GRANT juizado_app TO %I', session_user);
+    EXCEPTION WHEN insufficient_privilege THEN
+      RAISE NOTICE 'juizado_app: % may not take it (no CREATEROLE): the server needs a login role that is a member of juizado_app', session_user;
+    END;
   END IF;
 END $$;
 -- +goose StatementEnd

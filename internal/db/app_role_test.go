@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/pgtest"
@@ -105,7 +106,7 @@ func TestAuditOutsideByRole_OriginSettingAndActorClaimNotTrusted(t *testing.T) {
 	ctx := context.Background()
 	dsn := pgtest.NewDSN(t)
 	g := pgtest.Open(t, dsn)
-	actx := db.WithActor(ctx, db.Actor{UserID: 7, Name: "Ana", Role: "clerk", Court: "26.0100"})
+	actx := db.WithActor(ctx, actor.Actor{UserID: 7, Name: "Ana", Role: "clerk", Court: "26.0100"})
 	if err := db.WithTx(actx, g, func(ctx context.Context) error {
 		return db.Conn(ctx, g).Exec("INSERT INTO courts (code, name) VALUES ('26.0100', 'Juizado')").Error
 	}); err != nil {

@@ -26,7 +26,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 func TestInForceRuleGoAndSQLAgree(t *testing.T) {
 	g := pgtest.NewDB(t)
 	// The columns the rule reads, with the types of table bans.
-	if err := g.Exec(`CREATE TABLE probe AS SELECT id, status, first_day, last_day FROM bans WITH NO DATA`).Error; err != nil {
+	if err := pgtest.Admin(t, g).Exec(`CREATE TABLE probe AS SELECT id, status, first_day, last_day FROM bans WITH NO DATA`).Error; err != nil {
 		t.Fatal(err)
 	}
 	d := civil.MustParse

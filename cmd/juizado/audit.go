@@ -13,6 +13,7 @@ import (
 
 	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/config"
+	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/registry/blocklist"
 	"github.com/spf13/cobra"
 )
@@ -27,7 +28,7 @@ func auditCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "audit", Short: "The audit trail: verify the chain, sign a checkpoint, reconcile the blocklist"}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "verify",
-		Short: "Exit 0 when the audit chain and its signed checkpoints are intact and no row was written outside the application; 1 naming the first broken row or every row written outside",
+		Short: "Exit 0 when the audit chain and its signed checkpoints are intact, no row was written outside the application and every audited row matches its last audited image; 1 naming the first broken row, every row written outside, and every row that differs or has no audit row",
 		RunE: func(*cobra.Command, []string) error {
 			return withOpenDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 				pubs, err := auditKeys(cfg).AllKeys()
@@ -62,10 +63,27 @@ func auditCmd() *cobra.Command {
 				}
 				fmt.Printf("chain intact: %d rows, %d signed checkpoints; unsigned tail: %d rows after row %d (last checkpoint %s)\n", n, cps, tail.Rows, tail.LastRow, signed)
 				if len(outside) > 0 {
-					fmt.Printf("WRITTEN OUTSIDE THE APPLICATION: %d rows (no application actor: a direct SQL edit)\n", len(outside))
+					fmt.Printf("WRITTEN OUTSIDE THE APPLICATION: %d rows (by a database role other than %s: a direct SQL edit)\n", len(outside), db.AppRole)
 					for _, o := range outside {
-						fmt.Printf("  row %d: %s %s record %s at %s\n", o.ID, o.Action, o.Table, o.RecordID, o.At.UTC().Format(time.RFC3339Nano))
+						fmt.Printf("  row %d: %s %s record %s at %s by %s\n", o.ID, o.Action, o.Table, o.RecordID, o.At.UTC().Format(time.RFC3339Nano), o.ActorName)
 					}
+				}
+				drifts := 0
+				err = audit.Drifts(ctx, g, func(d audit.Drift) error {
+					if drifts == 0 {
+						fmt.Println("ROWS THAT DO NOT MATCH THE AUDIT TRAIL (written with the triggers off, or never audited):")
+					}
+					drifts++
+					fmt.Printf("  %s\n", d)
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+				if drifts > 0 {
+					fmt.Printf("%d rows do not match their last audited image\n", drifts)
+				}
+				if len(outside) > 0 || drifts > 0 {
 					os.Exit(1)
 				}
 				fmt.Println("intact")

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/juizado/juizado/internal/pgtest"
 	"gorm.io/gorm"
 )
 
@@ -50,7 +51,7 @@ func TestAuditVerifyCLI(t *testing.T) {
 	if row == 0 {
 		t.Fatal("the seeded sentences wrote no audit rows for bans")
 	}
-	err := g.Transaction(func(tx *gorm.DB) error {
+	err := pgtest.Admin(t, g).Transaction(func(tx *gorm.DB) error { // a superuser: the application's role may not
 		if err := tx.Exec("SET LOCAL session_replication_role = replica").Error; err != nil {
 			return err
 		}
@@ -87,7 +88,7 @@ func TestAuditVerifyReportsWritesOutsideTheApplicationAndReconcile(t *testing.T)
 	if ban == 0 {
 		t.Fatal("the demo data has no ban in force")
 	}
-	psql, err := sql.Open("pgx", dsn) // not db.Open: no application origin, as psql
+	psql, err := sql.Open("pgx", dsn) // not db.Open: the DSN's role (a superuser), not juizado_app, as psql
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,5 +116,60 @@ func TestAuditVerifyReportsWritesOutsideTheApplicationAndReconcile(t *testing.T)
 	}
 	if out, code := run("audit", "reconcile"); code != 0 {
 		t.Fatalf("reconcile after --fix: exit %d, %s", code, out)
+	}
+}
+
+// A superuser's connection that sets juizado.origin = 'app' (what migration
+// 00031 trusted) and a judge's actor settings, then edits a ban, is named
+// by `juizado audit verify` as written outside by its database role, not as
+// the judge; the same superuser editing the ban again with the triggers off
+// (session_replication_role = replica, which juizado_app may not set) leaves
+// no audit row, and verify names the ban as differing from its last audited
+// image. Issue 32, item 4.
+func TestAuditVerifyCLI_OutsideByRoleNotByOriginSetting_AndRowEditedWithTriggersDisabled(t *testing.T) {
+	bin := buildBinary(t)
+	dsn, g := demoDB(t)
+	run := cli(t, bin, append(os.Environ(), "DATABASE_URL="+dsn, "JUIZADO_KEY_DIR="+t.TempDir()))
+	if out, code := run("audit", "verify"); code != 0 || !strings.Contains(out, "intact") {
+		t.Fatalf("verify on the demo data: %d %s", code, out)
+	}
+	var ban int64
+	g.Raw("SELECT id FROM bans ORDER BY id LIMIT 1").Scan(&ban)
+	psql, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer psql.Close()
+	id := strconv.FormatInt(ban, 10)
+	exec := func(stmts ...string) {
+		t.Helper()
+		tx, err := psql.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		for _, q := range stmts {
+			if _, err := tx.Exec(q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec("SET LOCAL juizado.origin = 'app'", "SET LOCAL juizado.actor_id = '1'", "SET LOCAL juizado.actor_name = 'Juíza Demo'",
+		"SET LOCAL juizado.actor_role = 'judge'", "SET LOCAL juizado.actor_domain = '26.0100'",
+		"UPDATE bans SET override_reason = 'editado' WHERE id = "+id)
+	out, code := run("audit", "verify")
+	if code != 1 || !strings.Contains(out, "update bans record "+id+" at ") || !strings.Contains(out, " by postgres") || !strings.Contains(out, "claiming Juíza Demo, judge") {
+		t.Fatalf("verify after an UPDATE with origin 'app' and a judge's settings: exit %d, %s", code, out)
+	}
+	if strings.Contains(out, "do not match") {
+		t.Fatalf("an audited edit reported as not matching the trail: %s", out)
+	}
+	exec("SET LOCAL session_replication_role = replica", "UPDATE bans SET last_day = '2099-12-31' WHERE id = "+id)
+	out, code = run("audit", "verify")
+	if code != 1 || !strings.Contains(out, `bans {"id": `+id+`}: differs (last audit row `) {
+		t.Fatalf("verify after an UPDATE with the triggers off: exit %d, %s", code, out)
 	}
 }

@@ -64,7 +64,7 @@ func migrateCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "migrate", Short: "Database schema: up, down, status"}
 	run := func(f func(ctx context.Context, g *gorm.DB) error) func(*cobra.Command, []string) error {
 		return func(*cobra.Command, []string) error {
-			return withOpenDB(func(ctx context.Context, g *gorm.DB, _ config.Config) error { return f(ctx, g) })
+			return withOwnerDB(func(ctx context.Context, g *gorm.DB, _ config.Config) error { return f(ctx, g) })
 		}
 	}
 	cmd.AddCommand(&cobra.Command{Use: "up", Short: "Apply every pending migration", RunE: run(func(ctx context.Context, g *gorm.DB) error {

@@ -101,7 +101,7 @@ func TestFailoverToSynchronousStandby(t *testing.T) {
 	if _, err := admin.Exec("CREATE DATABASE juizado"); err != nil {
 		t.Fatal(err)
 	}
-	mg, err := db.Open(ctx, primary.DSN("juizado"))
+	mg, err := db.OpenOwner(ctx, primary.DSN("juizado")) // migrate: as the owner
 	if err != nil {
 		t.Fatal(err)
 	}

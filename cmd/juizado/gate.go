@@ -17,6 +17,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// gateShutdownTimeout bounds the agent's graceful stop (checks in flight,
+// the courts' follow): it exits within 5 s of SIGTERM (issue 32, item 3).
+const gateShutdownTimeout = 4 * time.Second
+
 // gateCmd is `juizado gate serve --config FILE` and `juizado gate status
 // --config FILE` (../shared/API.md "Gate agent"): the stadium-side agent,
 // no database.
@@ -45,17 +49,33 @@ func gateCmd() *cobra.Command {
 				return err
 			}
 			srv := &http.Server{Handler: a.Handler(), ReadHeaderTimeout: 5 * time.Second}
-			go func() {
-				<-ctx.Done()
-				sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				defer cancel()
-				_ = srv.Shutdown(sctx)
-			}()
-			go a.Run(ctx)
+			followed := make(chan struct{})
+			go func() { a.Run(ctx); close(followed) }()
+			served := make(chan error, 1)
+			go func() { served <- srv.Serve(ln) }()
 			logger.Info("gate agent listening", "addr", ln.Addr().String(), "courts", len(cfg.Courts))
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				return err
+			select {
+			case err := <-served:
+				stop()
+				<-followed
+				return errors.Join(err, a.Flush())
+			case <-ctx.Done():
 			}
+			// SIGTERM: the long-polls to the courts end at once (ctx), the
+			// checks in flight are answered, the check records written,
+			// and the agent exits 0 within 5 s (issue 32, item 3).
+			sctx, cancel := context.WithTimeout(context.Background(), gateShutdownTimeout)
+			defer cancel()
+			if err := srv.Shutdown(sctx); err != nil {
+				logger.Warn("shutdown: checks still running were cut", "err", err.Error())
+				_ = srv.Close()
+			}
+			select {
+			case <-followed:
+			case <-sctx.Done():
+				logger.Warn("shutdown: the courts' follow did not end in time")
+			}
+			logger.Info("gate agent stopped")
 			return a.Flush() // the check records still buffered
 		},
 	}

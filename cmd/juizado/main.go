@@ -122,8 +122,18 @@ func (m *Main) Listen() error {
 // Addr returns the listening address (host:port).
 func (m *Main) Addr() string { return m.listener.Addr().String() }
 
-// Run serves until ctx ends, then shuts down gracefully, finishing the
-// requests in flight (up to 20 s).
+// ShutdownTimeout bounds the graceful stop: the requests in flight get this
+// long to finish once ctx ends (the long-polls of the change feed are
+// answered at once), then the rest are cut; Run still returns nil, so a
+// court stopped with SIGTERM exits 0 within 5 s (issue 32, item 3;
+// ../shared/API.md "Gate agent").
+const ShutdownTimeout = 4 * time.Second
+
+// Run serves until ctx ends, then shuts down gracefully: the long-polls
+// answered at once (web.Server.StopLongPolls), the other requests in
+// flight finished (up to ShutdownTimeout; those still running then are cut
+// and logged). It returns nil after a stop, the listener's error
+// otherwise.
 func (m *Main) Run(ctx context.Context) error {
 	if m.listener == nil {
 		if err := m.Listen(); err != nil {
@@ -148,13 +158,15 @@ func (m *Main) Run(ctx context.Context) error {
 		return err
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	m.Server.StopLongPolls()
+	sctx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
 	defer cancel()
-	err := m.httpServer.Shutdown(sctx)
-	if errors.Is(err, http.ErrServerClosed) {
-		err = nil
+	if err := m.httpServer.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		m.Logger.Warn("shutdown: requests still running were cut", "after", ShutdownTimeout.String(), "err", err.Error())
+		_ = m.httpServer.Close()
 	}
-	return err
+	m.Logger.Info("stopped")
+	return nil
 }
 
 // checkpointAudit signs the audit chain's head (with the key under
@@ -231,12 +243,25 @@ func dsn(ctx context.Context, cfg config.Config) (string, error) {
 	return c.DSN("juizado"), nil
 }
 
+// openDB opens the environment's database as the application's role
+// (db.Open: juizado_app on every connection, ../shared/API.md
+// "Operations"): the server and the CLI's data commands.
 func openDB(ctx context.Context, cfg config.Config) (*gorm.DB, error) {
 	d, err := dsn(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	return db.Open(ctx, d)
+}
+
+// openOwnerDB opens it as the role DATABASE_URL names (db.OpenOwner):
+// `migrate` (the tables' owner) and `seed --scale`.
+func openOwnerDB(ctx context.Context, cfg config.Config) (*gorm.DB, error) {
+	d, err := dsn(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return db.OpenOwner(ctx, d)
 }
 
 // signalContext ends on SIGINT or SIGTERM.

@@ -26,12 +26,12 @@ func seedCmd() *cobra.Command {
 		Use:   "seed",
 		Short: "Seed demo users (printing a fresh token for each) and, on an empty database, six demo cases (a ban in force after the final judgment, a ban awaiting it with a precautionary ban, a case awaiting sentence, a prison conviction, a precautionary ban for two venues, one for the next 3 home matches); with --scale N, N synthetic cases for benchmarks",
 		RunE: func(*cobra.Command, []string) error {
-			return withOpenDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
-				if scale.N > 0 {
+			if scale.N > 0 { // COPY, setval, VACUUM, no audit trigger: the owner or a superuser
+				return withOwnerDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 					return runSeedScale(ctx, g, cfg, *scale)
-				}
-				return seedDemo(ctx, g, cfg)
-			})
+				})
+			}
+			return withOpenDB(seedDemo)
 		},
 	}
 	scale = scaleFlags(cmd)
@@ -45,18 +45,24 @@ func devCmd() *cobra.Command {
 		RunE: func(*cobra.Command, []string) error {
 			ctx := context.Background()
 			cfg := config.FromEnv()
-			g, err := openDB(ctx, cfg)
+			owner, err := openOwnerDB(ctx, cfg)
 			if err != nil {
 				return err
 			}
-			sqlDB, _ := g.DB()
-			applied, err := db.MigrateUp(ctx, sqlDB)
+			ownerSQL, _ := owner.DB()
+			applied, err := db.MigrateUp(ctx, ownerSQL)
+			ownerSQL.Close()
 			if err != nil {
 				return err
 			}
 			if len(applied) > 0 {
 				fmt.Printf("migrations applied: %v\n", applied)
 			}
+			g, err := openDB(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			sqlDB, _ := g.DB()
 			if err := seedDemo(ctx, g, cfg); err != nil {
 				return err
 			}

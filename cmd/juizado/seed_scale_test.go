@@ -23,7 +23,7 @@ import (
 // blocklist holds exactly the bans in force with a CPF.
 func TestSeedScale(t *testing.T) {
 	ctx := context.Background()
-	g, err := db.Open(ctx, pgtest.NewDSN(t))
+	g, err := db.OpenOwner(ctx, pgtest.NewDSN(t)) // seed --scale works as the owner (COPY, setval, VACUUM)
 	if err != nil {
 		t.Fatal(err)
 	}

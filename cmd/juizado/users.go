@@ -39,11 +39,22 @@ func withDB(fn func(ctx context.Context, g *gorm.DB, cfg config.Config) error) e
 }
 
 // withOpenDB opens the database of the environment (DATABASE_URL, or the
-// private cluster), runs fn and closes it, whatever the schema's state.
+// private cluster) as the application's role (db.Open), runs fn and closes
+// it, whatever the schema's state.
 func withOpenDB(fn func(ctx context.Context, g *gorm.DB, cfg config.Config) error) error {
+	return withDBOpenedBy(openDB, fn)
+}
+
+// withOwnerDB is withOpenDB working as the role DATABASE_URL names
+// (db.OpenOwner): `migrate` and `seed --scale`.
+func withOwnerDB(fn func(ctx context.Context, g *gorm.DB, cfg config.Config) error) error {
+	return withDBOpenedBy(openOwnerDB, fn)
+}
+
+func withDBOpenedBy(open func(context.Context, config.Config) (*gorm.DB, error), fn func(ctx context.Context, g *gorm.DB, cfg config.Config) error) error {
 	cfg := config.FromEnv()
 	ctx := context.Background()
-	g, err := openDB(ctx, cfg)
+	g, err := open(ctx, cfg)
 	if err != nil {
 		return err
 	}

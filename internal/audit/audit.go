@@ -195,26 +195,28 @@ func Tail(ctx context.Context, g *gorm.DB) (TailInfo, error) {
 	return t, err
 }
 
-// Outside is an audited row written without an application actor: by a
-// connection that is not the application's (psql, a script), so a direct
-// SQL edit of the court's records (migration 00031).
+// Outside is an audited row written outside the application: by a
+// database role other than the application's (db.AppRole; psql, a script,
+// a superuser), whatever settings its connection carried (migration 00095;
+// before it, 00031 told them by a setting any client could set).
 type Outside struct {
-	ID       int64     `json:"id"`
-	At       time.Time `json:"at"`
-	Action   string    `json:"action"`
-	Table    string    `json:"table" gorm:"column:table_name"`
-	RecordID string    `json:"record_id"`
+	ID        int64     `json:"id"`
+	At        time.Time `json:"at"`
+	Action    string    `json:"action"`
+	Table     string    `json:"table" gorm:"column:table_name"`
+	RecordID  string    `json:"record_id"`
+	ActorName string    `json:"actor_name"` // the database role, client and claimed actor ("postgres (psql) claiming Ana, judge")
 }
 
 // WrittenOutside returns every audited row written outside the application
-// since migration 00031 marked the trail (earlier rows carry no origin), in
-// id order, at most limit (0: all).
+// (role "outside", migrations 00031 and 00095), in id order, at most limit
+// (0: all).
 func WrittenOutside(ctx context.Context, g *gorm.DB, limit int) ([]Outside, error) {
 	var out []Outside
-	q := db.Conn(ctx, g).Raw(`SELECT id, at, action, table_name, record_id FROM audit_log
+	q := db.Conn(ctx, g).Raw(`SELECT id, at, action, table_name, record_id, actor_name FROM audit_log
 		WHERE role = 'outside' ORDER BY id`)
 	if limit > 0 {
-		q = db.Conn(ctx, g).Raw(`SELECT id, at, action, table_name, record_id FROM audit_log
+		q = db.Conn(ctx, g).Raw(`SELECT id, at, action, table_name, record_id, actor_name FROM audit_log
 		WHERE role = 'outside' ORDER BY id LIMIT ?`, limit)
 	}
 	err := q.Scan(&out).Error

@@ -154,7 +154,7 @@ func TestPolicyPropagatesAcrossInstances(t *testing.T) {
 	}
 	within("a rule inserted in the database, on both", func() bool { return allowed(e1) && allowed(e2) })
 	// The watcher survives losing its connection.
-	if err := g1.Exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN casbin' AND datname = current_database()").Error; err != nil {
+	if err := pgtest.Admin(t, g1).Exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN casbin' AND datname = current_database()").Error; err != nil {
 		t.Fatal(err)
 	}
 	if err := g1.Exec("DELETE FROM casbin_rule WHERE v0 = 'police' AND v2 = '/api/v1/audit'").Error; err != nil {
@@ -167,7 +167,7 @@ func TestPolicyPropagatesAcrossInstances(t *testing.T) {
 // into rules for every domain; its down step turns them back.
 func TestMigrationConvertsOldRules(t *testing.T) {
 	ctx := context.Background()
-	g := pgtest.NewDB(t)
+	g := pgtest.Admin(t, pgtest.NewDB(t)) // migrations run as the owner, and the role's rights go with 00095's down
 	if _, err := authz.Open(ctx, g); err != nil {
 		t.Fatal(err)
 	}

@@ -36,24 +36,50 @@ var Timeouts = struct {
 	Statement, Lock, IdleInTx time.Duration
 }{Statement: 60 * time.Second, Lock: 20 * time.Second, IdleInTx: 60 * time.Second}
 
-// Origin is the value of the setting juizado.origin on the application's
-// connections: the audit trigger (migration 00031) records a write made
-// through them without a user as the system's, and a write from any other
-// connection (psql, a script) as made outside the application.
-const Origin = "app"
+// AppRole is the database role the application works as (migration 00095;
+// ../shared/API.md "Operations"): no superuser, owner of no table, with
+// only the rights the server needs. The audit trail (migration 00095,
+// audit_chain) records a write by any other role as made outside the
+// application, naming that role.
+const AppRole = "juizado_app"
+
+// ErrNoAppRole is returned by Open when the database cannot give the
+// connection AppRole: the role does not exist yet (migration 00095 not
+// applied in this cluster) or DATABASE_URL's role may not take it.
+var ErrNoAppRole = errors.New("db: cannot work as the application role " + AppRole + ": run `juizado migrate up` as the tables' owner (migration 00095 creates it), and connect as a superuser or a member of it")
 
 // Open connects to the database at dsn (a postgres:// URL or a libpq
 // key/value string, several hosts with target_session_attrs=read-write for
-// a primary and its standby) and checks that it answers. The pool is sized
-// for one server process; every connection carries Timeouts and Origin.
+// a primary and its standby) as the application (AppRole) and checks that
+// it answers. Every connection of the pool starts as AppRole (the startup
+// parameter role, so RESET ROLE and DISCARD ALL keep it) whatever role
+// dsn names (a superuser or the owner, in development and in the checks),
+// and carries Timeouts. Errors: ErrNoAppRole (wrapped) when the role
+// cannot be taken, else the connection's.
 func Open(ctx context.Context, dsn string) (*gorm.DB, error) {
+	return open(ctx, dsn, AppRole)
+}
+
+// OpenOwner is Open working as the role dsn names (no SET ROLE): for
+// `juizado migrate`, which needs the tables' owner, for `seed --scale`
+// (COPY, VACUUM and no audit trigger, as a superuser) and for the tests'
+// fixtures (internal/pgtest).
+func OpenOwner(ctx context.Context, dsn string) (*gorm.DB, error) {
+	return open(ctx, dsn, "")
+}
+
+func open(ctx context.Context, dsn, role string) (*gorm.DB, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("db: open: %w", err)
 	}
 	ms := func(d time.Duration) string { return fmt.Sprint(d.Milliseconds()) }
-	for k, v := range map[string]string{"statement_timeout": ms(Timeouts.Statement), "lock_timeout": ms(Timeouts.Lock),
-		"idle_in_transaction_session_timeout": ms(Timeouts.IdleInTx), "juizado.origin": Origin} {
+	params := map[string]string{"statement_timeout": ms(Timeouts.Statement), "lock_timeout": ms(Timeouts.Lock),
+		"idle_in_transaction_session_timeout": ms(Timeouts.IdleInTx)}
+	if role != "" {
+		params["role"] = role
+	}
+	for k, v := range params {
 		if _, set := cfg.RuntimeParams[k]; !set {
 			cfg.RuntimeParams[k] = v
 		}
@@ -69,6 +95,10 @@ func Open(ctx context.Context, dsn string) (*gorm.DB, error) {
 	defer cancel()
 	if err := sqlDB.PingContext(pctx); err != nil {
 		sqlDB.Close()
+		var pg *pgconn.PgError
+		if role != "" && errors.As(err, &pg) && (pg.Code == "42704" || pg.Code == "42501") { // undefined_object, insufficient_privilege
+			return nil, fmt.Errorf("%w (%s)", ErrNoAppRole, pg.Message)
+		}
 		return nil, fmt.Errorf("db: cannot reach the database: %w", err)
 	}
 	g, err := gorm.Open(postgres.New(postgres.Config{Conn: sqlDB}), &gorm.Config{
@@ -254,7 +284,9 @@ func Status(ctx context.Context, sqlDB *sql.DB) ([]MigrationStatus, error) {
 	return out, nil
 }
 
-// ErrSchemaBehind is returned by CheckSchema when migrations are pending.
+// ErrSchemaBehind is returned by CheckSchema when migrations are pending,
+// or when AppRole may not read the schema's version (migration 00095 not
+// applied in this database).
 var ErrSchemaBehind = errors.New("db: the schema is behind this binary; run: juizado migrate up")
 
 // CheckSchema returns ErrSchemaBehind (wrapped with the pending versions)
@@ -265,6 +297,10 @@ func CheckSchema(ctx context.Context, sqlDB *sql.DB) error {
 		return err
 	}
 	pending, err := p.HasPending(ctx)
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.Code == "42501" { // insufficient_privilege: AppRole has no rights here yet (00095)
+		return fmt.Errorf("%w (%s)", ErrSchemaBehind, pg.Message)
+	}
 	if err != nil {
 		return fmt.Errorf("db: reading the schema version: %w", err)
 	}

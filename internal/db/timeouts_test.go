@@ -11,7 +11,8 @@ import (
 )
 
 // Every pooled connection carries the statement, lock and idle-in-
-// transaction timeouts and the application's origin: a
+// transaction timeouts (and works as the application's role, migration
+// 00095, which replaced the setting juizado.origin): a
 // write that meets a lock held elsewhere gives up after the lock timeout,
 // as an unavailability (503), instead of waiting for the holder.
 func TestPoolTimeoutsCutALockWait(t *testing.T) {
@@ -26,7 +27,7 @@ func TestPoolTimeoutsCutALockWait(t *testing.T) {
 	}
 	sqlDB, _ := g.DB()
 	defer sqlDB.Close()
-	for setting, want := range map[string]string{"statement_timeout": "1min", "lock_timeout": "2s", "idle_in_transaction_session_timeout": "1min", "juizado.origin": db.Origin} {
+	for setting, want := range map[string]string{"statement_timeout": "1min", "lock_timeout": "2s", "idle_in_transaction_session_timeout": "1min", "role": db.AppRole} {
 		var got string
 		if err := g.Raw("SELECT current_setting(?)", setting).Scan(&got).Error; err != nil || got != want {
 			t.Errorf("%s = %q (%v), want %q", setting, got, err, want)

@@ -224,17 +224,50 @@ func NewDSN(tb testing.TB) string {
 }
 
 // NewDB returns a GORM handle on a fresh, migrated database, closed and
-// dropped when the test ends.
+// dropped when the test ends. It works as the application's role
+// (db.Open: db.AppRole, migration 00095), as the server does: the tests'
+// writes are the application's in the audit trail, and a right the
+// application lacks fails the test. What only the owner or a superuser
+// may do (DDL, ANALYZE, setval, session_replication_role, another
+// session's backend) goes through Admin.
 func NewDB(tb testing.TB) *gorm.DB {
 	tb.Helper()
 	return Open(tb, NewDSN(tb))
 }
 
-// Open opens the database at dsn through db.Open (a second connection pool
-// to a test's database, say) and closes it when the test ends.
+// Open opens the database at dsn through db.Open, as the application's
+// role (a second connection pool to a test's database, say), and closes
+// it when the test ends.
 func Open(tb testing.TB, dsn string) *gorm.DB {
 	tb.Helper()
-	g, err := db.Open(context.Background(), dsn)
+	return openWith(tb, dsn, db.Open)
+}
+
+// OpenOwner opens the database at dsn through db.OpenOwner, as the role
+// dsn names (the cluster's superuser for NewDSN's), and closes it when
+// the test ends.
+func OpenOwner(tb testing.TB, dsn string) *gorm.DB {
+	tb.Helper()
+	return openWith(tb, dsn, db.OpenOwner)
+}
+
+// Admin returns a handle on g's database as the cluster's superuser
+// (OpenOwner on the admin DSN), closed when the test ends: for fixtures
+// that the application's role may not do, and for the tests that play
+// someone editing the database outside the application (their writes are
+// audited as "outside", migration 00095).
+func Admin(tb testing.TB, g *gorm.DB) *gorm.DB {
+	tb.Helper()
+	var name string
+	if err := g.Raw("SELECT current_database()").Scan(&name).Error; err != nil {
+		tb.Fatal(err)
+	}
+	return OpenOwner(tb, WithDBName(adminDSN(tb), name))
+}
+
+func openWith(tb testing.TB, dsn string, open func(context.Context, string) (*gorm.DB, error)) *gorm.DB {
+	tb.Helper()
+	g, err := open(context.Background(), dsn)
 	if err != nil {
 		tb.Fatal(err)
 	}

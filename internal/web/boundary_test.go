@@ -15,6 +15,7 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/accounts"
+	"github.com/juizado/juizado/internal/pgtest"
 )
 
 // otherCourt holds the records of court 19.0001 that the walk aims at
@@ -39,7 +40,7 @@ func seedOtherCourt(t *testing.T, f *fixture) otherCourt {
 	}
 	var o otherCourt
 	// The fixture's group 1 was inserted with its id: the sequence moves past it.
-	if err := f.g.Exec("SELECT setval('fan_groups_id_seq', 100)").Error; err != nil {
+	if err := pgtest.Admin(t, f.g).Exec("SELECT setval('fan_groups_id_seq', 100)").Error; err != nil {
 		t.Fatal(err)
 	}
 	tok := func(spec accounts.UserSpec) (string, int64) {

@@ -48,15 +48,22 @@ func TestOutageUnderGateLoad(t *testing.T) {
 	}
 	defer c.Stop()
 	ctx := context.Background()
+	owner, err := db.OpenOwner(ctx, c.DSN("postgres")) // migrate: as the owner (it creates juizado_app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ownerSQL, _ := owner.DB()
+	_, err = db.MigrateUp(ctx, ownerSQL)
+	ownerSQL.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
 	g, err := db.Open(ctx, c.DSN("postgres"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	sqlDB, _ := g.DB()
 	defer sqlDB.Close()
-	if _, err := db.MigrateUp(ctx, sqlDB); err != nil {
-		t.Fatal(err)
-	}
 	if err := cases.EnsureCourt(ctx, g, "26.0100", ""); err != nil {
 		t.Fatal(err)
 	}

@@ -92,5 +92,10 @@ func (s *Server) RunBlocklistTicker(ctx context.Context, interval time.Duration)
 	s.api.Blocklist.Run(ctx, interval)
 }
 
+// StopLongPolls answers every waiting long-poll of the change feed at once
+// and every later one without waiting (blocklist.Publisher.StopWaiting):
+// called when the server begins to shut down (issue 32, item 3).
+func (s *Server) StopLongPolls() { s.api.Blocklist.StopWaiting() }
+
 // Close writes the CPF checks still queued.
 func (s *Server) Close() { s.api.Close() }

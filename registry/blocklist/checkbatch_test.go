@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/registry/blocklist"
 )
 
@@ -129,6 +130,7 @@ func TestCheckBatchRetryAfterPartialFailureStoredOnce_DOMAIN_6(t *testing.T) {
 	e.versions(t, 8)
 	ctx := context.Background()
 	const club = 9001
+	admin := pgtest.Admin(t, e.g) // DDL: not the application's role
 	for _, q := range []string{
 		"CREATE TABLE fail_checks (on_version bigint)",
 		"INSERT INTO fail_checks VALUES (8)",
@@ -141,7 +143,7 @@ func TestCheckBatchRetryAfterPartialFailureStoredOnce_DOMAIN_6(t *testing.T) {
 		 END $$`,
 		"CREATE TRIGGER fail_check BEFORE INSERT ON blocklist_checks FOR EACH ROW EXECUTE FUNCTION fail_check()",
 	} {
-		if err := e.g.Exec(q).Error; err != nil {
+		if err := admin.Exec(q).Error; err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/registry/blocklist"
 )
 
@@ -441,7 +442,7 @@ func TestCheckLogRetries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.g.Exec("ALTER TABLE blocklist_checks RENAME TO blocklist_checks_away").Error; err != nil {
+	if err := pgtest.Admin(t, e.g).Exec("ALTER TABLE blocklist_checks RENAME TO blocklist_checks_away").Error; err != nil {
 		t.Fatal(err)
 	}
 	log := blocklist.NewCheckLog(e.g, slog.New(slog.NewTextHandler(io.Discard, nil)), 0, 10*time.Millisecond)
@@ -449,7 +450,7 @@ func TestCheckLogRetries(t *testing.T) {
 		log.Log(blocklist.CheckRecord{UserID: u.ID, Club: "Santos", CPF: "66392332154", CheckedAt: t0, Version: 3})
 	}
 	time.Sleep(100 * time.Millisecond) // several ticks fail
-	if err := e.g.Exec("ALTER TABLE blocklist_checks_away RENAME TO blocklist_checks").Error; err != nil {
+	if err := pgtest.Admin(t, e.g).Exec("ALTER TABLE blocklist_checks_away RENAME TO blocklist_checks").Error; err != nil {
 		t.Fatal(err)
 	}
 	log.Close()

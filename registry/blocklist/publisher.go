@@ -39,6 +39,30 @@ type Publisher struct {
 
 	bl       blocklistCache
 	checkLog *CheckLog
+	stop     stopSignal
+}
+
+// stopSignal is closed by StopWaiting: the long-polls waiting in
+// AwaitVersion return at once (issue 32, item 3).
+type stopSignal struct {
+	init, close sync.Once
+	ch          chan struct{}
+}
+
+func (s *stopSignal) c() chan struct{} {
+	s.init.Do(func() { s.ch = make(chan struct{}) })
+	return s.ch
+}
+
+// StopWaiting makes every long-poll waiting in AwaitVersion, and every one
+// that starts after, return at once: the server is shutting down, and the
+// gates are answered with the page they asked for (empty when nothing was
+// committed: "ask again") rather than held until the shutdown's deadline
+// (issue 32, item 3; ../shared/API.md "Gate agent": a court stopped with
+// SIGTERM answers its long-polls at once). Calling it again does nothing.
+func (s *Publisher) StopWaiting() {
+	ch := s.stop.c()
+	s.stop.close.Do(func() { close(ch) })
 }
 
 // NewPublisher makes the publisher of l's blocklist signed with keys and
@@ -77,15 +101,21 @@ func (s *Publisher) SignedChanges(ctx context.Context, since int64, limit int, c
 
 // AwaitVersion returns as soon as a version after since is committed (read
 // every 100 ms from the database, so a commit by another server sharing it
-// is seen too), when wait ends, or when ctx ends (the caller then sees
-// ctx.Err()). A since above the current version returns at once (Changes
-// refuses it).
+// is seen too), when wait ends, when the server stops (StopWaiting), or
+// when ctx ends (the caller then sees ctx.Err()). A since above the current
+// version returns at once (Changes refuses it).
 func (s *Publisher) AwaitVersion(ctx context.Context, since int64, wait time.Duration) error {
 	deadline := time.NewTimer(wait)
 	defer deadline.Stop()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
+	stopping := s.stop.c()
 	for {
+		select {
+		case <-stopping:
+			return nil
+		default:
+		}
 		v, err := s.Lists.Latest(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -100,6 +130,8 @@ func (s *Publisher) AwaitVersion(ctx context.Context, since int64, wait time.Dur
 		case <-ctx.Done():
 			return nil
 		case <-deadline.C:
+			return nil
+		case <-stopping:
 			return nil
 		case <-tick.C:
 			// A new day: the midnight version is made before the page.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/pgtest"
 	"github.com/juizado/juizado/registry/gate"
 	"gorm.io/gorm"
 )
@@ -183,7 +184,7 @@ func BenchmarkGate(b *testing.B) {
 // each of its own defendant, as bench/seed.sql, then refreshes its list.
 func seedBans(tb testing.TB, c *court, n int) {
 	tb.Helper()
-	if err := c.g.Transaction(func(tx *gorm.DB) error {
+	if err := pgtest.Admin(tb, c.g).Transaction(func(tx *gorm.DB) error {
 		for _, q := range []string{
 			`SET LOCAL session_replication_role = replica`, // no audit trigger per seeded row
 			`INSERT INTO defendants (case_id, position, kind, full_name, cpf, birth_date)

@@ -183,7 +183,7 @@ func TestGateAgentAnswersBansBeyondTheSlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.ban(t, cpfOther, "2025-06-01", "2180-01-01", "")
-	if err := c.g.Exec(`SELECT setval(pg_get_serial_sequence('bans', 'id'), 4294967294)`).Error; err != nil {
+	if err := pgtest.Admin(t, c.g).Exec(`SELECT setval(pg_get_serial_sequence('bans', 'id'), 4294967294)`).Error; err != nil {
 		t.Fatal(err)
 	}
 	c.ban(t, cpfFourth, "2025-06-01", "2026-01-01", "") // id 2^32-1

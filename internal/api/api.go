@@ -1,9 +1,11 @@
 // Package api is Juizado's JSON API under /api/v1 (../shared/API.md): one
-// file per resource, each handler parsing a request DTO, calling a domain
-// service (cases, registry, sanctions, pdf) and answering JSON or
-// application/problem+json. routes.go lists every route with its
-// permission; the server core (internal/server) authenticates the bearer
-// token and makes the route's Casbin check before a handler runs.
+// file per resource, each handler parsing a request DTO, calling a service
+// of the application (internal/app: cases, registry, registry/blocklist,
+// documents) and answering JSON or application/problem+json. routes.go
+// lists every route with its permission; the server core (internal/server)
+// authenticates the bearer token and makes the route's Casbin check before
+// a handler runs. The pages (internal/ui) are a sibling over the same
+// server core: neither package imports the other.
 package api
 
 import (
@@ -13,25 +15,24 @@ import (
 	"github.com/juizado/juizado/registry/blocklist"
 )
 
-// API holds the JSON API's handlers over the server core and the state
-// only the API keeps: the public list cache. The blocklist it serves, its
-// prepared snapshot and the gates' check log are Blocklist's.
+// API holds the JSON API's handlers over the server core.
 type API struct {
 	*server.Server
-	// Blocklist publishes the signed blocklist (registry/blocklist).
+	// Blocklist publishes the signed blocklist: the application's, built
+	// once by app.New (app.App.Blocklist).
 	Blocklist *blocklist.Publisher
-	public    publicCache
-	// Docs serves the court documents (the pages reuse its downloads).
+	// Docs serves the court documents' certificates, poster and
+	// verification (the case documents are the server core's downloads).
 	Docs *Documents
-	// Groups serves fan groups and their member registers (the pages
-	// reuse the photo download).
+	// Groups serves fan groups and their member registers.
 	Groups *GroupHandlers
 }
 
 // New makes the API over the server core s (its routes are registered by
-// Routes), publishing the blocklist of s.Lists signed with s.Deps.Keys.
+// Routes), serving the application's blocklist publisher
+// (s.App.Blocklist).
 func New(s *server.Server) *API {
-	a := &API{Server: s, Blocklist: blocklist.NewPublisher(s.Lists, s.Deps.Keys, s.Deps.Court, s.Deps.Logger)}
+	a := &API{Server: s, Blocklist: s.App.Blocklist}
 	a.Docs = a.newDocuments()
 	a.Groups = &GroupHandlers{API: a, Svc: s.App.Groups, docs: a.Docs.Svc}
 	return a
@@ -42,10 +43,3 @@ func New(s *server.Server) *API {
 func (s *API) PreparedBlocklist(ctx context.Context) (*blocklist.Prepared, error) {
 	return s.Blocklist.Prepared(ctx)
 }
-
-// LogCheck queues a CPF check for the check log (the club page's check is
-// logged as the gates' are; blocklist.Publisher.LogCheck).
-func (s *API) LogCheck(r blocklist.CheckRecord) { s.Blocklist.LogCheck(r) }
-
-// Close writes the CPF checks still queued.
-func (s *API) Close() { s.Blocklist.Close() }

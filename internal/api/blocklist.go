@@ -218,14 +218,6 @@ func (s *API) blocklistKey(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"keys": keys})
 }
 
-// CheckAnswer is the answer to a CPF check, with the list version it read.
-type CheckAnswer struct {
-	CPF     string               `json:"cpf"`     // the CPF checked, formatted
-	Blocked bool                 `json:"blocked"` // a ban in force names it
-	Bans    []blocklist.CheckBan `json:"bans"`    // the bans in force
-	Version int64                `json:"version"` // the blocklist version read
-}
-
 // blocklistCheck: GET /api/v1/blocklist/check/:cpf (club), answered from the
 // prepared version in memory; the check is logged off the request path.
 func (s *API) blocklistCheck(c echo.Context) error {
@@ -352,7 +344,7 @@ func (s *API) scopedCheck(ctx context.Context, raw []byte, venueName string, u a
 	return json.Marshal(bans)
 }
 
-// appendCheckAnswer appends the JSON of a checkAnswer (same fields, same
+// appendCheckAnswer appends the JSON of a blocklist.CheckAnswer (same fields, same
 // order) built from the bans already encoded with the version, so that a
 // gate's check encodes nothing per request. bans is nil when not blocked.
 func appendCheckAnswer(b []byte, cpf string, bans []byte, version int64) []byte {

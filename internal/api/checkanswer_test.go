@@ -27,7 +27,7 @@ func TestAppendCheckAnswerMatchesEncoding(t *testing.T) {
 		pre  []byte
 	}{{bans, enc}, {[]blocklist.CheckBan{}, nil}} {
 		var want bytes.Buffer
-		if err := json.NewEncoder(&want).Encode(CheckAnswer{CPF: "46881973659", Blocked: len(tc.bans) > 0, Bans: tc.bans, Version: 901}); err != nil {
+		if err := json.NewEncoder(&want).Encode(blocklist.CheckAnswer{CPF: "46881973659", Blocked: len(tc.bans) > 0, Bans: tc.bans, Version: 901}); err != nil {
 			t.Fatal(err)
 		}
 		if got := appendCheckAnswer(nil, "46881973659", tc.pre, 901); !bytes.Equal(got, want.Bytes()) {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"strings"
 
@@ -18,8 +17,10 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// Documents serves the court documents (PDF) and their verification; the
-// pages reuse its downloads (API.Docs).
+// Documents serves the certificates, the public poster and the public
+// verification of the court documents (PDF); the case documents and the
+// minuta are the server core's downloads (server.Server.CaseDocument,
+// SentenceDraft), shared with the pages.
 type Documents struct {
 	API *API               // the API it belongs to
 	Svc *documents.Service // the documents' service, made once
@@ -42,97 +43,6 @@ func (s *API) newDocuments() *Documents {
 	return d
 }
 
-// send answers with a stored document.
-func (d *Documents) send(c echo.Context, doc *documents.Document, name string) error {
-	h := c.Response().Header()
-	h.Set("X-Juizado-Document-Code", pdf.GroupCode(doc.Code))
-	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": name + ".pdf"}))
-	h.Set("Cache-Control", "private, no-store")
-	return c.Blob(http.StatusOK, "application/pdf", doc.Content)
-}
-
-// queryID reads the positive integer query parameter name (an id, 1 to
-// server.MaxID, server.QueryInt); 0 when absent; a 422 of rule "integer"
-// or "range" for a bad value.
-func queryID(c echo.Context, name string) (int64, error) {
-	var f errs.Fields
-	id := server.QueryInt(c, &f, name, 1, server.MaxID, 0)
-	return id, f.Err()
-}
-
-// CaseDocument: GET /api/v1/cases/:id/documents/KIND.pdf. The sentence,
-// notice and letter name what they are about: ?ban_id= (a ban of the case)
-// or ?defendant_id= (the defendant's signed decision: the sentence of an
-// acquittal or a prison conviction has no ban), one of the two. The
-// sentence is one document per decision: every download gives the same
-// PDF and code.
-func (d *Documents) CaseDocument(k pdf.Kind) echo.HandlerFunc {
-	names := map[pdf.Kind]string{pdf.KindSentence: "sentenca", pdf.KindNotice: "intimacao", pdf.KindLetter: "oficio", pdf.KindSummary: "resumo"}
-	return func(c echo.Context) error {
-		id, err := server.PathID(c, "id")
-		if err != nil {
-			return err
-		}
-		doc, err := d.caseDocumentFor(c, k, id)
-		if err != nil {
-			return err
-		}
-		return d.send(c, doc, names[k]+"-"+pdf.FormatCNJ(*doc.CaseNumber))
-	}
-}
-
-// caseDocumentFor issues document k of case id for the ban_id or the
-// defendant_id of the query (none for the summary).
-func (d *Documents) caseDocumentFor(c echo.Context, k pdf.Kind, id int64) (*documents.Document, error) {
-	ctx := c.Request().Context()
-	if k == pdf.KindSummary {
-		return d.Svc.CaseDocument(ctx, server.Actor(c), k, id, 0)
-	}
-	banID, err := queryID(c, "ban_id")
-	if err != nil {
-		return nil, err
-	}
-	defID, err := queryID(c, "defendant_id")
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case banID != 0 && defID != 0:
-		return nil, errs.InvalidField("defendant_id", "one_of", "informe o impedimento (ban_id) ou o réu (defendant_id), não os dois.")
-	case banID == 0 && defID == 0:
-		return nil, errs.InvalidField("ban_id", "required", "informe o impedimento (ban_id) ou o réu (defendant_id) a que o documento se refere.")
-	case defID != 0:
-		return d.Svc.DefendantDocument(ctx, server.Actor(c), k, id, defID)
-	}
-	return d.Svc.CaseDocument(ctx, server.Actor(c), k, id, banID)
-}
-
-// Draft: GET /api/v1/cases/:id/sentence/draft.pdf?defendant_id= (the
-// judge of the case): the saved minuta laid out as the sentence it would
-// be if signed now, marked "MINUTA — sem valor de documento", with no
-// verification code and stored nowhere (documents.Service.DraftPreview).
-func (d *Documents) Draft(c echo.Context) error {
-	id, err := server.PathID(c, "id")
-	if err != nil {
-		return err
-	}
-	defID, err := queryID(c, "defendant_id")
-	if err != nil {
-		return err
-	}
-	if defID == 0 {
-		return errs.InvalidField("defendant_id", "required", "informe o réu (defendant_id) da minuta.")
-	}
-	b, _, err := d.Svc.DraftPreview(c.Request().Context(), server.Actor(c), id, defID)
-	if err != nil {
-		return err
-	}
-	h := c.Response().Header()
-	h.Set("Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": fmt.Sprintf("minuta-sentenca-%d-%d.pdf", id, defID)}))
-	h.Set("Cache-Control", "private, no-store")
-	return c.Blob(http.StatusOK, "application/pdf", b)
-}
-
 // certificate: GET /api/v1/certificates/:cpf (the CPF with or without
 // punctuation, optionally ending in .pdf).
 func (d *Documents) certificate(c echo.Context) error {
@@ -141,7 +51,7 @@ func (d *Documents) certificate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return d.send(c, doc, "certidao-"+pdf.GroupCode(doc.Code))
+	return server.SendDocument(c, doc, "certidao-"+pdf.GroupCode(doc.Code))
 }
 
 // poster: GET /impedidos.pdf[?court=TR.OOOO][&club=NAME] (anyone).

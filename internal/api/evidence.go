@@ -1,8 +1,6 @@
 package api
 
 import (
-	"crypto/sha256"
-	"encoding/base64"
 	"fmt"
 	"io"
 	"mime"
@@ -100,25 +98,6 @@ func (s *API) listEvidence(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"items": items})
-}
-
-// GetEvidence: GET /api/v1/evidence/:id (staff of the court): the file as
-// stored, with its type and SHA-256.
-func (s *API) GetEvidence(c echo.Context) error {
-	id, err := server.ParseID(c, "id", "Prova %q não encontrada.")
-	if err != nil {
-		return err
-	}
-	v, data, err := s.Cases.Case.GetEvidence(c.Request().Context(), server.Actor(c), id)
-	if err != nil {
-		return err
-	}
-	sum := sha256.Sum256(data)
-	h := c.Response().Header()
-	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": v.Filename}))
-	h.Set("Repr-Digest", "sha-256=:"+base64.StdEncoding.EncodeToString(sum[:])+":")
-	h.Set("ETag", `"`+v.SHA256+`"`)
-	return c.Blob(http.StatusOK, v.ContentType, data)
 }
 
 // evidenceTooLarge is the 413 of an evidence upload, naming the limit.

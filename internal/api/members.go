@@ -163,22 +163,6 @@ func (h *GroupHandlers) putPhoto(c echo.Context) error {
 	return c.JSON(http.StatusOK, m)
 }
 
-// GetPhoto: GET /api/v1/members/:id/photo (who may read the register; recorded).
-func (h *GroupHandlers) GetPhoto(c echo.Context) error {
-	id, err := server.IDParam(c, "Associado")
-	if err != nil {
-		return err
-	}
-	ctype, data, sum, err := h.Svc.GetPhoto(c.Request().Context(), server.Actor(c), id)
-	if err != nil {
-		return err
-	}
-	server.NoStore(c)
-	c.Response().Header().Set("ETag", `"`+sum+`"`)
-	c.Response().Header().Set("Content-Disposition", "inline")
-	return c.Blob(http.StatusOK, ctype, data)
-}
-
 // importMembers: POST /api/v1/groups/:id/members/import[?dry_run=true]
 // (the group's managers): text/csv or application/zip. Dry run 200 with the
 // report; real import 201 when applied, 422 with the report and nothing
@@ -255,7 +239,7 @@ func (h *GroupHandlers) exportMembers(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		return (&Documents{API: h.API, Svc: h.docs}).send(c, doc, fmt.Sprintf("cadastro-torcida-%d", id))
+		return server.SendDocument(c, doc, fmt.Sprintf("cadastro-torcida-%d", id))
 	default:
 		return errs.InvalidField("format", "oneof", "formatos de exportação disponíveis: csv e pdf.")
 	}

@@ -34,7 +34,7 @@ func (s *API) Routes() {
 	r.POST("/cases/:id/movements", policy, s.addMovement)
 	r.POST("/cases/:id/evidence", policy, s.addEvidence, server.MaxBody(cases.MaxEvidenceBytes+server.MultipartSlack))
 	r.GET("/cases/:id/evidence", policy, s.listEvidence)
-	r.GET("/evidence/:id", policy, s.GetEvidence)
+	r.GET("/evidence/:id", policy, s.Evidence)
 	r.POST("/cases/:id/hearings", policy, s.scheduleHearing)
 	r.GET("/hearings", policy, s.calendar)
 	r.POST("/cases/:id/plea", policy, s.offerPlea)
@@ -91,7 +91,7 @@ func (s *API) Routes() {
 	r.POST("/members/:id/leave", policy, g.leave)
 	r.POST("/members/:id/rejoin", policy, g.rejoin)
 	r.PUT("/members/:id/photo", policy, g.putPhoto, server.MaxBody(registry.MaxPhotoBytes))
-	r.GET("/members/:id/photo", policy, g.GetPhoto)
+	r.GET("/members/:id/photo", policy, s.MemberPhoto)
 
 	// The audit trail (audit.go).
 	r.GET("/audit", policy, s.auditList)
@@ -103,8 +103,8 @@ func (s *API) Routes() {
 	root.POST("/verificar/:code", anyone, d.compare)
 	root.GET("/impedidos.pdf", anyone, d.poster)
 	for _, k := range []pdf.Kind{pdf.KindSentence, pdf.KindNotice, pdf.KindLetter, pdf.KindSummary} {
-		r.GET("/cases/:id/documents/"+string(k)+".pdf", policy, d.CaseDocument(k))
+		r.GET("/cases/:id/documents/"+string(k)+".pdf", policy, s.CaseDocument(k))
 	}
-	r.GET("/cases/:id/sentence/draft.pdf", policy, d.Draft)
+	r.GET("/cases/:id/sentence/draft.pdf", policy, s.SentenceDraft)
 	r.GET("/certificates/:cpf", policy, d.certificate)
 }

@@ -41,9 +41,16 @@ type App struct {
 	Keys *blocklist.KeyRing
 	// Cases are the case services (NewCases).
 	Cases *Cases
-	// Lists is the public list and the blocklist publisher: every write of
-	// Cases that changes bans refreshes the blocklist through it.
+	// Lists is the public list and the blocklist's versions: every write
+	// of Cases that changes bans refreshes the blocklist through it.
 	Lists *blocklist.Lists
+	// Blocklist publishes Lists' blocklist signed with Keys (the prepared
+	// snapshot, the feed and its long-poll, the ticker, the check log):
+	// built once here, never nil; the API and the pages serve it.
+	Blocklist *blocklist.Publisher
+	// Public is the public list per filter, read once for many readers
+	// (blocklist.PublicCache over Blocklist).
+	Public *blocklist.PublicCache
 	// Groups are the fan groups and their member registers.
 	Groups *registry.Groups
 	// Documents issues, stores and verifies the court documents (PDF).
@@ -76,8 +83,10 @@ func New(cfg config.Config, g *gorm.DB, clk clock.Clock, loc *time.Location, key
 	if err != nil {
 		return nil, err
 	}
+	pub := blocklist.NewPublisher(lists, keys, cfg.Court, nil)
 	a := &App{
 		Clock: clk, Loc: loc, Court: cfg.Court, Keys: keys, Cases: cs, Lists: lists,
+		Blocklist: pub, Public: &blocklist.PublicCache{Publisher: pub},
 		Groups:   &registry.Groups{DB: g, Clock: clk, Loc: loc},
 		Accounts: &accounts.Accounts{DB: g, Lockout: accounts.DefaultLockout},
 		Audit:    &audit.Trail{DB: g},

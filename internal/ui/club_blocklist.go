@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/internal/accounts"
-	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/registry/blocklist"
@@ -25,7 +24,7 @@ type clubData struct {
 	Version     int64
 	GeneratedAt time.Time
 	Count       int
-	Check       *api.CheckAnswer
+	Check       *blocklist.CheckAnswer
 	Users       []accounts.User
 	Tokens      []clubToken
 	NewToken    string
@@ -35,7 +34,7 @@ type clubData struct {
 func (s *UI) clubPage(c echo.Context) error {
 	ctx := c.Request().Context()
 	p := server.Page{Title: "Lista de impedidos", Form: url.Values{"cpf": {c.QueryParam("cpf")}}}
-	pl, err := s.PreparedBlocklist(ctx)
+	pl, err := s.App.Blocklist.Prepared(ctx)
 	if err != nil {
 		return err
 	}
@@ -51,13 +50,13 @@ func (s *UI) clubPage(c echo.Context) error {
 			if err != nil {
 				return err
 			}
-			d.Check = &api.CheckAnswer{CPF: cpf.Formatted(), Blocked: len(bans) > 0, Bans: bans, Version: pl.Version}
+			d.Check = &blocklist.CheckAnswer{CPF: cpf.Formatted(), Blocked: len(bans) > 0, Bans: bans, Version: pl.Version}
 			u := pageUser(c)
 			club := ""
 			if u.Club != nil {
 				club = *u.Club
 			}
-			s.LogCheck(blocklist.CheckRecord{UserID: u.ID, Club: club, CPF: cpf.String(), CheckedAt: s.Now(), Version: pl.Version})
+			s.App.Blocklist.LogCheck(blocklist.CheckRecord{UserID: u.ID, Club: club, CPF: cpf.String(), CheckedAt: s.Now(), Version: pl.Version})
 		}
 	}
 	if d.Users, err = s.clubUsers(c); err != nil {
@@ -82,7 +81,7 @@ func (s *UI) clubPage(c echo.Context) error {
 // blocklist bodies, signed, as a download.
 func (s *UI) clubDownload(format string) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		pl, err := s.PreparedBlocklist(c.Request().Context())
+		pl, err := s.App.Blocklist.Prepared(c.Request().Context())
 		if err != nil {
 			return err
 		}
@@ -105,7 +104,7 @@ func (s *UI) clubFail(c echo.Context, status int, fields map[string]string, msg 
 	vals := formOf(c)
 	c.QueryParams().Del("cpf")
 	p := server.Page{Title: "Lista de impedidos", Form: vals, Errs: fields, Error: msg}
-	pl, err := s.PreparedBlocklist(c.Request().Context())
+	pl, err := s.App.Blocklist.Prepared(c.Request().Context())
 	if err != nil {
 		return err
 	}

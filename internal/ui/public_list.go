@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/juizado/juizado/internal/api"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
 )
 
@@ -32,12 +32,12 @@ func (s *UI) home(c echo.Context) error {
 func (s *UI) publicPage(c echo.Context) error {
 	data := map[string]any{"Today": civil.Today(s.Now(), s.Deps.Loc).BR(),
 		"Court": c.QueryParam("court"), "Club": c.QueryParam("club")}
-	f, err := api.PublicFilter(c)
+	f, err := server.PublicFilter(c)
 	if err != nil { // the form again, the error next to the filter
 		data["Error"] = err.(*errs.Error).Fields[0].Message
 		return s.Render(c, http.StatusUnprocessableEntity, "impedidos", data)
 	}
-	l, err := s.PublicListFor(c.Request().Context(), f)
+	l, err := s.App.Public.For(c.Request().Context(), f)
 	if err != nil {
 		return err
 	}

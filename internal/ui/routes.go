@@ -40,7 +40,7 @@ func (s *UI) Routes() {
 	r.POST("/processos", policy, s.filePage, server.MaxBody(3*cases.MaxEvidenceBytes+server.MultipartSlack))
 	r.GET("/processos/:id", policy, s.casePage)
 	r.POST("/processos/:id/provas", policy, s.evidencePage, server.MaxBody(cases.MaxEvidenceBytes+server.MultipartSlack))
-	r.GET("/provas/:id", policy, s.pageDownload(s.GetEvidence))
+	r.GET("/provas/:id", policy, s.pageDownload(s.Evidence))
 	r.POST("/processos/:id/acordo", policy, s.pleaPage)
 	r.POST("/processos/:id/descumprimento", policy, s.breachPage)
 	r.POST("/processos/:id/movimentos", policy, s.movementPage)
@@ -48,15 +48,14 @@ func (s *UI) Routes() {
 	r.POST("/processos/:id/andamento", policy, s.transitionPage)
 	r.GET("/processos/:id/sentenca", policy, s.sentenceForm)
 	r.POST("/processos/:id/sentenca", policy, s.sentencePage)
-	d := s.Docs
 	for _, k := range []struct {
 		kind pdf.Kind
 		name string
 	}{{pdf.KindSentence, "sentenca"}, {pdf.KindNotice, "intimacao"}, {pdf.KindLetter, "oficio"}, {pdf.KindSummary, "resumo"}} {
-		r.GET("/processos/:id/"+k.name+".pdf", policy, s.pageDownload(d.CaseDocument(k.kind)))
+		r.GET("/processos/:id/"+k.name+".pdf", policy, s.pageDownload(s.CaseDocument(k.kind)))
 	}
 	// The minuta's preview for the judge's session (the API's draft.pdf takes a token).
-	r.GET("/processos/:id/minuta.pdf", policy, s.pageDownload(d.Draft))
+	r.GET("/processos/:id/minuta.pdf", policy, s.pageDownload(s.SentenceDraft))
 	r.GET("/distribuicao", policy, s.distributionPage)
 	r.POST("/distribuicao", policy, s.distributePending)
 	r.GET("/audiencias", policy, s.hearingsPage)
@@ -76,7 +75,7 @@ func (s *UI) Routes() {
 	r.POST("/feriados/:id/excluir", policy, s.removeHolidayPage)
 
 	// The fan group's register (group_register.go, group_import.go).
-	h := &groupPagesH{s: s, svc: s.Groups.Svc}
+	h := &groupPagesH{s: s, svc: s.App.Groups}
 	r.GET("/torcida", policy, h.register)
 	r.POST("/torcida/associados", policy, h.add)
 	r.GET("/associados/:id", policy, h.member)
@@ -84,7 +83,7 @@ func (s *UI) Routes() {
 	r.POST("/associados/:id/saida", policy, h.leave)
 	r.POST("/associados/:id/retorno", policy, h.rejoin)
 	r.POST("/associados/:id/foto", policy, h.photo, server.MaxBody(registry.MaxPhotoBytes+server.MultipartSlack))
-	r.GET("/associados/:id/foto", policy, s.pageDownload(s.Groups.GetPhoto))
+	r.GET("/associados/:id/foto", policy, s.pageDownload(s.MemberPhoto))
 	r.GET("/torcida/importar", policy, h.importForm)
 	r.POST("/torcida/importar", policy, h.preview, server.MaxBody(registry.MaxImportBytes+server.MultipartSlack))
 	r.POST("/torcida/importar/aplicar", policy, h.apply, server.MaxBody(registry.MaxImportBytes*4/3+server.MultipartSlack))

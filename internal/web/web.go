@@ -53,7 +53,6 @@ var OpenAPI = api.OpenAPI
 // pages' routes registered on its Echo.
 type Server struct {
 	*server.Server
-	api *api.API
 }
 
 // New builds the server and its routes.
@@ -70,13 +69,13 @@ func New(d Deps) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := api.New(core)
-	pages := ui.New(a)
-	a.Blocklist.Metrics(core.Metrics)
-	a.Routes()     // internal/api/routes.go
-	pages.Routes() // internal/ui/routes.go
-	a.Blocklist.StartCheckLog(d.App.NewCheckLog(core.Deps.Logger), d.SpoolDir)
-	return &Server{Server: core, api: a}, nil
+	bl := d.App.Blocklist
+	bl.Logger = core.Deps.Logger // the ticker's errors go to the server's log (set before Run starts)
+	bl.Metrics(core.Metrics)
+	api.New(core).Routes() // internal/api/routes.go
+	ui.New(core).Routes()  // internal/ui/routes.go
+	bl.StartCheckLog(d.App.NewCheckLog(core.Deps.Logger), d.SpoolDir)
+	return &Server{Server: core}, nil
 }
 
 // Lists returns the server's public list and blocklist service.
@@ -89,13 +88,13 @@ func (s *Server) RefreshBlocklist(ctx context.Context) error { return s.Server.L
 // RunBlocklistTicker refreshes and prepares the blocklist every interval
 // until ctx ends (blocklist.Publisher.Run).
 func (s *Server) RunBlocklistTicker(ctx context.Context, interval time.Duration) {
-	s.api.Blocklist.Run(ctx, interval)
+	s.App.Blocklist.Run(ctx, interval)
 }
 
 // StopLongPolls answers every waiting long-poll of the change feed at once
 // and every later one without waiting (blocklist.Publisher.StopWaiting):
 // called when the server begins to shut down (issue 32, item 3).
-func (s *Server) StopLongPolls() { s.api.Blocklist.StopWaiting() }
+func (s *Server) StopLongPolls() { s.App.Blocklist.StopWaiting() }
 
 // Close writes the CPF checks still queued.
-func (s *Server) Close() { s.api.Close() }
+func (s *Server) Close() { s.App.Blocklist.Close() }

@@ -1,11 +1,9 @@
 package sanctions
 
 import (
-	"context"
 	"time"
 
 	"github.com/juizado/juizado/internal/civil"
-	"gorm.io/gorm"
 )
 
 // Source is where a ban comes from (DOMAIN.md §2: "Every ban records its source").
@@ -157,19 +155,4 @@ func (b Ban) State(day civil.Date) string {
 		return StateEnded
 	}
 	return StateInForce
-}
-
-// InForceOn returns the bans in force on day (Ban.InForce, with the SQL of
-// InForceCond), ordered by id; where narrows the query (nil for all). g is
-// the connection or transaction to read from.
-func InForceOn(ctx context.Context, g *gorm.DB, day civil.Date, where func(*gorm.DB) *gorm.DB) ([]Ban, error) {
-	c := InForceCond("", day)
-	q := g.WithContext(ctx).Model(&Ban{}).
-		Where(c.SQL, c.Args...)
-	if where != nil {
-		q = where(q)
-	}
-	var out []Ban
-	err := q.Order("id").Find(&out).Error
-	return out, err
 }

@@ -3,13 +3,12 @@
 // months it allows (BanRange), whether a term fits that range (CheckMonths),
 // and the last day of a term counted by the calendar (LastDay).
 //
-// The rules are pure functions: no clock, no HTTP, and no database but in
-// two places: the SQL of "in force on a day" (inforce.go: InForceCond,
-// UpcomingCond, InForceOrToStartCond, conditions on table bans spelled
-// from the same terms as Ban.InForce) and InForceOn, the one query that
-// runs it (the blocklist's read of the bans in force; the bans table is
-// owned by cases, which cannot be imported by registry). Ban and DayList
-// map the table's columns (gorm tags, driver.Valuer). The legal
+// The rules are pure functions: no clock, no HTTP and no database code.
+// The SQL of "in force on a day" is spelled here as text only (inforce.go:
+// InForceCond, UpcomingCond, InForceOrToStartCond, conditions on table
+// bans built from the same terms as Ban.InForce); the queries that run it
+// belong to the readers of table bans (registry/blocklist, cases). Ban and
+// DayList map the table's columns (gorm tags, driver.Valuer). The legal
 // specification is DOMAIN.md sections 2 and 3; the statutes are Lei
 // 10.671/2003 (Estatuto de Defesa do Torcedor, original text and the wordings
 // of Lei 12.299/2010 and Lei 13.912/2019) and Lei 14.597/2023 (Lei Geral do

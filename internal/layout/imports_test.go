@@ -56,18 +56,22 @@ func TestDomainImportsNoHTTPPDFOrCasbin(t *testing.T) {
 	}
 }
 
-// noDatabase are the packages that must not import gorm themselves: the
-// HTTP handlers reach the data through the application's services
-// (internal/app), never with a database handle of their own (issue 27).
+// noDatabase are the packages that must not import gorm (nor database/sql)
+// themselves: the HTTP handlers reach the data through the application's
+// services (internal/app), never with a database handle of their own, and
+// sanctions is the pure rules, whose SQL conditions are run by the readers
+// of table bans (issue 27, items 3 and 5).
 var noDatabase = []string{
 	"github.com/juizado/juizado/internal/api",
 	"github.com/juizado/juizado/internal/ui",
 	"github.com/juizado/juizado/internal/server",
+	"github.com/juizado/juizado/sanctions",
 }
 
-// Issue 27: internal/api, internal/ui and internal/server import no gorm:
-// each handler calls a service of the application (internal/app), which
-// holds the one database handle. The imports are the go tool's (go list,
+// Issue 27: internal/api, internal/ui, internal/server and sanctions
+// import no gorm nor database/sql: each handler calls a service of the
+// application (internal/app), which holds the one database handle, and
+// the rules run no query. The imports are the go tool's (go list,
 // tests excluded).
 func TestHTTPPackagesImportNoGorm(t *testing.T) {
 	args := append([]string{"list", "-f", `{{.ImportPath}} {{join .Imports " "}}`}, noDatabase...)
@@ -83,7 +87,7 @@ func TestHTTPPackagesImportNoGorm(t *testing.T) {
 		f := strings.Fields(line)
 		for _, imp := range f[1:] {
 			if strings.HasPrefix(imp, "gorm.io/") || imp == "database/sql" {
-				t.Errorf("%s imports %s: the HTTP packages call the application's services (internal/app)", f[0], imp)
+				t.Errorf("%s imports %s: the HTTP packages call the application's services (internal/app); sanctions runs no query", f[0], imp)
 			}
 		}
 	}
@@ -127,6 +131,42 @@ func TestGateAgentHasNoDatabaseCode(t *testing.T) {
 	for _, want := range gateFree {
 		if !found[want] {
 			t.Errorf("go list -deps of the gate agent lacks %s", want)
+		}
+	}
+}
+
+// siblings are the two HTTP packages over the server core: each must not
+// import the other (issue 27, item 4: api.New and ui.New are siblings over
+// internal/server and the application; what both serve is the core's).
+var siblings = map[string]string{
+	"github.com/juizado/juizado/internal/ui":  "github.com/juizado/juizado/internal/api",
+	"github.com/juizado/juizado/internal/api": "github.com/juizado/juizado/internal/ui",
+}
+
+// Issue 27, item 4: internal/ui imports nothing of internal/api, and
+// internal/api nothing of internal/ui, directly or through another package
+// (go list -deps, tests excluded).
+func TestHTTPPackagesAreSiblings(t *testing.T) {
+	for pkg, other := range siblings {
+		out, err := exec.Command("go", "list", "-deps", pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		deps := strings.Fields(string(out))
+		if len(deps) < 20 {
+			t.Fatalf("go list -deps %s printed %d packages, want the whole graph", pkg, len(deps))
+		}
+		reached := false
+		for _, d := range deps {
+			if d == "github.com/juizado/juizado/internal/server" {
+				reached = true
+			}
+			if d == other || strings.HasPrefix(d, other+"/") {
+				t.Errorf("%s depends on %s: the HTTP packages are siblings over internal/server", pkg, d)
+			}
+		}
+		if !reached {
+			t.Errorf("go list -deps %s lacks internal/server, the core both build on", pkg)
 		}
 	}
 }

@@ -5,7 +5,8 @@
 //
 //   - lists.go: the public list (no CPF), the gate blocklist's entries and
 //     a CPF's check, read from the bans in force on the court's date
-//     (sanctions.InForceOn), and the bans awaiting identification;
+//     (Lists.inForceOn, with sanctions.InForceCond), and the bans
+//     awaiting identification;
 //   - scope.go: where a ban applies at a gate (venues, clubs' home matches,
 //     match days);
 //   - feed.go: the versions (made in commit order under an advisory lock),

@@ -75,7 +75,7 @@ type CheckResult struct {
 // Check tells whether cpf is blocked now: blocked while any of its bans is in
 // force (DOMAIN.md §6). The CPF must already be valid (ParseCPF).
 func (l *Lists) Check(ctx context.Context, cpf registry.CPF) (*CheckResult, error) {
-	bans, err := sanctions.InForceOn(ctx, db.Conn(ctx, l.DB), l.today(), func(q *gorm.DB) *gorm.DB {
+	bans, err := l.inForceOn(ctx, func(q *gorm.DB) *gorm.DB {
 		return q.Where("cpf = ?", cpf.String())
 	})
 	if err != nil {
@@ -181,7 +181,7 @@ type Awaiting struct {
 // AwaitingIdentification returns the person bans in force today without a
 // CPF, of court (all courts when empty), ordered by ban id.
 func (l *Lists) AwaitingIdentification(ctx context.Context, court string) ([]Awaiting, error) {
-	bans, err := sanctions.InForceOn(ctx, db.Conn(ctx, l.DB), l.today(), func(q *gorm.DB) *gorm.DB {
+	bans, err := l.inForceOn(ctx, func(q *gorm.DB) *gorm.DB {
 		q = q.Where("cpf IS NULL AND subject = 'person'")
 		if court != "" {
 			q = q.Where("court_code = ?", court)
@@ -197,4 +197,20 @@ func (l *Lists) AwaitingIdentification(ctx context.Context, court string) ([]Awa
 			FirstDay: *b.FirstDay, LastDay: b.LastDay, CaseNumber: l.number(b.CaseNumber), Court: b.CourtCode})
 	}
 	return out, nil
+}
+
+// inForceOn returns the bans in force on the court's today (sanctions.Ban.InForce,
+// with the SQL of sanctions.InForceCond: DOMAIN.md §3; Súmula 643 STJ),
+// ordered by id, on the connection or transaction of ctx; where narrows
+// the query (nil for all). The blocklist reads table bans here, as
+// migrations/owners_test.go declares (the owner of bans is cases/decisions).
+func (l *Lists) inForceOn(ctx context.Context, where func(*gorm.DB) *gorm.DB) ([]sanctions.Ban, error) {
+	c := sanctions.InForceCond("", l.today())
+	q := db.Conn(ctx, l.DB).WithContext(ctx).Model(&sanctions.Ban{}).Where(c.SQL, c.Args...)
+	if where != nil {
+		q = where(q)
+	}
+	var out []sanctions.Ban
+	err := q.Order("id").Find(&out).Error
+	return out, err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -35,7 +36,7 @@ func (e *env) appealed(t *testing.T, ref string) (*cases.Case, cases.Defendant, 
 // the ban keeps waiting for the final judgment (Súmula 643 STJ).
 func TestAppealResult_Lei_9099_art_82_DecidedOnAndFinalOnNotBeforeSentence(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
 	c, d, banID := e.appealed(t, "R1") // sentence signed on 10/06/2025
@@ -69,7 +70,7 @@ func TestAppealResult_Lei_9099_art_82_DecidedOnAndFinalOnNotBeforeSentence(t *te
 // notification is a 422 on final_on.
 func TestFinalJudgment_Lei_9099_art_82_sec1_FinalOnNotBeforeLastNotification(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
 	c, d, j := e.FileOne(t, "R1")
@@ -77,7 +78,7 @@ func TestFinalJudgment_Lei_9099_art_82_sec1_FinalOnNotBeforeLastNotification(t *
 	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12)); err != nil { // 10/06/2025
 		t.Fatal(err)
 	}
-	e.Clk.Set(t0.Add(10 * 24 * time.Hour)) // 20/06/2025
+	e.Clk.Set(testenv.T0.Add(10 * 24 * time.Hour)) // 20/06/2025
 	if _, err := e.Svc.Calendar.Notify(ctx, k, c.ID, calendar.NotificationInput{Party: calendar.PartyDefendant, DefendantID: d.ID, NotifiedOn: "2025-06-15"}); err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestFinalJudgment_Lei_9099_art_82_sec1_FinalOnNotBeforeLastNotification(t *
 // failed constraint (a 500).
 func TestFinalJudgment_BanNotBeforeFacts_NoConstraintFailure(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
 	c, d, banID := e.appealed(t, "R1")
@@ -118,7 +119,7 @@ func TestFinalJudgment_BanNotBeforeFacts_NoConstraintFailure(t *testing.T) {
 // case's view shows; never the stored "active".
 func TestSettlement_TAC_Art183_BanStatusIsItsState(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	if err := e.G.Exec("INSERT INTO fan_groups (name, supported_club, court_code) VALUES ('TORCIDA ORGANIZADA GARRA DO TATUAPE', 'Corinthians', '26.0100')").Error; err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -36,7 +37,7 @@ func (e *env) coDefendants(t *testing.T) (*cases.Case, cases.Defendant, cases.De
 func newTrack(t *testing.T) (*env, context.Context, actor.Actor, *cases.Case, cases.Defendant, cases.Defendant, actor.Actor) {
 	t.Helper()
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	c, a, b, j := e.coDefendants(t)
 	return e, context.Background(), e.Clerk(t), c, a, b, j
 }
@@ -199,7 +200,7 @@ func TestTrack_SuspensionAndConvictionFinalPerDefendant_Lei9099_art82_art89(t *t
 		t.Errorf("ban %s from %v, want in force from his final judgment", ban.Status, ban.FirstDay)
 	}
 	// Two years later the suspension's period ended: only a's track ends.
-	e.Clk.Set(t0.AddDate(2, 0, 2))
+	e.Clk.Set(testenv.T0.AddDate(2, 0, 2))
 	e.step(t, j, c, casefile.TransitionInput{To: cases.StatusExtinct, Cause: cases.CauseSuspensionEnded, DefendantID: &a.ID})
 	e.wantTracks(t, c, cases.StatusFinal, map[int64]string{a.ID: cases.StatusExtinct, b.ID: cases.StatusFinal})
 }
@@ -352,7 +353,7 @@ func TestTrack_ExtinctionPleaFulfilledAndDeath_CP107(t *testing.T) {
 	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(b.ID, "", 12)); err != nil {
 		t.Fatal(err)
 	}
-	e.Clk.Set(t0.AddDate(0, 7, 0))
+	e.Clk.Set(testenv.T0.AddDate(0, 7, 0))
 	e.step(t, j, c, casefile.TransitionInput{To: cases.StatusExtinct, Cause: cases.CausePleaFulfilled})
 	e.wantTracks(t, c, cases.StatusSentenced, map[int64]string{a.ID: cases.StatusExtinct, b.ID: cases.StatusSentenced})
 	e.step(t, j, c, casefile.TransitionInput{To: cases.StatusExtinct, Cause: cases.CauseDeath, DefendantID: &b.ID, Note: "Certidão de óbito às fls. 80."})

@@ -11,6 +11,7 @@ import (
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
 )
@@ -30,7 +31,7 @@ func (e *env) accused(t *testing.T, rep cases.Representation) (*cases.Case, case
 // "ao oferecer a denúncia": never at the preliminary hearing, before it.
 func TestSuspension_Lei9099_art89_caput_OnlyWithTheAccusation(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	clerk := e.User(t, "Escrivã", "clerk")
 	c, d, j := e.FileOne(t, "R1")
@@ -51,7 +52,7 @@ func TestSuspension_Lei9099_art89_caput_OnlyWithTheAccusation(t *testing.T) {
 // the judge's others.
 func TestSuspension_Lei9099_art89_sec1_EachConditionRecorded(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.accused(t, casetest.Fixture(t, "R1"))
 	_, err := e.Svc.Decisions.Suspend(ctx, j, c.ID, decisions.SuspensionInput{DefendantID: d.ID, Months: casetest.Ptr(24), Conditions: []string{"prestar serviços"}})
@@ -98,7 +99,7 @@ func TestSuspension_Lei9099_art89_sec1_EachConditionRecorded(t *testing.T) {
 // prosecuted in another case of the court or convicted in one.
 func TestSuspension_Lei9099_art89_caput_OtherCaseOrConviction(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.accused(t, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
 	other := e.File(t, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
@@ -132,7 +133,7 @@ func TestSuspension_Lei9099_art89_caput_OtherCaseOrConviction(t *testing.T) {
 // ban leaves then too.
 func TestSuspension_Lei9099_art89_sec1_II_sec3_sec5_StadiumBanOnBlocklist(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.accused(t, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
 	in := casetest.LawConditions(decisions.SuspensionInput{DefendantID: d.ID, Months: casetest.Ptr(24)})
@@ -158,7 +159,7 @@ func TestSuspension_Lei9099_art89_sec1_II_sec3_sec5_StadiumBanOnBlocklist(t *tes
 	// Revocation needs a reason (§§ 3º and 4º).
 	_, err = e.Svc.Casefile.Transition(ctx, j, c.ID, casefile.TransitionInput{To: cases.StatusAccusation})
 	casetest.InvalidField(t, err, "note", false)
-	e.Clk.Set(t0.AddDate(0, 3, 0))
+	e.Clk.Set(testenv.T0.AddDate(0, 3, 0))
 	if _, err := e.Svc.Casefile.Transition(ctx, j, c.ID, casefile.TransitionInput{To: cases.StatusAccusation, Note: "processado por outro crime (art. 89, § 3º)"}); err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func TestSuspension_Lei9099_art89_sec1_II_sec3_sec5_StadiumBanOnBlocklist(t *tes
 	}
 
 	// Another defendant: extinction only after the period (§ 5º).
-	e.Clk.Set(t0)
+	e.Clk.Set(testenv.T0)
 	c2, d2, j2 := e.accused(t, casetest.Person(t, "Paulo Roberto Dias", "987654321"))
 	in = casetest.LawConditions(decisions.SuspensionInput{DefendantID: d2.ID, Months: casetest.Ptr(24)})
 	in.SportingVenues = true
@@ -184,13 +185,13 @@ func TestSuspension_Lei9099_art89_sec1_II_sec3_sec5_StadiumBanOnBlocklist(t *tes
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.Clk.Set(t0.AddDate(2, 0, -1)) // 09/06/2027, the last day
+	e.Clk.Set(testenv.T0.AddDate(2, 0, -1)) // 09/06/2027, the last day
 	_, err = e.Svc.Casefile.Transition(ctx, j2, c2.ID, casefile.TransitionInput{To: cases.StatusArchived})
 	casetest.KindIs(t, err, errs.Conflict)
 	if !strings.Contains(err.Error(), "§ 5º") {
 		t.Errorf("early extinction: %v", err)
 	}
-	e.Clk.Set(t0.AddDate(2, 0, 0))
+	e.Clk.Set(testenv.T0.AddDate(2, 0, 0))
 	if _, err := e.Svc.Casefile.Transition(ctx, j2, c2.ID, casefile.TransitionInput{To: cases.StatusArchived}); err != nil {
 		t.Fatal(err)
 	}

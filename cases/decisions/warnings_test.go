@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/testenv"
 )
 
 func hasWarning(ws []string, parts ...string) bool {
@@ -27,7 +28,7 @@ func hasWarning(ws []string, parts ...string) bool {
 // sentence's answer says the ban waits for the final judgment.
 func TestSentence_BanWaitsForFinalJudgment_Sumula_643_STJ(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, time.Date(2025, 10, 1, 12, 0, 0, 0, saoPaulo), 1)
+	e := newEnv(t, time.Date(2025, 10, 1, 12, 0, 0, 0, testenv.SaoPaulo), 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
@@ -53,7 +54,7 @@ func TestSentence_BanWaitsForFinalJudgment_Sumula_643_STJ(t *testing.T) {
 // punishment, no such warning.
 func TestSentence_WarnsPriorPunishmentArt201Sec2(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
@@ -98,7 +99,7 @@ func TestSentence_WarnsPriorPunishmentArt201Sec2(t *testing.T) {
 // warned about at filing (the case's warnings) and at the sentence.
 func TestFileAndSentence_WarnSameCPFOtherBirthDate(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	e.FileOne(t, "R1")
 	r := casetest.Fixture(t, "R1")

@@ -18,12 +18,7 @@ import (
 // clock's day (10/06/2025) and lodges the appeal (Lei 9.099/1995, art. 82).
 func (e *env) appealed(t *testing.T, ref string) (*cases.Case, cases.Defendant, int64) {
 	t.Helper()
-	c, d, j := e.FileOne(t, ref)
-	e.Receive(t, c)
-	res, err := e.Svc.Decisions.Sentence(context.Background(), j, c.ID, casetest.SentenceIn(d.ID, "", 12))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, d, _, res := e.Sentenced(t, ref, 12)
 	e.Move(t, e.Clerk(t), c, cases.StatusAppeal)
 	return c, d, res.Ban.ID
 }

@@ -236,19 +236,14 @@ func TestFinalJudgment_BanWaits_Sumula_643_STJ_Lei_9099_art_82(t *testing.T) {
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
-	c, d, j := e.FileOne(t, "R1")
-	e.Receive(t, c)
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, d, _, res := e.Sentenced(t, "R1", 12)
 	if e.InBlocklist(t, "66392332154") || e.Published(t, "Marcelo Augusto Figueiredo") {
 		t.Fatal("a ban awaiting the final judgment is on the blocklist or the public list")
 	}
 	if _, err := e.Svc.Calendar.Notify(ctx, k, c.ID, calendar.NotificationInput{DefendantID: d.ID, NotifiedOn: "2025-06-10"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.StatusFinal})
+	_, err := e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.StatusFinal})
 	casetest.KindIs(t, err, errs.Conflict)
 	for _, want := range []string{"Ministério Público", "defesa", "corre até 20/06/2025"} {
 		if !strings.Contains(err.Error(), want) {
@@ -325,12 +320,7 @@ func TestAppealResult_Lei_9099_art_82_ConfirmedReformedAnnulled(t *testing.T) {
 	ctx := context.Background()
 	k := e.Clerk(t)
 	sentenced := func() (*cases.Case, cases.Defendant, actor.Actor, int64) {
-		c, d, j := e.FileOne(t, "R1")
-		e.Receive(t, c)
-		res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12))
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, d, j, res := e.Sentenced(t, "R1", 12)
 		e.Move(t, k, c, cases.StatusAppeal)
 		return c, d, j, res.Ban.ID
 	}
@@ -564,14 +554,9 @@ func TestAppealResult_ReformedToPrison_Lei_9099_art_82_LGE_art_201_sec2(t *testi
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
-	c, d, j := e.FileOne(t, "R1")
-	e.Receive(t, c)
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, d, _, res := e.Sentenced(t, "R1", 12)
 	e.Move(t, k, c, cases.StatusAppeal)
-	_, err = e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(30), FineDays: casetest.Ptr(10)})
+	_, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(30), FineDays: casetest.Ptr(10)})
 	casetest.InvalidField(t, err, "prison_months", false)
 	if _, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(14), FineDays: casetest.Ptr(10)}); err != nil {
 		t.Fatal(err)

@@ -164,12 +164,7 @@ func TestSentence_RecordsRuleAndSentencesCase(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
-	c, d, j := e.FileOne(t, "R1")
-	e.Receive(t, c)
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _, j, res := e.Sentenced(t, "R1", 12)
 	var b sanctions.Ban
 	if err := e.G.Take(&b, res.Ban.ID).Error; err != nil {
 		t.Fatal(err)

@@ -56,12 +56,7 @@ func TestSentence_WarnsPriorPunishmentArt201Sec2(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
-	c, d, j := e.FileOne(t, "R1")
-	e.Receive(t, c)
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 6))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, d, j, res := e.Sentenced(t, "R1", 6)
 	if hasWarning(res.Warnings, "punido") {
 		t.Errorf("first punishment warns: %q", res.Warnings)
 	}
@@ -70,19 +65,14 @@ func TestSentence_WarnsPriorPunishmentArt201Sec2(t *testing.T) {
 	e.Receive(t, c)
 	in := casetest.SentenceIn(d.ID, "", 6)
 	in.Eligible = casetest.Ptr(true)
-	res, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, in)
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if hasWarning(res.Warnings, "punido") {
 		t.Errorf("eligible given by the judge, still warned: %q", res.Warnings)
 	}
-	c, d, j = e.FileOne(t, "R1")
-	e.Receive(t, c)
-	res, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 6))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, d, j, res = e.Sentenced(t, "R1", 6)
 	if !hasWarning(res.Warnings, "663.923.321-54", "art. 201, § 2º", "não tiver sido punido anteriormente", "eligible", first[:7]) {
 		t.Errorf("warnings %q: want the prior art. 201 punishment pointing to § 2º", res.Warnings)
 	}

@@ -16,7 +16,7 @@ import (
 
 // appealed files ref, sentences its first defendant to 12 months on the
 // clock's day (10/06/2025) and lodges the appeal (Lei 9.099/1995, art. 82).
-func (e *env) appealed(t *testing.T, ref string) (*cases.Case, cases.Defendant, int64) {
+func appealed(t *testing.T, e *env, ref string) (*cases.Case, cases.Defendant, int64) {
 	t.Helper()
 	c, d, _, res := e.Sentenced(t, ref, 12)
 	e.Move(t, e.Clerk(t), c, cases.StatusAppeal)
@@ -34,7 +34,7 @@ func TestAppealResult_Lei_9099_art_82_DecidedOnAndFinalOnNotBeforeSentence(t *te
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
-	c, d, banID := e.appealed(t, "R1") // sentence signed on 10/06/2025
+	c, d, banID := appealed(t, e, "R1") // sentence signed on 10/06/2025
 	for _, day := range []string{"2025-06-09", "2020-01-01"} {
 		_, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "confirmed", DefendantID: d.ID, DecidedOn: day})
 		casetest.InvalidField(t, err, "decided_on", false)
@@ -97,7 +97,7 @@ func TestFinalJudgment_BanNotBeforeFacts_NoConstraintFailure(t *testing.T) {
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
-	c, d, banID := e.appealed(t, "R1")
+	c, d, banID := appealed(t, e, "R1")
 	if _, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "confirmed", DefendantID: d.ID, DecidedOn: "2025-06-10"}); err != nil {
 		t.Fatal(err)
 	}

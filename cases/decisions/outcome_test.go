@@ -21,7 +21,7 @@ import (
 // twoDefendants files R4 (riot and organiser) against its defendant and a
 // second fan with another CPF: the conduct list describes the event, not
 // each defendant.
-func (e *env) twoDefendants(t *testing.T, ref string) (*cases.Case, []cases.Defendant, actor.Actor) {
+func twoDefendants(t *testing.T, e *env, ref string) (*cases.Case, []cases.Defendant, actor.Actor) {
 	t.Helper()
 	r := casetest.Fixture(t, ref)
 	second := r.Defendants[0]
@@ -137,7 +137,7 @@ func TestSentence_AcquittalPartialAndFlagsPerDefendant_CPP_art_386_CF_art_5_XLV(
 	t.Parallel()
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
-	c, ds, j := e.twoDefendants(t, "R4") // conduct: riot, organiser
+	c, ds, j := twoDefendants(t, e, "R4") // conduct: riot, organiser
 	// Defendant 1 is the organiser: no conversion.
 	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: ds[0].ID, Organiser: casetest.Ptr(true), Ban: decisions.BanInput{Months: casetest.Ptr(12)}})
 	casetest.InvalidField(t, err, "organiser", false)

@@ -84,7 +84,7 @@ func TestPrescription_Lei9099_art89_sec6_SuspensionNotCounted(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
-	c, d, j := e.accused(t, casetest.Fixture(t, "R1"))
+	c, d, j := accused(t, e, casetest.Fixture(t, "R1"))
 	sp, err := e.Svc.Decisions.Suspend(ctx, j, c.ID, casetest.LawConditions(decisions.SuspensionInput{DefendantID: d.ID, Months: casetest.Ptr(24)}))
 	if err != nil {
 		t.Fatal(err)

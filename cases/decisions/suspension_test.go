@@ -18,7 +18,7 @@ import (
 
 // accused files rep and takes it to the accusation (Lei 9.099/1995, art.
 // 77), where the conditional suspension may be proposed (art. 89).
-func (e *env) accused(t *testing.T, rep cases.Representation) (*cases.Case, cases.Defendant, actor.Actor) {
+func accused(t *testing.T, e *env, rep cases.Representation) (*cases.Case, cases.Defendant, actor.Actor) {
 	t.Helper()
 	clerk := e.User(t, "Cartório", "clerk")
 	c := e.File(t, rep)
@@ -54,7 +54,7 @@ func TestSuspension_Lei9099_art89_sec1_EachConditionRecorded(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
-	c, d, j := e.accused(t, casetest.Fixture(t, "R1"))
+	c, d, j := accused(t, e, casetest.Fixture(t, "R1"))
 	_, err := e.Svc.Decisions.Suspend(ctx, j, c.ID, decisions.SuspensionInput{DefendantID: d.ID, Months: casetest.Ptr(24), Conditions: []string{"prestar serviços"}})
 	for _, field := range []string{"repair_damage", "forbidden_places", "stay_in_district", "monthly_appearance"} {
 		if m := casetest.InvalidField(t, err, field, false); !strings.Contains(m, "art. 89, § 1º") {
@@ -101,7 +101,7 @@ func TestSuspension_Lei9099_art89_caput_OtherCaseOrConviction(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
-	c, d, j := e.accused(t, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
+	c, d, j := accused(t, e, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
 	other := e.File(t, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
 	_, err := e.Svc.Decisions.Suspend(ctx, j, c.ID, casetest.LawConditions(decisions.SuspensionInput{DefendantID: d.ID, Months: casetest.Ptr(24)}))
 	if m := casetest.InvalidField(t, err, "defendant_id", false); !strings.Contains(m, "processado por outro crime") || !strings.Contains(m, "art. 89, caput") {
@@ -120,7 +120,7 @@ func TestSuspension_Lei9099_art89_caput_OtherCaseOrConviction(t *testing.T) {
 		t.Errorf("a conviction: %q", m)
 	}
 	// Someone else is not barred.
-	c2, d2, j2 := e.accused(t, casetest.Person(t, "Paulo Roberto Dias", "987654321"))
+	c2, d2, j2 := accused(t, e, casetest.Person(t, "Paulo Roberto Dias", "987654321"))
 	if _, err := e.Svc.Decisions.Suspend(ctx, j2, c2.ID, casetest.LawConditions(decisions.SuspensionInput{DefendantID: d2.ID, Months: casetest.Ptr(24)})); err != nil {
 		t.Errorf("another person: %v", err)
 	}
@@ -135,7 +135,7 @@ func TestSuspension_Lei9099_art89_sec1_II_sec3_sec5_StadiumBanOnBlocklist(t *tes
 	t.Parallel()
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
-	c, d, j := e.accused(t, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
+	c, d, j := accused(t, e, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
 	in := casetest.LawConditions(decisions.SuspensionInput{DefendantID: d.ID, Months: casetest.Ptr(24)})
 	in.ForbiddenPlaces, in.SportingVenues = []string{"estádios de futebol e seus arredores"}, true
 	sp, err := e.Svc.Decisions.Suspend(ctx, j, c.ID, in)
@@ -178,7 +178,7 @@ func TestSuspension_Lei9099_art89_sec1_II_sec3_sec5_StadiumBanOnBlocklist(t *tes
 
 	// Another defendant: extinction only after the period (§ 5º).
 	e.Clk.Set(testenv.T0)
-	c2, d2, j2 := e.accused(t, casetest.Person(t, "Paulo Roberto Dias", "987654321"))
+	c2, d2, j2 := accused(t, e, casetest.Person(t, "Paulo Roberto Dias", "987654321"))
 	in = casetest.LawConditions(decisions.SuspensionInput{DefendantID: d2.ID, Months: casetest.Ptr(24)})
 	in.SportingVenues = true
 	sp2, err := e.Svc.Decisions.Suspend(ctx, j2, c2.ID, in)

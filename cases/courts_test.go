@@ -6,6 +6,7 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/testenv"
 )
 
 // Courts are cases' own table (README "Tables and their owners"): a court
@@ -15,9 +16,9 @@ import (
 // cases, all and open, for the equitable distribution.
 func TestCourtsAndJudgeLoads(t *testing.T) {
 	ctx := context.Background()
-	e := newEnv(t, t0, 2)
-	if ok, err := cases.CourtExists(ctx, e.G, court); err != nil || !ok {
-		t.Fatalf("CourtExists(%s) = %v, %v", court, ok, err)
+	e := newEnv(t, testenv.T0, 2)
+	if ok, err := cases.CourtExists(ctx, e.G, testenv.Court); err != nil || !ok {
+		t.Fatalf("CourtExists(%s) = %v, %v", testenv.Court, ok, err)
 	}
 	if ok, err := cases.CourtExists(ctx, e.G, "19.0001"); err != nil || ok {
 		t.Fatalf("CourtExists(19.0001) = %v, %v", ok, err)
@@ -25,21 +26,21 @@ func TestCourtsAndJudgeLoads(t *testing.T) {
 	if _, err := cases.GetCourt(ctx, e.G, "19.0001"); errs.KindOf(err) != errs.NotFound {
 		t.Fatalf("GetCourt(unknown) = %v, want errs.NotFound", err)
 	}
-	found, err := cases.SetCourtDefaults(ctx, e.G, court, true, false)
+	found, err := cases.SetCourtDefaults(ctx, e.G, testenv.Court, true, false)
 	if err != nil || !found {
 		t.Fatalf("SetCourtDefaults = %v, %v", found, err)
 	}
-	c, err := cases.GetCourt(ctx, e.G, court)
-	if err != nil || !c.Sec7DoublesBan || c.PublishDefault || c.Code != court {
+	c, err := cases.GetCourt(ctx, e.G, testenv.Court)
+	if err != nil || !c.Sec7DoublesBan || c.PublishDefault || c.Code != testenv.Court {
 		t.Fatalf("GetCourt = %+v, %v", c, err)
 	}
 	if found, err := cases.SetCourtDefaults(ctx, e.G, "19.0001", true, true); err != nil || found {
 		t.Errorf("SetCourtDefaults(unknown) = %v, %v", found, err)
 	}
-	if name, err := e.Svc.Case.CourtName(ctx, court); err != nil || name != c.Name {
+	if name, err := e.Svc.Case.CourtName(ctx, testenv.Court); err != nil || name != c.Name {
 		t.Errorf("CourtName = %q, %v; want %q", name, err, c.Name)
 	}
-	if first, err := e.Svc.Case.FirstCourt(ctx); err != nil || first != court {
+	if first, err := e.Svc.Case.FirstCourt(ctx); err != nil || first != testenv.Court {
 		t.Errorf("FirstCourt = %q, %v", first, err)
 	}
 	vs, err := cases.ListVenues(ctx, e.G)

@@ -13,6 +13,7 @@ import (
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -39,7 +40,7 @@ func assertCNJ(t *testing.T, c *cases.Case, year, seq int) {
 // fan groups (R5, R6, not registered: group_id nil).
 func TestFile_FixtureRepresentations_ResCNJ65(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	m, refs := casetest.Fixtures(t)
 	for i, ref := range refs {
 		c := e.File(t, m[ref])
@@ -74,7 +75,7 @@ func TestFile_FixtureRepresentations_ResCNJ65(t *testing.T) {
 	}
 	for i, c := range got {
 		occ, _ := time.Parse(time.RFC3339, m[refs[i]].Facts.OccurredAt)
-		if want := civil.Today(occ, saoPaulo); c.FactsDate != want {
+		if want := civil.Today(occ, testenv.SaoPaulo); c.FactsDate != want {
 			t.Errorf("%s: facts date %s, want %s", refs[i], c.FactsDate, want)
 		}
 	}
@@ -84,7 +85,7 @@ func TestFile_FixtureRepresentations_ResCNJ65(t *testing.T) {
 // happened at 21:05 -03:00 (00:05 UTC of the next day) on 30/03/2025.
 func TestFile_FactsDateInCourtZone(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	c := e.File(t, casetest.Fixture(t, "R2"))
 	if want := civil.MustParse("2025-03-30"); c.FactsDate != want {
 		t.Errorf("facts date = %s, want %s", c.FactsDate, want)
@@ -102,13 +103,13 @@ func TestFile_FactsDateInCourtZone(t *testing.T) {
 // sequence restarts at 1 each year (Res. CNJ 65/2008).
 func TestFile_CNJYearInSaoPauloAndSequencePerYear(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, time.Date(2026, 12, 31, 23, 30, 0, 0, saoPaulo), 1) // 2027-01-01 02:30 UTC
+	e := newEnv(t, time.Date(2026, 12, 31, 23, 30, 0, 0, testenv.SaoPaulo), 1) // 2027-01-01 02:30 UTC
 	r := casetest.Fixture(t, "R1")
 	a := e.File(t, r)
 	assertCNJ(t, a, 2026, 1)
 	b := e.File(t, r)
 	assertCNJ(t, b, 2026, 2)
-	e.Clk.Set(time.Date(2027, 1, 1, 0, 30, 0, 0, saoPaulo))
+	e.Clk.Set(time.Date(2027, 1, 1, 0, 30, 0, 0, testenv.SaoPaulo))
 	c := e.File(t, r)
 	assertCNJ(t, c, 2027, 1)
 	if a.Number == c.Number {
@@ -120,7 +121,7 @@ func TestFile_CNJYearInSaoPauloAndSequencePerYear(t *testing.T) {
 // exactly 1..200.
 func TestFile_CNJSequenceGaplessUnderConcurrency(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 2)
+	e := newEnv(t, testenv.T0, 2)
 	r := casetest.Fixture(t, "R1")
 	const n = 200
 	var wg sync.WaitGroup
@@ -178,7 +179,7 @@ func TestFile_CNJSequenceGaplessUnderConcurrency(t *testing.T) {
 
 func TestFile_Validation(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 
 	t.Run("CPFCheckDigits", func(t *testing.T) {
@@ -241,7 +242,7 @@ func TestFile_Validation(t *testing.T) {
 // A refused filing writes nothing and consumes no CNJ sequence number.
 func TestFile_RefusedFilingLeavesNoCaseNorSequence(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	first := e.File(t, casetest.Fixture(t, "R1"))
 	assertCNJ(t, first, 2025, 1)
@@ -269,7 +270,7 @@ func TestFile_RefusedFilingLeavesNoCaseNorSequence(t *testing.T) {
 // first judge created gets it; two judges share cases in turn.
 func TestDistribution_TPU26(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 0)
+	e := newEnv(t, testenv.T0, 0)
 	ctx := context.Background()
 	c := e.File(t, casetest.Fixture(t, "R1"))
 	if c.Status != cases.StatusFiled || c.JudgeID != nil {
@@ -279,7 +280,7 @@ func TestDistribution_TPU26(t *testing.T) {
 		t.Errorf("%d distribution movements without a judge", n)
 	}
 	j := e.AddJudge(t, "Juíza Primeira")
-	n, err := e.Svc.Case.DistributePending(ctx, court)
+	n, err := e.Svc.Case.DistributePending(ctx, testenv.Court)
 	if err != nil || n != 1 {
 		t.Fatalf("DistributePending = %d, %v; want 1", n, err)
 	}
@@ -293,7 +294,7 @@ func TestDistribution_TPU26(t *testing.T) {
 	if n := e.Count(t, "movements", "case_id = ? AND tpu_code = 26", c.ID); n != 1 {
 		t.Errorf("%d TPU 26 movements, want 1", n)
 	}
-	if n, err := e.Svc.Case.DistributePending(ctx, court); err != nil || n != 0 {
+	if n, err := e.Svc.Case.DistributePending(ctx, testenv.Court); err != nil || n != 0 {
 		t.Errorf("second DistributePending = %d, %v; want 0", n, err)
 	}
 	v, err := e.Svc.Casefile.Get(ctx, e.Pros, c.ID)
@@ -307,7 +308,7 @@ func TestDistribution_TPU26(t *testing.T) {
 
 func TestDistribution_TwoJudgesSplitEvenly(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 2)
+	e := newEnv(t, testenv.T0, 2)
 	r := casetest.Fixture(t, "R1")
 	per := map[int64]int{}
 	for i := 0; i < 4; i++ {
@@ -333,7 +334,7 @@ func TestDistribution_TwoJudgesSplitEvenly(t *testing.T) {
 // as a civil judgment, unpublished by default.
 func TestFile_FanGroupLinkAndGroupBanArt183(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	r := casetest.Fixture(t, "R5")
 	r.Defendants[0].GroupID = casetest.Ptr(int64(999))

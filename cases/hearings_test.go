@@ -9,6 +9,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/testenv"
 )
 
 // CPP art. 798-A, parágrafo único (applied to the JECRIM by Lei
@@ -18,7 +19,7 @@ import (
 // the docket names the exception; 21 January is an ordinary day.
 func TestScheduleHearing_CPP798A_RefusedInTheRecess(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, time.Date(2025, 12, 1, 12, 0, 0, 0, saoPaulo), 1)
+	e := newEnv(t, time.Date(2025, 12, 1, 12, 0, 0, 0, testenv.SaoPaulo), 1)
 	ctx := context.Background()
 	clerk := e.User(t, "Escrivã", "clerk")
 	c := e.File(t, casetest.Fixture(t, "R1"))
@@ -48,7 +49,7 @@ func TestScheduleHearing_CPP798A_RefusedInTheRecess(t *testing.T) {
 // (Corpus Christi, added by the clerk): 422 on starts_at naming the day.
 func TestScheduleHearing_CPP792_NoHearingWithoutCourtBusiness(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	clerk := e.User(t, "Escrivã", "clerk")
 	c := e.File(t, casetest.Fixture(t, "R1"))
@@ -75,7 +76,7 @@ func TestScheduleHearing_CPP792_NoHearingWithoutCourtBusiness(t *testing.T) {
 // 848) no hearing is booked in the case: 422 on starts_at.
 func TestScheduleHearing_CF5_XXXVI_RefusedAfterFinalJudgment(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, _, _ := e.SentenceR1(t, "", 6, nil)
 	_, err := e.Svc.Case.ScheduleHearing(ctx, e.Clerk(t), c.ID, cases.HearingInput{Kind: "instruction", StartsAt: "2025-06-20T10:00:00-03:00", Room: "Sala 1"})

@@ -8,6 +8,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -18,7 +19,7 @@ type reprs = cases.Representation
 // far from the facts.
 func TestFile_TextLimitsAndDates(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name, field, want string
@@ -53,7 +54,7 @@ func TestFile_TextLimitsAndDates(t *testing.T) {
 // prescription (CP art. 109).
 func TestSentence_OverridePrisonAndPrescription_Art201(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
@@ -83,7 +84,7 @@ func TestSentence_OverridePrisonAndPrescription_Art201(t *testing.T) {
 	}
 	for _, w := range res.Warnings {
 		if strings.Contains(w, "prescrição") {
-			t.Errorf("facts of 2025 sentenced in %v warn about prescription: %q", t0, w)
+			t.Errorf("facts of 2025 sentenced in %v warn about prescription: %q", testenv.T0, w)
 		}
 	}
 	// R8: facts of 2008 → prescription warning.

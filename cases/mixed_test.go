@@ -6,6 +6,7 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/testenv"
 )
 
 // mixed is R5 (a fan group) with R1's person added: a representation
@@ -23,7 +24,7 @@ func mixed(t *testing.T) cases.Representation {
 // and judge by distribution, in one transaction.
 func TestFile_DOMAIN4_MixedRepresentationTwoLinkedCases(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 2)
+	e := newEnv(t, testenv.T0, 2)
 	ctx := context.Background()
 	crim, err := e.Svc.Case.File(ctx, e.Pros, mixed(t))
 	if err != nil {

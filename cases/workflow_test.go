@@ -14,6 +14,7 @@ import (
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
 )
@@ -22,7 +23,7 @@ import (
 // names its role; the judge is the case's judge.
 func TestTransition_RefusedNamesAllowedAndRoles(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 2)
+	e := newEnv(t, testenv.T0, 2)
 	ctx := context.Background()
 	clerk := e.User(t, "Escrivã", "clerk")
 	c := e.File(t, casetest.Fixture(t, "R1"))
@@ -60,7 +61,7 @@ func TestTransition_RefusedNamesAllowedAndRoles(t *testing.T) {
 // sentence's range check (LGE art. 201, § 5º) and reaches the blocklist.
 func TestPlea_Art76_HomologationAndFiveYears(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	clerk := e.User(t, "Escrivão", "clerk")
 	c, d, j := e.FileOne(t, "R1")
@@ -110,7 +111,7 @@ func TestPlea_Art76_HomologationAndFiveYears(t *testing.T) {
 		t.Errorf("five years: %q", m)
 	}
 	// Five years and a day later it is allowed again.
-	e.Clk.Set(t0.AddDate(5, 0, 1))
+	e.Clk.Set(testenv.T0.AddDate(5, 0, 1))
 	if _, err := e.Svc.Decisions.OfferPlea(ctx, e.Pros, c2.ID, decisions.PleaInput{DefendantID: d2.ID, Months: casetest.Ptr(6)}); err != nil {
 		t.Errorf("after five years: %v", err)
 	}
@@ -121,7 +122,7 @@ func TestPlea_Art76_HomologationAndFiveYears(t *testing.T) {
 // period is 2 to 4 years (Lei 9.099/1995, art. 89).
 func TestPlea_Art201_sec6_Sec7AndGroups(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	clerk := e.User(t, "Escrivão", "clerk")
 	c4, d4, _ := e.FileOne(t, "R4") // organiser
@@ -173,7 +174,7 @@ func TestPlea_Art201_sec6_Sec7AndGroups(t *testing.T) {
 	if sp.FirstDay.String() != "2025-06-10" || sp.LastDay.String() != "2027-06-09" {
 		t.Errorf("suspension %s – %s", sp.FirstDay, sp.LastDay)
 	}
-	e.Clk.Set(t0.AddDate(2, 0, 1))
+	e.Clk.Set(testenv.T0.AddDate(2, 0, 1))
 	e.Move(t, j1, c1, cases.StatusArchived)
 	var st string
 	e.G.Raw("SELECT status FROM conditional_suspensions WHERE id = ?", sp.ID).Scan(&st)
@@ -186,7 +187,7 @@ func TestPlea_Art201_sec6_Sec7AndGroups(t *testing.T) {
 // overlapping hearings; back to back is fine.
 func TestHearings_Conflicts(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 2)
+	e := newEnv(t, testenv.T0, 2)
 	ctx := context.Background()
 	clerk := e.User(t, "Escrivã", "clerk")
 	a := e.File(t, casetest.Fixture(t, "R1"))
@@ -262,7 +263,7 @@ var (
 // SHA-256.
 func TestEvidence_TypeByContent(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c := e.File(t, casetest.Fixture(t, "R1"))
 	for _, tc := range []struct {
@@ -308,7 +309,7 @@ func TestEvidence_TypeByContent(t *testing.T) {
 // number; sorted by name in Portuguese order.
 func TestSearch_UnaccentedWordsFiltersAndPortugueseOrder(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 2)
+	e := newEnv(t, testenv.T0, 2)
 	ctx := context.Background()
 	ids := map[string]*cases.Case{}
 	for i, name := range []string{"Zeca Pagodinho Silva", "João Pedro da Conceição", "Álvaro Conceição Lima", "Ana Beatriz Souza", "Bruno Conceição"} {
@@ -375,7 +376,7 @@ func TestSearch_UnaccentedWordsFiltersAndPortugueseOrder(t *testing.T) {
 // writes nothing; every write moves the version on.
 func TestVersion_StaleWriteRefused(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	clerk := e.User(t, "Escrivão", "clerk")
 	c := e.File(t, casetest.Fixture(t, "R1"))
 	v0, _ := e.Svc.Casefile.Get(context.Background(), clerk, c.ID)
@@ -402,7 +403,7 @@ func TestVersion_StaleWriteRefused(t *testing.T) {
 // concurrent repeats make one case.
 func TestFileOnce_IdempotencyKey(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	r := casetest.Fixture(t, "R1")
 	c1, replayed, err := e.Svc.Case.FileOnce(ctx, e.Pros, r, "k-1")
@@ -457,7 +458,7 @@ func TestFileOnce_IdempotencyKey(t *testing.T) {
 // naming the phase and where the step is taken; nothing is written.
 func TestWorkflow_StepOutOfPhaseIsConflictWithoutField(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	if c.Status != cases.StatusDistributed {

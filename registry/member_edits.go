@@ -242,11 +242,7 @@ func snapshot(d MemberData) map[string]any {
 // future.
 func (s *Groups) Leave(ctx context.Context, a actor.Actor, id int64, in DateInput) (*MemberView, error) {
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		m, err := s.memberForWrite(ctx, a, id)
-		if err != nil {
-			return err
-		}
-		p, err := s.lastPeriod(ctx, m.ID)
+		m, p, err := s.memberForWriteWithPeriod(ctx, a, id)
 		if err != nil {
 			return err
 		}
@@ -279,11 +275,7 @@ func (s *Groups) Leave(ctx context.Context, a actor.Actor, id int64, in DateInpu
 // member is active.
 func (s *Groups) Rejoin(ctx context.Context, a actor.Actor, id int64, in DateInput) (*MemberView, error) {
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		m, err := s.memberForWrite(ctx, a, id)
-		if err != nil {
-			return err
-		}
-		p, err := s.lastPeriod(ctx, m.ID)
+		m, p, err := s.memberForWriteWithPeriod(ctx, a, id)
 		if err != nil {
 			return err
 		}
@@ -309,6 +301,38 @@ func (s *Groups) Rejoin(ctx context.Context, a actor.Actor, id int64, in DateInp
 		return nil, err
 	}
 	return s.memberView(ctx, id)
+}
+
+// memberForWriteWithPeriod is memberForWrite with the member's last
+// membership period (lastPeriod), locked for the update.
+func (s *Groups) memberForWriteWithPeriod(ctx context.Context, a actor.Actor, id int64) (*Member, *Period, error) {
+	m, err := s.memberForWrite(ctx, a, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := s.lastPeriod(ctx, m.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, p, nil
+}
+
+// memberForRead returns member id when actor a may read its group's
+// register for what ("member", "photo"; the read is recorded as readable
+// does); errs.NotFound otherwise, exactly as for an unknown id.
+func (s *Groups) memberForRead(ctx context.Context, a actor.Actor, id int64, what string) (*Member, error) {
+	var m Member
+	err := db.Conn(ctx, s.DB).Where("id = ?", id).Take(&m).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, memberNotFound(id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.readable(ctx, a, m.GroupID, what, &m.ID); err != nil {
+		return nil, memberNotFound(id)
+	}
+	return &m, nil
 }
 
 func (s *Groups) lastPeriod(ctx context.Context, memberID int64) (*Period, error) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"image"
 	"image/jpeg"
@@ -15,7 +14,6 @@ import (
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
-	"gorm.io/gorm"
 )
 
 // MaxPhotoBytes is the largest photo accepted (5 MB).
@@ -123,16 +121,9 @@ func (s *Groups) SetPhoto(ctx context.Context, a actor.Actor, id int64, data []b
 // the member has no photo.
 func (s *Groups) GetPhoto(ctx context.Context, a actor.Actor, id int64) (ctype string, data []byte, sha string, err error) {
 	err = db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		var m Member
-		err := db.Conn(ctx, s.DB).Where("id = ?", id).Take(&m).Error
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return memberNotFound(id)
-		}
+		m, err := s.memberForRead(ctx, a, id, "photo")
 		if err != nil {
 			return err
-		}
-		if _, err := s.readable(ctx, a, m.GroupID, "photo", &m.ID); err != nil {
-			return memberNotFound(id)
 		}
 		if m.PhotoID == nil {
 			return errs.New(errs.NotFound, fmt.Sprintf("O associado %d não tem foto cadastrada.", id))

@@ -2,12 +2,10 @@ package registry
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/db"
-	"gorm.io/gorm"
 )
 
 // ListMembers returns group groupID's register (members past and present,
@@ -32,17 +30,10 @@ func (s *Groups) ListMembers(ctx context.Context, a actor.Actor, groupID int64) 
 func (s *Groups) GetMember(ctx context.Context, a actor.Actor, id int64) (*MemberView, error) {
 	var v *MemberView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		var m Member
-		err := db.Conn(ctx, s.DB).Where("id = ?", id).Take(&m).Error
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return memberNotFound(id)
-		}
-		if err != nil {
+		if _, err := s.memberForRead(ctx, a, id, "member"); err != nil {
 			return err
 		}
-		if _, err := s.readable(ctx, a, m.GroupID, "member", &m.ID); err != nil {
-			return memberNotFound(id)
-		}
+		var err error
 		v, err = s.memberView(ctx, id)
 		return err
 	})

@@ -12,6 +12,7 @@ import (
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -49,10 +50,10 @@ func skippedWhy(dv *calendar.DeadlineView, day string) string {
 // from 21/01.
 func TestNotify_CPP798A_DeadlineSuspendedAcrossRecess(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, time.Date(2025, 12, 1, 12, 0, 0, 0, saoPaulo), 1)
+	e := newEnv(t, time.Date(2025, 12, 1, 12, 0, 0, 0, testenv.SaoPaulo), 1)
 	ctx := context.Background()
 	c, d, clerk := sentencedR1(t, e, "2025-12-10")
-	e.Clk.Set(time.Date(2026, 1, 8, 12, 0, 0, 0, saoPaulo))
+	e.Clk.Set(time.Date(2026, 1, 8, 12, 0, 0, 0, testenv.SaoPaulo))
 	dv, err := e.Svc.Calendar.Notify(ctx, clerk, c.ID, calendar.NotificationInput{DefendantID: d.ID, NotifiedOn: "2025-12-15"})
 	if err != nil {
 		t.Fatal(err)
@@ -100,9 +101,9 @@ func TestNotify_CPP798A_DeadlineSuspendedAcrossRecess(t *testing.T) {
 // count ends on 20/11.
 func TestLegalDeadline_Lei14759_20November2024(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
-	p, err := e.Svc.Calendar.LegalDeadline(ctx, calendar.DeadlineQuery{NotifiedOn: "2024-11-08", Kind: "criminal_appeal", Court: court})
+	p, err := e.Svc.Calendar.LegalDeadline(ctx, calendar.DeadlineQuery{NotifiedOn: "2024-11-08", Kind: "criminal_appeal", Court: testenv.Court})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,8 +127,8 @@ func TestLegalDeadline_Lei14759_20November2024(t *testing.T) {
 // starts on 25/03 and would end on 03/04: it ends on Monday 06/04.
 func TestLegalDeadline_Lei9093_GoodFridayBuiltIn(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
-	p, err := e.Svc.Calendar.LegalDeadline(context.Background(), calendar.DeadlineQuery{NotifiedOn: "2026-03-24", Kind: "criminal_appeal", Court: court})
+	e := newEnv(t, testenv.T0, 1)
+	p, err := e.Svc.Calendar.LegalDeadline(context.Background(), calendar.DeadlineQuery{NotifiedOn: "2026-03-24", Kind: "criminal_appeal", Court: testenv.Court})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestLegalDeadline_Lei9093_GoodFridayBuiltIn(t *testing.T) {
 // turned off. public_defender for the defendant himself is 422.
 func TestNotify_LC80_art128_I_DefensoriaDoubledAndCourtSetting(t *testing.T) {
 	t.Parallel()
-	mon := time.Date(2025, 6, 2, 12, 0, 0, 0, saoPaulo)
+	mon := time.Date(2025, 6, 2, 12, 0, 0, 0, testenv.SaoPaulo)
 	e := newEnv(t, mon, 1)
 	ctx := context.Background()
 	c, d, clerk := sentencedR1(t, e, "2025-06-10")
@@ -158,7 +159,7 @@ func TestNotify_LC80_art128_I_DefensoriaDoubledAndCourtSetting(t *testing.T) {
 	if dv.Days != 20 || dv.LastDay.String() != "2025-06-23" || !dv.PublicDefender || !strings.Contains(dv.Rule, "LC 80/1994") {
 		t.Errorf("Defensoria: %+v", dv)
 	}
-	if found, err := cases.SetDefensoriaDoubling(ctx, e.G, court, false); err != nil || !found {
+	if found, err := cases.SetDefensoriaDoubling(ctx, e.G, testenv.Court, false); err != nil || !found {
 		t.Fatal(found, err)
 	}
 	v, err := e.Svc.Casefile.Get(ctx, e.JudgeOf(t, c), c.ID)
@@ -176,7 +177,7 @@ func TestNotify_LC80_art128_I_DefensoriaDoubledAndCourtSetting(t *testing.T) {
 // civil case is 422.
 func TestNotify_CPC180_CPC186_CivilWindowsDoubled(t *testing.T) {
 	t.Parallel()
-	mon := time.Date(2025, 6, 2, 12, 0, 0, 0, saoPaulo)
+	mon := time.Date(2025, 6, 2, 12, 0, 0, 0, testenv.SaoPaulo)
 	e := newEnv(t, mon, 1)
 	ctx := context.Background()
 	clerk := e.User(t, "Escrivã", "clerk")
@@ -185,7 +186,7 @@ func TestNotify_CPC180_CPC186_CivilWindowsDoubled(t *testing.T) {
 		t.Fatalf("R5 flow %s", c.Flow)
 	}
 	e.G.Exec("UPDATE cases SET status = 'judgment' WHERE id = ?", c.ID)
-	e.Clk.Set(time.Date(2025, 6, 24, 12, 0, 0, 0, saoPaulo))
+	e.Clk.Set(time.Date(2025, 6, 24, 12, 0, 0, 0, testenv.SaoPaulo))
 	_, err := e.Svc.Calendar.Notify(ctx, clerk, c.ID, calendar.NotificationInput{Party: calendar.PartyProsecution, NotifiedOn: "2025-06-23", RecessException: "urgent"})
 	casetest.InvalidField(t, err, "recess_exception", false)
 	dv, err := e.Svc.Calendar.Notify(ctx, clerk, c.ID, calendar.NotificationInput{Party: calendar.PartyProsecution, NotifiedOn: "2025-06-23"})
@@ -224,7 +225,7 @@ func TestNotify_CPC180_CPC186_CivilWindowsDoubled(t *testing.T) {
 // court's holiday, or none, is not found.
 func TestRemoveHoliday_CPP798_sec3_MovesOpenWindowBack(t *testing.T) {
 	t.Parallel()
-	mon := time.Date(2025, 6, 2, 12, 0, 0, 0, saoPaulo)
+	mon := time.Date(2025, 6, 2, 12, 0, 0, 0, testenv.SaoPaulo)
 	e := newEnv(t, mon, 1)
 	ctx := context.Background()
 	c, d, clerk := sentencedR1(t, e, "2025-06-10")

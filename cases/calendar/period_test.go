@@ -10,6 +10,7 @@ import (
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -18,13 +19,13 @@ import (
 // errs.Invalid naming the field.
 func TestLegalDeadline_CPP_art798_sec3_CourtCalendar(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	clerk := e.User(t, "Escrivã", "clerk")
 	if _, err := e.Svc.Calendar.AddHoliday(ctx, clerk, calendar.HolidayInput{Date: "2025-06-19", Name: "Corpus Christi"}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := e.Svc.Calendar.LegalDeadline(ctx, calendar.DeadlineQuery{NotifiedOn: "2025-06-09", Kind: "criminal_appeal", Court: court})
+	p, err := e.Svc.Calendar.LegalDeadline(ctx, calendar.DeadlineQuery{NotifiedOn: "2025-06-09", Kind: "criminal_appeal", Court: testenv.Court})
 	if err != nil || p.LastDay.String() != "2025-06-20" || len(p.Skipped) != 1 {
 		t.Fatalf("with the court's calendar: %+v %v", p, err)
 	}
@@ -57,7 +58,7 @@ func TestLegalDeadline_CPP_art798_sec3_CourtCalendar(t *testing.T) {
 // working days (CPC art. 1.003, § 5º).
 func TestDeadlines_CPP_art798_sec3_HolidayAddedLaterMovesOpenDeadline(t *testing.T) {
 	t.Parallel()
-	mon := time.Date(2025, 6, 2, 12, 0, 0, 0, saoPaulo)
+	mon := time.Date(2025, 6, 2, 12, 0, 0, 0, testenv.SaoPaulo)
 	e := newEnv(t, mon, 1)
 	ctx := context.Background()
 	clerk := e.User(t, "Escrivã", "clerk")
@@ -98,7 +99,7 @@ func TestDeadlines_CPP_art798_sec3_HolidayAddedLaterMovesOpenDeadline(t *testing
 		t.Error("no docket movement says the deadline moved")
 	}
 	// After the deadline ended a holiday on its last day moves nothing.
-	e.Clk.Set(time.Date(2025, 6, 25, 10, 0, 0, 0, saoPaulo))
+	e.Clk.Set(time.Date(2025, 6, 25, 10, 0, 0, 0, testenv.SaoPaulo))
 	if _, err := e.Svc.Calendar.AddHoliday(ctx, clerk, calendar.HolidayInput{Date: "2025-06-19", Name: "Corpus Christi"}); err != nil {
 		t.Fatal(err)
 	}

@@ -10,19 +10,15 @@ import (
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/sanctions"
 )
 
 // appealed files ref, sentences its first defendant to 12 months on the
 // clock's day (10/06/2025) and lodges the appeal (Lei 9.099/1995, art. 82).
-func (e *env) appealed(t *testing.T, ref string) (*cases.Case, cases.Defendant, int64) {
+func appealed(t *testing.T, e *env, ref string) (*cases.Case, cases.Defendant, int64) {
 	t.Helper()
-	c, d, j := e.FileOne(t, ref)
-	e.Receive(t, c)
-	res, err := e.Svc.Decisions.Sentence(context.Background(), j, c.ID, casetest.SentenceIn(d.ID, "", 12))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, d, _, res := e.Sentenced(t, ref, 12)
 	e.Move(t, e.Clerk(t), c, cases.StatusAppeal)
 	return c, d, res.Ban.ID
 }
@@ -35,10 +31,10 @@ func (e *env) appealed(t *testing.T, ref string) (*cases.Case, cases.Defendant, 
 // the ban keeps waiting for the final judgment (Súmula 643 STJ).
 func TestAppealResult_Lei_9099_art_82_DecidedOnAndFinalOnNotBeforeSentence(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
-	c, d, banID := e.appealed(t, "R1") // sentence signed on 10/06/2025
+	c, d, banID := appealed(t, e, "R1") // sentence signed on 10/06/2025
 	for _, day := range []string{"2025-06-09", "2020-01-01"} {
 		_, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "confirmed", DefendantID: d.ID, DecidedOn: day})
 		casetest.InvalidField(t, err, "decided_on", false)
@@ -69,7 +65,7 @@ func TestAppealResult_Lei_9099_art_82_DecidedOnAndFinalOnNotBeforeSentence(t *te
 // notification is a 422 on final_on.
 func TestFinalJudgment_Lei_9099_art_82_sec1_FinalOnNotBeforeLastNotification(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
 	c, d, j := e.FileOne(t, "R1")
@@ -77,7 +73,7 @@ func TestFinalJudgment_Lei_9099_art_82_sec1_FinalOnNotBeforeLastNotification(t *
 	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12)); err != nil { // 10/06/2025
 		t.Fatal(err)
 	}
-	e.Clk.Set(t0.Add(10 * 24 * time.Hour)) // 20/06/2025
+	e.Clk.Set(testenv.T0.Add(10 * 24 * time.Hour)) // 20/06/2025
 	if _, err := e.Svc.Calendar.Notify(ctx, k, c.ID, calendar.NotificationInput{Party: calendar.PartyDefendant, DefendantID: d.ID, NotifiedOn: "2025-06-15"}); err != nil {
 		t.Fatal(err)
 	}
@@ -98,10 +94,10 @@ func TestFinalJudgment_Lei_9099_art_82_sec1_FinalOnNotBeforeLastNotification(t *
 // failed constraint (a 500).
 func TestFinalJudgment_BanNotBeforeFacts_NoConstraintFailure(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
-	c, d, banID := e.appealed(t, "R1")
+	c, d, banID := appealed(t, e, "R1")
 	if _, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "confirmed", DefendantID: d.ID, DecidedOn: "2025-06-10"}); err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +114,7 @@ func TestFinalJudgment_BanNotBeforeFacts_NoConstraintFailure(t *testing.T) {
 // case's view shows; never the stored "active".
 func TestSettlement_TAC_Art183_BanStatusIsItsState(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	if err := e.G.Exec("INSERT INTO fan_groups (name, supported_club, court_code) VALUES ('TORCIDA ORGANIZADA GARRA DO TATUAPE', 'Corinthians', '26.0100')").Error; err != nil {
 		t.Fatal(err)

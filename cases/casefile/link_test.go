@@ -11,6 +11,7 @@ import (
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/testenv"
 )
 
 // A group case filed before the group was registered cannot be sentenced
@@ -22,7 +23,7 @@ import (
 // of another court or none are refused; after the ban the link is fixed.
 func TestLinkGroup_ThenSentence_Art183(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 2)
+	e := newEnv(t, testenv.T0, 2)
 	ctx := context.Background()
 	if err := cases.EnsureCourt(ctx, e.G, "19.0001", ""); err != nil {
 		t.Fatal(err)
@@ -35,7 +36,7 @@ func TestLinkGroup_ThenSentence_Art183(t *testing.T) {
 	casetest.InvalidField(t, err, "defendant_id", false)
 
 	var here, there int64
-	if err := e.G.Raw("INSERT INTO fan_groups (name, supported_club, court_code) VALUES ('Garra Alvinegra Registrada', 'Corinthians', ?) RETURNING id", court).Scan(&here).Error; err != nil {
+	if err := e.G.Raw("INSERT INTO fan_groups (name, supported_club, court_code) VALUES ('Garra Alvinegra Registrada', 'Corinthians', ?) RETURNING id", testenv.Court).Scan(&here).Error; err != nil {
 		t.Fatal(err)
 	}
 	if err := e.G.Raw("INSERT INTO fan_groups (name, supported_club, court_code) VALUES ('Torcida do Rio', 'Flamengo', '19.0001') RETURNING id").Scan(&there).Error; err != nil {
@@ -111,7 +112,7 @@ func TestLinkGroup_ThenSentence_Art183(t *testing.T) {
 		t.Errorf("group ban = %+v", res.Ban)
 	}
 	var other int64
-	if err := e.G.Raw("INSERT INTO fan_groups (name, court_code) VALUES ('Outra Torcida', ?) RETURNING id", court).Scan(&other).Error; err != nil {
+	if err := e.G.Raw("INSERT INTO fan_groups (name, court_code) VALUES ('Outra Torcida', ?) RETURNING id", testenv.Court).Scan(&other).Error; err != nil {
 		t.Fatal(err)
 	}
 	_, err = e.Svc.Casefile.LinkGroup(ctx, clerk, c.ID, d.ID, casefile.LinkGroupInput{GroupID: &other})

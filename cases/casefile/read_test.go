@@ -13,13 +13,14 @@ import (
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pgtest"
+	"github.com/juizado/juizado/internal/testenv"
 )
 
 // GET by id and by CNJ number: of the actor's court only; a malformed number
 // or wrong check digits is 422, a valid unknown number 404 (API.md).
 func TestRead_GetAndByNumber(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c := e.File(t, casetest.Fixture(t, "R2"))
 	formatted := cases.FormatNumber(c.Number)
@@ -52,7 +53,7 @@ func TestRead_GetAndByNumber(t *testing.T) {
 	_, err = e.Svc.Casefile.ByNumber(ctx, stranger, c.Number)
 	casetest.KindIs(t, err, errs.NotFound)
 	// Valid but unknown; wrong check digits; malformed.
-	other, _ := cases.NewCNJFor(court, 2025, 99)
+	other, _ := cases.NewCNJFor(testenv.Court, 2025, 99)
 	_, err = e.Svc.Casefile.ByNumber(ctx, e.Pros, other.String())
 	casetest.KindIs(t, err, errs.NotFound)
 	_, err = e.Svc.Casefile.ByNumber(ctx, e.Pros, "0058967-76.2016.8.19.0000")
@@ -65,7 +66,7 @@ func TestRead_GetAndByNumber(t *testing.T) {
 // without punctuation; status; pages from 1 with the total.
 func TestRead_List(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	_, refs, ids := e.FileFixtures(t)
 	one := func(q casefile.ListQuery, want ...string) {
@@ -128,7 +129,7 @@ func TestRead_List(t *testing.T) {
 // group names alike; a piece from the middle of a word does not match.
 func TestRead_ListByName(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	m, _, ids := e.FileFixtures(t)
 	// P1: R4 again with a name with punctuation inside words.
@@ -213,7 +214,7 @@ func TestRead_ListByName(t *testing.T) {
 // however many cases match.
 func TestRead_ListCommonName(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	orig := e.File(t, casetest.Fixture(t, "R1"))
 	// 1,300 copies of the filed case, one minute apart, with their own
@@ -340,7 +341,7 @@ func TestRead_ListCommonName(t *testing.T) {
 // four-letter heads.
 func TestRead_NameHeadsFollowDefendants(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	e.FileFixtures(t)
 	type row struct {
 		Head, CourtCode string

@@ -13,12 +13,13 @@ import (
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/sanctions"
 )
 
 // coDefendants files R1 against its defendant and a second fan with
 // another CPF, distributed: two tracks in one case.
-func (e *env) coDefendants(t *testing.T) (*cases.Case, cases.Defendant, cases.Defendant, actor.Actor) {
+func coDefendants(t *testing.T, e *env) (*cases.Case, cases.Defendant, cases.Defendant, actor.Actor) {
 	t.Helper()
 	r := casetest.Fixture(t, "R1")
 	second := r.Defendants[0]
@@ -36,13 +37,13 @@ func (e *env) coDefendants(t *testing.T) (*cases.Case, cases.Defendant, cases.De
 func newTrack(t *testing.T) (*env, context.Context, actor.Actor, *cases.Case, cases.Defendant, cases.Defendant, actor.Actor) {
 	t.Helper()
 	t.Parallel()
-	e := newEnv(t, t0, 1)
-	c, a, b, j := e.coDefendants(t)
+	e := newEnv(t, testenv.T0, 1)
+	c, a, b, j := coDefendants(t, e)
 	return e, context.Background(), e.Clerk(t), c, a, b, j
 }
 
 // step makes transition in of case c by actor a, failing the test on error.
-func (e *env) step(t *testing.T, a actor.Actor, c *cases.Case, in casefile.TransitionInput) *casefile.View {
+func step(t *testing.T, e *env, a actor.Actor, c *cases.Case, in casefile.TransitionInput) *casefile.View {
 	t.Helper()
 	v, err := e.Svc.Casefile.Transition(context.Background(), a, c.ID, in)
 	if err != nil {
@@ -53,7 +54,7 @@ func (e *env) step(t *testing.T, a actor.Actor, c *cases.Case, in casefile.Trans
 }
 
 // tracks reads case c and returns each defendant's status by id.
-func (e *env) tracks(t *testing.T, c *cases.Case) (map[int64]string, *casefile.View) {
+func tracks(t *testing.T, e *env, c *cases.Case) (map[int64]string, *casefile.View) {
 	t.Helper()
 	v, err := e.Svc.Casefile.Get(context.Background(), e.Pros, c.ID)
 	if err != nil {
@@ -66,9 +67,9 @@ func (e *env) tracks(t *testing.T, c *cases.Case) (map[int64]string, *casefile.V
 	return out, v
 }
 
-func (e *env) wantTracks(t *testing.T, c *cases.Case, caseStatus string, want map[int64]string) *casefile.View {
+func wantTracks(t *testing.T, e *env, c *cases.Case, caseStatus string, want map[int64]string) *casefile.View {
 	t.Helper()
-	got, v := e.tracks(t, c)
+	got, v := tracks(t, e, c)
 	for id, st := range want {
 		if got[id] != st {
 			t.Errorf("defendant %d in %q, want %q", id, got[id], st)
@@ -82,7 +83,7 @@ func (e *env) wantTracks(t *testing.T, c *cases.Case, caseStatus string, want ma
 
 // notifyAll records, waived, the notices of defendant d: his, his
 // defence's and the prosecution's as to him.
-func (e *env) notifyAll(t *testing.T, c *cases.Case, d cases.Defendant, day string) {
+func notifyAll(t *testing.T, e *env, c *cases.Case, d cases.Defendant, day string) {
 	t.Helper()
 	k := e.Clerk(t)
 	for _, n := range []calendar.NotificationInput{{Party: calendar.PartyDefendant, DefendantID: d.ID}, {Party: calendar.PartyDefence, DefendantID: d.ID},
@@ -100,23 +101,23 @@ func (e *env) notifyAll(t *testing.T, c *cases.Case, d cases.Defendant, day stri
 // must be tried); the case shows each track and summarises them.
 func TestTrack_PleaForOneTrialForTheOther_Lei9099_art76_art77(t *testing.T) {
 	e, ctx, k, c, a, b, j := newTrack(t)
-	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
-	e.wantTracks(t, c, cases.StatusPreliminaryHearing, map[int64]string{a.ID: cases.StatusPreliminaryHearing, b.ID: cases.StatusPreliminaryHearing})
+	step(t, e, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
+	wantTracks(t, e, c, cases.StatusPreliminaryHearing, map[int64]string{a.ID: cases.StatusPreliminaryHearing, b.ID: cases.StatusPreliminaryHearing})
 	if _, err := e.Svc.Decisions.OfferPlea(ctx, e.Pros, c.ID, decisions.PleaInput{DefendantID: a.ID, Months: casetest.Ptr(6)}); err != nil {
 		t.Fatal(err)
 	}
-	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPleaAccepted, DefendantID: &a.ID})
+	step(t, e, k, c, casefile.TransitionInput{To: cases.StatusPleaAccepted, DefendantID: &a.ID})
 	if _, err := e.Svc.Decisions.Homologate(ctx, j, c.ID, decisions.HomologateInput{DefendantID: a.ID}); err != nil {
 		t.Fatal(err)
 	}
-	e.wantTracks(t, c, cases.StatusPreliminaryHearing, map[int64]string{a.ID: cases.StatusExecuting, b.ID: cases.StatusPreliminaryHearing})
+	wantTracks(t, e, c, cases.StatusPreliminaryHearing, map[int64]string{a.ID: cases.StatusExecuting, b.ID: cases.StatusPreliminaryHearing})
 	// Without defendant_id, the accusation reaches the one track that allows it.
-	e.step(t, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation})
-	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusInstructionHearing})
+	step(t, e, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation})
+	step(t, e, k, c, casefile.TransitionInput{To: cases.StatusInstructionHearing})
 	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(b.ID, "", 12)); err != nil {
 		t.Fatalf("the co-defendant is still tried: %v", err)
 	}
-	v := e.wantTracks(t, c, cases.StatusSentenced, map[int64]string{a.ID: cases.StatusExecuting, b.ID: cases.StatusSentenced})
+	v := wantTracks(t, e, c, cases.StatusSentenced, map[int64]string{a.ID: cases.StatusExecuting, b.ID: cases.StatusSentenced})
 	for _, d := range v.Defendants {
 		if d.FinalOn != nil {
 			t.Errorf("defendant %d final on %v before any final judgment", d.ID, d.FinalOn)
@@ -145,15 +146,15 @@ func TestTrack_NoSentenceWithoutAccusationReceived_Lei9099_art77_art81(t *testin
 	if n := e.Count(t, "movements", "case_id = ?", c.ID); n != moves {
 		t.Errorf("a refused sentence wrote %d movements", n-moves)
 	}
-	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
-	e.step(t, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation})
-	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusInstructionHearing, DefendantID: &a.ID})
+	step(t, e, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
+	step(t, e, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation})
+	step(t, e, k, c, casefile.TransitionInput{To: cases.StatusInstructionHearing, DefendantID: &a.ID})
 	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(b.ID, "", 12))
 	casetest.InvalidField(t, err, "defendant_id", false) // his accusation was offered, not received
 	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(a.ID, "", 12)); err != nil {
 		t.Fatal(err)
 	}
-	_, v := e.tracks(t, c)
+	_, v := tracks(t, e, c)
 	for _, m := range v.Movements {
 		if strings.Contains(m.Description, "Realizada a audiência") || strings.Contains(m.Description, "Etapas não registradas") {
 			t.Errorf("the docket claims what did not happen: %q", m.Description)
@@ -170,12 +171,12 @@ func TestTrack_NoSentenceWithoutAccusationReceived_Lei9099_art77_art81(t *testin
 // 89; Súmula 643 STJ); the expired suspension ends only its own track (§ 5º).
 func TestTrack_SuspensionAndConvictionFinalPerDefendant_Lei9099_art82_art89(t *testing.T) {
 	e, ctx, k, c, a, b, j := newTrack(t)
-	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
-	e.step(t, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation})
+	step(t, e, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
+	step(t, e, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation})
 	if _, err := e.Svc.Decisions.Suspend(ctx, j, c.ID, casetest.LawConditions(decisions.SuspensionInput{DefendantID: a.ID, Months: casetest.Ptr(24)})); err != nil {
 		t.Fatal(err)
 	}
-	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusInstructionHearing}) // only b's track allows it
+	step(t, e, k, c, casefile.TransitionInput{To: cases.StatusInstructionHearing}) // only b's track allows it
 	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(b.ID, "", 12))
 	if err != nil {
 		t.Fatal(err)
@@ -183,9 +184,9 @@ func TestTrack_SuspensionAndConvictionFinalPerDefendant_Lei9099_art82_art89(t *t
 	// a is not sentenced: his notice is refused, b's are taken.
 	_, err = e.Svc.Calendar.Notify(ctx, k, c.ID, calendar.NotificationInput{Party: calendar.PartyDefendant, DefendantID: a.ID, NotifiedOn: "2025-06-10"})
 	casetest.KindIs(t, err, errs.Conflict)
-	e.notifyAll(t, c, b, "2025-06-10")
-	v := e.step(t, k, c, casefile.TransitionInput{To: cases.StatusFinal, DefendantID: &b.ID})
-	e.wantTracks(t, c, cases.StatusConditionalSuspension, map[int64]string{a.ID: cases.StatusConditionalSuspension, b.ID: cases.StatusFinal})
+	notifyAll(t, e, c, b, "2025-06-10")
+	v := step(t, e, k, c, casefile.TransitionInput{To: cases.StatusFinal, DefendantID: &b.ID})
+	wantTracks(t, e, c, cases.StatusConditionalSuspension, map[int64]string{a.ID: cases.StatusConditionalSuspension, b.ID: cases.StatusFinal})
 	for _, d := range v.Defendants {
 		if (d.ID == b.ID) != (d.FinalOn != nil) || (d.FinalOn != nil && d.FinalOn.String() != "2025-06-10") {
 			t.Errorf("defendant %d final_on %v, want 2025-06-10 for %d only", d.ID, d.FinalOn, b.ID)
@@ -199,9 +200,9 @@ func TestTrack_SuspensionAndConvictionFinalPerDefendant_Lei9099_art82_art89(t *t
 		t.Errorf("ban %s from %v, want in force from his final judgment", ban.Status, ban.FirstDay)
 	}
 	// Two years later the suspension's period ended: only a's track ends.
-	e.Clk.Set(t0.AddDate(2, 0, 2))
-	e.step(t, j, c, casefile.TransitionInput{To: cases.StatusExtinct, Cause: cases.CauseSuspensionEnded, DefendantID: &a.ID})
-	e.wantTracks(t, c, cases.StatusFinal, map[int64]string{a.ID: cases.StatusExtinct, b.ID: cases.StatusFinal})
+	e.Clk.Set(testenv.T0.AddDate(2, 0, 2))
+	step(t, e, j, c, casefile.TransitionInput{To: cases.StatusExtinct, Cause: cases.CauseSuspensionEnded, DefendantID: &a.ID})
+	wantTracks(t, e, c, cases.StatusFinal, map[int64]string{a.ID: cases.StatusExtinct, b.ID: cases.StatusFinal})
 }
 
 // The final judgment of a defendant starts his ban whatever a
@@ -230,9 +231,9 @@ func TestTrack_BanStartsAtOwnFinalityDespiteCoDefendantAppeal_Lei9099_art82(t *t
 			}
 		}
 	}
-	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusAppeal, DefendantID: &a.ID})
-	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusFinal}) // b's only: a's appeal awaits its result
-	e.wantTracks(t, c, cases.StatusAppeal, map[int64]string{a.ID: cases.StatusAppeal, b.ID: cases.StatusFinal})
+	step(t, e, k, c, casefile.TransitionInput{To: cases.StatusAppeal, DefendantID: &a.ID})
+	step(t, e, k, c, casefile.TransitionInput{To: cases.StatusFinal}) // b's only: a's appeal awaits its result
+	wantTracks(t, e, c, cases.StatusAppeal, map[int64]string{a.ID: cases.StatusAppeal, b.ID: cases.StatusFinal})
 	var active, waiting int64
 	e.G.Model(&sanctions.Ban{}).Where("defendant_id = ? AND status = 'active'", b.ID).Count(&active)
 	e.G.Model(&sanctions.Ban{}).Where("defendant_id = ? AND status = 'awaiting_final'", a.ID).Count(&waiting)
@@ -247,12 +248,12 @@ func TestTrack_BanStartsAtOwnFinalityDespiteCoDefendantAppeal_Lei9099_art82(t *t
 // defendant back to the prosecutor.
 func TestTrack_UndoPleaMovesOnlyThatDefendant_SV35(t *testing.T) {
 	e, ctx, k, c, a, b, j := newTrack(t)
-	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
-	e.step(t, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation, DefendantID: &b.ID})
+	step(t, e, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
+	step(t, e, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation, DefendantID: &b.ID})
 	if _, err := e.Svc.Decisions.OfferPlea(ctx, e.Pros, c.ID, decisions.PleaInput{DefendantID: a.ID, Months: casetest.Ptr(6), FirstDay: "2025-06-01"}); err != nil {
 		t.Fatal(err)
 	}
-	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPleaAccepted})
+	step(t, e, k, c, casefile.TransitionInput{To: cases.StatusPleaAccepted})
 	h, err := e.Svc.Decisions.Homologate(ctx, j, c.ID, decisions.HomologateInput{})
 	if err != nil {
 		t.Fatal(err)
@@ -264,7 +265,7 @@ func TestTrack_UndoPleaMovesOnlyThatDefendant_SV35(t *testing.T) {
 	if _, err := e.Svc.Execution.DecideBreach(ctx, j, br.Breach.ID, execution.BreachDecisionInput{Decision: "undo_plea", Reason: "Transação descumprida."}); err != nil {
 		t.Fatal(err)
 	}
-	e.wantTracks(t, c, cases.StatusPreliminaryHearing, map[int64]string{a.ID: cases.StatusPreliminaryHearing, b.ID: cases.StatusAccusation})
+	wantTracks(t, e, c, cases.StatusPreliminaryHearing, map[int64]string{a.ID: cases.StatusPreliminaryHearing, b.ID: cases.StatusAccusation})
 }
 
 // The other ends, each a docketed decision of the judge on one track: the
@@ -274,31 +275,31 @@ func TestTrack_UndoPleaMovesOnlyThatDefendant_SV35(t *testing.T) {
 // archived.
 func TestTrack_ArchiveRejectionExtinction_CPP28_CPP395_CP107(t *testing.T) {
 	e, ctx, k, c, a, b, j := newTrack(t)
-	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
+	step(t, e, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
 	_, err := e.Svc.Casefile.Transition(ctx, j, c.ID, casefile.TransitionInput{To: cases.StatusArchived, DefendantID: &a.ID})
 	if msg := casetest.InvalidField(t, err, "ground", false); !strings.Contains(msg, "art. 28") {
 		t.Errorf("message %q does not cite CPP art. 28", msg)
 	}
 	_, err = e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.StatusArchived, DefendantID: &a.ID, Ground: cases.GroundProsecutorRequest})
 	casetest.KindIs(t, err, errs.Forbidden) // the judge's
-	e.step(t, j, c, casefile.TransitionInput{To: cases.StatusArchived, DefendantID: &a.ID, Ground: cases.GroundProsecutorRequest})
-	e.wantTracks(t, c, cases.StatusPreliminaryHearing, map[int64]string{a.ID: cases.StatusArchived, b.ID: cases.StatusPreliminaryHearing})
-	e.step(t, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation})
-	e.step(t, j, c, casefile.TransitionInput{To: cases.StatusRejected, DefendantID: &b.ID, Note: "Falta justa causa."})
-	e.wantTracks(t, c, cases.StatusArchived, map[int64]string{a.ID: cases.StatusArchived, b.ID: cases.StatusRejected})
+	step(t, e, j, c, casefile.TransitionInput{To: cases.StatusArchived, DefendantID: &a.ID, Ground: cases.GroundProsecutorRequest})
+	wantTracks(t, e, c, cases.StatusPreliminaryHearing, map[int64]string{a.ID: cases.StatusArchived, b.ID: cases.StatusPreliminaryHearing})
+	step(t, e, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation})
+	step(t, e, j, c, casefile.TransitionInput{To: cases.StatusRejected, DefendantID: &b.ID, Note: "Falta justa causa."})
+	wantTracks(t, e, c, cases.StatusArchived, map[int64]string{a.ID: cases.StatusArchived, b.ID: cases.StatusRejected})
 	for _, want := range []string{"CPP, art. 28", "CPP, art. 395"} {
 		if n := e.Count(t, "movements", "case_id = ? AND description LIKE ?", c.ID, "%"+want+"%"); n != 1 {
 			t.Errorf("%d movements citing %s, want 1", n, want)
 		}
 	}
 	// Extinction: the cause must fit the step; death needs the certificate.
-	c2, d2, _, j2 := e.coDefendants(t)
+	c2, d2, _, j2 := coDefendants(t, e)
 	e.Receive(t, c2)
 	_, err = e.Svc.Casefile.Transition(ctx, j2, c2.ID, casefile.TransitionInput{To: cases.StatusExtinct, DefendantID: &d2.ID, Cause: cases.CausePleaFulfilled})
 	casetest.InvalidField(t, err, "cause", false)
 	_, err = e.Svc.Casefile.Transition(ctx, j2, c2.ID, casefile.TransitionInput{To: cases.StatusExtinct, DefendantID: &d2.ID, Cause: cases.CauseDeath})
 	casetest.InvalidField(t, err, "note", false)
-	e.step(t, j2, c2, casefile.TransitionInput{To: cases.StatusExtinct, DefendantID: &d2.ID, Cause: cases.CausePrescription})
+	step(t, e, j2, c2, casefile.TransitionInput{To: cases.StatusExtinct, DefendantID: &d2.ID, Cause: cases.CausePrescription})
 	if n := e.Count(t, "movements", "case_id = ? AND description LIKE '%extinta a punibilidade%prescrição%'", c2.ID); n != 1 {
 		t.Errorf("%d extinction movements, want 1", n)
 	}
@@ -312,12 +313,12 @@ func TestTrack_ArchiveRejectionExtinction_CPP28_CPP395_CP107(t *testing.T) {
 // no longer reaches him.
 func TestTrack_Separation_CPP80(t *testing.T) {
 	e, ctx, k, c, a, b, j := newTrack(t)
-	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
+	step(t, e, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
 	_, err := e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.Separated, DefendantID: &a.ID, Note: "x"})
 	casetest.KindIs(t, err, errs.Forbidden)
 	_, err = e.Svc.Casefile.Transition(ctx, j, c.ID, casefile.TransitionInput{To: cases.Separated, DefendantID: &a.ID})
 	casetest.InvalidField(t, err, "note", false)
-	v := e.step(t, j, c, casefile.TransitionInput{To: cases.Separated, DefendantID: &a.ID, Note: "Réu não localizado para a audiência."})
+	v := step(t, e, j, c, casefile.TransitionInput{To: cases.Separated, DefendantID: &a.ID, Note: "Réu não localizado para a audiência."})
 	for _, d := range v.Defendants {
 		if (d.ID == a.ID) != (d.SeparatedOn != nil) {
 			t.Errorf("defendant %d separated_on %v", d.ID, d.SeparatedOn)
@@ -326,10 +327,10 @@ func TestTrack_Separation_CPP80(t *testing.T) {
 	if n := e.Count(t, "movements", "case_id = ? AND description LIKE '%separação%CPP, art. 80%'", c.ID); n != 1 {
 		t.Errorf("%d separation movements, want 1", n)
 	}
-	e.step(t, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation})
-	e.wantTracks(t, c, cases.StatusPreliminaryHearing, map[int64]string{a.ID: cases.StatusPreliminaryHearing, b.ID: cases.StatusAccusation})
-	e.step(t, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation, DefendantID: &a.ID})
-	e.wantTracks(t, c, cases.StatusAccusation, map[int64]string{a.ID: cases.StatusAccusation, b.ID: cases.StatusAccusation})
+	step(t, e, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation})
+	wantTracks(t, e, c, cases.StatusPreliminaryHearing, map[int64]string{a.ID: cases.StatusPreliminaryHearing, b.ID: cases.StatusAccusation})
+	step(t, e, e.Pros, c, casefile.TransitionInput{To: cases.StatusAccusation, DefendantID: &a.ID})
+	wantTracks(t, e, c, cases.StatusAccusation, map[int64]string{a.ID: cases.StatusAccusation, b.ID: cases.StatusAccusation})
 }
 
 // The plea agreement fulfilled extinguishes the punishability of that
@@ -338,11 +339,11 @@ func TestTrack_Separation_CPP80(t *testing.T) {
 // cited (CPP art. 62) and ends his bans (CP art. 107, I).
 func TestTrack_ExtinctionPleaFulfilledAndDeath_CP107(t *testing.T) {
 	e, ctx, k, c, a, b, j := newTrack(t)
-	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
+	step(t, e, k, c, casefile.TransitionInput{To: cases.StatusPreliminaryHearing})
 	if _, err := e.Svc.Decisions.OfferPlea(ctx, e.Pros, c.ID, decisions.PleaInput{DefendantID: a.ID, Months: casetest.Ptr(6)}); err != nil {
 		t.Fatal(err)
 	}
-	e.step(t, k, c, casefile.TransitionInput{To: cases.StatusPleaAccepted})
+	step(t, e, k, c, casefile.TransitionInput{To: cases.StatusPleaAccepted})
 	if _, err := e.Svc.Decisions.Homologate(ctx, j, c.ID, decisions.HomologateInput{}); err != nil {
 		t.Fatal(err)
 	}
@@ -352,11 +353,11 @@ func TestTrack_ExtinctionPleaFulfilledAndDeath_CP107(t *testing.T) {
 	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(b.ID, "", 12)); err != nil {
 		t.Fatal(err)
 	}
-	e.Clk.Set(t0.AddDate(0, 7, 0))
-	e.step(t, j, c, casefile.TransitionInput{To: cases.StatusExtinct, Cause: cases.CausePleaFulfilled})
-	e.wantTracks(t, c, cases.StatusSentenced, map[int64]string{a.ID: cases.StatusExtinct, b.ID: cases.StatusSentenced})
-	e.step(t, j, c, casefile.TransitionInput{To: cases.StatusExtinct, Cause: cases.CauseDeath, DefendantID: &b.ID, Note: "Certidão de óbito às fls. 80."})
-	e.wantTracks(t, c, cases.StatusArchived, map[int64]string{a.ID: cases.StatusExtinct, b.ID: cases.StatusExtinct})
+	e.Clk.Set(testenv.T0.AddDate(0, 7, 0))
+	step(t, e, j, c, casefile.TransitionInput{To: cases.StatusExtinct, Cause: cases.CausePleaFulfilled})
+	wantTracks(t, e, c, cases.StatusSentenced, map[int64]string{a.ID: cases.StatusExtinct, b.ID: cases.StatusSentenced})
+	step(t, e, j, c, casefile.TransitionInput{To: cases.StatusExtinct, Cause: cases.CauseDeath, DefendantID: &b.ID, Note: "Certidão de óbito às fls. 80."})
+	wantTracks(t, e, c, cases.StatusArchived, map[int64]string{a.ID: cases.StatusExtinct, b.ID: cases.StatusExtinct})
 	if n := e.Count(t, "bans", "defendant_id = ? AND status = 'awaiting_final'", b.ID); n != 0 {
 		t.Errorf("%d bans of the dead defendant still await the final judgment", n)
 	}

@@ -7,13 +7,14 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/testenv"
 )
 
 // LGE art. 201, § 1º, I: the distance from the facts to the venue and the
 // place relation are recorded at filing and shown with the case.
 func TestFile_LGE_art_201_sec1_I_DistanceAndPlace(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name     string

@@ -14,13 +14,14 @@ import (
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/sanctions"
 )
 
 // twoDefendants files R4 (riot and organiser) against its defendant and a
 // second fan with another CPF: the conduct list describes the event, not
 // each defendant.
-func (e *env) twoDefendants(t *testing.T, ref string) (*cases.Case, []cases.Defendant, actor.Actor) {
+func twoDefendants(t *testing.T, e *env, ref string) (*cases.Case, []cases.Defendant, actor.Actor) {
 	t.Helper()
 	r := casetest.Fixture(t, ref)
 	second := r.Defendants[0]
@@ -49,7 +50,7 @@ func tpuCodes(v *casefile.View) map[int]int {
 // 360).
 func TestSentence_PrisonWithoutConversion_LGE_art_201_sec2_sec6_CP_art_49(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
@@ -109,7 +110,7 @@ func TestSentence_PrisonWithoutConversion_LGE_art_201_sec2_sec6_CP_art_49(t *tes
 // has reclusão of 1 to 2 years.
 func TestSentence_PrisonByPeriod_Estatuto_art_39_and_41B(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R8")
 	e.Receive(t, c)
@@ -134,9 +135,9 @@ func TestSentence_PrisonByPeriod_Estatuto_art_39_and_41B(t *testing.T) {
 // nobody else, and with two defendants the conduct list derives no flag.
 func TestSentence_AcquittalPartialAndFlagsPerDefendant_CPP_art_386_CF_art_5_XLV(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
-	c, ds, j := e.twoDefendants(t, "R4") // conduct: riot, organiser
+	c, ds, j := twoDefendants(t, e, "R4") // conduct: riot, organiser
 	// Defendant 1 is the organiser: no conversion.
 	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: ds[0].ID, Organiser: casetest.Ptr(true), Ban: decisions.BanInput{Months: casetest.Ptr(12)}})
 	casetest.InvalidField(t, err, "organiser", false)
@@ -177,7 +178,7 @@ func TestSentence_AcquittalPartialAndFlagsPerDefendant_CPP_art_386_CF_art_5_XLV(
 // of art. 201.
 func TestSentence_RacismAlone_Lei_7716_art_20_sec2A_and_Sec7(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R3")
 	e.Receive(t, c)
@@ -232,22 +233,17 @@ func TestSentence_RacismAlone_Lei_7716_art_20_sec2A_and_Sec7(t *testing.T) {
 // art. 82, § 1º).
 func TestFinalJudgment_BanWaits_Sumula_643_STJ_Lei_9099_art_82(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
-	c, d, j := e.FileOne(t, "R1")
-	e.Receive(t, c)
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, d, _, res := e.Sentenced(t, "R1", 12)
 	if e.InBlocklist(t, "66392332154") || e.Published(t, "Marcelo Augusto Figueiredo") {
 		t.Fatal("a ban awaiting the final judgment is on the blocklist or the public list")
 	}
 	if _, err := e.Svc.Calendar.Notify(ctx, k, c.ID, calendar.NotificationInput{DefendantID: d.ID, NotifiedOn: "2025-06-10"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.StatusFinal})
+	_, err := e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.StatusFinal})
 	casetest.KindIs(t, err, errs.Conflict)
 	for _, want := range []string{"Ministério Público", "defesa", "corre até 20/06/2025"} {
 		if !strings.Contains(err.Error(), want) {
@@ -271,7 +267,7 @@ func TestFinalJudgment_BanWaits_Sumula_643_STJ_Lei_9099_art_82(t *testing.T) {
 		t.Errorf("finality missing %q, want the defendant's and the prosecution's windows", v.FinalityMissing)
 	}
 	// The windows end on 20/06/2025: the judgment is final on 21/06.
-	e.Clk.Set(t0.AddDate(0, 0, 11))
+	e.Clk.Set(testenv.T0.AddDate(0, 0, 11))
 	v, err = e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.StatusFinal})
 	if err != nil {
 		t.Fatal(err)
@@ -295,7 +291,7 @@ func TestFinalJudgment_BanWaits_Sumula_643_STJ_Lei_9099_art_82(t *testing.T) {
 // waiver; a later first day the judge fixed is kept (Súmula 643 STJ).
 func TestFinalJudgment_WaiverAndLaterFirstDay_Sumula_643_STJ(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	_, banID, _ := e.FinalBan(t, "R1", "", 3, nil)
 	var b sanctions.Ban
 	if err := e.G.Take(&b, banID).Error; err != nil {
@@ -320,16 +316,11 @@ func TestFinalJudgment_WaiverAndLaterFirstDay_Sumula_643_STJ(t *testing.T) {
 // returns for a new sentence.
 func TestAppealResult_Lei_9099_art_82_ConfirmedReformedAnnulled(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
 	sentenced := func() (*cases.Case, cases.Defendant, actor.Actor, int64) {
-		c, d, j := e.FileOne(t, "R1")
-		e.Receive(t, c)
-		res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12))
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, d, j, res := e.Sentenced(t, "R1", 12)
 		e.Move(t, k, c, cases.StatusAppeal)
 		return c, d, j, res.Ban.ID
 	}
@@ -378,7 +369,7 @@ func TestAppealResult_Lei_9099_art_82_ConfirmedReformedAnnulled(t *testing.T) {
 // judge's decision on credit (CP art. 42), never deducted automatically.
 func TestPrecautionary_CPP_art_319_II_ReviewReplacementAndCredit_CP_art_42(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R4") // organiser: no conversion, but a precautionary ban is allowed
 	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Precautionary: true})
@@ -400,7 +391,7 @@ func TestPrecautionary_CPP_art_319_II_ReviewReplacementAndCredit_CP_art_42(t *te
 
 	// In the sentence, until final: replaced by the final ban when it starts.
 	// Sentenced on 01/06/2025, final on 10/06/2025.
-	e.Clk.Set(time.Date(2025, 6, 1, 12, 0, 0, 0, saoPaulo))
+	e.Clk.Set(time.Date(2025, 6, 1, 12, 0, 0, 0, testenv.SaoPaulo))
 	c1, d1, j1 := e.FileOne(t, "R1")
 	e.Receive(t, c1)
 	_, err = e.Svc.Decisions.Sentence(ctx, j1, c1.ID, decisions.SentenceInput{DefendantID: d1.ID, Ban: decisions.BanInput{Months: casetest.Ptr(12)}, PrecautionaryUntilFinal: &decisions.PrecautionaryInput{}})
@@ -412,7 +403,7 @@ func TestPrecautionary_CPP_art_319_II_ReviewReplacementAndCredit_CP_art_42(t *te
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.Clk.Set(t0)
+	e.Clk.Set(testenv.T0)
 	if res.PrecautionaryBan == nil || !e.InBlocklist(t, "66392332154") || res.Ban.Status != "awaiting_final" {
 		t.Fatal("precautionary until final not in force")
 	}
@@ -444,7 +435,7 @@ func TestPrecautionary_CPP_art_319_II_ReviewReplacementAndCredit_CP_art_42(t *te
 // signs it: the same checks, one signed sentence.
 func TestSentence_DraftThenSign_CF_art_93_IX(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
@@ -480,7 +471,7 @@ func TestSentence_DraftThenSign_CF_art_93_IX(t *testing.T) {
 // (a sanction without prison).
 func TestPrecautionary_EndsOnAcquittalAndFinalWithoutBan_CPP_art_386_art_283(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
@@ -523,7 +514,7 @@ func TestPrecautionary_EndsOnAcquittalAndFinalWithoutBan_CPP_art_386_art_283(t *
 // the operation (CNJ TPU; Res. CNJ 331/2020: DataJud reads the docket).
 func TestMovement_ReservedTPUCodes_Res_CNJ_331(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	c, _, _ := e.FileOne(t, "R1")
 	e.Receive(t, c)
 	for _, code := range []int{219, 220, 221, 237, 239, 848, 26, 246} {
@@ -539,7 +530,7 @@ func TestMovement_ReservedTPUCodes_Res_CNJ_331(t *testing.T) {
 // second result for the same appeal is 409.
 func TestAppealResult_Once_Lei_9099_art_82(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
 	c, d, j := e.FileOne(t, "R1")
@@ -560,17 +551,12 @@ func TestAppealResult_Once_Lei_9099_art_82(t *testing.T) {
 // before it starts, and the sentence records the reclusão.
 func TestAppealResult_ReformedToPrison_Lei_9099_art_82_LGE_art_201_sec2(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
-	c, d, j := e.FileOne(t, "R1")
-	e.Receive(t, c)
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, d, _, res := e.Sentenced(t, "R1", 12)
 	e.Move(t, k, c, cases.StatusAppeal)
-	_, err = e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(30), FineDays: casetest.Ptr(10)})
+	_, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(30), FineDays: casetest.Ptr(10)})
 	casetest.InvalidField(t, err, "prison_months", false)
 	if _, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(14), FineDays: casetest.Ptr(10)}); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/testenv"
 )
 
 // Lei 9.099/1995, art. 76, § 2º, I: no plea agreement for someone finally
@@ -18,7 +19,7 @@ import (
 // checks of each bar are recorded with the offer.
 func TestPlea_Lei9099_art76_sec2_I_III_BarsRecordedWithTheOffer(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	clerk := e.User(t, "Escrivão", "clerk")
 	// A conviction of CPF X, final, whose ban was breached and converted.

@@ -9,6 +9,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/testenv"
 )
 
 // caseWarnings is the warnings of case c as its judge reads it.
@@ -27,7 +28,7 @@ func caseWarnings(t *testing.T, e *env, c *cases.Case) string {
 // with the count, now sanctions.PrescriptionOf.)
 func TestPrescription_CP_art115_WarningOnCaseAndSentence(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, time.Date(2027, 6, 10, 12, 0, 0, 0, saoPaulo), 1)
+	e := newEnv(t, time.Date(2027, 6, 10, 12, 0, 0, 0, testenv.SaoPaulo), 1)
 	ctx := context.Background()
 	r := casetest.Fixture(t, "R1") // facts 30/03/2025
 	r.Defendants[0].BirthDate = "2005-01-01"
@@ -56,7 +57,7 @@ func TestPrescription_CP_art115_WarningOnCaseAndSentence(t *testing.T) {
 // accusation received on 10/06/2029.
 func TestPrescription_CP117I_WarningKeptAfterReceipt(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, time.Date(2029, 6, 10, 12, 0, 0, 0, saoPaulo), 1)
+	e := newEnv(t, time.Date(2029, 6, 10, 12, 0, 0, 0, testenv.SaoPaulo), 1)
 	clerk := e.User(t, "Cartório", "clerk")
 	c, _, _ := e.FileOne(t, "R1")
 	before := caseWarnings(t, e, c)
@@ -81,9 +82,9 @@ func TestPrescription_CP117I_WarningKeptAfterReceipt(t *testing.T) {
 // months before.
 func TestPrescription_Lei9099_art89_sec6_SuspensionNotCounted(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
-	c, d, j := e.accused(t, casetest.Fixture(t, "R1"))
+	c, d, j := accused(t, e, casetest.Fixture(t, "R1"))
 	sp, err := e.Svc.Decisions.Suspend(ctx, j, c.ID, casetest.LawConditions(decisions.SuspensionInput{DefendantID: d.ID, Months: casetest.Ptr(24)}))
 	if err != nil {
 		t.Fatal(err)
@@ -91,11 +92,11 @@ func TestPrescription_Lei9099_art89_sec6_SuspensionNotCounted(t *testing.T) {
 	if sp.FirstDay.String() != "2025-06-10" || sp.LastDay.String() != "2027-06-09" {
 		t.Fatalf("suspension %s to %s", sp.FirstDay, sp.LastDay)
 	}
-	e.Clk.Set(time.Date(2029, 7, 1, 12, 0, 0, 0, saoPaulo))
+	e.Clk.Set(time.Date(2029, 7, 1, 12, 0, 0, 0, testenv.SaoPaulo))
 	if w := caseWarnings(t, e, c); strings.Contains(w, "Prescrição") {
 		t.Errorf("the suspension's days counted: %s", w)
 	}
-	e.Clk.Set(time.Date(2031, 1, 10, 12, 0, 0, 0, saoPaulo))
+	e.Clk.Set(time.Date(2031, 1, 10, 12, 0, 0, 0, testenv.SaoPaulo))
 	if w := caseWarnings(t, e, c); !strings.Contains(w, "acrescidos 730 dias") || !strings.Contains(w, "89, § 6º") || !strings.Contains(w, "termina em 09/06/2031") {
 		t.Errorf("warning %s", w)
 	}
@@ -106,7 +107,7 @@ func TestPrescription_Lei9099_art89_sec6_SuspensionNotCounted(t *testing.T) {
 // period.
 func TestPrescription_CF5_XLII_Lei7716Imprescriptible(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, time.Date(2040, 6, 10, 12, 0, 0, 0, saoPaulo), 1)
+	e := newEnv(t, time.Date(2040, 6, 10, 12, 0, 0, 0, testenv.SaoPaulo), 1)
 	c, _, _ := e.FileOne(t, "R3")
 	if w := caseWarnings(t, e, c); !strings.Contains(w, "imprescritível") || !strings.Contains(w, "XLII") || strings.Contains(w, "prescreveu") {
 		t.Errorf("racism: %s", w)

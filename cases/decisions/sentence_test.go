@@ -10,6 +10,7 @@ import (
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -18,7 +19,7 @@ import (
 // Estatuto art. 41-B § 2º (2018), Estatuto art. 39 (2008).
 func TestSentence_TermRangeByDateOfFacts(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		ref, first string
@@ -60,7 +61,7 @@ func TestSentence_TermRangeByDateOfFacts(t *testing.T) {
 // judgment (Súmula 643 STJ): a first day the judge fixes is a future day.
 func TestSentence_FirstDayNotBeforeFacts_Sumula_643_STJ(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
 	_, err := e.Svc.Decisions.Sentence(context.Background(), j, c.ID, casetest.SentenceIn(d.ID, "2025-03-29", 6))
@@ -79,7 +80,7 @@ func TestSentence_FirstDayNotBeforeFacts_Sumula_643_STJ(t *testing.T) {
 // day is the day the judgment became final.
 func TestSentence_LastDayCPArt10(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	for _, tc := range []struct{ first, last string }{
 		{"2025-05-31", "2025-08-30"},
 		{"2025-11-30", "2026-02-28"},
@@ -100,7 +101,7 @@ func TestSentence_LastDayCPArt10(t *testing.T) {
 // refusal writes nothing (one transaction).
 func TestSentence_NotEligibleArt201Sec2_WritesNothing(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
 	bans, moves := e.Count(t, "bans", ""), e.Count(t, "movements", "")
@@ -132,7 +133,7 @@ func TestSentence_NotEligibleArt201Sec2_WritesNothing(t *testing.T) {
 // A defendant is sentenced once (409); only the case's judge sentences (403).
 func TestSentence_ConflictAndForbidden(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 2)
+	e := newEnv(t, testenv.T0, 2)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
@@ -161,14 +162,9 @@ func TestSentence_ConflictAndForbidden(t *testing.T) {
 // that chose them (DOMAIN.md §2); the case becomes sentenced with TPU 219.
 func TestSentence_RecordsRuleAndSentencesCase(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
-	c, d, j := e.FileOne(t, "R1")
-	e.Receive(t, c)
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _, j, res := e.Sentenced(t, "R1", 12)
 	var b sanctions.Ban
 	if err := e.G.Take(&b, res.Ban.ID).Error; err != nil {
 		t.Fatal(err)
@@ -178,7 +174,7 @@ func TestSentence_RecordsRuleAndSentencesCase(t *testing.T) {
 		t.Errorf("ban law %q article %q source %q facts %s subject %q", b.Law, b.Article, b.Source, b.FactsDate, b.Subject)
 	}
 	if b.CPF == nil || *b.CPF != "66392332154" || b.Name != "Marcelo Augusto Figueiredo" || b.CaseNumber != c.Number ||
-		b.CourtCode != court || b.BirthDate == nil || b.BirthDate.String() != "1991-07-22" || b.Status != "awaiting_final" || !b.Publish ||
+		b.CourtCode != testenv.Court || b.BirthDate == nil || b.BirthDate.String() != "1991-07-22" || b.Status != "awaiting_final" || !b.Publish ||
 		b.FirstDay != nil || b.LastDay != nil {
 		t.Errorf("ban identity: %+v", b)
 	}
@@ -211,7 +207,7 @@ func TestSentence_RecordsRuleAndSentencesCase(t *testing.T) {
 // conversion, the outcome is prison.
 func TestSentence_Art201Sec7DoublesAndSec6Refuses(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
@@ -248,7 +244,7 @@ func TestSentence_Art201Sec7DoublesAndSec6Refuses(t *testing.T) {
 // recorded (DOMAIN.md §3).
 func TestSentence_LastDayOverrideKeepsComputed(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
@@ -286,7 +282,7 @@ func TestSentence_LastDayOverrideKeepsComputed(t *testing.T) {
 // defendant can still be sentenced and the case stays open until then.
 func TestSentence_PrecautionaryThenSentence(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
@@ -323,7 +319,7 @@ func TestSentence_PrecautionaryThenSentence(t *testing.T) {
 // (3 months end on 28/02/2027) and 15/12/2026 (14/03/2027).
 func TestSentence_OverrideNotBelowMinimumTerm(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	for _, tc := range []struct{ first, short, minLast, minBR, maxBR string }{
 		{"2026-12-01", "2027-02-27", "2027-02-28", "28/02/2027", "30/11/2029"},

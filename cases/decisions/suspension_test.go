@@ -11,13 +11,14 @@ import (
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
 )
 
 // accused files rep and takes it to the accusation (Lei 9.099/1995, art.
 // 77), where the conditional suspension may be proposed (art. 89).
-func (e *env) accused(t *testing.T, rep cases.Representation) (*cases.Case, cases.Defendant, actor.Actor) {
+func accused(t *testing.T, e *env, rep cases.Representation) (*cases.Case, cases.Defendant, actor.Actor) {
 	t.Helper()
 	clerk := e.User(t, "Cartório", "clerk")
 	c := e.File(t, rep)
@@ -30,7 +31,7 @@ func (e *env) accused(t *testing.T, rep cases.Representation) (*cases.Case, case
 // "ao oferecer a denúncia": never at the preliminary hearing, before it.
 func TestSuspension_Lei9099_art89_caput_OnlyWithTheAccusation(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	clerk := e.User(t, "Escrivã", "clerk")
 	c, d, j := e.FileOne(t, "R1")
@@ -51,9 +52,9 @@ func TestSuspension_Lei9099_art89_caput_OnlyWithTheAccusation(t *testing.T) {
 // the judge's others.
 func TestSuspension_Lei9099_art89_sec1_EachConditionRecorded(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
-	c, d, j := e.accused(t, casetest.Fixture(t, "R1"))
+	c, d, j := accused(t, e, casetest.Fixture(t, "R1"))
 	_, err := e.Svc.Decisions.Suspend(ctx, j, c.ID, decisions.SuspensionInput{DefendantID: d.ID, Months: casetest.Ptr(24), Conditions: []string{"prestar serviços"}})
 	for _, field := range []string{"repair_damage", "forbidden_places", "stay_in_district", "monthly_appearance"} {
 		if m := casetest.InvalidField(t, err, field, false); !strings.Contains(m, "art. 89, § 1º") {
@@ -98,9 +99,9 @@ func TestSuspension_Lei9099_art89_sec1_EachConditionRecorded(t *testing.T) {
 // prosecuted in another case of the court or convicted in one.
 func TestSuspension_Lei9099_art89_caput_OtherCaseOrConviction(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
-	c, d, j := e.accused(t, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
+	c, d, j := accused(t, e, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
 	other := e.File(t, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
 	_, err := e.Svc.Decisions.Suspend(ctx, j, c.ID, casetest.LawConditions(decisions.SuspensionInput{DefendantID: d.ID, Months: casetest.Ptr(24)}))
 	if m := casetest.InvalidField(t, err, "defendant_id", false); !strings.Contains(m, "processado por outro crime") || !strings.Contains(m, "art. 89, caput") {
@@ -119,7 +120,7 @@ func TestSuspension_Lei9099_art89_caput_OtherCaseOrConviction(t *testing.T) {
 		t.Errorf("a conviction: %q", m)
 	}
 	// Someone else is not barred.
-	c2, d2, j2 := e.accused(t, casetest.Person(t, "Paulo Roberto Dias", "987654321"))
+	c2, d2, j2 := accused(t, e, casetest.Person(t, "Paulo Roberto Dias", "987654321"))
 	if _, err := e.Svc.Decisions.Suspend(ctx, j2, c2.ID, casetest.LawConditions(decisions.SuspensionInput{DefendantID: d2.ID, Months: casetest.Ptr(24)})); err != nil {
 		t.Errorf("another person: %v", err)
 	}
@@ -132,9 +133,9 @@ func TestSuspension_Lei9099_art89_caput_OtherCaseOrConviction(t *testing.T) {
 // ban leaves then too.
 func TestSuspension_Lei9099_art89_sec1_II_sec3_sec5_StadiumBanOnBlocklist(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
-	c, d, j := e.accused(t, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
+	c, d, j := accused(t, e, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
 	in := casetest.LawConditions(decisions.SuspensionInput{DefendantID: d.ID, Months: casetest.Ptr(24)})
 	in.ForbiddenPlaces, in.SportingVenues = []string{"estádios de futebol e seus arredores"}, true
 	sp, err := e.Svc.Decisions.Suspend(ctx, j, c.ID, in)
@@ -158,7 +159,7 @@ func TestSuspension_Lei9099_art89_sec1_II_sec3_sec5_StadiumBanOnBlocklist(t *tes
 	// Revocation needs a reason (§§ 3º and 4º).
 	_, err = e.Svc.Casefile.Transition(ctx, j, c.ID, casefile.TransitionInput{To: cases.StatusAccusation})
 	casetest.InvalidField(t, err, "note", false)
-	e.Clk.Set(t0.AddDate(0, 3, 0))
+	e.Clk.Set(testenv.T0.AddDate(0, 3, 0))
 	if _, err := e.Svc.Casefile.Transition(ctx, j, c.ID, casefile.TransitionInput{To: cases.StatusAccusation, Note: "processado por outro crime (art. 89, § 3º)"}); err != nil {
 		t.Fatal(err)
 	}
@@ -176,21 +177,21 @@ func TestSuspension_Lei9099_art89_sec1_II_sec3_sec5_StadiumBanOnBlocklist(t *tes
 	}
 
 	// Another defendant: extinction only after the period (§ 5º).
-	e.Clk.Set(t0)
-	c2, d2, j2 := e.accused(t, casetest.Person(t, "Paulo Roberto Dias", "987654321"))
+	e.Clk.Set(testenv.T0)
+	c2, d2, j2 := accused(t, e, casetest.Person(t, "Paulo Roberto Dias", "987654321"))
 	in = casetest.LawConditions(decisions.SuspensionInput{DefendantID: d2.ID, Months: casetest.Ptr(24)})
 	in.SportingVenues = true
 	sp2, err := e.Svc.Decisions.Suspend(ctx, j2, c2.ID, in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.Clk.Set(t0.AddDate(2, 0, -1)) // 09/06/2027, the last day
+	e.Clk.Set(testenv.T0.AddDate(2, 0, -1)) // 09/06/2027, the last day
 	_, err = e.Svc.Casefile.Transition(ctx, j2, c2.ID, casefile.TransitionInput{To: cases.StatusArchived})
 	casetest.KindIs(t, err, errs.Conflict)
 	if !strings.Contains(err.Error(), "§ 5º") {
 		t.Errorf("early extinction: %v", err)
 	}
-	e.Clk.Set(t0.AddDate(2, 0, 0))
+	e.Clk.Set(testenv.T0.AddDate(2, 0, 0))
 	if _, err := e.Svc.Casefile.Transition(ctx, j2, c2.ID, casefile.TransitionInput{To: cases.StatusArchived}); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/testenv"
 )
 
 func hasWarning(ws []string, parts ...string) bool {
@@ -27,7 +28,7 @@ func hasWarning(ws []string, parts ...string) bool {
 // sentence's answer says the ban waits for the final judgment.
 func TestSentence_BanWaitsForFinalJudgment_Sumula_643_STJ(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, time.Date(2025, 10, 1, 12, 0, 0, 0, saoPaulo), 1)
+	e := newEnv(t, time.Date(2025, 10, 1, 12, 0, 0, 0, testenv.SaoPaulo), 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
@@ -53,14 +54,9 @@ func TestSentence_BanWaitsForFinalJudgment_Sumula_643_STJ(t *testing.T) {
 // punishment, no such warning.
 func TestSentence_WarnsPriorPunishmentArt201Sec2(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
-	c, d, j := e.FileOne(t, "R1")
-	e.Receive(t, c)
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 6))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, d, j, res := e.Sentenced(t, "R1", 6)
 	if hasWarning(res.Warnings, "punido") {
 		t.Errorf("first punishment warns: %q", res.Warnings)
 	}
@@ -69,19 +65,14 @@ func TestSentence_WarnsPriorPunishmentArt201Sec2(t *testing.T) {
 	e.Receive(t, c)
 	in := casetest.SentenceIn(d.ID, "", 6)
 	in.Eligible = casetest.Ptr(true)
-	res, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, in)
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if hasWarning(res.Warnings, "punido") {
 		t.Errorf("eligible given by the judge, still warned: %q", res.Warnings)
 	}
-	c, d, j = e.FileOne(t, "R1")
-	e.Receive(t, c)
-	res, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 6))
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, d, j, res = e.Sentenced(t, "R1", 6)
 	if !hasWarning(res.Warnings, "663.923.321-54", "art. 201, § 2º", "não tiver sido punido anteriormente", "eligible", first[:7]) {
 		t.Errorf("warnings %q: want the prior art. 201 punishment pointing to § 2º", res.Warnings)
 	}
@@ -98,7 +89,7 @@ func TestSentence_WarnsPriorPunishmentArt201Sec2(t *testing.T) {
 // warned about at filing (the case's warnings) and at the sentence.
 func TestFileAndSentence_WarnSameCPFOtherBirthDate(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	e.FileOne(t, "R1")
 	r := casetest.Fixture(t, "R1")

@@ -42,18 +42,8 @@ var saoPaulo = func() *time.Location {
 // fixtures returns the representations of ../shared/fixtures by ref, as raw JSON.
 func fixtures(t *testing.T) map[string]json.RawMessage {
 	t.Helper()
-	b, err := os.ReadFile(sharedfix.Path(t, "fixtures", "representations.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Representations []json.RawMessage `json:"representations"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]json.RawMessage{}
-	for _, r := range doc.Representations {
+	for _, r := range sharedfix.Representations(t) {
 		var ref struct{ Ref string }
 		_ = json.Unmarshal(r, &ref)
 		out[ref.Ref] = r

@@ -81,21 +81,11 @@ func newEnv(t *testing.T) *env {
 // letters from anywhere.
 func representation(t *testing.T, ref string) cases.Representation {
 	t.Helper()
-	b, err := os.ReadFile(sharedfix.Path(t, "fixtures", "representations.json"))
-	if err != nil {
+	var r cases.Representation
+	if err := json.Unmarshal(sharedfix.Representation(t, ref), &r); err != nil {
 		t.Fatal(err)
 	}
-	var f struct{ Representations []cases.Representation }
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range f.Representations {
-		if r.Ref == ref {
-			return r
-		}
-	}
-	t.Fatalf("no %s", ref)
-	return cases.Representation{}
+	return r
 }
 
 // sentenced files R1 for "Łukasz Muñoz Sørensen" and sentences him to 6

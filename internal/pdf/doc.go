@@ -180,48 +180,44 @@ func (d *doc) footer() {
 	f.SetDrawColor(90, 90, 90)
 	f.SetLineWidth(0.3)
 	f.Line(marginL, footerTop, pageW-marginR, footerTop)
+	issued := LongDate(civil.Of(d.meta.IssuedAt.In(d.meta.Loc)))
 	if d.meta.Draft {
-		page := fmt.Sprintf("Página %d de %d", f.PageNo(), d.total)
-		f.SetFont(family, "", 8.5)
-		pw := f.GetStringWidth(page)
-		f.Text(pageW-marginR-pw, footerTop+6, page)
-		w := pageW - marginR - pw - 6 - marginL
-		y := footerTop + 3
-		for _, part := range []struct {
-			text string
-			size float64
-		}{
+		d.footerText(marginL, []footerPart{
 			{"**" + DraftMark + "**", 9},
-			{"Prévia da minuta de " + LongDate(civil.Of(d.meta.IssuedAt.In(d.meta.Loc))) + ": não assinada, sem código de verificação; o documento é emitido na assinatura.", 8},
-		} {
-			for _, ln := range d.wrap(d.words(parseInline(part.text, ""), part.size), w, part.size) {
-				d.drawLine(ln, marginL, y, w, part.size, 'L', false)
-				y += lineH(part.size)
-			}
-		}
+			{"Prévia da minuta de " + issued + ": não assinada, sem código de verificação; o documento é emitido na assinatura.", 8},
+		})
 		return
 	}
 	if err := drawQR(f, d.meta.VerifyURL, marginL, footerTop+3, qrSize); err != nil {
 		f.SetError(err)
 		return
 	}
-	x := marginL + qrSize + 4
+	d.footerText(marginL+qrSize+4, []footerPart{
+		{"Código de verificação: **" + Esc(GroupCode(d.meta.Code)) + "**", 9},
+		{"Confira a autenticidade deste documento em " + Esc(d.meta.VerifyURL) + " ou pelo código QR.", 8},
+		{"Emitido em " + issued + ".", 8},
+	})
+}
+
+// footerPart is one paragraph of the footer: text in the inline markup of
+// parseInline, at size points.
+type footerPart struct {
+	text string
+	size float64
+}
+
+// footerText draws the footer's "Página N de M" at the right margin and
+// parts, each wrapped, from x to 6 mm short of the page number.
+func (d *doc) footerText(x float64, parts []footerPart) {
+	f := d.f
 	page := fmt.Sprintf("Página %d de %d", f.PageNo(), d.total)
 	f.SetFont(family, "", 8.5)
 	pw := f.GetStringWidth(page)
 	f.Text(pageW-marginR-pw, footerTop+6, page)
 	w := pageW - marginR - pw - 6 - x
 	y := footerTop + 3
-	for _, part := range []struct {
-		text  string
-		style string
-		size  float64
-	}{
-		{"Código de verificação: **" + Esc(GroupCode(d.meta.Code)) + "**", "", 9},
-		{"Confira a autenticidade deste documento em " + Esc(d.meta.VerifyURL) + " ou pelo código QR.", "", 8},
-		{"Emitido em " + LongDate(civil.Of(d.meta.IssuedAt.In(d.meta.Loc))) + ".", "", 8},
-	} {
-		for _, ln := range d.wrap(d.words(parseInline(part.text, part.style), part.size), w, part.size) {
+	for _, part := range parts {
+		for _, ln := range d.wrap(d.words(parseInline(part.text, ""), part.size), w, part.size) {
 			d.drawLine(ln, x, y, w, part.size, 'L', false)
 			y += lineH(part.size)
 		}

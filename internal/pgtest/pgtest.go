@@ -212,14 +212,7 @@ func NewDSN(tb testing.TB) string {
 	if err != nil {
 		tb.Fatalf("pgtest: creating %s: %v", name, err)
 	}
-	tb.Cleanup(func() {
-		c, err := sql.Open("pgx", admin)
-		if err != nil {
-			return
-		}
-		defer c.Close()
-		_, _ = c.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
-	})
+	dropAtCleanup(tb, admin, name)
 	return WithDBName(admin, name)
 }
 
@@ -276,6 +269,20 @@ func openWith(tb testing.TB, dsn string, open func(context.Context, string) (*go
 	return g
 }
 
+// dropAtCleanup drops database name (WITH (FORCE): open sessions are
+// ended) through the admin DSN when the test ends; a failure to connect
+// leaves it for the cluster's removal.
+func dropAtCleanup(tb testing.TB, admin, name string) {
+	tb.Cleanup(func() {
+		c, err := sql.Open("pgx", admin)
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		_, _ = c.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
+	})
+}
+
 // NewEmptyDSN creates an empty database (no migrations applied) for the
 // test and returns its DSN; it is dropped when the test ends.
 func NewEmptyDSN(tb testing.TB) string {
@@ -292,13 +299,6 @@ func NewEmptyDSN(tb testing.TB) string {
 	if _, err := conn.Exec("CREATE DATABASE " + name); err != nil {
 		tb.Fatalf("pgtest: creating %s: %v", name, err)
 	}
-	tb.Cleanup(func() {
-		c, err := sql.Open("pgx", admin)
-		if err != nil {
-			return
-		}
-		defer c.Close()
-		_, _ = c.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
-	})
+	dropAtCleanup(tb, admin, name)
 	return WithDBName(admin, name)
 }

@@ -3,6 +3,7 @@
 package sharedfix
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,4 +39,38 @@ func Dir(tb testing.TB) string {
 func Path(tb testing.TB, elem ...string) string {
 	tb.Helper()
 	return filepath.Join(append([]string{Dir(tb)}, elem...)...)
+}
+
+// Representations returns the representations of
+// fixtures/representations.json as raw JSON objects, in the file's order;
+// it fails the test when the file is missing or not JSON.
+func Representations(tb testing.TB) []json.RawMessage {
+	tb.Helper()
+	b, err := os.ReadFile(Path(tb, "fixtures", "representations.json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var doc struct {
+		Representations []json.RawMessage `json:"representations"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		tb.Fatal(err)
+	}
+	return doc.Representations
+}
+
+// Representation returns the representation whose "ref" is ref (R1…R8)
+// as raw JSON; it fails the test when there is none.
+func Representation(tb testing.TB, ref string) json.RawMessage {
+	tb.Helper()
+	for _, r := range Representations(tb) {
+		var k struct {
+			Ref string `json:"ref"`
+		}
+		if json.Unmarshal(r, &k) == nil && k.Ref == ref {
+			return r
+		}
+	}
+	tb.Fatalf("sharedfix: no representation %s", ref)
+	return nil
 }

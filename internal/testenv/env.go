@@ -10,7 +10,6 @@ package testenv
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"testing"
 	"time"
 	_ "time/tzdata" // the court's zone on machines without zoneinfo
@@ -90,19 +89,9 @@ func (d *Domain) User(tb testing.TB, name, role string) actor.Actor {
 // file's order.
 func Representations(tb testing.TB) (map[string]cases.Representation, []string) {
 	tb.Helper()
-	b, err := os.ReadFile(sharedfix.Path(tb, "fixtures", "representations.json"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var f struct {
-		Representations []json.RawMessage `json:"representations"`
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		tb.Fatal(err)
-	}
 	out := map[string]cases.Representation{}
 	var refs []string
-	for _, raw := range f.Representations {
+	for _, raw := range sharedfix.Representations(tb) {
 		var r cases.Representation
 		if err := json.Unmarshal(raw, &r); err != nil {
 			tb.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -433,15 +432,10 @@ func TestClubReachesOnlyTheBlocklist(t *testing.T) {
 // one distribution picks, the role the token's.
 func TestBodyCannotChangeIdsCourtJudgeOrRole(t *testing.T) {
 	f := newFixture(t)
-	raw, err := os.ReadFile(sharedfix.Path(t, "fixtures", "representations.json"))
-	if err != nil {
+	var in map[string]any
+	if err := json.Unmarshal(sharedfix.Representations(t)[0], &in); err != nil {
 		t.Fatal(err)
 	}
-	var doc struct{ Representations []map[string]any }
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
-	in := doc.Representations[0]
 	in["id"] = 424242
 	in["court"] = "19.0001"
 	in["court_code"] = "19.0001"

@@ -75,10 +75,7 @@ func TestRemoveHoliday_CPP798_sec3_OverHTTP(t *testing.T) {
 // recess_exception custody (art. 798-A, I) it is booked.
 func TestScheduleHearing_CPP798A_RecessOverHTTP(t *testing.T) {
 	f := newFixture(t)
-	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))
-	if code != 201 {
-		t.Fatalf("filing: %d %s", code, body)
-	}
+	c := f.fileCase(t, "R1")
 	path := fmt.Sprintf("/api/v1/cases/%d/hearings", int(c["id"].(float64)))
 	// A weekday from 6 January of next year: in the recess.
 	day := time.Date(f.clk.Now().Year()+1, time.January, 6, 12, 0, 0, 0, time.UTC)
@@ -86,7 +83,7 @@ func TestScheduleHearing_CPP798A_RecessOverHTTP(t *testing.T) {
 		day = day.AddDate(0, 0, 1)
 	}
 	in := fmt.Sprintf(`{"kind": "preliminary", "starts_at": "%sT14:00:00-03:00", "room": "Sala 1"`, day.Format("2006-01-02"))
-	code, body, _ = f.send(t, "POST", path, "clerk", "application/json", in+`}`)
+	code, body, _ := f.send(t, "POST", path, "clerk", "application/json", in+`}`)
 	if code != 422 || !strings.Contains(body, `"field":"starts_at"`) || !strings.Contains(body, "798-A") {
 		t.Errorf("in the recess: %d %s", code, body)
 	}

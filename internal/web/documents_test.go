@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"mime/multipart"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 
@@ -37,15 +36,8 @@ func (f *fixture) do(method, path, token, ctype string, body []byte, accept stri
 // sentence's ban waits for the final judgment (Súmula 643 STJ).
 func TestDocumentsOverHTTP(t *testing.T) {
 	f := newFixture(t)
-	raw, err := os.ReadFile(sharedfix.Path(t, "fixtures", "representations.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fx struct{ Representations []json.RawMessage }
-	if err := json.Unmarshal(raw, &fx); err != nil {
-		t.Fatal(err)
-	}
-	rec := f.do("POST", "/api/v1/cases", f.tokens["prosecutor"], "application/json", fx.Representations[0], "")
+	reps := sharedfix.Representations(t)
+	rec := f.do("POST", "/api/v1/cases", f.tokens["prosecutor"], "application/json", reps[0], "")
 	if rec.Code != 201 {
 		t.Fatalf("filing: %d %s", rec.Code, rec.Body)
 	}
@@ -163,17 +155,10 @@ func TestDocumentsOverHTTP(t *testing.T) {
 // code, nothing stored), which only the judge may read.
 func TestSentenceDocumentOncePerDecisionAndDraftPreview_CPP386(t *testing.T) {
 	f := newFixture(t)
-	raw, err := os.ReadFile(sharedfix.Path(t, "fixtures", "representations.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var fx struct{ Representations []json.RawMessage }
-	if err := json.Unmarshal(raw, &fx); err != nil {
-		t.Fatal(err)
-	}
+	reps := sharedfix.Representations(t)
 	file := func(i int) (int64, int64) {
 		t.Helper()
-		rec := f.do("POST", "/api/v1/cases", f.tokens["prosecutor"], "application/json", fx.Representations[i], "")
+		rec := f.do("POST", "/api/v1/cases", f.tokens["prosecutor"], "application/json", reps[i], "")
 		if rec.Code != 201 {
 			t.Fatalf("filing: %d %s", rec.Code, rec.Body)
 		}

@@ -30,23 +30,7 @@ func (f *fixture) send(t *testing.T, method, path, role, ctype, body string) (in
 
 func representation(t *testing.T, ref string) string {
 	t.Helper()
-	b, err := os.ReadFile(sharedfix.Path(t, "fixtures", "representations.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Representations []json.RawMessage `json:"representations"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range doc.Representations {
-		if strings.Contains(string(r), `"ref": "`+ref+`"`) {
-			return string(r)
-		}
-	}
-	t.Fatalf("no %s", ref)
-	return ""
+	return string(sharedfix.Representation(t, ref))
 }
 
 // fileAndSentence files R1 as the prosecutor and sentences it as the judge
@@ -54,10 +38,7 @@ func representation(t *testing.T, ref string) string {
 // the precautionary ban of a precautionary order alone).
 func (f *fixture) fileAndSentence(t *testing.T, sentence string) (int, int) {
 	t.Helper()
-	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))
-	if code != 201 {
-		t.Fatalf("filing: %d %s", code, body)
-	}
+	c := f.fileCase(t, "R1")
 	caseID := int(c["id"].(float64))
 	def := int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
 	f.receive(t, int64(caseID))
@@ -122,10 +103,7 @@ func (f *fixture) finalBan(t *testing.T, day, sentence string) (int, int) {
 // the place relation; R2 (Rua Haddock Lobo) is within 5,000 m of Maracanã.
 func TestCaseShowsPlace_LGE_art_201_sec1_I(t *testing.T) {
 	f := newFixture(t)
-	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R2"))
-	if code != 201 {
-		t.Fatalf("%d %s", code, body)
-	}
+	c := f.fileCase(t, "R2")
 	_, _, v := f.send(t, "GET", fmt.Sprintf("/api/v1/cases/%d", int(c["id"].(float64))), "clerk", "", "")
 	facts := v["facts"].(map[string]any)
 	if facts["place_relation"] != "within_5000m" || facts["distance_to_venue_m"].(float64) < 3000 || facts["distance_to_venue_m"].(float64) > 4000 {
@@ -288,4 +266,16 @@ func TestBreachLiftRenew_LGE_art_201_sec3_CPP_art_319_CF_art_5_XXXVI(t *testing.
 	if moves := fmt.Sprint(v["movements"]); strings.Count(moves, "Renovada a medida cautelar") != 2 || !strings.Contains(moves, "Revogada em") {
 		t.Errorf("movements of the precautionary ban lack the renewals or the lift: %s", moves)
 	}
+}
+
+// fileCase files the representation ref of the shared fixtures through
+// POST /api/v1/cases as the prosecutor (API.md "Cases") and returns the
+// created case's JSON; anything but a 201 fails the test.
+func (f *fixture) fileCase(t *testing.T, ref string) map[string]any {
+	t.Helper()
+	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, ref))
+	if code != 201 {
+		t.Fatalf("filing %s: %d %s", ref, code, body)
+	}
+	return c
 }

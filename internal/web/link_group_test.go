@@ -17,10 +17,7 @@ import (
 // another court (51). It returns the case and the group defendant.
 func (f *fixture) fileUnlinkedGroup(t *testing.T) (int, int) {
 	t.Helper()
-	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R5"))
-	if code != 201 {
-		t.Fatalf("filing R5: %d %s", code, body)
-	}
+	c := f.fileCase(t, "R5")
 	d := c["defendants"].([]any)[0].(map[string]any)
 	if d["group_id"] != nil {
 		t.Fatalf("R5 linked at filing: %v", d)
@@ -89,10 +86,7 @@ func TestAPILinkGroupThenSentence_LGE_art_183(t *testing.T) {
 		}
 	}
 	// A person defendant.
-	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))
-	if code != 201 {
-		t.Fatalf("filing R1: %d %s", code, body)
-	}
+	c := f.fileCase(t, "R1")
 	person := int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
 	if code, body, _ := f.send(t, "PUT", fmt.Sprintf("/api/v1/cases/%d/defendants/%d/group", int(c["id"].(float64)), person), "clerk", "application/json", `{"group_id": 50}`); code != 422 || !strings.Contains(body, `"field":"defendant_id"`) {
 		t.Errorf("person defendant: %d %s, want 422 on defendant_id", code, body)

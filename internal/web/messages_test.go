@@ -38,10 +38,7 @@ func TestProblemMessagesNameTheRule(t *testing.T) {
 	if code != 422 || !strings.Contains(out, `"field":"defendants[0].full_name","rule":"max_length"`) || strings.Count(out, `"field":"defendants[0].full_name"`) != 1 {
 		t.Errorf("100,000-character name: %d %.600s", code, out)
 	}
-	code, out, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))
-	if code != 201 {
-		t.Fatalf("filing: %d %s", code, out)
-	}
+	c := f.fileCase(t, "R1")
 	id := int(c["id"].(float64))
 	code, out, _ = f.send(t, "POST", fmt.Sprintf("/api/v1/cases/%d/movements", id), "clerk", "application/json", `{"description": "x", "tpu_code": 99999999}`)
 	if code != 422 || !strings.Contains(out, "1 a 999999") || strings.Contains(out, "positivo") {

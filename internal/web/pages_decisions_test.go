@@ -304,10 +304,7 @@ func TestPageCredit_CP_art_42(t *testing.T) {
 // conviction (no TPU 219).
 func TestPagePrecautionaryAlone_CPP_art_319(t *testing.T) {
 	f := newFixture(t)
-	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))
-	if code != 201 {
-		t.Fatalf("filing: %d %s", code, body)
-	}
+	c := f.fileCase(t, "R1")
 	u := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
 	def := strconv.Itoa(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
 	judge := f.browser(t, "judge")

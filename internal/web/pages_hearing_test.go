@@ -17,10 +17,7 @@ import (
 // valid time schedules the hearing.
 func TestPageHearingTimeErrorsShowNextToTheField(t *testing.T) {
 	f := newFixture(t)
-	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))
-	if code != 201 {
-		t.Fatalf("filing: %d %s", code, body)
-	}
+	c := f.fileCase(t, "R1")
 	caseURL := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
 	clerk := f.browser(t, "clerk")
 	clerk.do("GET", caseURL, nil)

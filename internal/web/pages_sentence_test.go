@@ -14,10 +14,7 @@ import (
 // as 9223372036854775807.
 func TestPageSentenceRefusesUnknownChoicesAndHugeIDs(t *testing.T) {
 	f := newFixture(t)
-	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))
-	if code != 201 {
-		t.Fatalf("filing: %d %s", code, body)
-	}
+	c := f.fileCase(t, "R1")
 	caseURL := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
 	f.receive(t, int64(c["id"].(float64)))
 	def := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
@@ -111,10 +108,7 @@ func TestPageSentenceOutcomes_LGE_art_201_sec6_CPP_art_386(t *testing.T) {
 		}
 		return n
 	}
-	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R4"))
-	if code != 201 {
-		t.Fatalf("filing R4: %d %s", code, body)
-	}
+	c := f.fileCase(t, "R4")
 	caseID := int(c["id"].(float64))
 	caseURL := fmt.Sprintf("/processos/%d", caseID)
 	f.receive(t, int64(caseID))
@@ -182,10 +176,7 @@ func TestPageSentenceOutcomes_LGE_art_201_sec6_CPP_art_386(t *testing.T) {
 	}
 
 	// Acquittal (CPP art. 386).
-	code, body, c = f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))
-	if code != 201 {
-		t.Fatalf("filing R1: %d %s", code, body)
-	}
+	c = f.fileCase(t, "R1")
 	aURL := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
 	f.receive(t, int64(c["id"].(float64)))
 	adef := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
@@ -207,10 +198,7 @@ func TestPageSentenceOutcomes_LGE_art_201_sec6_CPP_art_386(t *testing.T) {
 // nothing is saved; "Recalcular", "Salvar minuta" and "Assinar" still work.
 func TestPageSentenceSignsOnlyWithAcaoAssinar(t *testing.T) {
 	f := newFixture(t)
-	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))
-	if code != 201 {
-		t.Fatalf("filing: %d %s", code, body)
-	}
+	c := f.fileCase(t, "R1")
 	caseID := int(c["id"].(float64))
 	caseURL := fmt.Sprintf("/processos/%d", caseID)
 	f.receive(t, int64(caseID))

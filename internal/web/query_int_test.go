@@ -15,10 +15,7 @@ import (
 // answers as before.
 func TestQueryIntegersIntegerAndRangeRules(t *testing.T) {
 	f := newFixture(t)
-	code, body, c := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))
-	if code != 201 {
-		t.Fatalf("filing: %d %s", code, body)
-	}
+	c := f.fileCase(t, "R1")
 	caseID := int64(c["id"].(float64))
 	def := int64(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
 	judge := f.users["judge"].ID

@@ -16,10 +16,7 @@ import (
 // Issue 16, item 5; DOMAIN.md §7.
 func TestAdminAuditHasNoDefendantsPersonalData(t *testing.T) {
 	f := newFixture(t)
-	code, body, _ := f.send(t, "POST", "/api/v1/cases", "prosecutor", "application/json", representation(t, "R1"))
-	if code != 201 {
-		t.Fatalf("filing: %d %s", code, body)
-	}
+	f.fileCase(t, "R1")
 	_, admin, _ := f.send(t, "GET", "/api/v1/audit?table=defendants", "admin", "", "")
 	_, judge, _ := f.send(t, "GET", "/api/v1/audit?table=defendants", "judge", "", "")
 	for _, v := range []string{"66392332154", "1991-07-22", "Sandra Figueiredo"} {

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -372,15 +371,7 @@ func TestMetricsByRouteTemplate(t *testing.T) {
 // judges of the court read it, filtered by record; others may not.
 func TestAuditTrailOverHTTP(t *testing.T) {
 	f := newFixture(t)
-	raw, err := os.ReadFile(sharedfix.Path(t, "fixtures", "representations.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct{ Representations []json.RawMessage }
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
-	req := httptest.NewRequest("POST", "/api/v1/cases", bytes.NewReader(doc.Representations[0]))
+	req := httptest.NewRequest("POST", "/api/v1/cases", bytes.NewReader(sharedfix.Representations(t)[0]))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+f.tokens["prosecutor"])
 	res := httptest.NewRecorder()

@@ -8,7 +8,6 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -119,21 +118,11 @@ func (w *wf) want(rec *httptest.ResponseRecorder, code int, what string) {
 // rep returns representation ref of the fixture file as a JSON object.
 func (w *wf) rep(ref string) map[string]any {
 	w.t.Helper()
-	raw, err := os.ReadFile(sharedfix.Path(w.t, "fixtures", "representations.json"))
-	if err != nil {
+	var r map[string]any
+	if err := json.Unmarshal(sharedfix.Representation(w.t, ref), &r); err != nil {
 		w.t.Fatal(err)
 	}
-	var doc struct{ Representations []map[string]any }
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		w.t.Fatal(err)
-	}
-	for _, r := range doc.Representations {
-		if r["ref"] == ref {
-			return r
-		}
-	}
-	w.t.Fatalf("no %s", ref)
-	return nil
+	return r
 }
 
 func (w *wf) file(ref string) (int64, int64, string) {

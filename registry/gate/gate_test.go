@@ -139,6 +139,30 @@ type agentClock struct {
 func (c *agentClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *agentClock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
+// config is the agent's configuration of court c: its URL, its token and
+// its current signing key (API.md "Gate agent").
+func (c *court) config(t testing.TB) gate.CourtConfig {
+	t.Helper()
+	return gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+}
+
+// bannedCourt is newCourt for court 26.0100 with cpfRio banned from
+// 01/06/2025 to 01/01/2026.
+func bannedCourt(t testing.TB, now time.Time) *court {
+	t.Helper()
+	c := newCourt(t, "26.0100", now)
+	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	return c
+}
+
+// mustSync runs one Sync of agent a and fails the test on its error.
+func mustSync(t testing.TB, a *gate.Agent) {
+	t.Helper()
+	if err := a.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func newAgent(t testing.TB, dir string, clk *agentClock, venues []string, courts ...gate.CourtConfig) *gate.Agent {
 	t.Helper()
 	a, err := gate.New(gate.Config{DataDir: dir, Device: "portao-1", MaxAge: gate.Duration(time.Hour), Venues: venues, Courts: courts}, clk.Now)
@@ -200,10 +224,8 @@ func TestGateAgentAnswersBansBeyondTheSlot(t *testing.T) {
 		t.Fatalf("ban ids %v", ids)
 	}
 	clk := &agentClock{t: now}
-	a := newAgent(t, t.TempDir(), clk, nil, gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}})
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	a := newAgent(t, t.TempDir(), clk, nil, c.config(t))
+	mustSync(t, a)
 	ref := check(t, a, cpfFourth) // held by a slot: the case number and court as published
 	if !ref.Blocked || len(ref.Bans) != 1 || ref.Bans[0].BanID != 1<<32-1 || ref.Bans[0].FirstDay != "2025-06-01" ||
 		ref.Bans[0].LastDay == nil || *ref.Bans[0].LastDay != "2026-01-01" || ref.Bans[0].Court != "26.0100" {
@@ -257,9 +279,7 @@ func TestGateAgentTwoCourtsOfflineAndMidnightEnd(t *testing.T) {
 	dir := t.TempDir()
 	cfgs := []gate.CourtConfig{{URL: rio.http.URL, Token: rio.token, Keys: []string{rio.pub(t)}}, {URL: poa.http.URL, Token: poa.token, Keys: []string{poa.pub(t)}}}
 	a := newAgent(t, dir, clk, nil, cfgs...)
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, a)
 	r := check(t, a, "529.982.247-25")
 	if !r.Blocked || len(r.Bans) != 1 || r.Bans[0].Court != "19.0001" || r.Stale || r.Versions["19.0001"] == 0 || r.Versions["21.0001"] == 0 {
 		t.Fatalf("Rio ban at the agent: %+v", r)
@@ -272,9 +292,7 @@ func TestGateAgentTwoCourtsOfflineAndMidnightEnd(t *testing.T) {
 	}
 	// A new sentence reaches the agent through the feed.
 	rio.ban(t, cpfOther, "2025-06-01", "2025-12-31", "")
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, a)
 	if r := check(t, a, cpfOther); !r.Blocked {
 		t.Fatalf("ban added by the feed not applied: %+v", r)
 	}
@@ -319,8 +337,7 @@ func TestGateAgentTwoCourtsOfflineAndMidnightEnd(t *testing.T) {
 // trusted and its pages applied.
 func TestGateAgentRefusesTamperingAndFollowsRotation(t *testing.T) {
 	now := day("2025-06-10", 15, 0)
-	c := newCourt(t, "26.0100", now)
-	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	c := bannedCourt(t, now)
 	// A proxy in the middle that, while on, changes one byte of every feed
 	// page with changes.
 	var edit atomic.Pointer[func(*http.Response, []byte) []byte]
@@ -333,9 +350,7 @@ func TestGateAgentRefusesTamperingAndFollowsRotation(t *testing.T) {
 	px := mitm(t, c.http.URL, &edit)
 	clk := &agentClock{t: now}
 	a := newAgent(t, t.TempDir(), clk, nil, gate.CourtConfig{URL: px.URL, Token: c.token, Keys: []string{c.pub(t)}})
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, a)
 	v0 := a.Status().Courts[0].Version
 	edit.Store(&flip)
 	c.ban(t, cpfPoa, "2025-06-01", "2026-01-01", "")
@@ -379,13 +394,11 @@ func TestGateAgentScope(t *testing.T) {
 	c := newCourt(t, "26.0100", now)
 	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", `{"venues": ["Estádio do Maracanã"], "venue_ids": [], "clubs": []}`)
 	clk := &agentClock{t: now}
-	cfg := gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+	cfg := c.config(t)
 	here := newAgent(t, t.TempDir(), clk, []string{"estadio do maracana"}, cfg)
 	there := newAgent(t, t.TempDir(), clk, []string{"Arena do Grêmio"}, cfg)
 	for _, a := range []*gate.Agent{here, there} {
-		if err := a.Sync(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		mustSync(t, a)
 	}
 	if r := check(t, here, cpfRio); !r.Blocked {
 		t.Fatalf("scoped ban at its venue: %+v", r)
@@ -400,13 +413,10 @@ func TestGateAgentScope(t *testing.T) {
 // at the end of the wait; the agent's long-poll applies the new ban.
 func TestFeedLongPollAnswersOnCommit(t *testing.T) {
 	now := day("2025-06-10", 15, 0)
-	c := newCourt(t, "26.0100", now)
-	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	c := bannedCourt(t, now)
 	clk := &agentClock{t: now}
-	a := newAgent(t, t.TempDir(), clk, nil, gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}})
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	a := newAgent(t, t.TempDir(), clk, nil, c.config(t))
+	mustSync(t, a)
 	start := time.Now()
 	if more, err := a.Courts[0].Poll(context.Background(), time.Second); err != nil || more || time.Since(start) < 900*time.Millisecond {
 		t.Fatalf("wait with nothing new: more=%v err=%v after %v", more, err, time.Since(start))
@@ -446,9 +456,7 @@ func TestGateAgentSpoolsChecksAndUploadsOnce(t *testing.T) {
 	clk := &agentClock{t: now}
 	dir := t.TempDir()
 	a := newAgent(t, dir, clk, nil, gate.CourtConfig{URL: rio.http.URL, Token: rio.token, Keys: []string{rio.pub(t)}})
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, a)
 	check(t, a, cpfRio)
 	check(t, a, cpfOther)
 	count := func() (n int64) {
@@ -494,7 +502,7 @@ func TestGateAgentClubScopeFollowsTheCourtsSchedule(t *testing.T) {
 	match("Palmeiras", "Corinthians", "Allianz Parque", "2025-06-18")
 	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", `{"venues": [], "venue_ids": [], "clubs": ["CORINTHIANS"]}`)
 	clk := &agentClock{t: now}
-	cfg := gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+	cfg := c.config(t)
 	arena := newAgent(t, t.TempDir(), clk, []string{"Arena Corinthians"}, cfg)
 	allianz := newAgent(t, t.TempDir(), clk, []string{"Allianz Parque"}, cfg)
 	courtCheck := func(venue string) bool {
@@ -513,9 +521,7 @@ func TestGateAgentClubScopeFollowsTheCourtsSchedule(t *testing.T) {
 		return r.Blocked
 	}
 	for _, a := range []*gate.Agent{arena, allianz} {
-		if err := a.Sync(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		mustSync(t, a)
 	}
 	for _, k := range []struct {
 		date          string
@@ -551,9 +557,7 @@ func TestGateAgentClubScopeFollowsTheCourtsSchedule(t *testing.T) {
 	if err := c.srv.RefreshBlocklist(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if err := allianz.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, allianz)
 	c.http.Close() // the network is down from here on
 	for _, k := range []struct {
 		date    string
@@ -576,9 +580,7 @@ func outboxCase(t *testing.T, logs *logBuffer) (rio *court, a *gate.Agent, outbo
 	rio.ban(t, cpfRio, "2025-06-01", "2025-06-30", "")
 	dir := t.TempDir()
 	a = loggedAgent(t, dir, &agentClock{t: now}, 24*time.Hour, logs, gate.CourtConfig{URL: rio.http.URL, Token: rio.token, Keys: []string{rio.pub(t)}})
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, a)
 	outbox = filepath.Join(dir, "outbox")
 	if err := os.MkdirAll(outbox, 0o700); err != nil {
 		t.Fatal(err)
@@ -719,13 +721,11 @@ func TestGateAgentCheckAtOneOfItsVenues(t *testing.T) {
 	c := newCourt(t, "26.0100", now)
 	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", `{"venues": ["Estádio do Maracanã"], "venue_ids": [], "clubs": []}`)
 	clk := &agentClock{t: now}
-	cfg := gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+	cfg := c.config(t)
 	a := newAgent(t, t.TempDir(), clk, []string{"Estádio do Maracanã", "Arena do Grêmio"}, cfg)
 	none := newAgent(t, t.TempDir(), clk, nil, cfg)
 	for _, g := range []*gate.Agent{a, none} {
-		if err := g.Sync(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		mustSync(t, g)
 	}
 	blocked := func(g *gate.Agent, path string) bool {
 		t.Helper()

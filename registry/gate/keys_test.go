@@ -67,8 +67,7 @@ func switchProxy(t *testing.T, to *atomic.Pointer[string]) *httptest.Server {
 // not_after.
 func TestGateAgentRefusesNewBodiesOfARetiredKey(t *testing.T) {
 	now := day("2025-06-10", 15, 0)
-	c := newCourt(t, "26.0100", now)
-	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	c := bannedCourt(t, now)
 	old := c.replica(t, "26.0100") // keeps signing with the first key
 	pinned := c.pub(t)
 	var to atomic.Pointer[string]
@@ -79,9 +78,7 @@ func TestGateAgentRefusesNewBodiesOfARetiredKey(t *testing.T) {
 	dir := t.TempDir()
 	cfg := gate.CourtConfig{URL: px.URL, Token: c.token, Keys: []string{pinned}}
 	a := newAgent(t, dir, clk, nil, cfg)
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, a)
 	if _, err := c.keys.Rotate(now); err != nil {
 		t.Fatal(err)
 	}
@@ -124,9 +121,7 @@ func TestGateAgentRefusesNewBodiesOfARetiredKey(t *testing.T) {
 	// current key's).
 	to.Store(&cur)
 	f2 := newAgent(t, t.TempDir(), clk, nil, cfg)
-	if err := f2.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, f2)
 	to.Store(&old.URL)
 	if err := f2.Courts[0].Snapshot(context.Background()); err == nil || !strings.Contains(f2.Status().Courts[0].LastError, "not_after") {
 		t.Fatalf("snapshot of the retired key after its not_after: %v %+v", err, f2.Status())

@@ -49,8 +49,7 @@ func mitm(t *testing.T, target string, edit *atomic.Pointer[func(*http.Response,
 // has no signature (not "signed by unknown key \"\"").
 func TestGateAgentRefusesAnUnsignedResponseSayingSo(t *testing.T) {
 	now := day("2025-06-10", 15, 0)
-	c := newCourt(t, "26.0100", now)
-	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	c := bannedCourt(t, now)
 	var edit atomic.Pointer[func(*http.Response, []byte) []byte]
 	strip := func(resp *http.Response, b []byte) []byte {
 		resp.Header.Del("X-Juizado-Key-Id")
@@ -66,9 +65,7 @@ func TestGateAgentRefusesAnUnsignedResponseSayingSo(t *testing.T) {
 		t.Fatalf("unsigned snapshot: %v %+v", err, a.Status())
 	}
 	edit.Store(nil)
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, a)
 	c.ban(t, cpfPoa, "2025-06-01", "2026-01-01", "")
 	edit.Store(&strip)
 	if err := a.Sync(context.Background()); err == nil || !strings.Contains(a.Status().Courts[0].LastError, want) {
@@ -84,19 +81,14 @@ func TestGateAgentRefusesAnUnsignedResponseSayingSo(t *testing.T) {
 // "Body":null in its .sig files still loads.
 func TestGateAgentSigFilesHoldKeyAndSignatureOnly(t *testing.T) {
 	now := day("2025-06-10", 15, 0)
-	c := newCourt(t, "26.0100", now)
-	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	c := bannedCourt(t, now)
 	clk := &agentClock{t: now}
 	dir := t.TempDir()
-	cfg := gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+	cfg := c.config(t)
 	a := newAgent(t, dir, clk, nil, cfg)
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, a)
 	c.ban(t, cpfPoa, "2025-06-01", "2026-01-01", "")
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, a)
 	want := a.Status().Courts[0]
 	sigs, _ := filepath.Glob(filepath.Join(dir, "courts", "*", "*", "*.sig"))
 	if len(sigs) != 2 {
@@ -202,15 +194,12 @@ func TestGateAgentErrorsAreProblemJSON(t *testing.T) {
 // court "" with its url (not the url as its code).
 func TestGateAgentStatusAndMetricsCountAlike(t *testing.T) {
 	now := day("2025-06-10", 15, 0)
-	c := newCourt(t, "26.0100", now)
-	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	c := bannedCourt(t, now)
 	c.ban(t, cpfOther, "2025-06-01", "2026-01-01", "")
 	c.ban(t, cpfPoa, "2025-06-13", "2025-06-14", "") // 3 days ahead
 	clk := &agentClock{t: now}
-	a := newAgent(t, t.TempDir(), clk, nil, gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}})
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	a := newAgent(t, t.TempDir(), clk, nil, c.config(t))
+	mustSync(t, a)
 	st := a.Status().Courts[0]
 	if st.Court != "26.0100" || st.Entries != 2 || st.Upcoming != 1 {
 		t.Fatalf("status %+v, want 26.0100 with 2 entries, 1 upcoming", st)
@@ -286,22 +275,17 @@ func loggedAgent(t *testing.T, dir string, clk *agentClock, maxAge time.Duration
 // (the copy drops to nothing, stale).
 func TestGateAgentDamagedStoreIsStaleAndReported(t *testing.T) {
 	now := day("2025-06-10", 15, 0)
-	c := newCourt(t, "26.0100", now)
-	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	c := bannedCourt(t, now)
 	clk := &agentClock{t: now}
 	dir := t.TempDir()
-	cfg := gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+	cfg := c.config(t)
 	logs := &logBuffer{}
 	a := loggedAgent(t, dir, clk, 24*time.Hour, logs, cfg)
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, a)
 	var versions []int64
 	for _, cpf := range []string{cpfPoa, cpfOther, cpfFourth} {
 		c.ban(t, cpf, "2025-06-01", "2026-01-01", "")
-		if err := a.Sync(context.Background()); err != nil {
-			t.Fatal(err)
-		}
+		mustSync(t, a)
 		versions = append(versions, a.Status().Courts[0].Version)
 	}
 	pages, _ := filepath.Glob(filepath.Join(dir, "courts", "*", "pages", "*-000000003.json"))
@@ -386,8 +370,7 @@ func TestGateAgentDamagedStoreIsStaleAndReported(t *testing.T) {
 // and the recovery once.
 func TestGateAgentLogsCourtErrorsWhenTheyChange(t *testing.T) {
 	now := day("2025-06-10", 15, 0)
-	c := newCourt(t, "26.0100", now)
-	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	c := bannedCourt(t, now)
 	var edit atomic.Pointer[func(*http.Response, []byte) []byte]
 	px := mitm(t, c.http.URL, &edit)
 	clk := &agentClock{t: now}
@@ -443,11 +426,10 @@ func TestGateAgentLogsCourtErrorsWhenTheyChange(t *testing.T) {
 // (age about 0) rather than at the end of the first long-poll (25 s).
 func TestGateAgentFirstContactConfirmsAtOnce(t *testing.T) {
 	now := day("2025-06-10", 15, 0)
-	c := newCourt(t, "26.0100", now)
-	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	c := bannedCourt(t, now)
 	clk := &agentClock{t: now}
 	dir := t.TempDir()
-	cfg := gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+	cfg := c.config(t)
 	if err := newAgent(t, dir, clk, nil, cfg).Sync(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -20,10 +20,8 @@ func TestGateAgentUploadsALargeSpoolInParts(t *testing.T) {
 	now := time.Now()
 	c := newCourt(t, "26.0100", now)
 	clk := &agentClock{t: now}
-	a := newAgent(t, t.TempDir(), clk, nil, gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}})
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	a := newAgent(t, t.TempDir(), clk, nil, c.config(t))
+	mustSync(t, a)
 	const n = 25_000
 	for range n {
 		a.Check(cpfOther)
@@ -57,9 +55,7 @@ func TestGateAgentSpooledChecksCountTheOutbox(t *testing.T) {
 	var edit atomic.Pointer[func(*http.Response, []byte) []byte]
 	px := mitm(t, c.http.URL, &edit)
 	a := newAgent(t, t.TempDir(), clk, nil, gate.CourtConfig{URL: px.URL, Token: c.token, Keys: []string{c.pub(t)}})
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, a)
 	spooled := func() string {
 		for _, line := range strings.Split(serve(a, "GET", "/metrics").Body.String(), "\n") {
 			if strings.HasPrefix(line, "gate_spooled_checks ") {

@@ -77,8 +77,7 @@ func cpfs(es []gate.Entry) []string {
 // America/Sao_Paulo and stops after its last day.
 func TestUpcomingBanStartsAtTheAgentOffline(t *testing.T) {
 	now := day("2025-06-10", 15, 0)
-	c := newCourt(t, "26.0100", now)
-	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	c := bannedCourt(t, now)
 	c.ban(t, cpfPoa, "2025-06-13", "2025-06-14", "") // 3 days ahead
 	resp, body := c.fetch(t, "/api/v1/blocklist")
 	var snap gate.Snapshot
@@ -98,19 +97,15 @@ func TestUpcomingBanStartsAtTheAgentOffline(t *testing.T) {
 
 	clk := &agentClock{t: now}
 	dir := t.TempDir()
-	cfg := gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+	cfg := c.config(t)
 	a := newAgent(t, dir, clk, nil, cfg)
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, a)
 	if r := check(t, a, cpfPoa); r.Blocked {
 		t.Fatalf("upcoming ban blocks before its first day: %+v", r)
 	}
 	c.ban(t, cpfOther, "2025-06-17", "2025-06-18", "")  // 7 days ahead: published
 	c.ban(t, cpfFourth, "2025-06-18", "2025-06-19", "") // 8 days ahead: not yet
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, a)
 	st := a.Status().Courts[0]
 	if st.Version != version || st.Upcoming != 2 || st.Entries != 1 {
 		t.Fatalf("after the feed: %+v, want version %d, 1 entry, 2 upcoming", st, version)
@@ -290,8 +285,7 @@ func rewriter(t *testing.T, target string, spoil *atomic.Bool) *httptest.Server 
 func TestAgentStartsOverOnGoneAndRefusedCursor(t *testing.T) {
 	ctx := context.Background()
 	now := day("2025-06-10", 15, 0)
-	c := newCourt(t, "26.0100", now)
-	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	c := bannedCourt(t, now)
 	var spoil atomic.Bool
 	px := rewriter(t, c.http.URL, &spoil)
 	clk := &agentClock{t: now}
@@ -374,11 +368,10 @@ func TestAgentStartsOverOnGoneAndRefusedCursor(t *testing.T) {
 func TestAgentRestartsWithEveryPageAfterTheSnapshot(t *testing.T) {
 	ctx := context.Background()
 	now := day("2025-06-10", 15, 0)
-	c := newCourt(t, "26.0100", now)
-	c.ban(t, cpfRio, "2025-06-01", "2026-01-01", "")
+	c := bannedCourt(t, now)
 	clk := &agentClock{t: now}
 	dir := t.TempDir()
-	cfg := gate.CourtConfig{URL: c.http.URL, Token: c.token, Keys: []string{c.pub(t)}}
+	cfg := c.config(t)
 	a := newAgent(t, dir, clk, nil, cfg)
 	if err := a.Sync(ctx); err != nil {
 		t.Fatal(err)

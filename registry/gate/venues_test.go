@@ -111,9 +111,7 @@ func TestGateAgentReportsAConfiguredVenueNoCourtKnows(t *testing.T) {
 	if st := getStatus(t, a); len(st.UnknownVenues) != 0 || st.Courts[0].Venues != nil {
 		t.Fatalf("before any contact (no venue list held): %+v", st)
 	}
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, a)
 	st := getStatus(t, a)
 	if !reflect.DeepEqual(st.UnknownVenues, []string{"Arena Corintians"}) || st.Courts[0].Venues == nil || *st.Courts[0].Venues != 15 || st.Courts[0].VenuesError != "" {
 		t.Fatalf("after sync: %+v", st)
@@ -143,9 +141,7 @@ func TestGateAgentReportsAConfiguredVenueNoCourtKnows(t *testing.T) {
 	}
 	sw.broken.Store(false)
 	clk.Set(now.Add(gate.VenuesEvery + gate.VenuesRetry))
-	if err := a.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, a)
 	if st := getStatus(t, a); st.Courts[0].VenuesError != "" || len(st.UnknownVenues) != 1 {
 		t.Fatalf("the venue list back: %+v", st)
 	}
@@ -189,9 +185,7 @@ func TestGateAgentReportsAConfiguredVenueNoCourtKnows(t *testing.T) {
 		t.Fatal(err)
 	}
 	sw.down.Store(false)
-	if err := b.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, b)
 	if st := getStatus(t, b); len(st.UnknownVenues) != 0 || *st.Courts[0].Venues != 16 {
 		t.Fatalf("the name in the court's table: %+v", st)
 	}
@@ -250,9 +244,7 @@ func TestGateAgentReportsNoVenueWithoutACourtsList(t *testing.T) {
 	other := newCourt(t, "26.0100", now)
 	cfgs := []gate.CourtConfig{oldCfg, {URL: am.http.URL, Token: am.token, Keys: []string{am.pub(t)}}, {URL: other.http.URL, Token: other.token, Keys: []string{other.pub(t)}}}
 	m := venueAgent(t, t.TempDir(), clk, &logs, venues, cfgs...)
-	if err := m.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, m)
 	if st := getStatus(t, m); !reflect.DeepEqual(st.UnknownVenues, []string{"Arena Corintians"}) {
 		t.Fatalf("three courts: %+v", st)
 	}
@@ -262,17 +254,13 @@ func TestGateAgentReportsNoVenueWithoutACourtsList(t *testing.T) {
 	// reported from it.
 	sw.older.Store(false)
 	clk.Set(now.Add(gate.VenuesEvery))
-	if err := b.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, b)
 	if st := getStatus(t, b); !reflect.DeepEqual(st.UnknownVenues, []string{"Arena Corintians", "Arena da Amazônia"}) || st.Courts[0].VenuesError != "" {
 		t.Fatalf("the court with the list: %+v", st)
 	}
 	sw.older.Store(true)
 	clk.Set(now.Add(2 * gate.VenuesEvery))
-	if err := b.Sync(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	mustSync(t, b)
 	if st := getStatus(t, b); len(st.UnknownVenues) != 0 || st.Courts[0].Venues != nil {
 		t.Fatalf("the court without the list again: %+v", st)
 	}

@@ -275,6 +275,22 @@ func (e *Env) FinalBan(t *testing.T, ref, first string, months int, mod func(*de
 	return c, res.Ban.ID, j
 }
 
+// Sentenced files ref, receives the accusation (Receive) and sentences its
+// first defendant to a conversion ban of months that starts at the final
+// judgment (Lei 10.671/2003, art. 41-B, § 2º; Súmula 643 STJ); it fails the
+// test on error and returns the case, the defendant, the judge and the
+// sentence.
+func (e *Env) Sentenced(t *testing.T, ref string, months int) (*cases.Case, cases.Defendant, actor.Actor, *decisions.SentenceResult) {
+	t.Helper()
+	c, d, j := e.FileOne(t, ref)
+	e.Receive(t, c)
+	res, err := e.Svc.Decisions.Sentence(context.Background(), j, c.ID, SentenceIn(d.ID, "", months))
+	if err != nil {
+		t.Fatalf("sentence %s: %v", ref, err)
+	}
+	return c, d, j, res
+}
+
 // CivilDay parses s (AAAA-MM-DD) as midnight UTC of that day.
 func CivilDay(t *testing.T, s string) time.Time {
 	t.Helper()

@@ -157,6 +157,8 @@ func (s *Service) precautionaryAlone(ctx context.Context, actor actor.Actor, c c
 	if in.Ban.LastDayOverride != "" {
 		f.Add("ban.last_day_override", "precautionary", "o impedimento cautelar não tem último dia.")
 	}
+	cases.CheckText(&f, "text.reasoning", textOf(in.Text, false), cases.MaxLong, true)
+	requireReasoning(&f, in.Text, "a decisão cautelar")
 	if in.Draft {
 		f.Add("draft", "precautionary", "a medida cautelar isolada é decisão imediata, sem minuta: envie-a sem draft.")
 	}

@@ -152,6 +152,10 @@ func beforeFinal(status string) bool {
 func sentenceable(c cases.Case, d cases.Defendant, in SentenceInput) error {
 	track := cases.TrackOf(&c, d)
 	if in.Precautionary {
+		switch track {
+		case cases.StatusArchived, cases.StatusRejected, cases.StatusExtinct:
+			return errs.InvalidField("defendant_id", "not_archived", fmt.Sprintf("o réu %s está em “%s”: não há processo em curso quanto a ele, e a medida cautelar não cabe (CPP, arts. 282 e 319).", cases.NameOf(d), cases.OrStatus(track)))
+		}
 		if !beforeFinal(track) {
 			return errs.New(errs.Conflict, fmt.Sprintf("O réu está na fase “%s”: a medida cautelar cabe até o trânsito em julgado.", cases.OrStatus(track)))
 		}

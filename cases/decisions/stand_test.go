@@ -5,8 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/errs"
 )
 
 // CF art. 93, IX: a sentence or a precautionary order signed without its
@@ -85,3 +88,43 @@ func TestConversionWithoutReportingDuty_LGE_art_201_sec4_Lei_10671_art_41B_sec4(
 
 // errOf is the error of a call that returns a value and an error.
 func errOf[T any](_ T, err error) error { return err }
+
+// CPP art. 386, parágrafo único, II: the acquittal ends the defendant's
+// precautionary bans, and a new one is refused (422); a second one while one
+// is in force is 409 (renew or replace it instead, CPP art. 282); a
+// defendant whose case was archived at the prosecutor's request (CPP art.
+// 28) gets none (422).
+func TestPrecautionaryRefused_Acquitted_CPP_art_386_par_unico_II_Duplicate_Archived(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, t0, 1)
+	ctx := context.Background()
+	c, d, j := e.FileOne(t, "R1")
+	e.Receive(t, c)
+	pin := decisions.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-01", Text: casetest.Reasoned()}
+	first, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, pin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	casetest.KindIs(t, errOf(e.Svc.Decisions.Sentence(ctx, j, c.ID, pin)), errs.Conflict)
+	if n := e.Count(t, "bans", "case_id = ? AND precautionary", c.ID); n != 1 {
+		t.Fatalf("%d precautionary bans after the duplicate, want 1", n)
+	}
+	acq := decisions.SentenceInput{DefendantID: d.ID, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "VII", Text: casetest.Reasoned()}
+	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, acq); err != nil {
+		t.Fatal(err)
+	}
+	if n := e.Count(t, "bans", "id = ? AND status = 'lifted'", first.PrecautionaryBan.ID); n != 1 {
+		t.Fatal("the acquittal did not end the precautionary ban")
+	}
+	msg := casetest.InvalidField(t, errOf(e.Svc.Decisions.Sentence(ctx, j, c.ID, pin)), "defendant_id", false)
+	if !strings.Contains(msg, "art. 386") {
+		t.Errorf("message %q does not cite CPP art. 386", msg)
+	}
+	a, ad, aj := e.FileOne(t, "R2")
+	ground := casefile.TransitionInput{To: cases.StatusArchived, Ground: "prosecutor_request", DefendantID: &ad.ID}
+	if _, err := e.Svc.Casefile.Transition(ctx, aj, a.ID, ground); err != nil {
+		t.Fatal(err)
+	}
+	pin.DefendantID = ad.ID
+	casetest.InvalidField(t, errOf(e.Svc.Decisions.Sentence(ctx, aj, a.ID, pin)), "defendant_id", false)
+}

@@ -374,11 +374,11 @@ func TestFile_FanGroupLinkAndGroupBanArt183(t *testing.T) {
 		t.Fatalf("group_id = %v, want %d", d.GroupID, gid)
 	}
 	j := e.JudgeOf(t, c)
-	_, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 61))
+	_, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.GroupSentenceIn(d.ID, 61))
 	if msg := casetest.InvalidField(t, err, "ban.months", false); !strings.Contains(msg, "art. 183") {
 		t.Errorf("61 months: message %q does not name art. 183", msg)
 	}
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 60))
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.GroupSentenceIn(d.ID, 60))
 	if err != nil {
 		t.Fatal(err)
 	}

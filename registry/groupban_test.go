@@ -94,7 +94,7 @@ func TestGroupSentence_R5MembersReachTheBlocklistAfterFinal_Sumula643STJ(t *test
 	}
 	judge := actor.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
 	months := 24
-	in := decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months},
+	in := decisions.SentenceInput{Text: &decisions.SentenceText{Reasoning: "Autoria e materialidade provadas."}, DefendantID: d.ID, Ban: decisions.BanInput{Months: &months},
 		ExcludedMemberIDs: []int64{luis}, ExclusionReason: "comprovou estar internado na data dos fatos"}
 
 	// A member of a group of another court is not found, exactly as an

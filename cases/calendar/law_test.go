@@ -23,7 +23,7 @@ func sentencedR1(t *testing.T, e *env, first string) (*cases.Case, cases.Defenda
 	t.Helper()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c) // Lei 9.099/1995, arts. 77 and 81: no sentence without it
-	if _, err := e.Svc.Decisions.Sentence(context.Background(), j, c.ID, decisions.SentenceInput{DefendantID: d.ID,
+	if _, err := e.Svc.Decisions.Sentence(context.Background(), j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID,
 		Ban: decisions.BanInput{FirstDay: first, Months: casetest.Ptr(6)}, ReportingDuty: &cases.ReportingDuty{Place: "2º DP", Club: "Corinthians"}}); err != nil {
 		t.Fatal(err)
 	}

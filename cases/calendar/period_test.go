@@ -65,7 +65,7 @@ func TestDeadlines_CPP_art798_sec3_HolidayAddedLaterMovesOpenDeadline(t *testing
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
 	c5, d5, j5 := e.FileOne(t, "R5")
-	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{FirstDay: "2025-06-10", Months: casetest.Ptr(6)},
+	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Ban: decisions.BanInput{FirstDay: "2025-06-10", Months: casetest.Ptr(6)},
 		ReportingDuty: &cases.ReportingDuty{Place: "2º DP", Club: "Corinthians"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func TestLinkGroup_ThenSentence_Art183(t *testing.T) {
 	if d.Kind != "fan_group" || d.GroupID != nil {
 		t.Fatalf("defendant %+v: want an unlinked group", d)
 	}
-	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12))
+	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.GroupSentenceIn(d.ID, 12))
 	casetest.InvalidField(t, err, "defendant_id", false)
 
 	var here, there int64
@@ -104,7 +104,7 @@ func TestLinkGroup_ThenSentence_Art183(t *testing.T) {
 	if v2, err := e.Svc.Casefile.LinkGroup(ctx, j, c.ID, d.ID, in); err != nil || v2.Version != v.Version {
 		t.Errorf("same link again: %v, version %v", err, v2)
 	}
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12))
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.GroupSentenceIn(d.ID, 12))
 	if err != nil {
 		t.Fatalf("sentence after the link: %v", err)
 	}

@@ -77,7 +77,7 @@ func (s *Service) planBan(ctx context.Context, c cases.Case, d cases.Defendant, 
 	if w := PastBanWarning(ban.LastDay, today); w != "" && immediate {
 		warnings = append(warnings, w)
 	}
-	setReportingDuty(&f, &ban, in, rg, subject, &warnings)
+	setReportingDuty(&f, &ban, in, rg, subject, source)
 	reached, err := s.reachedMembers(ctx, &f, c, d, in, rg, subject, &warnings)
 	if err != nil {
 		return nil, err
@@ -266,8 +266,11 @@ func setTerm(f *errs.Fields, ban *sanctions.Ban, in SentenceInput, rg sanctions.
 
 // setReportingDuty checks the reporting duty (Lei 14.597/2023, art. 201,
 // § 4º: a person's, at a place, for a club or a competition) and sets it
-// on ban; a conversion without one is a warning.
-func setReportingDuty(f *errs.Fields, ban *sanctions.Ban, in SentenceInput, rg sanctions.Range, subject sanctions.Subject, warnings *[]string) {
+// on ban. A sentence's conversion (source "") without one is an error on
+// reporting_duty: the sentence "deverá determinar" it (Lei 14.597/2023,
+// art. 201, § 4º; Lei 10.671/2003, art. 41-B, § 4º, by the date of the
+// facts); a plea agreement's or a settlement's ban is no conversion.
+func setReportingDuty(f *errs.Fields, ban *sanctions.Ban, in SentenceInput, rg sanctions.Range, subject sanctions.Subject, source sanctions.Source) {
 	if in.ReportingDuty != nil {
 		cases.CheckText(f, "reporting_duty.place", in.ReportingDuty.Place, cases.MaxShort, false)
 		cases.CheckText(f, "reporting_duty.club", in.ReportingDuty.Club, cases.MaxName, false)
@@ -283,8 +286,8 @@ func setReportingDuty(f *errs.Fields, ban *sanctions.Ban, in SentenceInput, rg s
 			ban.ReportingClub = strings.TrimSpace(in.ReportingDuty.Club)
 			ban.ReportingCompetition = strings.TrimSpace(in.ReportingDuty.Competition)
 		}
-	} else if subject == sanctions.Person && rg.Article != "art. 39" && !rg.Cumulative {
-		*warnings = append(*warnings, "Conversão sem obrigação de permanência: o art. 201, § 4º (art. 41-B, § 4º) determina que a sentença a fixe.")
+	} else if subject == sanctions.Person && rg.Article != "art. 39" && !rg.Cumulative && source == "" {
+		f.Add("reporting_duty", "required", fmt.Sprintf("a conversão em impedimento exige a obrigação de permanência (local e clube ou competição): a sentença deverá determiná-la (%s).", sanctions.Cite(reportingArticle(rg), rg.Law)))
 	}
 }
 
@@ -386,4 +389,14 @@ func termPT(b sanctions.Ban) string {
 		return "prazo indeterminado (cautelar)"
 	}
 	return cases.MonthsText(*b.Months)
+}
+
+// reportingArticle is the paragraph that orders the reporting duty in the
+// statute of rg: art. 41-B, § 4º of Lei 10.671/2003 (facts from 28/07/2010
+// to 14/06/2023), art. 201, § 4º of Lei 14.597/2023 after.
+func reportingArticle(rg sanctions.Range) string {
+	if strings.HasPrefix(rg.Article, "art. 41-B") {
+		return "art. 41-B, § 4º"
+	}
+	return "art. 201, § 4º"
 }

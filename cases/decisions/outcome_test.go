@@ -54,7 +54,7 @@ func TestSentence_PrisonWithoutConversion_LGE_art_201_sec2_sec6_CP_art_49(t *tes
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
-	in := decisions.SentenceInput{DefendantID: d.ID, Outcome: decisions.OutcomePrison, Eligible: casetest.Ptr(true), PrisonMonths: casetest.Ptr(12), FineDays: casetest.Ptr(10)}
+	in := decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Outcome: decisions.OutcomePrison, Eligible: casetest.Ptr(true), PrisonMonths: casetest.Ptr(12), FineDays: casetest.Ptr(10)}
 	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, in)
 	if msg := casetest.InvalidField(t, err, "outcome", false); !strings.Contains(msg, "deverá converter") {
 		t.Errorf("prison for an eligible defendant: %q", msg)
@@ -92,11 +92,11 @@ func TestSentence_PrisonWithoutConversion_LGE_art_201_sec2_sec6_CP_art_49(t *tes
 	// § 6º: the organiser is convicted, 16 to 36 months.
 	c4, d4, j4 := e.FileOne(t, "R4")
 	e.Receive(t, c4)
-	_, err = e.Svc.Decisions.Sentence(ctx, j4, c4.ID, decisions.SentenceInput{DefendantID: d4.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(15), FineDays: casetest.Ptr(30)})
+	_, err = e.Svc.Decisions.Sentence(ctx, j4, c4.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d4.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(15), FineDays: casetest.Ptr(30)})
 	if msg := casetest.InvalidField(t, err, "prison_months", false); !strings.Contains(msg, "16 e 36") {
 		t.Errorf("§ 6º range: %q", msg)
 	}
-	res, err = e.Svc.Decisions.Sentence(ctx, j4, c4.ID, decisions.SentenceInput{DefendantID: d4.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(36), FineDays: casetest.Ptr(30)})
+	res, err = e.Svc.Decisions.Sentence(ctx, j4, c4.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d4.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(36), FineDays: casetest.Ptr(30)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,13 +114,13 @@ func TestSentence_PrisonByPeriod_Estatuto_art_39_and_41B(t *testing.T) {
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R8")
 	e.Receive(t, c)
-	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(12)})
+	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(12)})
 	if msg := casetest.InvalidField(t, err, "outcome", false); !strings.Contains(msg, "art. 39") {
 		t.Errorf("art. 39 prison: %q", msg)
 	}
 	c, d, j = e.FileOne(t, "R7")
 	e.Receive(t, c)
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Outcome: decisions.OutcomePrison, Eligible: casetest.Ptr(false), PrisonMonths: casetest.Ptr(24), FineDays: casetest.Ptr(50)})
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Outcome: decisions.OutcomePrison, Eligible: casetest.Ptr(false), PrisonMonths: casetest.Ptr(24), FineDays: casetest.Ptr(50)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,19 +139,19 @@ func TestSentence_AcquittalPartialAndFlagsPerDefendant_CPP_art_386_CF_art_5_XLV(
 	ctx := context.Background()
 	c, ds, j := twoDefendants(t, e, "R4") // conduct: riot, organiser
 	// Defendant 1 is the organiser: no conversion.
-	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: ds[0].ID, Organiser: casetest.Ptr(true), Ban: decisions.BanInput{Months: casetest.Ptr(12)}})
+	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: ds[0].ID, Organiser: casetest.Ptr(true), Ban: decisions.BanInput{Months: casetest.Ptr(12)}})
 	casetest.InvalidField(t, err, "organiser", false)
 	// Defendant 2: no flag stated, none derived (two defendants): a ban.
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: ds[1].ID, Ban: decisions.BanInput{Months: casetest.Ptr(12)}})
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), ReportingDuty: casetest.Reporting(), DefendantID: ds[1].ID, Ban: decisions.BanInput{Months: casetest.Ptr(12)}})
 	if err != nil {
 		t.Fatalf("co-defendant barred by the other's § 6º flag: %v", err)
 	}
 	if res.Flags.Organiser || len(res.Flags.Derived) != 0 || res.Ban.Article != "art. 201, § 2º" {
 		t.Errorf("co-defendant: flags %+v article %q", res.Flags, res.Ban.Article)
 	}
-	_, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: ds[0].ID, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "VIII"})
+	_, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: ds[0].ID, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "VIII"})
 	casetest.InvalidField(t, err, "acquittal_ground", false)
-	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: ds[0].ID, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "vii"}); err != nil {
+	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: ds[0].ID, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "vii"}); err != nil {
 		t.Fatal(err)
 	}
 	v, err := e.Svc.Casefile.Get(ctx, j, c.ID)
@@ -182,15 +182,15 @@ func TestSentence_RacismAlone_Lei_7716_art_20_sec2A_and_Sec7(t *testing.T) {
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R3")
 	e.Receive(t, c)
-	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: casetest.Ptr(12)}, PrisonMonths: casetest.Ptr(24)})
+	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Ban: decisions.BanInput{Months: casetest.Ptr(12)}, PrisonMonths: casetest.Ptr(24)})
 	if msg := casetest.InvalidField(t, err, "ban.months", false); !strings.Contains(msg, "36 meses") {
 		t.Errorf("racism alone, 12 months: %q", msg)
 	}
-	_, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID})
+	_, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID})
 	casetest.InvalidField(t, err, "prison_months", false)
-	_, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(24)})
+	_, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(24)})
 	casetest.InvalidField(t, err, "outcome", false)
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, PrisonMonths: casetest.Ptr(30)})
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, PrisonMonths: casetest.Ptr(30)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestSentence_RacismAlone_Lei_7716_art_20_sec2A_and_Sec7(t *testing.T) {
 	// Racism with violence (R1 + § 7º stated): art. 201 c/c § 7º and the note.
 	c1, d1, j1 := e.FileOne(t, "R1")
 	e.Receive(t, c1)
-	res, err = e.Svc.Decisions.Sentence(ctx, j1, c1.ID, decisions.SentenceInput{DefendantID: d1.ID, Sec7: casetest.Ptr(true), Sec7Ground: "racism", Ban: decisions.BanInput{Months: casetest.Ptr(6)}})
+	res, err = e.Svc.Decisions.Sentence(ctx, j1, c1.ID, decisions.SentenceInput{Text: casetest.Reasoned(), ReportingDuty: casetest.Reporting(), DefendantID: d1.ID, Sec7: casetest.Ptr(true), Sec7Ground: "racism", Ban: decisions.BanInput{Months: casetest.Ptr(6)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,11 +372,11 @@ func TestPrecautionary_CPP_art_319_II_ReviewReplacementAndCredit_CP_art_42(t *te
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R4") // organiser: no conversion, but a precautionary ban is allowed
-	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Precautionary: true})
+	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Precautionary: true})
 	if msg := casetest.InvalidField(t, err, "review_on", false); !strings.Contains(msg, "417/2021") {
 		t.Errorf("no review date: %q", msg)
 	}
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-10"})
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-10"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,11 +394,11 @@ func TestPrecautionary_CPP_art_319_II_ReviewReplacementAndCredit_CP_art_42(t *te
 	e.Clk.Set(time.Date(2025, 6, 1, 12, 0, 0, 0, testenv.SaoPaulo))
 	c1, d1, j1 := e.FileOne(t, "R1")
 	e.Receive(t, c1)
-	_, err = e.Svc.Decisions.Sentence(ctx, j1, c1.ID, decisions.SentenceInput{DefendantID: d1.ID, Ban: decisions.BanInput{Months: casetest.Ptr(12)}, PrecautionaryUntilFinal: &decisions.PrecautionaryInput{}})
+	_, err = e.Svc.Decisions.Sentence(ctx, j1, c1.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d1.ID, Ban: decisions.BanInput{Months: casetest.Ptr(12)}, PrecautionaryUntilFinal: &decisions.PrecautionaryInput{}})
 	casetest.InvalidField(t, err, "precautionary_until_final.review_on", false)
-	_, err = e.Svc.Decisions.Sentence(ctx, j1, c1.ID, decisions.SentenceInput{DefendantID: d1.ID, Ban: decisions.BanInput{Months: casetest.Ptr(12)}, PrecautionaryUntilFinal: &decisions.PrecautionaryInput{FirstDay: "2025-05-30", ReviewOn: "2025-08-01"}})
+	_, err = e.Svc.Decisions.Sentence(ctx, j1, c1.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d1.ID, Ban: decisions.BanInput{Months: casetest.Ptr(12)}, PrecautionaryUntilFinal: &decisions.PrecautionaryInput{FirstDay: "2025-05-30", ReviewOn: "2025-08-01"}})
 	casetest.InvalidField(t, err, "precautionary_until_final.first_day", false)
-	res, err = e.Svc.Decisions.Sentence(ctx, j1, c1.ID, decisions.SentenceInput{DefendantID: d1.ID, Ban: decisions.BanInput{Months: casetest.Ptr(12)},
+	res, err = e.Svc.Decisions.Sentence(ctx, j1, c1.ID, decisions.SentenceInput{Text: casetest.Reasoned(), ReportingDuty: casetest.Reporting(), DefendantID: d1.ID, Ban: decisions.BanInput{Months: casetest.Ptr(12)},
 		PrecautionaryUntilFinal: &decisions.PrecautionaryInput{ReviewOn: "2025-08-01"}})
 	if err != nil {
 		t.Fatal(err)
@@ -475,11 +475,11 @@ func TestPrecautionary_EndsOnAcquittalAndFinalWithoutBan_CPP_art_386_art_283(t *
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
-	p, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-10"})
+	p, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-10"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "V"}); err != nil {
+	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "V"}); err != nil {
 		t.Fatal(err)
 	}
 	if e.Count(t, "bans", "id = ? AND status = 'lifted' AND lifted_on = '2025-06-10'", p.PrecautionaryBan.ID) != 1 || e.InBlocklist(t, "66392332154") {
@@ -488,7 +488,7 @@ func TestPrecautionary_EndsOnAcquittalAndFinalWithoutBan_CPP_art_386_art_283(t *
 
 	c, d, j = e.FileOne(t, "R1")
 	e.Receive(t, c)
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Outcome: decisions.OutcomePrison, Eligible: casetest.Ptr(false), PrisonMonths: casetest.Ptr(12), FineDays: casetest.Ptr(10),
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Outcome: decisions.OutcomePrison, Eligible: casetest.Ptr(false), PrisonMonths: casetest.Ptr(12), FineDays: casetest.Ptr(10),
 		PrecautionaryUntilFinal: &decisions.PrecautionaryInput{ReviewOn: "2025-09-10"}})
 	if err != nil {
 		t.Fatal(err)
@@ -503,7 +503,7 @@ func TestPrecautionary_EndsOnAcquittalAndFinalWithoutBan_CPP_art_386_art_283(t *
 
 	c8, d8, j8 := e.FileOne(t, "R8")
 	e.Receive(t, c8)
-	_, err = e.Svc.Decisions.Sentence(ctx, j8, c8.ID, decisions.SentenceInput{DefendantID: d8.ID, Precautionary: true, ReviewOn: "2025-09-10"})
+	_, err = e.Svc.Decisions.Sentence(ctx, j8, c8.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d8.ID, Precautionary: true, ReviewOn: "2025-09-10"})
 	if msg := casetest.InvalidField(t, err, "review_on", false); !strings.Contains(msg, "283") {
 		t.Errorf("art. 39 precautionary: %q", msg)
 	}

@@ -26,7 +26,7 @@ func TestPlea_Lei9099_art76_sec2_I_III_BarsRecordedWithTheOffer(t *testing.T) {
 	old := e.File(t, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
 	od := e.Defendants(t, old.ID)[0]
 	e.Receive(t, old)
-	if _, err := e.Svc.Decisions.Sentence(ctx, e.JudgeOf(t, old), old.ID, decisions.SentenceInput{DefendantID: od.ID, Outcome: decisions.OutcomePrison, Eligible: casetest.Ptr(false),
+	if _, err := e.Svc.Decisions.Sentence(ctx, e.JudgeOf(t, old), old.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: od.ID, Outcome: decisions.OutcomePrison, Eligible: casetest.Ptr(false),
 		PrisonMonths: casetest.Ptr(12), FineDays: casetest.Ptr(10)}); err != nil {
 		t.Fatal(err)
 	}

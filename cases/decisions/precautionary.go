@@ -147,6 +147,9 @@ func precautionaryText(d cases.Defendant, b sanctions.Ban, untilFinal bool) stri
 // precautionaryAlone orders a precautionary ban without deciding the merits
 // (CPP art. 319, II; any stage before the final judgment).
 func (s *Service) precautionaryAlone(ctx context.Context, actor actor.Actor, c cases.Case, d cases.Defendant, in SentenceInput) (*SentenceResult, error) {
+	if err := s.precautionaryAllowed(ctx, c, d); err != nil {
+		return nil, err
+	}
 	var f errs.Fields
 	if in.Ban.Months != nil {
 		f.Add("ban.months", "precautionary", "o impedimento cautelar não tem prazo em meses: vigora até ser revogado, renovado ou substituído pela pena definitiva.")
@@ -157,6 +160,8 @@ func (s *Service) precautionaryAlone(ctx context.Context, actor actor.Actor, c c
 	if in.Ban.LastDayOverride != "" {
 		f.Add("ban.last_day_override", "precautionary", "o impedimento cautelar não tem último dia.")
 	}
+	cases.CheckText(&f, "text.reasoning", textOf(in.Text, false), cases.MaxLong, true)
+	requireReasoning(&f, in.Text, "a decisão cautelar")
 	if in.Draft {
 		f.Add("draft", "precautionary", "a medida cautelar isolada é decisão imediata, sem minuta: envie-a sem draft.")
 	}
@@ -198,6 +203,30 @@ func (s *Service) precautionaryAlone(ctx context.Context, actor actor.Actor, c c
 		return nil, err
 	}
 	return &SentenceResult{Outcome: OutcomePrecautionary, PrecautionaryBan: b, MemberBans: []sanctions.Ban{}, Flags: Flags{Derived: []string{}}, Warnings: []string{}}, nil
+}
+
+// precautionaryAllowed refuses a precautionary ban for defendant d of c
+// who was acquitted (errs.Invalid on defendant_id: the acquittal ends the
+// precautionary measures, CPP art. 386, parágrafo único, II) or who has one
+// in force in this case (errs.Conflict: renew or replace it, CPP art. 282,
+// §§ 4º–6º, instead of ordering a second).
+func (s *Service) precautionaryAllowed(ctx context.Context, c cases.Case, d cases.Defendant) error {
+	tx := db.Conn(ctx, s.DB)
+	var acquitted int64
+	if err := tx.Model(&SentenceRecord{}).Where("defendant_id = ? AND status = 'signed' AND outcome = ?", d.ID, OutcomeAcquittal).Count(&acquitted).Error; err != nil {
+		return err
+	}
+	if acquitted > 0 {
+		return errs.InvalidField("defendant_id", "acquitted", fmt.Sprintf("o réu %s foi absolvido: a absolvição faz cessar as medidas cautelares, e nova medida não cabe (CPP, art. 386, parágrafo único, II).", cases.NameOf(d)))
+	}
+	var inForce []int64
+	if err := tx.Model(&sanctions.Ban{}).Where("case_id = ? AND defendant_id = ? AND precautionary AND group_ban_id IS NULL AND status = ?", c.ID, d.ID, sanctions.StatusActive).Order("id").Pluck("id", &inForce).Error; err != nil {
+		return err
+	}
+	if len(inForce) > 0 {
+		return errs.New(errs.Conflict, fmt.Sprintf("O réu %s já tem medida cautelar de proibição em vigor neste processo (impedimento %d): renove-a ou substitua-a (CPP, art. 282, §§ 4º a 6º) em vez de decretar outra.", cases.NameOf(d), inForce[0]))
+	}
+	return nil
 }
 
 // Law and article of a precautionary ban (CPP art. 319, II).

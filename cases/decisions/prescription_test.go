@@ -40,7 +40,7 @@ func TestPrescription_CP_art115_WarningOnCaseAndSentence(t *testing.T) {
 	// The receipt today comes after the span ran out: the warning stays
 	// (CP art. 117 I interrupts only a running period).
 	e.Receive(t, c)
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{FirstDay: "2027-06-10", Months: casetest.Ptr(6)},
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Ban: decisions.BanInput{FirstDay: "2027-06-10", Months: casetest.Ptr(6)},
 		ReportingDuty: &cases.ReportingDuty{Place: "2º DP", Club: "Corinthians"}})
 	if err != nil {
 		t.Fatal(err)

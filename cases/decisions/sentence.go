@@ -152,6 +152,10 @@ func beforeFinal(status string) bool {
 func sentenceable(c cases.Case, d cases.Defendant, in SentenceInput) error {
 	track := cases.TrackOf(&c, d)
 	if in.Precautionary {
+		switch track {
+		case cases.StatusArchived, cases.StatusRejected, cases.StatusExtinct:
+			return errs.InvalidField("defendant_id", "not_archived", fmt.Sprintf("o réu %s está em “%s”: não há processo em curso quanto a ele, e a medida cautelar não cabe (CPP, arts. 282 e 319).", cases.NameOf(d), cases.OrStatus(track)))
+		}
 		if !beforeFinal(track) {
 			return errs.New(errs.Conflict, fmt.Sprintf("O réu está na fase “%s”: a medida cautelar cabe até o trânsito em julgado.", cases.OrStatus(track)))
 		}
@@ -188,8 +192,8 @@ func (s *Service) decide(ctx context.Context, actor actor.Actor, c cases.Case, d
 	cases.CheckText(&f, "text.report", textOf(in.Text, true), cases.MaxLong, true)
 	cases.CheckText(&f, "text.reasoning", textOf(in.Text, false), cases.MaxLong, true)
 	rec.Report, rec.Reasoning = strings.TrimSpace(textOf(in.Text, true)), strings.TrimSpace(textOf(in.Text, false))
-	if rec.Reasoning == "" {
-		res.Warnings = append(res.Warnings, "A sentença não traz fundamentação (text.reasoning): toda decisão judicial é fundamentada (CF, art. 93, IX).")
+	if !in.Draft {
+		requireReasoning(&f, in.Text, "a sentença")
 	}
 	if err := checkOutcome(&f, d, rg, in, outcome, &rec); err != nil {
 		return nil, err
@@ -440,6 +444,16 @@ func (s *Service) decidedStatus(ctx context.Context, c cases.Case, now time.Time
 		}
 	}
 	return status, nil
+}
+
+// requireReasoning adds to f the reasoning missing from a decision being
+// signed (what names it, e.g. "a sentença"): every judicial decision is
+// reasoned, on pain of nullity (CF art. 93, IX); the report may be dispensed
+// in the JECRIM (Lei 9.099/1995, art. 81, § 3º), the reasoning never.
+func requireReasoning(f *errs.Fields, t *SentenceText, what string) {
+	if strings.TrimSpace(textOf(t, false)) == "" {
+		f.Add("text.reasoning", "required", fmt.Sprintf("informe a fundamentação (text.reasoning): %s sem fundamentação é nula (CF, art. 93, IX); o relatório pode ser dispensado (Lei 9.099/1995, art. 81, § 3º).", what))
+	}
 }
 
 func textOf(t *SentenceText, report bool) string {

@@ -286,7 +286,7 @@ func TestSentence_PrecautionaryThenSentence(t *testing.T) {
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
-	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-10", Ban: decisions.BanInput{FirstDay: "2025-06-10"}})
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-10", Ban: decisions.BanInput{FirstDay: "2025-06-10"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,7 +110,7 @@ func TestSuspension_Lei9099_art89_caput_OtherCaseOrConviction(t *testing.T) {
 	// The other case ends in a conviction (a sentence's ban), then archived.
 	od := e.Defendants(t, other.ID)[0]
 	e.Receive(t, other)
-	if _, err := e.Svc.Decisions.Sentence(ctx, e.JudgeOf(t, other), other.ID, decisions.SentenceInput{DefendantID: od.ID, Ban: decisions.BanInput{FirstDay: "2025-06-10", Months: casetest.Ptr(6)},
+	if _, err := e.Svc.Decisions.Sentence(ctx, e.JudgeOf(t, other), other.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: od.ID, Ban: decisions.BanInput{FirstDay: "2025-06-10", Months: casetest.Ptr(6)},
 		ReportingDuty: &cases.ReportingDuty{Place: "2º DP", Club: "Corinthians"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func TestLift_CPP_art_319_II_Precautionary(t *testing.T) {
 	e := casetest.NewEnv(t, testenv.T0, 2)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
-	in := decisions.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-01"}
+	in := decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Precautionary: true, ReviewOn: "2025-09-01"}
 	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, in)
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +159,7 @@ func TestExtend_CF_art_5_XXXVI_FinalBanNeverExtended_PrecautionaryRenewed(t *tes
 	}
 	// A precautionary ban is renewed: new review date and reason.
 	c2, d2, j2 := e.FileOne(t, "R1")
-	p, err := e.Svc.Decisions.Sentence(ctx, j2, c2.ID, decisions.SentenceInput{DefendantID: d2.ID, Precautionary: true, ReviewOn: "2025-07-10", Ban: decisions.BanInput{FirstDay: "2025-06-10"}})
+	p, err := e.Svc.Decisions.Sentence(ctx, j2, c2.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d2.ID, Precautionary: true, ReviewOn: "2025-07-10", Ban: decisions.BanInput{FirstDay: "2025-06-10"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,6 +279,6 @@ func TestCorrect_ClampOnlyForAMissingDay_CP_art_10(t *testing.T) {
 	// An acquittal carries no fine either (CPP art. 386).
 	c, d, j2 := e.FileOne(t, "R2")
 	e.Receive(t, c)
-	_, err = e.Svc.Decisions.Sentence(context.Background(), j2, c.ID, decisions.SentenceInput{DefendantID: d.ID, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "VII", FineDays: casetest.Ptr(20)})
+	_, err = e.Svc.Decisions.Sentence(context.Background(), j2, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "VII", FineDays: casetest.Ptr(20)})
 	casetest.InvalidField(t, err, "outcome", false)
 }

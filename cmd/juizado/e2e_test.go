@@ -141,6 +141,11 @@ func finalJudgment(t *testing.T, c client, clerk string, caseID int64, day civil
 	expect(t, c.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", caseID), clerk, []byte(`{"to": "final"}`)), 200, "")
 }
 
+// signedJSON are the JSON members every person's conversion sentence
+// carries: the reasoning (CF art. 93, IX) and the reporting duty (Lei
+// 14.597/2023, art. 201, § 4º); a member the body repeats after them wins.
+const signedJSON = `"text": {"reasoning": "Autoria e materialidade provadas pelas imagens."}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}, `
+
 // finalBan files ref, sentences its defendant to months and makes the
 // judgment final so that the ban starts on first: for a day up to the
 // clock's, everything happens on that day (clk moves there and back); for a
@@ -166,7 +171,7 @@ func finalBan(t *testing.T, c client, clk *clock.Fixed, pros, judge, clerk strin
 	caseID := int64(k["id"].(float64))
 	def := int64(k["defendants"].([]any)[0].(map[string]any)["id"].(float64))
 	receive(t, c, pros, clerk, caseID)
-	r = c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), judge, []byte(fmt.Sprintf(`{"defendant_id": %d, "ban": {%s}%s}`, def, ban, extra)))
+	r = c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), judge, []byte(fmt.Sprintf(`{"defendant_id": %d, `+signedJSON+`"ban": {%s}%s}`, def, ban, extra)))
 	expect(t, r, 201, "")
 	b := r.json(t)["ban"].(map[string]any)
 	if b["status"] != "awaiting_final" || b["first_day"] != nil {
@@ -342,7 +347,7 @@ func TestEndToEndBinary(t *testing.T) {
 		return c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", int64(ids[ref])), judge, []byte(body))
 	}
 	// No conviction without the accusation received (Lei 9.099/1995, arts. 77, 81).
-	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}}`, int64(defs["R1"])))
+	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, `+signedJSON+`"ban": {"months": 12}}`, int64(defs["R1"])))
 	expect(t, r, 422, "defendant_id")
 	if !strings.Contains(string(r.body), "arts. 77 e 81") {
 		t.Fatalf("a sentence before the receipt: the error does not cite arts. 77 and 81: %s", r.body)
@@ -351,31 +356,31 @@ func TestEndToEndBinary(t *testing.T) {
 		receive(t, c, pros, clerk, int64(ids[ref]))
 	}
 	// Term out of range, by the law of the date of the facts.
-	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 37}}`, int64(defs["R1"])))
+	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, `+signedJSON+`"ban": {"months": 37}}`, int64(defs["R1"])))
 	expect(t, r, 422, "ban.months")
 	if !strings.Contains(string(r.body), "art. 201") {
 		t.Fatalf("range error does not name art. 201: %s", r.body)
 	}
-	r = sentence("R8", fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 13}}`, int64(defs["R8"])))
+	r = sentence("R8", fmt.Sprintf(`{"defendant_id": %d, `+signedJSON+`"ban": {"months": 13}}`, int64(defs["R8"])))
 	expect(t, r, 422, "ban.months")
 	if !strings.Contains(string(r.body), "art. 39") {
 		t.Fatalf("range error does not name art. 39: %s", r.body)
 	}
 	// Súmula 643 STJ: the judge may fix a later start, never a past one.
-	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"first_day": %q, "months": 12}}`, int64(defs["R1"]), today.AddDays(-1)))
+	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, `+signedJSON+`"ban": {"first_day": %q, "months": 12}}`, int64(defs["R1"]), today.AddDays(-1)))
 	expect(t, r, 422, "ban.first_day")
 	if !strings.Contains(string(r.body), "Súmula 643") {
 		t.Fatalf("a past first day: the error does not cite Súmula 643: %s", r.body)
 	}
 	expect(t, c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", int64(ids["R1"])), pros, []byte(`{}`)), 403, "")
-	expect(t, c.do("POST", "/api/v1/cases/999999/sentence", judge, []byte(`{"defendant_id": 1, "ban": {"months": 6}}`)), 404, "")
+	expect(t, c.do("POST", "/api/v1/cases/999999/sentence", judge, []byte(`{"defendant_id": 1, `+signedJSON+`"ban": {"months": 6}}`)), 404, "")
 	// Nothing half-written: the refused sentences left no ban and no movement.
 	r = c.do("GET", fmt.Sprintf("/api/v1/cases/%d", int64(ids["R1"])), judge, nil)
 	if m := r.json(t); len(m["bans"].([]any)) != 0 || len(m["movements"].([]any)) != 5 { // filing, distribution, preliminary phase, accusation, receipt
 		t.Fatalf("a refused sentence wrote something: %s", r.body)
 	}
 	// Sentences: each ban waits for the final judgment (Súmula 643 STJ).
-	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, int64(defs["R1"])))
+	r = sentence("R1", fmt.Sprintf(`{"defendant_id": %d, `+signedJSON+`"ban": {"months": 12}}`, int64(defs["R1"])))
 	expect(t, r, 201, "")
 	ban := r.json(t)["ban"].(map[string]any)
 	if ban["law"] != "Lei 14.597/2023" || ban["article"] != "art. 201, § 2º" || ban["source"] != "sentence" || ban["facts_date"] != "2025-03-30" {
@@ -384,7 +389,7 @@ func TestEndToEndBinary(t *testing.T) {
 	if ban["status"] != "awaiting_final" || ban["first_day"] != nil || ban["last_day"] != nil {
 		t.Fatalf("R1 ban term before the final judgment: %v", ban)
 	}
-	expect(t, sentence("R1", fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}}`, int64(defs["R1"]))), 409, "")
+	expect(t, sentence("R1", fmt.Sprintf(`{"defendant_id": %d, `+signedJSON+`"ban": {"months": 12}}`, int64(defs["R1"]))), 409, "")
 	r = c.do("GET", "/api/v1/public/banned", "", nil)
 	if strings.Contains(string(r.body), "Marcelo Augusto Figueiredo") {
 		t.Fatalf("a ban awaiting the final judgment is on the public list: %s", r.body)
@@ -410,11 +415,11 @@ func TestEndToEndBinary(t *testing.T) {
 		t.Fatalf("R1 after the final judgment: case %v, ban %v", m["status"], ban)
 	}
 	// R2 without publication: blocklist only.
-	expect(t, sentence("R2", fmt.Sprintf(`{"defendant_id": %d, "publish": false, "ban": {"months": 6}}`, int64(defs["R2"]))), 201, "")
+	expect(t, sentence("R2", fmt.Sprintf(`{"defendant_id": %d, `+signedJSON+`"publish": false, "ban": {"months": 6}}`, int64(defs["R2"]))), 201, "")
 	finalJudgment(t, c, clerk, int64(ids["R2"]), today)
 	// R7: facts of 2018 (art. 41-B § 2º); its ban waits for the final
 	// judgment, so it is on no list.
-	r = sentence("R7", fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 6}}`, int64(defs["R7"])))
+	r = sentence("R7", fmt.Sprintf(`{"defendant_id": %d, `+signedJSON+`"ban": {"months": 6}}`, int64(defs["R7"])))
 	expect(t, r, 201, "")
 	if b := r.json(t)["ban"].(map[string]any); b["article"] != "art. 41-B, § 2º" || b["status"] != "awaiting_final" {
 		t.Fatalf("R7 ban: %v", b)
@@ -422,7 +427,7 @@ func TestEndToEndBinary(t *testing.T) {
 	// R8: facts of 2008 (art. 39 of 2003, 3 to 12 months); appealed, the
 	// Turma Recursal reforms the term to 6 months (Lei 9.099/1995, art. 82),
 	// which replaces the ban before it starts.
-	r = sentence("R8", fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}}`, int64(defs["R8"])))
+	r = sentence("R8", fmt.Sprintf(`{"defendant_id": %d, `+signedJSON+`"ban": {"months": 12}}`, int64(defs["R8"])))
 	expect(t, r, 201, "")
 	r8 := r.json(t)["ban"].(map[string]any)
 	if r8["article"] != "art. 39" || r8["law"] != "Lei 10.671/2003" {
@@ -579,7 +584,7 @@ func TestDayAfterLastDay_Sumula643STJ(t *testing.T) {
 	def := k["defendants"].([]any)[0].(map[string]any)["id"].(float64)
 	receive(t, c, pros, clerk, caseID)
 	r = c.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), judge,
-		[]byte(fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 3}}`, int64(def))))
+		[]byte(fmt.Sprintf(`{"defendant_id": %d, `+signedJSON+`"ban": {"months": 3}}`, int64(def))))
 	expect(t, r, 201, "")
 	if b := r.json(t)["ban"].(map[string]any); b["status"] != "awaiting_final" || b["first_day"] != nil || b["last_day"] != nil {
 		t.Fatalf("the sentence's ban: %v, want awaiting_final with no days", b)

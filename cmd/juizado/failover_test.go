@@ -216,7 +216,8 @@ func TestFailoverToSynchronousStandby(t *testing.T) {
 				return err
 			}
 		}
-		_, _, s, err := send("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), judge, map[string]any{"defendant_id": def, "ban": map[string]any{"months": 12}})
+		_, _, s, err := send("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), judge, map[string]any{"defendant_id": def, "ban": map[string]any{"months": 12},
+			"text": map[string]any{"reasoning": "Autoria provada."}, "reporting_duty": map[string]any{"place": "24º DP", "club": "Corinthians"}})
 		if err != nil {
 			return err
 		}

@@ -193,14 +193,14 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 			}
 			fmt.Printf("Demo case %s: %s sentenced to a %d-month ban awaiting the final judgment; precautionary ban in force, review on %s\n", v.Number, d.FullName, months, review.BR())
 		case 4: // a precautionary ban for two named venues (CPP art. 319, II)
-			if _, err := svc.Decisions.Sentence(ctx, ja, k.ID, decisions.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: today.AddDays(60).String(),
+			if _, err := svc.Decisions.Sentence(ctx, ja, k.ID, decisions.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: today.AddDays(60).String(), Text: text,
 				Scope: &decisions.ScopeInput{Venues: []string{"Arena Corinthians", "Allianz Parque"}}}); err != nil {
 				return fmt.Errorf("seed precautionary ban: %w", err)
 			}
 			fmt.Printf("Demo case %s: %s under a precautionary ban at the Arena Corinthians and the Allianz Parque only, review on %s\n", v.Number, d.FullName, today.AddDays(60).BR())
 		case 5: // a precautionary ban for the next 3 home matches of Corinthians
 			three, home := 3, true
-			if _, err := svc.Decisions.Sentence(ctx, ja, k.ID, decisions.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: today.AddDays(60).String(),
+			if _, err := svc.Decisions.Sentence(ctx, ja, k.ID, decisions.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: today.AddDays(60).String(), Text: text,
 				Ban: decisions.BanInput{Matches: &three, Club: "Corinthians", HomeOnly: &home}}); err != nil {
 				return fmt.Errorf("seed precautionary ban: %w", err)
 			}

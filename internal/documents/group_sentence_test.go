@@ -52,7 +52,7 @@ func TestGroupSentenceNamesMembers(t *testing.T) {
 		t.Fatal(err)
 	}
 	months := 24
-	res, err := e.cases.Decisions.Sentence(ctx, e.judge, c.ID, decisions.SentenceInput{DefendantID: v.Defendants[0].ID,
+	res, err := e.cases.Decisions.Sentence(ctx, e.judge, c.ID, decisions.SentenceInput{DefendantID: v.Defendants[0].ID, Text: &decisions.SentenceText{Reasoning: "A torcida promoveu o tumulto, provado pelas imagens."},
 		Ban:               decisions.BanInput{FirstDay: "2025-08-01", Months: &months},
 		ExcludedMemberIDs: []int64{luis}, ExclusionReason: "comprovou estar internado no Hospital São Luiz na data dos fatos"})
 	if err != nil {

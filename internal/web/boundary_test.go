@@ -74,7 +74,7 @@ func seedOtherCourt(t *testing.T, f *fixture) otherCourt {
 		send("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", o.caseID), st.tok, "application/json", fmt.Sprintf(`{"to": %q}`, st.to)) // Lei 9.099/1995, arts. 77, 81
 	}
 	s := send("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", o.caseID), o.judge, "application/json",
-		fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, o.defID))
+		fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}, `+reasoningJSON+`, `+reportingJSON+`}`, o.defID))
 	o.banID = int64(s["ban"].(map[string]any)["id"].(float64))
 	g := send("POST", "/api/v1/groups", o.clerk, "application/json", `{"name": "Torcida Fronteira Carioca", "supported_club": "Flamengo"}`)
 	o.groupID = int64(g["id"].(float64))
@@ -303,7 +303,7 @@ func TestBodyIDsOfAnotherCourtAnswerLikeUnknown(t *testing.T) {
 		want404           bool
 	}{
 		{"POST /api/v1/cases/:id/sentence", fmt.Sprintf("/api/v1/cases/%d/sentence", own),
-			`{"defendant_id": %d, "ban": {"months": 12}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, o.defID, false},
+			`{"defendant_id": %d, "ban": {"months": 12}, ` + reasoningJSON + `, ` + reportingJSON + `}`, o.defID, false},
 		{"POST /api/v1/cases/:id/sentence", fmt.Sprintf("/api/v1/cases/%d/sentence", own),
 			`{"defendant_id": %d, "draft": true, "ban": {"months": 12}}`, o.defID, false},
 		{"POST /api/v1/cases/:id/sentence/sign", fmt.Sprintf("/api/v1/cases/%d/sentence/sign", own), `{"defendant_id": %d}`, o.defID, true},
@@ -320,9 +320,9 @@ func TestBodyIDsOfAnotherCourtAnswerLikeUnknown(t *testing.T) {
 		{"POST /api/v1/cases/:id/settlement", fmt.Sprintf("/api/v1/cases/%d/settlement", grp),
 			`{"defendant_id": %d, "stadium_ban": true, "months": 12, "terms": "TAC"}`, o.groupDefID, false},
 		{"POST /api/v1/cases/:id/sentence", fmt.Sprintf("/api/v1/cases/%d/sentence", grp),
-			fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 24}, "member_ids": [%%d]}`, grpDef), o.memberID, true},
+			fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 24}, `+reasoningJSON+`, "member_ids": [%%d]}`, grpDef), o.memberID, true},
 		{"POST /api/v1/cases/:id/sentence", fmt.Sprintf("/api/v1/cases/%d/sentence", grp),
-			fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 24}, "excluded_member_ids": [%%d], "exclusion_reason": "internado na data dos fatos"}`, grpDef), o.memberID, true},
+			fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 24}, `+reasoningJSON+`, "excluded_member_ids": [%%d], "exclusion_reason": "internado na data dos fatos"}`, grpDef), o.memberID, true},
 		{"POST /api/v1/cases/:id/settlement", fmt.Sprintf("/api/v1/cases/%d/settlement", grp),
 			fmt.Sprintf(`{"defendant_id": %d, "stadium_ban": true, "months": 12, "member_ids": [%%d], "terms": "TAC"}`, grpDef), o.memberID, false}, // 409 outside the hearing: the same SelectBanMembers as the sentence
 		{"POST /api/v1/cases", "/api/v1/cases",

@@ -46,7 +46,7 @@ func TestDocumentsOverHTTP(t *testing.T) {
 		Defendants []struct{ ID int64 }
 	}
 	_ = json.Unmarshal(rec.Body.Bytes(), &c)
-	body := fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 6}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, c.Defendants[0].ID)
+	body := fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 6}, `+reasoningJSON+`, `+reportingJSON+`}`, c.Defendants[0].ID)
 	f.receive(t, c.ID)
 	rec = f.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", c.ID), f.tokens["judge"], "application/json", []byte(body), "")
 	if rec.Code != 201 {
@@ -178,7 +178,7 @@ func TestSentenceDocumentOncePerDecisionAndDraftPreview_CPP386(t *testing.T) {
 	}
 
 	caseID, defID := file(0)
-	if rec := sentence(caseID, fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 6}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}}`, defID)); rec.Code != 201 {
+	if rec := sentence(caseID, fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 6}, `+reasoningJSON+`, `+reportingJSON+`}`, defID)); rec.Code != 201 {
 		t.Fatalf("sentence: %d %s", rec.Code, rec.Body)
 	}
 	var banID int64

@@ -29,7 +29,7 @@ func (w *wf) fileWithoutCPF(ref string) (caseID, defID, banID int64) {
 	defID = int64(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
 	w.receive(caseID)
 	rec, s := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), "judge",
-		map[string]any{"defendant_id": defID, "ban": map[string]any{"months": 3}})
+		map[string]any{"defendant_id": defID, "ban": map[string]any{"months": 3}, "text": reasoned, "reporting_duty": reporting})
 	w.want(rec, 201, "sentence of "+ref)
 	w.makeFinal(caseID)
 	return caseID, defID, int64(s["ban"].(map[string]any)["id"].(float64))
@@ -198,7 +198,7 @@ func TestPageIdentification(t *testing.T) {
 	def := int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
 	f.receive(t, int64(caseID))
 	code, body, s := f.send(t, "POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), "judge", "application/json",
-		fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 6}}`, def))
+		fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 6}, `+reasoningJSON+`, `+reportingJSON+`}`, def))
 	if code != 201 {
 		t.Fatalf("sentence: %d %s", code, body)
 	}

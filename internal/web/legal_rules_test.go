@@ -33,6 +33,35 @@ func representation(t *testing.T, ref string) string {
 	return string(sharedfix.Representation(t, ref))
 }
 
+// reasoningJSON is the reasoning every signed decision carries (CF art. 93,
+// IX) and reportingJSON the reporting duty a conversion fixes (Lei
+// 14.597/2023, art. 201, § 4º), as JSON members.
+const (
+	reasoningJSON = `"text": {"reasoning": "Autoria e materialidade provadas pelas imagens."}`
+	reportingJSON = `"reporting_duty": {"place": "24º DP", "club": "Corinthians"}`
+)
+
+// reasoned and reporting are reasoningJSON and reportingJSON as values of
+// a map body.
+var (
+	reasoned  = map[string]any{"reasoning": "Autoria e materialidade provadas pelas imagens."}
+	reporting = map[string]any{"place": "24º DP", "club": "Corinthians"}
+)
+
+// signedDefaults are the JSON members (each followed by a comma) a
+// sentence body lacks to be signed: the reasoning, and the reporting duty
+// unless it is a precautionary order alone or names one.
+func signedDefaults(body string) string {
+	out := ""
+	if !strings.Contains(body, `"text"`) {
+		out += reasoningJSON + ", "
+	}
+	if !strings.Contains(body, `"reporting_duty"`) && !strings.Contains(body, `"precautionary": true`) && !strings.Contains(body, `"outcome"`) {
+		out += reportingJSON + ", "
+	}
+	return out
+}
+
 // fileAndSentence files R1 as the prosecutor and sentences it as the judge
 // with body; it returns the case id and the ban id (the sentence's ban, or
 // the precautionary ban of a precautionary order alone).
@@ -43,7 +72,7 @@ func (f *fixture) fileAndSentence(t *testing.T, sentence string) (int, int) {
 	def := int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
 	f.receive(t, int64(caseID))
 	code, body, s := f.send(t, "POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), "judge", "application/json",
-		fmt.Sprintf(`{"defendant_id": %d, %s}`, def, sentence))
+		fmt.Sprintf(`{"defendant_id": %d, %s%s}`, def, signedDefaults(sentence), sentence))
 	if code != 201 {
 		t.Fatalf("sentence: %d %s", code, body)
 	}

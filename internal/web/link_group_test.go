@@ -41,7 +41,7 @@ func (f *fixture) fileUnlinkedGroup(t *testing.T) (int, int) {
 func TestAPILinkGroupThenSentence_LGE_art_183(t *testing.T) {
 	f := newFixture(t)
 	caseID, def := f.fileUnlinkedGroup(t)
-	sentence := fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}}`, def)
+	sentence := fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}, `+reasoningJSON+`}`, def)
 	path := fmt.Sprintf("/api/v1/cases/%d/defendants/%d/group", caseID, def)
 	code, body, _ := f.send(t, "POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), "judge", "application/json", sentence)
 	if code != 422 || !strings.Contains(body, `"field":"defendant_id"`) {
@@ -153,7 +153,7 @@ func TestPageLinkGroup(t *testing.T) {
 		t.Error("the form is still offered after the link")
 	}
 	code, body, _ := f.send(t, "POST", fmt.Sprintf("/api/v1/cases/%d/sentence", caseID), "judge", "application/json",
-		fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}}`, def))
+		fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}, `+reasoningJSON+`}`, def))
 	if code != 201 {
 		t.Fatalf("sentence after the page link: %d %s", code, body)
 	}

@@ -21,7 +21,7 @@ func TestPageSentenceRefusesUnknownChoicesAndHugeIDs(t *testing.T) {
 	judge := f.browser(t, "judge")
 	judge.do("GET", caseURL+"/sentenca", nil)
 	base := url.Values{"acao": {"assinar"}, "defendant_id": {def}, "ban.months": {"12"}, "eligible": {"true"},
-		"sec7_doubles_ban": {"true"}, "reporting_duty.place": {"2º DP"}, "reporting_duty.club": {"Corinthians"}}
+		"sec7_doubles_ban": {"true"}, "reporting_duty.place": {"2º DP"}, "reporting_duty.club": {"Corinthians"}, "text.reasoning": {"Autoria provada."}}
 	for _, tc := range []struct{ field, value, id string }{
 		{"eligible", "maybe", "f-eligible"},
 		{"organiser", "talvez", "f-organiser"},
@@ -214,7 +214,7 @@ func TestPageSentenceSignsOnlyWithAcaoAssinar(t *testing.T) {
 		return n
 	}
 	base := url.Values{"defendant_id": {def}, "ban.months": {"12"}, "eligible": {"true"},
-		"sec7_doubles_ban": {"true"}, "reporting_duty.place": {"2º DP"}, "reporting_duty.club": {"Corinthians"}}
+		"sec7_doubles_ban": {"true"}, "reporting_duty.place": {"2º DP"}, "reporting_duty.club": {"Corinthians"}, "text.reasoning": {"Autoria provada."}}
 	for _, acao := range []string{"", "xyz", "Assinar", "missing"} {
 		form := cloneForm(base)
 		if acao != "missing" {

@@ -57,7 +57,7 @@ func (w *wf) blocklistItem(id int64) map[string]any {
 
 func (w *wf) precautionary(caseID, defID int64, extra map[string]any) (int64, map[string]any) {
 	w.t.Helper()
-	body := map[string]any{"defendant_id": defID, "precautionary": true, "review_on": "2025-09-01"}
+	body := map[string]any{"defendant_id": defID, "precautionary": true, "review_on": "2025-09-01", "text": reasoned}
 	for k, v := range extra {
 		body[k] = v
 	}
@@ -178,7 +178,7 @@ func TestScope_LGE201_StatutoryBanRefusesScope(t *testing.T) {
 			t.Fatalf("%v: want field %s: %s", c.body, c.field, rec.Body)
 		}
 	}
-	rec, s := w.do("POST", path, "judge", map[string]any{"defendant_id": defID, "ban": map[string]any{"months": 6}})
+	rec, s := w.do("POST", path, "judge", map[string]any{"defendant_id": defID, "ban": map[string]any{"months": 6}, "text": reasoned, "reporting_duty": reporting})
 	w.want(rec, 201, "the statutory ban")
 	if b := s["ban"].(map[string]any); b["scope"] != nil || b["scope_pt"] != "qualquer local em que se realize evento esportivo" {
 		t.Fatalf("statutory ban scope %v %v", b["scope"], b["scope_pt"])

@@ -229,7 +229,7 @@ func TestWorkflow_JECRIMEveryStateOverHTTP(t *testing.T) {
 	// The judge sentences; a stale If-Match is 412 and writes nothing.
 	_, etag := w.get(id)
 	sentence := map[string]any{"defendant_id": def, "ban": map[string]any{"months": 12},
-		"reporting_duty": map[string]any{"place": "2º DP", "club": "Corinthians"}}
+		"reporting_duty": map[string]any{"place": "2º DP", "club": "Corinthians"}, "text": reasoned}
 	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", sentence, "If-Match", `"v1"`)
 	w.want(rec, 412, "sentence with a stale If-Match")
 	if rec.Header().Get("Content-Type") != "application/problem+json" || rec.Header().Get("ETag") != etag {
@@ -393,7 +393,7 @@ func TestWorkflow_GroupCaseCivilFlowOverHTTP(t *testing.T) {
 	w.to(id, "clerk", "hearing")
 	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/plea", id), "prosecutor", map[string]any{"defendant_id": def, "months": 6})
 	w.want(rec, 409, "plea in a group case")
-	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", map[string]any{"defendant_id": def, "ban": map[string]any{"months": 24}})
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", map[string]any{"defendant_id": def, "ban": map[string]any{"months": 24}, "text": reasoned, "reporting_duty": reporting})
 	w.want(rec, 201, "group judgment")
 	v, _ = w.get(id)
 	if v["status"] != "judgment" {

@@ -80,7 +80,7 @@ func (e *env) sentence(t *testing.T, rep cases.Representation, first string, mon
 		t.Fatal(err)
 	}
 	back := e.clk.Now()
-	in := decisions.SentenceInput{Ban: decisions.BanInput{Months: &months}}
+	in := decisions.SentenceInput{Text: reasoned, ReportingDuty: reporting, Ban: decisions.BanInput{Months: &months}}
 	if day.After(civil.Today(back, saoPaulo)) {
 		in.Ban.FirstDay = first
 	} else {
@@ -387,7 +387,7 @@ func TestLists_BlocklistVersion(t *testing.T) {
 	// the sentence changes nothing on the blocklist.
 	caseID, d := e.file(t, e.reps["R1"])
 	months := 3
-	res, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}})
+	res, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{Text: reasoned, ReportingDuty: reporting, DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -448,7 +448,7 @@ func TestLists_BlocklistVersionsInCommitOrder(t *testing.T) {
 	for i := 0; i < n; i++ {
 		caseID, d := e.file(t, e.reps["R1"])
 		months := 6
-		if _, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}}); err != nil {
+		if _, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{Text: reasoned, ReportingDuty: reporting, DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}}); err != nil {
 			t.Fatal(err)
 		}
 		e.notifyAll(t, caseID, true)
@@ -496,3 +496,11 @@ func TestLists_BlocklistVersionsInCommitOrder(t *testing.T) {
 		t.Errorf("current = %+v, %v", s, err)
 	}
 }
+
+// reasoned is the reasoning every signed sentence carries (CF art. 93, IX)
+// and reporting the reporting duty its conversion fixes (Lei 14.597/2023,
+// art. 201, § 4º).
+var (
+	reasoned  = &decisions.SentenceText{Reasoning: "Autoria e materialidade provadas."}
+	reporting = &cases.ReportingDuty{Place: "24º DP – São Paulo", Club: "Corinthians"}
+)

@@ -26,7 +26,7 @@ func TestLists_Sumula643STJ_SentenceBanOnNoListUntilTheWindowsEnd(t *testing.T) 
 	ctx := context.Background()
 	caseID, d := e.file(t, e.reps["R1"])
 	months := 3
-	res, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}})
+	res, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{Text: reasoned, ReportingDuty: reporting, DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,11 +88,11 @@ func TestLists_Sumula643STJ_LaterStartFixedByTheJudge(t *testing.T) {
 	ctx := context.Background()
 	caseID, d := e.file(t, e.reps["R1"])
 	months := 3
-	_, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{FirstDay: "2025-06-01", Months: &months}})
+	_, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{Text: reasoned, ReportingDuty: reporting, DefendantID: d.ID, Ban: decisions.BanInput{FirstDay: "2025-06-01", Months: &months}})
 	if fe := fieldOf(err); fe != "ban.first_day" {
 		t.Fatalf("a first day before today: %v, want 422 on ban.first_day", err)
 	}
-	res, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{FirstDay: "2025-07-01", Months: &months}})
+	res, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{Text: reasoned, ReportingDuty: reporting, DefendantID: d.ID, Ban: decisions.BanInput{FirstDay: "2025-07-01", Months: &months}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestLists_CPP319II_PrecautionaryUntilFinalThenTheFinalBan(t *testing.T) {
 	ctx := context.Background()
 	caseID, d := e.file(t, e.reps["R1"])
 	months := 6
-	res, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months},
+	res, err := e.svc.Decisions.Sentence(ctx, e.judge, caseID, decisions.SentenceInput{Text: reasoned, ReportingDuty: reporting, DefendantID: d.ID, Ban: decisions.BanInput{Months: &months},
 		PrecautionaryUntilFinal: &decisions.PrecautionaryInput{ReviewOn: "2025-09-10"}})
 	if err != nil {
 		t.Fatal(err)

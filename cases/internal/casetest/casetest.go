@@ -263,7 +263,10 @@ func (e *Env) FinalBan(t *testing.T, ref, first string, months int, mod func(*de
 	}
 	c, d, j := e.FileOne(t, ref)
 	e.Receive(t, c)
-	in := decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}}
+	in := decisions.SentenceInput{DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}, Text: Reasoned()}
+	if d.Kind == "person" {
+		in.ReportingDuty = Reporting()
+	}
 	if mod != nil {
 		mod(&in)
 	}
@@ -301,10 +304,32 @@ func CivilDay(t *testing.T, s string) time.Time {
 	return d
 }
 
-// SentenceIn is a conversion sentence of months; first is a later first day
-// the judge fixes ("" for none: the ban starts at the final judgment).
+// SentenceIn is a person's conversion sentence of months, reasoned (CF art.
+// 93, IX) and with the reporting duty (Lei 14.597/2023, art. 201, § 4º);
+// first is a later first day the judge fixes ("" for none: the ban starts
+// at the final judgment).
 func SentenceIn(defID int64, first string, months int) decisions.SentenceInput {
-	return decisions.SentenceInput{DefendantID: defID, Ban: decisions.BanInput{FirstDay: first, Months: &months}}
+	return decisions.SentenceInput{DefendantID: defID, Ban: decisions.BanInput{FirstDay: first, Months: &months}, Text: Reasoned(), ReportingDuty: Reporting()}
+}
+
+// GroupSentenceIn is a group's (civil) ban of months, reasoned: no
+// reporting duty, which is a person's (Lei 14.597/2023, art. 201, § 4º).
+func GroupSentenceIn(defID int64, months int) decisions.SentenceInput {
+	in := SentenceIn(defID, "", months)
+	in.ReportingDuty = nil
+	return in
+}
+
+// Reasoned is a decision's text with the reasoning every signed decision
+// needs (CF art. 93, IX; the report dispensed, Lei 9.099/1995, art. 81, § 3º).
+func Reasoned() *decisions.SentenceText {
+	return &decisions.SentenceText{Reasoning: "Autoria e materialidade provadas pelo boletim de ocorrência e pelas imagens."}
+}
+
+// Reporting is the reporting duty a conversion must fix (Lei 14.597/2023,
+// art. 201, § 4º): the 24º DP for Corinthians' matches.
+func Reporting() *cases.ReportingDuty {
+	return &cases.ReportingDuty{Place: "24º DP – São Paulo", Club: "Corinthians"}
 }
 
 // FileOne files ref and returns the case, its first defendant and its judge.
@@ -368,7 +393,6 @@ func (e *Env) SentenceR1(t *testing.T, first string, months int, prison *int) (*
 	t.Helper()
 	return e.FinalBan(t, "R1", first, months, func(in *decisions.SentenceInput) {
 		in.PrisonMonths = prison
-		in.ReportingDuty = &cases.ReportingDuty{Place: "24º DP – São Paulo", Club: "Corinthians"}
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/testenv"
 )
 
 // CF art. 93, IX: a sentence or a precautionary order signed without its
@@ -17,7 +18,7 @@ import (
 // JECRIM (Lei 9.099/1995, art. 81, § 3º) and a draft may be saved without it.
 func TestSignWithoutReasoning_CF_art_93_IX_ReportDispensed_Lei_9099_art_81_sec3(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)
@@ -54,7 +55,7 @@ func TestSignWithoutReasoning_CF_art_93_IX_ReportDispensed_Lei_9099_art_81_sec3(
 // in force at the date of the facts.
 func TestConversionWithoutReportingDuty_LGE_art_201_sec4_Lei_10671_art_41B_sec4(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	for _, tc := range []struct{ occurred, cite string }{
 		{"", "art. 201, § 4º, da Lei 14.597/2023"},
@@ -96,7 +97,7 @@ func errOf[T any](_ T, err error) error { return err }
 // 28) gets none (422).
 func TestPrecautionaryRefused_Acquitted_CPP_art_386_par_unico_II_Duplicate_Archived(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, t0, 1)
+	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	c, d, j := e.FileOne(t, "R1")
 	e.Receive(t, c)

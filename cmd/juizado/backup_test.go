@@ -46,7 +46,7 @@ func TestBackupRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := counts(src)
-	if !strings.Contains(want, "cases=6") { // the six demo cases of the README
+	if !strings.Contains(want, "cases=7") { // the seven demo cases of the README
 		t.Fatalf("seed made %s", want)
 	}
 	dump := filepath.Join(t.TempDir(), "juizado.dump")

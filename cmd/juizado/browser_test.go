@@ -296,6 +296,22 @@ func TestBrowserFlow(t *testing.T) {
 	b.shot("processo-autuado")
 	b.logout()
 
+	// The preliminary phase, the oral accusation and its receipt (Lei
+	// 9.099/1995, arts. 72, 77 and 81): no sentence before it.
+	for _, step := range []struct{ who, to string }{
+		{"escrivao", "preliminary_hearing"}, {"promotora", "accusation"}, {"escrivao", "instruction_hearing"},
+	} {
+		b.login(step.who, pw)
+		b.run("abrir o processo para "+step.to, chromedp.Navigate(b.base+"/processos/"+caseID[1]), chromedp.WaitVisible(chromedp.CSS("#f-and-to")),
+			chromedp.SetValue(chromedp.CSS("#f-and-to"), step.to))
+		b.submitAndWait("andamento "+step.to, "#f-and-to")
+		if n := value(b, "erros do andamento", chromedp.Evaluate[int](`document.querySelectorAll('.com-erro').length`)); n != 0 {
+			b.shot("falha-andamento-" + step.to)
+			t.Fatalf("moving to %s: %d fields in error", step.to, n)
+		}
+		b.logout()
+	}
+
 	// 2. The judge sentences it.
 	b.login("juiza", pw)
 	b.run("meus processos", chromedp.Navigate(b.base+"/processos"), chromedp.WaitVisible(chromedp.CSS(`a[href="/processos/`+caseID[1]+`"]`)))

@@ -101,7 +101,8 @@ func (s *UI) notifyPage(c echo.Context) error {
 
 // precautionaryPage: POST /processos/:id/cautelar (the judge of the case;
 // form: caut.defendant_id, caut.first_day as dd/mm/aaaa, optional,
-// caut.review_on, required, caut.publish): orders a precautionary ban alone
+// caut.review_on, required, caut.publish, caut.text.reasoning, required):
+// orders a precautionary ban alone
 // (CPP art. 319, II: prohibition of access to sporting events, at any
 // stage before the final judgment, whatever the conditions of art. 201, §§
 // 2º and 6º) through decisions.Service.Sentence with precautionary true. A

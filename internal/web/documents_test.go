@@ -206,7 +206,7 @@ func TestSentenceDocumentOncePerDecisionAndDraftPreview_CPP386(t *testing.T) {
 
 	// An acquittal has no ban: its sentence by the defendant.
 	acqCase, acqDef := file(1)
-	if rec := sentence(acqCase, fmt.Sprintf(`{"defendant_id": %d, "outcome": "acquittal", "acquittal_ground": "VII"}`, acqDef)); rec.Code != 201 {
+	if rec := sentence(acqCase, fmt.Sprintf(`{"defendant_id": %d, "outcome": "acquittal", "acquittal_ground": "VII", "text": {"reasoning": "Não há prova suficiente para a condenação."}}`, acqDef)); rec.Code != 201 {
 		t.Fatalf("acquittal: %d %s", rec.Code, rec.Body)
 	}
 	acqBase := fmt.Sprintf("/api/v1/cases/%d/documents/", acqCase)

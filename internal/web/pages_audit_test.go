@@ -69,9 +69,10 @@ func TestPageTimeErrorAndRecalculate(t *testing.T) {
 	}
 	// A later first day (the ban starts at the final judgment or later: Súmula 643 STJ).
 	year := time.Now().Year() + 1
-	rec = judge.do("POST", caseURL+"/sentenca", url.Values{"acao": {"recalcular"}, "ban.first_day": {fmt.Sprintf("31/01/%d", year)}, "ban.months": {"3"}})
+	rec = judge.do("POST", caseURL+"/sentenca", url.Values{"acao": {"recalcular"}, "ban.first_day": {fmt.Sprintf("31/01/%d", year)}, "ban.months": {"3"}, "text.reasoning": {"Autoria e materialidade provadas."},
+		"reporting_duty.place": {"24º Distrito Policial"}, "reporting_duty.club": {"Corinthians"}})
 	if body := rec.Body.String(); rec.Code != 200 || !strings.Contains(body, fmt.Sprintf("30/04/%d", year)) || !strings.Contains(body, "Conferido como na assinatura") {
-		t.Fatalf("recalculate: %d, want the form checked, with the last day 30/04/%d", rec.Code, year)
+		t.Fatalf("recalculate: %d, want the form checked, with the last day 30/04/%d\n%s", rec.Code, year, body)
 	}
 	var n int64
 	f.g.Raw("SELECT (SELECT count(*) FROM bans) + (SELECT count(*) FROM sentences)").Scan(&n)

@@ -314,7 +314,7 @@ func TestPagePrecautionaryAlone_CPP_art_319(t *testing.T) {
 		t.Error("the clerk is offered the precautionary order")
 	}
 	rec = judge.do("POST", u+"/cautelar", url.Values{"caut.defendant_id": {def}})
-	expect(t, "without a review date", rec.Code, 422, rec.Body.String(), `id="f-caut-review-on-erro"`, "Res. CNJ 417/2021")
+	expect(t, "without a review date nor reasoning", rec.Code, 422, rec.Body.String(), `id="f-caut-review-on-erro"`, "Res. CNJ 417/2021", `id="f-caut-text-reasoning-erro"`, "art. 93, IX")
 	var n int64
 	f.g.Raw("SELECT count(*) FROM bans").Scan(&n)
 	if n != 0 {
@@ -326,7 +326,7 @@ func TestPagePrecautionaryAlone_CPP_art_319(t *testing.T) {
 	loc, _ := time.LoadLocation("America/Sao_Paulo")
 	review := time.Now().In(loc).AddDate(0, 1, 0).Format("02/01/2006")
 	judge.do("GET", u, nil)
-	if rec := judge.do("POST", u+"/cautelar", url.Values{"caut.defendant_id": {def}, "caut.review_on": {review}}); rec.Code != 303 {
+	if rec := judge.do("POST", u+"/cautelar", url.Values{"caut.defendant_id": {def}, "caut.review_on": {review}, "caut.text.reasoning": {"Risco concreto de reiteração nos próximos jogos."}}); rec.Code != 303 {
 		t.Fatalf("order: %d %s", rec.Code, rec.Body)
 	}
 	if code, body, chk := f.send(t, "GET", "/api/v1/blocklist/check/66392332154", "club", "", ""); code != 200 || chk["blocked"] != true {

@@ -393,7 +393,7 @@ func TestWorkflow_GroupCaseCivilFlowOverHTTP(t *testing.T) {
 	w.to(id, "clerk", "hearing")
 	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/plea", id), "prosecutor", map[string]any{"defendant_id": def, "months": 6})
 	w.want(rec, 409, "plea in a group case")
-	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", map[string]any{"defendant_id": def, "ban": map[string]any{"months": 24}, "text": reasoned, "reporting_duty": reporting})
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", map[string]any{"defendant_id": def, "ban": map[string]any{"months": 24}, "text": reasoned}) // no reporting duty for a group (art. 201, § 4º: persons)
 	w.want(rec, 201, "group judgment")
 	v, _ = w.get(id)
 	if v["status"] != "judgment" {

@@ -58,12 +58,16 @@ func Notification(v *Values) calendar.NotificationInput {
 
 // Precautionary reads the precautionary ban form (CPP art. 319, II:
 // caut.defendant_id, caut.first_day as dd/mm/aaaa, optional,
-// caut.review_on, required by Res. CNJ 417/2021, art. 19, caut.publish).
+// caut.review_on, required by Res. CNJ 417/2021, art. 19, caut.publish,
+// caut.text.reasoning, required when signed by CF art. 93, IX).
 func Precautionary(v *Values) decisions.SentenceInput {
 	in := decisions.SentenceInput{DefendantID: v.Ref("defendant_id"), Precautionary: true, ReviewOn: v.Date("review_on")}
 	in.Ban.FirstDay = v.Date("first_day")
 	if v.Text("publish") != "" {
 		in.Publish = v.Tri("publish")
+	}
+	if r := v.Text("text.reasoning"); r != "" {
+		in.Text = &decisions.SentenceText{Reasoning: r}
 	}
 	v.Require("review_on", "Informe a data de revisão da medida (dd/mm/aaaa): não há medida cautelar sem revisão (Res. CNJ 417/2021, art. 19).")
 	return in

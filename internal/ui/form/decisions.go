@@ -70,6 +70,7 @@ func Precautionary(v *Values) decisions.SentenceInput {
 		in.Text = &decisions.SentenceText{Reasoning: r}
 	}
 	v.Require("review_on", "Informe a data de revisão da medida (dd/mm/aaaa): não há medida cautelar sem revisão (Res. CNJ 417/2021, art. 19).")
+	v.Require("text.reasoning", "Informe a fundamentação da medida: decisão sem fundamentação é nula (CF, art. 93, IX).")
 	return in
 }
 

@@ -109,15 +109,13 @@ func (s *Service) IssueSentence(ctx context.Context, actor actor.Actor, caseID, 
 }
 
 // storedSentence returns the document stored with decision rec, issuing
-// and storing it the first time (the sentence's row is locked meanwhile,
-// so that two first downloads at once give one document).
+// and storing it the first time. The layout is made before the sentence's
+// row is locked (a slow layout never holds the lock others wait on); under
+// the lock a document stored meanwhile wins and the new layout is dropped,
+// so that two first downloads at once give one document.
 func (s *Service) storedSentence(ctx context.Context, actor actor.Actor, v *casefile.View, rec *decisions.SentenceRecord) (*Document, error) {
-	docID, err := s.Decisions.LockSentenceDocument(ctx, rec.ID)
-	if err != nil {
-		return nil, err
-	}
-	if docID != nil {
-		return s.store().byID(ctx, *docID)
+	if rec.DocumentID != nil {
+		return s.store().byID(ctx, *rec.DocumentID)
 	}
 	court, err := s.CourtData(ctx, v.Court)
 	if err != nil {
@@ -132,9 +130,18 @@ func (s *Service) storedSentence(ctx context.Context, actor actor.Actor, v *case
 	if doc.BanID == nil {
 		doc.BanID = rec.PrecautionaryBanID
 	}
-	d, err := s.issue(ctx, pdf.KindSentence, court, data, doc)
-	if err != nil {
-		return nil, err
+	var prior bool
+	stored := func() (*Document, error) {
+		docID, err := s.Decisions.LockSentenceDocument(ctx, rec.ID)
+		if err != nil || docID == nil {
+			return nil, err
+		}
+		prior = true
+		return s.store().byID(ctx, *docID)
+	}
+	d, err := s.issueOnce(ctx, pdf.KindSentence, court, data, doc, stored)
+	if err != nil || prior {
+		return d, err
 	}
 	if err := s.Decisions.SetSentenceDocument(ctx, rec.ID, d.ID); err != nil {
 		return nil, err

@@ -81,6 +81,13 @@ func (s *Service) CourtData(ctx context.Context, code string) (pdf.CourtData, er
 // issue fills the wording of kind with data, lays it out under a new code
 // and stores it with doc's references.
 func (s *Service) issue(ctx context.Context, kind pdf.Kind, court pdf.CourtData, data any, doc Document) (*Document, error) {
+	return s.issueOnce(ctx, kind, court, data, doc, nil)
+}
+
+// issueOnce is issue with stored, when not nil, run after the layout and
+// right before the insert: a document it returns (one stored meanwhile for
+// the same decision) is returned instead, and the new layout is dropped.
+func (s *Service) issueOnce(ctx context.Context, kind pdf.Kind, court pdf.CourtData, data any, doc Document, stored func() (*Document, error)) (*Document, error) {
 	markup, err := s.Wording.Execute(kind, data)
 	if err != nil {
 		return nil, err
@@ -106,6 +113,11 @@ func (s *Service) issue(ctx context.Context, kind pdf.Kind, court pdf.CourtData,
 		d := doc
 		d.Code, d.Kind, d.CourtCode, d.IssuedAt, d.Pages, d.Size = code, kind, court.Code, now, pages, len(b)
 		d.SHA256, d.SourceSHA256, d.Content = sum[:], source[:], b
+		if stored != nil && attempt == 0 {
+			if prior, err := stored(); err != nil || prior != nil {
+				return prior, err
+			}
+		}
 		err = s.store().Insert(ctx, &d)
 		if err == nil {
 			return &d, nil

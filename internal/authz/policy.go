@@ -33,7 +33,9 @@ var modelText string
 var basePolicy []byte
 
 // Open returns a Casbin enforcer on the database's casbin_rule table,
-// after adding the embedded base policy rules that the table lacks.
+// after adding the embedded base policy rules that the table lacks. Rows
+// of the table that do not fit the model are skipped (Skipped), never
+// fatal.
 func Open(ctx context.Context, g *gorm.DB) (*casbin.SyncedEnforcer, error) {
 	m, err := model.NewModelFromString(modelText)
 	if err != nil {
@@ -41,11 +43,13 @@ func Open(ctx context.Context, g *gorm.DB) (*casbin.SyncedEnforcer, error) {
 	}
 	handle := g.Session(&gorm.Session{NewDB: true}).WithContext(ctx)
 	gormadapter.TurnOffAutoMigrate(handle)
-	a, err := gormadapter.NewAdapterByDB(handle)
+	ga, err := gormadapter.NewAdapterByDB(handle)
 	if err != nil {
 		return nil, fmt.Errorf("policy: adapter: %w", err)
 	}
-	e, err := casbin.NewSyncedEnforcer(m, a)
+	// Rows that do not fit the model are skipped and reported (guard), not
+	// fatal.
+	e, err := casbin.NewSyncedEnforcer(m, &guard{Adapter: ga, db: handle})
 	if err != nil {
 		return nil, fmt.Errorf("policy: enforcer: %w", err)
 	}

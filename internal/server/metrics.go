@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/juizado/juizado/internal/authz"
 	"github.com/labstack/echo-contrib/echoprometheus"
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
@@ -17,7 +18,8 @@ import (
 // metrics returns the Prometheus middleware (requests by route template and
 // status, latencies, sizes; a 404 on an unknown path counts under one label,
 // never the raw path, since CPFs travel in paths) and registers the
-// database pool collector and GET /metrics. Each server has its own
+// database pool collector, the count of the policy's skipped rows
+// (juizado_policy_rules_skipped, authz.Skipped) and GET /metrics. Each server has its own
 // registry.
 func (s *Server) metrics() (echo.MiddlewareFunc, error) {
 	reg := prometheus.NewRegistry()
@@ -25,6 +27,11 @@ func (s *Server) metrics() (echo.MiddlewareFunc, error) {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if sqlDB, err := s.App.SQL(); err == nil {
 		reg.MustRegister(collectors.NewDBStatsCollector(sqlDB, "juizado"))
+	}
+	if s.Deps.Enforcer != nil {
+		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "juizado", Subsystem: "policy", Name: "rules_skipped",
+			Help: "Rows of casbin_rule the policy's last load skipped (they do not fit the model; GET /readyz names them)."},
+			func() float64 { return float64(len(authz.Skipped(s.Deps.Enforcer))) }))
 	}
 	m, err := newHTTPMetrics(reg)
 	if err != nil {

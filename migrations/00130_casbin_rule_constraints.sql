@@ -9,7 +9,9 @@
 -- NOT VALID: rows written before this constraint (or by an older release)
 -- stay, and the server skips and reports those that do not load
 -- (internal/authz: Skipped, /readyz, juizado_policy_rules_skipped); every
--- row inserted or updated from now on is checked, whoever writes it.
+-- row inserted or updated from now on is checked, whoever writes it. A new
+-- role (accounts.Roles, the users table's check) needs a migration that
+-- replaces this constraint too: authz's tests insert a rule for every role.
 ALTER TABLE casbin_rule ADD CONSTRAINT casbin_rule_shape CHECK (
     coalesce(ptype, '') = 'p'
     AND coalesce(v0, '') IN ('admin', 'clerk', 'judge', 'prosecutor', 'police', 'fan_group', 'club')

@@ -26,10 +26,17 @@ func (s *Server) readyz(c echo.Context) error {
 		s.Deps.Logger.Warn("not ready", "err", err.Error())
 		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 	}
-	if s.Deps.Enforcer != nil {
-		if sk := authz.Skipped(s.Deps.Enforcer); len(sk) > 0 {
-			return c.JSON(http.StatusOK, map[string]any{"status": "degraded", "policy_rules_skipped": sk})
-		}
+	if sk := s.PolicySkipped(); len(sk) > 0 {
+		return c.JSON(http.StatusOK, map[string]any{"status": "degraded", "policy_rules_skipped": sk})
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ready"})
+}
+
+// PolicySkipped returns the rows of casbin_rule that the policy's last load
+// skipped (authz.Skipped), none without an enforcer.
+func (s *Server) PolicySkipped() []authz.SkippedRule {
+	if s.Deps.Enforcer == nil {
+		return nil
+	}
+	return authz.Skipped(s.Deps.Enforcer)
 }

@@ -13,7 +13,8 @@ import (
 // who dropped its constraint) does not stop a server (issue 32, item 5): it
 // starts, serves with the other rules, and /readyz answers 200 "degraded"
 // naming each skipped row by its content, never its id; the metric
-// juizado_policy_rules_skipped counts them.
+// juizado_policy_rules_skipped counts them, and the admin's roles page
+// lists them.
 func TestReadyzDegradedNamesSkippedPolicyRows(t *testing.T) {
 	f := newFixture(t)
 	metric := func(srvCall func(string) string) string {
@@ -64,6 +65,11 @@ func TestReadyzDegradedNamesSkippedPolicyRows(t *testing.T) {
 	}
 	if m := metric(get); m != "2" {
 		t.Errorf("juizado_policy_rules_skipped: %s, want 2", m)
+	}
+	// The admin's roles page lists them too.
+	if page := f.browser(t, "admin").do("GET", "/admin/papeis", nil); page.Code != 200 || !strings.Contains(page.Body.String(), "Regras ignoradas") ||
+		!strings.Contains(page.Body.String(), "<code>g, club, judge, , </code>") {
+		t.Errorf("roles page: %d, want the skipped rows listed", page.Code)
 	}
 	if rec := f.call("GET", "/api/v1/cases", f.tokens["judge"]); rec.Code != 200 {
 		t.Errorf("the server does not serve with the bad rows: %d", rec.Code)

@@ -25,7 +25,7 @@ import (
 // nothing (audit.ErrNoCourt; issue 32, item 5).
 func (s *API) auditList(c echo.Context) error {
 	var f errs.Fields
-	court := server.Actor(c).Court
+	court := server.StaffCourt(c)
 	if court == "" {
 		return audit.ErrNoCourt
 	}

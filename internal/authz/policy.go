@@ -57,7 +57,7 @@ func Open(ctx context.Context, g *gorm.DB) (*casbin.SyncedEnforcer, error) {
 	}
 	// The base policy is the floor: rules a release adds reach databases
 	// seeded by an earlier one; rules added in the database are kept; base
-	// rules removed from the database stay removed (RemovedBase).
+	// rules removed from the database stay removed (removedRules).
 	rules, err := Base()
 	if err != nil {
 		return nil, err

@@ -18,7 +18,7 @@ import (
 func (s *UI) auditPage(c echo.Context) error {
 	var f errs.Fields
 	q := c.QueryParams()
-	court := server.Actor(c).Court
+	court := server.StaffCourt(c)
 	if court == "" {
 		return audit.ErrNoCourt
 	}

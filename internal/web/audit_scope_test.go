@@ -17,8 +17,9 @@ import (
 // §7; issue 32, item 5): the judges of two courts each read their own
 // court's rows and those of its fan groups' registers, never the other's;
 // a caller without a court — a club or a fan group's manager that a
-// wrongly added wildcard rule lets reach the route — is 403 and reads
-// nothing, on the API and on the page.
+// wrongly added wildcard rule lets reach the route, even with a court
+// written into its row by hand — is 403 and reads nothing, on the API and
+// on the page.
 func TestAuditReadsScopedToTheCallersCourt_Domain7(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
@@ -96,6 +97,10 @@ func TestAuditReadsScopedToTheCallersCourt_Domain7(t *testing.T) {
 		if _, err := enf.AddPolicy(r[0], r[1], r[2], r[3]); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// A club's row given a court by hand still has none for the trail.
+	if err := f.g.Exec("UPDATE users SET court_code = '26.0100' WHERE id = ?", f.users["club"].ID).Error; err != nil {
+		t.Fatal(err)
 	}
 	time.Sleep(1100 * time.Millisecond) // the decision cache's TTL
 	for _, role := range []string{"club", "fan_group"} {

@@ -20,10 +20,16 @@ import (
 // rule "integer" for no integer, "range" for an integer outside the
 // parameter's limits, a record_id written as an integer included). An admin sees the
 // register's rows without their before/after (DOMAIN.md §7: no member
-// data); a judge sees them whole.
+// data); a judge sees them whole. A caller without a court (a club, a fan
+// group's manager, whatever rule of the policy let it in) is 403 and reads
+// nothing (audit.ErrNoCourt; issue 32, item 5).
 func (s *API) auditList(c echo.Context) error {
 	var f errs.Fields
-	flt := audit.Filter{Domain: server.Actor(c).Court, CourtGroups: true, Table: c.QueryParam("table"), RecordID: c.QueryParam("record_id")}
+	court := server.StaffCourt(c)
+	if court == "" {
+		return audit.ErrNoCourt
+	}
+	flt := audit.Filter{Table: c.QueryParam("table"), RecordID: c.QueryParam("record_id")}
 	if server.LooksInteger(flt.RecordID) { // a record's id; a court's code ("21.0001") is looked for as written
 		if _, fe := server.IntParam("record_id", flt.RecordID, 1, server.MaxID); fe != nil {
 			f = append(f, *fe)
@@ -56,11 +62,11 @@ func (s *API) auditList(c echo.Context) error {
 	}
 	flt.Limit, flt.Offset = int(perPage), int((page-1)*perPage)
 	ctx := c.Request().Context()
-	items, err := s.App.Audit.List(ctx, flt)
+	items, err := s.App.Audit.List(ctx, court, flt)
 	if err != nil {
 		return err
 	}
-	total, err := s.App.Audit.Count(ctx, flt)
+	total, err := s.App.Audit.Count(ctx, court, flt)
 	if err != nil {
 		return err
 	}

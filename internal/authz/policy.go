@@ -17,6 +17,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/casbin/casbin/v2"
@@ -33,7 +34,10 @@ var modelText string
 var basePolicy []byte
 
 // Open returns a Casbin enforcer on the database's casbin_rule table,
-// after adding the embedded base policy rules that the table lacks.
+// after adding the embedded base policy rules that the table lacks, except
+// those removed from it (table casbin_rule_removed, migration 00131). Rows
+// of the table that do not fit the model are skipped (Skipped), never
+// fatal.
 func Open(ctx context.Context, g *gorm.DB) (*casbin.SyncedEnforcer, error) {
 	m, err := model.NewModelFromString(modelText)
 	if err != nil {
@@ -41,24 +45,49 @@ func Open(ctx context.Context, g *gorm.DB) (*casbin.SyncedEnforcer, error) {
 	}
 	handle := g.Session(&gorm.Session{NewDB: true}).WithContext(ctx)
 	gormadapter.TurnOffAutoMigrate(handle)
-	a, err := gormadapter.NewAdapterByDB(handle)
+	ga, err := gormadapter.NewAdapterByDB(handle)
 	if err != nil {
 		return nil, fmt.Errorf("policy: adapter: %w", err)
 	}
-	e, err := casbin.NewSyncedEnforcer(m, a)
+	// Rows that do not fit the model are skipped and reported (guard), not
+	// fatal.
+	e, err := casbin.NewSyncedEnforcer(m, &guard{Adapter: ga, db: handle})
 	if err != nil {
 		return nil, fmt.Errorf("policy: enforcer: %w", err)
 	}
 	// The base policy is the floor: rules a release adds reach databases
-	// seeded by an earlier one; rules added in the database are kept.
+	// seeded by an earlier one; rules added in the database are kept; base
+	// rules removed from the database stay removed (removedRules).
 	rules, err := Base()
 	if err != nil {
 		return nil, err
+	}
+	removed, err := removedRules(handle)
+	if err != nil {
+		return nil, fmt.Errorf("policy: reading the removed rules: %w", err)
+	}
+	rules = slices.DeleteFunc(rules, func(r []string) bool { return removed[strings.Join(r, "\x1f")] })
+	if len(rules) == 0 {
+		return e, nil
 	}
 	if _, err := e.AddPoliciesEx(rules); err != nil {
 		return nil, fmt.Errorf("policy: seeding the base policy: %w", err)
 	}
 	return e, nil
+}
+
+// removedRules returns the rules removed from casbin_rule (migration
+// 00131's record, kept by a trigger on every DELETE or UPDATE, cleared when
+// the rule is added again), each as role, domain, route and method joined
+// by the unit separator (0x1f).
+func removedRules(g *gorm.DB) (map[string]bool, error) {
+	var keys []string
+	err := g.Raw(`SELECT concat_ws(chr(31), v0, v1, v2, v3) FROM casbin_rule_removed`).Scan(&keys).Error
+	out := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		out[k] = true
+	}
+	return out, err
 }
 
 // Base returns the embedded base policy rules as [role, domain,

@@ -75,7 +75,8 @@ func TestBasePolicyAndDomains(t *testing.T) {
 			t.Errorf("%s %s %s %s: %v %v", tc.u.Role, tc.u.Domain(), tc.method, tc.route, ok, err)
 		}
 	}
-	// A rule for one domain.
+	// A rule for one domain (of a court that exists: migration 00130).
+	addCourt(t, g, "19.0001")
 	if _, err := e.AddPolicy("clerk", "19.0001", "/api/v1/audit", "GET"); err != nil {
 		t.Fatal(err)
 	}
@@ -138,6 +139,7 @@ func TestPolicyPropagatesAcrossInstances(t *testing.T) {
 		}
 		return ok
 	}
+	addCourt(t, g1, "26.0100") // the domain of the rules below (migration 00130)
 	if allowed(e1) || allowed(e2) {
 		t.Fatal("police reads the audit trail before the change")
 	}

@@ -39,6 +39,9 @@ func Watch(ctx context.Context, g *gorm.DB, e *casbin.SyncedEnforcer, log *slog.
 	if log == nil {
 		log = slog.Default()
 	}
+	if a, ok := e.GetAdapter().(*guard); ok {
+		a.setLog(log) // the lines on skipped rows go to the server's log
+	}
 	sqlDB, err := g.DB()
 	if err != nil {
 		return nil, err

@@ -106,6 +106,18 @@ func Actor(c echo.Context) actor.Actor {
 	return u.Actor()
 }
 
+// StaffCourt returns the court (TR.OOOO) of the request's user when the
+// user is staff of one (accounts.StaffRoles), else "": a club's or a fan
+// group's account has no court, even with a court_code written into its
+// row by hand. The reads scoped to a court (the audit trail, issue 32 item
+// 5) give such a caller nothing.
+func StaffCourt(c echo.Context) string {
+	if a := Actor(c); accounts.IsStaff(a.Role) {
+		return a.Court
+	}
+	return ""
+}
+
 // May reports whether the Casbin policy lets user u call route (an Echo
 // route template, "/processos/:id/acordo") with method: the one decision
 // authorize makes, asked by a page that shows a form only to whom may send

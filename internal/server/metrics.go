@@ -17,8 +17,9 @@ import (
 // metrics returns the Prometheus middleware (requests by route template and
 // status, latencies, sizes; a 404 on an unknown path counts under one label,
 // never the raw path, since CPFs travel in paths) and registers the
-// database pool collector and GET /metrics. Each server has its own
-// registry.
+// database pool collector, the count of the policy's skipped rows
+// (juizado_policy_rules_skipped, PolicySkipped) and GET /metrics. Each
+// server has its own registry.
 func (s *Server) metrics() (echo.MiddlewareFunc, error) {
 	reg := prometheus.NewRegistry()
 	s.Metrics = reg
@@ -26,6 +27,9 @@ func (s *Server) metrics() (echo.MiddlewareFunc, error) {
 	if sqlDB, err := s.App.SQL(); err == nil {
 		reg.MustRegister(collectors.NewDBStatsCollector(sqlDB, "juizado"))
 	}
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "juizado", Subsystem: "policy", Name: "rules_skipped",
+		Help: "Rows of casbin_rule the policy's last load skipped (they do not fit the model; GET /readyz names them)."},
+		func() float64 { return float64(len(s.PolicySkipped())) }))
 	m, err := newHTTPMetrics(reg)
 	if err != nil {
 		return nil, err

@@ -13,11 +13,16 @@ import (
 )
 
 // auditPage: GET /admin/auditoria[?table=&record_id=&actor_id=&from=&to=]
-// — the trail of the administrator's court, newest first.
+// — the trail of the administrator's court, newest first; a caller without
+// a court is 403 and reads nothing (audit.ErrNoCourt; issue 32, item 5).
 func (s *UI) auditPage(c echo.Context) error {
 	var f errs.Fields
 	q := c.QueryParams()
-	flt := audit.Filter{Domain: server.Actor(c).Court, CourtGroups: true, Table: strings.TrimSpace(q.Get("table")), RecordID: strings.TrimSpace(q.Get("record_id")), Limit: 200}
+	court := server.StaffCourt(c)
+	if court == "" {
+		return audit.ErrNoCourt
+	}
+	flt := audit.Filter{Table: strings.TrimSpace(q.Get("table")), RecordID: strings.TrimSpace(q.Get("record_id")), Limit: 200}
 	if v := strings.TrimSpace(q.Get("actor_id")); v != "" {
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || id <= 0 {
@@ -41,7 +46,7 @@ func (s *UI) auditPage(c echo.Context) error {
 		p.Errs, p.Error, status = fields, msg, st
 	} else {
 		var err error
-		if items, err = s.App.Audit.List(c.Request().Context(), flt); err != nil {
+		if items, err = s.App.Audit.List(c.Request().Context(), court, flt); err != nil {
 			return err
 		}
 		audit.RedactMemberData(server.Actor(c).Role, items)

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/juizado/juizado/internal/accounts"
+	"github.com/juizado/juizado/internal/authz"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
 )
@@ -14,8 +15,16 @@ type roleRules struct {
 	Rules []string
 }
 
+// rolesData is the roles page's data: each role's rules, and the rows of
+// casbin_rule the policy skipped (Server.PolicySkipped).
+type rolesData struct {
+	Roles   []roleRules
+	Skipped []authz.SkippedRule
+}
+
 // rolesPage: GET /admin/papeis — what each role may do (the base policy and
-// the rules added in the database).
+// the rules added in the database), and the rows of casbin_rule skipped
+// because they do not fit the policy's model (issue 32, item 5).
 func (s *UI) rolesPage(c echo.Context) error {
 	rules, err := s.Deps.Enforcer.GetPolicy()
 	if err != nil {
@@ -37,5 +46,5 @@ func (s *UI) rolesPage(c echo.Context) error {
 		sort.Strings(rs)
 		out = append(out, roleRules{Role: role, Rules: rs})
 	}
-	return s.Page(c, http.StatusOK, "admin_papeis", server.Page{Title: "Perfis", Data: out})
+	return s.Page(c, http.StatusOK, "admin_papeis", server.Page{Title: "Perfis", Data: rolesData{Roles: out, Skipped: s.PolicySkipped()}})
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/sharedfix"
 	"github.com/juizado/juizado/internal/testenv"
@@ -506,6 +507,9 @@ func TestDomainRulesAndWatcher(t *testing.T) {
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
+	}
+	if err := cases.EnsureCourt(ctx, f.g, "19.0001", ""); err != nil { // a rule names a court that exists (migration 00130)
+		t.Fatal(err)
 	}
 	add("19.0001") // another court
 	time.Sleep(300 * time.Millisecond)

@@ -38,6 +38,21 @@ type Embargos struct {
 	RuledBy     *int64      `json:"-"`
 }
 
+// PartyPT names the party that filed e, in Portuguese.
+func (e Embargos) PartyPT() string { return PartyPT[e.Party] }
+
+// VerdictPT is the ruling on e in Portuguese ("acolhidos", "rejeitados";
+// "" while pending).
+func (e Embargos) VerdictPT() string {
+	switch {
+	case e.Granted == nil:
+		return ""
+	case *e.Granted:
+		return "acolhidos"
+	}
+	return "rejeitados"
+}
+
 // TableName is embargos.
 func (Embargos) TableName() string { return "embargos" }
 
@@ -56,6 +71,9 @@ type EmbargosInput struct {
 // of the ruling, whether the embargos were granted, and its reasoning (CF
 // art. 93, IX).
 type RulingInput struct {
+	// CaseID, when set (the case page's form), is the case the embargos
+	// must be of (errs.NotFound otherwise).
+	CaseID    int64  `json:"-"`
 	DecidedOn string `json:"decided_on"`
 	Granted   *bool  `json:"granted"`
 	Text      string `json:"text"`
@@ -88,7 +106,7 @@ func (s *Service) FileEmbargos(ctx context.Context, actor actor.Actor, caseID in
 		if _, ok := PartyPT[party]; !ok {
 			f.Add("party", "oneof", "use defendant (réu), defence (defesa) ou prosecution (Ministério Público).")
 		}
-		filed := s.dayOf(&f, "filed_on", in.FiledOn, civil.Today(c.FiledAt, s.Loc), "a autuação")
+		filed := s.dayOf(&f, "filed_on", in.FiledOn, civil.Today(c.FiledAt, s.Loc), "à autuação")
 		if strings.TrimSpace(in.Text) == "" {
 			f.Add("text", "required", "informe os embargos: a obscuridade, contradição, omissão ou dúvida apontada (Lei 9.099/1995, art. 83).")
 		}
@@ -143,7 +161,7 @@ func (s *Service) RuleEmbargos(ctx context.Context, actor actor.Actor, id int64,
 		if err := tx.Joins("JOIN cases k ON k.id = embargos.case_id").Where("embargos.id = ? AND k.court_code = ?", id, actor.Court).Limit(1).Find(&e).Error; err != nil {
 			return err
 		}
-		if e.ID == 0 {
+		if e.ID == 0 || (in.CaseID != 0 && e.CaseID != in.CaseID) {
 			return errs.New(errs.NotFound, fmt.Sprintf("Embargos de declaração %d não encontrados.", id))
 		}
 		c, err := s.LockCase(ctx, actor, e.CaseID)
@@ -160,7 +178,7 @@ func (s *Service) RuleEmbargos(ctx context.Context, actor actor.Actor, id int64,
 		today := civil.Today(s.Now(), s.Loc)
 		day := today
 		if in.DecidedOn != "" {
-			day = s.dayOf(&f, "decided_on", in.DecidedOn, e.FiledOn, "a oposição dos embargos")
+			day = s.dayOf(&f, "decided_on", in.DecidedOn, e.FiledOn, "à oposição dos embargos")
 		}
 		if in.Granted == nil {
 			f.Add("granted", "required", "informe se os embargos foram acolhidos (granted: true) ou rejeitados (false).")
@@ -212,7 +230,7 @@ func (s *Service) dayOf(f *errs.Fields, field, v string, floor civil.Date, what 
 	case d.After(civil.Today(s.Now(), s.Loc)):
 		f.Add(field, "not_future", "o dia não pode estar no futuro.")
 	case d.Before(floor):
-		f.Add(field, "after", fmt.Sprintf("o dia não pode ser anterior a %s (%s).", what, floor.BR()))
+		f.Add(field, "after", fmt.Sprintf("o dia não pode ser anterior %s (%s).", what, floor.BR()))
 	}
 	return d
 }
@@ -295,4 +313,11 @@ func (s *Service) withoutPendingEmbargos(ctx context.Context, c *cases.Case, ds 
 		return nil, first
 	}
 	return out, nil
+}
+
+// EmbargosOf lists the embargos de declaração of case caseID in the order
+// they were filed.
+func (s *Service) EmbargosOf(ctx context.Context, caseID int64) ([]Embargos, error) {
+	var out []Embargos
+	return out, db.Conn(ctx, s.DB).Where("case_id = ?", caseID).Order("id").Find(&out).Error
 }

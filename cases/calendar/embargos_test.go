@@ -9,6 +9,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/testenv"
@@ -90,5 +91,37 @@ func TestEmbargosInterruptWindowsRunAgainFromRuling_Lei9099_art83_sec2(t *testin
 	}
 	if e.Count(t, "defendants", "id = ? AND final_on = '2025-06-27'", d.ID) != 1 {
 		t.Error("the judgment did not become final the day after the windows run again")
+	}
+}
+
+// Lei 9.099/1995, art. 83, § 2º against the Turma Recursal's judgment:
+// while the embargos wait the final judgment is refused (409 naming them);
+// once ruled, it is not certified on a day before the ruling (422 on
+// final_on).
+func TestEmbargosAgainstAppealJudgmentHoldFinality_Lei9099_art83(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.T0, 1)
+	ctx := context.Background()
+	c, d, k := sentencedR1(t, e, "")
+	j := e.JudgeOf(t, c)
+	e.Move(t, k, c, cases.StatusAppeal)
+	if _, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "confirmed", DecidedOn: "2025-06-10"}); err != nil {
+		t.Fatal(err)
+	}
+	emb, err := e.Svc.Calendar.FileEmbargos(ctx, k, c.ID, calendar.EmbargosInput{DefendantID: d.ID, Party: calendar.PartyDefendant, FiledOn: "2025-06-10", Text: "Obscuridade no acórdão."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := finalErr(e, t, c, d); err == nil || !strings.Contains(err.Error(), "embargos") {
+		t.Errorf("final judgment while the embargos against the judgment wait: %v", err)
+	}
+	e.Clk.Set(time.Date(2025, 6, 12, 12, 0, 0, 0, testenv.SaoPaulo))
+	if _, err := e.Svc.Calendar.RuleEmbargos(ctx, j, emb.ID, calendar.RulingInput{Granted: casetest.Ptr(true), Text: "Esclarecido o acórdão, sem efeito modificativo."}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.StatusFinal, DefendantID: &d.ID, FinalOn: "2025-06-11"})
+	casetest.InvalidField(t, err, "final_on", false)
+	if _, err := e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.StatusFinal, DefendantID: &d.ID, FinalOn: "2025-06-12"}); err != nil {
+		t.Fatal(err)
 	}
 }

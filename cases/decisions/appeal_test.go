@@ -25,6 +25,21 @@ func appealBy(t *testing.T, e *env, c *cases.Case, d cases.Defendant, party stri
 	c.Status = v.Status
 }
 
+// decidedInAppeal files R1, receives the accusation, signs the decision in
+// (its defendant_id and reasoning filled) and records party's appeal; it
+// returns the case and the defendant.
+func decidedInAppeal(t *testing.T, e *env, in decisions.SentenceInput, party string) (*cases.Case, cases.Defendant) {
+	t.Helper()
+	c, d, j := e.FileOne(t, "R1")
+	e.Receive(t, c)
+	in.DefendantID, in.Text = d.ID, casetest.Reasoned()
+	if _, err := e.Svc.Decisions.Sentence(context.Background(), j, c.ID, in); err != nil {
+		t.Fatal(err)
+	}
+	appealBy(t, e, c, d, party)
+	return c, d
+}
+
 // reformIn is a reform of defendant d's sentence to a ban of months.
 func reformIn(d cases.Defendant, months int) decisions.AppealResultInput {
 	return decisions.AppealResultInput{Result: "reformed", DefendantID: d.ID, DecidedOn: "2025-06-10", Ban: decisions.BanInput{Months: &months}}
@@ -84,12 +99,8 @@ func TestAppealConvictsOnProsecutionAppealAgainstAcquittal_CPP617_Lei9099_art82(
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
-	c, d, j := e.FileOne(t, "R1")
-	e.Receive(t, c)
-	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Outcome: decisions.OutcomeAcquittal, AcquittalGround: "VII"}); err != nil {
-		t.Fatal(err)
-	}
-	appealBy(t, e, c, d, "defendant") // the defendant's own appeal is the defence's (CPP art. 577)
+	// The defendant's own appeal is the defence's (CPP art. 577).
+	c, d := decidedInAppeal(t, e, decisions.SentenceInput{Outcome: decisions.OutcomeAcquittal, AcquittalGround: "VII"}, "defendant")
 	in := reformIn(d, 12)
 	in.Outcome = decisions.OutcomeBan
 	_, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, in)
@@ -125,12 +136,7 @@ func TestAppealConvertsReclusaoIntoBan_LGE_art201_sec2(t *testing.T) {
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
-	c, d, j := e.FileOne(t, "R1")
-	e.Receive(t, c)
-	if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: d.ID, Outcome: decisions.OutcomePrison, Eligible: casetest.Ptr(false), PrisonMonths: casetest.Ptr(14), FineDays: casetest.Ptr(10)}); err != nil {
-		t.Fatal(err)
-	}
-	appealBy(t, e, c, d, "defence")
+	c, d := decidedInAppeal(t, e, decisions.SentenceInput{Outcome: decisions.OutcomePrison, Eligible: casetest.Ptr(false), PrisonMonths: casetest.Ptr(14), FineDays: casetest.Ptr(10)}, "defence")
 	in := reformIn(d, 8)
 	in.ReportingDuty = casetest.Reporting()
 	in.Text = "Preenchidas as condições do § 2º: convertida a reclusão."
@@ -143,8 +149,7 @@ func TestAppealConvertsReclusaoIntoBan_LGE_art201_sec2(t *testing.T) {
 		t.Fatal("the conversion on appeal was not recorded")
 	}
 
-	c, d, _, _ = e.Sentenced(t, "R1", 12)
-	appealBy(t, e, c, d, "defence")
+	c, d = decidedInAppeal(t, e, casetest.SentenceIn(0, "", 12), "defence")
 	_, err = e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(14), FineDays: casetest.Ptr(10)})
 	if msg := casetest.InvalidField(t, err, "outcome", false); !strings.Contains(msg, "617") {
 		t.Errorf("ban into reclusão on the defence's appeal: %q", msg)

@@ -42,3 +42,33 @@ func TestPageEmbargos_Lei9099_art83(t *testing.T) {
 		t.Error("the page after the ruling: no verdict, or the ruling form still offered")
 	}
 }
+
+// CPP art. 617 on the case page: the clerk records the defence's appeal
+// in the step form (and.party), and the Turma's harsher term on it is
+// refused next to the field citing the article; with the prosecution
+// among the appellants (rec.appellants) it is recorded.
+func TestPageAppealResultReformatioInPejus_CPP617(t *testing.T) {
+	f := newFixture(t)
+	caseID, _ := f.fileAndSentence(t, `"ban": {"months": 12}`)
+	var def int64
+	f.g.Raw("SELECT id FROM defendants WHERE case_id = ?", caseID).Scan(&def)
+	clerk := f.browser(t, "clerk")
+	page := fmt.Sprintf("/processos/%d", caseID)
+	clerk.do("GET", page, nil)
+	rec := clerk.do("POST", page+"/andamento", url.Values{"and.to": {"appeal"}, "and.defendant_id": {fmt.Sprint(def)}, "and.party": {"defence"}})
+	if rec.Code != 303 {
+		t.Fatalf("appeal: %d %s", rec.Code, rec.Body)
+	}
+	form := url.Values{"rec.result": {"reformed"}, "rec.defendant_id": {fmt.Sprint(def)}, "rec.ban.months": {"24"}}
+	rec = clerk.do("POST", page+"/recurso", form)
+	expect(t, "harsher on the defence's appeal", rec.Code, 422, rec.Body.String(), `id="f-rec-ban-months-erro"`, "art. 617")
+	form.Set("rec.appellants", "defence,prosecution")
+	if rec = clerk.do("POST", page+"/recurso", form); rec.Code != 303 {
+		t.Fatalf("result with the prosecution's appeal: %d %s", rec.Code, rec.Body)
+	}
+	var months int
+	f.g.Raw("SELECT months FROM bans WHERE case_id = ? AND status = 'awaiting_final'", caseID).Scan(&months)
+	if months != 24 {
+		t.Errorf("the reformed term is %d months, want 24", months)
+	}
+}

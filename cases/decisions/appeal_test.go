@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/casefile"
@@ -153,5 +154,33 @@ func TestAppealConvertsReclusaoIntoBan_LGE_art201_sec2(t *testing.T) {
 	_, err = e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(14), FineDays: casetest.Ptr(10)})
 	if msg := casetest.InvalidField(t, err, "outcome", false); !strings.Contains(msg, "617") {
 		t.Errorf("ban into reclusão on the defence's appeal: %q", msg)
+	}
+}
+
+// CPP art. 617 per defendant (DOMAIN.md §4, each defendant's track): the
+// prosecution's appeal recorded on one defendant's track counts for his
+// result even when a co-defendant is sentenced later, and does not reach
+// the co-defendant's, whose harsher result is 422.
+func TestAppealAppellantsPerDefendantTrack_CPP617(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.T0, 1)
+	ctx := context.Background()
+	k := e.Clerk(t)
+	c, ds, j := twoDefendants(t, e, "R1")
+	sentence := func(d cases.Defendant) {
+		t.Helper()
+		if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sentence(ds[0])
+	appealBy(t, e, c, ds[0], "prosecution")
+	e.Clk.Set(testenv.T0.Add(time.Hour))
+	sentence(ds[1])
+	appealBy(t, e, c, ds[1], "defence")
+	_, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, reformIn(ds[1], 24))
+	casetest.InvalidField(t, err, "ban.months", false)
+	if _, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, reformIn(ds[0], 24)); err != nil {
+		t.Fatalf("the prosecution's appeal on his track: %v", err)
 	}
 }

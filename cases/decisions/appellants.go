@@ -92,9 +92,11 @@ func quantoA(d *cases.Defendant) string {
 // signed (an annulment sends the track back: the new sentence's appeals
 // are new ones), in the order defence, prosecution.
 func (s *Service) recordedAppellants(ctx context.Context, c *cases.Case, d *cases.Defendant) ([]string, error) {
-	q := db.Conn(ctx, s.DB).Model(&Appeal{}).Where("case_id = ? AND created_at >= (SELECT coalesce(max(signed_at), '-infinity') FROM sentences WHERE case_id = ? AND status <> 'draft')", c.ID, c.ID)
-	if d != nil {
-		q = q.Where("defendant_id IS NULL OR defendant_id = ?", d.ID)
+	q := db.Conn(ctx, s.DB).Model(&Appeal{}).Where("case_id = ?", c.ID)
+	if d != nil { // his own sentence: a co-defendant's later one does not count
+		q = q.Where("(defendant_id IS NULL OR defendant_id = ?) AND created_at >= (SELECT coalesce(max(signed_at), '-infinity') FROM sentences WHERE defendant_id = ? AND status <> 'draft')", d.ID, d.ID)
+	} else {
+		q = q.Where("created_at >= (SELECT coalesce(max(signed_at), '-infinity') FROM sentences WHERE case_id = ? AND status <> 'draft')", c.ID)
 	}
 	var parties []string
 	if err := q.Distinct("party").Pluck("party", &parties).Error; err != nil {

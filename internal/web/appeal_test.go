@@ -88,3 +88,32 @@ func TestEmbargosInterruptWindows_Lei9099_art83_OverHTTP(t *testing.T) {
 		t.Errorf("409 does not say the windows run again: %s", rec.Body)
 	}
 }
+
+// Lei 9.099/1995, art. 82 and CPP art. 617 over the API: on the
+// prosecution's appeal against an acquittal the Turma convicts to a ban
+// (planned as a sentence's: it waits for the final judgment); the same
+// result with appellants ["defence"] is 422 on outcome.
+func TestAppealResultConvictsOnProsecutionAppeal_CPP617_OverHTTP(t *testing.T) {
+	w := newWF(t)
+	w.addJudge()
+	id, def, _ := w.file("R1")
+	w.receive(id)
+	rec, _ := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", map[string]any{"defendant_id": def, "outcome": "acquittal", "acquittal_ground": "VII", "text": reasoned})
+	w.want(rec, 201, "acquittal")
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", id), "clerk", map[string]any{"to": "appeal", "defendant_id": def, "party": "prosecution"})
+	w.want(rec, 200, "the prosecution's appeal")
+	result := map[string]any{"result": "reformed", "defendant_id": def, "decided_on": "2025-06-10", "outcome": "ban", "ban": map[string]any{"months": 12},
+		"reporting_duty": map[string]any{"place": "2º DP", "club": "Corinthians"}, "appellants": []string{"defence"}}
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/appeal-result", id), "clerk", result)
+	w.want(rec, 422, "a conviction on the defence's appeal")
+	if !strings.Contains(rec.Body.String(), "617") || !strings.Contains(rec.Body.String(), `"field":"outcome"`) {
+		t.Errorf("422 does not cite CPP art. 617 on outcome: %s", rec.Body)
+	}
+	delete(result, "appellants") // the appeal recorded on the track: the prosecution's
+	rec, v := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/appeal-result", id), "clerk", result)
+	w.want(rec, 201, "the conviction on the prosecution's appeal")
+	bans, _ := v["bans"].([]any)
+	if len(bans) != 1 || bans[0].(map[string]any)["state"] != "awaiting_final" {
+		t.Errorf("bans after the conviction on appeal %v, want one awaiting the final judgment", v["bans"])
+	}
+}

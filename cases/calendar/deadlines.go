@@ -426,6 +426,11 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 		var d *cases.Defendant
 		if party != PartyProsecution || in.DefendantID != 0 {
 			d = &sentenced[0]
+			if err := s.PendingEmbargos(ctx, c, *d); err != nil {
+				return err
+			}
+		} else if sentenced, err = s.withoutPendingEmbargos(ctx, c, sentenced); err != nil {
+			return err
 		}
 		var f errs.Fields
 		var on civil.Date
@@ -576,6 +581,15 @@ func (s *Service) FinalityMissing(ctx context.Context, c *cases.Case, defs ...ca
 	}
 	several := len(defs) > 1
 	for i, d := range defs {
+		// Embargos de declaração interrupt his windows (Lei 9.099/1995,
+		// art. 83, § 2º): pending, nothing is final; ruled, every window
+		// runs again from the notice of the ruling.
+		pending, ruled, err := s.EmbargosMissing(ctx, c, d)
+		if err != nil {
+			return nil, day, err
+		}
+		missing = append(missing, pending...)
+		before := len(missing)
 		id := d.ID
 		name := d.FullName
 		if d.Kind == "fan_group" {
@@ -600,6 +614,9 @@ func (s *Service) FinalityMissing(ctx context.Context, c *cases.Case, defs ...ca
 			check(fmt.Sprintf("da defesa de %s (réu %d)", name, d.ID), find(PartyDefence, &id))
 		} else if w := find(PartyDefence, &id); w != nil {
 			check(fmt.Sprintf("da defesa de %s (réu %d)", name, d.ID), w)
+		}
+		if len(pending) == 0 && !ruled.IsZero() && len(missing) > before {
+			missing = append(missing, fmt.Sprintf("quanto a %s, os prazos de recurso correm de novo, por inteiro, da intimação de cada parte da decisão dos embargos de declaração de %s (Lei 9.099/1995, art. 83, § 2º)", name, ruled.BR()))
 		}
 	}
 	if day.After(today) {

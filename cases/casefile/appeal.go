@@ -9,15 +9,19 @@ import (
 )
 
 // RecordAppealResult records the Turma Recursal's result of the appeal of
-// case caseID (clerk; Lei 9.099/1995, art. 82): confirmed (TPU 239) leaves
-// the sentence; reformed (TPU 237) replaces the defendant's ban that waits
-// for the final judgment by one of the new term within the range recorded
-// on it, or removes it for an acquittal; annulled (TPU 237) annuls the
-// sentences (of the defendant, or all) and their bans and returns the case
-// to the instruction hearing (criminal) or hearing (civil) for a new
-// sentence. The case must be in appeal (errs.Conflict); decided_on is not
-// in the future nor before the day the last sentence was signed (errs.Invalid
-// on decided_on).
+// case caseID (clerk; Lei 9.099/1995, art. 82), with its appellants
+// (default: the appeals recorded on the track, the defence when none is):
+// confirmed (TPU 239) leaves the sentence; reformed (TPU 237) decides the
+// defendant anew, checked and planned as a sentence — a new term, the
+// conversion of the reclusão into the ban (Lei 14.597/2023, art. 201,
+// § 2º), reclusão and fine, an acquittal, or a conviction on the
+// prosecution's appeal against an acquittal — whose ban waits for the
+// final judgment; a result harsher than the sentence without the
+// prosecution's appeal is errs.Invalid citing CPP art. 617; annulled (TPU
+// 237) annuls the sentences (of the defendant, or all) and their bans and
+// returns the tracks for a new sentence. The track must be in appeal
+// (errs.Conflict); decided_on is not in the future nor before the day the
+// last sentence was signed (errs.Invalid on decided_on).
 func (s *Service) RecordAppealResult(ctx context.Context, actor actor.Actor, caseID int64, in decisions.AppealResultInput) (*View, error) {
 	var out *View
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {

@@ -63,6 +63,9 @@ type View struct {
 	// fine, the judge's text).
 	Sentences     []decisions.SentenceRecord `json:"sentences,omitempty"`
 	AppealResults []decisions.AppealResult   `json:"appeal_results,omitempty"`
+	// Embargos: the embargos de declaração, pending or ruled (Lei
+	// 9.099/1995, art. 83).
+	Embargos []calendar.Embargos `json:"embargos,omitempty"`
 	// Rite: "jecrim", "ordinary" (rito ordinário: a maximum above 2 years,
 	// Lei 9.099/1995, art. 61) or "civil" (group cases).
 	Rite string `json:"rite,omitempty"`
@@ -768,6 +771,9 @@ func (s *Service) view(ctx context.Context, c cases.Case, full bool) (*View, err
 		return nil, err
 	}
 	v.AppealResults = results
+	if v.Embargos, err = s.Calendar.EmbargosOf(ctx, c.ID); err != nil {
+		return nil, err
+	}
 	v.Rite = caseRite(c, v.Sentences)
 	if len(open) > 0 {
 		missing, _, err := s.Calendar.FinalityMissing(ctx, &c, open...)

@@ -33,6 +33,11 @@ type TransitionInput struct {
 	// Cause of "extinct" (CP art. 107): plea_fulfilled, suspension_ended,
 	// prescription, death.
 	Cause string `json:"cause"`
+	// Party of "appeal": who appeals, defence (or defendant) or
+	// prosecution (Lei 9.099/1995, art. 82; CPP art. 577); recorded on the
+	// track for the result (CPP art. 617). A track already in appeal takes
+	// the other party's appeal.
+	Party string `json:"party"`
 }
 
 // Transition moves the case along an allowed transition of its flow, with
@@ -58,6 +63,9 @@ func (s *Service) Transition(ctx context.Context, actor actor.Actor, caseID int6
 		if strings.TrimSpace(in.To) == "" {
 			f.Add("to", "required", "informe a situação de destino (to).")
 		}
+		if in.Party != "" && strings.TrimSpace(in.To) != cases.StatusAppeal {
+			f.Add("party", "not_applicable", "party só se informa no recurso (to \"appeal\"): quem recorre.")
+		}
 		if err := f.Err(); err != nil {
 			return err
 		}
@@ -65,6 +73,8 @@ func (s *Service) Transition(ctx context.Context, actor actor.Actor, caseID int6
 		switch {
 		case to == cases.Separated:
 			err = s.separate(ctx, actor, c, in)
+		case to == cases.StatusAppeal && in.Party != "":
+			err = s.appeal(ctx, actor, c, in)
 		case c.Flow == cases.FlowCivil || c.Status == cases.StatusFiled:
 			err = s.caseTransition(ctx, actor, c, to, in)
 		default:

@@ -2,7 +2,6 @@ package decisions
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -14,37 +13,60 @@ import (
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/sanctions"
-	"gorm.io/gorm/clause"
+	"gorm.io/gorm"
 )
 
 // AppealResultInput is the body of POST /api/v1/cases/{id}/appeal-result:
 // the Turma Recursal's result (confirmed, reformed, annulled), the day it
-// was decided, the defendant it concerns (required for reformed) and, for
-// reformed, the new decision: outcome acquittal, or a new ban term in
-// months (ban.months), which replaces the ban before it starts.
+// was decided, the defendant it concerns (required for reformed), the
+// appellants (defence, prosecution: default those recorded on the track,
+// the defence when none is) and, for reformed, the new decision: outcome
+// acquittal; ban with ban.months (a new term, the conversion of the
+// reclusão into the ban of Lei 14.597/2023, art. 201, § 2º, or a
+// conviction on the prosecution's appeal against an acquittal), with the
+// reporting duty (default the sentence's); or prison with prison_months
+// and fine_days (no conversion). Eligible, when set, is the Turma's
+// finding on the conditions of § 2º (default: true for ban, false for
+// prison).
 type AppealResultInput struct {
 	// PrisonMonths and FineDays: a reform to reclusão and fine with no
-	// conversion (outcome prison).
-	PrisonMonths *int     `json:"prison_months"`
-	FineDays     *int     `json:"fine_days"`
-	Result       string   `json:"result"`
-	DefendantID  int64    `json:"defendant_id"`
-	DecidedOn    string   `json:"decided_on"`
-	Text         string   `json:"text"`
-	Outcome      string   `json:"outcome"`
-	Ban          BanInput `json:"ban"`
+	// conversion (outcome prison), or the reclusão a conversion converts.
+	PrisonMonths    *int                 `json:"prison_months"`
+	FineDays        *int                 `json:"fine_days"`
+	Result          string               `json:"result"`
+	DefendantID     int64                `json:"defendant_id"`
+	DecidedOn       string               `json:"decided_on"`
+	Text            string               `json:"text"`
+	Outcome         string               `json:"outcome"`
+	Ban             BanInput             `json:"ban"`
+	Appellants      []string             `json:"appellants"`
+	ReportingDuty   *cases.ReportingDuty `json:"reporting_duty"`
+	Eligible        *bool                `json:"eligible"`
+	AcquittalGround string               `json:"acquittal_ground"`
 }
 
-// AppealResult is a recorded result of an appeal.
+// AppealResult is a recorded result of an appeal (table appeal_results):
+// Appellants the parties whose appeal was judged; Outcome and BanID what
+// a reform decided.
 type AppealResult struct {
-	ID          int64      `json:"id"`
-	CaseID      int64      `json:"case_id"`
-	DefendantID *int64     `json:"defendant_id"`
-	Result      string     `json:"result"`
-	DecidedOn   civil.Date `json:"decided_on"`
-	Text        string     `json:"text"`
-	CreatedAt   time.Time  `json:"created_at"`
-	CreatedBy   *int64     `json:"-"`
+	ID             int64      `json:"id"`
+	CaseID         int64      `json:"case_id"`
+	DefendantID    *int64     `json:"defendant_id"`
+	Result         string     `json:"result"`
+	DecidedOn      civil.Date `json:"decided_on"`
+	Text           string     `json:"text"`
+	AppellantsList string     `json:"-" gorm:"column:appellants"`
+	Appellants     []string   `json:"appellants" gorm:"-"`
+	Outcome        string     `json:"outcome,omitempty"`
+	BanID          *int64     `json:"ban_id,omitempty"`
+	CreatedAt      time.Time  `json:"created_at"`
+	CreatedBy      *int64     `json:"-"`
+}
+
+// AfterFind fills Appellants from the stored list.
+func (r *AppealResult) AfterFind(*gorm.DB) error {
+	r.Appellants = strings.Split(r.AppellantsList, ",")
+	return nil
 }
 
 // SentenceDay is the day (in the court's zone) the last sentence of case
@@ -66,8 +88,11 @@ func (s *Service) SentenceDay(ctx context.Context, caseID int64) (day civil.Date
 // case (casefile.Service.RecordAppealResult answers with its view; the
 // rules are written there).
 func (s *Service) ApplyAppealResult(ctx context.Context, actor actor.Actor, caseID int64, in AppealResultInput) (*cases.Case, error) {
-	tx := db.Conn(ctx, s.DB)
 	c, d, decided, err := s.lockAppeal(ctx, actor, caseID, in)
+	if err != nil {
+		return nil, err
+	}
+	appellants, err := s.appellantsOf(ctx, c, d, in.Appellants)
 	if err != nil {
 		return nil, err
 	}
@@ -76,27 +101,30 @@ func (s *Service) ApplyAppealResult(ctx context.Context, actor actor.Actor, case
 	uid := actor.UserID
 	code := cases.TPUAppealDenied
 	text := fmt.Sprintf("Turma Recursal, em %s: negado provimento ao recurso; mantida a sentença.", decided.BR())
+	row := AppealResult{CaseID: c.ID, Result: in.Result, DecidedOn: decided, Text: strings.TrimSpace(in.Text), AppellantsList: strings.Join(appellants, ","), CreatedAt: now, CreatedBy: &uid}
 	var changed []int64
 	switch in.Result {
 	case "reformed":
 		code = cases.TPUAppealGranted
-		if text, changed, err = s.reform(ctx, actor, c, d, in, decided, today); err != nil {
+		r, err := s.reform(ctx, c, d, in, appellants, decided, today)
+		if err != nil {
 			return nil, err
 		}
+		text, changed, row.Outcome, row.BanID = r.text, r.changed, r.outcome, r.banID
 	case "annulled":
 		code = cases.TPUAppealGranted
 		if text, changed, err = s.annul(ctx, c, d, decided, today); err != nil {
 			return nil, err
 		}
 	}
+	text += " Recorrente(s): " + appellantsText(appellants) + "."
 	if t := strings.TrimSpace(in.Text); t != "" {
 		text += " " + t
 	}
-	var did *int64
 	if d != nil {
-		did = &d.ID
+		row.DefendantID = &d.ID
 	}
-	if err := tx.Create(&AppealResult{CaseID: c.ID, DefendantID: did, Result: in.Result, DecidedOn: decided, Text: strings.TrimSpace(in.Text), CreatedAt: now, CreatedBy: &uid}).Error; err != nil {
+	if err := db.Conn(ctx, s.DB).Create(&row).Error; err != nil {
 		return nil, err
 	}
 	if err := s.Move(ctx, c, &actor, now, code, text); err != nil {
@@ -194,17 +222,7 @@ func (s *Service) lockAppeal(ctx context.Context, actor actor.Actor, caseID int6
 		if d == nil {
 			f.Add("defendant_id", "required", "informe o réu cuja sentença foi reformada.")
 		}
-		switch {
-		case in.Outcome == OutcomePrison:
-			if in.PrisonMonths == nil {
-				f.Add("prison_months", "required", "informe a reclusão fixada pela Turma Recursal, em meses.")
-			}
-			if in.Ban.Months != nil {
-				f.Add("ban.months", "prison", "a reforma para reclusão sem conversão não tem prazo de impedimento.")
-			}
-		case (in.Outcome == OutcomeAcquittal) == (in.Ban.Months != nil):
-			f.Add("outcome", "reform", "informe o novo prazo (ban.months), outcome \"prison\" com prison_months e fine_days, ou outcome \"acquittal\".")
-		}
+		checkReformShape(&f, in)
 	default:
 		f.Add("result", "oneof", "use confirmed (negado provimento), reformed (reformada) ou annulled (anulada).")
 	}
@@ -246,109 +264,6 @@ func (s *Service) inAppeal(ctx context.Context, c *cases.Case, d *cases.Defendan
 		return errs.New(errs.Conflict, fmt.Sprintf("O réu %s não está em recurso (está em “%s”).", cases.NameOf(*d), cases.OrStatus(st)))
 	}
 	return nil
-}
-
-// reform applies a reformed decision to defendant d's ban awaiting the
-// final judgment: reformed to an acquittal (the ban and the sentence lose
-// effect, the precautionary bans end), to reclusão without conversion, or
-// to a new term (a new ban replaces it). It returns the docket's text and
-// the bans changed.
-func (s *Service) reform(ctx context.Context, actor actor.Actor, c *cases.Case, d *cases.Defendant, in AppealResultInput, decided, today civil.Date) (string, []int64, error) {
-	tx := db.Conn(ctx, s.DB)
-	now, uid := s.Now(), actor.UserID
-	var text string
-	var changed []int64
-	var b sanctions.Ban
-	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("defendant_id = ? AND NOT precautionary AND group_ban_id IS NULL AND status = ?", d.ID, sanctions.StatusAwaitingFinal).Limit(1).Find(&b).Error; err != nil {
-		return "", nil, err
-	}
-	if b.ID == 0 {
-		return "", nil, errs.InvalidField("defendant_id", "awaiting_final", "o réu não tem impedimento aguardando o trânsito em julgado para reformar.")
-	}
-	prison, err := s.checkReform(ctx, b, d, in)
-	if err != nil {
-		return "", nil, err
-	}
-	if err := tx.Model(&sanctions.Ban{}).Where("id = ? OR group_ban_id = ?", b.ID, b.ID).Update("status", sanctions.StatusReformed).Error; err != nil {
-		return "", nil, err
-	}
-	changed = append(changed, b.ID)
-	if in.Outcome == OutcomeAcquittal {
-		if err := tx.Model(&SentenceRecord{}).Where("defendant_id = ? AND status = 'signed'", d.ID).Update("status", "reformed").Error; err != nil {
-			return "", nil, err
-		}
-		text = fmt.Sprintf("Turma Recursal, em %s: dado provimento ao recurso; reformada a sentença para absolver %s; impedimento %d sem efeito.", decided.BR(), d.FullName, b.ID)
-		ids, err := s.EndPrecautionary(ctx, c, d.ID, today, "absolvição em recurso: cessam as medidas cautelares (CPP, art. 386, parágrafo único, II)")
-		if err != nil {
-			return "", nil, err
-		}
-		changed = append(changed, ids...)
-	} else if in.Outcome == OutcomePrison {
-		if err := tx.Model(&SentenceRecord{}).Where("defendant_id = ? AND status = 'signed'", d.ID).Updates(map[string]any{"outcome": OutcomePrison,
-			"prison_months": *in.PrisonMonths, "fine_days": in.FineDays, "ban_id": nil, "article": prison.Offence, "law": prison.Law,
-			"no_conversion_reason": "reformada em recurso pela Turma Recursal"}).Error; err != nil {
-			return "", nil, err
-		}
-		text = fmt.Sprintf("Turma Recursal, em %s: reformada a sentença de %s para reclusão de %s, sem conversão em impedimento; impedimento %d sem efeito.", decided.BR(), d.FullName, cases.MonthsText(*in.PrisonMonths), b.ID)
-		if in.FineDays != nil {
-			text = strings.Replace(text, ", sem conversão", fmt.Sprintf(" e %d dias-multa, sem conversão", *in.FineDays), 1)
-		}
-	} else {
-		nb := b
-		nb.LiftedOn, nb.LiftReason = nil, ""
-		nb.ID, nb.Months, nb.LastDay, nb.ComputedLastDay, nb.OverrideReason, nb.CreatedAt, nb.CreatedBy = 0, in.Ban.Months, nil, nil, "", now, &uid
-		if err := tx.Create(&nb).Error; err != nil {
-			return "", nil, err
-		}
-		if err := tx.Model(&SentenceRecord{}).Where("defendant_id = ? AND status = 'signed'", d.ID).Update("ban_id", nb.ID).Error; err != nil {
-			return "", nil, err
-		}
-		changed = append(changed, nb.ID)
-		text = fmt.Sprintf("Turma Recursal, em %s: dado provimento ao recurso; reformada a pena de %s para impedimento de %s (impedimento %d, em lugar do %d), a cumprir após o trânsito em julgado.", decided.BR(), d.FullName, cases.MonthsText(*in.Ban.Months), nb.ID, b.ID)
-	}
-	return text, changed, nil
-}
-
-// checkReform checks the reformed decision in for ban b of defendant d: a
-// reclusão without conversion within the offence's range as sentenced
-// (returned) and its fine, or a new term within the range recorded on b.
-func (s *Service) checkReform(ctx context.Context, b sanctions.Ban, d *cases.Defendant, in AppealResultInput) (sanctions.Range, error) {
-	tx := db.Conn(ctx, s.DB)
-	if in.Outcome == OutcomePrison {
-		// The reclusão of the offence as sentenced (the defendant's
-		// flags; Lei 14.597/2023, art. 201, §§ 6º, 7º; art. 41-B).
-		var rec SentenceRecord
-		if err := tx.Where("defendant_id = ? AND status = 'signed'", d.ID).Limit(1).Find(&rec).Error; err != nil {
-			return sanctions.Range{}, err
-		}
-		var fl Flags
-		_ = json.Unmarshal(rec.Flags, &fl)
-		no := false
-		rg, err := sanctions.BanRange(sanctions.Query{Subject: sanctions.Person, FactsDate: b.FactsDate, Eligible: &no, Organiser: &fl.Organiser, Sec7: &fl.Sec7})
-		if err != nil || b.Subject != sanctions.Person || b.Cumulative {
-			return sanctions.Range{}, errs.InvalidField("outcome", "no_prison", "esta pena não se reforma em reclusão sem conversão.")
-		}
-		if msg := sanctions.CheckPrison(rg, *in.PrisonMonths); msg != "" {
-			return sanctions.Range{}, errs.InvalidField("prison_months", "range", msg+".")
-		}
-		if in.FineDays != nil {
-			if msg := sanctions.CheckFineDays(*in.FineDays); msg != "" {
-				return sanctions.Range{}, errs.InvalidField("fine_days", "range", msg+".")
-			}
-		} else if rg.Fine {
-			return sanctions.Range{}, errs.InvalidField("fine_days", "required", "informe a multa em dias-multa (CP, art. 49).")
-		}
-		return rg, nil
-	} else if in.Outcome != OutcomeAcquittal {
-		rg := sanctions.Range{Convertible: true, MinMonths: b.RangeMinMonths, MaxMonths: b.RangeMaxMonths, Law: b.Law, Article: b.Article}
-		if b.Cumulative {
-			return sanctions.Range{}, errs.InvalidField("ban.months", "fixed", "a proibição de frequência do art. 20, § 2º-A, da Lei 7.716/1989 é fixada em 3 anos.")
-		}
-		if err := sanctions.CheckMonths(rg, *in.Ban.Months); err != nil {
-			return sanctions.Range{}, errs.InvalidField("ban.months", "range", err.Error())
-		}
-	}
-	return sanctions.Range{}, nil
 }
 
 // annul annuls the signed sentences of case c (of defendant d, or all when

@@ -556,9 +556,12 @@ func TestAppealResult_ReformedToPrison_Lei_9099_art_82_LGE_art_201_sec2(t *testi
 	k := e.Clerk(t)
 	c, d, _, res := e.Sentenced(t, "R1", 12)
 	e.Move(t, k, c, cases.StatusAppeal)
-	_, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(30), FineDays: casetest.Ptr(10)})
+	// The reclusão is harsher than the conversion: the prosecution's appeal
+	// (CPP art. 617; API.md turn 3).
+	prosecution := []string{decisions.AppellantProsecution}
+	_, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(30), FineDays: casetest.Ptr(10), Appellants: prosecution})
 	casetest.InvalidField(t, err, "prison_months", false)
-	if _, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(14), FineDays: casetest.Ptr(10)}); err != nil {
+	if _, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "reformed", DefendantID: d.ID, Outcome: decisions.OutcomePrison, PrisonMonths: casetest.Ptr(14), FineDays: casetest.Ptr(10), Appellants: prosecution}); err != nil {
 		t.Fatal(err)
 	}
 	if e.Count(t, "bans", "id = ? AND status = 'reformed'", res.Ban.ID) != 1 || e.Count(t, "sentences", "defendant_id = ? AND outcome = 'prison' AND prison_months = 14 AND fine_days = 10", d.ID) != 1 {

@@ -62,6 +62,10 @@ func (s *Service) FinalDay(ctx context.Context, c *cases.Case, d *cases.Defendan
 		if last.ID == 0 {
 			return civil.Date{}, errs.New(errs.Conflict, "Registre antes o resultado do recurso na Turma Recursal (POST /api/v1/cases/{id}/appeal-result).")
 		}
+		ruled, err := s.embargosRuled(ctx, c, d)
+		if err != nil {
+			return civil.Date{}, err
+		}
 		day := today
 		if finalOn != "" {
 			var f errs.Fields
@@ -71,6 +75,9 @@ func (s *Service) FinalDay(ctx context.Context, c *cases.Case, d *cases.Defendan
 			}
 			if d.After(today) {
 				return civil.Date{}, errs.InvalidField("final_on", "not_future", "o trânsito em julgado não pode estar no futuro.")
+			}
+			if d.Before(ruled) {
+				return civil.Date{}, errs.InvalidField("final_on", "after_embargos", fmt.Sprintf("os embargos de declaração foram decididos em %s: o trânsito em julgado não lhe é anterior (Lei 9.099/1995, art. 83, § 2º).", ruled.BR()))
 			}
 			if d.Before(last.DecidedOn) {
 				return civil.Date{}, errs.InvalidField("final_on", "after_appeal", fmt.Sprintf("o acórdão da Turma Recursal é de %s: o trânsito em julgado não lhe é anterior.", last.DecidedOn.BR()))
@@ -187,4 +194,31 @@ func (s *Service) StartFinalBans(ctx context.Context, c *cases.Case, day civil.D
 		return nil
 	}
 	return s.RefreshBlocklist(ctx, changed...)
+}
+
+// embargosRuled is the day of the last ruling on embargos de declaração as
+// to defendant d of c (nil: every defendant of a group case), or
+// errs.Conflict naming the embargos still pending: the judgment is not
+// final while they wait (Lei 9.099/1995, art. 83, § 2º).
+func (s *Service) embargosRuled(ctx context.Context, c *cases.Case, d *cases.Defendant) (civil.Date, error) {
+	ds := []cases.Defendant{}
+	if d != nil {
+		ds = append(ds, *d)
+	} else if err := db.Conn(ctx, s.DB).Where("case_id = ?", c.ID).Find(&ds).Error; err != nil {
+		return civil.Date{}, err
+	}
+	var last civil.Date
+	for _, x := range ds {
+		pending, ruled, err := s.Calendar.EmbargosMissing(ctx, c, x)
+		if err != nil {
+			return civil.Date{}, err
+		}
+		if len(pending) > 0 {
+			return civil.Date{}, errs.New(errs.Conflict, "Trânsito em julgado prematuro: "+strings.Join(pending, "; ")+".")
+		}
+		if ruled.After(last) {
+			last = ruled
+		}
+	}
+	return last, nil
 }

@@ -30,6 +30,8 @@ func (s *API) Routes() {
 	r.POST("/cases/:id/sentence", policy, s.sentence)
 	r.POST("/cases/:id/sentence/sign", policy, s.signDraft)
 	r.POST("/cases/:id/appeal-result", policy, s.appealResult)
+	r.POST("/cases/:id/embargos", policy, s.fileEmbargos)
+	r.POST("/embargos/:id/ruling", policy, s.ruleEmbargos)
 	r.POST("/cases/:id/transitions", policy, s.transition)
 	r.POST("/cases/:id/movements", policy, s.addMovement)
 	r.POST("/cases/:id/evidence", policy, s.addEvidence, server.MaxBody(cases.MaxEvidenceBytes+server.MultipartSlack))

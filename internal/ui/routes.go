@@ -68,6 +68,8 @@ func (s *UI) Routes() {
 	r.POST("/processos/:id/intimacoes", policy, s.notifyPage)
 	r.POST("/processos/:id/cautelar", policy, s.precautionaryPage)
 	r.POST("/processos/:id/recurso", policy, s.appealResultPage)
+	r.POST("/processos/:id/embargos", policy, s.embargosPage)
+	r.POST("/processos/:id/embargos/decisao", policy, s.embargosRulingPage)
 	r.POST("/processos/:id/torcida", policy, s.linkGroupPage)
 	r.POST("/processos/:id/identificacao", policy, s.identifyPage)
 	r.GET("/feriados", policy, s.holidaysPage)

@@ -143,6 +143,11 @@ type caseActions struct {
 	// AppealResult: the clerk records the Turma Recursal's result of the
 	// appeal (Lei 9.099/1995, art. 82).
 	AppealResult bool
+	// Embargos: the clerk records embargos de declaração (a defendant's
+	// track sentenced or in appeal; Lei 9.099/1995, art. 83);
+	// PendingEmbargos: the embargos the judge of the case rules on.
+	Embargos        bool
+	PendingEmbargos []calendar.Embargos
 	// Unlinked: the group defendants not linked to a registered fan group,
 	// which cannot be sentenced until linked (casefile.Service.LinkGroup); set
 	// for the clerk and the judge of the case while the case is undecided.
@@ -211,6 +216,14 @@ func caseActionsFor(v *casefile.View, role string, userID int64, today civil.Dat
 	}
 	a.Precautionary = a.JudgeOfCase && len(v.Defendants) > 0 && !slices.Contains([]string{cases.StatusFinal, cases.StatusExecuting, cases.StatusArchived, cases.StatusSettlement}, v.Status)
 	a.AppealResult = may("/processos/:id/recurso") && anyTrack(v, cases.StatusAppeal)
+	a.Embargos = may("/processos/:id/embargos") && anyTrack(v, cases.StatusSentenced, cases.StatusJudgment, cases.StatusAppeal)
+	if may("/processos/:id/embargos/decisao") && a.JudgeOfCase {
+		for _, e := range v.Embargos {
+			if e.Status == "pending" {
+				a.PendingEmbargos = append(a.PendingEmbargos, e)
+			}
+		}
+	}
 	if may("/processos/:id/identificacao") {
 		for _, d := range v.Defendants {
 			if d.AwaitingIdentification {

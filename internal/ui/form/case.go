@@ -66,9 +66,10 @@ func Hearing(v *Values) cases.HearingInput {
 
 // Transition reads the transition form (and.to, and.note, and.defendant_id
 // for a defendant's own track, and.ground for the archive at the
-// prosecutor's request, and.cause for the extinction of punishability).
+// prosecutor's request, and.cause for the extinction of punishability,
+// and.party for who appeals).
 func Transition(v *Values) casefile.TransitionInput {
-	in := casefile.TransitionInput{To: v.Text("to"), Note: v.Text("note"), Ground: v.Text("ground"), Cause: v.Text("cause")}
+	in := casefile.TransitionInput{To: v.Text("to"), Note: v.Text("note"), Ground: v.Text("ground"), Cause: v.Text("cause"), Party: v.Trim("party")}
 	if d := v.ID("defendant_id"); d != 0 {
 		in.DefendantID = &d
 	}

@@ -7,7 +7,9 @@ package form
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
+	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
@@ -75,10 +77,20 @@ func Precautionary(v *Values) decisions.SentenceInput {
 }
 
 // AppealResult reads the appeal result form (rec.result, rec.defendant_id,
-// rec.decided_on as dd/mm/aaaa, rec.text, rec.outcome, rec.ban.months).
+// rec.decided_on as dd/mm/aaaa, rec.text, rec.outcome, rec.ban.months,
+// rec.prison_months, rec.fine_days, rec.appellants — "defence",
+// "prosecution" or both, comma-separated —, rec.reporting_duty.place and
+// .club).
 func AppealResult(v *Values) decisions.AppealResultInput {
 	in := decisions.AppealResultInput{Result: v.Trim("result"), DefendantID: v.Ref("defendant_id"), DecidedOn: v.Date("decided_on"), Text: v.Text("text"), Outcome: v.Trim("outcome")}
 	in.Ban.Months = v.Int("ban.months")
+	in.PrisonMonths, in.FineDays = v.Int("prison_months"), v.Int("fine_days")
+	if a := v.Trim("appellants"); a != "" {
+		in.Appellants = strings.Split(a, ",")
+	}
+	if place, club := v.Trim("reporting_duty.place"), v.Trim("reporting_duty.club"); place != "" || club != "" {
+		in.ReportingDuty = &cases.ReportingDuty{Place: place, Club: club}
+	}
 	return in
 }
 

@@ -1,0 +1,127 @@
+package calendar_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/testenv"
+)
+
+// notifyAll records the notice of the decision on day to the prosecution,
+// defendant d and his defence (no waiver).
+func notifyAll(t *testing.T, e *env, c *cases.Case, d cases.Defendant, day string) {
+	t.Helper()
+	k := e.Clerk(t)
+	for _, p := range []string{calendar.PartyProsecution, calendar.PartyDefendant, calendar.PartyDefence} {
+		if _, err := e.Svc.Calendar.Notify(context.Background(), k, c.ID, calendar.NotificationInput{Party: p, DefendantID: d.ID, NotifiedOn: day}); err != nil {
+			t.Fatalf("notify %s on %s: %v", p, day, err)
+		}
+	}
+}
+
+// finalErr is the error of certifying defendant d's final judgment.
+func finalErr(e *env, t *testing.T, c *cases.Case, d cases.Defendant) error {
+	_, err := e.Svc.Casefile.Transition(context.Background(), e.Clerk(t), c.ID, casefile.TransitionInput{To: cases.StatusFinal, DefendantID: &d.ID})
+	return err
+}
+
+// Lei 9.099/1995, art. 83, § 2º (as amended by Lei 13.105/2015): embargos
+// de declaração interrupt every party's appeal window as to the defendant;
+// while they wait no notice is taken and the final judgment is refused
+// (409 naming them); after the ruling (the judge of the case, reasoned)
+// each window runs again in full from the party's notice of the ruling,
+// and the judgment becomes final the day after the last one ends.
+func TestEmbargosInterruptWindowsRunAgainFromRuling_Lei9099_art83_sec2(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.T0, 1)
+	ctx := context.Background()
+	c, d, k := sentencedR1(t, e, "")
+	j := e.JudgeOf(t, c)
+	notifyAll(t, e, c, d, "2025-06-10")
+	e.Clk.Set(time.Date(2025, 6, 13, 12, 0, 0, 0, testenv.SaoPaulo))
+	_, err := e.Svc.Calendar.FileEmbargos(ctx, k, c.ID, calendar.EmbargosInput{DefendantID: d.ID, Party: calendar.PartyDefence, FiledOn: "2025-06-13"})
+	casetest.InvalidField(t, err, "text", false)
+	_, err = e.Svc.Calendar.FileEmbargos(ctx, j, c.ID, calendar.EmbargosInput{DefendantID: d.ID, Party: calendar.PartyDefence, FiledOn: "2025-06-13", Text: "Omissão quanto à detração."})
+	casetest.KindIs(t, err, errs.Forbidden)
+	emb, err := e.Svc.Calendar.FileEmbargos(ctx, k, c.ID, calendar.EmbargosInput{DefendantID: d.ID, Party: calendar.PartyDefence, FiledOn: "2025-06-13", Text: "Omissão quanto à detração."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Count(t, "notifications", "case_id = ? AND NOT superseded", c.ID) != 0 {
+		t.Error("the embargos did not interrupt the windows")
+	}
+	err = finalErr(e, t, c, d)
+	if casetest.KindIs(t, err, errs.Conflict); err == nil || !strings.Contains(err.Error(), "embargos") {
+		t.Errorf("final judgment while the embargos wait: %v", err)
+	}
+	_, err = e.Svc.Calendar.Notify(ctx, k, c.ID, calendar.NotificationInput{Party: calendar.PartyProsecution, DefendantID: d.ID, NotifiedOn: "2025-06-13"})
+	casetest.KindIs(t, err, errs.Conflict)
+
+	_, err = e.Svc.Calendar.RuleEmbargos(ctx, k, emb.ID, calendar.RulingInput{Granted: casetest.Ptr(false), Text: "Não há omissão."})
+	casetest.KindIs(t, err, errs.Forbidden)
+	_, err = e.Svc.Calendar.RuleEmbargos(ctx, j, emb.ID, calendar.RulingInput{Granted: casetest.Ptr(false)})
+	casetest.InvalidField(t, err, "text", false) // CF art. 93, IX
+	if _, err := e.Svc.Calendar.RuleEmbargos(ctx, j, emb.ID, calendar.RulingInput{DecidedOn: "2025-06-13", Granted: casetest.Ptr(false), Text: "Não há omissão a suprir."}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Svc.Calendar.RuleEmbargos(ctx, j, emb.ID, calendar.RulingInput{DecidedOn: "2025-06-13", Granted: casetest.Ptr(true), Text: "De novo."})
+	casetest.KindIs(t, err, errs.Conflict)
+	err = finalErr(e, t, c, d)
+	if casetest.KindIs(t, err, errs.Conflict); err == nil || !strings.Contains(err.Error(), "art. 83, § 2º") {
+		t.Errorf("final judgment before the notices of the ruling: %v", err)
+	}
+
+	// The old windows (from 10/06) would end on 20/06; from the notices of
+	// the ruling (16/06) they run in full again: to 26/06.
+	e.Clk.Set(time.Date(2025, 6, 16, 12, 0, 0, 0, testenv.SaoPaulo))
+	notifyAll(t, e, c, d, "2025-06-16")
+	e.Clk.Set(time.Date(2025, 6, 24, 12, 0, 0, 0, testenv.SaoPaulo))
+	casetest.KindIs(t, finalErr(e, t, c, d), errs.Conflict)
+	e.Clk.Set(time.Date(2025, 6, 27, 12, 0, 0, 0, testenv.SaoPaulo))
+	if err := finalErr(e, t, c, d); err != nil {
+		t.Fatal(err)
+	}
+	if e.Count(t, "defendants", "id = ? AND final_on = '2025-06-27'", d.ID) != 1 {
+		t.Error("the judgment did not become final the day after the windows run again")
+	}
+}
+
+// Lei 9.099/1995, art. 83, § 2º against the Turma Recursal's judgment:
+// while the embargos wait the final judgment is refused (409 naming them);
+// once ruled, it is not certified on a day before the ruling (422 on
+// final_on).
+func TestEmbargosAgainstAppealJudgmentHoldFinality_Lei9099_art83(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.T0, 1)
+	ctx := context.Background()
+	c, d, k := sentencedR1(t, e, "")
+	j := e.JudgeOf(t, c)
+	e.Move(t, k, c, cases.StatusAppeal)
+	if _, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: "confirmed", DecidedOn: "2025-06-10"}); err != nil {
+		t.Fatal(err)
+	}
+	emb, err := e.Svc.Calendar.FileEmbargos(ctx, k, c.ID, calendar.EmbargosInput{DefendantID: d.ID, Party: calendar.PartyDefendant, FiledOn: "2025-06-10", Text: "Obscuridade no acórdão."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := finalErr(e, t, c, d); err == nil || !strings.Contains(err.Error(), "embargos") {
+		t.Errorf("final judgment while the embargos against the judgment wait: %v", err)
+	}
+	e.Clk.Set(time.Date(2025, 6, 12, 12, 0, 0, 0, testenv.SaoPaulo))
+	if _, err := e.Svc.Calendar.RuleEmbargos(ctx, j, emb.ID, calendar.RulingInput{Granted: casetest.Ptr(true), Text: "Esclarecido o acórdão, sem efeito modificativo."}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.StatusFinal, DefendantID: &d.ID, FinalOn: "2025-06-11"})
+	casetest.InvalidField(t, err, "final_on", false)
+	if _, err := e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.StatusFinal, DefendantID: &d.ID, FinalOn: "2025-06-12"}); err != nil {
+		t.Fatal(err)
+	}
+}

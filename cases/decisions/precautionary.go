@@ -9,6 +9,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -188,21 +189,68 @@ func (s *Service) precautionaryAlone(ctx context.Context, actor actor.Actor, c c
 	if in.Publish != nil {
 		b.Publish = *in.Publish
 	}
-	tx := db.Conn(ctx, s.DB)
-	if err := tx.Create(b).Error; err != nil {
+	plan, warnings, err := s.urgentMembers(ctx, &f, c, d, in, b)
+	if err != nil {
 		return nil, err
 	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	memberBans, err := s.writeBan(ctx, plan, in)
+	if err != nil {
+		return nil, err
+	}
+	*b = plan.ban
 	now := s.Now()
-	if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, AuthorRole: "judge", AuthorUserID: c.JudgeID, Description: precautionaryText(d, *b, false)}).Error; err != nil {
+	if err := db.Conn(ctx, s.DB).Create(&cases.Movement{CaseID: c.ID, At: now, AuthorRole: "judge", AuthorUserID: c.JudgeID, Description: precautionaryText(d, *b, false)}).Error; err != nil {
+		return nil, err
+	}
+	if err := s.memberMovement(ctx, c, plan, memberBans, in, now); err != nil {
 		return nil, err
 	}
 	if err := s.Touch(ctx, &c, ""); err != nil {
 		return nil, err
 	}
-	if err := s.RefreshBlocklist(ctx, b.ID); err != nil {
+	if err := s.RefreshBlocklist(ctx, cases.BanIDs(*b, memberBans)...); err != nil {
 		return nil, err
 	}
-	return &SentenceResult{Outcome: OutcomePrecautionary, PrecautionaryBan: b, MemberBans: []sanctions.Ban{}, Flags: Flags{Derived: []string{}}, Warnings: []string{}}, nil
+	return &SentenceResult{Outcome: OutcomePrecautionary, PrecautionaryBan: b, MemberBans: memberBans, Flags: Flags{Derived: []string{}}, Warnings: warnings}, nil
+}
+
+// urgentMembers plans the precautionary ban b of defendant d with the
+// members it reaches. A group's is the urgent order of its civil case
+// (tutela de urgência, CPC art. 300), which reaches the members it names in
+// member_ids as a judgment does (DOMAIN.md §2: each named member gets a ban
+// of his own, linked to the group's, that reaches the blocklist;
+// registry.SelectBanMembers with ReachInvolved checks they are members of
+// the group); it names them, so excluded_member_ids has no place (errs
+// field on excluded_member_ids). A person's measure (CPP art. 319, II)
+// reaches no member: member_ids or excluded_member_ids there is an error on
+// that field, never ignored. The errors join f; the warnings are returned.
+func (s *Service) urgentMembers(ctx context.Context, f *errs.Fields, c cases.Case, d cases.Defendant, in SentenceInput, b *sanctions.Ban) (*banPlan, []string, error) {
+	warnings := []string{}
+	rg := sanctions.Range{Law: b.Law, Article: b.Article, Members: registry.ReachInvolved}
+	plan := &banPlan{ban: *b, rg: rg}
+	if d.Kind != "fan_group" {
+		membersApply(f, d, in, OutcomePrecautionary)
+		return plan, warnings, nil
+	}
+	if len(in.ExcludedMemberIDs) > 0 {
+		f.Add("excluded_member_ids", "urgent_named", "a tutela de urgência contra a torcida (CPC, art. 300) alcança só os associados que nomeia em member_ids: não há associados a excluir.")
+	}
+	if len(in.MemberIDs) == 0 {
+		return plan, warnings, nil
+	}
+	if d.GroupID == nil {
+		f.Add("member_ids", "linked_group", "a torcida ré não está vinculada a uma torcida cadastrada (group_id): sem o cadastro, a tutela de urgência não alcança associados.")
+		return plan, warnings, nil
+	}
+	sel, err := s.reachedMembers(ctx, f, c, d, SentenceInput{MemberIDs: in.MemberIDs}, rg, sanctions.Group, &warnings)
+	if err != nil {
+		return nil, nil, err
+	}
+	plan.reached = sel
+	return plan, warnings, nil
 }
 
 // precautionaryAllowed refuses a precautionary ban for defendant d of c

@@ -198,6 +198,7 @@ func (s *Service) decide(ctx context.Context, actor actor.Actor, c cases.Case, d
 	if err := checkOutcome(&f, d, rg, in, outcome, &rec); err != nil {
 		return nil, err
 	}
+	membersApply(&f, d, in, outcome)
 	if outcome != OutcomeAcquittal {
 		rec.Law, rec.Article = rg.Law, rg.Offence
 		s.checkPrison(&f, rg, in, outcome, &rec)
@@ -271,6 +272,26 @@ func checkOutcome(f *errs.Fields, d cases.Defendant, rg sanctions.Range, in Sent
 		}
 	}
 	return nil
+}
+
+// membersApply adds to f member_ids or excluded_member_ids where a
+// decision of outcome has no group ban for them to reach (DOMAIN.md §2):
+// a person's decision other than a ban (whose planBan says it), a group's
+// dismissal (CPC art. 487, I). Never ignored (issue 28, item 4).
+func membersApply(f *errs.Fields, d cases.Defendant, in SentenceInput, outcome string) {
+	if len(in.MemberIDs) == 0 && len(in.ExcludedMemberIDs) == 0 {
+		return
+	}
+	field := "member_ids"
+	if len(in.MemberIDs) == 0 {
+		field = "excluded_member_ids"
+	}
+	switch {
+	case d.Kind != "fan_group" && outcome != OutcomeBan:
+		f.Add(field, "group_only", "member_ids e excluded_member_ids valem só para o impedimento de torcidas.")
+	case d.Kind == "fan_group" && outcome == OutcomeAcquittal:
+		f.Add(field, "no_ban", "a improcedência não impõe impedimento: member_ids e excluded_member_ids não se aplicam.")
+	}
 }
 
 // planBans plans what a decision of outcome writes: the ban (outcome ban;

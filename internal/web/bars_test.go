@@ -119,3 +119,33 @@ func TestUrgentOrder_CPC300_MembersOverHTTP(t *testing.T) {
 		t.Errorf("member_ids on a person's measure: %d %v, want 422 on member_ids", rec.Code, out)
 	}
 }
+
+// CP art. 14, II and art. 68 over the API: a cause of decrease of the
+// third phase takes the term below the minimum (9 months and 10 days), the
+// answer and the stored sentence say so; an invalid fraction is 422 naming
+// dosimetry.causes[0].fraction.
+func TestDosimetryThirdPhase_CP14II_OverHTTP(t *testing.T) {
+	w := newWF(t)
+	w.addJudge()
+	id, def, _ := w.file("R1")
+	w.receive(id)
+	body := func(fraction any) map[string]any {
+		return map[string]any{"defendant_id": def, "outcome": "prison", "eligible": false, "fine_days": 10, "text": map[string]any{"reasoning": "Tentativa."},
+			"dosimetry": map[string]any{"base_months": 14, "intermediate_months": 14, "causes": []any{map[string]any{"kind": "decrease", "fraction": fraction, "article": "CP, art. 14, II"}}}}
+	}
+	for _, bad := range []any{"1/x", 0.5, "3/4"} {
+		rec, out := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", body(bad))
+		if rec.Code != 422 || fieldMessage(out, "dosimetry.causes[0].fraction") == "" {
+			t.Errorf("fraction %v: %d %v, want 422 on dosimetry.causes[0].fraction", bad, rec.Code, out)
+		}
+	}
+	rec, out := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", body(map[string]any{"num": 1, "den": 3}))
+	w.want(rec, 201, "third phase below the minimum")
+	prison, _ := out["prison"].(map[string]any)
+	sentence, _ := out["sentence"].(map[string]any)
+	dz, _ := sentence["dosimetry"].(map[string]any)
+	tp, _ := dz["third_phase"].(map[string]any)
+	if prison["months"] != float64(9) || prison["days"] != float64(10) || sentence["prison_days"] != float64(10) || tp == nil || tp["below_minimum"] != true {
+		t.Errorf("answer: prison %v, sentence %v", prison, sentence)
+	}
+}

@@ -110,3 +110,51 @@ func TestUrgentOrder_CPC300_BansTheMembersNamed(t *testing.T) {
 		t.Errorf("%d bans written by refused decisions", n)
 	}
 }
+
+// A group's civil judgment made effective at once by an urgent order (CPC
+// art. 300; DOMAIN.md §3: precautionary_until_final) reaches the members
+// the judgment reaches, each at once on the blocklist, while the
+// judgment's own bans wait for the final judgment (Súmula 643 STJ).
+func TestUrgentOrder_CPC300_UntilFinalReachesTheJudgmentsMembers(t *testing.T) {
+	t.Parallel()
+	e := newRegEnv(t)
+	ctx := context.Background()
+	g, mgr := e.group(t, "Torcida Organizada Garra do Tatuapé")
+	if rep, err := e.svc.Import(ctx, mgr, g.ID, registry.ImportInput{Body: readFix(t, "fixtures", "members-valid-excel-ptbr.csv"), ContentType: "text/csv"}); err != nil || !rep.Applied {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	e.clk.Set(time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo))
+	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
+	judgeU := e.user(t, "juiz", "judge", "26.0100", 0)
+	prosA := actor.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}
+	judge := actor.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
+	c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := e.casesS.Casefile.Get(ctx, prosA, c.ID)
+	res, err := e.casesS.Decisions.Sentence(ctx, judge, c.ID, decisions.SentenceInput{DefendantID: v.Defendants[0].ID, Ban: decisions.BanInput{Months: ptr(24)},
+		PrecautionaryUntilFinal: &decisions.PrecautionaryInput{ReviewOn: "2025-09-10"}, Text: &decisions.SentenceText{Reasoning: "Procedente; tutela de urgência."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waiting, now []sanctions.Ban
+	for _, mb := range res.MemberBans {
+		switch {
+		case mb.Precautionary && mb.GroupBanID != nil && *mb.GroupBanID == res.PrecautionaryBan.ID && mb.Status == sanctions.StatusActive:
+			now = append(now, mb)
+		case !mb.Precautionary && mb.GroupBanID != nil && *mb.GroupBanID == res.Ban.ID && mb.Status == sanctions.StatusAwaitingFinal:
+			waiting = append(waiting, mb)
+		default:
+			t.Errorf("member ban %+v", mb)
+		}
+	}
+	if len(waiting) == 0 || len(now) != len(waiting) {
+		t.Fatalf("%d members' urgent bans for %d members of the judgment", len(now), len(waiting))
+	}
+	for _, mb := range now {
+		if r, err := e.lists.Check(ctx, registry.CPF(*mb.CPF)); err != nil || !r.Blocked {
+			t.Errorf("member %s not blocked by the urgent order: %+v %v", *mb.CPF, r, err)
+		}
+	}
+}

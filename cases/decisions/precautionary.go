@@ -3,6 +3,7 @@ package decisions
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/actor"
@@ -275,6 +276,32 @@ func (s *Service) precautionaryAllowed(ctx context.Context, c cases.Case, d case
 		return errs.New(errs.Conflict, fmt.Sprintf("O réu %s já tem medida cautelar de proibição em vigor neste processo (impedimento %d): renove-a ou substitua-a (CPP, art. 282, §§ 4º a 6º) em vez de decretar outra.", cases.NameOf(d), inForce[0]))
 	}
 	return nil
+}
+
+// writePrecautionaryUntilFinal writes prec, the precautionary ban ordered
+// with the sentence until it is final, and returns the bans written. A
+// group's is the urgent order that makes its civil judgment effective at
+// once (CPC art. 300; DOMAIN.md §3): it reaches the members the judgment
+// reaches (plan.reached), each by a precautionary ban of his own linked to
+// the group's, in force now (they end with it when the final ban starts),
+// listed in res.MemberBans after the judgment's own member bans, with a
+// docket movement.
+func (s *Service) writePrecautionaryUntilFinal(ctx context.Context, c cases.Case, plan *banPlan, prec *sanctions.Ban, in SentenceInput, res *SentenceResult, now time.Time) ([]int64, error) {
+	pp := &banPlan{ban: *prec, rg: sanctions.Range{Law: prec.Law, Article: prec.Article}}
+	if plan != nil && prec.Subject == sanctions.Group {
+		pp.reached = plan.reached
+	}
+	memberBans, err := s.writeBan(ctx, pp, in)
+	if err != nil {
+		return nil, err
+	}
+	*prec = pp.ban
+	res.PrecautionaryBan = prec
+	res.MemberBans = append(res.MemberBans, memberBans...)
+	if err := s.memberMovement(ctx, c, pp, memberBans, SentenceInput{}, now); err != nil {
+		return nil, err
+	}
+	return cases.BanIDs(*prec, memberBans), nil
 }
 
 // Law and article of a precautionary ban (CPP art. 319, II).

@@ -380,12 +380,12 @@ func (s *Service) sign(ctx context.Context, c cases.Case, d cases.Defendant, in 
 		}
 	}
 	if prec != nil {
-		if err := tx.Create(prec).Error; err != nil {
+		ids, err := s.writePrecautionaryUntilFinal(ctx, c, plan, prec, in, res, now)
+		if err != nil {
 			return nil, err
 		}
-		res.PrecautionaryBan = prec
 		rec.PrecautionaryBanID = &prec.ID
-		changed = append(changed, prec.ID)
+		changed = append(changed, ids...)
 	}
 	if rec.PrisonMonths != nil {
 		res.Prison = &PrisonView{Months: *rec.PrisonMonths, FineDays: rec.FineDays}

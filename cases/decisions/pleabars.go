@@ -43,7 +43,7 @@ func (s *Service) pleaBars(ctx context.Context, c *cases.Case, d *cases.Defendan
 				cases.FormatNumber(prior.Number), prior.What))
 		}
 		checks = append(checks, "I (art. 76, § 2º, I): nenhuma condenação definitiva à pena privativa de liberdade nos processos do juizado para este CPF.")
-		checks = append(checks, fmt.Sprintf("II (art. 76, § 2º, II): nenhuma transação penal nos últimos %d anos nos registros do sistema para este CPF.", pleaBarYears))
+		checks = append(checks, fmt.Sprintf("II (art. 76, § 2º, II): nenhuma transação penal homologada nos últimos %d anos nos registros do sistema para este CPF.", pleaBarYears))
 		var others []struct {
 			Number string
 			Status string

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/registry"
@@ -104,6 +106,14 @@ func TestUrgentOrder_CPC300_BansTheMembersNamed(t *testing.T) {
 	_, err = e.casesS.Decisions.Sentence(ctx, judge, c3.ID, decisions.SentenceInput{DefendantID: v3.Defendants[0].ID, Precautionary: true, ReviewOn: "2025-09-10", MemberIDs: named,
 		Text: &decisions.SentenceText{Reasoning: "Risco de reiteração."}})
 	invalidOn(t, err, "member_ids")
+	// A TAC without the stadium bar bans no member (Lei 7.347/1985, art.
+	// 5º, § 6º): excluded_member_ids there is 422 too.
+	if _, err := e.casesS.Casefile.Transition(ctx, actor.Actor{UserID: e.clerk.UserID, Name: e.clerk.Name, Role: "clerk", Court: "26.0100"}, c2.ID, casefile.TransitionInput{To: cases.StatusHearing}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.casesS.Decisions.Settle(ctx, judge, c2.ID, decisions.SettlementInput{DefendantID: v2.Defendants[0].ID, Terms: "Campanha contra a violência.",
+		ExcludedMemberIDs: named, ExclusionReason: "não participaram"})
+	invalidOn(t, err, "stadium_ban")
 	var n int64
 	e.g.Raw("SELECT count(*) FROM bans WHERE case_id IN (?, ?)", c2.ID, c3.ID).Scan(&n)
 	if n != 0 {

@@ -41,9 +41,13 @@ func checkDosimetry(f *errs.Fields, rg sanctions.Range, dz *Dosimetry, months *i
 	case dz.BaseMonths < baseLo || dz.BaseMonths > baseHi:
 		f.Add("dosimetry.base_months", "range", fmt.Sprintf("a pena-base (CP, art. 59) fica entre o mínimo e o máximo do tipo: de %d a %d meses.", baseLo, baseHi))
 	case len(dz.Causes) > 0:
+		flagCauses(f, rg, dz.Causes)
 		third = thirdPhase(f, dz, baseLo, baseHi)
 		if third != nil && months != nil && *months != third.Final.Months {
 			f.Add("prison_months", "dosimetry", fmt.Sprintf("prison_months (%d) difere da pena definitiva da dosimetria (%s).", *months, third.Final.Text()))
+		}
+		if third != nil && len(*f) == n { // the input keeps what was sent until it is all good
+			dz.FinalMonths, dz.FinalDays, dz.ThirdPhase = third.Final.Months, third.Final.Days, third
 		}
 	case dz.IntermediateMonths < baseLo || dz.IntermediateMonths > baseHi:
 		f.Add("dosimetry.intermediate_months", "range", fmt.Sprintf("a pena intermediária (agravantes e atenuantes, CP, arts. 61 a 66) não sai dos limites do tipo, de %d a %d meses (Súmula 231 do STJ).", baseLo, baseHi))
@@ -55,11 +59,34 @@ func checkDosimetry(f *errs.Fields, rg sanctions.Range, dz *Dosimetry, months *i
 	return third, len(*f) == n
 }
 
+// flagCauses adds to f, on dosimetry.causes, the causes of increase this
+// defendant's flags put into the third phase and the causes leave out:
+// the organiser's (Lei 14.597/2023, art. 201, § 6º: 1/3 to 1/2) and § 7º's
+// (doubled), which the offence's range of rg already carries; a penalty is
+// personal (CF art. 5º, XLVI), so a flag the judge set is a cause he
+// applies.
+func flagCauses(f *errs.Fields, rg sanctions.Range, in []CauseInput) {
+	cites := func(key string) bool {
+		for _, c := range in {
+			if sanctions.CitesCause(c.Article, key) {
+				return true
+			}
+		}
+		return false
+	}
+	if rg.Organiser && !cites(sanctions.CauseOrganiser) {
+		f.Add("dosimetry.causes", "sec6", "o réu organizou, preparou ou incitou (Lei 14.597/2023, art. 201, § 6º): a causa de aumento de 1/3 até a metade entra na terceira fase; informe-a (article \"Lei 14.597/2023, art. 201, § 6º\").")
+	}
+	if rg.Sec7 && !cites(sanctions.CauseSec7) {
+		f.Add("dosimetry.causes", "sec7", "o § 7º do art. 201 da Lei 14.597/2023 aplica as penas em dobro: informe a causa de aumento (kind increase, fraction 1/1, article \"Lei 14.597/2023, art. 201, § 7º\").")
+	}
+}
+
 // thirdPhase computes the third phase of dz (CP art. 68) on the type's
 // range [baseLo, baseHi] months: the causes read (parseCauses), the final
 // penalty the judge stated (FinalMonths/FinalDays; none: computed) checked
-// against the result. The result is written into dz; nil with the faults
-// in f.
+// against the result; nil with the faults in f (checkDosimetry writes the
+// result into dz).
 func thirdPhase(f *errs.Fields, dz *Dosimetry, baseLo, baseHi int) *sanctions.ThirdPhase {
 	causes, ok := parseCauses(f, dz.Causes)
 	if !ok {
@@ -81,7 +108,6 @@ func thirdPhase(f *errs.Fields, dz *Dosimetry, baseLo, baseHi int) *sanctions.Th
 		f.Add("dosimetry.causes", "min_month", fmt.Sprintf("a pena definitiva de %s fica abaixo de um mês: confira as frações das causas de diminuição.", tp.Final.Text()))
 		return nil
 	}
-	dz.FinalMonths, dz.FinalDays, dz.ThirdPhase = tp.Final.Months, tp.Final.Days, &tp
 	return &tp
 }
 

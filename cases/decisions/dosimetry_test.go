@@ -121,3 +121,30 @@ func TestDosimetryThirdPhase_ContinuedOffenceAboveMaximum_CP71(t *testing.T) {
 		t.Errorf("conversion of 6 months of reclusão: ban %+v sentence %+v", res.Ban, res.Sentence)
 	}
 }
+
+// Lei 14.597/2023, art. 201, § 6º, in the third phase (CP art. 68): the
+// organiser's flag is a cause of increase of 1/3 to 1/2, so causes that
+// leave it out are refused naming dosimetry.causes; with it and an attempt
+// (CP art. 14, II) the term is where both lead.
+func TestDosimetryThirdPhase_OrganiserCauseRequired_LGE201sec6(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.T0, 1)
+	ctx := context.Background()
+	c, d, j := e.FileOne(t, "R4")
+	e.Receive(t, c)
+	in := decisions.SentenceInput{DefendantID: d.ID, Outcome: decisions.OutcomePrison, Organiser: casetest.Ptr(true), FineDays: casetest.Ptr(10), Text: casetest.Reasoned(),
+		Dosimetry: &decisions.Dosimetry{BaseMonths: 18, IntermediateMonths: 18, Causes: []decisions.CauseInput{cause("decrease", "1/3", "CP, art. 14, II")}}}
+	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, in)
+	if m := casetest.InvalidField(t, err, "dosimetry.causes", false); !strings.Contains(m, "§ 6º") {
+		t.Errorf("organiser without the § 6º cause: %q", m)
+	}
+	in.Dosimetry.Causes = append(in.Dosimetry.Causes, cause("increase", "1/2", "Lei 14.597/2023, art. 201, § 6º"))
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 18 months = 540 days; less 1/3: 360; plus 1/2: 540 days = 18 months.
+	if res.Prison == nil || res.Prison.Months != 18 || res.Prison.Days != 0 {
+		t.Errorf("prison %+v, want 18 months", res.Prison)
+	}
+}

@@ -132,6 +132,19 @@ var knownCauses = []knownCause{
 	{"lge|201|7|", "racismo ou infração contra a mulher", "Lei 14.597/2023, art. 201, § 7º", CauseIncrease, Fraction{1, 1}, Fraction{1, 1}},
 }
 
+// Keys (articleKey) of the causes of increase of Lei 14.597/2023, art.
+// 201, for CitesCause: § 6º, the organiser, preparer or inciter (1/3 to
+// 1/2), and § 7º, racism or an offence against women (doubled).
+const (
+	CauseOrganiser = "lge|201|6|"
+	CauseSec7      = "lge|201|7|"
+)
+
+// CitesCause reports whether the citation article names the cause of key
+// (CauseOrganiser, CauseSec7; read as articleKey reads a cause's article:
+// "Lei 14.597/2023, art. 201, § 6º" names CauseOrganiser).
+func CitesCause(article, key string) bool { return articleKey(article) == key }
+
 // Patterns of articleKey.
 var (
 	reArticle = regexp.MustCompile(`\bart(?:igo|\.)?\s*(\d+)(?:-([a-z]))?`)

@@ -181,7 +181,13 @@ func (s *Service) newBan(ctx context.Context, c cases.Case, d cases.Defendant, c
 	if !immediate && in.PrisonMonths == nil && in.Dosimetry == nil && rg.PrisonMaxMonths > 0 && !rg.Cumulative {
 		*warnings = append(*warnings, fmt.Sprintf("A sentença converte a reclusão sem fixá-la (prison_months ou dosimetry): o %s converte a pena fixada na dosimetria (CP, arts. 59 e 68); sem ela, um descumprimento (%s) não terá quantum a converter.", sanctions.Cite(rg.Article, rg.Law), sanctions.ConversionRule(sanctions.Ban{Article: rg.Article})))
 	}
-	if in.PrisonMonths == nil && in.Dosimetry != nil && sanctions.CheckPrison(rg, in.Dosimetry.FinalMonths) == "" {
+	if dz := in.Dosimetry; dz != nil && dz.ThirdPhase != nil {
+		// The third phase's term, where its causes took it (CP art. 68;
+		// checkDosimetry ran before): whole months (the days are the
+		// sentence's, sentences.prison_days).
+		m := dz.ThirdPhase.Final.Months
+		ban.PrisonMonths = &m
+	} else if in.PrisonMonths == nil && in.Dosimetry != nil && sanctions.CheckPrison(rg, in.Dosimetry.FinalMonths) == "" {
 		m := in.Dosimetry.FinalMonths
 		ban.PrisonMonths = &m
 	}

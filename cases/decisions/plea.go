@@ -112,8 +112,10 @@ func (s *Service) lockCriminalCase(ctx context.Context, actor actor.Actor, caseI
 // organiser under Lei 14.597/2023, art. 201, § 6º (or another rule without
 // conversion), for a term outside the range of the ban (art. 201, § 5º, via
 // § 2º), and under each bar of art. 76, § 2º: I a final conviction to prison
-// for a crime in the court's cases (pleaBars), II a plea agreement in the
-// last five years (by CPF, across cases), III the prosecutor's statement
+// for a crime in the court's cases (pleaBars), II a plea agreement
+// homologated in the last five years (by CPF, across cases; an agreement
+// only offered, accepted, refused or undone never benefited him, nor does a
+// plea-agreement ban undone or annulled), III the prosecutor's statement
 // that the circumstances do not recommend it. What was checked is recorded
 // with the offer (BarChecks). The defendant's track moves to plea_offered.
 func (s *Service) OfferPlea(ctx context.Context, actor actor.Actor, caseID int64, in PleaInput) (*PleaResult, error) {
@@ -217,11 +219,12 @@ func (s *Service) OfferPlea(ctx context.Context, actor actor.Actor, caseID int64
 				Number string
 			}
 			err := tx.Raw(`SELECT at, number FROM (
-				SELECT coalesce(p.homologated_at, p.answered_at) AS at, k.number FROM plea_agreements p JOIN cases k ON k.id = p.case_id
-				 WHERE p.cpf = ? AND p.defendant_id <> ? AND p.status IN ('accepted', 'homologated')
+				SELECT p.homologated_at AS at, k.number FROM plea_agreements p JOIN cases k ON k.id = p.case_id
+				 WHERE p.cpf = ? AND p.defendant_id <> ? AND p.status = 'homologated' AND p.homologated_at IS NOT NULL
 				UNION ALL
 				SELECT b.created_at, b.case_number FROM bans b WHERE b.cpf = ? AND b.source = 'plea_agreement' AND b.defendant_id <> ?
-			) x WHERE at >= ? ORDER BY at DESC LIMIT 1`, *d.CPF, d.ID, *d.CPF, d.ID, since).Scan(&prev).Error
+				   AND b.status NOT IN (?, ?) AND NOT EXISTS (SELECT 1 FROM plea_agreements q WHERE q.ban_id = b.id)
+			) x WHERE at >= ? ORDER BY at DESC LIMIT 1`, *d.CPF, d.ID, *d.CPF, d.ID, sanctions.StatusUndone, sanctions.StatusAnnulled, since).Scan(&prev).Error
 			if err != nil {
 				return err
 			}

@@ -14,12 +14,12 @@ import (
 // court's records can show, by the defendant's CPF across the court's
 // other cases, and says what it checked (recorded with the offer):
 //
-//   - I: a final conviction to a custodial penalty for a crime: a case of
-//     the court whose sentence became final (final, executing, archived)
-//     with reclusão (outcome prison, or the cumulative reclusão of Lei
-//     7.716/1989, art. 20, § 2º-A), or a ban converted to prison after a
-//     breach (Lei 14.597/2023, art. 201, § 3º). Found: errs.Invalid on
-//     defendant_id naming the case.
+//   - I: a final conviction to a custodial penalty for a crime
+//     (priorConviction, custodial): a sentence that stands, final for
+//     that defendant, with reclusão (outcome prison, or the cumulative
+//     reclusão of Lei 7.716/1989, art. 20, § 2º-A), or a ban converted to
+//     prison after a breach (Lei 14.597/2023, art. 201, § 3º). Found:
+//     errs.Invalid on defendant_id naming the case.
 //   - II: checked by the caller (five years, by CPF).
 //   - III: the prosecutor's statement (in), and the other cases of the CPF
 //     in the court as known antecedents, given as warnings for the
@@ -34,29 +34,16 @@ func (s *Service) pleaBars(ctx context.Context, c *cases.Case, d *cases.Defendan
 		checks = append(checks, "I (art. 76, § 2º, I): não verificado, réu sem CPF.")
 		warnings = append(warnings, "Réu sem CPF: não foi possível verificar condenação definitiva à pena privativa de liberdade nos processos do juizado (art. 76, § 2º, I).")
 	} else {
-		var prior struct {
-			Number string
-			What   string
-		}
-		err := tx.Raw(`SELECT number, what FROM (
-			SELECT k.number, 'reclusão de ' || s.prison_months || ' meses' AS what, s.signed_at AS at
-			  FROM sentences s JOIN defendants o ON o.id = s.defendant_id JOIN cases k ON k.id = s.case_id
-			 WHERE o.cpf = ? AND k.court_code = ? AND k.id <> ? AND s.status = 'signed' AND s.prison_months IS NOT NULL
-			   AND (s.outcome = 'prison' OR s.article = 'art. 20, § 2º-A') AND k.status IN ('final', 'executing', 'archived')
-			UNION ALL
-			SELECT k.number, 'impedimento convertido em reclusão pelo descumprimento', b.created_at
-			  FROM bans b JOIN cases k ON k.id = b.case_id
-			 WHERE b.cpf = ? AND b.court_code = ? AND b.case_id <> ? AND b.status = 'converted'
-			) x ORDER BY at DESC LIMIT 1`, *d.CPF, c.CourtCode, c.ID, *d.CPF, c.CourtCode, c.ID).Scan(&prior).Error
+		prior, err := s.priorConviction(ctx, c, d, true)
 		if err != nil {
 			return nil, nil, err
 		}
-		if prior.Number != "" {
+		if prior != nil {
 			return nil, nil, errs.InvalidField("defendant_id", "plea_barred", fmt.Sprintf("o autor do fato foi condenado por sentença definitiva, pela prática de crime, à pena privativa de liberdade (processo %s: %s): sem transação penal (Lei 9.099/1995, art. 76, § 2º, I).",
 				cases.FormatNumber(prior.Number), prior.What))
 		}
 		checks = append(checks, "I (art. 76, § 2º, I): nenhuma condenação definitiva à pena privativa de liberdade nos processos do juizado para este CPF.")
-		checks = append(checks, fmt.Sprintf("II (art. 76, § 2º, II): nenhuma transação penal nos últimos %d anos nos registros do sistema para este CPF.", pleaBarYears))
+		checks = append(checks, fmt.Sprintf("II (art. 76, § 2º, II): nenhuma transação penal homologada nos últimos %d anos nos registros do sistema para este CPF.", pleaBarYears))
 		var others []struct {
 			Number string
 			Status string

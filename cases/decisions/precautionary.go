@@ -3,12 +3,14 @@ package decisions
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -188,21 +190,68 @@ func (s *Service) precautionaryAlone(ctx context.Context, actor actor.Actor, c c
 	if in.Publish != nil {
 		b.Publish = *in.Publish
 	}
-	tx := db.Conn(ctx, s.DB)
-	if err := tx.Create(b).Error; err != nil {
+	plan, warnings, err := s.urgentMembers(ctx, &f, c, d, in, b)
+	if err != nil {
 		return nil, err
 	}
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	memberBans, err := s.writeBan(ctx, plan, in)
+	if err != nil {
+		return nil, err
+	}
+	*b = plan.ban
 	now := s.Now()
-	if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, AuthorRole: "judge", AuthorUserID: c.JudgeID, Description: precautionaryText(d, *b, false)}).Error; err != nil {
+	if err := db.Conn(ctx, s.DB).Create(&cases.Movement{CaseID: c.ID, At: now, AuthorRole: "judge", AuthorUserID: c.JudgeID, Description: precautionaryText(d, *b, false)}).Error; err != nil {
+		return nil, err
+	}
+	if err := s.memberMovement(ctx, c, plan, memberBans, in, now); err != nil {
 		return nil, err
 	}
 	if err := s.Touch(ctx, &c, ""); err != nil {
 		return nil, err
 	}
-	if err := s.RefreshBlocklist(ctx, b.ID); err != nil {
+	if err := s.RefreshBlocklist(ctx, cases.BanIDs(*b, memberBans)...); err != nil {
 		return nil, err
 	}
-	return &SentenceResult{Outcome: OutcomePrecautionary, PrecautionaryBan: b, MemberBans: []sanctions.Ban{}, Flags: Flags{Derived: []string{}}, Warnings: []string{}}, nil
+	return &SentenceResult{Outcome: OutcomePrecautionary, PrecautionaryBan: b, MemberBans: memberBans, Flags: Flags{Derived: []string{}}, Warnings: warnings}, nil
+}
+
+// urgentMembers plans the precautionary ban b of defendant d with the
+// members it reaches. A group's is the urgent order of its civil case
+// (tutela de urgência, CPC art. 300), which reaches the members it names in
+// member_ids as a judgment does (DOMAIN.md §2: each named member gets a ban
+// of his own, linked to the group's, that reaches the blocklist;
+// registry.SelectBanMembers with ReachInvolved checks they are members of
+// the group); it names them, so excluded_member_ids has no place (errs
+// field on excluded_member_ids). A person's measure (CPP art. 319, II)
+// reaches no member: member_ids or excluded_member_ids there is an error on
+// that field, never ignored. The errors join f; the warnings are returned.
+func (s *Service) urgentMembers(ctx context.Context, f *errs.Fields, c cases.Case, d cases.Defendant, in SentenceInput, b *sanctions.Ban) (*banPlan, []string, error) {
+	warnings := []string{}
+	rg := sanctions.Range{Law: b.Law, Article: b.Article, Members: registry.ReachInvolved}
+	plan := &banPlan{ban: *b, rg: rg}
+	if d.Kind != "fan_group" {
+		membersApply(f, d, in, OutcomePrecautionary)
+		return plan, warnings, nil
+	}
+	if len(in.ExcludedMemberIDs) > 0 {
+		f.Add("excluded_member_ids", "urgent_named", "a tutela de urgência contra a torcida (CPC, art. 300) alcança só os associados que nomeia em member_ids: não há associados a excluir.")
+	}
+	if len(in.MemberIDs) == 0 {
+		return plan, warnings, nil
+	}
+	if d.GroupID == nil {
+		f.Add("member_ids", "linked_group", "a torcida ré não está vinculada a uma torcida cadastrada (group_id): sem o cadastro, a tutela de urgência não alcança associados.")
+		return plan, warnings, nil
+	}
+	sel, err := s.reachedMembers(ctx, f, c, d, SentenceInput{MemberIDs: in.MemberIDs}, rg, sanctions.Group, &warnings)
+	if err != nil {
+		return nil, nil, err
+	}
+	plan.reached = sel
+	return plan, warnings, nil
 }
 
 // precautionaryAllowed refuses a precautionary ban for defendant d of c
@@ -227,6 +276,32 @@ func (s *Service) precautionaryAllowed(ctx context.Context, c cases.Case, d case
 		return errs.New(errs.Conflict, fmt.Sprintf("O réu %s já tem medida cautelar de proibição em vigor neste processo (impedimento %d): renove-a ou substitua-a (CPP, art. 282, §§ 4º a 6º) em vez de decretar outra.", cases.NameOf(d), inForce[0]))
 	}
 	return nil
+}
+
+// writePrecautionaryUntilFinal writes prec, the precautionary ban ordered
+// with the sentence until it is final, and returns the bans written. A
+// group's is the urgent order that makes its civil judgment effective at
+// once (CPC art. 300; DOMAIN.md §3): it reaches the members the judgment
+// reaches (plan.reached), each by a precautionary ban of his own linked to
+// the group's, in force now (they end with it when the final ban starts),
+// listed in res.MemberBans after the judgment's own member bans, with a
+// docket movement.
+func (s *Service) writePrecautionaryUntilFinal(ctx context.Context, c cases.Case, plan *banPlan, prec *sanctions.Ban, in SentenceInput, res *SentenceResult, now time.Time) ([]int64, error) {
+	pp := &banPlan{ban: *prec, rg: sanctions.Range{Law: prec.Law, Article: prec.Article}}
+	if plan != nil && prec.Subject == sanctions.Group {
+		pp.reached = plan.reached
+	}
+	memberBans, err := s.writeBan(ctx, pp, in)
+	if err != nil {
+		return nil, err
+	}
+	*prec = pp.ban
+	res.PrecautionaryBan = prec
+	res.MemberBans = append(res.MemberBans, memberBans...)
+	if err := s.memberMovement(ctx, c, pp, memberBans, SentenceInput{}, now); err != nil {
+		return nil, err
+	}
+	return cases.BanIDs(*prec, memberBans), nil
 }
 
 // Law and article of a precautionary ban (CPP art. 319, II).

@@ -198,6 +198,7 @@ func (s *Service) decide(ctx context.Context, actor actor.Actor, c cases.Case, d
 	if err := checkOutcome(&f, d, rg, in, outcome, &rec); err != nil {
 		return nil, err
 	}
+	membersApply(&f, d, in, outcome)
 	if outcome != OutcomeAcquittal {
 		rec.Law, rec.Article = rg.Law, rg.Offence
 		s.checkPrison(&f, rg, in, outcome, &rec)
@@ -271,6 +272,26 @@ func checkOutcome(f *errs.Fields, d cases.Defendant, rg sanctions.Range, in Sent
 		}
 	}
 	return nil
+}
+
+// membersApply adds to f member_ids or excluded_member_ids where a
+// decision of outcome has no group ban for them to reach (DOMAIN.md §2):
+// a person's decision other than a ban (whose planBan says it), a group's
+// dismissal (CPC art. 487, I). Never ignored (issue 28, item 4).
+func membersApply(f *errs.Fields, d cases.Defendant, in SentenceInput, outcome string) {
+	if len(in.MemberIDs) == 0 && len(in.ExcludedMemberIDs) == 0 {
+		return
+	}
+	field := "member_ids"
+	if len(in.MemberIDs) == 0 {
+		field = "excluded_member_ids"
+	}
+	switch {
+	case d.Kind != "fan_group" && outcome != OutcomeBan:
+		f.Add(field, "group_only", "member_ids e excluded_member_ids valem só para o impedimento de torcidas.")
+	case d.Kind == "fan_group" && outcome == OutcomeAcquittal:
+		f.Add(field, "no_ban", "a improcedência não impõe impedimento: member_ids e excluded_member_ids não se aplicam.")
+	}
 }
 
 // planBans plans what a decision of outcome writes: the ban (outcome ban;
@@ -359,15 +380,18 @@ func (s *Service) sign(ctx context.Context, c cases.Case, d cases.Defendant, in 
 		}
 	}
 	if prec != nil {
-		if err := tx.Create(prec).Error; err != nil {
+		ids, err := s.writePrecautionaryUntilFinal(ctx, c, plan, prec, in, res, now)
+		if err != nil {
 			return nil, err
 		}
-		res.PrecautionaryBan = prec
 		rec.PrecautionaryBanID = &prec.ID
-		changed = append(changed, prec.ID)
+		changed = append(changed, ids...)
 	}
 	if rec.PrisonMonths != nil {
 		res.Prison = &PrisonView{Months: *rec.PrisonMonths, FineDays: rec.FineDays}
+		if rec.PrisonDays != nil {
+			res.Prison.Days = *rec.PrisonDays
+		}
 	}
 	if err := tx.Create(&rec).Error; err != nil {
 		return nil, err
@@ -470,36 +494,27 @@ func textOf(t *SentenceText, report bool) string {
 // conviction (CP arts. 49, 59, 68; the offence's range after §§ 6º/7º).
 func (s *Service) checkPrison(f *errs.Fields, rg sanctions.Range, in SentenceInput, outcome string, rec *SentenceRecord) {
 	months := in.PrisonMonths
+	var third *sanctions.ThirdPhase
+	phases := true
 	if dz := in.Dosimetry; dz != nil {
-		lo, hi := rg.PrisonMinMonths, rg.PrisonMaxMonths
-		baseLo, baseHi := 12, 24 // the caput's range (art. 201 / 41-B)
-		if rg.Cumulative {
-			baseLo, baseHi = lo, hi
-		}
-		switch {
-		case hi == 0:
-			f.Add("dosimetry", "no_prison", fmt.Sprintf("o %s da %s não prevê reclusão: não há dosimetria.", rg.Article, rg.Law))
-		case dz.BaseMonths < baseLo || dz.BaseMonths > baseHi:
-			f.Add("dosimetry.base_months", "range", fmt.Sprintf("a pena-base (CP, art. 59) fica entre o mínimo e o máximo do tipo: de %d a %d meses.", baseLo, baseHi))
-		case dz.IntermediateMonths < baseLo || dz.IntermediateMonths > baseHi:
-			f.Add("dosimetry.intermediate_months", "range", fmt.Sprintf("a pena intermediária (agravantes e atenuantes, CP, arts. 61 a 66) não sai dos limites do tipo, de %d a %d meses (Súmula 231 do STJ).", baseLo, baseHi))
-		case dz.FinalMonths < lo || dz.FinalMonths > hi:
-			f.Add("dosimetry.final_months", "range", fmt.Sprintf("a pena definitiva (causas de aumento e diminuição, CP, art. 68) deve estar entre %d e %d meses (%s).", lo, hi, rg.Offence))
-		case months != nil && *months != dz.FinalMonths:
-			f.Add("prison_months", "dosimetry", fmt.Sprintf("prison_months (%d) difere da pena definitiva da dosimetria (%d meses).", *months, dz.FinalMonths))
-		}
+		third, phases = checkDosimetry(f, rg, dz, months)
 		if months == nil {
 			m := dz.FinalMonths
 			months = &m
-		}
-		for field, text := range map[string]string{"dosimetry.base_reasons": dz.BaseReasons, "dosimetry.intermediate_reasons": dz.IntermediateReasons, "dosimetry.final_reasons": dz.FinalReasons} {
-			cases.CheckText(f, field, text, cases.MaxLong, true)
 		}
 	}
 	needPrison := outcome == OutcomePrison || (outcome == OutcomeBan && rg.Cumulative)
 	switch {
 	case months == nil && needPrison:
 		f.Add("prison_months", "required", fmt.Sprintf("informe a reclusão fixada na dosimetria, em meses (de %d a %d: %s da %s).", rg.PrisonMinMonths, rg.PrisonMaxMonths, rg.Offence, rg.Law))
+	case !phases:
+	case third != nil:
+		// The causes of the third phase take the term where they lead,
+		// below the minimum or above the maximum (CP art. 68).
+		rec.PrisonMonths = &third.Final.Months
+		if third.Final.Days > 0 {
+			rec.PrisonDays = &third.Final.Days
+		}
 	case months != nil:
 		if msg := sanctions.CheckPrison(rg, *months); msg != "" {
 			f.Add("prison_months", "range", msg+".")
@@ -535,7 +550,7 @@ func sentenceMovement(c cases.Case, d cases.Defendant, rec SentenceRecord, res *
 		}
 		return cases.TPUAcquittal, fmt.Sprintf("Sentença: absolvido(a) %s (CPP, art. 386, %s: %s).", name, rec.AcquittalGround, AcquittalGrounds[rec.AcquittalGround])
 	case OutcomePrison:
-		text := fmt.Sprintf("Sentença: condenado(a) %s (%s da %s) à reclusão de %s", name, rec.Article, rec.Law, cases.MonthsText(*rec.PrisonMonths))
+		text := fmt.Sprintf("Sentença: condenado(a) %s (%s da %s) à reclusão de %s", name, rec.Article, rec.Law, prisonPenalty(rec))
 		if rec.FineDays != nil {
 			text += fmt.Sprintf(" e %d dias-multa", *rec.FineDays)
 		}
@@ -545,7 +560,7 @@ func sentenceMovement(c cases.Case, d cases.Defendant, rec SentenceRecord, res *
 	text := fmt.Sprintf("Sentença: condenado(a) %s (%s da %s); ", name, rec.Article, rec.Law)
 	switch {
 	case rg.Cumulative:
-		text += fmt.Sprintf("reclusão de %s e proibição de frequência a locais destinados a práticas esportivas por %s, cumulativa (%s da %s)", cases.MonthsText(*rec.PrisonMonths), termPT(*b), rg.Article, rg.Law)
+		text += fmt.Sprintf("reclusão de %s e proibição de frequência a locais destinados a práticas esportivas por %s, cumulativa (%s da %s)", prisonPenalty(rec), termPT(*b), rg.Article, rg.Law)
 	case b.Article == "art. 39" || b.Subject == sanctions.Group:
 		text += fmt.Sprintf("impedimento de comparecimento (%s, %s) de %s", b.Article, b.Law, termPT(*b))
 	default:

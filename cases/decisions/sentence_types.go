@@ -102,13 +102,39 @@ type SentenceText struct {
 // arts. 61–66, within the same range: Súmula 231 STJ) and the final (causes
 // of increase and decrease, e.g. art. 201, §§ 6º and 7º), each with its
 // reasons.
+//
+// With Causes, the third phase is computed (sanctions.DosimetryThirdPhase):
+// each cause of decrease or increase (CP art. 14, II attempt; art. 71
+// continued offence; ...) applies its fraction, with its article, to the
+// intermediate penalty (IntermediateMonths and IntermediateDays), and the
+// final penalty (FinalMonths and FinalDays, stated or computed) may fall
+// below the offence's minimum or above its maximum (CP art. 68; Súmula 231
+// STJ binds the second phase only). ThirdPhase is the computed trail
+// (output only; recomputed on every signature).
 type Dosimetry struct {
 	BaseMonths          int    `json:"base_months"`
 	BaseReasons         string `json:"base_reasons"`
 	IntermediateMonths  int    `json:"intermediate_months"`
+	IntermediateDays    int    `json:"intermediate_days,omitempty"`
 	IntermediateReasons string `json:"intermediate_reasons"`
-	FinalMonths         int    `json:"final_months"`
-	FinalReasons        string `json:"final_reasons"`
+	// Causes of the third phase, in the order the sentence applies them
+	// (at most sanctions.MaxCauses).
+	Causes       []CauseInput          `json:"causes,omitempty"`
+	FinalMonths  int                   `json:"final_months"`
+	FinalDays    int                   `json:"final_days,omitempty"`
+	FinalReasons string                `json:"final_reasons"`
+	ThirdPhase   *sanctions.ThirdPhase `json:"third_phase,omitempty"`
+}
+
+// CauseInput is a cause of decrease or increase of the third phase (CP
+// art. 68): kind "decrease" or "increase", the fraction the judge applies
+// ("1/3", or {"num": 1, "den": 3}) and the article that provides it ("CP,
+// art. 14, II"). A fraction that is neither, or outside the article's
+// legal range, is errs.Invalid on dosimetry.causes[i].fraction.
+type CauseInput struct {
+	Kind     string          `json:"kind"`
+	Fraction json.RawMessage `json:"fraction"`
+	Article  string          `json:"article"`
 }
 
 // BanInput is the term the judge fixes: the months, a later first day
@@ -144,15 +170,18 @@ type Flags struct {
 // SentenceRecord is a stored sentence (table sentences): one defendant's
 // decision, a draft or signed.
 type SentenceRecord struct {
-	ID                 int64           `json:"id"`
-	CaseID             int64           `json:"case_id"`
-	DefendantID        int64           `json:"defendant_id"`
-	Status             string          `json:"status"` // draft, signed, reformed, annulled
-	Outcome            string          `json:"outcome"`
-	Input              json.RawMessage `json:"-" gorm:"type:jsonb"`
-	Law                string          `json:"law"`
-	Article            string          `json:"article"`
-	PrisonMonths       *int            `json:"prison_months"`
+	ID           int64           `json:"id"`
+	CaseID       int64           `json:"case_id"`
+	DefendantID  int64           `json:"defendant_id"`
+	Status       string          `json:"status"` // draft, signed, reformed, annulled
+	Outcome      string          `json:"outcome"`
+	Input        json.RawMessage `json:"-" gorm:"type:jsonb"`
+	Law          string          `json:"law"`
+	Article      string          `json:"article"`
+	PrisonMonths *int            `json:"prison_months"`
+	// PrisonDays: the days beyond PrisonMonths (1 to 29) left by the
+	// dosimetry's third phase (CP art. 68); nil for none.
+	PrisonDays         *int            `json:"prison_days,omitempty"`
 	FineDays           *int            `json:"fine_days"`
 	NoConversionReason string          `json:"no_conversion_reason,omitempty"`
 	AcquittalGround    string          `json:"acquittal_ground,omitempty"`
@@ -173,7 +202,10 @@ func (SentenceRecord) TableName() string { return "sentences" }
 
 // PrisonView is the reclusão of a conviction without conversion.
 type PrisonView struct {
-	Months   int  `json:"months"`
+	Months int `json:"months"`
+	// Days beyond Months (1 to 29) a third phase of the dosimetry left
+	// (CP art. 68; months of 30 days); omitted when none.
+	Days     int  `json:"days,omitempty"`
 	FineDays *int `json:"fine_days"`
 }
 

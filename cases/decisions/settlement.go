@@ -76,7 +76,7 @@ func (s *Service) Settle(ctx context.Context, actor actor.Actor, caseID int64, i
 		if !in.StadiumBan && in.Scope != nil {
 			f.Add("scope", "stadium_ban", "scope vale para o TAC que impede a torcida de comparecer a estádios (stadium_ban: true).")
 		}
-		if !in.StadiumBan && (in.Months != nil || in.FirstDay != "" || len(in.MemberIDs) > 0) {
+		if !in.StadiumBan && (in.Months != nil || in.FirstDay != "" || len(in.MemberIDs) > 0 || len(in.ExcludedMemberIDs) > 0) {
 			f.Add("stadium_ban", "required", "prazo, início e associados valem para o TAC que impede a torcida de comparecer a estádios (stadium_ban: true).")
 		}
 		if err := f.Err(); err != nil {

@@ -93,36 +93,31 @@ func (sp Suspension) ConditionsPT() []string {
 }
 
 // suspensionBarred refuses the suspension (Lei 9.099/1995, art. 89,
-// caput) when the defendant, by CPF, is prosecuted in another case of the
-// court still in progress (neither final, in execution nor archived) or
-// was convicted in one (a ban of a sentence). Without a CPF nothing can be
-// checked: the caller is told nothing here (the judge sees the case).
+// caput: "desde que o acusado não esteja sendo processado ou não tenha
+// sido condenado por outro crime") when the defendant, by CPF, has the
+// accusation received in another criminal case of the court whose
+// judgment is not final (prosecutedElsewhere: a case merely filed, or
+// with the accusation offered and not received, does not bar), or was
+// finally convicted for a crime in one, to any penalty, reclusão alone
+// included (priorConviction: not a sentence reformed to acquittal or
+// annulled, nor the art. 39 of Lei 10.671/2003, a sanction and no crime).
+// errs.Invalid on defendant_id naming the case. Without a CPF nothing can
+// be checked: the caller is told nothing here (the judge sees the case).
 func (s *Service) suspensionBarred(ctx context.Context, c *cases.Case, d *cases.Defendant) error {
-	if d.CPF == nil {
-		return nil
-	}
-	var hit struct {
-		Number string
-		Status string
-		Why    string
-	}
-	err := db.Conn(ctx, s.DB).Raw(`SELECT number, status, why FROM (
-		SELECT k.number, k.status, 'progress' AS why, k.id FROM defendants o JOIN cases k ON k.id = o.case_id
-		 WHERE o.cpf = ? AND k.court_code = ? AND k.id <> ? AND k.status NOT IN ('final', 'executing', 'archived')
-		UNION ALL
-		SELECT b.case_number, '', 'conviction', b.case_id FROM bans b
-		 WHERE b.cpf = ? AND b.court_code = ? AND b.case_id <> ? AND b.source = 'sentence' AND NOT b.precautionary
-	) x ORDER BY why DESC, id LIMIT 1`, *d.CPF, c.CourtCode, c.ID, *d.CPF, c.CourtCode, c.ID).Scan(&hit).Error
+	p, err := s.prosecutedElsewhere(ctx, c, d)
 	if err != nil {
 		return err
 	}
-	switch hit.Why {
-	case "progress":
-		return errs.InvalidField("defendant_id", "suspension_barred", fmt.Sprintf("o acusado está sendo processado por outro crime (processo %s, %s): sem suspensão condicional do processo (Lei 9.099/1995, art. 89, caput).",
-			cases.FormatNumber(hit.Number), cases.OrStatus(hit.Status)))
-	case "conviction":
-		return errs.InvalidField("defendant_id", "suspension_barred", fmt.Sprintf("o acusado foi condenado por outro crime (processo %s): sem suspensão condicional do processo (Lei 9.099/1995, art. 89, caput).",
-			cases.FormatNumber(hit.Number)))
+	if p != nil {
+		return errs.InvalidField("defendant_id", "suspension_barred", fmt.Sprintf("o acusado está sendo processado por outro crime, com a denúncia recebida (processo %s, %s): sem suspensão condicional do processo (Lei 9.099/1995, art. 89, caput).",
+			cases.FormatNumber(p.Number), cases.OrStatus(p.Status)))
+	}
+	if p, err = s.priorConviction(ctx, c, d, false); err != nil {
+		return err
+	}
+	if p != nil {
+		return errs.InvalidField("defendant_id", "suspension_barred", fmt.Sprintf("o acusado foi condenado por outro crime, por sentença transitada em julgado (processo %s: %s): sem suspensão condicional do processo (Lei 9.099/1995, art. 89, caput).",
+			cases.FormatNumber(p.Number), p.What))
 	}
 	return nil
 }

@@ -95,37 +95,6 @@ func TestSuspension_Lei9099_art89_sec1_EachConditionRecorded(t *testing.T) {
 	}
 }
 
-// Lei 9.099/1995, art. 89, caput: no suspension for a defendant (by CPF)
-// prosecuted in another case of the court or convicted in one.
-func TestSuspension_Lei9099_art89_caput_OtherCaseOrConviction(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t, testenv.T0, 1)
-	ctx := context.Background()
-	c, d, j := accused(t, e, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
-	other := e.File(t, casetest.Person(t, "Carlos Alberto Nunes", "123456789"))
-	_, err := e.Svc.Decisions.Suspend(ctx, j, c.ID, casetest.LawConditions(decisions.SuspensionInput{DefendantID: d.ID, Months: casetest.Ptr(24)}))
-	if m := casetest.InvalidField(t, err, "defendant_id", false); !strings.Contains(m, "processado por outro crime") || !strings.Contains(m, "art. 89, caput") {
-		t.Errorf("another case in progress: %q", m)
-	}
-	// The other case ends in a conviction (a sentence's ban), then archived.
-	od := e.Defendants(t, other.ID)[0]
-	e.Receive(t, other)
-	if _, err := e.Svc.Decisions.Sentence(ctx, e.JudgeOf(t, other), other.ID, decisions.SentenceInput{Text: casetest.Reasoned(), DefendantID: od.ID, Ban: decisions.BanInput{FirstDay: "2025-06-10", Months: casetest.Ptr(6)},
-		ReportingDuty: &cases.ReportingDuty{Place: "2º DP", Club: "Corinthians"}}); err != nil {
-		t.Fatal(err)
-	}
-	e.G.Exec("UPDATE cases SET status = 'archived' WHERE id = ?", other.ID)
-	_, err = e.Svc.Decisions.Suspend(ctx, j, c.ID, casetest.LawConditions(decisions.SuspensionInput{DefendantID: d.ID, Months: casetest.Ptr(24)}))
-	if m := casetest.InvalidField(t, err, "defendant_id", false); !strings.Contains(m, "condenado por outro crime") {
-		t.Errorf("a conviction: %q", m)
-	}
-	// Someone else is not barred.
-	c2, d2, j2 := accused(t, e, casetest.Person(t, "Paulo Roberto Dias", "987654321"))
-	if _, err := e.Svc.Decisions.Suspend(ctx, j2, c2.ID, casetest.LawConditions(decisions.SuspensionInput{DefendantID: d2.ID, Months: casetest.Ptr(24)})); err != nil {
-		t.Errorf("another person: %v", err)
-	}
-}
-
 // Lei 9.099/1995, art. 89, § 1º, II, naming sporting venues: the
 // suspension makes a ban (source conditional_suspension) for its period,
 // which reaches the blocklist and leaves it on revocation (§§ 3º and 4º,

@@ -474,3 +474,25 @@ func TestSentencePDF_PrecautionaryScopeAndMatches_CPP319II(t *testing.T) {
 	flat = flatText(t, n.Content)
 	has(t, "notice counted in matches", flat, "Prazo os próximos 2 jogos de Corinthians como mandante (20/07/2025 e 27/07/2025)", "Término 27 de julho de 2025, às 24h")
 }
+
+// CP art. 14, II and art. 68: the sentence prints the third phase's cause
+// of decrease with its article and fraction, and the term below the
+// offence's minimum with its days (Súmula 231 STJ binds the second phase
+// only).
+func TestSentencePDF_DosimetryThirdPhase_AttemptBelowMinimum_CP14II(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	caseID, defID := e.fileR1(t)
+	e.sentence(t, caseID, decisions.SentenceInput{DefendantID: defID, Outcome: decisions.OutcomePrison, Eligible: ptr(false), FineDays: ptr(10),
+		Dosimetry: &decisions.Dosimetry{BaseMonths: 14, BaseReasons: "culpabilidade acentuada", IntermediateMonths: 14, FinalReasons: "tentativa",
+			Causes: []decisions.CauseInput{{Kind: "decrease", Fraction: []byte(`"1/3"`), Article: "CP, art. 14, II"}}}})
+	d, err := e.svc.DefendantDocument(ctx, e.staff, pdf.KindSentence, caseID, defID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := flatText(t, d.Content)
+	has(t, "third phase", flat, "à pena de 9 (nove) meses e 10 (dez) dias de reclusão",
+		"3ª — causas de aumento e de diminuição (Código Penal, art. 68) 9 (nove) meses e 10 (dez) dias tentativa",
+		"CP, art. 14, II (tentativa; de 1/3 a 2/3): diminuída de 1/3, de 1 ano e 2 meses para 9 meses e 10 dias.",
+		"abaixo do mínimo abstrato de 1 ano", "Súmula 231 do STJ limita só a segunda fase")
+}

@@ -60,6 +60,21 @@ type DosimetryData struct {
 	Base, BaseReasons                 string
 	Intermediate, IntermediateReasons string
 	Final, FinalReasons               string
+	// Causes are the causes of decrease and increase of the third phase
+	// (CP art. 68), one line each with its article, fraction and effect,
+	// then the note on the range (below the minimum, above the maximum:
+	// Súmula 231 STJ binds the second phase only); nil without causes.
+	Causes []string
+}
+
+// penaltyText writes months and days of reclusão: Months(months), with
+// ", e N dias" when days > 0.
+func penaltyText(months, days int) string {
+	t := Months(months)
+	if days > 0 {
+		t += " e " + Count(days, "dia", "dias")
+	}
+	return t
 }
 
 var sentenceStatusPT = map[string]string{"signed": "assinada", "reformed": "reformada em recurso", "annulled": "anulada em recurso", "draft": "minuta"}
@@ -99,7 +114,11 @@ func NewSentenceData(rec decisions.SentenceRecord, loc *time.Location) *Sentence
 	s.Cumulative = rec.Outcome == decisions.OutcomeBan && rec.Article == sanctions.Art7716
 	s.Rule = rule(s.Article, s.Law)
 	if rec.PrisonMonths != nil {
-		s.PrisonMonths = Months(*rec.PrisonMonths)
+		days := 0
+		if rec.PrisonDays != nil {
+			days = *rec.PrisonDays
+		}
+		s.PrisonMonths = penaltyText(*rec.PrisonMonths, days)
 	}
 	if rec.FineDays != nil {
 		s.FineDays = Count(*rec.FineDays, "dia-multa", "dias-multa")
@@ -115,8 +134,13 @@ func NewSentenceData(rec decisions.SentenceRecord, loc *time.Location) *Sentence
 	if len(rec.Dosimetry) > 0 && string(rec.Dosimetry) != "null" && json.Unmarshal(rec.Dosimetry, &dz) == nil && dz.FinalMonths > 0 {
 		s.Dosimetry = &DosimetryData{
 			Base: Months(dz.BaseMonths), BaseReasons: Esc(dz.BaseReasons),
-			Intermediate: Months(dz.IntermediateMonths), IntermediateReasons: Esc(dz.IntermediateReasons),
-			Final: Months(dz.FinalMonths), FinalReasons: Esc(dz.FinalReasons),
+			Intermediate: penaltyText(dz.IntermediateMonths, dz.IntermediateDays), IntermediateReasons: Esc(dz.IntermediateReasons),
+			Final: penaltyText(dz.FinalMonths, dz.FinalDays), FinalReasons: Esc(dz.FinalReasons),
+		}
+		if dz.ThirdPhase != nil {
+			for _, n := range dz.ThirdPhase.Notes {
+				s.Dosimetry.Causes = append(s.Dosimetry.Causes, Esc(n))
+			}
 		}
 	}
 	var fl decisions.Flags

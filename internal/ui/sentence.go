@@ -342,7 +342,7 @@ func sentenceNotice(r *decisions.SentenceResult) string {
 	case decisions.OutcomePrison:
 		msg = "Sentença assinada: condenação"
 		if r.Prison != nil {
-			msg += " à reclusão de " + monthsPT(r.Prison.Months)
+			msg += " à reclusão de " + prisonPT(*r.Prison)
 			if r.Prison.FineDays != nil {
 				msg += fmt.Sprintf(" e %d dias-multa", *r.Prison.FineDays)
 			}
@@ -356,7 +356,7 @@ func sentenceNotice(r *decisions.SentenceResult) string {
 				term = " de " + monthsPT(*b.Months)
 			}
 			if r.Range.Cumulative && r.Prison != nil {
-				msg += fmt.Sprintf(" à reclusão de %s e à proibição de frequência%s, cumulativa (%s da %s)", monthsPT(r.Prison.Months), term, b.Article, b.Law)
+				msg += fmt.Sprintf(" à reclusão de %s e à proibição de frequência%s, cumulativa (%s da %s)", prisonPT(*r.Prison), term, b.Article, b.Law)
 			} else {
 				msg += fmt.Sprintf(" com conversão em impedimento%s (%s da %s)", term, b.Article, b.Law)
 			}
@@ -377,6 +377,15 @@ func sentenceNotice(r *decisions.SentenceResult) string {
 }
 
 // monthsPT writes a term in months ("1 mês", "12 meses").
+// prisonPT is the reclusão of a sentence: monthsPT of its months, and the
+// days a third phase of the dosimetry left (CP art. 68).
+func prisonPT(p decisions.PrisonView) string {
+	if p.Days > 0 {
+		return fmt.Sprintf("%s e %d dias", monthsPT(p.Months), p.Days)
+	}
+	return monthsPT(p.Months)
+}
+
 func monthsPT(n int) string {
 	if n == 1 {
 		return "1 mês"

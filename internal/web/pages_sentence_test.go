@@ -247,3 +247,30 @@ func TestPageSentenceSignsOnlyWithAcaoAssinar(t *testing.T) {
 		t.Fatalf("after assinar: %d signed sentences (%v), want 1", n, err)
 	}
 }
+
+// CP art. 14, II and art. 68 on the sentence form: a cause of decrease of
+// the third phase, with its article and fraction, takes the term below
+// the minimum; an invalid fraction is shown next to its field.
+func TestPageSentenceThirdPhaseCause_CP14II(t *testing.T) {
+	f := newFixture(t)
+	c := f.fileCase(t, "R1")
+	caseID := int(c["id"].(float64))
+	caseURL := fmt.Sprintf("/processos/%d", caseID)
+	f.receive(t, int64(caseID))
+	def := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
+	judge := f.browser(t, "judge")
+	rec := judge.do("GET", caseURL+"/sentenca", nil)
+	expect(t, "sentence form", rec.Code, 200, rec.Body.String(), `name="dosimetry.causes[0].fraction"`, `name="dosimetry.causes[2].article"`, `name="dosimetry.final_days"`)
+	form := url.Values{"acao": {"assinar"}, "defendant_id": {def}, "outcome": {"prison"}, "eligible": {"false"}, "fine_days": {"10"},
+		"dosimetry.base_months": {"14"}, "dosimetry.intermediate_months": {"14"}, "dosimetry.final_reasons": {"Tentativa."},
+		"dosimetry.causes[0].kind": {"decrease"}, "dosimetry.causes[0].fraction": {"3/4"}, "dosimetry.causes[0].article": {"CP, art. 14, II"},
+		"text.reasoning": {"Tentativa de agressão."}}
+	rec = judge.do("POST", caseURL+"/sentenca", form)
+	expect(t, "a fraction outside art. 14, II", rec.Code, 422, rec.Body.String(), `id="f-dosimetry-causes-0-fraction-erro"`, "de 1/3 a 2/3", `value="3/4"`)
+	form.Set("dosimetry.causes[0].fraction", "1/3")
+	if rec = judge.do("POST", caseURL+"/sentenca", form); rec.Code != 303 {
+		t.Fatalf("signing with the cause: %d %s", rec.Code, rec.Body)
+	}
+	page := judge.do("GET", caseURL, nil).Body.String()
+	expect(t, "case page", 200, 200, page, "reclusão de 9 meses e 10 dias e 10 dias-multa")
+}

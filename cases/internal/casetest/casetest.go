@@ -365,7 +365,13 @@ func CPFOf(nine string) string {
 
 // Person returns R1 with another defendant.
 func Person(t *testing.T, name, nine string) cases.Representation {
-	r := Fixture(t, "R1")
+	return PersonIn(t, "R1", name, nine)
+}
+
+// PersonIn returns the fixture ref (a person's) with another defendant: name
+// and the CPF of nine digits (CPFOf).
+func PersonIn(t *testing.T, ref, name, nine string) cases.Representation {
+	r := Fixture(t, ref)
 	d := r.Defendants[0]
 	d.FullName = name
 	cpf := CPFOf(nine)

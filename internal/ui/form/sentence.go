@@ -55,6 +55,34 @@ func checkChoices(f *errs.Fields, vals url.Values) {
 // dosimetryMonths are the months fields of the dosimetry's three phases.
 var dosimetryMonths = []string{"dosimetry.base_months", "dosimetry.intermediate_months", "dosimetry.final_months"}
 
+// CauseRows is the number of rows of causes of decrease and increase of
+// the third phase (CP art. 68) the sentence form offers.
+const CauseRows = 3
+
+// causeField is the form's (and the API's) name of field of cause row i:
+// dosimetry.causes[i].kind, .fraction, .article.
+func causeField(i int, field string) string {
+	return "dosimetry.causes[" + strconv.Itoa(i) + "]." + field
+}
+
+// causes reads the typed rows of causes of the third phase (CP art. 68):
+// kind, fraction ("1/3") and article, in order; an empty row is skipped. The
+// service checks them (errors named by the same fields).
+func causes(vals url.Values) []decisions.CauseInput {
+	var out []decisions.CauseInput
+	for i := 0; i < CauseRows; i++ {
+		kind := strings.TrimSpace(vals.Get(causeField(i, "kind")))
+		fr := strings.TrimSpace(vals.Get(causeField(i, "fraction")))
+		art := strings.TrimSpace(vals.Get(causeField(i, "article")))
+		if kind == "" && fr == "" && art == "" {
+			continue
+		}
+		raw, _ := json.Marshal(fr)
+		out = append(out, decisions.CauseInput{Kind: kind, Fraction: raw, Article: art})
+	}
+	return out
+}
+
 // Sentence reads the sentence form into the service's input (field
 // names are the API's); what it cannot read goes to f under the field's
 // name. The dosimetry is given when any of its fields is typed, and then
@@ -77,19 +105,25 @@ func Sentence(f *errs.Fields, vals url.Values) decisions.SentenceInput {
 	if place := get("reporting_duty.place"); place != "" || get("reporting_duty.club") != "" || get("reporting_duty.competition") != "" {
 		in.ReportingDuty = &cases.ReportingDuty{Place: place, Club: get("reporting_duty.club"), Competition: get("reporting_duty.competition")}
 	}
-	typed := false
+	cs := causes(vals)
+	typed := len(cs) > 0
 	for _, k := range append(dosimetryMonths, "dosimetry.base_reasons", "dosimetry.intermediate_reasons", "dosimetry.final_reasons") {
 		typed = typed || get(k) != ""
 	}
 	if typed {
 		dz := &decisions.Dosimetry{BaseReasons: vals.Get("dosimetry.base_reasons"), IntermediateReasons: vals.Get("dosimetry.intermediate_reasons"),
-			FinalReasons: vals.Get("dosimetry.final_reasons")}
+			FinalReasons: vals.Get("dosimetry.final_reasons"), Causes: cs}
 		for i, dst := range []*int{&dz.BaseMonths, &dz.IntermediateMonths, &dz.FinalMonths} {
 			k := dosimetryMonths[i]
 			if n := Int(f, k, vals.Get(k)); n != nil {
 				*dst = *n
-			} else if get(k) == "" {
+			} else if get(k) == "" && (len(cs) == 0 || i < 2) { // with causes, the final penalty is computed
 				f.Add(k, "required", "Informe a pena desta fase, em meses (CP, art. 68).")
+			}
+		}
+		for k, dst := range map[string]*int{"dosimetry.intermediate_days": &dz.IntermediateDays, "dosimetry.final_days": &dz.FinalDays} {
+			if n := Int(f, k, vals.Get(k)); n != nil {
+				*dst = *n
 			}
 		}
 		in.Dosimetry = dz
@@ -167,6 +201,21 @@ func DraftForm(in decisions.SentenceInput) url.Values {
 		f.Set("dosimetry.base_months", strconv.Itoa(dz.BaseMonths))
 		f.Set("dosimetry.intermediate_months", strconv.Itoa(dz.IntermediateMonths))
 		f.Set("dosimetry.final_months", strconv.Itoa(dz.FinalMonths))
+		if dz.IntermediateDays > 0 {
+			f.Set("dosimetry.intermediate_days", strconv.Itoa(dz.IntermediateDays))
+		}
+		if dz.FinalDays > 0 {
+			f.Set("dosimetry.final_days", strconv.Itoa(dz.FinalDays))
+		}
+		for i, c := range dz.Causes {
+			var fr string
+			if json.Unmarshal(c.Fraction, &fr) != nil {
+				fr = string(c.Fraction)
+			}
+			set(causeField(i, "kind"), c.Kind)
+			set(causeField(i, "fraction"), fr)
+			set(causeField(i, "article"), c.Article)
+		}
 		set("dosimetry.base_reasons", dz.BaseReasons)
 		set("dosimetry.intermediate_reasons", dz.IntermediateReasons)
 		set("dosimetry.final_reasons", dz.FinalReasons)

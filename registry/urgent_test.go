@@ -1,0 +1,170 @@
+package registry_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/internal/actor"
+	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/sanctions"
+)
+
+// An urgent order against a group (tutela de urgência, CPC art. 300;
+// DOMAIN.md §2: "reaches the members it names like a judgment") bans the
+// members named in member_ids, each by a precautionary ban of his own linked
+// to the group's, in force at once and on the blocklist; members not named
+// are not banned. excluded_member_ids has no place in it, and member_ids on
+// a person's measure (CPP art. 319, II) or on a group's dismissal (CPC art.
+// 487, I) is 422 naming the field, never ignored.
+func TestUrgentOrder_CPC300_BansTheMembersNamed(t *testing.T) {
+	t.Parallel()
+	e := newRegEnv(t)
+	ctx := context.Background()
+	g, mgr := e.group(t, "Torcida Organizada Garra do Tatuapé")
+	rep, err := e.svc.Import(ctx, mgr, g.ID, registry.ImportInput{Body: readFix(t, "fixtures", "members-valid-excel-ptbr.csv"), ContentType: "text/csv"})
+	if err != nil || !rep.Applied {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	e.clk.Set(time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo))
+	members, _ := e.svc.ListMembers(ctx, mgr, g.ID)
+	byCPF := map[string]int64{}
+	for _, m := range members {
+		byCPF[m.CPF] = m.ID
+	}
+	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
+	judgeU := e.user(t, "juiz", "judge", "26.0100", 0)
+	prosA := actor.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}
+	judge := actor.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
+	c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := e.casesS.Casefile.Get(ctx, prosA, c.ID)
+	def := v.Defendants[0].ID
+	named := []int64{byCPF["06420642370"], byCPF["01720368872"]}
+	urgent := decisions.SentenceInput{DefendantID: def, Precautionary: true, ReviewOn: "2025-09-10", MemberIDs: named,
+		Text: &decisions.SentenceText{Reasoning: "Perigo de dano: novos confrontos anunciados para o clássico (CPC, art. 300)."}}
+
+	bad := urgent
+	bad.ExcludedMemberIDs, bad.ExclusionReason = []int64{byCPF["97037600903"]}, "não estava no estádio"
+	_, err = e.casesS.Decisions.Sentence(ctx, judge, c.ID, bad)
+	invalidOn(t, err, "excluded_member_ids")
+
+	res, err := e.casesS.Decisions.Sentence(ctx, judge, c.ID, urgent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gb := res.PrecautionaryBan
+	if gb == nil || gb.Subject != sanctions.Group || gb.Article != "art. 300" || !gb.Precautionary || gb.Status != sanctions.StatusActive {
+		t.Fatalf("group's urgent ban %+v", gb)
+	}
+	if len(res.MemberBans) != len(named) {
+		t.Fatalf("member bans: %d, want the %d named", len(res.MemberBans), len(named))
+	}
+	for _, mb := range res.MemberBans {
+		if mb.GroupBanID == nil || *mb.GroupBanID != gb.ID || mb.Subject != sanctions.Person || !mb.Precautionary || mb.CPF == nil ||
+			mb.Status != sanctions.StatusActive || mb.FirstDay == nil || *mb.FirstDay != *gb.FirstDay || mb.Article != "art. 300" {
+			t.Errorf("member's urgent ban %+v", mb)
+		}
+	}
+	for _, cpf := range []string{"06420642370", "01720368872"} {
+		if r, err := e.lists.Check(ctx, registry.CPF(cpf)); err != nil || !r.Blocked {
+			t.Errorf("named member %s not blocked: %+v %v", cpf, r, err)
+		}
+	}
+	for _, cpf := range []string{"06909990382", "68078490950", "97037600903"} {
+		if r, _ := e.lists.Check(ctx, registry.CPF(cpf)); r.Blocked {
+			t.Errorf("member %s not named is blocked", cpf)
+		}
+	}
+	var moves int64
+	e.g.Raw("SELECT count(*) FROM movements WHERE case_id = ? AND description LIKE 'Impedimento estendido a 2 associado(s)%'", c.ID).Scan(&moves)
+	if moves != 1 {
+		t.Errorf("%d docket movements naming the members reached, want 1", moves)
+	}
+
+	// A group's dismissal imposes nothing on members.
+	c2, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, _ := e.casesS.Casefile.Get(ctx, prosA, c2.ID)
+	_, err = e.casesS.Decisions.Sentence(ctx, judge, c2.ID, decisions.SentenceInput{DefendantID: v2.Defendants[0].ID, Outcome: decisions.OutcomeAcquittal, MemberIDs: named,
+		Text: &decisions.SentenceText{Reasoning: "Improcedente."}})
+	invalidOn(t, err, "member_ids")
+
+	// A person's precautionary measure reaches no member.
+	c3, err := e.casesS.Case.File(ctx, prosA, representation(t, "R1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v3, _ := e.casesS.Casefile.Get(ctx, prosA, c3.ID)
+	_, err = e.casesS.Decisions.Sentence(ctx, judge, c3.ID, decisions.SentenceInput{DefendantID: v3.Defendants[0].ID, Precautionary: true, ReviewOn: "2025-09-10", MemberIDs: named,
+		Text: &decisions.SentenceText{Reasoning: "Risco de reiteração."}})
+	invalidOn(t, err, "member_ids")
+	// A TAC without the stadium bar bans no member (Lei 7.347/1985, art.
+	// 5º, § 6º): excluded_member_ids there is 422 too.
+	if _, err := e.casesS.Casefile.Transition(ctx, actor.Actor{UserID: e.clerk.UserID, Name: e.clerk.Name, Role: "clerk", Court: "26.0100"}, c2.ID, casefile.TransitionInput{To: cases.StatusHearing}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.casesS.Decisions.Settle(ctx, judge, c2.ID, decisions.SettlementInput{DefendantID: v2.Defendants[0].ID, Terms: "Campanha contra a violência.",
+		ExcludedMemberIDs: named, ExclusionReason: "não participaram"})
+	invalidOn(t, err, "stadium_ban")
+	var n int64
+	e.g.Raw("SELECT count(*) FROM bans WHERE case_id IN (?, ?)", c2.ID, c3.ID).Scan(&n)
+	if n != 0 {
+		t.Errorf("%d bans written by refused decisions", n)
+	}
+}
+
+// A group's civil judgment made effective at once by an urgent order (CPC
+// art. 300; DOMAIN.md §3: precautionary_until_final) reaches the members
+// the judgment reaches, each at once on the blocklist, while the
+// judgment's own bans wait for the final judgment (Súmula 643 STJ).
+func TestUrgentOrder_CPC300_UntilFinalReachesTheJudgmentsMembers(t *testing.T) {
+	t.Parallel()
+	e := newRegEnv(t)
+	ctx := context.Background()
+	g, mgr := e.group(t, "Torcida Organizada Garra do Tatuapé")
+	if rep, err := e.svc.Import(ctx, mgr, g.ID, registry.ImportInput{Body: readFix(t, "fixtures", "members-valid-excel-ptbr.csv"), ContentType: "text/csv"}); err != nil || !rep.Applied {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	e.clk.Set(time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo))
+	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
+	judgeU := e.user(t, "juiz", "judge", "26.0100", 0)
+	prosA := actor.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}
+	judge := actor.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
+	c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := e.casesS.Casefile.Get(ctx, prosA, c.ID)
+	res, err := e.casesS.Decisions.Sentence(ctx, judge, c.ID, decisions.SentenceInput{DefendantID: v.Defendants[0].ID, Ban: decisions.BanInput{Months: ptr(24)},
+		PrecautionaryUntilFinal: &decisions.PrecautionaryInput{ReviewOn: "2025-09-10"}, Text: &decisions.SentenceText{Reasoning: "Procedente; tutela de urgência."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waiting, now []sanctions.Ban
+	for _, mb := range res.MemberBans {
+		switch {
+		case mb.Precautionary && mb.GroupBanID != nil && *mb.GroupBanID == res.PrecautionaryBan.ID && mb.Status == sanctions.StatusActive:
+			now = append(now, mb)
+		case !mb.Precautionary && mb.GroupBanID != nil && *mb.GroupBanID == res.Ban.ID && mb.Status == sanctions.StatusAwaitingFinal:
+			waiting = append(waiting, mb)
+		default:
+			t.Errorf("member ban %+v", mb)
+		}
+	}
+	if len(waiting) == 0 || len(now) != len(waiting) {
+		t.Fatalf("%d members' urgent bans for %d members of the judgment", len(now), len(waiting))
+	}
+	for _, mb := range now {
+		if r, err := e.lists.Check(ctx, registry.CPF(*mb.CPF)); err != nil || !r.Blocked {
+			t.Errorf("member %s not blocked by the urgent order: %+v %v", *mb.CPF, r, err)
+		}
+	}
+}

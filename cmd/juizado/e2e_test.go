@@ -246,8 +246,10 @@ func TestEndToEndBinary(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
-	// serve refuses a schema that is behind.
-	if out, err := run("serve"); err == nil || !strings.Contains(out, "behind") {
+	// serve refuses a schema that is behind (on a fresh cluster, before
+	// migration 00095 made the application's role, it cannot even take
+	// that role): either way it says to run the migrations.
+	if out, err := run("serve"); err == nil || !strings.Contains(out, "juizado migrate up") {
 		t.Fatalf("serve on an empty database: err %v, output %q", err, out)
 	}
 	if out, err := run("migrate", "up"); err != nil || !strings.Contains(out, "applied 00001") {

@@ -239,6 +239,13 @@ type ThirdPhase struct {
 // MaxCauses bounds the causes of one third phase.
 const MaxCauses = 10
 
+// MaxFinalMonths bounds the final penalty the third phase may reach: 40
+// years, the longest time a penalty of deprivation of liberty may be
+// served (CP art. 75, as amended by Lei 13.964/2019). A chain of causes
+// past it is refused on dosimetry.causes: it is a typing error, never a
+// sentence (and it would not fit the store).
+const MaxFinalMonths = 40 * 12
+
 // CheckIntermediate checks the intermediate penalty of the second phase
 // (aggravating and mitigating circumstances, CP arts. 61 to 66) against
 // the abstract range [minMonths, maxMonths]: a mitigating circumstance
@@ -321,6 +328,10 @@ func DosimetryThirdPhase(in ThirdPhaseInput) (ThirdPhase, error) {
 			factor.Add(factor, c.Fraction.rat())
 		}
 		exact.Mul(exact, factor)
+		if exact.Cmp(new(big.Rat).SetInt64(MaxFinalMonths*DaysPerMonth)) > 0 {
+			return ThirdPhase{}, errs.InvalidField(fmt.Sprintf("dosimetry.causes[%d].fraction", i), "max",
+				fmt.Sprintf("as causas aplicadas levam a pena além de %d anos, o limite de cumprimento das penas (CP, art. 75): confira as frações.", MaxFinalMonths/12))
+		}
 		step.After = floorPenalty(exact)
 		what := ""
 		if k := knowns[i]; k != nil {

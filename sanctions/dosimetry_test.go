@@ -236,3 +236,18 @@ func TestDosimetry_PenaltyTextAndFraction(t *testing.T) {
 		}
 	}
 }
+
+// CP art. 75 (as amended by Lei 13.964/2019): no chain of causes of an
+// article the table does not know takes the penalty past 40 years; the
+// cause that crosses it is named (before: a 500 when the term did not fit
+// the store, or a sentence of millions of years signed).
+func TestDosimetryThirdPhase_BoundedByFortyYears_CP75(t *testing.T) {
+	t.Parallel()
+	big := increase("Lei X, art. 1", 100, 1)
+	thirdErr(t, "dosimetry.causes[0].fraction", months(14), big, big, big, big, big)
+	thirdErr(t, "dosimetry.causes[1].fraction", months(14), increase("Lei X, art. 1", 1, 1), big)
+	r := third(t, months(14), increase("Lei X, art. 1", 1, 1))
+	if r.Final != months(28) {
+		t.Errorf("14 months doubled = %+v, want 28 months", r.Final)
+	}
+}

@@ -110,6 +110,11 @@ func TestAppealConvictsOnProsecutionAppealAgainstAcquittal_CPP617_Lei9099_art82(
 	}
 	in.Appellants = []string{"prosecution"}
 	_, err = e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, in)
+	casetest.InvalidField(t, err, "appellants", false) // not recorded on the track
+	if _, err := e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.StatusAppeal, DefendantID: &d.ID, Party: "prosecution"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, in)
 	casetest.InvalidField(t, err, "reporting_duty", false) // planned as a sentence's conversion
 	in.ReportingDuty = casetest.Reporting()
 	if _, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, in); err != nil {

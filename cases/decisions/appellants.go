@@ -134,6 +134,15 @@ func (s *Service) appellantsOf(ctx context.Context, c *cases.Case, d *cases.Defe
 		}
 	}
 	slices.Sort(out) // defence before prosecution
+	rec, err := s.recordedAppellants(ctx, c, d)
+	if err != nil {
+		return nil, err
+	}
+	// The prosecution named where the track records only the defence's
+	// appeal would open a harsher result no appeal asked for (CPP art. 617).
+	if slices.Contains(out, AppellantProsecution) && len(rec) > 0 && !slices.Contains(rec, AppellantProsecution) {
+		return nil, errs.InvalidField("appellants", "not_recorded", "o recurso do Ministério Público não está registrado no andamento deste réu (só a defesa recorreu): registre-o antes (andamento \"appeal\" com a parte prosecution); sem ele a reforma não pode agravar a situação do réu (CPP, art. 617).")
+	}
 	return out, nil
 }
 

@@ -117,3 +117,27 @@ func TestAppealResultConvictsOnProsecutionAppeal_CPP617_OverHTTP(t *testing.T) {
 		t.Errorf("bans after the conviction on appeal %v, want one awaiting the final judgment", v["bans"])
 	}
 }
+
+// CPP art. 617: the clerk cannot name the prosecution among the appellants
+// of a track where only the defence's appeal is recorded (a new user's
+// bypass: a 12-month ban raised to 24 on the defence's appeal alone).
+func TestAppealResultProsecutionNotRecorded_CPP617_OverHTTP(t *testing.T) {
+	w := newWF(t)
+	w.addJudge()
+	id, def, _ := w.file("R1")
+	w.receive(id)
+	rec, _ := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", map[string]any{"defendant_id": def, "ban": map[string]any{"months": 12}, "text": reasoned,
+		"reporting_duty": map[string]any{"place": "2º DP", "club": "Corinthians"}})
+	w.want(rec, 201, "sentence")
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", id), "clerk", map[string]any{"to": "appeal", "defendant_id": def, "party": "defence"})
+	w.want(rec, 200, "the defence's appeal")
+	result := map[string]any{"result": "reformed", "defendant_id": def, "decided_on": "2025-06-10", "ban": map[string]any{"months": 24}, "text": "Pena aumentada.", "appellants": []string{"prosecution"}}
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/appeal-result", id), "clerk", result)
+	w.want(rec, 422, "the prosecution named without its appeal")
+	if b := rec.Body.String(); !strings.Contains(b, `"field":"appellants"`) || !strings.Contains(b, "617") {
+		t.Errorf("422 does not name appellants nor cite CPP art. 617: %s", b)
+	}
+	delete(result, "appellants")
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/appeal-result", id), "clerk", result)
+	w.want(rec, 422, "a harsher term on the defence's appeal")
+}

@@ -63,6 +63,11 @@ func TestPageAppealResultReformatioInPejus_CPP617(t *testing.T) {
 	rec = clerk.do("POST", page+"/recurso", form)
 	expect(t, "harsher on the defence's appeal", rec.Code, 422, rec.Body.String(), `id="f-rec-ban-months-erro"`, "art. 617")
 	form.Set("rec.appellants", "defence,prosecution")
+	rec = clerk.do("POST", page+"/recurso", form)
+	expect(t, "the prosecution named without its appeal", rec.Code, 422, rec.Body.String(), `id="f-rec-appellants-erro"`, "art. 617")
+	if rec = clerk.do("POST", page+"/andamento", url.Values{"and.to": {"appeal"}, "and.defendant_id": {fmt.Sprint(def)}, "and.party": {"prosecution"}}); rec.Code != 303 {
+		t.Fatalf("the prosecution's appeal: %d %s", rec.Code, rec.Body)
+	}
 	if rec = clerk.do("POST", page+"/recurso", form); rec.Code != 303 {
 		t.Fatalf("result with the prosecution's appeal: %d %s", rec.Code, rec.Body)
 	}

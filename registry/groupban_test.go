@@ -67,11 +67,7 @@ func TestGroupSentence_R5MembersReachTheBlocklistAfterFinal_Sumula643STJ(t *test
 	if _, err := e.svc.AddMember(ctx, mgr, g.ID, laterIn); err != nil {
 		t.Fatal(err)
 	}
-	members, _ := e.svc.ListMembers(ctx, mgr, g.ID)
-	byCPF := map[string]int64{}
-	for _, m := range members {
-		byCPF[m.CPF] = m.ID
-	}
+	byCPF := e.memberIDs(t, mgr, g.ID)
 	luis := byCPF["97037600903"]
 	// Rafaela leaves after the facts: still banned (leaving ends nothing).
 	if _, err := e.svc.Leave(ctx, mgr, byCPF["68078490950"], registry.DateInput{LeftOn: "2025-05-20"}); err != nil {

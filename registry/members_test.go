@@ -77,6 +77,37 @@ func (e *regEnv) group(t *testing.T, name string) (*registry.GroupView, actor.Ac
 	return g, e.user(t, "manager-"+name, "fan_group", "", g.ID)
 }
 
+// registeredGroup registers a group in 26.0100 with the shared Excel
+// register imported (fixtures/members-valid-excel-ptbr.csv), moves the
+// clock to 10/06/2025 12:00 in São Paulo (after R5's facts) and returns
+// the group, its manager and its members' ids by CPF (digits only).
+func (e *regEnv) registeredGroup(t *testing.T) (*registry.GroupView, actor.Actor, map[string]int64) {
+	t.Helper()
+	ctx := context.Background()
+	g, mgr := e.group(t, "Torcida Organizada Garra do Tatuapé")
+	rep, err := e.svc.Import(ctx, mgr, g.ID, registry.ImportInput{Body: readFix(t, "fixtures", "members-valid-excel-ptbr.csv"), ContentType: "text/csv"})
+	if err != nil || !rep.Applied {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	e.clk.Set(time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo))
+	return g, mgr, e.memberIDs(t, mgr, g.ID)
+}
+
+// memberIDs is the register of group groupID as read by mgr: each
+// member's id by CPF (digits only).
+func (e *regEnv) memberIDs(t *testing.T, mgr actor.Actor, groupID int64) map[string]int64 {
+	t.Helper()
+	members, err := e.svc.ListMembers(context.Background(), mgr, groupID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byCPF := map[string]int64{}
+	for _, m := range members {
+		byCPF[m.CPF] = m.ID
+	}
+	return byCPF
+}
+
 func readFix(t *testing.T, elem ...string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(sharedfix.Path(t, elem...))

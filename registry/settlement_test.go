@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
-	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
@@ -25,22 +23,10 @@ func TestSettlement_LGE_art183_sec2_TACBansReachTheBlocklist(t *testing.T) {
 	t.Parallel()
 	e := newRegEnv(t)
 	ctx := context.Background()
-	g, mgr := e.group(t, "Torcida Organizada Garra do Tatuapé")
-	rep, err := e.svc.Import(ctx, mgr, g.ID, registry.ImportInput{Body: readFix(t, "fixtures", "members-valid-excel-ptbr.csv"), ContentType: "text/csv"})
-	if err != nil || !rep.Applied {
-		t.Fatalf("import: %+v %v", rep, err)
-	}
-	e.clk.Set(time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo))
-	members, _ := e.svc.ListMembers(ctx, mgr, g.ID)
-	byCPF := map[string]int64{}
-	for _, m := range members {
-		byCPF[m.CPF] = m.ID
-	}
-	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
-	judgeU := e.user(t, "juiz", "judge", "26.0100", 0)
-	clerk := actor.Actor{UserID: e.clerk.UserID, Name: e.clerk.Name, Role: "clerk", Court: "26.0100"}
-	prosA := actor.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}
-	judge := actor.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
+	_, _, byCPF := e.registeredGroup(t)
+	clerk := e.clerk
+	prosA := e.user(t, "promotora", "prosecutor", "26.0100", 0)
+	judge := e.user(t, "juiz", "judge", "26.0100", 0)
 	file := func() (*cases.Case, int64) {
 		c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
 		if err != nil {
@@ -53,7 +39,7 @@ func TestSettlement_LGE_art183_sec2_TACBansReachTheBlocklist(t *testing.T) {
 		return c, v.Defendants[0].ID
 	}
 	c, def := file()
-	_, err = e.casesS.Decisions.Settle(ctx, judge, c.ID, decisions.SettlementInput{DefendantID: def, Terms: "A torcida não comparecerá a estádios.", StadiumBan: true,
+	_, err := e.casesS.Decisions.Settle(ctx, judge, c.ID, decisions.SettlementInput{DefendantID: def, Terms: "A torcida não comparecerá a estádios.", StadiumBan: true,
 		Months: ptr(72), FirstDay: "2025-07-01"})
 	invalidOn(t, err, "months")
 	res, err := e.casesS.Decisions.Settle(ctx, judge, c.ID, decisions.SettlementInput{DefendantID: def, Terms: "A torcida não comparecerá a estádios.", StadiumBan: true,

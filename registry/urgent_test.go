@@ -3,12 +3,10 @@ package registry_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
-	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
 )
@@ -24,21 +22,9 @@ func TestUrgentOrder_CPC300_BansTheMembersNamed(t *testing.T) {
 	t.Parallel()
 	e := newRegEnv(t)
 	ctx := context.Background()
-	g, mgr := e.group(t, "Torcida Organizada Garra do Tatuapé")
-	rep, err := e.svc.Import(ctx, mgr, g.ID, registry.ImportInput{Body: readFix(t, "fixtures", "members-valid-excel-ptbr.csv"), ContentType: "text/csv"})
-	if err != nil || !rep.Applied {
-		t.Fatalf("import: %+v %v", rep, err)
-	}
-	e.clk.Set(time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo))
-	members, _ := e.svc.ListMembers(ctx, mgr, g.ID)
-	byCPF := map[string]int64{}
-	for _, m := range members {
-		byCPF[m.CPF] = m.ID
-	}
-	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
-	judgeU := e.user(t, "juiz", "judge", "26.0100", 0)
-	prosA := actor.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}
-	judge := actor.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
+	_, _, byCPF := e.registeredGroup(t)
+	prosA := e.user(t, "promotora", "prosecutor", "26.0100", 0)
+	judge := e.user(t, "juiz", "judge", "26.0100", 0)
 	c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +94,7 @@ func TestUrgentOrder_CPC300_BansTheMembersNamed(t *testing.T) {
 	invalidOn(t, err, "member_ids")
 	// A TAC without the stadium bar bans no member (Lei 7.347/1985, art.
 	// 5º, § 6º): excluded_member_ids there is 422 too.
-	if _, err := e.casesS.Casefile.Transition(ctx, actor.Actor{UserID: e.clerk.UserID, Name: e.clerk.Name, Role: "clerk", Court: "26.0100"}, c2.ID, casefile.TransitionInput{To: cases.StatusHearing}); err != nil {
+	if _, err := e.casesS.Casefile.Transition(ctx, e.clerk, c2.ID, casefile.TransitionInput{To: cases.StatusHearing}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = e.casesS.Decisions.Settle(ctx, judge, c2.ID, decisions.SettlementInput{DefendantID: v2.Defendants[0].ID, Terms: "Campanha contra a violência.",
@@ -129,15 +115,9 @@ func TestUrgentOrder_CPC300_UntilFinalReachesTheJudgmentsMembers(t *testing.T) {
 	t.Parallel()
 	e := newRegEnv(t)
 	ctx := context.Background()
-	g, mgr := e.group(t, "Torcida Organizada Garra do Tatuapé")
-	if rep, err := e.svc.Import(ctx, mgr, g.ID, registry.ImportInput{Body: readFix(t, "fixtures", "members-valid-excel-ptbr.csv"), ContentType: "text/csv"}); err != nil || !rep.Applied {
-		t.Fatalf("import: %+v %v", rep, err)
-	}
-	e.clk.Set(time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo))
-	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
-	judgeU := e.user(t, "juiz", "judge", "26.0100", 0)
-	prosA := actor.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}
-	judge := actor.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
+	e.registeredGroup(t)
+	prosA := e.user(t, "promotora", "prosecutor", "26.0100", 0)
+	judge := e.user(t, "juiz", "judge", "26.0100", 0)
 	c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
 	if err != nil {
 		t.Fatal(err)

@@ -108,11 +108,7 @@ func TestPageSentenceOutcomes_LGE_art_201_sec6_CPP_art_386(t *testing.T) {
 		}
 		return n
 	}
-	c := f.fileCase(t, "R4")
-	caseID := int(c["id"].(float64))
-	caseURL := fmt.Sprintf("/processos/%d", caseID)
-	f.receive(t, int64(caseID))
-	def := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
+	caseID, caseURL, def := f.receivedCase(t, "R4")
 	judge := f.browser(t, "judge")
 	rec := judge.do("GET", caseURL+"/sentenca", nil)
 	expect(t, "sentence form of an organiser", rec.Code, 200, rec.Body.String(), "Sem conversão em impedimento", `<option value="prison" selected>`,
@@ -176,10 +172,7 @@ func TestPageSentenceOutcomes_LGE_art_201_sec6_CPP_art_386(t *testing.T) {
 	}
 
 	// Acquittal (CPP art. 386).
-	c = f.fileCase(t, "R1")
-	aURL := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
-	f.receive(t, int64(c["id"].(float64)))
-	adef := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
+	_, aURL, adef := f.receivedCase(t, "R1")
 	judge.do("GET", aURL+"/sentenca", nil)
 	acq := url.Values{"acao": {"assinar"}, "defendant_id": {adef}, "outcome": {"acquittal"}, "text.reasoning": {"Prova insuficiente."}}
 	rec = judge.do("POST", aURL+"/sentenca", acq)
@@ -198,11 +191,7 @@ func TestPageSentenceOutcomes_LGE_art_201_sec6_CPP_art_386(t *testing.T) {
 // nothing is saved; "Recalcular", "Salvar minuta" and "Assinar" still work.
 func TestPageSentenceSignsOnlyWithAcaoAssinar(t *testing.T) {
 	f := newFixture(t)
-	c := f.fileCase(t, "R1")
-	caseID := int(c["id"].(float64))
-	caseURL := fmt.Sprintf("/processos/%d", caseID)
-	f.receive(t, int64(caseID))
-	def := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
+	caseID, caseURL, def := f.receivedCase(t, "R1")
 	judge := f.browser(t, "judge")
 	judge.do("GET", caseURL+"/sentenca", nil)
 	count := func() int64 {
@@ -253,11 +242,7 @@ func TestPageSentenceSignsOnlyWithAcaoAssinar(t *testing.T) {
 // the minimum; an invalid fraction is shown next to its field.
 func TestPageSentenceThirdPhaseCause_CP14II(t *testing.T) {
 	f := newFixture(t)
-	c := f.fileCase(t, "R1")
-	caseID := int(c["id"].(float64))
-	caseURL := fmt.Sprintf("/processos/%d", caseID)
-	f.receive(t, int64(caseID))
-	def := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
+	_, caseURL, def := f.receivedCase(t, "R1")
 	judge := f.browser(t, "judge")
 	rec := judge.do("GET", caseURL+"/sentenca", nil)
 	expect(t, "sentence form", rec.Code, 200, rec.Body.String(), `name="dosimetry.causes[0].fraction"`, `name="dosimetry.causes[2].article"`, `name="dosimetry.final_days"`)
@@ -273,4 +258,16 @@ func TestPageSentenceThirdPhaseCause_CP14II(t *testing.T) {
 	}
 	page := judge.do("GET", caseURL, nil).Body.String()
 	expect(t, "case page", 200, 200, page, "reclusão de 9 meses e 10 dias e 10 dias-multa")
+}
+
+// receivedCase files representation ref through the API and receives the
+// accusation (Lei 9.099/1995, arts. 77 and 81: no sentence before it); it
+// returns the case's id, its page's address and its first defendant's id
+// as a form sends it.
+func (f *fixture) receivedCase(t *testing.T, ref string) (int, string, string) {
+	t.Helper()
+	c := f.fileCase(t, ref)
+	caseID := int(c["id"].(float64))
+	f.receive(t, int64(caseID))
+	return caseID, fmt.Sprintf("/processos/%d", caseID), fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
 }

@@ -357,7 +357,8 @@ func (s *Service) writeBan(ctx context.Context, p *banPlan, in SentenceInput) ([
 	return memberBans, nil
 }
 
-func joinIDs(ids []int64) string {
+// JoinIDs is ids as the docket writes them: "3, 4, 7" (in the order given).
+func JoinIDs(ids []int64) string {
 	parts := make([]string, len(ids))
 	for i, id := range ids {
 		parts[i] = fmt.Sprint(id)

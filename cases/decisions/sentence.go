@@ -589,7 +589,7 @@ func (s *Service) memberMovement(ctx context.Context, c cases.Case, p *banPlan, 
 		mt += ": " + strings.Join(names, "; ")
 	}
 	if len(in.ExcludedMemberIDs) > 0 {
-		mt += fmt.Sprintf(". Excluídos pelo(a) juiz(a): associados %s", joinIDs(in.ExcludedMemberIDs))
+		mt += fmt.Sprintf(". Excluídos pelo(a) juiz(a): associados %s", JoinIDs(in.ExcludedMemberIDs))
 		if r := strings.TrimSpace(in.ExclusionReason); r != "" {
 			mt += ", por este motivo: " + r
 		}

@@ -178,7 +178,10 @@ type LiftInput struct {
 // Lift lifts precautionary ban banID (a medida cautelar of CPP art. 319,
 // II, in force until lifted; CPP art. 282, § 5º): status becomes "lifted"
 // with the date and reason of the decision, a movement is written and the
-// blocklist refreshed, in one transaction. Only the judge the case is
+// blocklist refreshed, in one transaction. The urgent order against a group
+// (CPC arts. 296 and 300) is lifted as a whole: the members' precautionary
+// bans it made end the same day, with the same reason, and leave the
+// blocklist in the same transaction. Only the judge the case is
 // distributed to may lift (errs.Forbidden).
 //
 // Errors: errs.NotFound; errs.Forbidden; errs.Conflict when the ban is not
@@ -230,12 +233,16 @@ func (s *Service) Lift(ctx context.Context, actor actor.Actor, banID int64, in L
 			Updates(map[string]any{"status": "lifted", "lifted_on": on, "lift_reason": reason}).Error; err != nil {
 			return err
 		}
-		uid := actor.UserID
-		if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, AuthorUserID: &uid, AuthorRole: actor.Role,
-			Description: fmt.Sprintf("Revogada em %s a medida cautelar de proibição de acesso a eventos esportivos (impedimento %d; CPP, art. 282, § 5º): %s", on.BR(), b.ID, reason)}).Error; err != nil {
+		members, err := s.liftMembers(ctx, b.ID, on, reason)
+		if err != nil {
 			return err
 		}
-		if err := s.RefreshBlocklist(ctx, b.ID); err != nil {
+		uid := actor.UserID
+		if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, AuthorUserID: &uid, AuthorRole: actor.Role,
+			Description: fmt.Sprintf("Revogada em %s a medida cautelar de proibição de acesso a eventos esportivos (impedimento %d; %s): %s%s", on.BR(), b.ID, liftArticle(*b), reason, membersText(members))}).Error; err != nil {
+			return err
+		}
+		if err := s.RefreshBlocklist(ctx, append([]int64{b.ID}, members...)...); err != nil {
 			return err
 		}
 		b.Status, b.LiftedOn, b.LiftReason = "lifted", &on, reason
@@ -309,7 +316,10 @@ func (s *Service) Extend(ctx context.Context, actor actor.Actor, banID int64, in
 
 // Renew renews precautionary ban banID (the judge of the case): the review
 // date moves to in.ReviewOn with a reason, recorded with a movement (CPP
-// art. 319, II; art. 282; Res. CNJ 417/2021, art. 19). errs.Conflict for a
+// art. 319, II; art. 282; Res. CNJ 417/2021, art. 19). Renewing the urgent
+// order against a group (CPC arts. 296 and 300) renews the members'
+// precautionary bans it made with it: their review date follows, each with
+// its recorded renewal (renewMembers). errs.Conflict for a
 // ban that is not precautionary or no longer active; errs.Invalid naming
 // review_on (required, after today and the current review date, within a
 // year) or reason.
@@ -363,11 +373,15 @@ func (s *Service) Renew(ctx context.Context, actor actor.Actor, banID int64, in 
 		if err := tx.Model(&sanctions.Ban{}).Where("id = ?", b.ID).Update("review_on", review).Error; err != nil {
 			return err
 		}
+		members, err := s.renewMembers(ctx, rn)
+		if err != nil {
+			return err
+		}
 		prev := "sem data"
 		if b.ReviewOn != nil {
 			prev = b.ReviewOn.BR()
 		}
-		if err := s.Move(ctx, c, &actor, now, 0, fmt.Sprintf("Renovada a medida cautelar de proibição de acesso a eventos esportivos (impedimento %d; CPP, art. 319, II): revisão em %s (antes, %s). Fundamento: %s", b.ID, review.BR(), prev, rn.Reason)); err != nil {
+		if err := s.Move(ctx, c, &actor, now, 0, fmt.Sprintf("Renovada a medida cautelar de proibição de acesso a eventos esportivos (impedimento %d; %s): revisão em %s (antes, %s). Fundamento: %s%s", b.ID, renewArticle(*b), review.BR(), prev, rn.Reason, membersText(members))); err != nil {
 			return err
 		}
 		if err := s.Touch(ctx, c, ""); err != nil {

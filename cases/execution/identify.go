@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
@@ -151,11 +152,7 @@ func (s *Service) Identify(ctx context.Context, actor actor.Actor, caseID, defen
 		case 1:
 			text += fmt.Sprintf(" O impedimento %d passa a constar da lista de bloqueio dos clubes enquanto vigorar.", banIDs[0])
 		default:
-			ids := make([]string, len(banIDs))
-			for i, id := range banIDs {
-				ids[i] = fmt.Sprint(id)
-			}
-			text += fmt.Sprintf(" Os impedimentos %s passam a constar da lista de bloqueio dos clubes enquanto vigorarem.", strings.Join(ids, ", "))
+			text += fmt.Sprintf(" Os impedimentos %s passam a constar da lista de bloqueio dos clubes enquanto vigorarem.", decisions.JoinIDs(banIDs))
 		}
 		if err := s.Move(ctx, c, &actor, now, 0, text); err != nil {
 			return err

@@ -24,7 +24,7 @@ func seedCmd() *cobra.Command {
 	var scale *scaleOptions
 	cmd := &cobra.Command{
 		Use:   "seed",
-		Short: "Seed demo users (printing a fresh token for each) and, on an empty database, six demo cases (a ban in force after the final judgment, a ban awaiting it with a precautionary ban, a case awaiting sentence, a prison conviction, a precautionary ban for two venues, one for the next 3 home matches); with --scale N, N synthetic cases for benchmarks",
+		Short: "Seed demo users (printing a fresh token for each) and, on an empty database, seven demo cases (a ban in force after the final judgment, a ban awaiting it with a precautionary ban, a case awaiting sentence, a prison conviction, a precautionary ban for two venues, one for the next 3 home matches, two co-defendants on their own tracks: a plea agreement in force and a ban awaiting his final judgment); with --scale N, N synthetic cases for benchmarks",
 		RunE: func(*cobra.Command, []string) error {
 			if scale.N > 0 { // COPY, setval, VACUUM, no audit trigger: the owner or a superuser
 				return withOwnerDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
@@ -81,7 +81,7 @@ type demoUser struct {
 }
 
 // seedDemo creates the demo accounts of the README and prints a new token
-// for each; on a database without cases it files six demo
+// for each; on a database without cases it files seven demo
 // representations: case 1 sentenced to a 12-month ban that every party
 // waived the appeal of, made final today (in force from today: Súmula 643
 // STJ), case 2 sentenced to a 12-month ban awaiting the final judgment with
@@ -90,7 +90,8 @@ type demoUser struct {
 // case 4 an organiser convicted to reclusão and dias-multa with no
 // conversion (Lei 14.597/2023, art. 201, § 6º), case 5 a precautionary
 // ban for two named venues and case 6 one for the next 3 home matches of
-// Corinthians in the demo schedule it imports first.
+// Corinthians in the demo schedule it imports first; case 7 has two
+// co-defendants on their own tracks (seedCoDefendants).
 func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	users := []demoUser{
 		{accounts.UserSpec{Name: "demo-promotoria", Role: "prosecutor", Court: cfg.Court}, "promotor(a): registra representações"},
@@ -230,7 +231,8 @@ type demoFan struct {
 	report, description        string
 }
 
-// demoFans are the six demo representations, by case number.
+// demoFans are the demo representations of cases 1 to 6, by case number
+// (seedCoDefendants files case 7, two co-defendants).
 var demoFans = []demoFan{
 	{"Joaquim Demonstração da Silva", "526.018.159-06", "1990-05-17", "Ana Demonstração",
 		"Campeonato Paulista", "Corinthians", "Santos", "Arena Corinthians", "2025-02-09T16:00:00-03:00", "2025-02-09T15:10:00-03:00",

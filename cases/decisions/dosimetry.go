@@ -41,8 +41,11 @@ func checkDosimetry(f *errs.Fields, rg sanctions.Range, dz *Dosimetry, months *i
 	case dz.BaseMonths < baseLo || dz.BaseMonths > baseHi:
 		f.Add("dosimetry.base_months", "range", fmt.Sprintf("a pena-base (CP, art. 59) fica entre o mínimo e o máximo do tipo: de %d a %d meses.", baseLo, baseHi))
 	case len(dz.Causes) > 0:
-		flagCauses(f, rg, dz.Causes)
+		choice := flagCauses(f, rg, dz.Causes)
 		third = thirdPhase(f, dz, baseLo, baseHi)
+		if third != nil && choice != "" {
+			third.Notes = append(third.Notes, choice)
+		}
 		if third != nil && months != nil && *months != third.Final.Months {
 			f.Add("prison_months", "dosimetry", fmt.Sprintf("prison_months (%d) difere da pena definitiva da dosimetria (%s).", *months, third.Final.Text()))
 		}
@@ -64,8 +67,13 @@ func checkDosimetry(f *errs.Fields, rg sanctions.Range, dz *Dosimetry, months *i
 // the organiser's (Lei 14.597/2023, art. 201, § 6º: 1/3 to 1/2) and § 7º's
 // (doubled), which the offence's range of rg already carries; a penalty is
 // personal (CF art. 5º, XLVI), so a flag the judge set is a cause he
-// applies.
-func flagCauses(f *errs.Fields, rg sanctions.Range, in []CauseInput) {
+// applies. With both flags the two causes of increase of the special part
+// concur (CP art. 68, parágrafo único): the judge may apply both or limit
+// himself to the one that increases most, § 7º's (the double; § 6º's is at
+// most a half), never to § 6º's alone (rule sec68). It returns the note
+// that records the judge's choice of § 7º alone for the sentence ("" when
+// he applied what the flags carry).
+func flagCauses(f *errs.Fields, rg sanctions.Range, in []CauseInput) string {
 	cites := func(key string) bool {
 		for _, c := range in {
 			if sanctions.CitesCause(c.Article, key) {
@@ -74,12 +82,20 @@ func flagCauses(f *errs.Fields, rg sanctions.Range, in []CauseInput) {
 		}
 		return false
 	}
-	if rg.Organiser && !cites(sanctions.CauseOrganiser) {
+	sec6, sec7 := rg.Organiser && cites(sanctions.CauseOrganiser), rg.Sec7 && cites(sanctions.CauseSec7)
+	switch {
+	case rg.Organiser && rg.Sec7 && sec6 && !sec7:
+		f.Add("dosimetry.causes", "sec68", "concorrem as causas de aumento do art. 201, §§ 6º (de 1/3 até a metade) e 7º (em dobro), da Lei 14.597/2023: o(a) juiz(a) pode limitar-se a um só aumento, prevalecendo a causa que mais aumente (CP, art. 68, parágrafo único), a do § 7º; aplicar só a do § 6º não é permitido. Informe a causa do § 7º (kind increase, fraction 1/1, article \"Lei 14.597/2023, art. 201, § 7º\"), com ou sem a do § 6º.")
+	case rg.Organiser && rg.Sec7 && !sec6 && !sec7:
+		f.Add("dosimetry.causes", "sec7", "o réu organizou, preparou ou incitou (art. 201, § 6º) e o § 7º do art. 201 da Lei 14.597/2023 aplica as penas em dobro: informe a causa do § 7º (kind increase, fraction 1/1, article \"Lei 14.597/2023, art. 201, § 7º\") e, se não se limitar a ela (CP, art. 68, parágrafo único), também a do § 6º.")
+	case rg.Organiser && rg.Sec7 && !sec6:
+		return "Concorrem as causas de aumento do art. 201, §§ 6º e 7º, da Lei 14.597/2023: o(a) juiz(a) limitou-se à do § 7º (em dobro), a que mais aumenta (CP, art. 68, parágrafo único)."
+	case rg.Organiser && !sec6:
 		f.Add("dosimetry.causes", "sec6", "o réu organizou, preparou ou incitou (Lei 14.597/2023, art. 201, § 6º): a causa de aumento de 1/3 até a metade entra na terceira fase; informe-a (article \"Lei 14.597/2023, art. 201, § 6º\").")
-	}
-	if rg.Sec7 && !cites(sanctions.CauseSec7) {
+	case rg.Sec7 && !sec7:
 		f.Add("dosimetry.causes", "sec7", "o § 7º do art. 201 da Lei 14.597/2023 aplica as penas em dobro: informe a causa de aumento (kind increase, fraction 1/1, article \"Lei 14.597/2023, art. 201, § 7º\").")
 	}
+	return ""
 }
 
 // thirdPhase computes the third phase of dz (CP art. 68) on the type's

@@ -148,3 +148,79 @@ func TestDosimetryThirdPhase_OrganiserCauseRequired_LGE201sec6(t *testing.T) {
 		t.Errorf("prison %+v, want 18 months", res.Prison)
 	}
 }
+
+// CP art. 68, parágrafo único: the organiser's increase (Lei 14.597/2023,
+// art. 201, § 6º: 1/3 to 1/2) and § 7º's (doubled) are causes of increase
+// of the special part that concur when both flags are set; the judge may
+// apply both or limit himself to the one that increases most, § 7º's, and
+// the choice is recorded with the stored third phase; § 6º's alone is 422
+// naming dosimetry.causes and citing the article, and so is neither.
+func TestDosimetryThirdPhase_Sec6AndSec7_CP68ParUnico_LargerOrBoth(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.T0, 1)
+	ctx := context.Background()
+	sec6 := cause("increase", "1/2", "Lei 14.597/2023, art. 201, § 6º")
+	sec7 := cause("increase", "1/1", "Lei 14.597/2023, art. 201, § 7º")
+	both := func(d int64, causes ...decisions.CauseInput) decisions.SentenceInput {
+		return decisions.SentenceInput{DefendantID: d, Outcome: decisions.OutcomePrison, Organiser: casetest.Ptr(true), Sec7: casetest.Ptr(true), Sec7Ground: "racism",
+			FineDays: casetest.Ptr(10), Text: casetest.Reasoned(), Dosimetry: &decisions.Dosimetry{BaseMonths: 18, IntermediateMonths: 18, Causes: causes}}
+	}
+	storedNotes := func(t *testing.T, sentenceID int64) string {
+		t.Helper()
+		var raw string
+		e.G.Raw("SELECT dosimetry::text FROM sentences WHERE id = ?", sentenceID).Scan(&raw)
+		var dz decisions.Dosimetry
+		if err := json.Unmarshal([]byte(raw), &dz); err != nil || dz.ThirdPhase == nil {
+			t.Fatalf("stored dosimetry %q: %v", raw, err)
+		}
+		return strings.Join(dz.ThirdPhase.Notes, " ")
+	}
+
+	c, d, j := e.FileOne(t, "R4")
+	e.Receive(t, c)
+	_, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, both(d.ID, sec6))
+	if m := casetest.InvalidField(t, err, "dosimetry.causes", false); !strings.Contains(m, "CP, art. 68, parágrafo único") || !strings.Contains(m, "§ 7º") {
+		t.Errorf("§ 6º alone with both flags: %q", m)
+	}
+	_, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, both(d.ID))
+	casetest.InvalidField(t, err, "dosimetry.final_months", false) // no causes: the final of 0 months is outside 32 to 72
+	_, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, both(d.ID, cause("decrease", "1/3", "CP, art. 14, II")))
+	if m := casetest.InvalidField(t, err, "dosimetry.causes", false); !strings.Contains(m, "§ 7º") {
+		t.Errorf("neither increase with both flags: %q", m)
+	}
+
+	// prison_months alone is checked against the range with both
+	// increases (32 to 72 months); the message says how to apply § 7º's alone.
+	plain := both(d.ID)
+	plain.Dosimetry, plain.PrisonMonths = nil, casetest.Ptr(30)
+	_, err = e.Svc.Decisions.Sentence(ctx, j, c.ID, plain)
+	if m := casetest.InvalidField(t, err, "prison_months", false); !strings.Contains(m, "CP, art. 68, parágrafo único") || !strings.Contains(m, "dosimetry.causes") {
+		t.Errorf("prison_months outside 32 to 72 with both flags: %q", m)
+	}
+
+	// § 7º alone, the larger: 18 months doubled, 36; the choice recorded.
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, both(d.ID, sec7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Prison == nil || res.Prison.Months != 36 || res.Prison.Days != 0 {
+		t.Errorf("§ 7º alone: prison %+v, want 36 months", res.Prison)
+	}
+	if n := storedNotes(t, res.Sentence.ID); !strings.Contains(n, "limitou-se à do § 7º") || !strings.Contains(n, "CP, art. 68, parágrafo único") {
+		t.Errorf("§ 7º alone: stored notes %q do not record the judge's choice", n)
+	}
+
+	// Both: 18 months plus 1/2, 27, doubled, 54.
+	c2, d2, j2 := e.FileOne(t, "R4")
+	e.Receive(t, c2)
+	res, err = e.Svc.Decisions.Sentence(ctx, j2, c2.ID, both(d2.ID, sec6, sec7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Prison == nil || res.Prison.Months != 54 || res.Prison.Days != 0 {
+		t.Errorf("both increases: prison %+v, want 54 months", res.Prison)
+	}
+	if n := storedNotes(t, res.Sentence.ID); !strings.Contains(n, "aplicadas todas") || strings.Contains(n, "limitou-se") {
+		t.Errorf("both increases: stored notes %q", n)
+	}
+}

@@ -517,6 +517,10 @@ func (s *Service) checkPrison(f *errs.Fields, rg sanctions.Range, in SentenceInp
 		}
 	case months != nil:
 		if msg := sanctions.CheckPrison(rg, *months); msg != "" {
+			if rg.Organiser && rg.Sec7 {
+				// CP art. 68, parágrafo único: the range carries both increases.
+				msg += "; para limitar-se ao aumento do § 7º, o que mais aumenta (CP, art. 68, parágrafo único), informe a dosimetria com suas causas (dosimetry.causes)"
+			}
 			f.Add("prison_months", "range", msg+".")
 		} else {
 			rec.PrisonMonths = months

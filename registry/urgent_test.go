@@ -22,11 +22,8 @@ import (
 // 487, I) is 422 naming the field, never ignored.
 func TestUrgentOrder_CPC300_BansTheMembersNamed(t *testing.T) {
 	t.Parallel()
-	e := newRegEnv(t)
+	e, byCPF, prosA, judge := newUrgentEnv(t)
 	ctx := context.Background()
-	_, _, byCPF := e.registeredGroup(t)
-	prosA := e.user(t, "promotora", "prosecutor", "26.0100", 0)
-	judge := e.user(t, "juiz", "judge", "26.0100", 0)
 	c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
 	if err != nil {
 		t.Fatal(err)
@@ -115,11 +112,8 @@ func TestUrgentOrder_CPC300_BansTheMembersNamed(t *testing.T) {
 // judgment's own bans wait for the final judgment (Súmula 643 STJ).
 func TestUrgentOrder_CPC300_UntilFinalReachesTheJudgmentsMembers(t *testing.T) {
 	t.Parallel()
-	e := newRegEnv(t)
+	e, _, prosA, judge := newUrgentEnv(t)
 	ctx := context.Background()
-	e.registeredGroup(t)
-	prosA := e.user(t, "promotora", "prosecutor", "26.0100", 0)
-	judge := e.user(t, "juiz", "judge", "26.0100", 0)
 	c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
 	if err != nil {
 		t.Fatal(err)
@@ -149,6 +143,15 @@ func TestUrgentOrder_CPC300_UntilFinalReachesTheJudgmentsMembers(t *testing.T) {
 			t.Errorf("member %s not blocked by the urgent order: %+v %v", *mb.CPF, r, err)
 		}
 	}
+}
+
+// newUrgentEnv is a regEnv with the group registered (registeredGroup:
+// its members' ids by CPF), a prosecutor and a judge of its court.
+func newUrgentEnv(t *testing.T) (e *regEnv, byCPF map[string]int64, prosecutor, judge actor.Actor) {
+	t.Helper()
+	e = newRegEnv(t)
+	_, _, byCPF = e.registeredGroup(t)
+	return e, byCPF, e.user(t, "promotora", "prosecutor", "26.0100", 0), e.user(t, "juiz", "judge", "26.0100", 0)
 }
 
 // urgentOrder files R5 against the registered group and orders the urgent
@@ -203,11 +206,8 @@ func (e *regEnv) onBlocklist(t *testing.T, bans map[string]sanctions.Ban) map[st
 // blocks them. The members' bans of another order stay.
 func TestUrgentOrder_CPC296_LiftEndsTheMembersBansTheSameDay(t *testing.T) {
 	t.Parallel()
-	e := newRegEnv(t)
+	e, byCPF, pros, judge := newUrgentEnv(t)
 	ctx := context.Background()
-	_, _, byCPF := e.registeredGroup(t)
-	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
-	judge := e.user(t, "juiz", "judge", "26.0100", 0)
 	caseID, gb, members := e.urgentOrder(t, pros, judge, byCPF, "06420642370", "01720368872")
 	_, _, others := e.urgentOrder(t, pros, judge, byCPF, "06909990382")
 	for cpf, on := range e.onBlocklist(t, members) {
@@ -256,11 +256,8 @@ func TestUrgentOrder_CPC296_LiftEndsTheMembersBansTheSameDay(t *testing.T) {
 // members stay on the blocklist.
 func TestUrgentOrder_CPC300_RenewMovesTheMembersReview(t *testing.T) {
 	t.Parallel()
-	e := newRegEnv(t)
+	e, byCPF, pros, judge := newUrgentEnv(t)
 	ctx := context.Background()
-	_, _, byCPF := e.registeredGroup(t)
-	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
-	judge := e.user(t, "juiz", "judge", "26.0100", 0)
 	_, gb, members := e.urgentOrder(t, pros, judge, byCPF, "06420642370", "01720368872")
 	late := members["01720368872"]
 	if _, err := e.casesS.Execution.Renew(ctx, judge, late.ID, execution.RenewInput{ReviewOn: "2025-12-01", Reason: "Reiteração do associado."}); err != nil {

@@ -2,15 +2,19 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/cases/execution"
+	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/ui/form"
 	"github.com/juizado/juizado/registry"
+	"github.com/juizado/juizado/sanctions"
 	"github.com/labstack/echo/v4"
 )
 
@@ -113,14 +117,50 @@ func (s *UI) precautionaryPage(c echo.Context) error {
 		return resp
 	}
 	r, ok, resp := pageWrite(s, c, "caut.", func(ctx context.Context) (*decisions.SentenceResult, error) {
-		return s.Cases.Decisions.Sentence(ctx, server.Actor(c), id, in)
+		r, err := s.Cases.Decisions.Sentence(ctx, server.Actor(c), id, in)
+		return r, membersByName(err)
 	})
 	if !ok {
 		return resp
 	}
 	b := r.PrecautionaryBan
 	msg := fmt.Sprintf("Medida cautelar ordenada (CPP, art. 319, II): proibição de acesso a eventos esportivos a %s desde %s, com revisão em %s; a lista de bloqueio dos clubes foi atualizada.", b.Name, server.DateBR(b.FirstDay), server.DateBR(b.ReviewOn))
+	if b.Subject == sanctions.Group {
+		msg = fmt.Sprintf("Tutela de urgência deferida (CPC, art. 300): proibição de acesso a eventos esportivos a %s desde %s, com revisão em %s", b.Name, server.DateBR(b.FirstDay), server.DateBR(b.ReviewOn))
+		if n := len(r.MemberBans); n > 0 {
+			msg += fmt.Sprintf(", e a %d associado(s) nomeado(s)", n)
+		}
+		msg += "; a lista de bloqueio dos clubes foi atualizada."
+	}
 	return s.doneOnCase(c, id, "#documentos", msg, r.Warnings)
+}
+
+// membersByName words the errors on the members an urgent order names
+// (member_ids[i]: a member of no group of the court, or of another group
+// than the defendant's; registry.SelectBanMembers) for the page, which
+// shows members by name and never their ids: one error on the checkboxes
+// (member_ids), 422, saying which members may be named. Other errors pass.
+func membersByName(err error) error {
+	var e *errs.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	out := &errs.Error{Kind: e.Kind, Message: e.Message}
+	named := false
+	for _, f := range e.Fields {
+		if !strings.HasPrefix(f.Field, "member_ids[") {
+			out.Fields = append(out.Fields, f)
+		} else if !named {
+			named = true
+			out.Fields = append(out.Fields, errs.FieldError{Field: "member_ids", Rule: f.Rule,
+				Message: "marque só associados do cadastro da torcida ré escolhida acima: a tutela de urgência (CPC, art. 300) alcança os associados da torcida a que se dirige."})
+		}
+	}
+	if !named {
+		return err
+	}
+	out.Kind = errs.Invalid
+	return out
 }
 
 // appealResultPage: POST /processos/:id/recurso (clerk; form: rec.result —

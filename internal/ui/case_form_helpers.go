@@ -29,7 +29,10 @@ func caseForm[T any](s *UI, c echo.Context, prefix string, read func(*form.Value
 	if err != nil {
 		return 0, in, false, s.pageFail(c, err)
 	}
-	v := form.New(c.FormValue, prefix, s.Deps.Loc)
+	v := form.New(c.FormValue, prefix, s.Deps.Loc).WithAll(func(name string) []string {
+		vals, _ := c.FormParams()
+		return vals[name]
+	})
 	in = read(v)
 	if err := v.Err(); err != nil {
 		return 0, in, false, s.caseFormFail(c, prefix, err)

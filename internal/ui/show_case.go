@@ -34,6 +34,51 @@ type caseData struct {
 	// InForce are the case's bans in force today: the ones a breach can be
 	// recorded against (a ban awaiting the final judgment is not in force).
 	InForce []cases.BanView
+	// UrgentGroups are the group defendants linked to a registered group,
+	// each with its register, for the members an urgent order names (CPC
+	// art. 300); read only when the precautionary form is offered.
+	UrgentGroups []urgentGroup
+}
+
+// urgentGroup is a group defendant and the members of its register the
+// judge may name in the urgent order (names only on the page; the ids are
+// the checkboxes' values).
+type urgentGroup struct {
+	DefendantID int64
+	Name        string
+	Members     []memberChoice
+}
+
+// memberChoice is a member of a group's register as the urgent order's
+// form lists it: the name, and the day the member left, if so.
+type memberChoice struct {
+	ID     int64
+	Name   string
+	LeftOn *civil.Date
+}
+
+// urgentGroups reads the registers of the group defendants of v linked to
+// a registered group (registry.Groups.ListMembers: the judge's read is
+// recorded, as every staff read of a register is).
+func (s *UI) urgentGroups(c echo.Context, v *casefile.View) ([]urgentGroup, error) {
+	var out []urgentGroup
+	for _, def := range v.Defendants {
+		if def.Kind != "fan_group" || def.GroupID == nil {
+			continue
+		}
+		ms, err := s.App.Groups.ListMembers(c.Request().Context(), server.Actor(c), *def.GroupID)
+		if err != nil {
+			return nil, err
+		}
+		g := urgentGroup{DefendantID: def.ID, Name: def.Name}
+		for _, m := range ms {
+			g.Members = append(g.Members, memberChoice{ID: m.ID, Name: m.FullName, LeftOn: m.LeftOn})
+		}
+		if len(g.Members) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out, nil
 }
 
 // Name is the name of defendant id (an int64 or *int64; "" for none).
@@ -80,6 +125,11 @@ func (s *UI) renderCase(c echo.Context, status int, p server.Page) error {
 	}
 	if len(d.Actions.Unlinked) > 0 {
 		if d.Actions.Groups, err = s.Cases.Casefile.RegisteredGroups(c.Request().Context(), server.Actor(c)); err != nil {
+			return err
+		}
+	}
+	if d.Actions.Precautionary {
+		if d.UrgentGroups, err = s.urgentGroups(c, v); err != nil {
 			return err
 		}
 	}

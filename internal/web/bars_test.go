@@ -77,24 +77,33 @@ func TestSuspensionBars_Lei9099_art89_caput_OverHTTP(t *testing.T) {
 	}
 }
 
+// importGarra imports the shared Excel register
+// (fixtures/members-valid-excel-ptbr.csv) into the fixture's group, Garra
+// do Tatuapé, over the API as its manager, and returns the group's id.
+func (w *wf) importGarra() int64 {
+	w.t.Helper()
+	ctx := context.Background()
+	var gid int64
+	w.g.Raw("SELECT id FROM fan_groups WHERE name = 'Torcida Organizada Garra do Tatuapé'").Scan(&gid)
+	u, _, err := accounts.EnsureUser(ctx, w.g, accounts.UserSpec{Name: "wf-mgr", Role: "fan_group", Group: gid})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if w.tok["mgr"], err = accounts.NewToken(ctx, w.g, u.ID, time.Time{}); err != nil {
+		w.t.Fatal(err)
+	}
+	rec, _ := w.do("POST", fmt.Sprintf("/api/v1/groups/%d/members/import", gid), "mgr", fixtureBytes(w.t, "fixtures", "members-valid-excel-ptbr.csv"), "Content-Type", "text/csv")
+	w.want(rec, 201, "import of the register")
+	return gid
+}
+
 // An urgent order against a group (CPC art. 300), over the API: the members
 // named in member_ids are banned at once and the gates' check blocks them;
 // member_ids on a person's precautionary measure is 422 on member_ids.
 func TestUrgentOrder_CPC300_MembersOverHTTP(t *testing.T) {
 	w := newWF(t)
 	w.addJudge()
-	ctx := context.Background()
-	var gid int64
-	w.g.Raw("SELECT id FROM fan_groups WHERE name = 'Torcida Organizada Garra do Tatuapé'").Scan(&gid)
-	u, _, err := accounts.EnsureUser(ctx, w.g, accounts.UserSpec{Name: "wf-mgr", Role: "fan_group", Group: gid})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w.tok["mgr"], err = accounts.NewToken(ctx, w.g, u.ID, time.Time{}); err != nil {
-		t.Fatal(err)
-	}
-	rec, _ := w.do("POST", fmt.Sprintf("/api/v1/groups/%d/members/import", gid), "mgr", fixtureBytes(t, "fixtures", "members-valid-excel-ptbr.csv"), "Content-Type", "text/csv")
-	w.want(rec, 201, "import of the register")
+	gid := w.importGarra()
 	var named []int64
 	w.g.Raw("SELECT id FROM members WHERE group_id = ? AND cpf IN ('06420642370', '01720368872') ORDER BY id", gid).Scan(&named)
 	id, def, _ := w.file("R5")

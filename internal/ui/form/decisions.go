@@ -61,9 +61,11 @@ func Notification(v *Values) calendar.NotificationInput {
 // Precautionary reads the precautionary ban form (CPP art. 319, II:
 // caut.defendant_id, caut.first_day as dd/mm/aaaa, optional,
 // caut.review_on, required by Res. CNJ 417/2021, art. 19, caut.publish,
-// caut.text.reasoning, required when signed by CF art. 93, IX).
+// caut.text.reasoning, required when signed by CF art. 93, IX) and, for
+// the urgent order against a group (CPC art. 300), the members it names:
+// the checkboxes caut.member_ids (Values.Refs; v needs WithAll).
 func Precautionary(v *Values) decisions.SentenceInput {
-	in := decisions.SentenceInput{DefendantID: v.Ref("defendant_id"), Precautionary: true, ReviewOn: v.Date("review_on")}
+	in := decisions.SentenceInput{DefendantID: v.Ref("defendant_id"), Precautionary: true, ReviewOn: v.Date("review_on"), MemberIDs: v.Refs("member_ids")}
 	in.Ban.FirstDay = v.Date("first_day")
 	if v.Text("publish") != "" {
 		in.Publish = v.Tri("publish")

@@ -90,3 +90,24 @@ func TestLiftFormRequiresDateAndReason(t *testing.T) {
 		t.Fatalf("errors %v", got)
 	}
 }
+
+// The urgent order against a group names its members (CPC art. 300): the
+// checked boxes caut.member_ids are read in the order posted; what is not
+// an id is an error on member_ids; without WithAll none is read.
+func TestPrecautionaryReadsTheMembersChecked_CPC300(t *testing.T) {
+	vals := url.Values{"caut.defendant_id": {"3"}, "caut.review_on": {"10/09/2025"}, "caut.text.reasoning": {"Perigo de dano."}, "caut.member_ids": {"12", "7"}}
+	v := form.New(vals.Get, "caut.", time.UTC).WithAll(func(name string) []string { return vals[name] })
+	in := form.Precautionary(v)
+	if v.Err() != nil || len(in.MemberIDs) != 2 || in.MemberIDs[0] != 12 || in.MemberIDs[1] != 7 || in.DefendantID != 3 || in.ReviewOn != "2025-09-10" {
+		t.Fatalf("read %+v, %v", in, v.Err())
+	}
+	if in := form.Precautionary(form.New(vals.Get, "caut.", time.UTC)); in.MemberIDs != nil {
+		t.Errorf("members read without WithAll: %v", in.MemberIDs)
+	}
+	vals["caut.member_ids"] = []string{"12", "doze"}
+	v = form.New(vals.Get, "caut.", time.UTC).WithAll(func(name string) []string { return vals[name] })
+	form.Precautionary(v)
+	if got := fieldsOf(t, v.Err()); got["member_ids"] != "id" || len(got) != 1 {
+		t.Fatalf("errors %v, want member_ids id", got)
+	}
+}

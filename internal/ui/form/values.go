@@ -15,6 +15,7 @@ import (
 type Values struct {
 	prefix string
 	get    func(string) string
+	all    func(string) []string
 	loc    *time.Location
 	fields errs.Fields
 	rename map[string]string
@@ -24,6 +25,29 @@ type Values struct {
 // and times in loc (the court's zone).
 func New(get func(string) string, prefix string, loc *time.Location) *Values {
 	return &Values{prefix: prefix, get: get, loc: loc}
+}
+
+// WithAll lets v read the fields posted more than once (checkboxes of one
+// name, Refs) from all (the form's url.Values lookup); it returns v.
+func (v *Values) WithAll(all func(string) []string) *Values {
+	v.all = all
+	return v
+}
+
+// Refs reads the ids checked in the checkboxes name (Ref each; empty ones
+// skipped), in the order posted; nil when none is checked or v has no
+// WithAll.
+func (v *Values) Refs(name string) []int64 {
+	if v.all == nil {
+		return nil
+	}
+	var out []int64
+	for _, s := range v.all(v.prefix + name) {
+		if id := Ref(&v.fields, name, s); id != 0 {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // Text is the field name as posted.

@@ -16,12 +16,16 @@ import (
 // conversion of the reclusão into the ban (Lei 14.597/2023, art. 201,
 // § 2º), reclusão and fine, an acquittal, or a conviction on the
 // prosecution's appeal against an acquittal — whose ban waits for the
-// final judgment; a result harsher than the sentence without the
-// prosecution's appeal is errs.Invalid citing CPP art. 617; annulled (TPU
-// 237) annuls the sentences (of the defendant, or all) and their bans and
-// returns the tracks for a new sentence. The track must be in appeal
-// (errs.Conflict); decided_on is not in the future nor before the day the
-// last sentence was signed (errs.Invalid on decided_on).
+// final judgment; a result harsher than the sentence in any penalty
+// without the prosecution's appeal is errs.Invalid citing CPP art. 617
+// (a group case: CPC art. 1.013), and in a group case a milder one
+// without the group's appeal is errs.Invalid citing CPC arts. 1.002 and
+// 1.013; annulled (TPU 237) annuls the sentences of the defendant (without
+// defendant_id: of every track in appeal with no final judgment, never a
+// final one, CF art. 5º, XXXVI; none: errs.Invalid on defendant_id) and
+// their bans and returns those tracks for a new sentence. The track must
+// be in appeal (errs.Conflict); decided_on is not in the future nor before
+// the day the last sentence was signed (errs.Invalid on decided_on).
 func (s *Service) RecordAppealResult(ctx context.Context, actor actor.Actor, caseID int64, in decisions.AppealResultInput) (*View, error) {
 	var out *View
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {

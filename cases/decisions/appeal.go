@@ -3,16 +3,15 @@ package decisions
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/juizado/juizado/cases"
-	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
-	"github.com/juizado/juizado/sanctions"
 	"gorm.io/gorm"
 )
 
@@ -86,51 +85,64 @@ func (s *Service) SentenceDay(ctx context.Context, caseID int64) (day civil.Date
 // ApplyAppealResult records the Turma Recursal's result of the appeal of
 // case caseID and applies it, in the transaction of ctx, and returns the
 // case (casefile.Service.RecordAppealResult answers with its view; the
-// rules are written there).
+// rules are written there). The result concerns the defendant named; an
+// annulment without defendant_id in a criminal case reaches every track in
+// appeal and no other (appealTracks), each with a result of its own and
+// its own appellants.
 func (s *Service) ApplyAppealResult(ctx context.Context, actor actor.Actor, caseID int64, in AppealResultInput) (*cases.Case, error) {
 	c, d, decided, err := s.lockAppeal(ctx, actor, caseID, in)
 	if err != nil {
 		return nil, err
 	}
-	appellants, err := s.appellantsOf(ctx, c, d, in.Appellants)
+	tracks, err := s.appealTracks(ctx, c, d, in.Result)
 	if err != nil {
 		return nil, err
+	}
+	appellants := make([][]string, len(tracks))
+	for i, t := range tracks {
+		if appellants[i], err = s.appellantsOf(ctx, c, t, in.Appellants); err != nil {
+			return nil, err
+		}
 	}
 	today := civil.Today(s.Now(), s.Loc)
 	now := s.Now()
 	uid := actor.UserID
 	code := cases.TPUAppealDenied
 	text := fmt.Sprintf("Turma Recursal, em %s: negado provimento ao recurso; mantida a sentença.", decided.BR())
-	row := AppealResult{CaseID: c.ID, Result: in.Result, DecidedOn: decided, Text: strings.TrimSpace(in.Text), AppellantsList: strings.Join(appellants, ","), CreatedAt: now, CreatedBy: &uid}
+	row := AppealResult{CaseID: c.ID, Result: in.Result, DecidedOn: decided, Text: strings.TrimSpace(in.Text), CreatedAt: now, CreatedBy: &uid}
 	var changed []int64
 	switch in.Result {
 	case "reformed":
 		code = cases.TPUAppealGranted
-		r, err := s.reform(ctx, c, d, in, appellants, decided, today)
+		r, err := s.reform(ctx, c, d, in, appellants[0], decided, today)
 		if err != nil {
 			return nil, err
 		}
 		text, changed, row.Outcome, row.BanID = r.text, r.changed, r.outcome, r.banID
 	case "annulled":
 		code = cases.TPUAppealGranted
-		if text, changed, err = s.annul(ctx, c, d, decided, today); err != nil {
+		if text, changed, err = s.annul(ctx, c, tracks, decided, today); err != nil {
 			return nil, err
 		}
 	}
-	text += " Recorrente(s): " + appellantsText(appellants) + "."
+	text += " Recorrente(s): " + tracksAppellantsText(tracks, appellants) + "."
 	if t := strings.TrimSpace(in.Text); t != "" {
 		text += " " + t
 	}
-	if d != nil {
-		row.DefendantID = &d.ID
-	}
-	if err := db.Conn(ctx, s.DB).Create(&row).Error; err != nil {
-		return nil, err
+	for i, t := range tracks {
+		r := row
+		r.AppellantsList = strings.Join(appellants[i], ",")
+		if t != nil {
+			r.DefendantID = &t.ID
+		}
+		if err := db.Conn(ctx, s.DB).Create(&r).Error; err != nil {
+			return nil, err
+		}
 	}
 	if err := s.Move(ctx, c, &actor, now, code, text); err != nil {
 		return nil, err
 	}
-	if err := s.afterAppeal(ctx, c, d, in.Result); err != nil {
+	if err := s.afterAppeal(ctx, c, tracks, in.Result); err != nil {
 		return nil, err
 	}
 	if len(changed) > 0 {
@@ -141,36 +153,41 @@ func (s *Service) ApplyAppealResult(ctx context.Context, actor actor.Actor, case
 	return c, nil
 }
 
+// tracksAppellantsText names the appellants of each track in Portuguese:
+// once when every track has the same, else each with its defendant.
+func tracksAppellantsText(tracks []*cases.Defendant, appellants [][]string) string {
+	same := true
+	for _, a := range appellants[1:] {
+		same = same && slices.Equal(a, appellants[0])
+	}
+	if same {
+		return appellantsText(appellants[0])
+	}
+	parts := make([]string, len(tracks))
+	for i, t := range tracks {
+		parts[i] = fmt.Sprintf("%s (%s)", appellantsText(appellants[i]), cases.NameOf(*t))
+	}
+	return strings.Join(parts, "; ")
+}
+
 // afterAppeal moves the tracks an annulment sends back for a new sentence
-// (the defendant's, or every defendant in appeal; a group case: the
-// hearing); other results leave them in appeal until the final judgment.
-func (s *Service) afterAppeal(ctx context.Context, c *cases.Case, d *cases.Defendant, result string) error {
+// (those it reached; a group case: the hearing); other results leave them
+// in appeal until the final judgment.
+func (s *Service) afterAppeal(ctx context.Context, c *cases.Case, tracks []*cases.Defendant, result string) error {
 	if result != "annulled" {
 		return s.Touch(ctx, c, "")
 	}
 	if c.Flow == cases.FlowCivil {
 		return s.Touch(ctx, c, cases.StatusHearing)
 	}
-	var ids []int64
-	if d != nil {
-		ids = []int64{d.ID}
-	} else {
-		ds, err := s.Tracks(ctx, c)
-		if err != nil {
-			return err
-		}
-		for _, x := range ds {
-			if x.Status == cases.StatusAppeal {
-				ids = append(ids, x.ID)
-			}
-		}
-	}
-	return s.SetTrack(ctx, c, cases.StatusInstructionHearing, nil, ids...)
+	return s.SetTrack(ctx, c, cases.StatusInstructionHearing, nil, trackIDs(tracks)...)
 }
 
 // lockAppeal locks case caseID for its appeal's result and checks in: the
-// clerk records it (errs.Forbidden), the case is in appeal and has no
-// result yet since its last sentence (errs.Conflict), decided_on is not in
+// clerk records it (errs.Forbidden), the case is in appeal (errs.Conflict;
+// an annulment without defendant_id of a criminal case with no track in
+// appeal: errs.Invalid on defendant_id) and has no result yet since its
+// last sentence (errs.Conflict), decided_on is not in
 // the future nor before the sentence, a reform names its defendant and its
 // new decision (errs.Invalid). It returns the case, the defendant (nil for
 // the whole case) and the day the appeal was decided.
@@ -184,6 +201,9 @@ func (s *Service) lockAppeal(ctx context.Context, actor actor.Actor, caseID int6
 		return nil, nil, civil.Date{}, errs.New(errs.Forbidden, "O resultado do recurso é registrado pelo cartório (clerk).")
 	}
 	if err := s.inAppeal(ctx, c, nil); err != nil { // some track in appeal
+		if in.Result == "annulled" && in.DefendantID == 0 && c.Flow == cases.FlowCriminal {
+			err = noTrackToAnnul(c) // it would reach no track: name the defendant
+		}
 		return nil, nil, civil.Date{}, err
 	}
 	var f errs.Fields
@@ -264,42 +284,4 @@ func (s *Service) inAppeal(ctx context.Context, c *cases.Case, d *cases.Defendan
 		return errs.New(errs.Conflict, fmt.Sprintf("O réu %s não está em recurso (está em “%s”).", cases.NameOf(*d), cases.OrStatus(st)))
 	}
 	return nil
-}
-
-// annul annuls the signed sentences of case c (of defendant d, or all when
-// d is nil) and their bans awaiting the final judgment, supersedes the
-// notifications and ends the precautionary bans they imposed. It returns
-// the docket's text and the bans changed.
-func (s *Service) annul(ctx context.Context, c *cases.Case, d *cases.Defendant, decided, today civil.Date) (string, []int64, error) {
-	tx := db.Conn(ctx, s.DB)
-	var changed []int64
-	q := tx.Model(&SentenceRecord{}).Where("case_id = ? AND status = 'signed'", c.ID)
-	bq := tx.Model(&sanctions.Ban{}).Where("case_id = ? AND status = ? ", c.ID, sanctions.StatusAwaitingFinal)
-	if d != nil {
-		q, bq = q.Where("defendant_id = ?", d.ID), bq.Where("defendant_id = ?", d.ID)
-	}
-	if err := q.Update("status", "annulled").Error; err != nil {
-		return "", nil, err
-	}
-	if err := bq.Update("status", sanctions.StatusAnnulled).Error; err != nil {
-		return "", nil, err
-	}
-	nq := tx.Model(&calendar.Notification{}).Where("case_id = ?", c.ID)
-	if d != nil {
-		nq = nq.Where("defendant_id = ?", d.ID)
-	}
-	if err := nq.Update("superseded", true).Error; err != nil {
-		return "", nil, err
-	}
-	did := int64(0)
-	if d != nil {
-		did = d.ID
-	}
-	ids, err := s.EndPrecautionary(ctx, c, did, today, "anulada a sentença que a impôs: cessa a medida cautelar; o(a) juiz(a) pode impô-la de novo")
-	if err != nil {
-		return "", nil, err
-	}
-	changed = append(changed, ids...)
-	text := fmt.Sprintf("Turma Recursal, em %s: anulada a sentença; os autos voltam para nova sentença.", decided.BR())
-	return text, changed, nil
 }

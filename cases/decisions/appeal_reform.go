@@ -113,6 +113,9 @@ func severityOf(rec SentenceRecord, b *sanctions.Ban) severity {
 	if rec.PrisonMonths != nil {
 		v.prison = *rec.PrisonMonths
 	}
+	if rec.PrisonDays != nil {
+		v.prisonDays = *rec.PrisonDays
+	}
 	if rec.FineDays != nil {
 		v.fines = *rec.FineDays
 	}
@@ -129,9 +132,12 @@ func severityOf(rec SentenceRecord, b *sanctions.Ban) severity {
 // sentence's (rangeFor, checkOutcome, checkPrison, planBans: the rule in
 // force at the date of the facts, the term's range, the reporting duty, a
 // group's members) and waits for the final judgment; a result harsher than
-// the sentence when the prosecution did not appeal is errs.Invalid (CPP
-// art. 617). The signed sentence records the decision as reformed; the
-// ban it had is reformed.
+// the sentence in any penalty when the prosecution did not appeal is
+// errs.Invalid (CPP art. 617; a group case: CPC art. 1.013), and so is, in
+// a group case, a result milder than the judgment when only the
+// prosecution appealed (CPC arts. 1.002 and 1.013; appealLimits). The
+// signed sentence records the decision as reformed; the ban it had is
+// reformed.
 func (s *Service) reform(ctx context.Context, c *cases.Case, d *cases.Defendant, in AppealResultInput, appellants []string, decided, today civil.Date) (*reformed, error) {
 	tx := db.Conn(ctx, s.DB)
 	var rec SentenceRecord
@@ -150,14 +156,15 @@ func (s *Service) reform(ctx context.Context, c *cases.Case, d *cases.Defendant,
 		ob = &old
 	}
 	si := reformedInput(rec, *d, in)
-	// A harsher outcome is refused before its details are checked.
+	// A harsher (or, on the prosecution's appeal alone in a group case,
+	// milder) outcome is refused before its details are checked.
 	before := severityOf(rec, ob)
-	if err := reformatioInPejus(c, severity{outcome: si.Outcome}.harsher(severity{outcome: before.outcome}), appellants); err != nil {
+	if err := appealLimits(c, severity{outcome: si.Outcome}, severity{outcome: before.outcome}, appellants); err != nil {
 		return nil, err
 	}
 	next := rec
 	next.Outcome, next.BanID = si.Outcome, nil
-	next.PrisonMonths, next.FineDays, next.NoConversionReason, next.AcquittalGround = nil, nil, "", ""
+	next.PrisonMonths, next.PrisonDays, next.FineDays, next.NoConversionReason, next.AcquittalGround = nil, nil, nil, "", ""
 	var plan *banPlan
 	var rg sanctions.Range
 	if si.Outcome != OutcomeAcquittal {
@@ -189,7 +196,7 @@ func (s *Service) reform(ctx context.Context, c *cases.Case, d *cases.Defendant,
 	if plan != nil {
 		nb = &plan.ban
 	}
-	if err := reformatioInPejus(c, severityOf(next, nb).harsher(before), appellants); err != nil {
+	if err := appealLimits(c, severityOf(next, nb), before, appellants); err != nil {
 		return nil, err
 	}
 	return s.writeReform(ctx, c, d, si, rec, next, old, plan, rg, decided, today)
@@ -237,7 +244,7 @@ func (s *Service) writeReform(ctx context.Context, c *cases.Case, d *cases.Defen
 	if rec.ID != 0 {
 		input, _ := json.Marshal(si)
 		if err := tx.Model(&SentenceRecord{}).Where("id = ?", rec.ID).Updates(map[string]any{"outcome": next.Outcome, "law": next.Law, "article": next.Article,
-			"prison_months": next.PrisonMonths, "fine_days": next.FineDays, "no_conversion_reason": next.NoConversionReason, "acquittal_ground": "",
+			"prison_months": next.PrisonMonths, "prison_days": next.PrisonDays, "fine_days": next.FineDays, "no_conversion_reason": next.NoConversionReason, "acquittal_ground": "",
 			"flags": next.Flags, "ban_id": next.BanID, "input": input}).Error; err != nil {
 			return nil, err
 		}

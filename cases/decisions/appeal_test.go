@@ -46,6 +46,21 @@ func reformIn(d cases.Defendant, months int) decisions.AppealResultInput {
 	return decisions.AppealResultInput{Result: "reformed", DefendantID: d.ID, DecidedOn: "2025-06-10", Ban: decisions.BanInput{Months: &months}}
 }
 
+// conversionIn is the Turma Recursal's conversion of defendant d's
+// reclusão into a ban of months, with the reporting duty it must fix (Lei
+// 14.597/2023, art. 201, §§ 2º and 4º).
+func conversionIn(d cases.Defendant, months int) decisions.AppealResultInput {
+	in := reformIn(d, months)
+	in.ReportingDuty = casetest.Reporting()
+	return in
+}
+
+// prisonIn is a conviction to 14 months of reclusão and 10 dias-multa with
+// no conversion (Lei 14.597/2023, art. 201, § 2º found not met).
+func prisonIn() decisions.SentenceInput {
+	return decisions.SentenceInput{Outcome: decisions.OutcomePrison, Eligible: casetest.Ptr(false), PrisonMonths: casetest.Ptr(14), FineDays: casetest.Ptr(10)}
+}
+
 // CPP art. 617: on the defence's appeal alone the Turma Recursal may not
 // make the sentence harsher (a longer term is 422 citing the article, a
 // shorter one stands); once the prosecution appealed too (recorded on the
@@ -142,9 +157,8 @@ func TestAppealConvertsReclusaoIntoBan_LGE_art201_sec2(t *testing.T) {
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
-	c, d := decidedInAppeal(t, e, decisions.SentenceInput{Outcome: decisions.OutcomePrison, Eligible: casetest.Ptr(false), PrisonMonths: casetest.Ptr(14), FineDays: casetest.Ptr(10)}, "defence")
-	in := reformIn(d, 8)
-	in.ReportingDuty = casetest.Reporting()
+	c, d := decidedInAppeal(t, e, prisonIn(), "defence")
+	in := conversionIn(d, 8)
 	in.Text = "Preenchidas as condições do § 2º: convertida a reclusão."
 	v, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, in)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/sanctions"
 )
 
 // Appellants: the parties whose appeal the Turma Recursal judges (Lei
@@ -149,32 +150,54 @@ func (s *Service) appellantsOf(ctx context.Context, c *cases.Case, d *cases.Defe
 // severity is what a decision imposes, to compare the Turma Recursal's
 // result with the sentence (CPP art. 617): the outcome's rank (acquittal,
 // then the conversion into a ban, which spares the reclusão, then the
-// reclusão itself), the ban's months, the reclusão's months (the quantum a
-// breach converts back, Lei 14.597/2023, art. 201, § 3º) and the fine.
+// reclusão itself), the ban's months, the reclusão's months and days (the
+// quantum a breach converts back, Lei 14.597/2023, art. 201, § 3º) and the
+// fine in dias-multa.
 type severity struct {
-	outcome                  string
-	banMonths, prison, fines int
+	outcome                              string
+	banMonths, prison, prisonDays, fines int
 }
 
 var outcomeRank = map[string]int{OutcomeAcquittal: 0, OutcomeBan: 1, OutcomePrison: 2}
 
-// harsher names the field of n that is harsher than o ("" when none): the
-// outcome, or within the same outcome ban.months, prison_months, fine_days.
+// harsher names the field of n where n is harsher than o ("" when none):
+// the outcome's rank; then, whatever the outcomes (a change of outcome,
+// such as the conversion of the reclusão into the ban or the reform of a
+// conviction, does not hide a heavier part), each penalty: ban.months,
+// prison_months (months, then days), fine_days. The conversion of a
+// reclusão into the ban of Lei 14.597/2023, art. 201, § 2º is favourable
+// as such, but its term may not be longer than the reclusão it converts
+// (a restrictive penalty lasts no longer than the one it replaces, CP art.
+// 55): o without a ban compares n's ban with o's reclusão.
 func (n severity) harsher(o severity) string {
-	switch {
-	case outcomeRank[n.outcome] != outcomeRank[o.outcome]:
-		if outcomeRank[n.outcome] > outcomeRank[o.outcome] {
-			return "outcome"
-		}
+	if outcomeRank[n.outcome] > outcomeRank[o.outcome] {
+		return "outcome"
+	}
+	if n.outcome == OutcomeAcquittal {
 		return ""
-	case n.banMonths > o.banMonths:
+	}
+	switch {
+	case o.banMonths > 0 && n.banMonths > o.banMonths,
+		o.banMonths == 0 && o.prison > 0 && n.banMonths > o.prison:
 		return "ban.months"
-	case n.prison > o.prison:
+	case n.prison > o.prison, n.prison == o.prison && n.prisonDays > o.prisonDays:
 		return "prison_months"
 	case n.fines > o.fines:
 		return "fine_days"
 	}
 	return ""
+}
+
+// appealLimits checks the Turma Recursal's result after against the
+// decision appealed, before, for the appellants: no harsher result
+// without the prosecution's appeal (reformatioInPejus: CPP art. 617; CPC
+// art. 1.013) and, in a group case, no milder one without the group's
+// (beyondAppeal: CPC arts. 1.002 and 1.013); errs.Invalid naming the field.
+func appealLimits(c *cases.Case, after, before severity, appellants []string) error {
+	if err := reformatioInPejus(c, after.harsher(before), appellants); err != nil {
+		return err
+	}
+	return beyondAppeal(c, before.harsher(after), appellants)
 }
 
 // reformatioInPejus is errs.Invalid on field (what is harsher) when the
@@ -185,12 +208,78 @@ func reformatioInPejus(c *cases.Case, field string, appellants []string) error {
 	if field == "" || slices.Contains(appellants, AppellantProsecution) {
 		return nil
 	}
-	rule := "CPP, art. 617"
+	rule, who := "CPP, art. 617", "só a defesa recorreu, e a Turma Recursal não pode agravar a situação do réu"
 	if c.Flow == cases.FlowCivil {
-		rule = "CPC, art. 1.013"
+		rule, who = "CPC, art. 1.013", "só a torcida ré recorreu, e a Turma Recursal não pode agravar a sua situação"
 	}
 	return &errs.Error{Kind: errs.Invalid,
-		Message: fmt.Sprintf("Reformatio in pejus: só a defesa recorreu, e a Turma Recursal não pode agravar a situação do réu (%s).", rule),
+		Message: fmt.Sprintf("Reformatio in pejus: %s (%s).", who, rule),
 		Fields: []errs.FieldError{{Field: field, Rule: "reformatio_in_pejus",
 			Message: fmt.Sprintf("o resultado é mais grave que a sentença e o Ministério Público não recorreu (appellants: %s): vedada a reformatio in pejus (%s).", strings.Join(appellants, ", "), rule)}}}
+}
+
+// beyondAppeal is errs.Invalid on field (where the result is milder than
+// the judgment) when, in a group (civil) case, only the prosecution
+// appealed: the appeal devolves to the Turma Recursal only what was
+// appealed (tantum devolutum quantum appellatum, CPC arts. 1.002 and
+// 1.013), so it may not reduce the group's ban nor dismiss the claim the
+// group did not appeal against. In a criminal case the prosecution's
+// appeal alone may benefit the defendant: nil.
+func beyondAppeal(c *cases.Case, field string, appellants []string) error {
+	if field == "" || c.Flow != cases.FlowCivil || slices.Contains(appellants, AppellantDefence) {
+		return nil
+	}
+	const rule = "CPC, arts. 1.002 e 1.013"
+	return &errs.Error{Kind: errs.Invalid,
+		Message: fmt.Sprintf("Só o Ministério Público recorreu: a Turma Recursal julga só o que foi impugnado e não pode abrandar a sentença em favor da torcida, que não recorreu (%s).", rule),
+		Fields: []errs.FieldError{{Field: field, Rule: "tantum_devolutum",
+			Message: fmt.Sprintf("o resultado é mais brando que a sentença e a torcida ré não recorreu (appellants: %s): tantum devolutum quantum appellatum (%s).", strings.Join(appellants, ", "), rule)}}}
+}
+
+// indirectPejus is errs.Invalid on the field where next, the decision
+// being signed for defendant d of criminal case c, is harsher than his
+// sentence last annulled by the Turma Recursal on the defence's appeal
+// alone (the appellants recorded with the annulment lack the
+// prosecution): reformatio in pejus indireta, forbidden by CPP art. 617
+// by extension (settled case law of the STF and the STJ). Nil when d has
+// no annulled sentence, the prosecution appealed it, or next is not
+// harsher (severity.harsher).
+func (s *Service) indirectPejus(ctx context.Context, c cases.Case, d cases.Defendant, next severity) error {
+	if c.Flow != cases.FlowCriminal {
+		return nil
+	}
+	tx := db.Conn(ctx, s.DB)
+	var prev SentenceRecord
+	if err := tx.Where("case_id = ? AND defendant_id = ? AND status = 'annulled' AND signed_at IS NOT NULL", c.ID, d.ID).Order("signed_at DESC, id DESC").Limit(1).Find(&prev).Error; err != nil {
+		return err
+	}
+	if prev.ID == 0 {
+		return nil
+	}
+	var r AppealResult
+	if err := tx.Where("case_id = ? AND result = 'annulled' AND (defendant_id = ? OR defendant_id IS NULL) AND created_at >= ?", c.ID, d.ID, *prev.SignedAt).Order("created_at, id").Limit(1).Find(&r).Error; err != nil {
+		return err
+	}
+	if r.ID == 0 || slices.Contains(r.Appellants, AppellantProsecution) {
+		return nil
+	}
+	var b *sanctions.Ban
+	if prev.BanID != nil {
+		var ob sanctions.Ban
+		if err := tx.Where("id = ?", *prev.BanID).Limit(1).Find(&ob).Error; err != nil {
+			return err
+		}
+		if ob.ID != 0 {
+			b = &ob
+		}
+	}
+	field := next.harsher(severityOf(prev, b))
+	if field == "" {
+		return nil
+	}
+	const rule = "CPP, art. 617 (reformatio in pejus indireta)"
+	return &errs.Error{Kind: errs.Invalid,
+		Message: fmt.Sprintf("Reformatio in pejus indireta: a sentença anterior de %s foi anulada pela Turma Recursal em recurso só da defesa, e a nova sentença não pode ser mais grave que a anulada (%s).", cases.NameOf(d), rule),
+		Fields: []errs.FieldError{{Field: field, Rule: "reformatio_in_pejus_indireta",
+			Message: fmt.Sprintf("mais grave que a sentença anulada em %s em recurso só da defesa (o Ministério Público não recorreu): vedada a reformatio in pejus indireta (%s).", r.DecidedOn.BR(), rule)}}}
 }

@@ -255,18 +255,23 @@ func (s *Service) urgentMembers(ctx context.Context, f *errs.Fields, c cases.Cas
 }
 
 // precautionaryAllowed refuses a precautionary ban for defendant d of c
-// who was acquitted (errs.Invalid on defendant_id: the acquittal ends the
-// precautionary measures, CPP art. 386, parágrafo único, II) or who has one
-// in force in this case (errs.Conflict: renew or replace it, CPP art. 282,
-// §§ 4º–6º, instead of ordering a second).
+// whose decision standing acquits him (errs.Invalid on defendant_id: the
+// acquittal ends the precautionary measures, CPP art. 386, parágrafo
+// único, II): his signed acquittal, or his sentence the Turma Recursal
+// reformed to acquit him (status reformed, with the appeal's result
+// reformed to acquittal recorded for him after it was signed); or who has
+// one in force in this case (errs.Conflict: renew or replace it, CPP art.
+// 282, §§ 4º–6º, instead of ordering a second).
 func (s *Service) precautionaryAllowed(ctx context.Context, c cases.Case, d cases.Defendant) error {
 	tx := db.Conn(ctx, s.DB)
 	var acquitted int64
-	if err := tx.Model(&SentenceRecord{}).Where("defendant_id = ? AND status = 'signed' AND outcome = ?", d.ID, OutcomeAcquittal).Count(&acquitted).Error; err != nil {
+	if err := tx.Model(&SentenceRecord{}).Where(`defendant_id = ? AND (status = 'signed' AND outcome = ? OR status = 'reformed' AND EXISTS (SELECT 1 FROM appeal_results r
+		WHERE r.case_id = sentences.case_id AND r.defendant_id = sentences.defendant_id AND r.result = 'reformed' AND r.outcome = ? AND r.created_at >= sentences.signed_at))`,
+		d.ID, OutcomeAcquittal, OutcomeAcquittal).Count(&acquitted).Error; err != nil {
 		return err
 	}
 	if acquitted > 0 {
-		return errs.InvalidField("defendant_id", "acquitted", fmt.Sprintf("o réu %s foi absolvido: a absolvição faz cessar as medidas cautelares, e nova medida não cabe (CPP, art. 386, parágrafo único, II).", cases.NameOf(d)))
+		return errs.InvalidField("defendant_id", "acquitted", fmt.Sprintf("o réu %s foi absolvido (na sentença ou pela Turma Recursal): a absolvição faz cessar as medidas cautelares, e nova medida não cabe (CPP, art. 386, parágrafo único, II).", cases.NameOf(d)))
 	}
 	var inForce []int64
 	if err := tx.Model(&sanctions.Ban{}).Where("case_id = ? AND defendant_id = ? AND precautionary AND group_ban_id IS NULL AND status = ?", c.ID, d.ID, sanctions.StatusActive).Order("id").Pluck("id", &inForce).Error; err != nil {

@@ -28,7 +28,10 @@ import (
 // public list) unless it is precautionary (Súmula 643 STJ; CF art. 5º,
 // LVII). Only the judge the case is distributed to may sentence
 // (errs.Forbidden); a defendant already sentenced is errs.Conflict;
-// invalid input is errs.Invalid naming the field and the article.
+// invalid input is errs.Invalid naming the field and the article; after
+// an annulment on the defence's appeal alone, signing a sentence harsher
+// than the annulled one is errs.Invalid naming the harsher field (CPP art.
+// 617, reformatio in pejus indireta).
 func (s *Service) Sentence(ctx context.Context, actor actor.Actor, caseID int64, in SentenceInput) (*SentenceResult, error) {
 	var res *SentenceResult
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
@@ -218,6 +221,15 @@ func (s *Service) decide(ctx context.Context, actor actor.Actor, c cases.Case, d
 	statutoryScope(&f, in.Scope, in.Ban, "O impedimento da sentença")
 	if err := f.Err(); err != nil {
 		return nil, err
+	}
+	if !in.Draft { // after an annulment on the defence's appeal alone (CPP art. 617)
+		var nb *sanctions.Ban
+		if plan != nil {
+			nb = &plan.ban
+		}
+		if err := s.indirectPejus(ctx, c, d, severityOf(rec, nb)); err != nil {
+			return nil, err
+		}
 	}
 	if in.Draft {
 		return s.saveDraft(ctx, c, d, rec, res, plan)

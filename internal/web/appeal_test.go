@@ -141,3 +141,31 @@ func TestAppealResultProsecutionNotRecorded_CPP617_OverHTTP(t *testing.T) {
 	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/appeal-result", id), "clerk", result)
 	w.want(rec, 422, "a harsher term on the defence's appeal")
 }
+
+// CPP art. 617 (reformatio in pejus indireta) and CF art. 5º, XXXVI over
+// the API: after the annulment on the defence's appeal alone, a heavier
+// new sentence is 422 on ban.months citing the article; as heavy is 201;
+// with no track in appeal, an annulment without defendant_id is 422 on
+// defendant_id.
+func TestSentenceAfterAnnulment_ReformatioInPejusIndireta_CPP617_OverHTTP(t *testing.T) {
+	w := newWF(t)
+	id, def := sentencedOverHTTP(w)
+	rec, _ := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/transitions", id), "clerk", map[string]any{"to": "appeal", "defendant_id": def, "party": "defence"})
+	w.want(rec, 200, "the defence's appeal")
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/appeal-result", id), "clerk", map[string]any{"result": "annulled", "decided_on": "2025-06-10"})
+	w.want(rec, 201, "the annulment")
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/appeal-result", id), "clerk", map[string]any{"result": "annulled", "decided_on": "2025-06-10"})
+	w.want(rec, 422, "an annulment with no track in appeal")
+	if !strings.Contains(rec.Body.String(), `"field":"defendant_id"`) {
+		t.Errorf("422 does not name defendant_id: %s", rec.Body)
+	}
+	sentence := map[string]any{"defendant_id": def, "ban": map[string]any{"months": 24}, "reporting_duty": map[string]any{"place": "2º DP", "club": "Corinthians"}, "text": reasoned}
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", sentence)
+	w.want(rec, 422, "a heavier sentence after the annulment on the defence's appeal")
+	if b := rec.Body.String(); !strings.Contains(b, `"field":"ban.months"`) || !strings.Contains(b, "617") || !strings.Contains(b, "indireta") {
+		t.Errorf("422 does not name ban.months nor cite CPP art. 617: %s", b)
+	}
+	sentence["ban"] = map[string]any{"months": 12}
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", sentence)
+	w.want(rec, 201, "the same term after the annulment")
+}

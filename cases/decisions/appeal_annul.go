@@ -1,0 +1,109 @@
+package decisions
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/sanctions"
+)
+
+// appealTracks are the tracks a result of the Turma Recursal reaches:
+// defendant d's (nil: the case's, as a group case has one status); an
+// annulment without defendant_id in a criminal case reaches the tracks in
+// appeal with no final judgment, never a co-defendant who did not appeal
+// nor one whose judgment is final (res judicata, CF art. 5º, XXXVI): when
+// none is, errs.Invalid on defendant_id.
+func (s *Service) appealTracks(ctx context.Context, c *cases.Case, d *cases.Defendant, result string) ([]*cases.Defendant, error) {
+	if result != "annulled" || d != nil || c.Flow == cases.FlowCivil {
+		return []*cases.Defendant{d}, nil
+	}
+	ds, err := s.Tracks(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	var out []*cases.Defendant
+	for i := range ds {
+		if ds[i].Status == cases.StatusAppeal && ds[i].FinalOn == nil {
+			out = append(out, &ds[i])
+		}
+	}
+	if len(out) == 0 {
+		return nil, noTrackToAnnul(c)
+	}
+	return out, nil
+}
+
+// noTrackToAnnul is the errs.Invalid on defendant_id of an annulment
+// without defendant_id when no track of criminal case c is in appeal.
+func noTrackToAnnul(c *cases.Case) error {
+	return errs.InvalidField("defendant_id", "in_appeal", fmt.Sprintf("nenhum réu deste processo está em recurso (está em “%s”): a anulação pela Turma Recursal alcança só os réus em recurso, e a sentença transitada em julgado não se anula (CF, art. 5º, XXXVI); informe o réu (defendant_id) cuja sentença foi anulada.", cases.OrStatus(c.Status)))
+}
+
+// trackIDs are the ids of the defendants of tracks (nil entries skipped).
+func trackIDs(tracks []*cases.Defendant) []int64 {
+	var ids []int64
+	for _, t := range tracks {
+		if t != nil {
+			ids = append(ids, t.ID)
+		}
+	}
+	return ids
+}
+
+// annul annuls the signed sentences of the tracks of case c (a nil track:
+// the whole group case) and their bans awaiting the final judgment,
+// supersedes their notifications and ends the precautionary bans they
+// imposed; a sentence of another track stays (CF art. 5º, XXXVI). It
+// returns the docket's text and the bans changed.
+func (s *Service) annul(ctx context.Context, c *cases.Case, tracks []*cases.Defendant, decided, today civil.Date) (string, []int64, error) {
+	tx := db.Conn(ctx, s.DB)
+	ids := trackIDs(tracks)
+	q := tx.Model(&SentenceRecord{}).Where("case_id = ? AND status = 'signed'", c.ID)
+	bq := tx.Model(&sanctions.Ban{}).Where("case_id = ? AND status = ? ", c.ID, sanctions.StatusAwaitingFinal)
+	nq := tx.Model(&calendar.Notification{}).Where("case_id = ?", c.ID)
+	if ids != nil {
+		q, bq, nq = q.Where("defendant_id IN ?", ids), bq.Where("defendant_id IN ?", ids), nq.Where("defendant_id IN ?", ids)
+	}
+	if err := q.Update("status", "annulled").Error; err != nil {
+		return "", nil, err
+	}
+	if err := bq.Update("status", sanctions.StatusAnnulled).Error; err != nil {
+		return "", nil, err
+	}
+	if err := nq.Update("superseded", true).Error; err != nil {
+		return "", nil, err
+	}
+	const reason = "anulada a sentença que a impôs: cessa a medida cautelar; o(a) juiz(a) pode impô-la de novo"
+	var changed []int64
+	if ids == nil {
+		ended, err := s.EndPrecautionary(ctx, c, 0, today, reason)
+		if err != nil {
+			return "", nil, err
+		}
+		changed = ended
+	}
+	var names []string
+	for _, t := range tracks {
+		if t == nil {
+			continue
+		}
+		ended, err := s.EndPrecautionary(ctx, c, t.ID, today, reason)
+		if err != nil {
+			return "", nil, err
+		}
+		changed = append(changed, ended...)
+		names = append(names, fmt.Sprintf("%s (réu %d)", cases.NameOf(*t), t.ID))
+	}
+	whom := ""
+	if len(names) > 0 {
+		whom = " quanto a " + strings.Join(names, ", ")
+	}
+	text := fmt.Sprintf("Turma Recursal, em %s: anulada a sentença%s; os autos voltam para nova sentença.", decided.BR(), whom)
+	return text, changed, nil
+}

@@ -28,10 +28,17 @@ const (
 	// suspended as the civil appeal is (CPC art. 220) and doubled for the
 	// prosecution (CPC art. 180) and the Defensoria (CPC art. 186).
 	KindCivilEmbargos = "civil_embargos"
+	// KindCriminalExtraordinary is the window against the Turma Recursal's
+	// judgment in the JECRIM, the recurso extraordinário (CF art. 102, III;
+	// Súmula 640 do STF): 15 days (CPC art. 1.003, § 5º), running days in
+	// criminal proceedings (CPP art. 798), counted as the criminal appeal.
+	// In a group (civil) case the window against the judgment is counted as
+	// KindCivilAppeal (15 working days, CPC art. 1.003, § 5º).
+	KindCriminalExtraordinary = "criminal_extraordinary"
 )
 
 // DeadlineKinds lists the kinds CountPeriod knows.
-var DeadlineKinds = []string{KindCriminalAppeal, KindCivilAppeal, KindCriminalEmbargos, KindCivilEmbargos}
+var DeadlineKinds = []string{KindCriminalAppeal, KindCivilAppeal, KindCriminalEmbargos, KindCivilEmbargos, KindCriminalExtraordinary}
 
 // CriminalAppealDays is the appeal window of the JECRIM in running days
 // (Lei 9.099/1995, art. 82, § 1º).
@@ -45,6 +52,10 @@ const CivilAppealDays = 15
 // in the JECRIM (Lei 9.099/1995, art. 83, § 1º), working days in a civil
 // case (CPC arts. 1.023 and 219).
 const EmbargosDays = 5
+
+// ExtraordinaryDays is the window of the recurso extraordinário against
+// the Turma Recursal's judgment (CPC art. 1.003, § 5º).
+const ExtraordinaryDays = 15
 
 // Party is whom a window belongs to: each party's window runs from its own
 // notice (DOMAIN.md § 4).
@@ -72,10 +83,11 @@ var Parties = []Party{PartyProsecution, PartyDefendant, PartyDefence}
 
 // Rules cited by each kind of deadline (Period.Rule starts with one).
 const (
-	criminalAppealRule   = "Lei 9.099/1995, art. 82, § 1º (10 dias corridos); CPP, art. 798, §§ 1º e 3º; Súmula 310 do STF"
-	civilAppealRule      = "CPC, arts. 1.003, § 5º, e 219 (15 dias úteis), 220 (suspensão de 20/12 a 20/01) e 224; Lei 7.347/1985, art. 19"
-	criminalEmbargosRule = "Lei 9.099/1995, art. 83, § 1º (5 dias corridos da ciência da decisão); CPP, art. 798, §§ 1º e 3º"
-	civilEmbargosRule    = "CPC, arts. 1.023 (5 dias úteis), 219, 220 (suspensão de 20/12 a 20/01) e 224"
+	criminalAppealRule        = "Lei 9.099/1995, art. 82, § 1º (10 dias corridos); CPP, art. 798, §§ 1º e 3º; Súmula 310 do STF"
+	civilAppealRule           = "CPC, arts. 1.003, § 5º, e 219 (15 dias úteis), 220 (suspensão de 20/12 a 20/01) e 224; Lei 7.347/1985, art. 19"
+	criminalEmbargosRule      = "Lei 9.099/1995, art. 83, § 1º (5 dias corridos da ciência da decisão); CPP, art. 798, §§ 1º e 3º"
+	criminalExtraordinaryRule = "CF, art. 102, III, e Súmula 640 do STF; CPC, art. 1.003, § 5º (15 dias, corridos no processo penal: CPP, art. 798, §§ 1º e 3º)"
+	civilEmbargosRule         = "CPC, arts. 1.023 (5 dias úteis), 219, 220 (suspensão de 20/12 a 20/01) e 224"
 	// defensoriaLaw is the Defensoria Pública's doubling: LC 80/1994,
 	// arts. 44, I (União), 89, I (Distrito Federal), 128, I (Estados).
 	defensoriaLaw = "LC 80/1994, arts. 44, I, 89, I, e 128, I"
@@ -157,7 +169,8 @@ const maxSkip = 400
 //     counting 20 December to 20 January (CPC art. 220);
 //   - criminal_embargos: 5 running days (Lei 9.099/1995, art. 83, § 1º),
 //     counted as criminal_appeal; civil_embargos: 5 working days (CPC art.
-//     1.023), counted as civil_appeal;
+//     1.023), counted as civil_appeal; criminal_extraordinary: 15 running
+//     days (CPC art. 1.003, § 5º; CPP art. 798), counted as criminal_appeal;
 //   - doubled: the prosecution's civil windows (CPC art. 180: 30 working
 //     days to appeal, 10 for embargos) and the Defensoria Pública's in
 //     every case (LC 80/1994, arts. 44, I, 89, I, and 128, I; CPC art. 186:
@@ -182,8 +195,10 @@ func CountPeriod(in PeriodInput) (Period, error) {
 		p.Days, p.Rule = EmbargosDays, criminalEmbargosRule
 	case KindCivilEmbargos:
 		p.Days, p.Rule, p.WorkingDays = EmbargosDays, civilEmbargosRule, true
+	case KindCriminalExtraordinary:
+		p.Days, p.Rule = ExtraordinaryDays, criminalExtraordinaryRule
 	default:
-		return Period{}, errs.InvalidField("kind", "oneof", "kind deve ser criminal_appeal (JECRIM, Lei 9.099/1995, art. 82, § 1º), civil_appeal (torcidas, CPC, art. 1.003, § 5º), criminal_embargos (Lei 9.099/1995, art. 83, § 1º) ou civil_embargos (CPC, art. 1.023).")
+		return Period{}, errs.InvalidField("kind", "oneof", "kind deve ser criminal_appeal (JECRIM, Lei 9.099/1995, art. 82, § 1º), civil_appeal (torcidas, CPC, art. 1.003, § 5º), criminal_embargos (Lei 9.099/1995, art. 83, § 1º) civil_embargos (CPC, art. 1.023) ou criminal_extraordinary (CF, art. 102, III).")
 	}
 	if !in.NotifiedOn.Valid() || in.NotifiedOn.Year < 2000 || in.NotifiedOn.Year > 2200 {
 		return Period{}, errs.InvalidField("notified_on", "range", "a data da ciência deve estar entre 2000 e 2200.")

@@ -521,6 +521,8 @@ func TestCountPeriod_Embargos_Lei9099Art83Par1_CPC1023(t *testing.T) {
 		{"civil, defendant", sanctions.PeriodInput{Kind: sanctions.KindCivilEmbargos, NotifiedOn: day("2025-06-23"), Party: sanctions.PartyDefendant}, 5, "2025-06-30", []string{"CPC, arts. 1.023"}},
 		{"civil, prosecution", sanctions.PeriodInput{Kind: sanctions.KindCivilEmbargos, NotifiedOn: day("2025-06-23"), Party: sanctions.PartyProsecution}, 10, "2025-07-07", []string{"CPC, art. 180): 10 dias úteis"}},
 		{"civil, defensoria", sanctions.PeriodInput{Kind: sanctions.KindCivilEmbargos, NotifiedOn: day("2025-06-23"), Party: sanctions.PartyDefence, PublicDefender: true}, 10, "2025-07-07", []string{"CPC, art. 186"}},
+		// CF art. 102, III; CPC art. 1.003, § 5º: against the Turma's judgment, 15 running days in the JECRIM.
+		{"criminal, against the Turma's judgment", sanctions.PeriodInput{Kind: sanctions.KindCriminalExtraordinary, NotifiedOn: day("2025-06-06"), Party: sanctions.PartyDefendant}, 15, "2025-06-23", []string{"CF, art. 102, III", "CPC, art. 1.003, § 5º"}},
 	} {
 		p := count(t, tc.in)
 		if p.Days != tc.days || p.LastDay.String() != tc.last {
@@ -531,7 +533,7 @@ func TestCountPeriod_Embargos_Lei9099Art83Par1_CPC1023(t *testing.T) {
 				t.Errorf("%s: rule %q lacks %q", tc.name, p.Rule, r)
 			}
 		}
-		if !strings.Contains(p.Text(), "prazo de embargos de declaração de") {
+		if tc.in.Kind != sanctions.KindCriminalExtraordinary && !strings.Contains(p.Text(), "prazo de embargos de declaração de") {
 			t.Errorf("%s: text %q", tc.name, p.Text())
 		}
 	}

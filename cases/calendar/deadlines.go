@@ -319,11 +319,7 @@ func (s *Service) Deadlines(ctx context.Context, c *cases.Case) ([]DeadlineView,
 	if len(ns) == 0 {
 		return out, nil
 	}
-	cal, err := s.loadCalendar(ctx, c.CourtCode)
-	if err != nil {
-		return nil, err
-	}
-	k, err := cases.GetCourt(ctx, s.DB, c.CourtCode)
+	cal, k, err := s.courtOf(ctx, c.CourtCode)
 	if err != nil {
 		return nil, err
 	}
@@ -474,11 +470,7 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 		// errors (public_defender, recess_exception) are the input's.
 		nt := Notification{CaseID: c.ID, Party: party, WaivedAppeal: in.WaivedAppeal, Kind: kind, NotifiedOn: on,
 			PublicDefender: in.PublicDefender, RecessException: in.RecessException}
-		cal, err := s.loadCalendar(ctx, c.CourtCode)
-		if err != nil {
-			return err
-		}
-		k, err := cases.GetCourt(ctx, s.DB, c.CourtCode)
+		cal, k, err := s.courtOf(ctx, c.CourtCode)
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,6 @@ package calendar
 
 import (
 	"context"
-	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/civil"
@@ -79,29 +78,23 @@ func lawOf(c *cases.Case) embargosLaw {
 		Grounds: "a obscuridade, contradição ou omissão apontada (Lei 9.099/1995, art. 83, com a redação da Lei 13.105/2015)"}
 }
 
+// Decisions gives the decision embargos attack and its day
+// (decisions.Service, which owns the sentences and the Turma's results;
+// set by app.NewCases, as cases.Service.Days is).
+type Decisions interface {
+	// AttackedDecision is the decision embargos as to defendantID attack
+	// (AgainstAppealResult when inAppeal and the Turma's result is
+	// recorded, else AgainstSentence) and its day (zero when none).
+	AttackedDecision(ctx context.Context, caseID, defendantID int64, inAppeal bool) (string, civil.Date, error)
+}
+
 // attacked is the decision embargos as to d (his track in status) attack
-// and its day: in appeal with the Turma's result recorded (confirmed or
-// reformed, as to him or the whole case), that judgment; otherwise his
-// sentence (the last signed; zero day when none is recorded).
+// and its day (Service.Decided; without it, the sentence of no known day).
 func (s *Service) attacked(ctx context.Context, c *cases.Case, d cases.Defendant, status string) (string, civil.Date, error) {
-	tx := db.Conn(ctx, s.DB)
-	if status == cases.StatusAppeal {
-		var r struct{ Day *civil.Date }
-		if err := tx.Raw("SELECT max(decided_on) AS day FROM appeal_results WHERE case_id = ? AND result IN ('confirmed', 'reformed') AND (defendant_id IS NULL OR defendant_id = ?)", c.ID, d.ID).Scan(&r).Error; err != nil {
-			return "", civil.Date{}, err
-		}
-		if r.Day != nil {
-			return AgainstAppealResult, *r.Day, nil
-		}
-	}
-	var r struct{ At *time.Time }
-	if err := tx.Raw("SELECT max(signed_at) AS at FROM sentences WHERE case_id = ? AND defendant_id = ? AND status IN ('signed', 'reformed') AND outcome <> 'precautionary'", c.ID, d.ID).Scan(&r).Error; err != nil {
-		return "", civil.Date{}, err
-	}
-	if r.At == nil {
+	if s.Decided == nil {
 		return AgainstSentence, civil.Date{}, nil
 	}
-	return AgainstSentence, civil.Today(*r.At, s.Loc), nil
+	return s.Decided.AttackedDecision(ctx, c.ID, d.ID, status == cases.StatusAppeal)
 }
 
 // lastRuling is the last ruling on embargos as to d that interrupted the

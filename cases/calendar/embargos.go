@@ -389,11 +389,7 @@ func (s *Service) embargosWindow(ctx context.Context, c *cases.Case, d cases.Def
 		Order("defendant_id NULLS LAST, id DESC").Limit(1).Find(&ns).Error; err != nil || len(ns) == 0 {
 		return nil, err
 	}
-	cal, err := s.loadCalendar(ctx, c.CourtCode)
-	if err != nil {
-		return nil, err
-	}
-	k, err := cases.GetCourt(ctx, s.DB, c.CourtCode)
+	cal, k, err := s.courtOf(ctx, c.CourtCode)
 	if err != nil {
 		return nil, err
 	}

@@ -59,13 +59,7 @@ func TestEmbargos_LateRecordedNoInterruption_Lei9099Art83Par1(t *testing.T) {
 	}
 	// The late embargos, pending, hold nothing: the appeal windows of
 	// 10/06 end on 20/06 and the judgment is final on 21/06.
-	e.Clk.Set(time.Date(2025, 6, 23, 12, 0, 0, 0, testenv.SaoPaulo))
-	if err := finalErr(e, t, c, d); err != nil {
-		t.Fatal(err)
-	}
-	if e.Count(t, "defendants", "id = ? AND final_on = '2025-06-21'", d.ID) != 1 {
-		t.Error("the late embargos moved the final judgment")
-	}
+	finalOnIs(t, e, c, d, time.Date(2025, 6, 23, 0, 0, 0, 0, testenv.SaoPaulo), "2025-06-21")
 }
 
 // Lei 9.099/1995, art. 83, § 2º: a notice of the ruling on the embargos

@@ -34,6 +34,19 @@ func finalErr(e *env, t *testing.T, c *cases.Case, d cases.Defendant) error {
 	return err
 }
 
+// finalOnIs certifies defendant d's final judgment with the clock at
+// day's noon and checks the day it records (final_on).
+func finalOnIs(t *testing.T, e *env, c *cases.Case, d cases.Defendant, day time.Time, want string) {
+	t.Helper()
+	e.Clk.Set(day.Add(12 * time.Hour))
+	if err := finalErr(e, t, c, d); err != nil {
+		t.Fatal(err)
+	}
+	if e.Count(t, "defendants", "id = ? AND final_on = ?", d.ID, want) != 1 {
+		t.Errorf("final judgment certified on %s: want final_on %s", day.Format("2006-01-02"), want)
+	}
+}
+
 // Lei 9.099/1995, art. 83, § 2º (as amended by Lei 13.105/2015): embargos
 // de declaração interrupt every party's appeal window as to the defendant;
 // while they wait no notice is taken and the final judgment is refused
@@ -86,13 +99,7 @@ func TestEmbargosInterruptWindowsRunAgainFromRuling_Lei9099_art83_sec2(t *testin
 	notifyAll(t, e, c, d, "2025-06-16")
 	e.Clk.Set(time.Date(2025, 6, 24, 12, 0, 0, 0, testenv.SaoPaulo))
 	casetest.KindIs(t, finalErr(e, t, c, d), errs.Conflict)
-	e.Clk.Set(time.Date(2025, 6, 27, 12, 0, 0, 0, testenv.SaoPaulo))
-	if err := finalErr(e, t, c, d); err != nil {
-		t.Fatal(err)
-	}
-	if e.Count(t, "defendants", "id = ? AND final_on = '2025-06-27'", d.ID) != 1 {
-		t.Error("the judgment did not become final the day after the windows run again")
-	}
+	finalOnIs(t, e, c, d, time.Date(2025, 6, 27, 0, 0, 0, 0, testenv.SaoPaulo), "2025-06-27")
 }
 
 // Lei 9.099/1995, art. 83, § 2º against the Turma Recursal's judgment
@@ -156,10 +163,5 @@ func TestEmbargosAgainstAppealJudgment_NoticeOfRulingOnAppealTrack_Lei9099_art83
 	e.Clk.Set(time.Date(2025, 6, 30, 12, 0, 0, 0, testenv.SaoPaulo))
 	_, err = e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.StatusFinal, DefendantID: &d.ID, FinalOn: "2025-06-27"})
 	casetest.InvalidField(t, err, "final_on", false)
-	if err := finalErr(e, t, c, d); err != nil {
-		t.Fatal(err)
-	}
-	if e.Count(t, "defendants", "id = ? AND final_on = '2025-06-28'", d.ID) != 1 {
-		t.Error("the judgment did not become final the day after the windows against it")
-	}
+	finalOnIs(t, e, c, d, time.Date(2025, 6, 30, 0, 0, 0, 0, testenv.SaoPaulo), "2025-06-28")
 }

@@ -18,10 +18,27 @@ const (
 	// (CPC arts. 1.003, § 5º, and 219; Lei 7.347/1985, art. 19), suspended
 	// from 20 December to 20 January (CPC art. 220).
 	KindCivilAppeal = "civil_appeal"
+	// KindCriminalEmbargos is the window of the embargos de declaração in
+	// the JECRIM: 5 running days from the party's notice of the decision
+	// (Lei 9.099/1995, art. 83, § 1º; CPP art. 798), counted as the
+	// criminal appeal is (recess of CPP art. 798-A, doublings).
+	KindCriminalEmbargos = "criminal_embargos"
+	// KindCivilEmbargos is the window of the embargos de declaração in a
+	// group (civil) case: 5 working days (CPC arts. 1.023 and 219),
+	// suspended as the civil appeal is (CPC art. 220) and doubled for the
+	// prosecution (CPC art. 180) and the Defensoria (CPC art. 186).
+	KindCivilEmbargos = "civil_embargos"
+	// KindCriminalExtraordinary is the window against the Turma Recursal's
+	// judgment in the JECRIM, the recurso extraordinário (CF art. 102, III;
+	// Súmula 640 do STF): 15 days (CPC art. 1.003, § 5º), running days in
+	// criminal proceedings (CPP art. 798), counted as the criminal appeal.
+	// In a group (civil) case the window against the judgment is counted as
+	// KindCivilAppeal (15 working days, CPC art. 1.003, § 5º).
+	KindCriminalExtraordinary = "criminal_extraordinary"
 )
 
 // DeadlineKinds lists the kinds CountPeriod knows.
-var DeadlineKinds = []string{KindCriminalAppeal, KindCivilAppeal}
+var DeadlineKinds = []string{KindCriminalAppeal, KindCivilAppeal, KindCriminalEmbargos, KindCivilEmbargos, KindCriminalExtraordinary}
 
 // CriminalAppealDays is the appeal window of the JECRIM in running days
 // (Lei 9.099/1995, art. 82, § 1º).
@@ -30,6 +47,15 @@ const CriminalAppealDays = 10
 // CivilAppealDays is the civil appeal window in working days (CPC arts.
 // 1.003, § 5º, and 219).
 const CivilAppealDays = 15
+
+// EmbargosDays is the window of the embargos de declaração: running days
+// in the JECRIM (Lei 9.099/1995, art. 83, § 1º), working days in a civil
+// case (CPC arts. 1.023 and 219).
+const EmbargosDays = 5
+
+// ExtraordinaryDays is the window of the recurso extraordinário against
+// the Turma Recursal's judgment (CPC art. 1.003, § 5º).
+const ExtraordinaryDays = 15
 
 // Party is whom a window belongs to: each party's window runs from its own
 // notice (DOMAIN.md § 4).
@@ -57,8 +83,11 @@ var Parties = []Party{PartyProsecution, PartyDefendant, PartyDefence}
 
 // Rules cited by each kind of deadline (Period.Rule starts with one).
 const (
-	criminalAppealRule = "Lei 9.099/1995, art. 82, § 1º (10 dias corridos); CPP, art. 798, §§ 1º e 3º; Súmula 310 do STF"
-	civilAppealRule    = "CPC, arts. 1.003, § 5º, e 219 (15 dias úteis), 220 (suspensão de 20/12 a 20/01) e 224; Lei 7.347/1985, art. 19"
+	criminalAppealRule        = "Lei 9.099/1995, art. 82, § 1º (10 dias corridos); CPP, art. 798, §§ 1º e 3º; Súmula 310 do STF"
+	civilAppealRule           = "CPC, arts. 1.003, § 5º, e 219 (15 dias úteis), 220 (suspensão de 20/12 a 20/01) e 224; Lei 7.347/1985, art. 19"
+	criminalEmbargosRule      = "Lei 9.099/1995, art. 83, § 1º (5 dias corridos da ciência da decisão); CPP, art. 798, §§ 1º e 3º"
+	criminalExtraordinaryRule = "CF, art. 102, III, e Súmula 640 do STF; CPC, art. 1.003, § 5º (15 dias, corridos no processo penal: CPP, art. 798, §§ 1º e 3º)"
+	civilEmbargosRule         = "CPC, arts. 1.023 (5 dias úteis), 219, 220 (suspensão de 20/12 a 20/01) e 224"
 	// defensoriaLaw is the Defensoria Pública's doubling: LC 80/1994,
 	// arts. 44, I (União), 89, I (Distrito Federal), 128, I (Estados).
 	defensoriaLaw = "LC 80/1994, arts. 44, I, 89, I, e 128, I"
@@ -138,11 +167,16 @@ const maxSkip = 400
 //     last day moved by § 3º into the recess moves past it;
 //   - civil_appeal: 15 working days (CPC arts. 1.003, § 5º, and 219), not
 //     counting 20 December to 20 January (CPC art. 220);
-//   - doubled: the prosecution's civil window (CPC art. 180: 30 working
-//     days) and the Defensoria Pública's in every case (LC 80/1994, arts.
-//     44, I, 89, I, and 128, I; CPC art. 186: 20 running days in the
-//     JECRIM, 30 working days in a civil case), but in the JECRIM not when
-//     in.NoJECRIMDefensoriaDoubling, which the rule then says.
+//   - criminal_embargos: 5 running days (Lei 9.099/1995, art. 83, § 1º),
+//     counted as criminal_appeal; civil_embargos: 5 working days (CPC art.
+//     1.023), counted as civil_appeal; criminal_extraordinary: 15 running
+//     days (CPC art. 1.003, § 5º; CPP art. 798), counted as criminal_appeal;
+//   - doubled: the prosecution's civil windows (CPC art. 180: 30 working
+//     days to appeal, 10 for embargos) and the Defensoria Pública's in
+//     every case (LC 80/1994, arts. 44, I, 89, I, and 128, I; CPC art. 186:
+//     20 running days to appeal in the JECRIM, 30 working days in a civil
+//     case), but in the JECRIM not when in.NoJECRIMDefensoriaDoubling,
+//     which the rule then says.
 //
 // Errors, errs.Invalid naming the field: an unknown kind (kind), a
 // notification outside the years 2000 to 2200 (notified_on), an unknown
@@ -157,8 +191,14 @@ func CountPeriod(in PeriodInput) (Period, error) {
 		p.Days, p.Rule = CriminalAppealDays, criminalAppealRule
 	case KindCivilAppeal:
 		p.Days, p.Rule, p.WorkingDays = CivilAppealDays, civilAppealRule, true
+	case KindCriminalEmbargos:
+		p.Days, p.Rule = EmbargosDays, criminalEmbargosRule
+	case KindCivilEmbargos:
+		p.Days, p.Rule, p.WorkingDays = EmbargosDays, civilEmbargosRule, true
+	case KindCriminalExtraordinary:
+		p.Days, p.Rule = ExtraordinaryDays, criminalExtraordinaryRule
 	default:
-		return Period{}, errs.InvalidField("kind", "oneof", "kind deve ser criminal_appeal (JECRIM, Lei 9.099/1995, art. 82, § 1º) ou civil_appeal (torcidas, CPC, art. 1.003, § 5º).")
+		return Period{}, errs.InvalidField("kind", "oneof", "kind deve ser criminal_appeal (JECRIM, Lei 9.099/1995, art. 82, § 1º), civil_appeal (torcidas, CPC, art. 1.003, § 5º), criminal_embargos (Lei 9.099/1995, art. 83, § 1º) civil_embargos (CPC, art. 1.023) ou criminal_extraordinary (CF, art. 102, III).")
 	}
 	if !in.NotifiedOn.Valid() || in.NotifiedOn.Year < 2000 || in.NotifiedOn.Year > 2200 {
 		return Period{}, errs.InvalidField("notified_on", "range", "a data da ciência deve estar entre 2000 e 2200.")
@@ -169,7 +209,7 @@ func CountPeriod(in PeriodInput) (Period, error) {
 	if err := in.Exception.check(p.WorkingDays); err != nil {
 		return Period{}, err
 	}
-	days, note := in.doubling()
+	days, note := in.doubling(p.Days, p.WorkingDays)
 	p.Days *= days
 	c := counter{in: in, p: &p}
 	if err := c.count(); err != nil {
@@ -192,21 +232,21 @@ func (in PeriodInput) checkParty() error {
 	return nil
 }
 
-// doubling returns the factor of the window (1 or 2) and what the rule
-// adds about it: the prosecution's civil window (CPC art. 180) and the
-// Defensoria Pública's (LC 80/1994; CPC art. 186 in civil cases), or the
-// Defensoria's doubling turned off in the JECRIM by the court's setting.
-func (in PeriodInput) doubling() (int, string) {
-	civilCase := in.Kind == KindCivilAppeal
+// doubling returns the factor of a window of base days (working days in a
+// civil case) and what the rule adds about it: the prosecution's civil
+// window (CPC art. 180) and the Defensoria Pública's (LC 80/1994; CPC art.
+// 186 in civil cases), or the Defensoria's doubling turned off in the
+// JECRIM by the court's setting.
+func (in PeriodInput) doubling(base int, civilCase bool) (int, string) {
 	switch {
 	case civilCase && in.Party == PartyProsecution:
-		return 2, fmt.Sprintf("; prazo em dobro para o Ministério Público (CPC, art. 180): %d dias úteis", 2*CivilAppealDays)
+		return 2, fmt.Sprintf("; prazo em dobro para o Ministério Público (CPC, art. 180): %d dias úteis", 2*base)
 	case civilCase && in.PublicDefender:
-		return 2, fmt.Sprintf("; prazo em dobro para a Defensoria Pública (CPC, art. 186; %s): %d dias úteis", defensoriaLaw, 2*CivilAppealDays)
+		return 2, fmt.Sprintf("; prazo em dobro para a Defensoria Pública (CPC, art. 186; %s): %d dias úteis", defensoriaLaw, 2*base)
 	case in.PublicDefender && in.NoJECRIMDefensoriaDoubling:
-		return 1, fmt.Sprintf("; sem o prazo em dobro da Defensoria Pública (%s), afastado no JECRIM pela configuração do juizado: %d dias corridos", defensoriaLaw, CriminalAppealDays)
+		return 1, fmt.Sprintf("; sem o prazo em dobro da Defensoria Pública (%s), afastado no JECRIM pela configuração do juizado: %d dias corridos", defensoriaLaw, base)
 	case in.PublicDefender:
-		return 2, fmt.Sprintf("; prazo em dobro para a Defensoria Pública (%s): %d dias corridos", defensoriaLaw, 2*CriminalAppealDays)
+		return 2, fmt.Sprintf("; prazo em dobro para a Defensoria Pública (%s): %d dias corridos", defensoriaLaw, 2*base)
 	}
 	return 1, ""
 }
@@ -325,7 +365,11 @@ func (p Period) Text() string {
 	if p.WorkingDays {
 		unit = "úteis"
 	}
-	t := fmt.Sprintf("prazo de recurso de %d dias %s, de %s a %s (%s)", p.Days, unit, p.FirstDay.BR(), p.LastDay.BR(), p.Rule)
+	what := "recurso"
+	if p.Kind == KindCriminalEmbargos || p.Kind == KindCivilEmbargos {
+		what = "embargos de declaração"
+	}
+	t := fmt.Sprintf("prazo de %s de %d dias %s, de %s a %s (%s)", what, p.Days, unit, p.FirstDay.BR(), p.LastDay.BR(), p.Rule)
 	switch {
 	case p.CountedFrom == p.NotifiedOn:
 	case len(p.Skipped) > 0 && (p.Skipped[0].Why == CriminalRecessWhy || p.Skipped[0].Why == CivilSuspensionWhy):

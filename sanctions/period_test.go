@@ -500,3 +500,41 @@ func TestCountPeriod_Lei9099_art82_sec1_CPP798_LastDayTable(t *testing.T) {
 		t.Errorf("without the court's calendar: %s, want 2025-06-19", p.LastDay)
 	}
 }
+
+// Lei 9.099/1995, art. 83, § 1º: embargos de declaração in the JECRIM within
+// 5 running days of the notice, counted as the appeal is (a Friday notice
+// starts it on Monday: CPP art. 798, § 1º; Súmula 310 do STF), the
+// Defensoria's doubled; CPC art. 1.023: 5 working days in a civil case
+// (CPC art. 219), doubled for the prosecution (CPC art. 180) and the
+// Defensoria (CPC art. 186).
+func TestCountPeriod_Embargos_Lei9099Art83Par1_CPC1023(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		in    sanctions.PeriodInput
+		days  int
+		last  string
+		rules []string
+	}{
+		{"criminal, friday", sanctions.PeriodInput{Kind: sanctions.KindCriminalEmbargos, NotifiedOn: day("2025-06-06"), Party: sanctions.PartyDefence}, 5, "2025-06-13", []string{"Lei 9.099/1995, art. 83, § 1º"}},
+		{"criminal, defensoria", sanctions.PeriodInput{Kind: sanctions.KindCriminalEmbargos, NotifiedOn: day("2025-06-06"), Party: sanctions.PartyDefence, PublicDefender: true}, 10, "2025-06-18", []string{"art. 83, § 1º", "Defensoria"}},
+		{"criminal, prosecution not doubled", sanctions.PeriodInput{Kind: sanctions.KindCriminalEmbargos, NotifiedOn: day("2025-06-06"), Party: sanctions.PartyProsecution}, 5, "2025-06-13", nil},
+		{"civil, defendant", sanctions.PeriodInput{Kind: sanctions.KindCivilEmbargos, NotifiedOn: day("2025-06-23"), Party: sanctions.PartyDefendant}, 5, "2025-06-30", []string{"CPC, arts. 1.023"}},
+		{"civil, prosecution", sanctions.PeriodInput{Kind: sanctions.KindCivilEmbargos, NotifiedOn: day("2025-06-23"), Party: sanctions.PartyProsecution}, 10, "2025-07-07", []string{"CPC, art. 180): 10 dias úteis"}},
+		{"civil, defensoria", sanctions.PeriodInput{Kind: sanctions.KindCivilEmbargos, NotifiedOn: day("2025-06-23"), Party: sanctions.PartyDefence, PublicDefender: true}, 10, "2025-07-07", []string{"CPC, art. 186"}},
+		// CF art. 102, III; CPC art. 1.003, § 5º: against the Turma's judgment, 15 running days in the JECRIM.
+		{"criminal, against the Turma's judgment", sanctions.PeriodInput{Kind: sanctions.KindCriminalExtraordinary, NotifiedOn: day("2025-06-06"), Party: sanctions.PartyDefendant}, 15, "2025-06-23", []string{"CF, art. 102, III", "CPC, art. 1.003, § 5º"}},
+	} {
+		p := count(t, tc.in)
+		if p.Days != tc.days || p.LastDay.String() != tc.last {
+			t.Errorf("%s: %d days to %s, want %d to %s", tc.name, p.Days, p.LastDay, tc.days, tc.last)
+		}
+		for _, r := range tc.rules {
+			if !strings.Contains(p.Rule, r) {
+				t.Errorf("%s: rule %q lacks %q", tc.name, p.Rule, r)
+			}
+		}
+		if tc.in.Kind != sanctions.KindCriminalExtraordinary && !strings.Contains(p.Text(), "prazo de embargos de declaração de") {
+			t.Errorf("%s: text %q", tc.name, p.Text())
+		}
+	}
+}

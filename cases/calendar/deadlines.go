@@ -247,7 +247,7 @@ func periodInput(flow string, n Notification, k *cases.Court) sanctions.PeriodIn
 	if party == "" {
 		party = PartyDefendant
 	}
-	return sanctions.PeriodInput{Kind: AppealKind(flow), NotifiedOn: n.NotifiedOn, Party: sanctions.Party(party),
+	return sanctions.PeriodInput{Kind: windowKind(flow, n.Kind), NotifiedOn: n.NotifiedOn, Party: sanctions.Party(party),
 		PublicDefender: n.PublicDefender, NoJECRIMDefensoriaDoubling: !k.DefensoriaDoublesJECRIM,
 		Exception: sanctions.RecessException(n.RecessException)}
 }
@@ -319,11 +319,7 @@ func (s *Service) Deadlines(ctx context.Context, c *cases.Case) ([]DeadlineView,
 	if len(ns) == 0 {
 		return out, nil
 	}
-	cal, err := s.loadCalendar(ctx, c.CourtCode)
-	if err != nil {
-		return nil, err
-	}
-	k, err := cases.GetCourt(ctx, s.DB, c.CourtCode)
+	cal, k, err := s.courtOf(ctx, c.CourtCode)
 	if err != nil {
 		return nil, err
 	}
@@ -354,39 +350,55 @@ type NotificationInput struct {
 	RecessException string `json:"recess_exception"`
 }
 
-// sentencedTracks are the defendants of c whose notice party may get: the
-// one named (errs.Invalid on defendant_id when missing for the defendant
-// and the defence, or not of the case; errs.Conflict unless his track is
-// sentenced: each defendant's track, DOMAIN.md §4), or, for the
-// prosecution without a defendant, every defendant sentenced (errs.Conflict
-// when none is). A group case is sentenced as a whole (judgment).
-func (s *Service) sentencedTracks(ctx context.Context, c *cases.Case, party string, id int64) ([]cases.Defendant, error) {
+// noticeTracks are the defendants of c whose notice party may get, with
+// what the notice is of (noticeOf: the kind of notice, the decision's day,
+// its name): the one named (errs.Invalid on defendant_id when missing for
+// the defendant and the defence, or not of the case; errs.Conflict unless
+// a notice is due on his track: the sentence on a sentenced track, each
+// defendant's track, DOMAIN.md §4; the ruling on embargos whatever the
+// track's status, art. 83, § 2º), or, for the prosecution without a
+// defendant, every defendant with a notice of the same kind due
+// (errs.Conflict when none is). A group case is sentenced as a whole
+// (judgment). day is the latest decision's day among them.
+func (s *Service) noticeTracks(ctx context.Context, c *cases.Case, party string, id int64) (ds []cases.Defendant, kind string, day civil.Date, what string, err error) {
 	if party != PartyProsecution || id != 0 {
 		d, err := s.PersonOf(ctx, c, id, "defendant_id")
 		if err != nil {
-			return nil, err
+			return nil, "", day, "", err
 		}
 		st := cases.TrackOf(c, *d)
-		if st != cases.StatusSentenced && st != cases.StatusJudgment {
-			return nil, errs.New(errs.Conflict, fmt.Sprintf("A intimação da sentença cabe ao réu sentenciado; %s está em %s (%s).", cases.NameOf(*d), st, cases.OrStatus(st)))
+		kind, day, what, ok, err := s.noticeOf(ctx, c, *d, st)
+		if err != nil {
+			return nil, "", day, "", err
+		}
+		if !ok {
+			return nil, "", day, "", errs.New(errs.Conflict, fmt.Sprintf("A intimação da sentença cabe ao réu sentenciado (ou, depois dos embargos de declaração, a da decisão deles); %s está em %s (%s).", cases.NameOf(*d), st, cases.OrStatus(st)))
 		}
 		d.Status = st
-		return []cases.Defendant{*d}, nil
+		return []cases.Defendant{*d}, kind, day, what, nil
 	}
-	ds, err := s.Tracks(ctx, c)
+	all, err := s.Tracks(ctx, c)
 	if err != nil {
-		return nil, err
+		return nil, "", day, "", err
 	}
-	var out []cases.Defendant
-	for _, d := range ds {
-		if d.Status == cases.StatusSentenced || d.Status == cases.StatusJudgment {
-			out = append(out, d)
+	for _, d := range all {
+		k, on, w, ok, err := s.noticeOf(ctx, c, d, d.Status)
+		if err != nil {
+			return nil, "", day, "", err
 		}
+		if !ok || (kind != "" && k != kind) {
+			continue
+		}
+		kind, what = k, w
+		if on.After(day) {
+			day = on
+		}
+		ds = append(ds, d)
 	}
-	if len(out) == 0 {
-		return nil, errs.New(errs.Conflict, fmt.Sprintf("A intimação da sentença cabe a processo sentenciado; este está em %s (%s).", c.Status, cases.OrStatus(c.Status)))
+	if len(ds) == 0 {
+		return nil, "", day, "", errs.New(errs.Conflict, fmt.Sprintf("A intimação da sentença cabe a processo sentenciado; este está em %s (%s).", c.Status, cases.OrStatus(c.Status)))
 	}
-	return out, nil
+	return ds, kind, day, what, nil
 }
 
 // Notify records a party's notification (ciência) of the decision and
@@ -419,7 +431,7 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 		// Each defendant's track (DOMAIN.md §4): the notice is of his
 		// sentence; the prosecution's without defendant_id is as to every
 		// defendant sentenced so far and not yet notified.
-		sentenced, err := s.sentencedTracks(ctx, c, party, in.DefendantID)
+		sentenced, kind, decided, what, err := s.noticeTracks(ctx, c, party, in.DefendantID)
 		if err != nil {
 			return err
 		}
@@ -443,6 +455,8 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 				f.Add("notified_on", "not_future", "a ciência não pode estar no futuro.")
 			case day.Before(civil.Today(c.FiledAt, s.Loc)):
 				f.Add("notified_on", "after_filing", "a ciência não pode ser anterior à autuação.")
+			case day.Before(decided):
+				f.Add("notified_on", "after_decision", fmt.Sprintf("a ciência não pode ser anterior à decisão de que dá ciência (%s, de %s).", strings.TrimPrefix(what, "da "), decided.BR()))
 			default:
 				on = day
 			}
@@ -454,13 +468,9 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 		// The window, counted before any row is written: it depends on the
 		// party, the day and the doublings, not on the defendant, and its
 		// errors (public_defender, recess_exception) are the input's.
-		nt := Notification{CaseID: c.ID, Party: party, WaivedAppeal: in.WaivedAppeal, Kind: "appeal", NotifiedOn: on,
+		nt := Notification{CaseID: c.ID, Party: party, WaivedAppeal: in.WaivedAppeal, Kind: kind, NotifiedOn: on,
 			PublicDefender: in.PublicDefender, RecessException: in.RecessException}
-		cal, err := s.loadCalendar(ctx, c.CourtCode)
-		if err != nil {
-			return err
-		}
-		k, err := cases.GetCourt(ctx, s.DB, c.CourtCode)
+		cal, k, err := s.courtOf(ctx, c.CourtCode)
 		if err != nil {
 			return err
 		}
@@ -479,7 +489,7 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 			if d != nil && sentenced[i].ID != d.ID {
 				continue
 			}
-			q := tx.Model(&Notification{}).Where("case_id = ? AND party = ? AND kind = 'appeal' AND NOT superseded", c.ID, party)
+			q := tx.Model(&Notification{}).Where("case_id = ? AND party = ? AND kind = ? AND NOT superseded", c.ID, party, kind)
 			if did != nil {
 				q = q.Where("defendant_id = ? OR (defendant_id IS NULL AND party = 'prosecution')", *did)
 			}
@@ -493,7 +503,7 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 				}
 				continue
 			}
-			row := Notification{CaseID: c.ID, DefendantID: did, Party: party, WaivedAppeal: in.WaivedAppeal, Kind: "appeal", NotifiedOn: on, CreatedAt: s.Now(), CreatedBy: &uid,
+			row := Notification{CaseID: c.ID, DefendantID: did, Party: party, WaivedAppeal: in.WaivedAppeal, Kind: kind, NotifiedOn: on, CreatedAt: s.Now(), CreatedBy: &uid,
 				PublicDefender: in.PublicDefender, RecessException: in.RecessException}
 			if err := tx.Create(&row).Error; err != nil {
 				return err
@@ -525,9 +535,9 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 		}
 		// "pelo Ministério Público", "pela defesa de Ana", "por Ana".
 		by := sanctions.PorPT(who)
-		text := fmt.Sprintf("Ciência da sentença %s em %s; %s.", by, on.BR(), p.Text())
+		text := fmt.Sprintf("Ciência %s %s em %s; %s.", what, by, on.BR(), p.Text())
 		if in.WaivedAppeal {
-			text = fmt.Sprintf("Ciência da sentença %s em %s, com renúncia expressa ao prazo de recurso.", by, on.BR())
+			text = fmt.Sprintf("Ciência %s %s em %s, com renúncia expressa ao prazo de recurso.", what, by, on.BR())
 		}
 		if err := s.Move(ctx, c, &actor, s.Now(), 0, text); err != nil {
 			return err
@@ -551,6 +561,46 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 // final: the day after the last window ended, or the day of the last
 // waiver.
 func (s *Service) FinalityMissing(ctx context.Context, c *cases.Case, defs ...cases.Defendant) (missing []string, day civil.Date, err error) {
+	return s.finalityMissing(ctx, c, NoticeAppeal, defs)
+}
+
+// JudgmentFinalityMissing lists, in Portuguese, what keeps the Turma
+// Recursal's judgment as to the defendants defs of case c (none: every
+// defendant) from becoming final when embargos de declaração against it
+// were ruled: the window against the judgment runs again, in full, from
+// each party's notice of the ruling (Lei 9.099/1995, art. 83, § 2º; CPC
+// art. 1.026; the recurso extraordinário's, CF art. 102, III, and CPC art.
+// 1.003, § 5º: 15 running days in the JECRIM, working days in a group
+// case), so each party must be notified of it (NoticeExtraordinary) and
+// each window have ended or been waived; day as FinalityMissing. counted
+// is false when no such embargos were ruled as to defs (the clerk then
+// certifies the day the judgment became final).
+func (s *Service) JudgmentFinalityMissing(ctx context.Context, c *cases.Case, defs ...cases.Defendant) (missing []string, day civil.Date, counted bool, err error) {
+	if len(defs) == 0 {
+		if err := db.Conn(ctx, s.DB).Where("case_id = ?", c.ID).Order("position, id").Find(&defs).Error; err != nil {
+			return nil, day, false, err
+		}
+	}
+	var ruled []cases.Defendant
+	for _, d := range defs {
+		r, err := s.lastRuling(ctx, c, d)
+		if err != nil {
+			return nil, day, false, err
+		}
+		if r != nil && r.Against == AgainstAppealResult {
+			ruled = append(ruled, d)
+		}
+	}
+	if len(ruled) == 0 {
+		return nil, day, false, nil
+	}
+	missing, day, err = s.finalityMissing(ctx, c, NoticeExtraordinary, ruled)
+	return missing, day, true, err
+}
+
+// finalityMissing is FinalityMissing for the windows the notices of kind
+// open.
+func (s *Service) finalityMissing(ctx context.Context, c *cases.Case, kind string, defs []cases.Defendant) (missing []string, day civil.Date, err error) {
 	ds, err := s.Deadlines(ctx, c)
 	if err != nil {
 		return nil, day, err
@@ -563,7 +613,7 @@ func (s *Service) FinalityMissing(ctx context.Context, c *cases.Case, defs ...ca
 	today := civil.Today(s.Now(), s.Loc)
 	find := func(party string, id *int64) *DeadlineView {
 		for i := range ds {
-			if ds[i].Party == party && ((id == nil && ds[i].DefendantID == nil) || (id != nil && ds[i].DefendantID != nil && *ds[i].DefendantID == *id)) {
+			if ds[i].Kind == kind && ds[i].Party == party && ((id == nil && ds[i].DefendantID == nil) || (id != nil && ds[i].DefendantID != nil && *ds[i].DefendantID == *id)) {
 				return &ds[i]
 			}
 		}
@@ -616,7 +666,7 @@ func (s *Service) FinalityMissing(ctx context.Context, c *cases.Case, defs ...ca
 			check(fmt.Sprintf("da defesa de %s (réu %d)", name, d.ID), w)
 		}
 		if len(pending) == 0 && !ruled.IsZero() && len(missing) > before {
-			missing = append(missing, fmt.Sprintf("quanto a %s, os prazos de recurso correm de novo, por inteiro, da intimação de cada parte da decisão dos embargos de declaração de %s (Lei 9.099/1995, art. 83, § 2º)", name, ruled.BR()))
+			missing = append(missing, fmt.Sprintf("quanto a %s, os prazos de recurso correm de novo, por inteiro, da intimação de cada parte da decisão dos embargos de declaração de %s (%s)", name, ruled.BR(), lawOf(c).Interrupt))
 		}
 	}
 	if day.After(today) {

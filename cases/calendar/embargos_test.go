@@ -13,6 +13,7 @@ import (
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/testenv"
+	"github.com/juizado/juizado/sanctions"
 )
 
 // notifyAll records the notice of the decision on day to the prosecution,
@@ -31,6 +32,19 @@ func notifyAll(t *testing.T, e *env, c *cases.Case, d cases.Defendant, day strin
 func finalErr(e *env, t *testing.T, c *cases.Case, d cases.Defendant) error {
 	_, err := e.Svc.Casefile.Transition(context.Background(), e.Clerk(t), c.ID, casefile.TransitionInput{To: cases.StatusFinal, DefendantID: &d.ID})
 	return err
+}
+
+// finalOnIs certifies defendant d's final judgment with the clock at
+// day's noon and checks the day it records (final_on).
+func finalOnIs(t *testing.T, e *env, c *cases.Case, d cases.Defendant, day time.Time, want string) {
+	t.Helper()
+	e.Clk.Set(day.Add(12 * time.Hour))
+	if err := finalErr(e, t, c, d); err != nil {
+		t.Fatal(err)
+	}
+	if e.Count(t, "defendants", "id = ? AND final_on = ?", d.ID, want) != 1 {
+		t.Errorf("final judgment certified on %s: want final_on %s", day.Format("2006-01-02"), want)
+	}
 }
 
 // Lei 9.099/1995, art. 83, § 2º (as amended by Lei 13.105/2015): embargos
@@ -85,20 +99,21 @@ func TestEmbargosInterruptWindowsRunAgainFromRuling_Lei9099_art83_sec2(t *testin
 	notifyAll(t, e, c, d, "2025-06-16")
 	e.Clk.Set(time.Date(2025, 6, 24, 12, 0, 0, 0, testenv.SaoPaulo))
 	casetest.KindIs(t, finalErr(e, t, c, d), errs.Conflict)
-	e.Clk.Set(time.Date(2025, 6, 27, 12, 0, 0, 0, testenv.SaoPaulo))
-	if err := finalErr(e, t, c, d); err != nil {
-		t.Fatal(err)
-	}
-	if e.Count(t, "defendants", "id = ? AND final_on = '2025-06-27'", d.ID) != 1 {
-		t.Error("the judgment did not become final the day after the windows run again")
-	}
+	finalOnIs(t, e, c, d, time.Date(2025, 6, 27, 0, 0, 0, 0, testenv.SaoPaulo), "2025-06-27")
 }
 
-// Lei 9.099/1995, art. 83, § 2º against the Turma Recursal's judgment:
-// while the embargos wait the final judgment is refused (409 naming them);
-// once ruled, it is not certified on a day before the ruling (422 on
-// final_on).
-func TestEmbargosAgainstAppealJudgmentHoldFinality_Lei9099_art83(t *testing.T) {
+// Lei 9.099/1995, art. 83, § 2º against the Turma Recursal's judgment
+// (case 8 of a new user: a track in appeal, embargos ruled, the final
+// judgment certified the same day while no notice of the ruling could be
+// recorded): while the embargos wait the final judgment is refused (409
+// naming them); once ruled, the notice of the ruling is recorded on the
+// track in appeal (not before the ruling: 422 on notified_on) and opens
+// the window against the judgment again in full (the recurso
+// extraordinário's: CF art. 102, III; CPC art. 1.003, § 5º, 15 running
+// days); the final judgment is 409 naming the notices and then the open
+// windows, and its day is the one after the last window (an earlier
+// final_on is 422).
+func TestEmbargosAgainstAppealJudgment_NoticeOfRulingOnAppealTrack_Lei9099_art83_sec2(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
@@ -112,6 +127,9 @@ func TestEmbargosAgainstAppealJudgmentHoldFinality_Lei9099_art83(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if emb.Against != calendar.AgainstAppealResult || emb.Late {
+		t.Errorf("embargos against the judgment: %+v", emb)
+	}
 	if err := finalErr(e, t, c, d); err == nil || !strings.Contains(err.Error(), "embargos") {
 		t.Errorf("final judgment while the embargos against the judgment wait: %v", err)
 	}
@@ -121,7 +139,29 @@ func TestEmbargosAgainstAppealJudgmentHoldFinality_Lei9099_art83(t *testing.T) {
 	}
 	_, err = e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.StatusFinal, DefendantID: &d.ID, FinalOn: "2025-06-11"})
 	casetest.InvalidField(t, err, "final_on", false)
-	if _, err := e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.StatusFinal, DefendantID: &d.ID, FinalOn: "2025-06-12"}); err != nil {
+	err = finalErr(e, t, c, d)
+	if casetest.KindIs(t, err, errs.Conflict); err == nil || !strings.Contains(err.Error(), "falta a intimação") {
+		t.Errorf("final judgment the day of the ruling, no notice of it: %v", err)
+	}
+	_, err = e.Svc.Calendar.Notify(ctx, k, c.ID, calendar.NotificationInput{Party: calendar.PartyDefence, DefendantID: d.ID, NotifiedOn: "2025-06-11"})
+	casetest.InvalidField(t, err, "notified_on", false)
+	notifyAll(t, e, c, d, "2025-06-12")
+	v, err := e.Svc.Casefile.Get(ctx, j, c.ID)
+	if err != nil {
 		t.Fatal(err)
 	}
+	for _, w := range v.Deadlines {
+		if w.Kind != calendar.NoticeExtraordinary || w.DeadlineKind != sanctions.KindCriminalExtraordinary || w.Days != 15 || w.LastDay.String() != "2025-06-27" {
+			t.Errorf("window against the judgment from the notice of 12/06: %+v", w)
+		}
+	}
+	e.Clk.Set(time.Date(2025, 6, 20, 12, 0, 0, 0, testenv.SaoPaulo))
+	err = finalErr(e, t, c, d)
+	if casetest.KindIs(t, err, errs.Conflict); err == nil || !strings.Contains(err.Error(), "corre até 27/06/2025") {
+		t.Errorf("final judgment while the windows run: %v", err)
+	}
+	e.Clk.Set(time.Date(2025, 6, 30, 12, 0, 0, 0, testenv.SaoPaulo))
+	_, err = e.Svc.Casefile.Transition(ctx, k, c.ID, casefile.TransitionInput{To: cases.StatusFinal, DefendantID: &d.ID, FinalOn: "2025-06-27"})
+	casetest.InvalidField(t, err, "final_on", false)
+	finalOnIs(t, e, c, d, time.Date(2025, 6, 30, 0, 0, 0, 0, testenv.SaoPaulo), "2025-06-28")
 }

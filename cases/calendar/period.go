@@ -90,6 +90,18 @@ func (s *Service) loadCalendar(ctx context.Context, court string) (courtCalendar
 	return cc, err
 }
 
+// courtOf reads court's holidays (loadCalendar) and the court itself (its
+// setting on the Defensoria's doubling in the JECRIM), what periodInput and
+// periodOf count a window with.
+func (s *Service) courtOf(ctx context.Context, court string) (courtCalendar, *cases.Court, error) {
+	cal, err := s.loadCalendar(ctx, court)
+	if err != nil {
+		return nil, nil, err
+	}
+	k, err := cases.GetCourt(ctx, s.DB, court)
+	return cal, k, err
+}
+
 // CourtHolidays returns the own calendar of court (TR.OOOO): the days
 // without court business its clerk declared (Carnival, Corpus Christi,
 // local holidays; the national ones are built into sanctions). It is the

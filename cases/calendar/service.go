@@ -10,6 +10,9 @@ import "github.com/juizado/juizado/cases"
 // final judgment's missing steps. One transaction per use case.
 type Service struct {
 	cases.Core
+	// Decided gives the day of the decision a notice or embargos concern
+	// (decisions.Service; nil: no day known, only the filing bounds them).
+	Decided Decisions
 }
 
 // New returns the calendar service over core.

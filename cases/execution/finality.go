@@ -25,7 +25,12 @@ import (
 // (default today), which needs the Turma Recursal's result recorded (POST
 // /api/v1/cases/{id}/appeal-result) and is not in the future nor before
 // that result, the sentence's day or the last notification (errs.Invalid
-// on final_on).
+// on final_on); when embargos de declaração against that result were
+// ruled, each party's window against it runs again from its notice of the
+// ruling (Lei 9.099/1995, art. 83, § 2º; CPC art. 1.026): errs.Conflict
+// naming what is missing until every notice is recorded and every window
+// has ended, and the day (default) is the day after the last one ended
+// (finalOn before it: errs.Invalid on final_on).
 func (s *Service) FinalDay(ctx context.Context, c *cases.Case, d *cases.Defendant, finalOn string) (civil.Date, error) {
 	today := civil.Today(s.Now(), s.Loc)
 	status := c.Status
@@ -66,7 +71,14 @@ func (s *Service) FinalDay(ctx context.Context, c *cases.Case, d *cases.Defendan
 		if err != nil {
 			return civil.Date{}, err
 		}
+		missing, after, counted, err := s.Calendar.JudgmentFinalityMissing(ctx, c, defs...)
+		if err != nil {
+			return civil.Date{}, err
+		}
 		day := today
+		if counted {
+			day = after
+		}
 		if finalOn != "" {
 			var f errs.Fields
 			d, ok := cases.ParseDate(&f, "final_on", finalOn)
@@ -77,8 +89,9 @@ func (s *Service) FinalDay(ctx context.Context, c *cases.Case, d *cases.Defendan
 				return civil.Date{}, errs.InvalidField("final_on", "not_future", "o trânsito em julgado não pode estar no futuro.")
 			}
 			if d.Before(ruled) {
-				return civil.Date{}, errs.InvalidField("final_on", "after_embargos", fmt.Sprintf("os embargos de declaração foram decididos em %s: o trânsito em julgado não lhe é anterior (Lei 9.099/1995, art. 83, § 2º).", ruled.BR()))
+				return civil.Date{}, errs.InvalidField("final_on", "after_embargos", fmt.Sprintf("os embargos de declaração foram decididos em %s: o trânsito em julgado não lhe é anterior (%s).", ruled.BR(), calendar.InterruptLaw(c)))
 			}
+
 			if d.Before(last.DecidedOn) {
 				return civil.Date{}, errs.InvalidField("final_on", "after_appeal", fmt.Sprintf("o acórdão da Turma Recursal é de %s: o trânsito em julgado não lhe é anterior.", last.DecidedOn.BR()))
 			}
@@ -97,6 +110,12 @@ func (s *Service) FinalDay(ctx context.Context, c *cases.Case, d *cases.Defendan
 				return civil.Date{}, errs.InvalidField("final_on", "after_notification", fmt.Sprintf("a última intimação da sentença é de %s: o trânsito em julgado não lhe é anterior.", notified.NotifiedOn.BR()))
 			}
 			day = d
+		}
+		if len(missing) > 0 {
+			return civil.Date{}, errs.New(errs.Conflict, "Trânsito em julgado prematuro ("+calendar.InterruptLaw(c)+"): "+strings.Join(missing, "; ")+".")
+		}
+		if counted && day.Before(after) {
+			return civil.Date{}, errs.InvalidField("final_on", "after_windows", fmt.Sprintf("os prazos contra o acórdão, reabertos pela decisão dos embargos de declaração, terminaram só na véspera de %s: o trânsito em julgado não lhe é anterior (%s).", after.BR(), calendar.InterruptLaw(c)))
 		}
 		return day, nil
 	}
@@ -199,7 +218,7 @@ func (s *Service) StartFinalBans(ctx context.Context, c *cases.Case, day civil.D
 // embargosRuled is the day of the last ruling on embargos de declaração as
 // to defendant d of c (nil: every defendant of a group case), or
 // errs.Conflict naming the embargos still pending: the judgment is not
-// final while they wait (Lei 9.099/1995, art. 83, § 2º).
+// final while they wait (Lei 9.099/1995, art. 83, § 2º; CPC art. 1.026).
 func (s *Service) embargosRuled(ctx context.Context, c *cases.Case, d *cases.Defendant) (civil.Date, error) {
 	ds := []cases.Defendant{}
 	if d != nil {

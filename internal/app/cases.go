@@ -42,6 +42,7 @@ func NewCases(g *gorm.DB, clk clock.Clock, loc *time.Location, bl cases.Blocklis
 	cal := calendar.New(core)
 	cs.Days = cal // hearings are checked against the court's calendar (CPP arts. 792 and 798-A)
 	dec := decisions.New(core, cs, cal)
+	cal.Decided = dec // the decision embargos attack and a notice gives notice of (Lei 9.099/1995, art. 83)
 	ex := execution.New(core, cs, cal, dec)
 	return &Cases{
 		Case:      cs,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // sentencedOverHTTP files R1, receives the accusation and sentences its
@@ -168,4 +169,29 @@ func TestSentenceAfterAnnulment_ReformatioInPejusIndireta_CPP617_OverHTTP(t *tes
 	sentence["ban"] = map[string]any{"months": 12}
 	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", sentence)
 	w.want(rec, 201, "the same term after the annulment")
+}
+
+// Lei 9.099/1995, art. 83, § 1º over the API: embargos filed after the
+// party's 5 days from its notice are 201 with late: true and the window's
+// last day, and interrupt nothing (the notice keeps its deadline); a notice
+// dated before the sentence it gives notice of is 422 on notified_on.
+func TestEmbargosLate_Lei9099_art83_sec1_OverHTTP(t *testing.T) {
+	w := newWF(t)
+	id, def := sentencedOverHTTP(w) // 10/06/2025
+	rec, _ := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/notifications", id), "clerk", map[string]any{"party": "defence", "defendant_id": def, "notified_on": "2025-06-09"})
+	w.want(rec, 422, "a notice before the sentence")
+	if !strings.Contains(rec.Body.String(), `"field":"notified_on"`) {
+		t.Errorf("422 not on notified_on: %s", rec.Body)
+	}
+	w.notify(id, "defendant", def, "2025-06-10", false)
+	w.advance(7 * 24 * time.Hour) // 17/06/2025
+	rec, e := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/embargos", id), "clerk", map[string]any{"defendant_id": def, "party": "defendant", "filed_on": "2025-06-17", "text": "Omissão quanto à detração."})
+	w.want(rec, 201, "late embargos")
+	if e["late"] != true || e["window_last_day"] != "2025-06-16" || e["against"] != "sentence" {
+		t.Errorf("late embargos answer: %s", rec.Body)
+	}
+	v, _ := w.get(id)
+	if ds := v["deadlines"].([]any); len(ds) != 1 || ds[0].(map[string]any)["last_day"] != "2025-06-20" {
+		t.Errorf("late embargos interrupted the window: %v", v["deadlines"])
+	}
 }

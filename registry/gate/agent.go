@@ -34,7 +34,6 @@ type Agent struct {
 	vmu     sync.Mutex
 	unknown []string // configured venues no court's venue list knows (venues.go)
 
-	day  atomic.Pointer[dayCache]   // the day of the last check
 	vset atomic.Pointer[versionSet] // the versions the last checks read
 
 	reg                *prometheus.Registry
@@ -81,6 +80,7 @@ func New(cfg Config, now func() time.Time) (*Agent, error) {
 			return nil, fmt.Errorf("gate: courts[%d]: %w", i, err)
 		}
 		c.Logger = cfg.Logger
+		c.MaxAge = time.Duration(cfg.MaxAge)
 		if err := c.Load(); err != nil && !errors.Is(err, ErrRefused) {
 			return nil, err
 		}
@@ -94,7 +94,8 @@ func New(cfg Config, now func() time.Time) (*Agent, error) {
 }
 
 // Check answers whether cpf (11 digits) is blocked now at this gate: any
-// court's entry in force today (America/Sao_Paulo, the agent's clock) that
+// court's entry in force today (America/Sao_Paulo, by that court's signed
+// time advanced by the agent's clock since: Court.courtNow) that
 // covers a venue the gate guards. The check is recorded in the spool. Each
 // court's index is read under its read lock (a page is applied in place
 // under the write lock), so the cost does not depend on the number of
@@ -121,7 +122,6 @@ func (a *Agent) CheckAt(cpf, venue string) (r CheckResult, ok bool) {
 
 func (a *Agent) check(cpf string, venues map[string]bool) CheckResult {
 	now := a.Now()
-	day, dayN := a.today(now)
 	r := CheckResult{CPF: cpf, Bans: []CheckBan{}, CheckedAt: now.UTC()}
 	k, valid := cpfKey(cpf)
 	maxAge := time.Duration(a.Config.MaxAge)
@@ -135,6 +135,9 @@ func (a *Agent) check(cpf string, venues map[string]bool) CheckResult {
 		if st := c.state; st != nil {
 			v = st.version
 			if valid {
+				// The court's date, not the agent's: its signed time
+				// advanced by the agent's time since (freshness.go).
+				day, dayN := dayOf(&c.fresh.day, c.courtNow(now), a.Loc)
 				r.Bans = st.collect(k, day, dayN, venues, a.clubs, name, r.Bans)
 			}
 		}
@@ -217,19 +220,20 @@ type dayCache struct {
 	n        int32
 }
 
-// today is the date of now in a.Loc, computed once a day (the clock may
-// move either way: any instant outside the cached day recomputes it).
-func (a *Agent) today(now time.Time) (string, int32) {
+// dayOf is the date of now in loc, computed once a day into cache (the
+// clock may move either way: any instant outside the cached day
+// recomputes it).
+func dayOf(cache *atomic.Pointer[dayCache], now time.Time, loc *time.Location) (string, int32) {
 	ns := now.UnixNano()
-	if d := a.day.Load(); d != nil && ns >= d.from && ns < d.to {
+	if d := cache.Load(); d != nil && ns >= d.from && ns < d.to {
 		return d.day, d.n
 	}
-	t := now.In(a.Loc)
+	t := now.In(loc)
 	y, m, dd := t.Date()
-	start := time.Date(y, m, dd, 0, 0, 0, 0, a.Loc)
+	start := time.Date(y, m, dd, 0, 0, 0, 0, loc)
 	d := &dayCache{from: start.UnixNano(), to: start.AddDate(0, 0, 1).UnixNano(), day: t.Format("2006-01-02")}
 	d.n = checkDay(d.day)
-	a.day.Store(d)
+	cache.Store(d)
 	return d.day, d.n
 }
 
@@ -339,11 +343,13 @@ var (
 	descUpload   = prometheus.NewDesc("gate_court_upload_error", "1 when the last try to send check records to the court failed and is being retried (GET /status upload_error).", []string{"court", "url"}, nil)
 	descAside    = prometheus.NewDesc("gate_check_batches_set_aside", "Check batches the court refused for good since the agent started, kept in outbox/ (kind conflict: 409; refused: 400, 413, 415, 422).", []string{"court", "url", "kind"}, nil)
 	descSpool    = prometheus.NewDesc("gate_spooled_checks", "Check records not yet taken by every court (buffered, in the spool file or in the outbox).", nil, nil)
+	descSkew     = prometheus.NewDesc("gate_court_clock_skew_seconds", "The court's signed time minus the agent's clock when the last fresh page arrived (positive: the agent's clock is behind); absent while none arrived (GET /status clock_skew_seconds).", []string{"court", "url"}, nil)
+	descRollback = prometheus.NewDesc("gate_court_rollback_refused_total", "Snapshots refused since the agent started because they were older than the copy held (GET /status rollback_refused).", []string{"court", "url"}, nil)
 	descUnknown  = prometheus.NewDesc("gate_unknown_venue", "1 for each configured venue (as written) that no court's venue list knows (GET /status unknown_venues): bans scoped to the venue it was meant to name do not block here.", []string{"venue"}, nil)
 )
 
 func (c *courtCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descVersion, descAge, descEntries, descUpcoming, descError, descStore, descUpload, descAside, descSpool, descUnknown} {
+	for _, d := range []*prometheus.Desc{descVersion, descAge, descEntries, descUpcoming, descError, descStore, descUpload, descAside, descSpool, descUnknown, descSkew, descRollback} {
 		ch <- d
 	}
 }
@@ -373,6 +379,10 @@ func (c *courtCollector) Collect(ch chan<- prometheus.Metric) {
 			e = 1
 		}
 		ch <- prometheus.MustNewConstMetric(descUpload, prometheus.GaugeValue, e, s.Court, s.URL)
+		if s.ClockSkewSeconds != nil {
+			ch <- prometheus.MustNewConstMetric(descSkew, prometheus.GaugeValue, *s.ClockSkewSeconds, s.Court, s.URL)
+		}
+		ch <- prometheus.MustNewConstMetric(descRollback, prometheus.CounterValue, float64(s.RollbackRefused), s.Court, s.URL)
 		for _, kind := range []string{"conflict", "refused"} {
 			ch <- prometheus.MustNewConstMetric(descAside, prometheus.CounterValue, float64(s.SetAside[kind]), s.Court, s.URL, kind)
 		}

@@ -159,10 +159,13 @@ func capped(c echo.Context, f *errs.Fields, name string, lo, hi, def int64, unit
 	return min(n, hi)
 }
 
-// blocklistChanges: GET /api/v1/blocklist/changes?since=V[&limit=N][&cursor=C][&wait=S]
+// blocklistChanges: GET /api/v1/blocklist/changes?since=V[&limit=N][&cursor=C][&wait=S][&nonce=X]
 // (club): a signed page of the change feed, read from the feed table
-// (blocklist.Lists.Changes); the snapshot's prepared bodies are not
-// needed, nor made, here (blocklist.Publisher.FeedDay).
+// (blocklist.Lists.Changes), with the court's time and the nonce echoed
+// in the signed body (a nonce above wire.MaxNonce characters, or with a
+// control or invisible character, is 422 on nonce); the snapshot's
+// prepared bodies are not needed, nor made, here
+// (blocklist.Publisher.FeedDay). ../shared/API.md "Gate agent".
 func (s *API) blocklistChanges(c echo.Context) error {
 	ctx := c.Request().Context()
 	if !c.QueryParams().Has("since") {
@@ -175,6 +178,10 @@ func (s *API) blocklistChanges(c echo.Context) error {
 	}
 	limit := int(capped(c, &f, "limit", 1, blocklist.MaxFeedPage, blocklist.MaxFeedPage, "mudanças"))
 	wait := time.Duration(capped(c, &f, "wait", 0, int64(MaxFeedWait/time.Second), 0, "segundos")) * time.Second
+	nonce := c.QueryParam("nonce")
+	if rule, msg := textcheck.Problem(nonce, wire.MaxNonce, false); rule != "" {
+		f.Add("nonce", rule, "nonce (eco assinado na página): "+msg)
+	}
 	if err := f.Err(); err != nil {
 		return err
 	}
@@ -189,7 +196,7 @@ func (s *API) blocklistChanges(c echo.Context) error {
 			return err // the client went away during the wait: 499, no page read
 		}
 	}
-	page, err := s.Blocklist.SignedChanges(ctx, since, limit, c.QueryParam("cursor"))
+	page, err := s.Blocklist.SignedChanges(ctx, since, limit, c.QueryParam("cursor"), nonce)
 	if err != nil {
 		return err
 	}
@@ -209,13 +216,18 @@ func (s *API) blocklistChanges(c echo.Context) error {
 const MaxFeedWait = 30 * time.Second
 
 // blocklistKey: GET /api/v1/blocklist/key (anyone): the public keys that
-// verify the blocklist's signatures.
+// verify the blocklist's signatures, the list signed like the snapshot
+// (X-Juizado-Key-Id, X-Juizado-Signature; blocklist.Publisher.SignedKeys).
 func (s *API) blocklistKey(c echo.Context) error {
-	keys, err := s.Deps.Keys.Keys(s.Now())
+	b, err := s.Blocklist.SignedKeys()
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"keys": keys})
+	h := c.Response().Header()
+	h.Set(wire.HeaderKeyID, b.KeyID)
+	h.Set(wire.HeaderSignature, b.Sig)
+	h.Set("Cache-Control", "no-cache")
+	return c.Blob(http.StatusOK, b.ContentType, b.Body)
 }
 
 // blocklistCheck: GET /api/v1/blocklist/check/:cpf (club), answered from the

@@ -40,6 +40,31 @@ type Publisher struct {
 	bl       blocklistCache
 	checkLog *CheckLog
 	stop     stopSignal
+	// stamp is the last court time signed (Unix nanoseconds): CourtTime.
+	stamp atomic.Int64
+}
+
+// CourtTime is the court time to sign into a new body (wire.Snapshot and
+// wire.FeedPage court_time): the court's clock (Lists.Clock) in UTC, or a
+// nanosecond after the last one this publisher signed when the clock has
+// not moved past it and is less than StampSlack behind it (two bodies in
+// the same clock tick, or a clock that stands still in tests), so that a
+// gate agent does not take a new body for a replayed one (it counts a
+// body fresh only when its court_time is after the last it accepted;
+// ../shared/API.md "Gate agent", freshness and anti-rollback). A clock set
+// back further is signed as it reads: the court's time is never invented.
+func (s *Publisher) CourtTime() time.Time {
+	now := s.now().UTC()
+	for {
+		last := s.stamp.Load()
+		t := now
+		if n := t.UnixNano(); n <= last && last-n < int64(StampSlack) {
+			t = time.Unix(0, last+1).UTC()
+		}
+		if s.stamp.CompareAndSwap(last, t.UnixNano()) {
+			return t
+		}
+	}
 }
 
 // stopSignal is closed by StopWaiting: the long-polls waiting in
@@ -81,22 +106,53 @@ func NewPublisher(l *Lists, keys *KeyRing, court string, logger *slog.Logger) *P
 func (s *Publisher) now() time.Time { return s.Lists.Clock.Now() }
 
 // SignedChanges returns the page of the change feed after version since
-// (Lists.Changes: at most limit changes, continuing from cursor) as JSON,
+// (Lists.Changes: at most limit changes, continuing from cursor) as JSON
+// with its court time (CourtTime) and nonce (the agent's nonce= echoed;
+// "" for none; the caller checks it: at most wire.MaxNonce characters),
 // signed with the current key. Errors are Lists.Changes's.
-func (s *Publisher) SignedChanges(ctx context.Context, since int64, limit int, cursor string) (*Body, error) {
+func (s *Publisher) SignedChanges(ctx context.Context, since int64, limit int, cursor, nonce string) (*Body, error) {
 	page, err := s.Lists.Changes(ctx, since, limit, cursor)
 	if err != nil {
 		return nil, err
 	}
+	page.CourtTime, page.Nonce = s.CourtTime(), nonce
 	body, err := json.Marshal(page)
 	if err != nil {
 		return nil, err
 	}
+	return s.sign(body, "application/json")
+}
+
+// StampSlack is how far behind the last court time signed the clock may
+// read and still be moved a nanosecond past it (CourtTime).
+const StampSlack = time.Second
+
+// sign signs body with the current key.
+func (s *Publisher) sign(body []byte, contentType string) (*Body, error) {
 	kid, sig, err := s.Keys.Sign(body)
 	if err != nil {
 		return nil, err
 	}
-	return &Body{Body: body, ContentType: "application/json", KeyID: kid, Sig: sig}, nil
+	return &Body{Body: body, ContentType: contentType, KeyID: kid, Sig: sig}, nil
+}
+
+// SignedKeys returns the key list of GET /api/v1/blocklist/key,
+// {"keys": [...]} (KeyRing.Keys at the court's clock: the current key and
+// the rotated-out ones until their not_after, with their endorsements),
+// signed with the current key like the snapshot, so that a gate agent
+// takes a not_after (a retirement) only from the court: it verifies the
+// list with a key it trusts, or one the list's endorsements chain to a
+// key it trusts (../shared/API.md "Gate agent").
+func (s *Publisher) SignedKeys() (*Body, error) {
+	keys, err := s.Keys.Keys(s.now())
+	if err != nil {
+		return nil, err
+	}
+	body, err := json.Marshal(map[string]any{"keys": keys})
+	if err != nil {
+		return nil, err
+	}
+	return s.sign(body, "application/json")
 }
 
 // AwaitVersion returns as soon as a version after since is committed (read
@@ -304,6 +360,8 @@ type Prepared struct {
 	// (its as_of), upJSON those entries as JSON.
 	day    civil.Date
 	upJSON []byte
+	// courtTime is the JSON body's court_time (CourtTime when it was made).
+	courtTime time.Time
 }
 
 // Body is a signed body: the bytes, their content type, a strong ETag, the
@@ -317,7 +375,8 @@ type Body struct {
 	gzOnce      sync.Once
 	gz          []byte
 	// itemsEnd, in the JSON body, is where the tail after the items
-	// begins (`,"upcoming":[...],"as_of":"..."}`, snapshotTail).
+	// begins (`,"upcoming":[...],"as_of":"...","court_time":"..."}`,
+	// snapshotTail).
 	itemsEnd int
 }
 
@@ -506,7 +565,8 @@ func (s *Publisher) prepare(snap *Snapshot) (*Prepared, error) {
 	if itemsEnd < 0 {
 		return nil, fmt.Errorf("api: blocklist body without upcoming")
 	}
-	jb = append(jb[:itemsEnd], snapshotTail(p.upJSON, p.day)...)
+	p.courtTime = s.CourtTime()
+	jb = append(jb[:itemsEnd], snapshotTail(p.upJSON, p.day, p.courtTime)...)
 	cb, err := blocklistCSV(snap)
 	if err != nil {
 		return nil, err
@@ -522,7 +582,7 @@ func (s *Publisher) prepare(snap *Snapshot) (*Prepared, error) {
 		}
 		etag := fmt.Sprintf(`"blocklist-v%d-%s"`, snap.Version, r.format)
 		if r.format == "json" {
-			etag = jsonETag(snap.Version, p.day, p.upJSON)
+			etag = jsonETag(snap.Version, p.day, p.upJSON, p.courtTime)
 		}
 		*r.into = &Body{Body: r.body, ContentType: r.ctp, ETag: etag, KeyID: kid, Sig: sig, itemsEnd: itemsEnd}
 	}
@@ -530,23 +590,28 @@ func (s *Publisher) prepare(snap *Snapshot) (*Prepared, error) {
 }
 
 // snapshotTail is the end of the JSON snapshot after its items: the
-// upcoming entries (up, a JSON array) and the date they count from, as
-// json.Marshal writes Snapshot's last two fields.
-func snapshotTail(up []byte, day civil.Date) []byte {
-	b := make([]byte, 0, len(up)+40)
+// upcoming entries (up, a JSON array), the date they count from and the
+// court time of the body, as json.Marshal writes Snapshot's last three
+// fields.
+func snapshotTail(up []byte, day civil.Date, courtTime time.Time) []byte {
+	b := make([]byte, 0, len(up)+80)
 	b = append(b, `,"upcoming":`...)
 	b = append(b, up...)
 	b = append(b, `,"as_of":"`...)
 	b = append(b, day.String()...)
+	b = append(b, `","court_time":"`...)
+	b = courtTime.UTC().AppendFormat(b, time.RFC3339Nano)
 	return append(b, `"}`...)
 }
 
 // jsonETag is the strong ETag of the JSON snapshot: its version, the
-// court's date and a digest of the upcoming set, which change the body with
-// no new version ("blocklist-v12-20261201-1a2b3c4d-json").
-func jsonETag(version int64, day civil.Date, up []byte) string {
+// court's date, a digest of the upcoming set and the body's court time,
+// which change the body with no new version
+// ("blocklist-v12-20261201-1a2b3c4d-1767200000123456789-json"); the court
+// time differs between the servers of one court, whose bodies differ.
+func jsonETag(version int64, day civil.Date, up []byte, courtTime time.Time) string {
 	h := sha256.Sum256(up)
-	return fmt.Sprintf(`"blocklist-v%d-%04d%02d%02d-%x-json"`, version, day.Year, int(day.Month), day.Day, h[:4])
+	return fmt.Sprintf(`"blocklist-v%d-%04d%02d%02d-%x-%d-json"`, version, day.Year, int(day.Month), day.Day, h[:4], courtTime.UnixNano())
 }
 
 // withUpcoming returns p with its JSON body rebuilt for the upcoming
@@ -564,7 +629,8 @@ func (s *Publisher) withUpcoming(p *Prepared, up []Entry, day civil.Date) (*Prep
 		return p, nil
 	}
 	old := p.JSON
-	tail := snapshotTail(upJSON, day)
+	courtTime := s.CourtTime()
+	tail := snapshotTail(upJSON, day, courtTime)
 	body := make([]byte, 0, old.itemsEnd+len(tail))
 	body = append(append(body, old.Body[:old.itemsEnd]...), tail...)
 	kid, sig, err := s.Keys.Sign(body)
@@ -572,7 +638,7 @@ func (s *Publisher) withUpcoming(p *Prepared, up []Entry, day civil.Date) (*Prep
 		return nil, err
 	}
 	n := *p
-	n.day, n.upJSON = day, upJSON
-	n.JSON = &Body{Body: body, ContentType: old.ContentType, ETag: jsonETag(p.Version, day, upJSON), KeyID: kid, Sig: sig, itemsEnd: old.itemsEnd}
+	n.day, n.upJSON, n.courtTime = day, upJSON, courtTime
+	n.JSON = &Body{Body: body, ContentType: old.ContentType, ETag: jsonETag(p.Version, day, upJSON, courtTime), KeyID: kid, Sig: sig, itemsEnd: old.itemsEnd}
 	return &n, nil
 }

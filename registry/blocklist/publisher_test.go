@@ -1,7 +1,9 @@
 package blocklist
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -35,4 +37,42 @@ func TestPreparedBlocklistServesVersionInHandWhileRebuilding(t *testing.T) {
 	}
 	s.bl.mu.Unlock()
 	<-done
+}
+
+// ../shared/API.md "Gate agent" (freshness and anti-rollback): the court
+// time signed into each body is the court's clock, strictly increasing
+// among the bodies of one process when the clock stands still or reads a
+// little behind (a gate agent counts a body fresh only when its
+// court_time is newer than the last it accepted), the clock as it reads
+// when set back further, and the snapshot's tail carries it as
+// json.Marshal writes the field.
+func TestCourtTimeIsTheClockAndOnlyMovesForward(t *testing.T) {
+	at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	clk := clock.NewFixed(at)
+	s := &Publisher{Lists: &Lists{Loc: time.UTC, Clock: clk}}
+	a, b := s.CourtTime(), s.CourtTime()
+	if !a.Equal(at) || !b.After(a) || b.Sub(a) != time.Nanosecond {
+		t.Fatalf("fixed clock: %v then %v, want %v then a nanosecond later", a, b, at)
+	}
+	s.Lists.Clock = clock.NewFixed(at.Add(-time.Millisecond)) // read a little behind
+	if c := s.CourtTime(); !c.After(b) {
+		t.Fatalf("clock a millisecond behind: %v, want after %v", c, b)
+	}
+	s.Lists.Clock = clock.NewFixed(at.Add(-time.Hour)) // set back: signed as it reads
+	if c := s.CourtTime(); !c.Equal(at.Add(-time.Hour)) {
+		t.Fatalf("clock set back an hour: %v, want %v", c, at.Add(-time.Hour))
+	}
+	s.Lists.Clock = clock.NewFixed(at.Add(time.Minute))
+	if d := s.CourtTime(); !d.Equal(at.Add(time.Minute)) {
+		t.Fatalf("clock moved on: %v, want %v", d, at.Add(time.Minute))
+	}
+	day := civil.MustParse("2026-11-29")
+	tail := snapshotTail([]byte("[]"), day, a)
+	snap, err := json.Marshal(Snapshot{Items: []Entry{}, Upcoming: []Entry{}, AsOf: day, CourtTime: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasSuffix(snap, tail) {
+		t.Fatalf("tail %s is not the end of %s", tail, snap)
+	}
 }

@@ -37,6 +37,9 @@ type Court struct {
 	Now    func() time.Time
 	// Wait is the long-poll asked of the feed (?wait=, seconds); 0 polls.
 	Wait time.Duration
+	// MaxAge is the agent's max_age: a page that arrives later than that
+	// after its request does not confirm the copy (DefaultMaxAge when 0).
+	MaxAge time.Duration
 	// Logger receives the court's errors when they change, its recovery
 	// and damage found in the store (nil: slog.Default()).
 	Logger *slog.Logger
@@ -69,6 +72,9 @@ type Court struct {
 	// confirmed is when the court last confirmed the copy current (Unix
 	// nanoseconds, 0 never): read by every check without a lock.
 	confirmed atomic.Int64
+	// fresh is what the agent knows of the court's time and of the
+	// versions it applied (freshness.go); its lastCT and high under mu.
+	fresh freshness
 }
 
 // NewCourt makes the follower of the court at url (no trailing slash
@@ -135,6 +141,15 @@ type Status struct {
 	// cleared by a list read.
 	Venues      *int   `json:"venues,omitempty"`
 	VenuesError string `json:"venues_error,omitempty"`
+	// ClockSkewSeconds is the court's signed time minus the agent's clock
+	// when the last fresh page arrived (positive: the agent's clock is
+	// behind), null while none arrived; the agent judges the court's
+	// entries by the court's time, not by its own clock (freshness.go).
+	ClockSkewSeconds *float64 `json:"clock_skew_seconds"`
+	// RollbackRefused counts the snapshots refused since the agent started
+	// because they were older than the copy held (a version below the
+	// highest applied): the copy was kept.
+	RollbackRefused int64 `json:"rollback_refused"`
 }
 
 // Status reports the court's copy.
@@ -161,6 +176,10 @@ func (c *Court) Status() Status {
 	if t := c.confirmed.Load(); t != 0 {
 		st.AgeSeconds = c.Now().Sub(time.Unix(0, t)).Seconds()
 	}
+	if sk, ok := c.skew(); ok {
+		st.ClockSkewSeconds = &sk
+	}
+	st.RollbackRefused = c.fresh.rollbacks.Load()
 	return st
 }
 
@@ -170,15 +189,6 @@ func (c *Court) name() string {
 		return c.state.court
 	}
 	return c.URL
-}
-
-// confirm records that the court confirmed the copy current now, in
-// memory and in the file confirmed (restored by Load when the store is
-// whole).
-func (c *Court) confirm() {
-	now := c.Now()
-	c.confirmed.Store(now.UnixNano())
-	_ = writeAtomic(filepath.Join(c.Dir, "confirmed"), []byte(now.UTC().Format(time.RFC3339Nano)))
 }
 
 func (c *Court) logger() *slog.Logger {
@@ -291,7 +301,9 @@ func (c *Court) get(ctx context.Context, path string) (*http.Response, []byte, e
 // Snapshot takes a new snapshot: the body is written to a temporary file
 // as it arrives while its signature is checked (verifyStream: the body is
 // never all in memory), then decoded from that file into a new state, and
-// only then stored under its name and applied.
+// only then, when it is not older than the copy held (olderThanCopy: a
+// lower version is refused as a rollback and counted), stored under its
+// name and applied. Until then the copy held stays.
 func (c *Court) Snapshot(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
 	defer cancel()
@@ -337,6 +349,9 @@ func (c *Court) Snapshot(ctx context.Context) error {
 	if err != nil {
 		return c.fail(refused("%v", err))
 	}
+	if err := c.olderThanCopy(st); err != nil {
+		return c.fail(err)
+	}
 	if err := f.Sync(); err != nil {
 		return c.fail(err)
 	}
@@ -349,18 +364,26 @@ func (c *Court) Snapshot(ctx context.Context) error {
 	c.mu.Lock()
 	c.pages = 0
 	c.mu.Unlock()
+	c.applied(st.version, st.courtTime)
+	_ = c.saveFreshness()
+	// Not a confirmation: the court prepares a snapshot's body once per
+	// version and day, so it may be hours old; the feed page asked next
+	// (with its nonce) confirms the copy.
 	c.succeeded()
-	c.confirm()
 	// The garbage of the decoding goes back to the system rather than stay
 	// resident.
 	debug.FreeOSMemory()
 	return nil
 }
 
-// Poll asks the feed once (with wait, seconds, when > 0) and applies the
-// page (its upcoming set, when it has one, replaces the one held). It
-// returns whether the page had changes. 410 (since too old) and 422 (a
-// cursor or version the court no longer accepts) take a new snapshot.
+// Poll asks the feed once (with wait, seconds, when > 0, and a fresh
+// nonce) and applies the page (its upcoming set, when it has one, replaces
+// the one held) when it verifies, echoes the nonce and continues the copy;
+// a head page whose court time is newer than the latest applied confirms
+// the copy (freshness.go). It returns whether the page had changes, or a
+// snapshot was applied. 410 (since too old) and 422 (a cursor or version
+// the court no longer accepts) take a new snapshot, applied only when
+// newer than the copy.
 func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 	c.smu.RLock()
 	st := c.state
@@ -380,6 +403,9 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 	if wait > 0 {
 		q += "&wait=" + strconv.Itoa(int(wait/time.Second))
 	}
+	nonce := newNonce()
+	q += "&nonce=" + nonce
+	sent := c.Now()
 	resp, body, err := c.get(ctx, q)
 	if err != nil {
 		return false, c.fail(err)
@@ -389,11 +415,18 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 		// since: the court cannot continue from here (a cursor it no
 		// longer accepts, a version above its own after a restore).
 		// Either way the copy starts over from a new snapshot, verified
-		// like any other.
-		return true, c.Snapshot(ctx)
+		// like any other; the status is only a hint (it is not signed):
+		// the copy held stays until a newer snapshot verifies
+		// (olderThanCopy).
+		if err := c.Snapshot(ctx); err != nil {
+			return false, err
+		}
+		return true, nil
 	}
 	if resp.StatusCode != http.StatusOK {
-		return false, c.fail(fmt.Errorf("gate: GET %s: %s", q, resp.Status))
+		// Named without the nonce: the same failure of two polls is one
+		// error (logged once, failureKey).
+		return false, c.fail(fmt.Errorf("gate: GET %s: %s", strings.TrimSuffix(q, "&nonce="+nonce), resp.Status))
 	}
 	s := signedOf(resp, body)
 	if err := c.verifyFetched(ctx, s); err != nil {
@@ -402,6 +435,9 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 	var p FeedPage
 	if err := json.Unmarshal(body, &p); err != nil {
 		return false, c.fail(refused("feed page: %v", err))
+	}
+	if p.Nonce != nonce {
+		return false, c.fail(refused("feed page with nonce %q, not the one this request sent (%q): a page recorded earlier and replayed, or not made for this request; not applied", p.Nonce, nonce))
 	}
 	head := courtState{version: from, cursor: cursor}
 	if err := head.continues(&p); err != nil {
@@ -443,11 +479,27 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 		c.pages++
 	}
 	c.mu.Unlock()
+	arrived := c.Now()
+	newer := c.applied(p.To, p.CourtTime)
 	c.succeeded()
-	if p.Cursor == "" {
-		c.confirm()
+	// Fresh: the page echoes this request's nonce (checked above), its
+	// court time is after the latest applied, and it came within max_age
+	// of the request.
+	if p.Cursor == "" && newer && arrived.Sub(sent) <= c.maxAge() {
+		c.confirmFresh(p.CourtTime, arrived)
+	}
+	if err := c.saveFreshness(); err != nil {
+		return false, c.fail(err)
 	}
 	return len(p.Changes) > 0 || p.Cursor != "", nil
+}
+
+// maxAge is MaxAge, DefaultMaxAge when unset.
+func (c *Court) maxAge() time.Duration {
+	if c.MaxAge > 0 {
+		return c.MaxAge
+	}
+	return DefaultMaxAge
 }
 
 // Sync brings the copy up to date: a snapshot when there is none, then the
@@ -486,6 +538,11 @@ func (c *Court) Run(ctx context.Context) {
 				sleep(ctx, 5*time.Second)
 			}
 			wait = c.Wait
+			if more {
+				// More to read, or a snapshot just taken: the page that
+				// follows (and confirms the copy) is asked at once.
+				wait = 0
+			}
 			continue
 		}
 		wait = 0
@@ -503,12 +560,16 @@ func sleep(ctx context.Context, d time.Duration) {
 	}
 }
 
-// Store layout under Dir: keys.json (the court's key list, for the keys
-// rotated in), retired.json (key id → not_after of the keys the court
-// rotated out), snapshots/<version>-<hash>.json + .sig (the body exactly as
-// signed and its key id and signature; hash: hex of the first 8 bytes of the
-// body's SHA-256), pages/<snapshot version>-<seq>.json
-// + .sig, confirmed (when the court last confirmed the copy). Each file is
+// Store layout under Dir: keylists/<hash>.json + .sig (the court's signed
+// key lists that trusted a rotated-in key or retired one: verified again at
+// each start, the only source of not_after), keys.json (an unsigned list
+// earlier agents kept: its endorsements only), snapshots/<version>-<hash>.json
+// + .sig (the body exactly as signed and its key id and signature; hash: hex
+// of the first 8 bytes of the body's SHA-256), pages/<snapshot
+// version>-<seq>.json + .sig, freshness.json (when the court last confirmed
+// the copy, the latest court_time and the highest version applied, the
+// court's time of the last fresh page and the agent's clock then:
+// freshness.go; confirmed, from earlier agents, read when it is absent). Each file is
 // written whole to a temporary name, synced, renamed and its directory
 // synced, so a kill -9 leaves either the old or the new file; Load removes
 // the temporary files left and sets aside (*.refused) what does not verify

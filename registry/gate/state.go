@@ -18,6 +18,7 @@ type courtState struct {
 	version     int64
 	cursor      string // within version+1, when the last page had one
 	generatedAt time.Time
+	courtTime   time.Time       // the latest court_time of the bodies applied (zero: none)
 	entries     *entryIndex     // in force at version
 	upcoming    map[int64]Entry // first day within 7 days, by ban id
 	upIndex     *entryIndex     // upcoming by CPF
@@ -71,6 +72,9 @@ func (s *courtState) apply(p *FeedPage) {
 		}
 	}
 	s.version, s.cursor = p.To, p.Cursor
+	if p.CourtTime.After(s.courtTime) {
+		s.courtTime = p.CourtTime
+	}
 	if p.Upcoming != nil {
 		s.upcoming = make(map[int64]Entry, len(*p.Upcoming))
 		for _, e := range *p.Upcoming {
@@ -162,6 +166,8 @@ func stateOf(body io.Reader) (*courtState, error) {
 			err = dec.Decode(&s.version)
 		case "generated_at":
 			err = dec.Decode(&s.generatedAt)
+		case "court_time":
+			err = dec.Decode(&s.courtTime)
 		case "court":
 			err = dec.Decode(&s.court)
 		case "upcoming":

@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 )
 
 // storeSnapshot stores the verified body of version (the synced file tmp,
@@ -87,7 +86,7 @@ func setAside(path string) {
 }
 
 // Load rebuilds the copy from Dir, re-verifying every stored body with the
-// pinned keys and those rotated in under them (keys.json). No network. It
+// pinned keys and those rotated in under them (loadKeys). No network. It
 // uses the newest stored snapshot that verifies and its pages up to the
 // first one that does not verify or continue. When it cannot use every
 // stored file (a snapshot or page that no longer verifies or continues,
@@ -95,38 +94,14 @@ func setAside(path string) {
 // files not used are set aside as *.refused, the damage is logged and
 // reported as StoreError, and the time of the court's last confirmation
 // is not restored (nor kept on disk): the copy is stale until the court
-// confirms it again.
+// confirms it again. The highest version applied and the latest court time
+// are restored either way (loadFreshness): an older snapshot is still
+// refused after the damage.
 func (c *Court) Load() error {
 	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
 		return err
 	}
-	if b, err := os.ReadFile(filepath.Join(c.Dir, "keys.json")); err == nil {
-		var ks struct {
-			Keys []publishedKey `json:"keys"`
-		}
-		if json.Unmarshal(b, &ks) == nil {
-			c.trusted = trustFrom(c.Pinned, ks.Keys)
-			c.mu.Lock()
-			if c.retired == nil {
-				c.retired = map[string]time.Time{}
-			}
-			retiredFrom(c.retired, ks.Keys)
-			c.mu.Unlock()
-		}
-	}
-	if b, err := os.ReadFile(filepath.Join(c.Dir, "retired.json")); err == nil {
-		var r map[string]time.Time
-		if json.Unmarshal(b, &r) == nil {
-			c.mu.Lock()
-			if c.retired == nil {
-				c.retired = map[string]time.Time{}
-			}
-			for id, t := range r {
-				retire(c.retired, id, t)
-			}
-			c.mu.Unlock()
-		}
-	}
+	c.loadKeys()
 	c.loadVenues()
 	// Temporary files are writes a kill -9 interrupted: never renamed, so
 	// never part of the store.
@@ -201,10 +176,9 @@ func (c *Court) Load() error {
 		c.pages = pages
 		c.mu.Unlock()
 	}
-	confirmedPath := filepath.Join(c.Dir, "confirmed")
 	if len(damage) > 0 {
 		// The copy held now is not the one the court confirmed.
-		_ = os.Remove(confirmedPath)
+		c.loadFreshness(st, true)
 		var version int64
 		if st != nil {
 			version = st.version
@@ -218,13 +192,9 @@ func (c *Court) Load() error {
 		debug.FreeOSMemory()
 		return nil
 	}
+	c.loadFreshness(st, false)
 	if st == nil {
 		return nil
-	}
-	if b, err := os.ReadFile(confirmedPath); err == nil {
-		if t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(string(b))); err == nil {
-			c.confirmed.Store(t.UnixNano())
-		}
 	}
 	debug.FreeOSMemory() // the garbage of the decoding
 	return nil

@@ -3,12 +3,17 @@ package gate
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -139,8 +144,42 @@ func unsigned(s signed) error {
 	return nil
 }
 
-// refreshKeys reads GET /api/v1/blocklist/key and trusts the keys endorsed
-// by trusted ones; the answer is stored for the next start.
+// keyList is the body of GET /api/v1/blocklist/key.
+type keyList struct {
+	Keys []publishedKey `json:"keys"`
+}
+
+// verifyKeyList checks a key list as signed by the court: it must be
+// signed (unsigned) by a key trusted already, or by one the list's own
+// endorsements chain to a trusted key (a rotation: the court signs with
+// its new key, which its previous key endorsed), not retired; the Ed25519
+// signature over the exact bytes. It returns the list and the keys trusted
+// with it (trustFrom). Caller holds mu.
+func (c *Court) verifyKeyList(s signed, trusted map[string]ed25519.PublicKey) (keyList, map[string]ed25519.PublicKey, error) {
+	var ks keyList
+	if err := unsigned(s); err != nil {
+		return ks, nil, refused("key list: %v", strings.TrimPrefix(err.Error(), ErrRefused.Error()+": "))
+	}
+	if err := json.Unmarshal(s.Body, &ks); err != nil {
+		return ks, nil, refused("key list: %v", err)
+	}
+	t := trustFrom(trusted, ks.Keys)
+	if err := verify(s, t); err != nil {
+		return ks, nil, refused("key list: %v", strings.TrimPrefix(err.Error(), ErrRefused.Error()+": "))
+	}
+	if err := c.notRetired(s.KeyID); err != nil {
+		return ks, nil, err
+	}
+	return ks, t, nil
+}
+
+// refreshKeys reads GET /api/v1/blocklist/key, which must verify
+// (verifyKeyList: an unsigned list, or one signed by a key the agent does
+// not trust, is refused and nothing of it used, so a key is never retired,
+// nor trusted, by what the court did not sign); it trusts the keys endorsed
+// by trusted ones and records the not_after of the keys the court rotated
+// out. A list that changes either is stored (keylists/, with its
+// signature) for the next start, which verifies it again (loadKeys).
 func (c *Court) refreshKeys(ctx context.Context) error {
 	resp, body, err := c.get(ctx, "/api/v1/blocklist/key")
 	if err != nil {
@@ -149,38 +188,99 @@ func (c *Court) refreshKeys(ctx context.Context) error {
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("gate: GET /api/v1/blocklist/key: %s", resp.Status)
 	}
-	var ks struct {
-		Keys []publishedKey `json:"keys"`
+	s := signedOf(resp, body)
+	c.mu.Lock()
+	ks, t, err := c.verifyKeyList(s, c.trusted)
+	old := c.trusted
+	retired := maps.Clone(c.retired)
+	c.mu.Unlock()
+	if err != nil {
+		return err
 	}
-	if err := json.Unmarshal(body, &ks); err != nil {
-		return fmt.Errorf("gate: keys: %w", err)
+	if retired == nil {
+		retired = map[string]time.Time{}
+	}
+	changed := retiredFrom(retired, ks.Keys)
+	if !changed && len(t) == len(old) {
+		return nil
+	}
+	if err := c.storeKeyList(s); err != nil {
+		return err
 	}
 	c.mu.Lock()
-	old := c.trusted
-	retired := make(map[string]time.Time, len(c.retired)+len(ks.Keys))
-	for id, t := range c.retired {
-		retired[id] = t
+	c.retired, c.trusted = retired, t
+	c.mu.Unlock()
+	return nil
+}
+
+// storeKeyList keeps a verified key list as keylists/<hash of the body>.json
+// with its .sig.
+func (c *Court) storeKeyList(s signed) error {
+	dir := filepath.Join(c.Dir, "keylists")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	h := sha256.Sum256(s.Body)
+	base := filepath.Join(dir, hex.EncodeToString(h[:8]))
+	sig, _ := json.Marshal(signed{KeyID: s.KeyID, Signature: s.Signature})
+	if err := writeAtomic(base+".sig", sig); err != nil {
+		return err
+	}
+	return writeAtomic(base+".json", s.Body)
+}
+
+// loadKeys rebuilds the keys trusted and the keys retired from the store:
+// the pinned keys and those endorsed under them in the stored key lists
+// (an endorsement verifies by itself: keys.json, written unsigned by
+// earlier agents, still counts for them), then the not_after of every
+// stored key list that verifies with those keys. Nothing else retires a
+// key: retired.json, which earlier agents wrote from unsigned lists, is
+// set aside (retired.json.refused) and logged, never read.
+func (c *Court) loadKeys() {
+	var lists []signed
+	var all []publishedKey
+	if b, err := os.ReadFile(filepath.Join(c.Dir, "keys.json")); err == nil {
+		var ks keyList
+		if json.Unmarshal(b, &ks) == nil {
+			all = append(all, ks.Keys...)
+		}
+	}
+	names, _ := filepath.Glob(filepath.Join(c.Dir, "keylists", "*.json"))
+	sort.Strings(names)
+	for _, n := range names {
+		s, err := readSig(strings.TrimSuffix(n, ".json") + ".sig")
+		if err == nil {
+			s.Body, err = os.ReadFile(n)
+		}
+		var ks keyList
+		if err != nil || json.Unmarshal(s.Body, &ks) != nil {
+			continue
+		}
+		lists = append(lists, s)
+		all = append(all, ks.Keys...)
+	}
+	trusted := trustFrom(c.Pinned, all)
+	retired := map[string]time.Time{}
+	c.mu.Lock() // verifyKeyList reads c.retired: none yet, a stored list is not judged by its date again
+	for _, s := range lists {
+		if ks, _, err := c.verifyKeyList(s, trusted); err == nil {
+			retiredFrom(retired, ks.Keys)
+		}
 	}
 	c.mu.Unlock()
-	if retiredFrom(retired, ks.Keys) {
-		b, _ := json.Marshal(retired)
-		if err := writeAtomic(filepath.Join(c.Dir, "retired.json"), b); err != nil {
-			return err
-		}
-		c.mu.Lock()
-		c.retired = retired
-		c.mu.Unlock()
+	if old := filepath.Join(c.Dir, "retired.json"); fileExists(old) {
+		setAside(old)
+		c.logger().Warn("gate retired.json of an earlier agent set aside: a key is retired only by a key list the court signed",
+			"url", c.URL, "kept", old+refusedSuffix)
 	}
-	t := trustFrom(old, ks.Keys)
-	if len(t) > len(old) {
-		if err := writeAtomic(filepath.Join(c.Dir, "keys.json"), body); err != nil {
-			return err
-		}
-		c.mu.Lock()
-		c.trusted = t
-		c.mu.Unlock()
-	}
-	return nil
+	c.mu.Lock()
+	c.trusted, c.retired = trusted, retired
+	c.mu.Unlock()
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // verifyFetched verifies a body from the court; a key it does not know yet

@@ -43,6 +43,13 @@ type Snapshot[D any] struct {
 	Items    []Entry[D] `json:"items"`
 	Upcoming []Entry[D] `json:"upcoming"`
 	AsOf     D          `json:"as_of"` // the court's date Upcoming counts from
+	// CourtTime is the court's clock when this body was made (RFC 3339,
+	// UTC; strictly increasing among the bodies one court process signs),
+	// inside the signed bytes: a gate agent never takes a body older than
+	// the one it holds for a fresh one, and measures its own clock's skew
+	// with it. Zero (0001-01-01) from a court older than the field.
+	// ../shared/API.md "Gate agent", "Freshness and anti-rollback".
+	CourtTime time.Time `json:"court_time"`
 }
 
 // Change reasons (why an entry entered or left the blocklist).
@@ -90,7 +97,8 @@ type flatChange[D any] struct {
 }
 
 // FeedPage is one page of the change feed, the body of GET
-// /api/v1/blocklist/changes: applying Changes to the snapshot of version
+// /api/v1/blocklist/changes (its court time and the agent's nonce signed
+// with it): applying Changes to the snapshot of version
 // From gives the snapshot of version To. When a single version holds more
 // changes than a page, the page has a Cursor and To == From: call again
 // with the same since and that cursor. FromCursor repeats the cursor the
@@ -107,7 +115,18 @@ type FeedPage[D any] struct {
 	Cursor     string      `json:"cursor,omitempty"`
 	Upcoming   *[]Entry[D] `json:"upcoming,omitempty"`
 	AsOf       *D          `json:"as_of,omitempty"`
+	// CourtTime is the court's clock when the page was made (Snapshot.CourtTime).
+	CourtTime time.Time `json:"court_time"`
+	// Nonce echoes the nonce= query parameter the page was asked with (at
+	// most MaxNonce characters; absent when none was sent): signed with the
+	// page, it proves to the agent that sent a fresh one that the page was
+	// made for its request, not recorded and replayed.
+	Nonce string `json:"nonce,omitempty"`
 }
+
+// MaxNonce is the most characters of a feed request's nonce= (a longer
+// one is 422 on nonce). ../shared/API.md "Gate agent".
+const MaxNonce = 64
 
 // CheckBan is one ban in force behind a blocked CPF in a check's answer
 // (GET /api/v1/blocklist/check/{cpf}, and the gate agent's /check).

@@ -6,16 +6,17 @@
 -- export, whole or nothing.
 --
 -- tpu_tables: each table's version (the SGT table's date, YYYY-MM-DD, with
--- this product's revision .N) and where it came from; audited (one row per
--- load). tpu_items: its items; verified false marks a code not checked
--- against a published source (DOMAIN.md §§ 4, 6).
+-- this product's revision .N), where it came from and when. Reference data,
+-- written by the migrations too: not in the audit trail (its trigger would
+-- report every migrated database as written outside). tpu_items: its items;
+-- verified false marks a code not checked against a published source
+-- (DOMAIN.md §§ 4, 6).
 CREATE TABLE tpu_tables (
     name      text PRIMARY KEY CHECK (name IN ('classes', 'subjects', 'movements')),
     version   text NOT NULL,
     source    text NOT NULL DEFAULT '',
     loaded_at timestamptz NOT NULL
 );
-SELECT audit_attach('tpu_tables');
 CREATE TABLE tpu_items (
     tbl         text NOT NULL REFERENCES tpu_tables(name),
     code        integer NOT NULL CHECK (code BETWEEN 1 AND 999999),

@@ -25,7 +25,7 @@ var columns = map[string]string{
 	"codigopai": "parent", "codpai": "parent", "coditempai": "parent", "pai": "parent",
 	"complementos": "complements", "complemento": "complements",
 	"verificado": "verified",
-	"fonte": "note", "nota": "note", "observacao": "note",
+	"fonte":      "note", "nota": "note", "observacao": "note",
 }
 
 // Parse reads table name from a CSV file in the SGT's export shape: UTF-8

@@ -206,10 +206,10 @@ func (s *Service) linkCases(ctx context.Context, actor actor.Actor, crim, civ *C
 	if err := tx.Exec("UPDATE cases SET linked_case_id = ? WHERE id = ?", crim.ID, civ.ID).Error; err != nil {
 		return err
 	}
-	if err := s.Move(ctx, crim, &actor, now, 0, fmt.Sprintf("Representação contra pessoas e torcidas: as torcidas respondem no processo civil %s, vinculado (DOMAIN.md §4; LGE art. 180).", FormatNumber(civ.Number))); err != nil {
+	if err := s.Move(ctx, crim, &actor, now, MoveLinkedCases, fmt.Sprintf("Representação contra pessoas e torcidas: as torcidas respondem no processo civil %s, vinculado (DOMAIN.md §4; LGE art. 180).", FormatNumber(civ.Number))); err != nil {
 		return err
 	}
-	return s.Move(ctx, civ, &actor, now, 0, fmt.Sprintf("Representação contra pessoas e torcidas: as pessoas respondem no processo criminal %s, vinculado (Lei 9.099/1995; DOMAIN.md §4).", FormatNumber(crim.Number)))
+	return s.Move(ctx, civ, &actor, now, MoveLinkedCases, fmt.Sprintf("Representação contra pessoas e torcidas: as pessoas respondem no processo criminal %s, vinculado (Lei 9.099/1995; DOMAIN.md §4).", FormatNumber(crim.Number)))
 }
 
 // fileCase writes one case of the representation with the defendants ds:
@@ -254,7 +254,7 @@ func (s *Service) fileCase(ctx context.Context, actor actor.Actor, court Court, 
 		return nil, err
 	}
 	uid := actor.UserID
-	if err := tx.Create(&Movement{CaseID: c.ID, At: now, AuthorUserID: &uid, AuthorRole: actor.Role,
+	if err := tx.Create(&Movement{CaseID: c.ID, At: now, Kind: MoveFiling, AuthorUserID: &uid, AuthorRole: actor.Role,
 		Description: fmt.Sprintf("Representação recebida de %s (%s).", c.FiledByName, kindPT(c.FiledByKind))}).Error; err != nil {
 		return nil, err
 	}
@@ -352,7 +352,8 @@ func (s *Service) Distribute(ctx context.Context, c *Case, now time.Time, by *ac
 	if err := tx.Model(c).Updates(map[string]any{"judge_id": judge.ID, "status": StatusDistributed}).Error; err != nil {
 		return err
 	}
-	return s.Move(ctx, c, by, now, TPUDistribution, "Distribuído por sorteio equitativo ao(à) juiz(a) "+judge.Name+".")
+	return s.Move(ctx, c, by, now, MoveDistribution, "Distribuído por sorteio equitativo ao(à) juiz(a) "+judge.Name+".",
+		Complement{Name: "tipo de distribuição", Value: "sorteio"})
 }
 
 // DistributePending distributes the court's cases filed while it had no

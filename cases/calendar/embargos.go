@@ -138,7 +138,7 @@ func (s *Service) FileEmbargos(ctx context.Context, actor actor.Actor, caseID in
 		}
 		text := fmt.Sprintf("Opostos embargos de declaração %s em %s quanto a %s (Lei 9.099/1995, art. 83): interrompido o prazo de recurso de todas as partes quanto a ele(a), que corre de novo, por inteiro, da intimação da decisão dos embargos (art. 83, § 2º).",
 			byParty(party, d), filed.BR(), cases.NameOf(*d))
-		if err := s.Move(ctx, c, &actor, s.Now(), 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, s.Now(), cases.MoveEmbargosFiled, text); err != nil {
 			return err
 		}
 		out = &e
@@ -208,7 +208,7 @@ func (s *Service) RuleEmbargos(ctx context.Context, actor actor.Actor, id int64,
 		}
 		text := fmt.Sprintf("Embargos de declaração %s (opostos %s em %s) %s em %s: %s Os prazos de recurso quanto a %s correm de novo, por inteiro, da intimação desta decisão a cada parte (Lei 9.099/1995, art. 83, § 2º).",
 			fmt.Sprint(e.ID), byParty(e.Party, &d), e.FiledOn.BR(), verdict, day.BR(), e.RulingText, cases.NameOf(d))
-		if err := s.Move(ctx, c, &actor, now, 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, now, cases.MoveEmbargosRuled, text); err != nil {
 			return err
 		}
 		out = &e

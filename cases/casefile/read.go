@@ -711,11 +711,15 @@ func (s *Service) view(ctx context.Context, c cases.Case, full bool) (*View, err
 	if err != nil {
 		return nil, err
 	}
+	names, err := s.MovementNames(ctx, ms)
+	if err != nil {
+		return nil, err
+	}
 	v.Movements = []cases.MovementView{}
 	for _, m := range ms {
-		mv := cases.MovementView{At: m.At, TPUCode: m.TPUCode, Description: m.Description}
+		mv := cases.MovementView{At: m.At, Kind: m.Kind, TPUCode: m.TPUCode, Complements: m.Complements, Description: m.Description}
 		if m.TPUCode != nil {
-			mv.TPUName = cases.TPUNames[*m.TPUCode]
+			mv.TPUName = names[*m.TPUCode]
 		}
 		if m.AuthorUserID != nil {
 			mv.Author = &cases.AuthorView{ID: *m.AuthorUserID, Name: authors[*m.AuthorUserID], Role: m.AuthorRole}

@@ -99,20 +99,20 @@ func (s *Service) ApplyAppealResult(ctx context.Context, actor actor.Actor, case
 	today := civil.Today(s.Now(), s.Loc)
 	now := s.Now()
 	uid := actor.UserID
-	code := cases.TPUAppealDenied
+	kind := cases.MoveAppealDenied
 	text := fmt.Sprintf("Turma Recursal, em %s: negado provimento ao recurso; mantida a sentença.", decided.BR())
 	row := AppealResult{CaseID: c.ID, Result: in.Result, DecidedOn: decided, Text: strings.TrimSpace(in.Text), AppellantsList: strings.Join(appellants, ","), CreatedAt: now, CreatedBy: &uid}
 	var changed []int64
 	switch in.Result {
 	case "reformed":
-		code = cases.TPUAppealGranted
+		kind = cases.MoveAppealGranted
 		r, err := s.reform(ctx, c, d, in, appellants, decided, today)
 		if err != nil {
 			return nil, err
 		}
 		text, changed, row.Outcome, row.BanID = r.text, r.changed, r.outcome, r.banID
 	case "annulled":
-		code = cases.TPUAppealGranted
+		kind = cases.MoveAppealGranted
 		if text, changed, err = s.annul(ctx, c, d, decided, today); err != nil {
 			return nil, err
 		}
@@ -127,7 +127,7 @@ func (s *Service) ApplyAppealResult(ctx context.Context, actor actor.Actor, case
 	if err := db.Conn(ctx, s.DB).Create(&row).Error; err != nil {
 		return nil, err
 	}
-	if err := s.Move(ctx, c, &actor, now, code, text); err != nil {
+	if err := s.Move(ctx, c, &actor, now, kind, text); err != nil {
 		return nil, err
 	}
 	if err := s.afterAppeal(ctx, c, d, in.Result); err != nil {

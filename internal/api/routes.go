@@ -59,6 +59,9 @@ func (s *API) Routes() {
 	r.POST("/blocklist/checks", policy, s.blocklistChecksUpload)
 	r.GET("/blocklist/awaiting-identification", policy, s.awaitingIdentification)
 
+	// The CNJ's unified tables (tpu.go).
+	r.GET("/tpu", policy, s.tpuTable)
+
 	// The law's ranges, terms and deadlines (legal.go).
 	r.GET("/legal/ban-range", anyone, s.banRange)
 	r.GET("/legal/ban-term", anyone, s.banTerm)

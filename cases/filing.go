@@ -239,6 +239,8 @@ func (s *Service) fileCase(ctx context.Context, actor actor.Actor, court Court, 
 		DistanceToVenueM: v.distance, PlaceRelation: v.relation, OnRoute: v.onRoute,
 		Version: 1, Flow: flowOf(ds),
 	}
+	class, subjects := Classify(c.Flow, c.FiledByKind, c.Conduct)
+	c.ClassCode, c.SubjectCodes = &class, subjects
 	if in.Event != nil {
 		c.Competition, c.HomeTeam, c.AwayTeam = strings.TrimSpace(in.Event.Competition), strings.TrimSpace(in.Event.Home), strings.TrimSpace(in.Event.Away)
 		c.VenueID = &v.venue.ID

@@ -169,6 +169,10 @@ type Case struct {
 	// §4): the civil case of the groups for the criminal case of the
 	// persons, and back.
 	LinkedCaseID *int64
+	// ClassCode and SubjectCodes are the case's TPU class and subjects
+	// (Res. CNJ 46/2007): Classify at filing, Reclassify by the clerk.
+	ClassCode    *int
+	SubjectCodes IntList
 }
 
 // Defendant is a party accused in a case: a person (fan) or an organised

@@ -58,6 +58,7 @@ const (
 	MoveBanCredit             MovementKind = "ban_credit"             // detração (CP art. 42)
 	MoveIdentified            MovementKind = "identified"             // a banned person identified by CPF
 	MoveScheduleChanged       MovementKind = "schedule_changed"       // the match schedule changed a ban counted in matches
+	MoveReclassified          MovementKind = "reclassified"           // the clerk corrected the case's class and subjects
 )
 
 // MovementTPU is the one map from a kind to its TPU movement code and the
@@ -101,6 +102,7 @@ var MovementTPU = map[MovementKind]TPUMovement{
 	MoveBanCredit:             {},
 	MoveIdentified:            {},
 	MoveScheduleChanged:       {},
+	MoveReclassified:          {},
 }
 
 // TPUMovement is a kind's national code (0: none) and the names of the
@@ -154,16 +156,32 @@ func (c *Complements) Scan(src any) error {
 	return fmt.Errorf("cases: cannot scan %T into Complements", src)
 }
 
-// MovementNames returns the TPU names of the codes of movements ms, from
-// the movements table the database holds (codes it lacks are absent).
-func (s *Core) MovementNames(ctx context.Context, ms []Movement) (map[int]string, error) {
+// MovementViews are the docket entries of movements ms, each code named
+// from the TPU's movements table the database holds (empty when the table
+// lacks it), with its author's name (authors, by user id).
+func (s *Core) MovementViews(ctx context.Context, ms []Movement, authors map[int64]string) ([]MovementView, error) {
 	var codes []int
 	for _, m := range ms {
 		if m.TPUCode != nil {
 			codes = append(codes, *m.TPUCode)
 		}
 	}
-	return tpu.Names(ctx, db.Conn(ctx, s.DB).Statement.ConnPool, tpu.Movements, codes)
+	names, err := tpu.Names(ctx, db.Conn(ctx, s.DB).Statement.ConnPool, tpu.Movements, codes)
+	if err != nil {
+		return nil, err
+	}
+	out := []MovementView{}
+	for _, m := range ms {
+		mv := MovementView{At: m.At, Kind: m.Kind, TPUCode: m.TPUCode, Complements: m.Complements, Description: m.Description}
+		if m.TPUCode != nil {
+			mv.TPUName = names[*m.TPUCode]
+		}
+		if m.AuthorUserID != nil {
+			mv.Author = &AuthorView{ID: *m.AuthorUserID, Name: authors[*m.AuthorUserID], Role: m.AuthorRole}
+		}
+		out = append(out, mv)
+	}
+	return out, nil
 }
 
 // BeforeCreate gives a movement its national code from its kind (Res. CNJ

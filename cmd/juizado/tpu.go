@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"gorm.io/gorm"
 
+	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/tpu"
@@ -38,11 +39,7 @@ func tpuCmd() *cobra.Command {
 			if err != nil {
 				return reportLines(cmd, err)
 			}
-			return withDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
-				a, err := openApp(g, cfg)
-				if err != nil {
-					return err
-				}
+			return withTPUApp(func(ctx context.Context, a *app.App) error {
 				if err := a.LoadTPU(ctx, t, filepath.Base(args[0])); err != nil {
 					return err
 				}
@@ -60,11 +57,7 @@ func tpuCmd() *cobra.Command {
 		Short: "Print a TPU table's version and items (code;name;parent;verified)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return withDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
-				a, err := openApp(g, cfg)
-				if err != nil {
-					return err
-				}
+			return withTPUApp(func(ctx context.Context, a *app.App) error {
 				t, err := a.TPU(ctx, showTable)
 				if err != nil {
 					return err
@@ -86,6 +79,18 @@ func tpuCmd() *cobra.Command {
 	_ = show.MarkFlagRequired("table")
 	cmd.AddCommand(load, show)
 	return cmd
+}
+
+// withTPUApp runs fn on the application of the environment's database
+// (schema checked).
+func withTPUApp(fn func(ctx context.Context, a *app.App) error) error {
+	return withDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {
+		a, err := openApp(g, cfg)
+		if err != nil {
+			return err
+		}
+		return fn(ctx, a)
+	})
 }
 
 // reportLines prints each field error of err (a file's bad lines, with

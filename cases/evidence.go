@@ -139,7 +139,7 @@ func (s *Service) AddEvidence(ctx context.Context, actor actor.Actor, caseID int
 			return err
 		}
 		text := fmt.Sprintf("Juntada de prova: %s (%s, %d bytes, SHA-256 %s).", name, typePT[ctype], len(data), hex.EncodeToString(sum[:]))
-		if err := s.Move(ctx, c, &actor, e.UploadedAt, 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, e.UploadedAt, MoveEvidence, text, Complement{Name: "tipo de documento", Value: "prova"}); err != nil {
 			return err
 		}
 		if err := s.Touch(ctx, c, ""); err != nil {

@@ -206,10 +206,10 @@ func (s *Service) linkCases(ctx context.Context, actor actor.Actor, crim, civ *C
 	if err := tx.Exec("UPDATE cases SET linked_case_id = ? WHERE id = ?", crim.ID, civ.ID).Error; err != nil {
 		return err
 	}
-	if err := s.Move(ctx, crim, &actor, now, 0, fmt.Sprintf("Representação contra pessoas e torcidas: as torcidas respondem no processo civil %s, vinculado (DOMAIN.md §4; LGE art. 180).", FormatNumber(civ.Number))); err != nil {
+	if err := s.Move(ctx, crim, &actor, now, MoveLinkedCases, fmt.Sprintf("Representação contra pessoas e torcidas: as torcidas respondem no processo civil %s, vinculado (DOMAIN.md §4; LGE art. 180).", FormatNumber(civ.Number))); err != nil {
 		return err
 	}
-	return s.Move(ctx, civ, &actor, now, 0, fmt.Sprintf("Representação contra pessoas e torcidas: as pessoas respondem no processo criminal %s, vinculado (Lei 9.099/1995; DOMAIN.md §4).", FormatNumber(crim.Number)))
+	return s.Move(ctx, civ, &actor, now, MoveLinkedCases, fmt.Sprintf("Representação contra pessoas e torcidas: as pessoas respondem no processo criminal %s, vinculado (Lei 9.099/1995; DOMAIN.md §4).", FormatNumber(crim.Number)))
 }
 
 // fileCase writes one case of the representation with the defendants ds:
@@ -239,6 +239,8 @@ func (s *Service) fileCase(ctx context.Context, actor actor.Actor, court Court, 
 		DistanceToVenueM: v.distance, PlaceRelation: v.relation, OnRoute: v.onRoute,
 		Version: 1, Flow: flowOf(ds),
 	}
+	class, subjects := Classify(c.Flow, c.FiledByKind, c.Conduct)
+	c.ClassCode, c.SubjectCodes = &class, subjects
 	if in.Event != nil {
 		c.Competition, c.HomeTeam, c.AwayTeam = strings.TrimSpace(in.Event.Competition), strings.TrimSpace(in.Event.Home), strings.TrimSpace(in.Event.Away)
 		c.VenueID = &v.venue.ID
@@ -254,7 +256,7 @@ func (s *Service) fileCase(ctx context.Context, actor actor.Actor, court Court, 
 		return nil, err
 	}
 	uid := actor.UserID
-	if err := tx.Create(&Movement{CaseID: c.ID, At: now, AuthorUserID: &uid, AuthorRole: actor.Role,
+	if err := tx.Create(&Movement{CaseID: c.ID, At: now, Kind: MoveFiling, AuthorUserID: &uid, AuthorRole: actor.Role,
 		Description: fmt.Sprintf("Representação recebida de %s (%s).", c.FiledByName, kindPT(c.FiledByKind))}).Error; err != nil {
 		return nil, err
 	}
@@ -352,7 +354,8 @@ func (s *Service) Distribute(ctx context.Context, c *Case, now time.Time, by *ac
 	if err := tx.Model(c).Updates(map[string]any{"judge_id": judge.ID, "status": StatusDistributed}).Error; err != nil {
 		return err
 	}
-	return s.Move(ctx, c, by, now, TPUDistribution, "Distribuído por sorteio equitativo ao(à) juiz(a) "+judge.Name+".")
+	return s.Move(ctx, c, by, now, MoveDistribution, "Distribuído por sorteio equitativo ao(à) juiz(a) "+judge.Name+".",
+		Complement{Name: "tipo de distribuição", Value: "sorteio"})
 }
 
 // DistributePending distributes the court's cases filed while it had no

@@ -134,7 +134,7 @@ func (s *Service) finalJudgment(ctx context.Context, c *Case) (bool, error) {
 		return false, nil
 	}
 	var n int64
-	err := db.Conn(ctx, s.DB).Raw("SELECT count(*) FROM movements WHERE case_id = ? AND tpu_code = ?", c.ID, TPUFinalJudgment).Scan(&n).Error
+	err := db.Conn(ctx, s.DB).Raw("SELECT count(*) FROM movements WHERE case_id = ? AND tpu_code = ?", c.ID, TPUOf(MoveFinalJudgment)).Scan(&n).Error
 	return n > 0, err
 }
 
@@ -231,7 +231,8 @@ func (s *Service) ScheduleHearing(ctx context.Context, actor actor.Actor, caseID
 		if note != "" {
 			text += " " + strings.ToUpper(note[:1]) + note[1:] + "."
 		}
-		if err := s.Move(ctx, c, &actor, now, 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, now, MoveHearingScheduled, text,
+			Complement{Name: "tipo de audiência", Value: HearingKindPT[h.Kind]}, Complement{Name: "situação da audiência", Value: "designada"}); err != nil {
 			return err
 		}
 		if err := s.Touch(ctx, c, ""); err != nil {

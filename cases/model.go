@@ -63,30 +63,6 @@ const (
 	FlowCivil    = "civil"
 )
 
-// CNJ TPU movement codes (DOMAIN.md §4; kept as data, not logic).
-const (
-	TPUDistribution  = 26  // distribuição
-	TPUConviction    = 219 // julgamento: procedência (condenação)
-	TPUAcquittal     = 220 // julgamento: improcedência (absolvição)
-	TPUPartial       = 221 // julgamento: procedência em parte
-	TPUFinalJudgment = 848 // trânsito em julgado
-	TPUArchive       = 246 // arquivamento definitivo
-	TPUBaixa         = 22  // baixa definitiva
-	TPUConclusion    = 51  // conclusão ao juiz
-	TPUReceipt       = 132 // recebimento
-	TPUAppealGranted = 237 // provimento do recurso
-	TPUAppealDenied  = 239 // não provimento do recurso
-)
-
-// TPUNames names the TPU codes the court uses; other codes are accepted as
-// given (the TPU has thousands) and shown without a name.
-var TPUNames = map[int]string{
-	TPUDistribution: "Distribuição", TPUConviction: "Julgamento: procedência", TPUAcquittal: "Julgamento: improcedência",
-	TPUPartial: "Julgamento: procedência em parte", TPUFinalJudgment: "Trânsito em julgado", TPUArchive: "Arquivamento definitivo",
-	TPUBaixa: "Baixa definitiva", TPUConclusion: "Conclusão", TPUReceipt: "Recebimento",
-	TPUAppealGranted: "Provimento", TPUAppealDenied: "Não provimento",
-}
-
 // StringList is a JSON array of strings stored in a jsonb column.
 type StringList []string
 
@@ -193,6 +169,10 @@ type Case struct {
 	// §4): the civil case of the groups for the criminal case of the
 	// persons, and back.
 	LinkedCaseID *int64
+	// ClassCode and SubjectCodes are the case's TPU class and subjects
+	// (Res. CNJ 46/2007): Classify at filing, Reclassify by the clerk.
+	ClassCode    *int
+	SubjectCodes IntList
 }
 
 // Defendant is a party accused in a case: a person (fan) or an organised
@@ -232,6 +212,8 @@ type Movement struct {
 	CaseID       int64
 	At           time.Time
 	TPUCode      *int `gorm:"column:tpu_code"`
+	Kind         MovementKind
+	Complements  Complements
 	Description  string
 	AuthorUserID *int64
 	AuthorRole   string

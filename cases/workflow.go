@@ -12,6 +12,7 @@ import (
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/tpu"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
@@ -41,14 +42,18 @@ func (s *Core) PersonOf(ctx context.Context, c *Case, id int64, field string) (*
 	return &d, nil
 }
 
-// MovementView is a docket entry: when, the TPU code (and its name when
-// the court names it), the text and who recorded it (nil: the system).
+// MovementView is a docket entry: when, its kind (MovementKind), the TPU
+// code and its name in the TPU's movements table the database holds (Res.
+// CNJ 46/2007; empty when the table lacks the code), the TPU complements,
+// the text and who recorded it (nil: the system).
 type MovementView struct {
-	At          time.Time   `json:"at"`
-	TPUCode     *int        `json:"tpu_code"`
-	TPUName     string      `json:"tpu_name,omitempty"`
-	Description string      `json:"description"`
-	Author      *AuthorView `json:"author"`
+	At          time.Time    `json:"at"`
+	Kind        MovementKind `json:"kind,omitempty"`
+	TPUCode     *int         `json:"tpu_code"`
+	TPUName     string       `json:"tpu_name,omitempty"`
+	Complements Complements  `json:"complements,omitempty"`
+	Description string       `json:"description"`
+	Author      *AuthorView  `json:"author"`
 }
 
 // AuthorView is who recorded a movement.
@@ -76,14 +81,15 @@ func OrStatus(st string) string {
 // the causes of extinction of punishability allowed from From (CP art.
 // 107).
 type Transition struct {
-	From   string   `json:"from"`
-	To     string   `json:"to"`
-	Roles  []string `json:"roles"`
-	TPU    int      `json:"tpu_code,omitempty"`
-	Text   string   `json:"-"`
-	Via    string   `json:"via,omitempty"`
-	Ground string   `json:"ground,omitempty"`
-	Causes []string `json:"causes,omitempty"`
+	From   string       `json:"from"`
+	To     string       `json:"to"`
+	Roles  []string     `json:"roles"`
+	TPU    int          `json:"tpu_code,omitempty"` // TPUOf(Kind), set at init
+	Kind   MovementKind `json:"-"`
+	Text   string       `json:"-"`
+	Via    string       `json:"via,omitempty"`
+	Ground string       `json:"ground,omitempty"`
+	Causes []string     `json:"causes,omitempty"`
 }
 
 var (
@@ -143,7 +149,7 @@ const (
 // conviction), the appeal (art. 82), the final judgment (TPU 848), the
 // execution of the ban and the archive (TPU 246).
 var CriminalFlow = []Transition{
-	{From: StatusFiled, To: StatusDistributed, Roles: clerk, TPU: TPUDistribution},
+	{From: StatusFiled, To: StatusDistributed, Roles: clerk, Kind: MoveDistribution},
 	{From: StatusDistributed, To: StatusPreliminaryHearing, Roles: clerk, Text: "Aberta a fase preliminar (Lei 9.099/1995, art. 72): composição dos danos e proposta de transação penal."},
 	{From: StatusPreliminaryHearing, To: StatusPleaOffered, Roles: prosecutor, Via: ViaPlea},
 	{From: StatusPreliminaryHearing, To: StatusAccusation, Roles: prosecutor, Text: "Oferecida denúncia oral pelo Ministério Público (Lei 9.099/1995, art. 77)."},
@@ -152,17 +158,17 @@ var CriminalFlow = []Transition{
 	{From: StatusPleaAccepted, To: StatusExecuting, Roles: judge, Via: ViaHomologate},
 	{From: StatusPleaRefused, To: StatusAccusation, Roles: prosecutor, Text: "Oferecida denúncia oral pelo Ministério Público (Lei 9.099/1995, art. 77)."},
 	{From: StatusAccusation, To: StatusConditionalSuspension, Roles: judge, Via: ViaSuspension},
-	{From: StatusAccusation, To: StatusInstructionHearing, Roles: receipt, TPU: TPUReceipt, Text: "Recebida a denúncia (Lei 9.099/1995, art. 81): segue a instrução e julgamento."},
+	{From: StatusAccusation, To: StatusInstructionHearing, Roles: receipt, Kind: MoveReceipt, Text: "Recebida a denúncia (Lei 9.099/1995, art. 81): segue a instrução e julgamento."},
 	{From: StatusAccusation, To: StatusRejected, Roles: judge, Text: "Rejeitada a denúncia (Lei 9.099/1995, art. 81; CPP, art. 395)."},
 	{From: StatusConditionalSuspension, To: StatusAccusation, Roles: judge, Text: "Revogada a suspensão condicional do processo (Lei 9.099/1995, art. 89, §§ 3º e 4º): o processo retoma seu curso. Motivo:"},
-	{From: StatusConditionalSuspension, To: StatusArchived, Roles: judge, TPU: TPUArchive, Text: "Expirado o período de prova sem revogação: extinta a punibilidade (Lei 9.099/1995, art. 89, § 5º). Arquivamento definitivo."},
+	{From: StatusConditionalSuspension, To: StatusArchived, Roles: judge, Kind: MoveArchive, Text: "Expirado o período de prova sem revogação: extinta a punibilidade (Lei 9.099/1995, art. 89, § 5º). Arquivamento definitivo."},
 	{From: StatusInstructionHearing, To: StatusSentenced, Roles: judge, Via: viaSentence},
 	{From: StatusSentenced, To: StatusAppeal, Roles: clerk, Text: "Interposto recurso para a Turma Recursal (Lei 9.099/1995, art. 82)."},
-	{From: StatusSentenced, To: StatusFinal, Roles: clerk, TPU: TPUFinalJudgment, Text: "Certificado o trânsito em julgado da sentença."},
-	{From: StatusAppeal, To: StatusFinal, Roles: clerk, TPU: TPUFinalJudgment, Text: "Julgado o recurso pela Turma Recursal; certificado o trânsito em julgado."},
+	{From: StatusSentenced, To: StatusFinal, Roles: clerk, Kind: MoveFinalJudgment, Text: "Certificado o trânsito em julgado da sentença."},
+	{From: StatusAppeal, To: StatusFinal, Roles: clerk, Kind: MoveFinalJudgment, Text: "Julgado o recurso pela Turma Recursal; certificado o trânsito em julgado."},
 	{From: StatusFinal, To: StatusExecuting, Roles: clerk, Text: "Iniciada a execução da pena de impedimento de comparecimento."},
-	{From: StatusFinal, To: StatusArchived, Roles: clerk, TPU: TPUArchive, Text: "Arquivamento definitivo."},
-	{From: StatusExecuting, To: StatusArchived, Roles: clerk, TPU: TPUArchive, Text: "Cumprida a pena: arquivamento definitivo."},
+	{From: StatusFinal, To: StatusArchived, Roles: clerk, Kind: MoveArchive, Text: "Arquivamento definitivo."},
+	{From: StatusExecuting, To: StatusArchived, Roles: clerk, Kind: MoveArchive, Text: "Cumprida a pena: arquivamento definitivo."},
 }
 
 // archiveOnRequest are the steps of a termo circunstanciado the prosecutor
@@ -186,7 +192,7 @@ var extinctFrom = map[string][]string{
 
 func init() {
 	for _, from := range archiveOnRequest {
-		CriminalFlow = append(CriminalFlow, Transition{From: from, To: StatusArchived, Roles: judge, TPU: TPUArchive, Ground: GroundProsecutorRequest,
+		CriminalFlow = append(CriminalFlow, Transition{From: from, To: StatusArchived, Roles: judge, Kind: MoveArchive, Ground: GroundProsecutorRequest,
 			Text: "Arquivado o termo circunstanciado a requerimento do Ministério Público (CPP, art. 28)."})
 	}
 	for _, from := range trackOrder {
@@ -195,20 +201,31 @@ func init() {
 				Text: "Declarada extinta a punibilidade (CP, art. 107):"})
 		}
 	}
+	// Each step's docket movement: its kind (a step with no code of its
+	// own: MoveStatusChange) and the kind's national code, shown in the
+	// flow (MovementTPU).
+	for _, flow := range [][]Transition{CriminalFlow, CivilFlow} {
+		for i := range flow {
+			if flow[i].Kind == "" {
+				flow[i].Kind = MoveStatusChange
+			}
+			flow[i].TPU = TPUOf(flow[i].Kind)
+		}
+	}
 }
 
 // CivilFlow is the flow of group cases (DOMAIN.md §2; LGE art. 180): an
 // ação civil pública or a TAC; no plea agreement, no suspension.
 var CivilFlow = []Transition{
-	{From: StatusFiled, To: StatusDistributed, Roles: clerk, TPU: TPUDistribution},
+	{From: StatusFiled, To: StatusDistributed, Roles: clerk, Kind: MoveDistribution},
 	{From: StatusDistributed, To: StatusHearing, Roles: clerk, Text: "Aberta a fase de conciliação (audiência de conciliação)."},
-	{From: StatusHearing, To: StatusSettlement, Roles: judge, Text: "Homologado o termo de ajustamento de conduta (TAC)."},
+	{From: StatusHearing, To: StatusSettlement, Roles: judge, Kind: MoveSettlementHomologated, Text: "Homologado o termo de ajustamento de conduta (TAC)."},
 	{From: StatusHearing, To: StatusJudgment, Roles: judge, Via: viaSentence},
 	{From: StatusJudgment, To: StatusAppeal, Roles: clerk, Text: "Interposto recurso."},
-	{From: StatusJudgment, To: StatusFinal, Roles: clerk, TPU: TPUFinalJudgment, Text: "Certificado o trânsito em julgado da sentença."},
-	{From: StatusSettlement, To: StatusFinal, Roles: clerk, TPU: TPUFinalJudgment, Text: "Certificado o trânsito em julgado da homologação do TAC."},
-	{From: StatusAppeal, To: StatusFinal, Roles: clerk, TPU: TPUFinalJudgment, Text: "Julgado o recurso; certificado o trânsito em julgado."},
-	{From: StatusFinal, To: StatusArchived, Roles: clerk, TPU: TPUArchive, Text: "Arquivamento definitivo."},
+	{From: StatusJudgment, To: StatusFinal, Roles: clerk, Kind: MoveFinalJudgment, Text: "Certificado o trânsito em julgado da sentença."},
+	{From: StatusSettlement, To: StatusFinal, Roles: clerk, Kind: MoveFinalJudgment, Text: "Certificado o trânsito em julgado da homologação do TAC."},
+	{From: StatusAppeal, To: StatusFinal, Roles: clerk, Kind: MoveFinalJudgment, Text: "Julgado o recurso; certificado o trânsito em julgado."},
+	{From: StatusFinal, To: StatusArchived, Roles: clerk, Kind: MoveArchive, Text: "Arquivamento definitivo."},
 }
 
 // canonical is the main path of each flow up to the decision: the steps a
@@ -432,12 +449,15 @@ func (s *Core) Touch(ctx context.Context, c *Case, status string) error {
 	return nil
 }
 
-// Move writes a docket movement by actor (nil: the system).
-func (s *Core) Move(ctx context.Context, c *Case, actor *actor.Actor, at time.Time, tpu int, text string) error {
-	m := Movement{CaseID: c.ID, At: at, Description: text}
-	if tpu != 0 {
-		m.TPUCode = &tpu
-	}
+// Move writes a docket movement of kind by actor (nil: the system), with
+// the TPU complements its kind carries; its national code is the kind's
+// (MovementTPU; Res. CNJ 46/2007).
+func (s *Core) Move(ctx context.Context, c *Case, actor *actor.Actor, at time.Time, kind MovementKind, text string, comps ...Complement) error {
+	return s.record(ctx, actor, Movement{CaseID: c.ID, At: at, Kind: kind, Complements: comps, Description: text})
+}
+
+// record writes movement m by actor (nil: the system).
+func (s *Core) record(ctx context.Context, actor *actor.Actor, m Movement) error {
 	if actor != nil {
 		uid := actor.UserID
 		m.AuthorUserID, m.AuthorRole = &uid, actor.Role
@@ -448,15 +468,26 @@ func (s *Core) Move(ctx context.Context, c *Case, actor *actor.Actor, at time.Ti
 // reservedTPU are the TPU codes a free movement may not carry: each records
 // an act that the system makes with its own checks (a decision, the final
 // judgment, the distribution, the archive), named with the operation.
-var reservedTPU = map[int]string{
-	TPUDistribution:  "a distribuição (transição distributed)",
-	TPUConviction:    "a sentença (POST /api/v1/cases/{id}/sentence)",
-	TPUAcquittal:     "a sentença (POST /api/v1/cases/{id}/sentence)",
-	TPUPartial:       "a sentença (POST /api/v1/cases/{id}/sentence)",
-	TPUAppealGranted: "o resultado do recurso (POST /api/v1/cases/{id}/appeal-result)",
-	TPUAppealDenied:  "o resultado do recurso (POST /api/v1/cases/{id}/appeal-result)",
-	TPUFinalJudgment: "o trânsito em julgado (transição final)",
-	TPUArchive:       "o arquivamento (transição archived)",
+var reservedTPU = map[MovementKind]string{
+	MoveDistribution:    "a distribuição (transição distributed)",
+	MoveConviction:      "a sentença (POST /api/v1/cases/{id}/sentence)",
+	MoveAcquittal:       "a sentença (POST /api/v1/cases/{id}/sentence)",
+	MovePartialJudgment: "a sentença (POST /api/v1/cases/{id}/sentence)",
+	MoveAppealGranted:   "o resultado do recurso (POST /api/v1/cases/{id}/appeal-result)",
+	MoveAppealDenied:    "o resultado do recurso (POST /api/v1/cases/{id}/appeal-result)",
+	MoveFinalJudgment:   "o trânsito em julgado (transição final)",
+	MoveArchive:         "o arquivamento (transição archived)",
+}
+
+// reservedVia names the operation that writes code, when a reserved kind
+// has it ("" else).
+func reservedVia(code int) string {
+	for k, via := range reservedTPU {
+		if TPUOf(k) == code {
+			return via
+		}
+	}
+	return ""
 }
 
 // MovementInput is the body of POST /api/v1/cases/{id}/movements: a docket
@@ -469,8 +500,10 @@ type MovementInput struct {
 }
 
 // AddMovement records a docket movement by the actor. The instant may not
-// be in the future nor before the filing; the TPU code is a positive
-// number (codes the court names are shown with their names).
+// be in the future nor before the filing; the TPU code, when given, must be
+// in the TPU's movements table the database holds (Res. CNJ 46/2007: an
+// unknown code is errs.Invalid on tpu_code naming the table's version) and
+// not one the system writes itself (reservedTPU).
 func (s *Service) AddMovement(ctx context.Context, actor actor.Actor, caseID int64, in MovementInput) (*MovementView, error) {
 	var out *MovementView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
@@ -484,14 +517,18 @@ func (s *Service) AddMovement(ctx context.Context, actor actor.Actor, caseID int
 			f.Add("description", "required", "descreva a movimentação.")
 		}
 		CheckText(&f, "description", in.Description, MaxLong, true)
-		code := 0
+		name := ""
 		if in.TPUCode != nil {
 			if *in.TPUCode < 1 || *in.TPUCode > 999999 {
 				f.Add("tpu_code", "range", fmt.Sprintf("código TPU %d fora do intervalo: os códigos de movimento da Tabela Processual Unificada do CNJ vão de 1 a 999999 (ex.: 51 conclusão, 22 baixa definitiva).", *in.TPUCode))
-			} else if via, ok := reservedTPU[*in.TPUCode]; ok {
-				f.Add("tpu_code", "reserved", fmt.Sprintf("o código TPU %d (%s) é lançado pela própria operação: %s.", *in.TPUCode, TPUNames[*in.TPUCode], via))
-			} else {
-				code = *in.TPUCode
+			} else if via := reservedVia(*in.TPUCode); via != "" {
+				f.Add("tpu_code", "reserved", fmt.Sprintf("o código TPU %d é lançado pela própria operação: %s.", *in.TPUCode, via))
+			} else if name, err = tpu.Check(ctx, db.Conn(ctx, s.DB).Statement.ConnPool, tpu.Movements, "tpu_code", *in.TPUCode); err != nil {
+				var e *errs.Error
+				if !errors.As(err, &e) {
+					return err
+				}
+				f = append(f, e.Fields...)
 			}
 		}
 		at := now
@@ -512,13 +549,13 @@ func (s *Service) AddMovement(ctx context.Context, actor actor.Actor, caseID int
 			return err
 		}
 		text := strings.TrimSpace(in.Description)
-		if err := s.Move(ctx, c, &actor, at, code, text); err != nil {
+		if err := s.record(ctx, &actor, Movement{CaseID: c.ID, At: at, Kind: MoveManual, TPUCode: in.TPUCode, Description: text}); err != nil {
 			return err
 		}
 		if err := s.Touch(ctx, c, ""); err != nil {
 			return err
 		}
-		out = &MovementView{At: at, TPUCode: in.TPUCode, TPUName: TPUNames[code], Description: text,
+		out = &MovementView{At: at, Kind: MoveManual, TPUCode: in.TPUCode, TPUName: name, Description: text,
 			Author: &AuthorView{ID: actor.UserID, Name: actor.Name, Role: actor.Role}}
 		return nil
 	})

@@ -175,7 +175,7 @@ func (s *Service) holidayMoves(ctx context.Context, actor actor.Actor, h Holiday
 		}
 		text := fmt.Sprintf("Prazo de recurso %s movido pelo feriado de %s (%s) %s calendário do juizado: último dia passou de %s para %s (%s).",
 			whose, h.Day.BR(), h.Name, verb, was.LastDay.BR(), now.LastDay.BR(), now.Rule)
-		if err := s.Move(ctx, &c, &actor, s.Now(), 0, text); err != nil {
+		if err := s.Move(ctx, &c, &actor, s.Now(), cases.MoveDeadlineMoved, text); err != nil {
 			return err
 		}
 		if err := tx.Exec("UPDATE cases SET version = version + 1 WHERE id = ?", r.CaseID).Error; err != nil {
@@ -539,7 +539,7 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 		if in.WaivedAppeal {
 			text = fmt.Sprintf("Ciência %s %s em %s, com renúncia expressa ao prazo de recurso.", what, by, on.BR())
 		}
-		if err := s.Move(ctx, c, &actor, s.Now(), 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, s.Now(), cases.MoveNotice, text); err != nil {
 			return err
 		}
 		if err := s.Touch(ctx, c, ""); err != nil {

@@ -181,7 +181,7 @@ func (s *Service) FileEmbargos(ctx context.Context, actor actor.Actor, caseID in
 		} else if err := s.interrupt(ctx, c, d.ID, noticeKindOf(against)); err != nil {
 			return err
 		}
-		if err := s.Move(ctx, c, &actor, s.Now(), 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, s.Now(), cases.MoveEmbargosFiled, text); err != nil {
 			return err
 		}
 		out = &e
@@ -257,7 +257,7 @@ func (s *Service) RuleEmbargos(ctx context.Context, actor actor.Actor, id int64,
 			text = fmt.Sprintf("Embargos de declaração %s (opostos %s em %s, intempestivos) %s em %s: %s Não interromperam os prazos de recurso quanto a %s (%s).",
 				fmt.Sprint(e.ID), byParty(e.Party, &d), e.FiledOn.BR(), verdict, day.BR(), e.RulingText, cases.NameOf(d), law.Interrupt)
 		}
-		if err := s.Move(ctx, c, &actor, now, 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, now, cases.MoveEmbargosRuled, text); err != nil {
 			return err
 		}
 		out = &e

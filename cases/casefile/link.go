@@ -102,7 +102,7 @@ func (s *Service) LinkGroup(ctx context.Context, actor actor.Actor, caseID, defe
 		if d.GroupID != nil {
 			text += fmt.Sprintf(" Vínculo anterior: torcida nº %d.", *d.GroupID)
 		}
-		if err := s.Move(ctx, c, &actor, s.Now(), 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, s.Now(), cases.MoveGroupLinked, text); err != nil {
 			return err
 		}
 		if err := s.Touch(ctx, c, ""); err != nil {

@@ -30,19 +30,20 @@ import (
 // sentences"): number formatted, court code, judge, filer, event, facts,
 // defendants, movements in order and bans.
 type View struct {
-	ID         int64                 `json:"id"`
-	Number     string                `json:"number"`
-	Status     string                `json:"status"`
-	Court      string                `json:"court"`
-	Judge      *cases.JudgeView      `json:"judge"`
-	Ref        string                `json:"ref,omitempty"`
-	FiledBy    FiledByView           `json:"filed_by"`
-	FiledAt    time.Time             `json:"filed_at"`
-	Event      *EventView            `json:"event"`
-	Facts      FactsView             `json:"facts"`
-	Defendants []cases.DefendantView `json:"defendants"`
-	Movements  []cases.MovementView  `json:"movements,omitempty"`
-	Bans       []cases.BanView       `json:"bans"`
+	ID                   int64                 `json:"id"`
+	Number               string                `json:"number"`
+	Status               string                `json:"status"`
+	Court                string                `json:"court"`
+	Judge                *cases.JudgeView      `json:"judge"`
+	Ref                  string                `json:"ref,omitempty"`
+	FiledBy              FiledByView           `json:"filed_by"`
+	FiledAt              time.Time             `json:"filed_at"`
+	Event                *EventView            `json:"event"`
+	Facts                FactsView             `json:"facts"`
+	Defendants           []cases.DefendantView `json:"defendants"`
+	cases.Classification                       // class and subjects (TPU; full view only)
+	Movements            []cases.MovementView  `json:"movements,omitempty"`
+	Bans                 []cases.BanView       `json:"bans"`
 	// Warnings about the case as filed, in Portuguese (e.g. facts beyond
 	// the 5,000 m of Lei 14.597/2023, art. 201, § 1º, I).
 	Warnings []string `json:"warnings,omitempty"`
@@ -711,16 +712,11 @@ func (s *Service) view(ctx context.Context, c cases.Case, full bool) (*View, err
 	if err != nil {
 		return nil, err
 	}
-	v.Movements = []cases.MovementView{}
-	for _, m := range ms {
-		mv := cases.MovementView{At: m.At, TPUCode: m.TPUCode, Description: m.Description}
-		if m.TPUCode != nil {
-			mv.TPUName = cases.TPUNames[*m.TPUCode]
-		}
-		if m.AuthorUserID != nil {
-			mv.Author = &cases.AuthorView{ID: *m.AuthorUserID, Name: authors[*m.AuthorUserID], Role: m.AuthorRole}
-		}
-		v.Movements = append(v.Movements, mv)
+	if v.Movements, err = s.MovementViews(ctx, ms, authors); err != nil {
+		return nil, err
+	}
+	if v.Classification, err = s.ClassificationOf(ctx, c); err != nil {
+		return nil, err
 	}
 	v.Next = cases.Next(c.Flow, c.Status)
 	var open []cases.Defendant // tracks whose judgment awaits finality

@@ -111,7 +111,7 @@ func (s *Service) separate(ctx context.Context, actor actor.Actor, c *cases.Case
 	}
 	text := fmt.Sprintf("Determinada a separação do processo quanto a %s (réu %d), que segue em separado na fase “%s” (CPP, art. 80). Fundamento: %s",
 		cases.NameOf(d), d.ID, cases.OrStatus(d.Status), note)
-	if err := s.Move(ctx, c, &actor, s.Now(), 0, text); err != nil {
+	if err := s.Move(ctx, c, &actor, s.Now(), cases.MoveSeparation, text); err != nil {
 		return err
 	}
 	return s.SetTrack(ctx, c, "", nil)

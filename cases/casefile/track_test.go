@@ -160,7 +160,7 @@ func TestTrack_NoSentenceWithoutAccusationReceived_Lei9099_art77_art81(t *testin
 			t.Errorf("the docket claims what did not happen: %q", m.Description)
 		}
 	}
-	if n := e.Count(t, "movements", "case_id = ? AND tpu_code = ? AND description LIKE 'Quanto a %Recebida a denúncia%'", c.ID, cases.TPUReceipt); n != 1 {
+	if n := e.Count(t, "movements", "case_id = ? AND tpu_code = ? AND description LIKE 'Quanto a %Recebida a denúncia%'", c.ID, cases.TPUOf(cases.MoveReceipt)); n != 1 {
 		t.Errorf("%d receipt movements naming the defendant, want 1", n)
 	}
 }

@@ -105,7 +105,7 @@ func (s *Service) caseTransition(ctx context.Context, actor actor.Actor, c *case
 		return err
 	}
 	now := s.Now()
-	text, code := t.Text, t.TPU
+	text, kind := t.Text, t.Kind
 	switch t.To {
 	case cases.StatusDistributed:
 		if err := db.Conn(ctx, s.DB).Exec("SELECT 1 FROM courts WHERE code = ? FOR UPDATE", c.CourtCode).Error; err != nil {
@@ -117,7 +117,7 @@ func (s *Service) caseTransition(ctx context.Context, actor actor.Actor, c *case
 		if c.JudgeID == nil {
 			return errs.New(errs.Conflict, "O juizado não tem juiz(a) ativo(a): não há a quem distribuir o processo.")
 		}
-		text, code = "", 0 // distribute wrote the movement (TPU 26)
+		text = "" // distribute wrote the movement (MoveDistribution)
 	case cases.StatusFinal:
 		ds, err := s.Tracks(ctx, c)
 		if err != nil {
@@ -140,7 +140,7 @@ func (s *Service) caseTransition(ctx context.Context, actor actor.Actor, c *case
 		text += fmt.Sprintf(" Trânsito em julgado em %s.", day.BR())
 	}
 	if text != "" {
-		if err := s.Move(ctx, c, &actor, now, code, withNote(text, in.Note)); err != nil {
+		if err := s.Move(ctx, c, &actor, now, kind, withNote(text, in.Note)); err != nil {
 			return err
 		}
 	}
@@ -271,7 +271,7 @@ func checkEnd(t cases.Transition, in TransitionInput) error {
 // movement (naming him when the case has several defendants).
 func (s *Service) step(ctx context.Context, actor actor.Actor, c *cases.Case, d cases.Defendant, t cases.Transition, in TransitionInput, name bool) error {
 	now := s.Now()
-	text, code := t.Text, t.TPU
+	text, kind := t.Text, t.Kind
 	var finalOn *civil.Date
 	switch t.To {
 	case cases.StatusPleaAccepted, cases.StatusPleaRefused:
@@ -322,7 +322,7 @@ func (s *Service) step(ctx context.Context, actor actor.Actor, c *cases.Case, d 
 	if name {
 		text = fmt.Sprintf("Quanto a %s (réu %d): %s", cases.NameOf(d), d.ID, text)
 	}
-	if err := s.Move(ctx, c, &actor, now, code, withNote(text, in.Note)); err != nil {
+	if err := s.Move(ctx, c, &actor, now, kind, withNote(text, in.Note)); err != nil {
 		return err
 	}
 	return s.SetTrack(ctx, c, t.To, finalOn, d.ID)

@@ -107,20 +107,20 @@ func (s *Service) ApplyAppealResult(ctx context.Context, actor actor.Actor, case
 	today := civil.Today(s.Now(), s.Loc)
 	now := s.Now()
 	uid := actor.UserID
-	code := cases.TPUAppealDenied
+	kind := cases.MoveAppealDenied
 	text := fmt.Sprintf("Turma Recursal, em %s: negado provimento ao recurso; mantida a sentença.", decided.BR())
 	row := AppealResult{CaseID: c.ID, Result: in.Result, DecidedOn: decided, Text: strings.TrimSpace(in.Text), CreatedAt: now, CreatedBy: &uid}
 	var changed []int64
 	switch in.Result {
 	case "reformed":
-		code = cases.TPUAppealGranted
+		kind = cases.MoveAppealGranted
 		r, err := s.reform(ctx, c, d, in, appellants[0], decided, today)
 		if err != nil {
 			return nil, err
 		}
 		text, changed, row.Outcome, row.BanID = r.text, r.changed, r.outcome, r.banID
 	case "annulled":
-		code = cases.TPUAppealGranted
+		kind = cases.MoveAppealGranted
 		if text, changed, err = s.annul(ctx, c, tracks, decided, today); err != nil {
 			return nil, err
 		}
@@ -139,7 +139,7 @@ func (s *Service) ApplyAppealResult(ctx context.Context, actor actor.Actor, case
 			return nil, err
 		}
 	}
-	if err := s.Move(ctx, c, &actor, now, code, text); err != nil {
+	if err := s.Move(ctx, c, &actor, now, kind, text); err != nil {
 		return nil, err
 	}
 	if err := s.afterAppeal(ctx, c, tracks, in.Result); err != nil {

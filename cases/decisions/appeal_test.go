@@ -165,7 +165,7 @@ func TestAppealConvertsReclusaoIntoBan_LGE_art201_sec2(t *testing.T) {
 		t.Fatal(err)
 	}
 	if e.Count(t, "bans", "defendant_id = ? AND status = 'awaiting_final' AND months = 8 AND prison_months = 14", d.ID) != 1 ||
-		e.Count(t, "sentences", "defendant_id = ? AND status = 'signed' AND outcome = 'ban' AND prison_months = 14", d.ID) != 1 || tpuCodes(v)[cases.TPUAppealGranted] != 1 {
+		e.Count(t, "sentences", "defendant_id = ? AND status = 'signed' AND outcome = 'ban' AND prison_months = 14", d.ID) != 1 || tpuCodes(v)[cases.TPUOf(cases.MoveAppealGranted)] != 1 {
 		t.Fatal("the conversion on appeal was not recorded")
 	}
 

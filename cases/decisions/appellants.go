@@ -75,7 +75,7 @@ func (s *Service) RecordAppeal(ctx context.Context, actor actor.Actor, c *cases.
 		return nil
 	}
 	text := fmt.Sprintf("Interposto recurso também pelo(a) %s%s para a Turma Recursal (Lei 9.099/1995, art. 82).", AppellantPT[party], quantoA(d))
-	if err := s.Move(ctx, c, &actor, s.Now(), 0, text); err != nil {
+	if err := s.Move(ctx, c, &actor, s.Now(), cases.MoveAppealFiled, text); err != nil {
 		return err
 	}
 	return s.Touch(ctx, c, "")

@@ -85,7 +85,7 @@ func TestSentence_PrisonWithoutConversion_LGE_art_201_sec2_sec6_CP_art_49(t *tes
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Status != cases.StatusSentenced || tpuCodes(v)[cases.TPUConviction] != 1 || len(v.Bans) != 0 || len(v.Sentences) != 1 {
+	if v.Status != cases.StatusSentenced || tpuCodes(v)[cases.TPUOf(cases.MoveConviction)] != 1 || len(v.Bans) != 0 || len(v.Sentences) != 1 {
 		t.Errorf("case after a prison conviction: status %s codes %v bans %d sentences %d", v.Status, tpuCodes(v), len(v.Bans), len(v.Sentences))
 	}
 
@@ -159,7 +159,7 @@ func TestSentence_AcquittalPartialAndFlagsPerDefendant_CPP_art_386_CF_art_5_XLV(
 		t.Fatal(err)
 	}
 	codes := tpuCodes(v)
-	if v.Status != cases.StatusSentenced || codes[cases.TPUConviction] != 1 || codes[cases.TPUAcquittal] != 1 || codes[cases.TPUPartial] != 1 {
+	if v.Status != cases.StatusSentenced || codes[cases.TPUOf(cases.MoveConviction)] != 1 || codes[cases.TPUOf(cases.MoveAcquittal)] != 1 || codes[cases.TPUOf(cases.MovePartialJudgment)] != 1 {
 		t.Errorf("status %s codes %v, want sentenced with 219, 220 and 221", v.Status, codes)
 	}
 	// The transition no longer decides: it names the sentence endpoint.
@@ -282,7 +282,7 @@ func TestFinalJudgment_BanWaits_Sumula_643_STJ_Lei_9099_art_82(t *testing.T) {
 	if !e.InBlocklist(t, "66392332154") || !e.Published(t, "Marcelo Augusto Figueiredo") {
 		t.Error("the final ban is not on the blocklist and the public list")
 	}
-	if tpuCodes(v)[cases.TPUFinalJudgment] != 1 {
+	if tpuCodes(v)[cases.TPUOf(cases.MoveFinalJudgment)] != 1 {
 		t.Errorf("no TPU 848: %v", tpuCodes(v))
 	}
 }
@@ -345,7 +345,7 @@ func TestAppealResult_Lei_9099_art_82_ConfirmedReformedAnnulled(t *testing.T) {
 		t.Fatal(err)
 	}
 	if e.Count(t, "bans", "id = ? AND status = 'reformed'", banID) != 1 || e.Count(t, "bans", "case_id = ? AND status = 'awaiting_final' AND months = 6", c.ID) != 1 ||
-		tpuCodes(v)[cases.TPUAppealGranted] != 1 {
+		tpuCodes(v)[cases.TPUOf(cases.MoveAppealGranted)] != 1 {
 		t.Error("reformed: the new term did not replace the ban")
 	}
 
@@ -384,7 +384,7 @@ func TestPrecautionary_CPP_art_319_II_ReviewReplacementAndCredit_CP_art_42(t *te
 		t.Error("a precautionary ban is not on the blocklist")
 	}
 	v, _ := e.Svc.Casefile.Get(ctx, j, c.ID)
-	if tpuCodes(v)[cases.TPUConviction] != 0 || v.Status == cases.StatusSentenced {
+	if tpuCodes(v)[cases.TPUOf(cases.MoveConviction)] != 0 || v.Status == cases.StatusSentenced {
 		t.Errorf("a precautionary ban decided the case: %v %s", tpuCodes(v), v.Status)
 	}
 	_ = res

@@ -240,7 +240,7 @@ func (s *Service) OfferPlea(ctx context.Context, actor actor.Actor, caseID int64
 			return err
 		}
 		text := fmt.Sprintf("Proposta de transação penal pelo Ministério Público a %s: impedimento de comparecimento de %s (Lei 9.099/1995, art. 76; %s).", d.FullName, cases.MonthsText(p.Months), pleaRule(rg))
-		if err := s.Move(ctx, c, &actor, now, 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, now, cases.MovePleaOffered, text); err != nil {
 			return err
 		}
 		if err := s.SetTrack(ctx, c, cases.StatusPleaOffered, nil, d.ID); err != nil {
@@ -355,7 +355,7 @@ func (s *Service) Homologate(ctx context.Context, actor actor.Actor, caseID int6
 		}
 		text := fmt.Sprintf("Homologada a transação penal de %s: impedimento de comparecimento (%s, %s) de %s, com início em %s e término em %s (Lei 9.099/1995, art. 76, § 4º; "+pleaRule(plan.rg)+").",
 			d.FullName, plan.rg.Article, plan.rg.Law, cases.MonthsText(months), plan.ban.FirstDay.BR(), plan.ban.LastDay.BR())
-		if err := s.Move(ctx, c, &actor, now, 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, now, cases.MovePleaHomologated, text); err != nil {
 			return err
 		}
 		// Only his track moves: the co-defendants (the organiser, § 6º,
@@ -579,7 +579,7 @@ func (s *Service) Suspend(ctx context.Context, actor actor.Actor, caseID int64, 
 		if sp.BanID != nil {
 			text += fmt.Sprintf(" A proibição de frequentar locais de eventos esportivos (art. 89, § 1º, II) vigora como impedimento %d, de %s a %s, e entra na lista de bloqueio.", *sp.BanID, first.BR(), last.BR())
 		}
-		if err := s.Move(ctx, c, &actor, s.Now(), 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, s.Now(), cases.MoveSuspension, text); err != nil {
 			return err
 		}
 		if err := s.SetTrack(ctx, c, cases.StatusConditionalSuspension, nil, d.ID); err != nil {

@@ -38,7 +38,7 @@ func (s *Service) EndPrecautionary(ctx context.Context, c *cases.Case, defendant
 		if err := tx.Model(&sanctions.Ban{}).Where("id = ?", b.ID).Updates(map[string]any{"status": sanctions.StatusLifted, "lifted_on": on, "lift_reason": reason}).Error; err != nil {
 			return nil, err
 		}
-		if err := s.Move(ctx, c, nil, s.Now(), 0, fmt.Sprintf("Cessada em %s a medida cautelar de proibição de acesso a eventos esportivos (impedimento %d): %s.", on.BR(), b.ID, reason)); err != nil {
+		if err := s.Move(ctx, c, nil, s.Now(), cases.MovePrecautionaryEnded, fmt.Sprintf("Cessada em %s a medida cautelar de proibição de acesso a eventos esportivos (impedimento %d): %s.", on.BR(), b.ID, reason)); err != nil {
 			return nil, err
 		}
 		ids = append(ids, b.ID)
@@ -203,7 +203,7 @@ func (s *Service) precautionaryAlone(ctx context.Context, actor actor.Actor, c c
 	}
 	*b = plan.ban
 	now := s.Now()
-	if err := db.Conn(ctx, s.DB).Create(&cases.Movement{CaseID: c.ID, At: now, AuthorRole: "judge", AuthorUserID: c.JudgeID, Description: precautionaryText(d, *b, false)}).Error; err != nil {
+	if err := db.Conn(ctx, s.DB).Create(&cases.Movement{CaseID: c.ID, At: now, Kind: cases.MovePrecautionary, AuthorRole: "judge", AuthorUserID: c.JudgeID, Description: precautionaryText(d, *b, false)}).Error; err != nil {
 		return nil, err
 	}
 	if err := s.memberMovement(ctx, c, plan, memberBans, in, now); err != nil {

@@ -73,7 +73,7 @@ func (s *Service) PrescriptionWarnings(ctx context.Context, c cases.Case, only i
 func (s *Service) receiptOn(ctx context.Context, c cases.Case) (*civil.Date, error) {
 	var at []struct{ At civil.Date }
 	if err := db.Conn(ctx, s.DB).Raw("SELECT (at AT TIME ZONE ?)::date AS at FROM movements WHERE case_id = ? AND tpu_code = ? ORDER BY at LIMIT 1",
-		s.Loc.String(), c.ID, cases.TPUReceipt).Scan(&at).Error; err != nil {
+		s.Loc.String(), c.ID, cases.TPUOf(cases.MoveReceipt)).Scan(&at).Error; err != nil {
 		return nil, err
 	}
 	if len(at) == 0 {

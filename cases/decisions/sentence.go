@@ -410,16 +410,16 @@ func (s *Service) sign(ctx context.Context, c cases.Case, d cases.Defendant, in 
 	}
 	res.Sentence = rec
 	if skipped := cases.SkippedSteps(c.Flow, c.Status); c.Flow == cases.FlowCivil && len(skipped) > 0 {
-		if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, Description: "Etapas não registradas no sistema antes da sentença: " + strings.Join(skipped, ", ") + "."}).Error; err != nil {
+		if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, Kind: cases.MoveSkippedSteps, Description: "Etapas não registradas no sistema antes da sentença: " + strings.Join(skipped, ", ") + "."}).Error; err != nil {
 			return nil, err
 		}
 	}
-	code, text := sentenceMovement(c, d, rec, res, rg)
-	if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, TPUCode: &code, Description: text, AuthorRole: "judge", AuthorUserID: c.JudgeID}).Error; err != nil {
+	kind, text := sentenceMovement(c, d, rec, res, rg)
+	if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, Kind: kind, Description: text, AuthorRole: "judge", AuthorUserID: c.JudgeID}).Error; err != nil {
 		return nil, err
 	}
 	if prec != nil {
-		if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, AuthorRole: "judge", AuthorUserID: c.JudgeID, Description: precautionaryText(d, *prec, true)}).Error; err != nil {
+		if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, Kind: cases.MovePrecautionary, AuthorRole: "judge", AuthorUserID: c.JudgeID, Description: precautionaryText(d, *prec, true)}).Error; err != nil {
 			return nil, err
 		}
 	}
@@ -472,8 +472,7 @@ func (s *Service) decidedStatus(ctx context.Context, c cases.Case, now time.Time
 			return "", err
 		}
 		if len(kinds) > 1 {
-			partial := cases.TPUPartial
-			if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, TPUCode: &partial, AuthorRole: "judge", AuthorUserID: c.JudgeID,
+			if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, Kind: cases.MovePartialJudgment, AuthorRole: "judge", AuthorUserID: c.JudgeID,
 				Description: "Julgada procedente em parte a representação: réus condenados e réus absolvidos."}).Error; err != nil {
 				return "", err
 			}
@@ -554,7 +553,7 @@ func (s *Service) checkPrison(f *errs.Fields, rg sanctions.Range, in SentenceInp
 
 // sentenceMovement is the docket entry of a defendant's sentence: TPU 219
 // (conviction, with or without a ban) or 220 (acquittal).
-func sentenceMovement(c cases.Case, d cases.Defendant, rec SentenceRecord, res *SentenceResult, rg sanctions.Range) (int, string) {
+func sentenceMovement(c cases.Case, d cases.Defendant, rec SentenceRecord, res *SentenceResult, rg sanctions.Range) (cases.MovementKind, string) {
 	name := d.FullName
 	if d.Kind == "fan_group" {
 		name = d.GroupName
@@ -562,15 +561,15 @@ func sentenceMovement(c cases.Case, d cases.Defendant, rec SentenceRecord, res *
 	switch rec.Outcome {
 	case OutcomeAcquittal:
 		if d.Kind == "fan_group" {
-			return cases.TPUAcquittal, fmt.Sprintf("Sentença: julgado improcedente o pedido contra a torcida %s (CPC, art. 487, I).", name)
+			return cases.MoveAcquittal, fmt.Sprintf("Sentença: julgado improcedente o pedido contra a torcida %s (CPC, art. 487, I).", name)
 		}
-		return cases.TPUAcquittal, fmt.Sprintf("Sentença: absolvido(a) %s (CPP, art. 386, %s: %s).", name, rec.AcquittalGround, AcquittalGrounds[rec.AcquittalGround])
+		return cases.MoveAcquittal, fmt.Sprintf("Sentença: absolvido(a) %s (CPP, art. 386, %s: %s).", name, rec.AcquittalGround, AcquittalGrounds[rec.AcquittalGround])
 	case OutcomePrison:
 		text := fmt.Sprintf("Sentença: condenado(a) %s (%s da %s) à reclusão de %s", name, rec.Article, rec.Law, prisonPenalty(rec))
 		if rec.FineDays != nil {
 			text += fmt.Sprintf(" e %d dias-multa", *rec.FineDays)
 		}
-		return cases.TPUConviction, text + ", sem conversão em impedimento: " + rec.NoConversionReason + "."
+		return cases.MoveConviction, text + ", sem conversão em impedimento: " + rec.NoConversionReason + "."
 	}
 	b := res.Ban
 	text := fmt.Sprintf("Sentença: condenado(a) %s (%s da %s); ", name, rec.Article, rec.Law)
@@ -587,7 +586,7 @@ func sentenceMovement(c cases.Case, d cases.Defendant, rec SentenceRecord, res *
 	} else {
 		text += ", a cumprir a partir do trânsito em julgado (Súmula 643 do STJ)"
 	}
-	return cases.TPUConviction, text + "."
+	return cases.MoveConviction, text + "."
 }
 
 // memberMovement records the members a group ban reaches and those the
@@ -610,5 +609,5 @@ func (s *Service) memberMovement(ctx context.Context, c cases.Case, p *banPlan, 
 			mt += ", por este motivo: " + r
 		}
 	}
-	return db.Conn(ctx, s.DB).Create(&cases.Movement{CaseID: c.ID, At: now, Description: mt + ".", AuthorRole: "judge", AuthorUserID: c.JudgeID}).Error
+	return db.Conn(ctx, s.DB).Create(&cases.Movement{CaseID: c.ID, At: now, Kind: cases.MoveGroupMembers, Description: mt + ".", AuthorRole: "judge", AuthorUserID: c.JudgeID}).Error
 }

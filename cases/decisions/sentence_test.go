@@ -194,7 +194,7 @@ func TestSentence_RecordsRuleAndSentencesCase(t *testing.T) {
 			has[*m.TPUCode] = true
 		}
 	}
-	if !has[cases.TPUDistribution] || !has[cases.TPUConviction] {
+	if !has[cases.TPUOf(cases.MoveDistribution)] || !has[cases.TPUOf(cases.MoveConviction)] {
 		t.Errorf("movement codes %v, want 26 and 219", has)
 	}
 	if len(v.Bans) != 1 || v.Bans[0].ID != b.ID {

@@ -124,7 +124,7 @@ func (s *Service) Settle(ctx context.Context, actor actor.Actor, caseID int64, i
 				return err
 			}
 		}
-		if err := s.Move(ctx, c, &actor, now, 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, now, cases.MoveSettlementHomologated, text); err != nil {
 			return err
 		}
 		if err := s.Touch(ctx, c, cases.StatusSettlement); err != nil {

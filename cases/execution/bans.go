@@ -157,7 +157,7 @@ func (s *Service) RecordBreach(ctx context.Context, actor actor.Actor, banID int
 		} else if len(warnings) > 0 {
 			text += " " + warnings[0]
 		}
-		if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, Description: text, AuthorUserID: &uid, AuthorRole: actor.Role}).Error; err != nil {
+		if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, Kind: cases.MoveBreach, Description: text, AuthorUserID: &uid, AuthorRole: actor.Role}).Error; err != nil {
 			return err
 		}
 		if warnings == nil {
@@ -238,7 +238,7 @@ func (s *Service) Lift(ctx context.Context, actor actor.Actor, banID int64, in L
 			return err
 		}
 		uid := actor.UserID
-		if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, AuthorUserID: &uid, AuthorRole: actor.Role,
+		if err := tx.Create(&cases.Movement{CaseID: c.ID, At: now, Kind: cases.MovePrecautionaryEnded, AuthorUserID: &uid, AuthorRole: actor.Role,
 			Description: fmt.Sprintf("Revogada em %s a medida cautelar de proibição de acesso a eventos esportivos (impedimento %d; %s): %s%s", on.BR(), b.ID, liftArticle(*b), reason, membersText(members))}).Error; err != nil {
 			return err
 		}
@@ -381,7 +381,7 @@ func (s *Service) Renew(ctx context.Context, actor actor.Actor, banID int64, in 
 		if b.ReviewOn != nil {
 			prev = b.ReviewOn.BR()
 		}
-		if err := s.Move(ctx, c, &actor, now, 0, fmt.Sprintf("Renovada a medida cautelar de proibição de acesso a eventos esportivos (impedimento %d; %s): revisão em %s (antes, %s). Fundamento: %s%s", b.ID, renewArticle(*b), review.BR(), prev, rn.Reason, membersText(members))); err != nil {
+		if err := s.Move(ctx, c, &actor, now, cases.MovePrecautionaryRenewed, fmt.Sprintf("Renovada a medida cautelar de proibição de acesso a eventos esportivos (impedimento %d; %s): revisão em %s (antes, %s). Fundamento: %s%s", b.ID, renewArticle(*b), review.BR(), prev, rn.Reason, membersText(members))); err != nil {
 			return err
 		}
 		if err := s.Touch(ctx, c, ""); err != nil {
@@ -456,7 +456,7 @@ func (s *Service) Correct(ctx context.Context, actor actor.Actor, banID int64, i
 		if err := db.Conn(ctx, s.DB).Model(&sanctions.Ban{}).Where("id = ?", b.ID).Updates(map[string]any{"last_day": last, "override_reason": reason}).Error; err != nil {
 			return err
 		}
-		if err := s.Move(ctx, c, &actor, s.Now(), 0, fmt.Sprintf("Correção de erro material no impedimento %d: último dia %s (antes, %s). Erro corrigido: %s", b.ID, last.BR(), b.LastDay.BR(), reason)); err != nil {
+		if err := s.Move(ctx, c, &actor, s.Now(), cases.MoveBanCorrected, fmt.Sprintf("Correção de erro material no impedimento %d: último dia %s (antes, %s). Erro corrigido: %s", b.ID, last.BR(), b.LastDay.BR(), reason)); err != nil {
 			return err
 		}
 		if err := s.Touch(ctx, c, ""); err != nil {
@@ -526,7 +526,7 @@ func (s *Service) Credit(ctx context.Context, actor actor.Actor, banID int64, in
 		if err := db.Conn(ctx, s.DB).Model(&sanctions.Ban{}).Where("id = ?", b.ID).Updates(map[string]any{"last_day": last, "credit_days": *in.Days, "credit_reason": reason}).Error; err != nil {
 			return err
 		}
-		if err := s.Move(ctx, c, &actor, s.Now(), 0, fmt.Sprintf("Detração (CP, art. 42) no impedimento %d: descontados %d dos %d dias sob medida cautelar; término em %s (antes, %s). Fundamento: %s", b.ID, *in.Days, under, last.BR(), b.LastDay.BR(), reason)); err != nil {
+		if err := s.Move(ctx, c, &actor, s.Now(), cases.MoveBanCredit, fmt.Sprintf("Detração (CP, art. 42) no impedimento %d: descontados %d dos %d dias sob medida cautelar; término em %s (antes, %s). Fundamento: %s", b.ID, *in.Days, under, last.BR(), b.LastDay.BR(), reason)); err != nil {
 			return err
 		}
 		if err := s.Touch(ctx, c, ""); err != nil {
@@ -672,7 +672,7 @@ func (s *Service) DecideBreach(ctx context.Context, actor actor.Actor, breachID 
 		default:
 			text = fmt.Sprintf("Descumprimento de %s do impedimento %d registrado (%s). %s", br.OccurredOn.BR(), b.ID, reason, sanctions.BreachNote(*b, br.DaysServed))
 		}
-		if err := s.Move(ctx, c, &actor, now, 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, now, cases.MoveBreachDecided, text); err != nil {
 			return err
 		}
 		if dec != "undo_plea" {

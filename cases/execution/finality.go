@@ -198,7 +198,7 @@ func (s *Service) StartFinalBans(ctx context.Context, c *cases.Case, day civil.D
 		if len(all) > 0 {
 			text += fmt.Sprintf(" Tempo sob medida cautelar neste processo: %d dias; a detração (CP, art. 42) é decisão do(a) juiz(a).", decisions.CountPrecautionary(all, first.AddDays(-1)))
 		}
-		if err := s.Move(ctx, c, nil, now, 0, text+note); err != nil {
+		if err := s.Move(ctx, c, nil, now, cases.MoveBanStart, text+note); err != nil {
 			return err
 		}
 	}

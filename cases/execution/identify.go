@@ -154,7 +154,7 @@ func (s *Service) Identify(ctx context.Context, actor actor.Actor, caseID, defen
 		default:
 			text += fmt.Sprintf(" Os impedimentos %s passam a constar da lista de bloqueio dos clubes enquanto vigorarem.", decisions.JoinIDs(banIDs))
 		}
-		if err := s.Move(ctx, c, &actor, now, 0, text); err != nil {
+		if err := s.Move(ctx, c, &actor, now, cases.MoveIdentified, text); err != nil {
 			return err
 		}
 		if err := s.Touch(ctx, c, ""); err != nil {

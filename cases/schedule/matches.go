@@ -544,7 +544,7 @@ func (s *Service) recomputeMatchTerms(ctx context.Context, actor actor.Actor) ([
 		if len(days) == 0 {
 			text = fmt.Sprintf("Tabela de partidas alterada: não restam na tabela jogos para o impedimento %d (%s), a partir de %s; o último dia segue %s até nova decisão.",
 				b.ID, term, b.FirstDay.BR(), b.LastDay.BR())
-			if err := tx.Create(&cases.Movement{CaseID: b.CaseID, At: s.Now(), Description: text, AuthorUserID: &actor.UserID, AuthorRole: actor.Role}).Error; err != nil {
+			if err := tx.Create(&cases.Movement{CaseID: b.CaseID, At: s.Now(), Kind: cases.MoveScheduleChanged, Description: text, AuthorUserID: &actor.UserID, AuthorRole: actor.Role}).Error; err != nil {
 				return nil, err
 			}
 			continue
@@ -567,7 +567,7 @@ func (s *Service) recomputeMatchTerms(ctx context.Context, actor actor.Actor) ([
 			Updates(map[string]any{"match_days": days, "last_day": last, "computed_last_day": last}).Error; err != nil {
 			return nil, err
 		}
-		if err := tx.Create(&cases.Movement{CaseID: b.CaseID, At: s.Now(), Description: text, AuthorUserID: &actor.UserID, AuthorRole: actor.Role}).Error; err != nil {
+		if err := tx.Create(&cases.Movement{CaseID: b.CaseID, At: s.Now(), Kind: cases.MoveScheduleChanged, Description: text, AuthorUserID: &actor.UserID, AuthorRole: actor.Role}).Error; err != nil {
 			return nil, err
 		}
 		changed = append(changed, b.ID)

@@ -62,7 +62,8 @@ type Main struct {
 }
 
 // Open connects to the database, refuses a schema that is behind, makes
-// sure the default court exists and builds the HTTP server.
+// sure the default court exists, syncs the TPU tables of the binary when
+// newer (tpu.Sync) and builds the HTTP server.
 func (m *Main) Open(ctx context.Context) error {
 	if m.Clock == nil {
 		m.Clock = clock.System{}
@@ -101,6 +102,13 @@ func (m *Main) Open(ctx context.Context) error {
 	a, err := app.New(m.Config, g, m.Clock, loc, keys)
 	if err != nil {
 		return err
+	}
+	// The TPU tables of this binary, when newer than the database's (the
+	// migrations sync them too; a binary upgraded with no new migration).
+	if loaded, err := a.SyncTPU(ctx); err != nil {
+		return err
+	} else if len(loaded) > 0 {
+		m.Logger.Info("tpu tables loaded from the binary", "tables", loaded)
 	}
 	m.Server, err = web.New(web.Deps{App: a, Enforcer: enf, Templates: templates.FS, Logger: m.Logger,
 		SecureCookies: m.Config.SecureCookies, TrustProxy: m.Config.TrustProxy, SpoolDir: m.Config.SpoolDir})

@@ -394,16 +394,16 @@ func seedScaleTx(ctx context.Context, pc *pgx.Conn, gen *scaleGen, st *scaleStat
 	}
 	// Docket movements: received, distributed and, when sentenced, the
 	// skipped steps and one sentence per defendant.
-	if st.Movements, err = copyRows("movements", []string{"case_id", "at", "tpu_code", "description", "author_user_id", "author_role"},
+	if st.Movements, err = copyRows("movements", []string{"case_id", "at", "kind", "tpu_code", "description", "author_user_id", "author_role"},
 		nextFromCases(func(c scaleCase) [][]any {
 			out := [][]any{
-				{c.ID, c.Filed, nil, "Representação recebida de Promotoria de Justiça do Torcedor (Ministério Público).", gen.filer.ID, "prosecutor"},
-				{c.ID, c.Filed, cases.TPUDistribution, "Distribuído por sorteio equitativo ao(à) juiz(a) " + gen.judgeNames[c.JudgeID] + ".", nil, ""},
+				{c.ID, c.Filed, cases.MoveFiling, nil, "Representação recebida de Promotoria de Justiça do Torcedor (Ministério Público).", gen.filer.ID, "prosecutor"},
+				{c.ID, c.Filed, cases.MoveDistribution, cases.TPUOf(cases.MoveDistribution), "Distribuído por sorteio equitativo ao(à) juiz(a) " + gen.judgeNames[c.JudgeID] + ".", nil, ""},
 			}
 			if c.Status == cases.StatusFinal {
-				out = append(out, []any{c.ID, c.SentencedAt, nil, "Etapas não registradas no sistema antes da sentença: audiência preliminar, audiência de instrução e julgamento.", nil, ""})
+				out = append(out, []any{c.ID, c.SentencedAt, cases.MoveSkippedSteps, nil, "Etapas não registradas no sistema antes da sentença: audiência preliminar, audiência de instrução e julgamento.", nil, ""})
 				for range c.Defendants {
-					out = append(out, []any{c.ID, c.SentencedAt, cases.TPUConviction, fmt.Sprintf(
+					out = append(out, []any{c.ID, c.SentencedAt, cases.MoveConviction, cases.TPUOf(cases.MoveConviction), fmt.Sprintf(
 						"Sentença: pena convertida em impedimento de comparecimento (%s, %s) de %d meses, a cumprir a partir do trânsito em julgado (Súmula 643 do STJ).",
 						c.Range.Article, c.Range.Law, c.BanMonths), c.JudgeID, "judge"})
 				}
@@ -414,8 +414,8 @@ func seedScaleTx(ctx context.Context, pc *pgx.Conn, gen *scaleGen, st *scaleStat
 				if final.Before(c.SentencedAt) {
 					final = c.SentencedAt.Add(time.Hour)
 				}
-				out = append(out, []any{c.ID, final, cases.TPUFinalJudgment, fmt.Sprintf("Certificado o trânsito em julgado. Trânsito em julgado em %s.", c.BanFirst.BR()), nil, ""},
-					[]any{c.ID, final, nil, fmt.Sprintf("Início do cumprimento do impedimento (%s, %s): de %s a %s, contado do trânsito em julgado (Súmula 643 do STJ; CP, art. 10).",
+				out = append(out, []any{c.ID, final, cases.MoveFinalJudgment, cases.TPUOf(cases.MoveFinalJudgment), fmt.Sprintf("Certificado o trânsito em julgado. Trânsito em julgado em %s.", c.BanFirst.BR()), nil, ""},
+					[]any{c.ID, final, cases.MoveBanStart, nil, fmt.Sprintf("Início do cumprimento do impedimento (%s, %s): de %s a %s, contado do trânsito em julgado (Súmula 643 do STJ; CP, art. 10).",
 						c.Range.Article, c.Range.Law, c.BanFirst.BR(), c.BanLast.BR()), nil, ""})
 			}
 			return out

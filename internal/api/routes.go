@@ -34,6 +34,7 @@ func (s *API) Routes() {
 	r.POST("/embargos/:id/ruling", policy, s.ruleEmbargos)
 	r.POST("/cases/:id/transitions", policy, s.transition)
 	r.POST("/cases/:id/movements", policy, s.addMovement)
+	r.PUT("/cases/:id/classification", policy, s.reclassify)
 	r.POST("/cases/:id/evidence", policy, s.addEvidence, server.MaxBody(cases.MaxEvidenceBytes+server.MultipartSlack))
 	r.GET("/cases/:id/evidence", policy, s.listEvidence)
 	r.GET("/evidence/:id", policy, s.Evidence)
@@ -58,6 +59,9 @@ func (s *API) Routes() {
 	r.GET("/blocklist/check/:cpf", policy, s.blocklistCheck)
 	r.POST("/blocklist/checks", policy, s.blocklistChecksUpload)
 	r.GET("/blocklist/awaiting-identification", policy, s.awaitingIdentification)
+
+	// The CNJ's unified tables (tpu.go).
+	r.GET("/tpu", policy, s.tpuTable)
 
 	// The law's ranges, terms and deadlines (legal.go).
 	r.GET("/legal/ban-range", anyone, s.banRange)

@@ -150,6 +150,15 @@ func (s *API) addMovement(c echo.Context) error {
 	})
 }
 
+// reclassify: PUT /api/v1/cases/:id/classification {class_code,
+// subject_codes, reason} (clerk): the case's TPU class and subjects
+// corrected, docketed (cases.Reclassify; Res. CNJ 46/2007).
+func (s *API) reclassify(c echo.Context) error {
+	return caseWrite(s, c, http.StatusOK, func(id int64, in cases.ClassificationInput) (any, error) {
+		return s.Cases.Case.Reclassify(c.Request().Context(), server.Actor(c), id, in)
+	})
+}
+
 // offerPlea: POST /api/v1/cases/:id/plea {defendant_id, months, first_day?} (prosecutor).
 func (s *API) offerPlea(c echo.Context) error {
 	return caseWrite(s, c, http.StatusCreated, func(id int64, in decisions.PleaInput) (any, error) {

@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib" // also the database/sql driver "pgx"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/migrations"
+	"github.com/juizado/juizado/tpu"
 	"github.com/pressly/goose/v3"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
@@ -216,7 +217,8 @@ func provider(sqlDB *sql.DB) (*goose.Provider, error) {
 	return goose.NewProvider(goose.DialectPostgres, sqlDB, sub)
 }
 
-// MigrateUp applies every pending migration and returns the versions applied.
+// MigrateUp applies every pending migration and returns the versions applied,
+// then syncs the TPU tables from the binary (tpu.Sync).
 // The migrations run on one connection with no statement or lock timeout
 // (an index on a large table takes longer than a request may), reset to the
 // pool's Timeouts afterwards.
@@ -238,6 +240,11 @@ func MigrateUp(ctx context.Context, sqlDB *sql.DB) ([]int64, error) {
 	var applied []int64
 	for _, r := range res {
 		applied = append(applied, r.Source.Version)
+	}
+	if err == nil {
+		// The TPU tables embedded in the binary, when newer than the
+		// database's (Res. CNJ 46/2007; package tpu).
+		_, err = tpu.Sync(ctx, sqlDB, time.Now())
 	}
 	return applied, err
 }

@@ -155,7 +155,7 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 		"papeis":       func() []string { return accounts.Roles },
 		"contem":       func(list []string, s string) bool { return slices.Contains(list, s) },
 		"mais":         func(a, b int) int { return a + b },
-		"tpu":          func(code *int) string { return tpuLabel(code) },
+		"tpu":          tpuLabel,
 		"simnao":       func(b bool) string { return map[bool]string{true: "sim", false: "não"}[b] },
 		"linhaErros":   func(l registry.ImportLine) bool { return len(l.Errors) > 0 },
 	}
@@ -169,14 +169,17 @@ func OrSelf(label, s string) string {
 	return label
 }
 
-func tpuLabel(code *int) string {
-	if code == nil {
+// tpuLabel names a movement's national code by its TPU name (Res. CNJ
+// 46/2007): "Trânsito em julgado (TPU 848)"; a code the table the database
+// holds lacks (a movement recorded before a newer table) says so.
+func tpuLabel(m cases.MovementView) string {
+	switch {
+	case m.TPUCode == nil:
 		return ""
+	case m.TPUName != "":
+		return fmt.Sprintf("%s (TPU %d)", m.TPUName, *m.TPUCode)
 	}
-	if n := cases.TPUNames[*code]; n != "" {
-		return fmt.Sprintf("%d – %s", *code, n)
-	}
-	return fmt.Sprint(*code)
+	return fmt.Sprintf("código %d, fora da tabela de movimentos da TPU", *m.TPUCode)
 }
 
 // DateBR writes a civil date (or instant) as dd/mm/aaaa; "" for none.

@@ -50,8 +50,8 @@ func (w *wf) twoDefendants() (id, a, b int64) {
 // 29; CPP art. 261, Lei 8.906/1994 art. 7º, XIII: the lawyer's access to
 // its client's case), and of them its client's personal data alone:
 // another defendant of the same case is restricted (no name, CPF,
-// filiation, bans), another case is 404 (as is a case of another court),
-// the list shows its cases only, registers, blocklist and audit are 403;
+// filiation, bans), another case of the court is 404 (a case of another
+// court is not exercised here), the list shows its cases only, registers, blocklist and audit are 403;
 // each read of its client's data is in the audit trail; unlinking ends the
 // access; the link and the unlink are docket movements.
 func TestDefence_ReadsOnlyItsClients_CPP261(t *testing.T) {

@@ -95,8 +95,33 @@ func evidenceView(e Evidence) EvidenceView {
 // .png is errs.Invalid on "file"), of at most MaxEvidenceBytes, stored with
 // its SHA-256 and a docket movement.
 func (s *Service) AddEvidence(ctx context.Context, actor actor.Actor, caseID int64, filename, description string, data []byte) (*EvidenceView, error) {
+	name, ctype, err := checkEvidence(filename, description, data)
+	if err != nil {
+		return nil, err
+	}
+	var out *EvidenceView
+	err = db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		c, err := s.LockCase(ctx, actor, caseID)
+		if err != nil {
+			return err
+		}
+		out, err = s.storeEvidence(ctx, c, actor, name, ctype, description, data)
+		if err != nil {
+			return err
+		}
+		return s.Touch(ctx, c, "")
+	})
+	return out, err
+}
+
+// checkEvidence applies the evidence rules to a file (AddEvidence): its
+// name (base name, with the extension of its type), its description, its
+// size (1 byte to MaxEvidenceBytes) and its type told by the content; it
+// returns the base name and the type, or errs.Invalid on "file" or
+// "description".
+func checkEvidence(filename, description string, data []byte) (name, ctype string, err error) {
 	var f errs.Fields
-	name := path.Base(strings.ReplaceAll(strings.TrimSpace(filename), `\`, "/"))
+	name = path.Base(strings.ReplaceAll(strings.TrimSpace(filename), `\`, "/"))
 	switch {
 	case len(data) == 0:
 		f.Add("file", "required", "envie o arquivo (campo file) com conteúdo.")
@@ -110,7 +135,7 @@ func (s *Service) AddEvidence(ctx context.Context, actor actor.Actor, caseID int
 		CheckText(&f, "file", name, MaxName, false)
 	}
 	CheckText(&f, "description", description, MaxLong, true)
-	ctype := SniffEvidence(data)
+	ctype = SniffEvidence(data)
 	if len(data) > 0 && name != "" {
 		byName := typeOfName(name)
 		switch {
@@ -122,34 +147,26 @@ func (s *Service) AddEvidence(ctx context.Context, actor actor.Actor, caseID int
 			f.Add("file", "content_type", fmt.Sprintf("o nome %q diz %s, mas o conteúdo é %s.", name, typePT[byName], typePT[ctype]))
 		}
 	}
-	if err := f.Err(); err != nil {
+	return name, ctype, f.Err()
+}
+
+// storeEvidence writes a file checkEvidence accepted to case c, locked by
+// the caller's transaction, with its SHA-256 and the docket movement of
+// its joining; the caller touches the case.
+func (s *Service) storeEvidence(ctx context.Context, c *Case, actor actor.Actor, name, ctype, description string, data []byte) (*EvidenceView, error) {
+	sum := sha256.Sum256(data)
+	uid := actor.UserID
+	e := Evidence{CaseID: c.ID, CourtCode: c.CourtCode, Filename: name, ContentType: ctype, Size: len(data), SHA256: sum[:],
+		Description: strings.TrimSpace(description), Content: data, UploadedAt: s.Now(), UploadedBy: &uid, UploaderRole: actor.Role}
+	if err := db.Conn(ctx, s.DB).Create(&e).Error; err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(data)
-	var out *EvidenceView
-	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		c, err := s.LockCase(ctx, actor, caseID)
-		if err != nil {
-			return err
-		}
-		uid := actor.UserID
-		e := Evidence{CaseID: c.ID, CourtCode: c.CourtCode, Filename: name, ContentType: ctype, Size: len(data), SHA256: sum[:],
-			Description: strings.TrimSpace(description), Content: data, UploadedAt: s.Now(), UploadedBy: &uid, UploaderRole: actor.Role}
-		if err := db.Conn(ctx, s.DB).Create(&e).Error; err != nil {
-			return err
-		}
-		text := fmt.Sprintf("Juntada de prova: %s (%s, %d bytes, SHA-256 %s).", name, typePT[ctype], len(data), hex.EncodeToString(sum[:]))
-		if err := s.Move(ctx, c, &actor, e.UploadedAt, MoveEvidence, text, Complement{Name: "tipo de documento", Value: "prova"}); err != nil {
-			return err
-		}
-		if err := s.Touch(ctx, c, ""); err != nil {
-			return err
-		}
-		v := evidenceView(e)
-		out = &v
-		return nil
-	})
-	return out, err
+	text := fmt.Sprintf("Juntada de prova: %s (%s, %d bytes, SHA-256 %s).", name, typePT[ctype], len(data), hex.EncodeToString(sum[:]))
+	if err := s.Move(ctx, c, &actor, e.UploadedAt, MoveEvidence, text, Complement{Name: "tipo de documento", Value: "prova"}); err != nil {
+		return nil, err
+	}
+	v := evidenceView(e)
+	return &v, nil
 }
 
 func extsOf(ctype string) []string {

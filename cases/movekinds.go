@@ -59,6 +59,10 @@ const (
 	MoveIdentified            MovementKind = "identified"             // a banned person identified by CPF
 	MoveScheduleChanged       MovementKind = "schedule_changed"       // the match schedule changed a ban counted in matches
 	MoveReclassified          MovementKind = "reclassified"           // the clerk corrected the case's class and subjects
+	MoveCounselLinked         MovementKind = "counsel_linked"         // counsel linked to a defendant (CPP arts. 261, 266)
+	MoveCounselUnlinked       MovementKind = "counsel_unlinked"       // counsel's representation ended
+	MoveCounselRequested      MovementKind = "counsel_requested"      // a defence user asked to be linked (procuração joined)
+	MoveCounselRefused        MovementKind = "counsel_refused"        // the clerk refused a request to be linked
 )
 
 // MovementTPU is the one map from a kind to its TPU movement code and the
@@ -103,6 +107,10 @@ var MovementTPU = map[MovementKind]TPUMovement{
 	MoveIdentified:            {},
 	MoveScheduleChanged:       {},
 	MoveReclassified:          {},
+	MoveCounselLinked:         {},
+	MoveCounselUnlinked:       {},
+	MoveCounselRequested:      {},
+	MoveCounselRefused:        {},
 }
 
 // TPUMovement is a kind's national code (0: none) and the names of the

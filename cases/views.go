@@ -33,4 +33,11 @@ type DefendantView struct {
 	FinalOn     *civil.Date  `json:"final_on"`
 	SeparatedOn *civil.Date  `json:"separated_on,omitempty"`
 	Next        []Transition `json:"next,omitempty"`
+	// Restricted: another defendant's personal data, hidden from the
+	// defence that does not represent him (issue 29): only ID, Kind and
+	// his track are shown.
+	Restricted bool `json:"restricted,omitempty"`
+	// Counsel: the defence linked to him now (lawyer or Defensoria
+	// Pública; cases.CounselRecord).
+	Counsel []CounselView `json:"counsel,omitempty"`
 }

@@ -412,7 +412,8 @@ func (s *Service) noticeTracks(ctx context.Context, c *cases.Case, party string,
 // before the filing; each party is notified once per defendant
 // (errs.Conflict); public_defender for a party other than the defence, or
 // a recess exception unknown or in a group case, is errs.Invalid naming
-// the field.
+// the field. The defence of a defendant the Defensoria Pública represents
+// (cases.Core.DefensoriaRepresents) is public_defender without saying so.
 func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, in NotificationInput) (*DeadlineView, error) {
 	var out *DeadlineView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
@@ -440,6 +441,14 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 			d = &sentenced[0]
 			if err := s.PendingEmbargos(ctx, c, *d); err != nil {
 				return err
+			}
+			// The Defensoria Pública's windows are doubled (LC 80/1994,
+			// art. 128, I; CPC art. 186): read from the representation
+			// record when the defendant has one.
+			if party == PartyDefence && !in.PublicDefender {
+				if in.PublicDefender, err = s.DefensoriaRepresents(ctx, d.ID, s.Now()); err != nil {
+					return err
+				}
 			}
 		} else if sentenced, err = s.withoutPendingEmbargos(ctx, c, sentenced); err != nil {
 			return err

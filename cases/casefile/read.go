@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -122,39 +121,6 @@ type FactsView struct {
 	OnRoute          bool    `json:"on_route"`
 }
 
-// Get returns the case id of the actor's court with its defendants,
-// movements and bans; errs.NotFound when it does not exist there.
-func (s *Service) Get(ctx context.Context, actor actor.Actor, id int64) (*View, error) {
-	var c cases.Case
-	err := db.Conn(ctx, s.DB).Where("id = ? AND court_code = ?", id, actor.Court).Take(&c).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, cases.NotFound(fmt.Sprintf("Processo %d", id))
-	}
-	if err != nil {
-		return nil, err
-	}
-	return s.view(ctx, c, true)
-}
-
-// ByNumber returns the case with CNJ number number (with or without
-// punctuation): errs.Invalid for a malformed number or wrong check digits,
-// errs.NotFound for a valid number that is not a case of the actor's court.
-func (s *Service) ByNumber(ctx context.Context, actor actor.Actor, number string) (*View, error) {
-	n, err := cases.ParseCNJ(number)
-	if err != nil {
-		return nil, errs.InvalidField("number", "cnj", err.Error())
-	}
-	var c cases.Case
-	err = db.Conn(ctx, s.DB).Where("number = ? AND court_code = ?", n.Digits(), actor.Court).Take(&c).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, cases.NotFound("Processo " + n.String())
-	}
-	if err != nil {
-		return nil, err
-	}
-	return s.view(ctx, c, true)
-}
-
 // ListQuery filters List. Q matches defendant names word by word: every
 // word of Q must begin a word of the same defendant's name (person or
 // group), in any order, accents and case ignored ("joao conceicao" and
@@ -204,14 +170,14 @@ func (s *Service) List(ctx context.Context, actor actor.Actor, q ListQuery) ([]V
 	if q.PerPage < 1 || q.PerPage > 100 {
 		f.Add("per_page", "range", "per_page deve estar entre 1 e 100.")
 	}
-	conds := []cond{{"cases.court_code = ?", []any{actor.Court}}}
+	conds := []cond{scopeCond(actor)}
 	add := func(sql string, args ...any) { conds = append(conds, cond{sql, args}) }
 	if q.CPF != "" {
 		cpf, err := registry.ParseCPF(q.CPF)
 		if err != nil {
 			f.Add("cpf", "cpf", err.Error())
 		} else {
-			add("cases.id IN (SELECT case_id FROM defendants WHERE cpf = ?)", cpf.String())
+			add("cases.id IN (SELECT case_id FROM defendants d WHERE d.cpf = ?"+defenceOnly(actor), append([]any{cpf.String()}, defenceArgs(actor)...)...)
 		}
 	}
 	// Tabs and line breaks separate words like spaces; so do hyphens: a
@@ -275,7 +241,10 @@ func (s *Service) List(ctx context.Context, actor actor.Actor, q ListQuery) ([]V
 	if err := f.Err(); err != nil {
 		return nil, 0, err
 	}
-	if name != "" {
+	if name != "" && isDefence(actor) {
+		add("cases.id IN (SELECT case_id FROM defendants d WHERE d.name_search @@ f_name_query(?)"+defenceOnly(actor),
+			append([]any{name}, defenceArgs(actor)...)...)
+	} else if name != "" {
 		return s.listByName(ctx, actor.Court, conds, name, order, q)
 	}
 	tx := where(db.Conn(ctx, s.DB).Model(&cases.Case{}), conds)
@@ -292,7 +261,7 @@ func (s *Service) List(ctx context.Context, actor actor.Actor, q ListQuery) ([]V
 	if err != nil {
 		return nil, 0, err
 	}
-	return out, total, nil
+	return out, total, s.forDefenceAll(ctx, actor, out)
 }
 
 // listByName is List with a name. A defendant matches when every word of

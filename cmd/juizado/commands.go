@@ -155,6 +155,8 @@ func domainOf(u accounts.User) string {
 		return ", club " + *u.Club
 	case u.GroupID != nil:
 		return fmt.Sprintf(", group %d", *u.GroupID)
+	case u.Credential() != "":
+		return ", " + u.Credential()
 	}
 	return ""
 }

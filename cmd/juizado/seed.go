@@ -100,6 +100,8 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 		{accounts.UserSpec{Name: "demo-cartorio", Role: "clerk", Court: cfg.Court}, "cartório: consulta processos"},
 		{accounts.UserSpec{Name: "demo-admin", Role: "admin", Court: cfg.Court}, "administração"},
 		{accounts.UserSpec{Name: "demo-portaria", Role: "club", Club: "Corinthians"}, "clube: baixa a lista de bloqueio"},
+		{accounts.UserSpec{Name: "demo-advogada", Role: accounts.RoleDefence, OAB: "SP123456"}, "advogada (OAB/SP 123456): defende o réu do processo 3"},
+		{accounts.UserSpec{Name: "demo-defensoria", Role: accounts.RoleDefence, Defensoria: "SP"}, "Defensoria Pública/SP: defende o réu do processo 4"},
 	}
 	// A demo fan group of the court, kept by the demo manager.
 	if err := cases.EnsureCourt(ctx, g, cfg.Court, ""); err != nil {
@@ -164,6 +166,13 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 		if i <= 3 { // to be sentenced: the accusation received first (Lei 9.099/1995, arts. 77, 81)
 			if err := demoReceive(ctx, svc, ka, pa, k.ID); err != nil {
 				return err
+			}
+		}
+		// The demo defence (issue 29): the lawyer of case 3's defendant,
+		// the Defensoria Pública of case 4's.
+		if who, ok := map[int]string{demoAwaitingSentence: "demo-advogada", demoAwaitingSentence + 1: "demo-defensoria"}[i]; ok {
+			if _, _, err := svc.Case.LinkCounsel(ctx, ka, k.ID, d.ID, who); err != nil {
+				return fmt.Errorf("seed counsel: %w", err)
 			}
 		}
 		switch i {

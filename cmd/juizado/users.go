@@ -66,11 +66,13 @@ func withDBOpenedBy(open func(context.Context, config.Config) (*gorm.DB, error),
 
 // specFlags adds --role, --court, --create-court, --club and --group to cmd.
 func specFlags(cmd *cobra.Command, spec *accounts.UserSpec, group *string, createCourt *bool) {
-	cmd.Flags().StringVar(&spec.Role, "role", "", "admin, clerk, judge, prosecutor, police, fan_group or club")
+	cmd.Flags().StringVar(&spec.Role, "role", "", "admin, clerk, judge, prosecutor, police, fan_group, club or defence")
 	cmd.Flags().StringVar(&spec.Name, "name", "", "the user's name")
 	cmd.Flags().StringVar(&spec.Court, "court", "", "court TR.OOOO for staff roles (default JUIZADO_COURT)")
 	cmd.Flags().StringVar(&spec.Club, "club", "", "club name, for role club")
 	cmd.Flags().StringVar(group, "group", "", "fan group id, for role fan_group")
+	cmd.Flags().StringVar(&spec.OAB, "oab", "", "OAB registration, state and number (SP123456), for role defence (a lawyer)")
+	cmd.Flags().StringVar(&spec.Defensoria, "defensoria", "", "state of the Defensoria Pública (SP), for role defence (a public defender)")
 	cmd.Flags().BoolVar(createCourt, "create-court", false, "create the court of --court when it does not exist yet")
 }
 
@@ -109,6 +111,9 @@ func completeSpec(spec *accounts.UserSpec, group string, cfg config.Config) erro
 	}
 	if accounts.IsStaff(spec.Role) && spec.Court == "" {
 		spec.Court = cfg.Court
+	}
+	if spec.Role != accounts.RoleDefence && (spec.OAB != "" || spec.Defensoria != "") {
+		return fmt.Errorf("--oab e --defensoria valem só para o perfil defence")
 	}
 	return nil
 }
@@ -171,7 +176,7 @@ func userCmd() *cobra.Command {
 	var group string
 	var fromStdin, createCourt bool
 	create := &cobra.Command{
-		Use:   "create --name NAME --role ROLE [--court TR.OOOO [--create-court]|--club NAME|--group ID] [--password-stdin]",
+		Use:   "create --name NAME --role ROLE [--court TR.OOOO [--create-court]|--club NAME|--group ID|--oab UF123456|--defensoria UF] [--password-stdin]",
 		Short: "Create a user who signs in with a password (argon2id); typed twice, or read from stdin",
 		RunE: func(c *cobra.Command, _ []string) error {
 			return withDB(func(ctx context.Context, g *gorm.DB, cfg config.Config) error {

@@ -42,6 +42,36 @@ func ActiveUser(ctx context.Context, g *gorm.DB, id int64) (User, error) {
 	return u, nil
 }
 
+// ActiveOrDisabledUser returns the user of id, enabled or not (who acted
+// in a record), or ErrNoUser.
+func ActiveOrDisabledUser(ctx context.Context, g *gorm.DB, id int64) (User, error) {
+	var u User
+	if err := db.Conn(ctx, g).Where("id = ?", id).Limit(1).Find(&u).Error; err != nil {
+		return u, err
+	}
+	if u.ID == 0 {
+		return u, ErrNoUser
+	}
+	return u, nil
+}
+
+// UsersByID returns the users ids (enabled or not) by id; ids with no user
+// are absent.
+func UsersByID(ctx context.Context, g *gorm.DB, ids []int64) (map[int64]User, error) {
+	out := map[int64]User{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var us []User
+	if err := db.Conn(ctx, g).Where("id IN ?", ids).Find(&us).Error; err != nil {
+		return nil, err
+	}
+	for _, u := range us {
+		out[u.ID] = u
+	}
+	return out, nil
+}
+
 // SetDisabled disables (disabled true) or enables the user called name. A
 // disabled user's tokens answer 401 and its sessions end.
 func SetDisabled(ctx context.Context, g *gorm.DB, name string, disabled bool, now time.Time) (User, error) {

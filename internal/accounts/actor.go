@@ -11,5 +11,11 @@ func (u User) Actor() actor.Actor {
 	if u.Club != nil {
 		a.Club = *u.Club
 	}
+	switch {
+	case u.OAB != nil:
+		a.Counsel = "oab:" + *u.OAB
+	case u.DefensoriaUF != nil:
+		a.Counsel = "defensoria:" + *u.DefensoriaUF
+	}
 	return a
 }

@@ -28,7 +28,8 @@ import (
 )
 
 // Roles are the roles of DOMAIN.md §7.
-var Roles = []string{"admin", "clerk", "judge", "prosecutor", "police", "fan_group", "club"}
+// The defence (RoleDefence) belongs to no court.
+var Roles = []string{"admin", "clerk", "judge", "prosecutor", "police", "fan_group", "club", RoleDefence}
 
 // StaffRoles belong to a court.
 var StaffRoles = []string{"admin", "clerk", "judge", "prosecutor", "police"}
@@ -50,14 +51,19 @@ func contains(list []string, s string) bool {
 
 // User is an account: a person or a club's gate system.
 type User struct {
-	ID         int64
-	Name       string
-	Role       string
-	CourtCode  *string `gorm:"column:court_code"`
-	Club       *string
-	GroupID    *int64
-	CreatedAt  time.Time
-	DisabledAt *time.Time
+	ID        int64
+	Name      string
+	Role      string
+	CourtCode *string `gorm:"column:court_code"`
+	Club      *string
+	GroupID   *int64
+	// OAB is a lawyer's registration ("SP123456"), DefensoriaUF a public
+	// defender's state ("SP"): role defence only, exactly one of them
+	// (migration 00170).
+	OAB          *string `gorm:"column:oab"`
+	DefensoriaUF *string `gorm:"column:defensoria"`
+	CreatedAt    time.Time
+	DisabledAt   *time.Time
 }
 
 // Court returns the user's court code (TR.OOOO) or "".
@@ -118,6 +124,10 @@ type UserSpec struct {
 	Court string // TR.OOOO, staff roles only
 	Club  string // club role only
 	Group int64  // fan_group role only: the group's id
+	// OAB ("SP123456", ParseOAB) or Defensoria (a state, ParseUF): role
+	// defence only, exactly one of them.
+	OAB        string
+	Defensoria string
 }
 
 // ErrInvalidUser is wrapped by EnsureUser for a spec that breaks a rule.
@@ -158,6 +168,23 @@ func EnsureUser(ctx context.Context, g *gorm.DB, spec UserSpec) (u User, created
 			return u, false, fmt.Errorf("%w: role fan_group needs --group", ErrInvalidUser)
 		}
 		nu.GroupID = &spec.Group
+	case spec.Role == RoleDefence:
+		if (spec.OAB == "") == (spec.Defensoria == "") {
+			return u, false, fmt.Errorf("%w: o perfil defence exige --oab (advogado: UF e número, como SP123456) ou --defensoria (defensor público: a UF), um dos dois", ErrInvalidUser)
+		}
+		if spec.OAB != "" {
+			oab, err := ParseOAB(spec.OAB)
+			if err != nil {
+				return u, false, fmt.Errorf("%w: --oab: %s", ErrInvalidUser, err)
+			}
+			nu.OAB = &oab
+		} else {
+			uf, err := ParseUF(spec.Defensoria)
+			if err != nil {
+				return u, false, fmt.Errorf("%w: --defensoria: %s", ErrInvalidUser, err)
+			}
+			nu.DefensoriaUF = &uf
+		}
 	}
 	conn := db.Conn(ctx, g)
 	var existing User
@@ -165,7 +192,8 @@ func EnsureUser(ctx context.Context, g *gorm.DB, spec UserSpec) (u User, created
 		return u, false, err
 	}
 	if existing.ID != 0 {
-		if existing.Role != nu.Role || existing.Court() != nu.Court() || ptr(existing.Club) != ptr(nu.Club) || ptr64(existing.GroupID) != ptr64(nu.GroupID) {
+		if existing.Role != nu.Role || existing.Court() != nu.Court() || ptr(existing.Club) != ptr(nu.Club) || ptr64(existing.GroupID) != ptr64(nu.GroupID) ||
+			ptr(existing.OAB) != ptr(nu.OAB) || ptr(existing.DefensoriaUF) != ptr(nu.DefensoriaUF) {
 			return u, false, fmt.Errorf("%w: user %q exists with role %s and another domain", ErrInvalidUser, spec.Name, existing.Role)
 		}
 		return existing, false, nil

@@ -19,11 +19,15 @@ type Actor struct {
 	Court   string
 	GroupID int64  // fan_group role only
 	Club    string // club role only
+	// Counsel is the defence's standing (role defence only): "oab:SP123456"
+	// for a lawyer, "defensoria:SP" for a public defender (issue 29).
+	Counsel string
 }
 
 // Domain names the actor's domain as the access policy and the audit trail
 // spell it (DOMAIN.md §7): the court code (staff), "group:ID" (fan_group)
-// or "club:NAME" (club); "" for none.
+// or "club:NAME" (club), the defence's standing ("oab:UFNNN" or
+// "defensoria:UF"); "" for none.
 func (a Actor) Domain() string {
 	switch {
 	case a.Court != "":
@@ -32,6 +36,8 @@ func (a Actor) Domain() string {
 		return fmt.Sprintf("group:%d", a.GroupID)
 	case a.Club != "":
 		return "club:" + a.Club
+	case a.Counsel != "":
+		return a.Counsel
 	}
 	return ""
 }

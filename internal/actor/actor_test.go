@@ -13,6 +13,7 @@ func TestDomainSpellsCourtGroupOrClub(t *testing.T) {
 		{Actor{UserID: 1, Role: "judge", Court: "26.0100"}, "26.0100"},
 		{Actor{UserID: 2, Role: "fan_group", GroupID: 7}, "group:7"},
 		{Actor{UserID: 3, Role: "club", Club: "Clube Atlético"}, "club:Clube Atlético"},
+		{Actor{UserID: 4, Role: "defence", Counsel: "oab:SP123456"}, "oab:SP123456"},
 		{Actor{}, ""},
 	} {
 		if got := c.a.Domain(); got != c.want {

@@ -47,6 +47,13 @@ func (s *API) Routes() {
 	r.POST("/cases/:id/notifications", policy, s.notify)
 	r.PUT("/cases/:id/defendants/:defendant_id/group", policy, s.linkGroup)
 	r.PUT("/cases/:id/defendants/:defendant_id/cpf", policy, s.identify)
+	// The defence (counsel.go): representation records and requests.
+	r.PUT("/cases/:id/defendants/:defendant_id/counsel", policy, s.linkCounsel)
+	r.Add(http.MethodDelete, "/cases/:id/defendants/:defendant_id/counsel", policy, s.unlinkCounsel)
+	r.POST("/counsel-requests", policy, s.requestCounsel, server.MaxBody(cases.MaxEvidenceBytes+server.MultipartSlack))
+	r.GET("/counsel-requests", policy, s.counselRequests)
+	r.POST("/counsel-requests/:id/approve", policy, s.decideCounsel(true))
+	r.POST("/counsel-requests/:id/refuse", policy, s.decideCounsel(false))
 	r.POST("/holidays", policy, s.addHoliday)
 	r.GET("/holidays", policy, s.holidays)
 	r.Add(http.MethodDelete, "/holidays/:id", policy, s.removeHoliday)

@@ -110,8 +110,9 @@ func caseFail(c echo.Context, err error) error {
 	return err
 }
 
-// caseWrite runs a write on case :id with its body bound into in.
-func caseWrite[T any](s *API, c echo.Context, status int, do func(id int64, in T) (any, error)) error {
+// caseWrite runs a write on case :id with its body bound into in and
+// answers status (or *statusOf[0], read after do, when given).
+func caseWrite[T any](s *API, c echo.Context, status int, do func(id int64, in T) (any, error), statusOf ...*int) error {
 	id, err := server.PathID(c, "id")
 	if err != nil {
 		return err
@@ -131,6 +132,9 @@ func caseWrite[T any](s *API, c echo.Context, status int, do func(id int64, in T
 		c.Response().Header().Set("ETag", etag(v.Version))
 	} else if v, ok := out.(interface{ CaseVersion() int }); ok {
 		c.Response().Header().Set("ETag", etag(v.CaseVersion()))
+	}
+	if len(statusOf) > 0 {
+		status = *statusOf[0]
 	}
 	return c.JSON(status, out)
 }

@@ -86,7 +86,7 @@ func domainLabel(u *accounts.User) string {
 // RoleLabel names a role in Portuguese.
 func RoleLabel(role string) string {
 	if l, ok := map[string]string{"admin": "administração", "clerk": "cartório", "judge": "juiz(a)", "prosecutor": "Ministério Público",
-		"police": "polícia", "fan_group": "gestão da torcida organizada", "club": "clube"}[role]; ok {
+		"police": "polícia", "fan_group": "gestão da torcida organizada", "club": "clube", "defence": "defesa"}[role]; ok {
 		return l
 	}
 	return role

@@ -7,6 +7,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/sanctions"
@@ -110,11 +111,13 @@ func (s *UI) renderCase(c echo.Context, status int, p server.Page) error {
 	if err != nil {
 		return s.pageFail(c, err)
 	}
-	ev, err := s.Cases.Case.ListEvidence(c.Request().Context(), server.Actor(c), id)
-	if err != nil {
-		return s.pageFail(c, err)
-	}
 	u := pageUser(c)
+	var ev []cases.EvidenceView // the whole case's evidence: the staff's, not the defence's
+	if u.Role != accounts.RoleDefence {
+		if ev, err = s.Cases.Case.ListEvidence(c.Request().Context(), server.Actor(c), id); err != nil {
+			return s.pageFail(c, err)
+		}
+	}
 	d := caseData{Case: v, Evidence: ev, Kinds: cases.HearingKinds[v.Flow], Actions: caseActionsFor(v, u.Role, u.ID, civil.Today(s.Now(), s.Deps.Loc), func(route string) bool { return s.May(u, http.MethodPost, route) })}
 	seen := map[string]bool{}
 	for _, t := range caseSteps(v) {

@@ -50,7 +50,7 @@ func newFixture(t testing.TB) *fixture {
 	srv := testenv.MustServer(t, g, testenv.WithClock(clk))
 	f := &fixture{srv: srv, clk: clk, tokens: map[string]string{}, g: g, users: map[string]accounts.User{}, sessions: map[string]*browser{}}
 	for _, role := range accounts.Roles {
-		spec := accounts.UserSpec{Name: "u-" + role, Role: role, Court: "26.0100", Club: "Clube", Group: 1}
+		spec := accounts.UserSpec{Name: "u-" + role, Role: role, Court: "26.0100", Club: "Clube", Group: 1, OAB: "SP123456"}
 		if !accounts.IsStaff(role) {
 			spec.Court = ""
 		}

@@ -12,12 +12,12 @@ import (
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/sanctions"
-	"github.com/juizado/juizado/tpu"
+	"github.com/juizado/juizado/cases/tpu"
 )
 
 // ClassByFiling is the TPU class a case gets at filing, by flow and, in
 // the criminal flow, by who filed (Res. CNJ 46/2007; codes in
-// tpu/data/classes.csv, where they are marked unverified): the police's
+// cases/tpu/data/classes.csv, where they are marked unverified): the police's
 // termo circunstanciado (Lei 9.099/1995, art. 69: class 278); any other
 // filer's representation, the JECRIM's sumaríssimo procedure (arts. 77 to
 // 83: class 10944); a group case, the ação civil pública (Lei 7.347/1985;

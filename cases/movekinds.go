@@ -9,7 +9,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/juizado/juizado/internal/db"
-	"github.com/juizado/juizado/tpu"
+	"github.com/juizado/juizado/cases/tpu"
 )
 
 // MovementKind is what a docket movement records, as the system writes it
@@ -68,7 +68,7 @@ const (
 // MovementTPU is the one map from a kind to its TPU movement code and the
 // complements the TPU asks of it (0: the TPU has no code this court could
 // verify for the kind; the movement is local, shown and exported without a
-// national code). Codes marked unverified in tpu/data/movements.csv are
+// national code). Codes marked unverified in cases/tpu/data/movements.csv are
 // used as such. MoveManual carries the clerk's code instead.
 var MovementTPU = map[MovementKind]TPUMovement{
 	MoveManual: {}, MoveFiling: {}, MoveLinkedCases: {}, MoveStatusChange: {},

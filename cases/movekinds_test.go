@@ -15,7 +15,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/internal/casetest"
 	"github.com/juizado/juizado/internal/testenv"
-	"github.com/juizado/juizado/tpu"
+	"github.com/juizado/juizado/cases/tpu"
 )
 
 // Every movement the system writes names its kind, and every kind the code

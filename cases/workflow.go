@@ -12,7 +12,7 @@ import (
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
-	"github.com/juizado/juizado/tpu"
+	"github.com/juizado/juizado/cases/tpu"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )

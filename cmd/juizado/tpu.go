@@ -13,7 +13,7 @@ import (
 	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/errs"
-	"github.com/juizado/juizado/tpu"
+	"github.com/juizado/juizado/cases/tpu"
 )
 
 // tpuCmd: juizado tpu load --table classes|subjects|movements [--version

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/juizado/juizado/tpu"
+	"github.com/juizado/juizado/cases/tpu"
 )
 
 // TPU returns table name of the CNJ's unified tables as the database holds

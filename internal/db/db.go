@@ -20,7 +20,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib" // also the database/sql driver "pgx"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/migrations"
-	"github.com/juizado/juizado/tpu"
+	"github.com/juizado/juizado/cases/tpu"
 	"github.com/pressly/goose/v3"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"

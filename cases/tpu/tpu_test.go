@@ -11,7 +11,7 @@ import (
 
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pgtest"
-	"github.com/juizado/juizado/tpu"
+	"github.com/juizado/juizado/cases/tpu"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }

@@ -105,6 +105,24 @@ func counselPhrase(u accounts.User, d Defendant) string {
 	return fmt.Sprintf("%s (%s) na defesa de %s", u.Name, u.Credential(), NameOf(d))
 }
 
+// repStatusPT names a representation's status for people.
+var repStatusPT = map[string]string{RepRequested: "aguardando o cartório", RepActive: "deferido", RepEnded: "encerrado", RepRefused: "indeferido"}
+
+// counselDecision is the docket movement of the clerk's decision on
+// linking counsel u to defendant d (CPP arts. 261 and 266; LC 80/1994,
+// art. 4º, V): a link made by the clerk on its own (requested false), or a
+// request approved, or refused for reason.
+func counselDecision(u accounts.User, d Defendant, requested, approve bool, reason string) (MovementKind, string) {
+	switch {
+	case !approve:
+		return MoveCounselRefused, "Indeferido o pedido de habilitação de " + counselPhrase(u, d) + ": " + reason
+	case requested:
+		return MoveCounselLinked, "Deferido o pedido de habilitação de " + counselPhrase(u, d) + "."
+	default:
+		return MoveCounselLinked, "Habilitação de " + counselPhrase(u, d) + "."
+	}
+}
+
 // lockDefendant locks case caseID of a's court (LockCase) and returns it
 // with its defendant defendantID (PersonOf, errs.Invalid on defendant_id).
 func (s *Service) lockDefendant(ctx context.Context, a actor.Actor, caseID, defendantID int64) (*Case, *Defendant, error) {
@@ -151,11 +169,8 @@ func (s *Service) LinkCounsel(ctx context.Context, a actor.Actor, caseID, defend
 		if err := tx.Save(&r).Error; err != nil {
 			return err
 		}
-		text := "Habilitação de " + counselPhrase(u, *d) + "."
-		if r.RequestedAt != nil {
-			text = "Deferido o pedido de habilitação de " + counselPhrase(u, *d) + "."
-		}
-		if err := s.Move(ctx, c, &a, now, MoveCounselLinked, text); err != nil {
+		kind, text := counselDecision(u, *d, r.RequestedAt != nil, true, "")
+		if err := s.Move(ctx, c, &a, now, kind, text); err != nil {
 			return err
 		}
 		created = true
@@ -383,7 +398,7 @@ func (s *Service) RequestCounsel(ctx context.Context, a actor.Actor, in CounselR
 		now := s.Now()
 		r = CounselRecord{CaseID: c.ID, DefendantID: d.ID, CounselID: u.ID, Kind: counselKind(u), Status: RepRequested, RequestedAt: &now}
 		if name != "" {
-			ev, err := s.storeEvidence(ctx, &c, a, name, ctype, "Procuração de "+NameOf(d), in.Data)
+			ev, err := s.storeEvidence(ctx, &c, a, DocPowerOfAttorney, name, ctype, "Procuração de "+NameOf(d), in.Data)
 			if err != nil {
 				return err
 			}
@@ -440,7 +455,7 @@ func (s *Service) DecideCounselRequest(ctx context.Context, a actor.Actor, id in
 			return err
 		}
 		if r.Status != RepRequested {
-			return errs.New(errs.Conflict, fmt.Sprintf("O pedido de habilitação %d já foi decidido (%s).", id, r.Status))
+			return errs.New(errs.Conflict, "Este pedido de habilitação já foi decidido ("+repStatusPT[r.Status]+").")
 		}
 		var d Defendant
 		if err := tx.Where("id = ?", r.DefendantID).Take(&d).Error; err != nil {
@@ -451,12 +466,11 @@ func (s *Service) DecideCounselRequest(ctx context.Context, a actor.Actor, id in
 			return err
 		}
 		now, uid := s.Now(), a.UserID
-		text, kind := "Deferido o pedido de habilitação de "+counselPhrase(u, d)+".", MoveCounselLinked
+		kind, text := counselDecision(u, d, true, approve, reason)
 		if approve {
 			r.Status, r.Since, r.LinkedBy = RepActive, &now, &uid
 		} else {
 			r.Status, r.Until, r.EndedBy, r.Reason = RepRefused, &now, &uid, reason
-			text, kind = "Indeferido o pedido de habilitação de "+counselPhrase(u, d)+": "+reason, MoveCounselRefused
 		}
 		if err := tx.Save(&r).Error; err != nil {
 			return err

@@ -105,7 +105,7 @@ func (s *Service) AddEvidence(ctx context.Context, actor actor.Actor, caseID int
 		if err != nil {
 			return err
 		}
-		out, err = s.storeEvidence(ctx, c, actor, name, ctype, description, data)
+		out, err = s.storeEvidence(ctx, c, actor, DocEvidence, name, ctype, description, data)
 		if err != nil {
 			return err
 		}
@@ -150,10 +150,23 @@ func checkEvidence(filename, description string, data []byte) (name, ctype strin
 	return name, ctype, f.Err()
 }
 
+// DocumentType is what a file joined to a case is, named in the docket
+// movement of its joining (TPU movement 581, complement "tipo de
+// documento"): DocEvidence or DocPowerOfAttorney.
+type DocumentType string
+
+const (
+	// DocEvidence is evidence a party joins (AddEvidence).
+	DocEvidence DocumentType = "prova"
+	// DocPowerOfAttorney is the procuração a lawyer attaches to a request
+	// to be linked (RequestCounsel; CPC art. 104, CPP art. 266).
+	DocPowerOfAttorney DocumentType = "procuração"
+)
+
 // storeEvidence writes a file checkEvidence accepted to case c, locked by
 // the caller's transaction, with its SHA-256 and the docket movement of
-// its joining; the caller touches the case.
-func (s *Service) storeEvidence(ctx context.Context, c *Case, actor actor.Actor, name, ctype, description string, data []byte) (*EvidenceView, error) {
+// its joining as a document of type doc; the caller touches the case.
+func (s *Service) storeEvidence(ctx context.Context, c *Case, actor actor.Actor, doc DocumentType, name, ctype, description string, data []byte) (*EvidenceView, error) {
 	sum := sha256.Sum256(data)
 	uid := actor.UserID
 	e := Evidence{CaseID: c.ID, CourtCode: c.CourtCode, Filename: name, ContentType: ctype, Size: len(data), SHA256: sum[:],
@@ -161,8 +174,8 @@ func (s *Service) storeEvidence(ctx context.Context, c *Case, actor actor.Actor,
 	if err := db.Conn(ctx, s.DB).Create(&e).Error; err != nil {
 		return nil, err
 	}
-	text := fmt.Sprintf("Juntada de prova: %s (%s, %d bytes, SHA-256 %s).", name, typePT[ctype], len(data), hex.EncodeToString(sum[:]))
-	if err := s.Move(ctx, c, &actor, e.UploadedAt, MoveEvidence, text, Complement{Name: "tipo de documento", Value: "prova"}); err != nil {
+	text := fmt.Sprintf("Juntada de %s: %s (%s, %d bytes, SHA-256 %s).", doc, name, typePT[ctype], len(data), hex.EncodeToString(sum[:]))
+	if err := s.Move(ctx, c, &actor, e.UploadedAt, MoveEvidence, text, Complement{Name: "tipo de documento", Value: string(doc)}); err != nil {
 		return nil, err
 	}
 	v := evidenceView(e)

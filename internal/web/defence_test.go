@@ -222,10 +222,17 @@ func TestDefence_RequestWithProcuracao_CPP266(t *testing.T) {
 	}
 	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/counsel-requests/%d/approve", rid), "clerk", nil)
 	w.want(rec, 409, "approving twice")
+	if body := rec.Body.String(); !strings.Contains(body, `"detail":"Este pedido de habilitação já foi decidido (deferido)."`) {
+		t.Errorf("approving twice: the message must say the decision in words and no id: %s", body)
+	}
 	rec, _ = w.do("GET", fmt.Sprintf("/api/v1/cases/%d", id), "lawyer", nil)
 	w.want(rec, 200, "the case after the approval")
 	if !strings.Contains(rec.Body.String(), "Deferido o pedido de habilitação de Dr. Bruno Advogado") {
 		t.Errorf("no docket movement of the approval: %s", rec.Body)
+	}
+	// The procuração is joined as what it is (TPU 581, tipo de documento), not as evidence.
+	if body := rec.Body.String(); !strings.Contains(body, "Juntada de procuração: procuracao.pdf") || strings.Contains(body, "Juntada de prova: procuracao.pdf") {
+		t.Errorf("the procuração is not docketed as a procuração: %s", body)
 	}
 }
 

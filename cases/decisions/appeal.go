@@ -192,7 +192,6 @@ func (s *Service) afterAppeal(ctx context.Context, c *cases.Case, tracks []*case
 // new decision (errs.Invalid). It returns the case, the defendant (nil for
 // the whole case) and the day the appeal was decided.
 func (s *Service) lockAppeal(ctx context.Context, actor actor.Actor, caseID int64, in AppealResultInput) (*cases.Case, *cases.Defendant, civil.Date, error) {
-	tx := db.Conn(ctx, s.DB)
 	c, err := s.LockCase(ctx, actor, caseID)
 	if err != nil {
 		return nil, nil, civil.Date{}, err
@@ -249,18 +248,15 @@ func (s *Service) lockAppeal(ctx context.Context, actor actor.Actor, caseID int6
 	if err := f.Err(); err != nil {
 		return nil, nil, civil.Date{}, err
 	}
-	// One result per appeal: a result for the defendant (or for the whole
-	// case) recorded since the last sentence settles it.
-	var prior int64
-	pq := tx.Model(&AppealResult{}).Where("case_id = ? AND created_at >= (SELECT coalesce(max(signed_at), '-infinity') FROM sentences WHERE case_id = ?)", c.ID, c.ID)
-	if d != nil {
-		pq = pq.Where("defendant_id IS NULL OR defendant_id = ?", d.ID)
-	}
-	if err := pq.Count(&prior).Error; err != nil {
-		return nil, nil, civil.Date{}, err
-	}
-	if prior > 0 {
-		return nil, nil, civil.Date{}, errs.New(errs.Conflict, "O resultado deste recurso já foi registrado: a Turma Recursal julga o recurso uma vez.")
+	// One result per appeal (a criminal case's result without defendant_id:
+	// per track, appealTracks).
+	if d != nil || c.Flow == cases.FlowCivil {
+		if done, err := s.hasAppealResult(ctx, c, d); err != nil || done {
+			if err == nil {
+				err = errAppealJudged
+			}
+			return nil, nil, civil.Date{}, err
+		}
 	}
 	return c, d, decided, nil
 }

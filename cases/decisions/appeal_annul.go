@@ -14,13 +14,17 @@ import (
 )
 
 // appealTracks are the tracks a result of the Turma Recursal reaches:
-// defendant d's (nil: the case's, as a group case has one status); an
-// annulment without defendant_id in a criminal case reaches the tracks in
-// appeal with no final judgment, never a co-defendant who did not appeal
-// nor one whose judgment is final (res judicata, CF art. 5º, XXXVI): when
-// none is, errs.Invalid on defendant_id.
+// defendant d's (nil: the case's, as a group case has one status); a
+// result without defendant_id in a criminal case (a confirmation or an
+// annulment) reaches each track in appeal with no final judgment and no
+// result yet since its sentence, never a co-defendant who did not appeal
+// nor one whose judgment is final (res judicata, CF art. 5º, XXXVI), and
+// each reached track gets its own result, so a co-defendant's later appeal
+// is judged on its own (DOMAIN.md §4). When no track is in appeal an
+// annulment is errs.Invalid on defendant_id; when every track in appeal
+// has its result, errs.Conflict.
 func (s *Service) appealTracks(ctx context.Context, c *cases.Case, d *cases.Defendant, result string) ([]*cases.Defendant, error) {
-	if result != "annulled" || d != nil || c.Flow == cases.FlowCivil {
+	if d != nil || c.Flow == cases.FlowCivil || result == "reformed" {
 		return []*cases.Defendant{d}, nil
 	}
 	ds, err := s.Tracks(ctx, c)
@@ -28,15 +32,46 @@ func (s *Service) appealTracks(ctx context.Context, c *cases.Case, d *cases.Defe
 		return nil, err
 	}
 	var out []*cases.Defendant
+	inAppeal := 0
 	for i := range ds {
-		if ds[i].Status == cases.StatusAppeal && ds[i].FinalOn == nil {
+		if ds[i].Status != cases.StatusAppeal || ds[i].FinalOn != nil {
+			continue
+		}
+		inAppeal++
+		done, err := s.hasAppealResult(ctx, c, &ds[i])
+		if err != nil {
+			return nil, err
+		}
+		if !done {
 			out = append(out, &ds[i])
 		}
 	}
-	if len(out) == 0 {
+	switch {
+	case inAppeal == 0 && result == "annulled":
 		return nil, noTrackToAnnul(c)
+	case len(out) == 0:
+		return nil, errAppealJudged
 	}
 	return out, nil
+}
+
+// errAppealJudged is the errs.Conflict of a second result for one appeal.
+var errAppealJudged = errs.New(errs.Conflict, "O resultado deste recurso já foi registrado: a Turma Recursal julga o recurso uma vez.")
+
+// hasAppealResult tells whether the appeal of defendant d of case c (nil:
+// of the group case) already has its result: one recorded for him, or for
+// the whole case, since his last signed sentence (Lei 9.099/1995, art. 82:
+// the Turma Recursal judges an appeal once).
+func (s *Service) hasAppealResult(ctx context.Context, c *cases.Case, d *cases.Defendant) (bool, error) {
+	var n int64
+	q := db.Conn(ctx, s.DB).Model(&AppealResult{})
+	if d == nil {
+		q = q.Where("case_id = ? AND created_at >= (SELECT coalesce(max(signed_at), '-infinity') FROM sentences WHERE case_id = ?)", c.ID, c.ID)
+	} else {
+		q = q.Where("case_id = ? AND (defendant_id = ? OR defendant_id IS NULL) AND created_at >= (SELECT coalesce(max(signed_at), '-infinity') FROM sentences WHERE case_id = ? AND defendant_id = ?)", c.ID, d.ID, c.ID, d.ID)
+	}
+	err := q.Count(&n).Error
+	return n > 0, err
 }
 
 // noTrackToAnnul is the errs.Invalid on defendant_id of an annulment

@@ -287,3 +287,45 @@ func TestGroupAppeal_TantumDevolutum_CPC_arts1002_1013(t *testing.T) {
 		t.Error("the reduced group ban was not recorded")
 	}
 }
+
+// Lei 9.099/1995, art. 82 and DOMAIN.md §4 (each defendant's track): a
+// confirmation recorded without defendant_id is the result of each track
+// then in appeal, recorded per defendant, so a co-defendant who appeals
+// later has his own appeal judged (it was 409); a second result for the
+// same appeal stays 409, with or without defendant_id.
+func TestAppealConfirmedWithoutDefendant_CoDefendantJudgedLater_Lei9099_art82(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.T0, 1)
+	ctx := context.Background()
+	k := e.Clerk(t)
+	c, ds, j := twoDefendants(t, e, "R1")
+	for _, d := range ds {
+		if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	confirmed := func(d int64) decisions.AppealResultInput {
+		return decisions.AppealResultInput{Result: "confirmed", DefendantID: d, DecidedOn: "2025-06-10"}
+	}
+	appealBy(t, e, c, ds[0], "defence")
+	v, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, confirmed(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.AppealResults) != 1 || v.AppealResults[0].DefendantID == nil || *v.AppealResults[0].DefendantID != ds[0].ID {
+		t.Fatalf("appeal results %+v, want one for the defendant in appeal", v.AppealResults)
+	}
+	_, err = e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, confirmed(ds[0].ID))
+	casetest.KindIs(t, err, errs.Conflict)
+
+	appealBy(t, e, c, ds[1], "prosecution")
+	v, err = e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, confirmed(ds[1].ID))
+	if err != nil {
+		t.Fatalf("the co-defendant's later appeal could not be judged: %v", err)
+	}
+	if len(v.AppealResults) != 2 {
+		t.Errorf("appeal results %+v, want one per defendant", v.AppealResults)
+	}
+	_, err = e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, confirmed(0))
+	casetest.KindIs(t, err, errs.Conflict)
+}

@@ -3,6 +3,7 @@ package calendar
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -148,12 +149,12 @@ func (s *Service) LegalDeadline(ctx context.Context, q DeadlineQuery) (*sanction
 			in.NotifiedOn = d
 		}
 	}
-	switch q.Kind {
-	case "":
-		f.Add("kind", "required", "informe kind: criminal_appeal ou civil_appeal.")
-	case sanctions.KindCriminalAppeal, sanctions.KindCivilAppeal:
-	default:
-		f.Add("kind", "oneof", fmt.Sprintf("kind %q desconhecido: use criminal_appeal (JECRIM, Lei 9.099/1995, art. 82, § 1º) ou civil_appeal (torcidas, CPC, art. 1.003, § 5º).", q.Kind))
+	const kinds = "criminal_appeal (JECRIM, Lei 9.099/1995, art. 82, § 1º), civil_appeal (torcidas, CPC, art. 1.003, § 5º), criminal_embargos (Lei 9.099/1995, art. 83), civil_embargos (CPC, art. 1.023) ou criminal_extraordinary (recurso extraordinário, CF, art. 102, III)"
+	switch {
+	case q.Kind == "":
+		f.Add("kind", "required", "informe kind: "+kinds+".")
+	case !slices.Contains(sanctions.DeadlineKinds, q.Kind):
+		f.Add("kind", "oneof", fmt.Sprintf("kind %q desconhecido: use %s.", q.Kind, kinds))
 	}
 	if q.PublicDefender != "" {
 		b, err := strconv.ParseBool(q.PublicDefender)

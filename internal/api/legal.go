@@ -139,7 +139,8 @@ func (s *API) banTerm(c echo.Context) error {
 }
 
 // legalDeadline: GET /api/v1/legal/deadline?notified_on=YYYY-MM-DD&kind=
-// criminal_appeal|civil_appeal[&court=TR.OOOO][&party=prosecution|defendant|
+// criminal_appeal|civil_appeal|criminal_embargos|civil_embargos|
+// criminal_extraordinary[&court=TR.OOOO][&party=prosecution|defendant|
 // defence][&public_defender=true][&recess_exception=custody|maria_da_penha|
 // urgent] (anyone): the appeal window opened by a notification
 // (sanctions.CountPeriod; DOMAIN.md §4: national holidays built in, the

@@ -26,6 +26,10 @@ func TestLegalDeadline_CPP798A_Lei14759_LC80_CPC180_Parameters(t *testing.T) {
 		{"notified_on=2025-12-15&kind=criminal_appeal&recess_exception=custody", "2025-12-26", 10, "798-A, I"},
 		{"notified_on=2025-06-03&kind=criminal_appeal&party=defence&public_defender=true", "2025-06-23", 20, "LC 80/1994"},
 		{"notified_on=2025-06-23&kind=civil_appeal&party=prosecution", "2025-08-04", 30, "CPC, art. 180"},
+		// The windows of the embargos and of the recurso extraordinário.
+		{"notified_on=2025-06-03&kind=criminal_embargos", "2025-06-09", 5, "art. 83"},
+		{"notified_on=2025-06-23&kind=civil_embargos", "2025-06-30", 5, "1.023"},
+		{"notified_on=2025-06-03&kind=criminal_extraordinary", "2025-06-18", 15, "102"},
 	} {
 		code, body, m := f.send(t, "GET", "/api/v1/legal/deadline?"+tc.query, "", "", "")
 		if code != 200 || m["last_day"] != tc.last || m["days"] != tc.days || !strings.Contains(fmt.Sprint(m["rule"]), tc.rule) {
@@ -38,6 +42,7 @@ func TestLegalDeadline_CPP798A_Lei14759_LC80_CPC180_Parameters(t *testing.T) {
 		{"notified_on=2025-06-06&kind=criminal_appeal&party=defendant&public_defender=true", "public_defender"},
 		{"notified_on=2025-06-06&kind=criminal_appeal&recess_exception=ferias", "recess_exception"},
 		{"notified_on=2025-06-06&kind=civil_appeal&recess_exception=custody", "recess_exception"},
+		{"notified_on=2025-06-06&kind=agravo", "kind"},
 	} {
 		code, body, _ := f.send(t, "GET", "/api/v1/legal/deadline?"+tc.query, "", "", "")
 		if code != 422 || !strings.Contains(body, `"field":"`+tc.field+`"`) {

@@ -94,6 +94,12 @@ func TestUrgentOrderPage_CPC300_MembersCheckedByName(t *testing.T) {
 	if len(memberBans) != 2 || memberBans[0] != named[0].ID || memberBans[1] != named[1].ID {
 		t.Errorf("members' bans of the order %v, want members %d and %d", memberBans, named[0].ID, named[1].ID)
 	}
+	// Lifting and renewing a group's urgent order are the CPC's (arts. 296
+	// and 300), not the CPP's precautionary measures.
+	page = judge.do("GET", caseURL, nil).Body.String()
+	if !strings.Contains(page, "Revogar a tutela de urgência (CPC, art. 296)") || !strings.Contains(page, "Renovar a tutela de urgência (CPC, arts. 296 e 300)") || strings.Contains(page, "CPP, art. 282, § 5º") {
+		t.Error("the group's urgent order is lifted or renewed under the CPP's headings")
+	}
 	for _, m := range members[:3] {
 		rec, chk := w.do("GET", "/api/v1/blocklist/check/"+m.CPF, "club", nil)
 		w.want(rec, 200, "check "+m.CPF)

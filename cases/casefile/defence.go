@@ -103,7 +103,7 @@ func (s *Service) forDefence(ctx context.Context, a actor.Actor, v *View, full b
 		}
 	}
 	for _, id := range ids {
-		if err := audit.Read(ctx, s.DB, a, "defendants", strconv.FormatInt(id, 10),
+		if err := audit.ReadIn(ctx, s.DB, a, v.Court, "defendants", strconv.FormatInt(id, 10),
 			map[string]any{"case_id": v.ID, "court": v.Court, "via": "defence"}); err != nil {
 			return err
 		}

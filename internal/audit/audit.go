@@ -288,9 +288,20 @@ func (f Filter) where(q *gorm.DB) *gorm.DB {
 // the transaction that ctx carries (db.WithTx) when there is one: a read
 // whose logging fails is not served.
 func Read(ctx context.Context, g *gorm.DB, fallback actor.Actor, table, recordID string, detail map[string]any) error {
+	return ReadIn(ctx, g, fallback, "", table, recordID, detail)
+}
+
+// ReadIn is Read recorded in the trail of domain (a court's code, TR.OOOO)
+// instead of the actor's own: the defence's reads of a client's case are
+// the court's to see (issue 29: reads of personal data logged like other
+// staff reads), as its domain is the lawyer's. domain "" is the actor's.
+func ReadIn(ctx context.Context, g *gorm.DB, fallback actor.Actor, domain, table, recordID string, detail map[string]any) error {
 	a, ok := db.ActorFrom(ctx)
 	if !ok {
 		a = fallback
+	}
+	if domain == "" {
+		domain = a.Domain()
 	}
 	var actorID *int64
 	if a.UserID != 0 {
@@ -307,7 +318,7 @@ func Read(ctx context.Context, g *gorm.DB, fallback actor.Actor, table, recordID
 		after = &s
 	}
 	return db.Conn(ctx, g).Exec(`INSERT INTO audit_log (id, actor_id, actor_name, role, domain, action, table_name, record_id, after, prev_hash, row_hash)
-		VALUES (0, ?, ?, ?, ?, 'read', ?, ?, ?::jsonb, '\x', '\x')`, actorID, a.Name, a.Role, a.Domain(), table, recordID, after).Error
+		VALUES (0, ?, ?, ?, ?, 'read', ?, ?, ?::jsonb, '\x', '\x')`, actorID, a.Name, a.Role, domain, table, recordID, after).Error
 }
 
 // Counts returns how many rows the audit trail has and how many signed

@@ -143,6 +143,18 @@ func TestDefence_ReadsOnlyItsClients_CPP261(t *testing.T) {
 	if reads < 2 {
 		t.Errorf("%d audited reads of the client's data, want at least 2 (case and list)", reads)
 	}
+	// ... in the court's trail, which its judge reads.
+	rec, trail := w.do("GET", fmt.Sprintf("/api/v1/audit?table=defendants&record_id=%d", a), "judge", nil)
+	w.want(rec, 200, "the court's audit of the client's record")
+	defenceReads := 0
+	for _, it := range trail["items"].([]any) {
+		if row := it.(map[string]any); row["role"] == "defence" && row["action"] == "read" {
+			defenceReads++
+		}
+	}
+	if defenceReads < 2 {
+		t.Errorf("the court's audit shows %d reads by the defence, want at least 2: %s", defenceReads, rec.Body)
+	}
 
 	// Unlinked: the case is 404 again, with a docket movement.
 	rec, _ = w.do("DELETE", fmt.Sprintf("%s/defendants/%d/counsel", path, a), "clerk", nil)

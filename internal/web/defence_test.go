@@ -270,3 +270,65 @@ func TestDefence_DefensoriaDoublesWindow_LC80Art128I(t *testing.T) {
 		t.Errorf("the Defensoria's window %v days (public_defender %v), the defendant's %v", dp["days"], dp["public_defender"], own["days"])
 	}
 }
+
+// staffIn creates a user of role in court and keeps its token under key.
+func (w *wf) staffIn(key, name, role, court string) {
+	w.t.Helper()
+	ctx := context.Background()
+	if err := cases.EnsureCourt(ctx, w.g, court, ""); err != nil {
+		w.t.Fatal(err)
+	}
+	u, _, err := accounts.EnsureUser(ctx, w.g, accounts.UserSpec{Name: name, Role: role, Court: court})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if w.tok[key], err = accounts.NewToken(ctx, w.g, u.ID, time.Time{}); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// A link is to one defendant of one court's case (issue 29): the lawyer
+// of a client in 26.0100 reads nothing of 26.0200 (404, like an unknown
+// case), and neither court's clerk links counsel to the other's
+// defendants (404): the ids of another court answer as unknown ones.
+func TestDefence_AnotherCourtsCaseIsUnknown(t *testing.T) {
+	w := newWF(t)
+	w.addJudge()
+	w.defenceUser("lawyer", "Dra. Ana Advogada", "SP123456", "")
+	w.staffIn("o-prosecutor", "wf-o-prosecutor", "prosecutor", "26.0200")
+	w.staffIn("o-clerk", "wf-o-clerk", "clerk", "26.0200")
+	w.staffIn("o-judge", "wf-o-judge", "judge", "26.0200")
+	id, a, _ := w.twoDefendants()
+	rec, _ := w.do("PUT", fmt.Sprintf("/api/v1/cases/%d/defendants/%d/counsel", id, a), "clerk", map[string]any{"user": "Dra. Ana Advogada"})
+	w.want(rec, 201, "linking the lawyer in 26.0100")
+
+	rec, oc := w.do("POST", "/api/v1/cases", "o-prosecutor", w.rep("R1"))
+	w.want(rec, 201, "filing in 26.0200")
+	oid := int64(oc["id"].(float64))
+	od := int64(oc["defendants"].([]any)[0].(map[string]any)["id"].(float64))
+	if !strings.Contains(fmt.Sprint(oc["number"]), ".8.26.0200") {
+		t.Fatalf("the case filed by 26.0200's prosecutor is numbered %v", oc["number"])
+	}
+	for _, c := range []struct {
+		method, path, who string
+		body              any
+	}{
+		{"GET", fmt.Sprintf("/api/v1/cases/%d", oid), "lawyer", nil},
+		{"PUT", fmt.Sprintf("/api/v1/cases/%d/defendants/%d/counsel", oid, od), "clerk", map[string]any{"user": "Dra. Ana Advogada"}},
+		{"PUT", fmt.Sprintf("/api/v1/cases/%d/defendants/%d/counsel", id, a), "o-clerk", map[string]any{"user": "Dra. Ana Advogada"}},
+		{"DELETE", fmt.Sprintf("/api/v1/cases/%d/defendants/%d/counsel", id, a), "o-clerk", nil},
+	} {
+		rec, _ := w.do(c.method, c.path, c.who, c.body)
+		if rec.Code != 404 {
+			t.Errorf("%s %s as %s: %d, want 404: %.200s", c.method, c.path, c.who, rec.Code, rec.Body)
+		}
+	}
+	rec, list := w.do("GET", "/api/v1/cases", "lawyer", nil)
+	w.want(rec, 200, "the lawyer's list")
+	if items := list["items"].([]any); len(items) != 1 || int64(items[0].(map[string]any)["id"].(float64)) != id {
+		t.Errorf("the lawyer's list across courts: %v", list)
+	}
+	// The link made in 26.0100 still stands.
+	rec, _ = w.do("GET", fmt.Sprintf("/api/v1/cases/%d", id), "lawyer", nil)
+	w.want(rec, 200, "the client's case after the other court's attempts")
+}

@@ -64,18 +64,11 @@ func TestAppealAnnulledWithoutDefendant_OnlyTracksInAppeal_CF_art5_XXXVI(t *test
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
-	sentence := func(c *cases.Case, d cases.Defendant) int64 {
-		t.Helper()
-		res, err := e.Svc.Decisions.Sentence(ctx, e.JudgeOf(t, c), c.ID, casetest.SentenceIn(d.ID, "", 12))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Ban.ID
-	}
+	sentence := e.Sentence12
 
 	// Both sentenced; only the second appealed.
 	c, ds, _ := twoDefendants(t, e, "R1")
-	stay, gone := sentence(c, ds[0]), sentence(c, ds[1])
+	stay, gone := sentence(t, c, ds[0]), sentence(t, c, ds[1])
 	appealBy(t, e, c, ds[1], "defence")
 	_, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, annulled(ds[0].ID))
 	casetest.KindIs(t, err, errs.Conflict) // his track is not in appeal
@@ -105,9 +98,9 @@ func TestAppealAnnulledWithoutDefendant_OnlyTracksInAppeal_CF_art5_XXXVI(t *test
 
 	// The first's judgment final, the second in appeal.
 	c, ds, _ = twoDefendants(t, e, "R1")
-	final := sentence(c, ds[0])
+	final := sentence(t, c, ds[0])
 	finalFor(t, e, c, ds[0])
-	gone = sentence(c, ds[1])
+	gone = sentence(t, c, ds[1])
 	appealBy(t, e, c, ds[1], "defence")
 	if _, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, annulled(0)); err != nil {
 		t.Fatal(err)
@@ -298,11 +291,9 @@ func TestAppealConfirmedWithoutDefendant_CoDefendantJudgedLater_Lei9099_art82(t 
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
-	c, ds, j := twoDefendants(t, e, "R1")
+	c, ds, _ := twoDefendants(t, e, "R1")
 	for _, d := range ds {
-		if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12)); err != nil {
-			t.Fatal(err)
-		}
+		e.Sentence12(t, c, d)
 	}
 	confirmed := func(d int64) decisions.AppealResultInput {
 		return decisions.AppealResultInput{Result: "confirmed", DefendantID: d, DecidedOn: "2025-06-10"}

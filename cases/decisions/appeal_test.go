@@ -185,17 +185,11 @@ func TestAppealAppellantsPerDefendantTrack_CPP617(t *testing.T) {
 	e := newEnv(t, testenv.T0, 1)
 	ctx := context.Background()
 	k := e.Clerk(t)
-	c, ds, j := twoDefendants(t, e, "R1")
-	sentence := func(d cases.Defendant) {
-		t.Helper()
-		if _, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, casetest.SentenceIn(d.ID, "", 12)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sentence(ds[0])
+	c, ds, _ := twoDefendants(t, e, "R1")
+	e.Sentence12(t, c, ds[0])
 	appealBy(t, e, c, ds[0], "prosecution")
 	e.Clk.Set(testenv.T0.Add(time.Hour))
-	sentence(ds[1])
+	e.Sentence12(t, c, ds[1])
 	appealBy(t, e, c, ds[1], "defence")
 	_, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, reformIn(ds[1], 24))
 	casetest.InvalidField(t, err, "ban.months", false)

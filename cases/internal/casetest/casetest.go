@@ -294,6 +294,18 @@ func (e *Env) Sentenced(t *testing.T, ref string, months int) (*cases.Case, case
 	return c, d, j, res
 }
 
+// Sentence12 signs, by case c's judge, the sentence of defendant d of c to
+// a conversion ban of 12 months (SentenceIn) and returns the ban's id; it
+// fails the test on error.
+func (e *Env) Sentence12(t *testing.T, c *cases.Case, d cases.Defendant) int64 {
+	t.Helper()
+	res, err := e.Svc.Decisions.Sentence(context.Background(), e.JudgeOf(t, c), c.ID, SentenceIn(d.ID, "", 12))
+	if err != nil {
+		t.Fatalf("sentence of %s: %v", d.FullName, err)
+	}
+	return res.Ban.ID
+}
+
 // CivilDay parses s (AAAA-MM-DD) as midnight UTC of that day.
 func CivilDay(t *testing.T, s string) time.Time {
 	t.Helper()

@@ -131,13 +131,29 @@ func MatchTermPT(m *MatchTerm, days DayList) string {
 		t += " como mandante"
 	}
 	if len(days) > 0 {
-		ds := make([]string, len(days))
-		for i, d := range days {
-			ds[i] = d.BR()
-		}
-		t += " (" + listPT(ds) + ")"
+		t += " (" + DaysPT(days) + ")"
 	}
 	return t
+}
+
+// DaysPT lists days as Portuguese prose, dd/mm/aaaa: "22/02/2026,
+// 01/03/2026 e 08/03/2026" ("" for none).
+func DaysPT(days []civil.Date) string {
+	ds := make([]string, len(days))
+	for i, d := range days {
+		ds[i] = d.BR()
+	}
+	return listPT(ds)
+}
+
+// DaysOfBanPT says on which days a ban blocks, in Portuguese: on its match
+// days only for a term counted in matches ("somente nos dias de jogo:
+// 22/02/2026 e 01/03/2026"), else every day of its period (DOMAIN.md §6).
+func DaysOfBanPT(matchDays []civil.Date) string {
+	if len(matchDays) == 0 {
+		return "todos os dias do período"
+	}
+	return "somente nos dias de jogo: " + DaysPT(matchDays)
 }
 
 // listPT joins a list as Portuguese prose: "A", "A e B", "A, B e C".

@@ -95,6 +95,7 @@ func (s *UI) Routes() {
 	r.GET("/clube", policy, s.clubPage)
 	r.GET("/clube/lista.csv", policy, s.clubDownload("csv"))
 	r.GET("/clube/lista.json", policy, s.clubDownload("json"))
+	r.GET("/clube/foto/:ban", policy, s.clubPhoto)
 	r.POST("/clube/tokens", policy, s.clubNewToken)
 	r.POST("/clube/tokens/:id/revogar", policy, s.clubRevokeToken)
 

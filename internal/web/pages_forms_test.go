@@ -89,7 +89,7 @@ func TestPageForms(t *testing.T) {
 	if rec := club.do("GET", "/clube?cpf=123", nil); rec.Code != 422 || !strings.Contains(rec.Body.String(), `id="f-cpf-erro"`) {
 		t.Errorf("club CPF check: %d", rec.Code)
 	}
-	if rec := club.do("GET", "/clube/lista.csv", nil); rec.Code != 200 || !strings.HasPrefix(rec.Body.String(), "cpf,") {
+	if rec := club.do("GET", "/clube/lista.csv", nil); rec.Code != 200 || !strings.HasPrefix(rec.Body.String(), "\uFEFFCPF;Nome;") {
 		t.Errorf("club CSV: %d", rec.Code)
 	}
 

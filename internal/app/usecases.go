@@ -6,6 +6,7 @@ import (
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/actor"
+	"github.com/juizado/juizado/registry"
 	"github.com/juizado/juizado/sanctions"
 )
 
@@ -97,4 +98,24 @@ func (a *App) AddUser(ctx context.Context, spec accounts.UserSpec, pw string) (u
 		return err
 	})
 	return u, created, distributed, err
+}
+
+// GatePhoto is the register photo of the member that ban banID names, for
+// a club's gate staff to compare with an ID (issue 30, item 3): only while
+// the ban is a member's ban in force on the blocklist
+// (blocklist.Lists.GateMember), the read recorded (registry.Groups.GatePhoto),
+// in one transaction. registry.ErrNoGatePhoto (errs.NotFound) otherwise.
+func (a *App) GatePhoto(ctx context.Context, actor actor.Actor, banID int64) (ctype string, data []byte, err error) {
+	err = a.InTx(ctx, func(ctx context.Context) error {
+		member, ok, err := a.Lists.GateMember(ctx, banID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return registry.ErrNoGatePhoto
+		}
+		ctype, data, err = a.Groups.GatePhoto(ctx, actor, member, banID)
+		return err
+	})
+	return ctype, data, err
 }

@@ -201,14 +201,14 @@ func (s *UI) clubDownload(format string) echo.HandlerFunc {
 }
 
 // clubPhoto: GET /clube/foto/:ban — the register photo of the member a ban
-// in force names, for the gate staff to compare (registry.Groups.GatePhoto;
-// 404 otherwise).
+// in force names, for the gate staff to compare (app.App.GatePhoto; 404
+// otherwise).
 func (s *UI) clubPhoto(c echo.Context) error {
 	id, err := strconv.ParseInt(c.Param("ban"), 10, 64)
 	if err != nil || id <= 0 {
 		return echo.ErrNotFound
 	}
-	ctype, data, err := s.App.Groups.GatePhoto(c.Request().Context(), server.Actor(c), id)
+	ctype, data, err := s.App.GatePhoto(c.Request().Context(), server.Actor(c), id)
 	if err != nil {
 		return err
 	}

@@ -59,3 +59,16 @@ func (l *Lists) GateCheck(ctx context.Context, cpf registry.CPF, venueIDs []int6
 	}
 	return bans, blocked, nil
 }
+
+// GateMember returns the member named by ban banID when it is a member's
+// ban in force with a CPF (on the blocklist today), for the gate staff's
+// photo (app.App.GatePhoto); ok false otherwise.
+func (l *Lists) GateMember(ctx context.Context, banID int64) (memberID int64, ok bool, err error) {
+	in, err := l.inForceOn(ctx, func(q *gorm.DB) *gorm.DB {
+		return q.Where("id = ? AND cpf IS NOT NULL AND member_id IS NOT NULL", banID)
+	})
+	if err != nil || len(in) == 0 || in[0].MemberID == nil {
+		return 0, false, err
+	}
+	return *in[0].MemberID, true, nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/actor"
+	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
@@ -168,11 +170,23 @@ func (s *Service) views(ctx context.Context, rows []noticeRow) ([]NoticeView, er
 // DefenceNotices lists the electronic notices to the defence user a of the
 // defendants it represents now (its clients only; issue 29), the newest
 // first, with the day each counts on and the window that follows (Lei
-// 11.419/2006, art. 5º), computed as of the clock's today.
+// 11.419/2006, art. 5º), computed as of the clock's today. Each client
+// whose name it shows is a read of personal data in the audit trail
+// (audit.Read, as the defence's reads of a case; LGPD, Lei 13.709/2018).
 func (s *Service) DefenceNotices(ctx context.Context, a actor.Actor) ([]NoticeView, error) {
 	rows, err := s.noticeRows(ctx, a.UserID, "")
 	if err != nil {
 		return nil, err
+	}
+	seen := map[int64]bool{}
+	for _, r := range rows {
+		if id := *r.DefendantID; !seen[id] {
+			seen[id] = true
+			if err := audit.Read(ctx, s.DB, a, "defendants", strconv.FormatInt(id, 10),
+				map[string]any{"case_id": r.CaseID, "court": r.CourtCode, "via": "defence_notices"}); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return s.views(ctx, rows)
 }
@@ -211,21 +225,16 @@ func (s *Service) OpenNotice(ctx context.Context, a actor.Actor, id int64) (*Not
 			return err
 		}
 		vs, err := s.views(ctx, rows)
-		if err != nil || len(vs) == 0 {
-			return cmpErr(err, "notice vanished")
+		if err != nil {
+			return err
+		}
+		if len(vs) == 0 { // read in the same transaction: cannot happen
+			return errors.New("calendar: the notice opened is not among the defence's")
 		}
 		out = &vs[0]
 		return nil
 	})
 	return out, err
-}
-
-// cmpErr is err, or a new error with msg when err is nil.
-func cmpErr(err error, msg string) error {
-	if err != nil {
-		return err
-	}
-	return errors.New("calendar: " + msg)
 }
 
 // firstOpening records the first opening of notice n by a at instant now:

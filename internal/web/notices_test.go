@@ -16,7 +16,8 @@ import (
 // "Intimações" page: it counts that Friday, the window runs to 25/06,
 // opening again through the API is idempotent (the first day kept, two
 // openings); the final judgment is 409 on the last day and goes through
-// the day after.
+// the day after. The list of notices is an audited read of the client's
+// data.
 func TestElectronicNoticeToTheDefence_Lei11419_art5_OverHTTP(t *testing.T) {
 	w := newWF(t)
 	id, def := sentencedOverHTTP(w)
@@ -45,6 +46,14 @@ func TestElectronicNoticeToTheDefence_Lei11419_art5_OverHTTP(t *testing.T) {
 	nid := int64(it["id"].(float64))
 	if it["pending"] != true || it["opened_on"] != nil || it["counts_on"] != "2025-06-20" || it["last_day"] != "2025-07-02" || it["days_left"] != float64(23) {
 		t.Errorf("pending notice: %v", it)
+	}
+	var reads int64
+	if err := w.g.Raw(`SELECT count(*) FROM audit_log WHERE action = 'read' AND role = 'defence' AND table_name = 'defendants'
+		AND record_id = ? AND after->>'via' = 'defence_notices'`, fmt.Sprint(def)).Scan(&reads).Error; err != nil {
+		t.Fatal(err)
+	}
+	if reads != 1 {
+		t.Errorf("%d audited reads of the client's name on the notices list, want 1", reads)
 	}
 	rec, list = w.do("GET", "/api/v1/defence/notices", "other", nil)
 	w.want(rec, 200, "another lawyer's notices")

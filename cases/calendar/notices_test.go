@@ -80,6 +80,18 @@ func only(t *testing.T, e *env, a actor.Actor) calendar.NoticeView {
 	return ns[0]
 }
 
+// openOn opens, with the clock at noon of day, the one notice the
+// defence a lists.
+func openOn(t *testing.T, e *env, a actor.Actor, day string) *calendar.NoticeView {
+	t.Helper()
+	e.Clk.Set(at(t, day))
+	v, err := e.Svc.Calendar.OpenNotice(context.Background(), a, only(t, e, a).ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 // window checks a notice's counts_on, first and last day of the window.
 func window(t *testing.T, what string, n calendar.NoticeView, counts, first, last string, days int) {
 	t.Helper()
@@ -153,11 +165,7 @@ func TestElectronicNoticeOpenedOnSaturdayCountsMonday_Lei11419_art5_sec2(t *test
 	t.Parallel()
 	e := newEnv(t, testenv.T0, 1)
 	_, _, lawyer, _ := electronicCase(t, e, "2025-06-10", "SP123456", "")
-	e.Clk.Set(at(t, "2025-06-14"))
-	v, err := e.Svc.Calendar.OpenNotice(context.Background(), lawyer, only(t, e, lawyer).ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := openOn(t, e, lawyer, "2025-06-14")
 	window(t, "opened on Saturday 14/06", *v, "2025-06-16", "2025-06-17", "2025-06-26", 10)
 	if v.OpenedOn.String() != "2025-06-14" || !strings.Contains(v.NoticeRule, "§ 2º") || !strings.Contains(v.NoticeRule, "sábado") {
 		t.Errorf("opened on Saturday: opened_on %v, rule %q", v.OpenedOn, v.NoticeRule)
@@ -212,11 +220,7 @@ func TestElectronicNoticeDefensoriaDoubled_LC80_art128_I(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, testenv.T0, 1)
 	_, _, dp, _ := electronicCase(t, e, "2025-06-10", "", "SP")
-	e.Clk.Set(at(t, "2025-06-13"))
-	v, err := e.Svc.Calendar.OpenNotice(context.Background(), dp, only(t, e, dp).ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := openOn(t, e, dp, "2025-06-13")
 	if !v.PublicDefender {
 		t.Error("the Defensoria's notice is not public_defender")
 	}

@@ -63,6 +63,8 @@ const (
 	MoveCounselUnlinked       MovementKind = "counsel_unlinked"       // counsel's representation ended
 	MoveCounselRequested      MovementKind = "counsel_requested"      // a defence user asked to be linked (procuração joined)
 	MoveCounselRefused        MovementKind = "counsel_refused"        // the clerk refused a request to be linked
+	MoveNoticeAvailable       MovementKind = "notice_available"       // an electronic notice made available to the defence (Lei 11.419/2006, art. 5º)
+	MoveNoticeOpened          MovementKind = "notice_opened"          // the defence opened an electronic notice (Lei 11.419/2006, art. 5º, § 1º)
 )
 
 // MovementTPU is the one map from a kind to its TPU movement code and the
@@ -111,6 +113,8 @@ var MovementTPU = map[MovementKind]TPUMovement{
 	MoveCounselUnlinked:       {},
 	MoveCounselRequested:      {},
 	MoveCounselRefused:        {},
+	MoveNoticeAvailable:       {},
+	MoveNoticeOpened:          {},
 }
 
 // TPUMovement is a kind's national code (0: none) and the names of the

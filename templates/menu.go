@@ -66,6 +66,7 @@ var Menu = []MenuItem{
 		}},
 	{Path: "/distribuicao", Text: MenuText{Label: "Distribuição", Hint: "Processos por juiz(a)."},
 		For: map[string]MenuText{"clerk": {Hint: "Processos por juiz(a) e os que aguardam distribuição."}}},
+	{Path: "/intimacoes", Text: MenuText{Label: "Intimações", Hint: "Intimações eletrônicas dos seus clientes, com os dias que restam do prazo."}},
 	{Path: "/feriados", Text: MenuText{Label: "Feriados", Card: "Feriados do juizado", Hint: "O calendário que move os prazos de recurso."},
 		For: map[string]MenuText{"clerk": {Hint: "Inclua os feriados: os prazos de recurso passam ao dia útil seguinte."}}},
 	{Path: "/torcida", Text: MenuText{Label: "Cadastro de associados", Hint: "Pesquise, inclua, altere e registre saídas; envie fotos."}},

@@ -33,6 +33,8 @@ var Pages = []Page{
 	// hearings and the court's holidays.
 	{"processos", true}, {"processo_novo", true}, {"processo", true}, {"sentenca", true},
 	{"distribuicao", true}, {"audiencias", true}, {"feriados", true},
+	// The defence's electronic notices (Lei 11.419/2006, art. 5º).
+	{"intimacoes", true},
 	// The fan group's member register.
 	{"torcida", true}, {"associado", true}, {"importar", true},
 	// The club's blocklist; the form of a document's verification.

@@ -152,13 +152,16 @@ func (s *Service) holidayMoves(ctx context.Context, actor actor.Actor, h Holiday
 	if err != nil {
 		return err
 	}
+	today := civil.Today(s.Now(), s.Loc)
 	for _, r := range rows {
-		in := periodInput(r.Flow, r.Notification, k)
-		was, _, err := before.periodOf(in, r.CreatedAt, s.Loc)
+		nb, na := r.Notification, r.Notification
+		before.resolve(&nb, today)
+		after.resolve(&na, today)
+		was, _, err := before.periodOf(periodInput(r.Flow, nb, k), r.CreatedAt, s.Loc)
 		if err != nil {
 			return err
 		}
-		now, _, err := after.periodOf(in, r.CreatedAt, s.Loc)
+		now, _, err := after.periodOf(periodInput(r.Flow, na, k), r.CreatedAt, s.Loc)
 		if err != nil {
 			return err
 		}
@@ -223,6 +226,12 @@ var partyArticlePT = map[string]string{PartyDefendant: "o réu", PartyDefence: "
 // (its window doubled: LC 80/1994, arts. 44, I, 89, I, and 128, I; CPC
 // art. 186), RecessException the exception of CPP art. 798-A, I to III,
 // that keeps a criminal window running in the recess ("" none).
+// Electronic is a notice to the defence made available in the system on
+// AvailableOn (Lei 11.419/2006, art. 5º): it counts on the day first
+// opened (OpenedOn, by OpenedBy) or on the tenth running day after
+// AvailableOn (sanctions.CountElectronicNotice); NotifiedOn keeps that day
+// as known when written and resolve recomputes it on read, setting Pending
+// (nobody opened it and the tenth day has not come) and CountRule.
 type Notification struct {
 	ID              int64
 	CaseID          int64
@@ -236,6 +245,24 @@ type Notification struct {
 	CreatedBy       *int64
 	PublicDefender  bool
 	RecessException string
+	Electronic      bool
+	AvailableOn     *civil.Date
+	OpenedOn        *civil.Date
+	OpenedBy        *int64
+	Pending         bool   `gorm:"-"`
+	CountRule       string `gorm:"-"`
+}
+
+// resolve sets the day electronic notice n counts on as of today with the
+// court's calendar as it stands (Lei 11.419/2006, art. 5º, §§ 1º to 3º;
+// sanctions.CountElectronicNotice), with Pending and CountRule; a notice
+// recorded by its date is left as it is.
+func (cc courtCalendar) resolve(n *Notification, today civil.Date) {
+	if !n.Electronic || n.AvailableOn == nil {
+		return
+	}
+	e := sanctions.CountElectronicNotice(*n.AvailableOn, n.OpenedOn, today, cc.all())
+	n.NotifiedOn, n.Pending, n.CountRule = e.CountsOn, e.Pending, e.Rule
 }
 
 // periodInput is what sanctions.CountPeriod counts for the window n opens
@@ -264,8 +291,14 @@ func periodInput(flow string, n Notification, k *cases.Court) sanctions.PeriodIn
 // the last day the window had
 // before a holiday added later moved it (nil when none did). A waiver closes
 // the window on the day of the notice; Closes is the day the window is over
-// for finality (the day after the last day, or the waiver's day).
+// for finality (the day after the last day, or the waiver's day). An
+// electronic notice (Lei 11.419/2006, art. 5º) has AvailableOn, OpenedOn
+// (nil: not opened), CountsOn (= NotifiedOn: the day it counts on),
+// Pending while nobody opened it and its tenth day has not come (the
+// window then shown is the one that follows if nobody does) and
+// NoticeRule, the paragraph applied; NoticeID is the notification's id.
 type DeadlineView struct {
+	NoticeID        int64                  `json:"notice_id"`
 	DefendantID     *int64                 `json:"defendant_id"`
 	Party           string                 `json:"party"`
 	Kind            string                 `json:"kind"` // appeal
@@ -284,6 +317,12 @@ type DeadlineView struct {
 	MovedFrom       *civil.Date            `json:"moved_from,omitempty"`
 	PublicDefender  bool                   `json:"public_defender"`
 	RecessException string                 `json:"recess_exception,omitempty"`
+	Electronic      bool                   `json:"electronic"`
+	AvailableOn     *civil.Date            `json:"available_on,omitempty"`
+	OpenedOn        *civil.Date            `json:"opened_on,omitempty"`
+	CountsOn        *civil.Date            `json:"counts_on,omitempty"`
+	Pending         bool                   `json:"pending,omitempty"`
+	NoticeRule      string                 `json:"notice_rule,omitempty"`
 }
 
 // deadlineView is the view of the window p opened by notification n (a
@@ -296,7 +335,11 @@ func deadlineView(n Notification, p sanctions.Period, moved *civil.Date, today c
 	v := DeadlineView{DefendantID: n.DefendantID, Party: party, Kind: n.Kind, Days: p.Days, NotifiedOn: p.NotifiedOn, LastDay: p.LastDay,
 		Open: !today.After(p.LastDay), Rule: p.Rule, DeadlineKind: p.Kind, WorkingDays: p.WorkingDays,
 		CountedFrom: p.CountedFrom, FirstDay: p.FirstDay, Skipped: p.Skipped, MovedFrom: moved, Closes: p.LastDay.AddDays(1),
-		PublicDefender: n.PublicDefender, RecessException: n.RecessException}
+		PublicDefender: n.PublicDefender, RecessException: n.RecessException, NoticeID: n.ID}
+	if n.Electronic {
+		on := p.NotifiedOn
+		v.Electronic, v.AvailableOn, v.OpenedOn, v.CountsOn, v.Pending, v.NoticeRule = true, n.AvailableOn, n.OpenedOn, &on, n.Pending, n.CountRule
+	}
 	if v.Kind == "" {
 		v.Kind = "appeal"
 	}
@@ -325,6 +368,7 @@ func (s *Service) Deadlines(ctx context.Context, c *cases.Case) ([]DeadlineView,
 	}
 	today := civil.Today(s.Now(), s.Loc)
 	for _, n := range ns {
+		cal.resolve(&n, today)
 		p, moved, err := cal.periodOf(periodInput(c.Flow, n, k), n.CreatedAt, s.Loc)
 		if err != nil {
 			return nil, err
@@ -340,7 +384,9 @@ func (s *Service) Deadlines(ctx context.Context, c *cases.Case) ([]DeadlineView,
 // of the appeal, public_defender when the defence notified is the
 // Defensoria Pública (LC 80/1994: its window doubled), and
 // recess_exception (custody, maria_da_penha, urgent: CPP art. 798-A, I to
-// III) when the criminal window runs through the recess.
+// III) when the criminal window runs through the recess. Electronic
+// (defence only, without notified_on nor waived_appeal) makes the notice
+// available in the system today instead (Lei 11.419/2006, art. 5º).
 type NotificationInput struct {
 	Party           string `json:"party"`
 	DefendantID     int64  `json:"defendant_id"`
@@ -348,6 +394,7 @@ type NotificationInput struct {
 	WaivedAppeal    bool   `json:"waived_appeal"`
 	PublicDefender  bool   `json:"public_defender"`
 	RecessException string `json:"recess_exception"`
+	Electronic      bool   `json:"electronic"`
 }
 
 // noticeTracks are the defendants of c whose notice party may get, with
@@ -456,7 +503,12 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 		var f errs.Fields
 		var on civil.Date
 		today := civil.Today(s.Now(), s.Loc)
-		if in.NotifiedOn == "" {
+		var counsel string
+		if in.Electronic {
+			if counsel, on, err = s.electronicInput(ctx, c, d, party, in, today); err != nil {
+				return err
+			}
+		} else if in.NotifiedOn == "" {
 			f.Add("notified_on", "required", "informe o dia da ciência (AAAA-MM-DD).")
 		} else if day, ok := cases.ParseDate(&f, "notified_on", in.NotifiedOn); ok {
 			switch {
@@ -513,7 +565,10 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 				continue
 			}
 			row := Notification{CaseID: c.ID, DefendantID: did, Party: party, WaivedAppeal: in.WaivedAppeal, Kind: kind, NotifiedOn: on, CreatedAt: s.Now(), CreatedBy: &uid,
-				PublicDefender: in.PublicDefender, RecessException: in.RecessException}
+				PublicDefender: in.PublicDefender, RecessException: in.RecessException, Electronic: in.Electronic}
+			if in.Electronic {
+				row.AvailableOn = &today
+			}
 			if err := tx.Create(&row).Error; err != nil {
 				return err
 			}
@@ -527,6 +582,7 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 		if nt.ID == 0 {
 			return errs.New(errs.Conflict, fmt.Sprintf("A ciência desta parte (%s) já foi registrada quanto a todos os réus sentenciados.", PartyPT[party]))
 		}
+		cal.resolve(&nt, today)
 		v := deadlineView(nt, p, nil, today)
 		who := partyArticlePT[party]
 		if d != nil && party == PartyProsecution {
@@ -545,10 +601,15 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 		// "pelo Ministério Público", "pela defesa de Ana", "por Ana".
 		by := sanctions.PorPT(who)
 		text := fmt.Sprintf("Ciência %s %s em %s; %s.", what, by, on.BR(), p.Text())
+		mk := cases.MoveNotice
 		if in.WaivedAppeal {
 			text = fmt.Sprintf("Ciência %s %s em %s, com renúncia expressa ao prazo de recurso.", what, by, on.BR())
 		}
-		if err := s.Move(ctx, c, &actor, s.Now(), cases.MoveNotice, text); err != nil {
+		if in.Electronic {
+			mk = cases.MoveNoticeAvailable
+			text = fmt.Sprintf("Intimação eletrônica %s disponibilizada em %s a %s (%s): considera-se feita no dia em que for aberta, ou em %s se não o for em 10 dias corridos (Lei 11.419/2006, art. 5º, §§ 1º a 3º).", what, today.BR(), who, counsel, on.BR())
+		}
+		if err := s.Move(ctx, c, &actor, s.Now(), mk, text); err != nil {
 			return err
 		}
 		if err := s.Touch(ctx, c, ""); err != nil {
@@ -632,6 +693,8 @@ func (s *Service) finalityMissing(ctx context.Context, c *cases.Case, kind strin
 		switch {
 		case w == nil:
 			missing = append(missing, "falta a intimação "+what)
+		case w.Pending:
+			missing = append(missing, fmt.Sprintf("a intimação eletrônica %s, disponibilizada em %s, não foi aberta: conta-se feita em %s se não o for (Lei 11.419/2006, art. 5º, § 3º)", what, w.AvailableOn.BR(), w.CountsOn.BR()))
 		case w.Open:
 			missing = append(missing, fmt.Sprintf("o prazo de recurso %s corre até %s", what, w.LastDay.BR()))
 		case day.Before(w.Closes):

@@ -393,6 +393,7 @@ func (s *Service) embargosWindow(ctx context.Context, c *cases.Case, d cases.Def
 	if err != nil {
 		return nil, err
 	}
+	cal.resolve(&ns[0], civil.Today(s.Now(), s.Loc))
 	in := periodInput(c.Flow, ns[0], k)
 	in.Kind = lawOf(c).Kind
 	p, _, err := cal.periodOf(in, ns[0].CreatedAt, s.Loc)

@@ -12,6 +12,7 @@ import (
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/actor"
+	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
@@ -202,6 +203,12 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 				return fmt.Errorf("seed sentence: %w", err)
 			}
 			fmt.Printf("Demo case %s: %s sentenced to a %d-month ban awaiting the final judgment; precautionary ban in force, review on %s\n", v.Number, d.FullName, months, review.BR())
+			// The lawyer defends her too, and has the sentence's electronic
+			// notice pending (Lei 11.419/2006, art. 5º).
+			if err := demoElectronicNotice(ctx, svc, ka, k.ID, d.ID, "demo-advogada"); err != nil {
+				return err
+			}
+			fmt.Printf("Demo case %s: the sentence's electronic notice made available to demo-advogada, pending (Intimações)\n", v.Number)
 		case 4: // a precautionary ban for two named venues (CPP art. 319, II)
 			if _, err := svc.Decisions.Sentence(ctx, ja, k.ID, decisions.SentenceInput{DefendantID: d.ID, Precautionary: true, ReviewOn: today.AddDays(60).String(), Text: text,
 				Scope: &decisions.ScopeInput{Venues: []string{"Arena Corinthians", "Allianz Parque"}}}); err != nil {
@@ -225,6 +232,21 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 		}
 	}
 	return seedCoDefendants(ctx, svc, ja, ka, pa, today)
+}
+
+// demoElectronicNotice links the defence user who to defendant defID of
+// case caseID and makes the sentence's notice available to it in the
+// system (calendar.NotificationInput.Electronic; Lei 11.419/2006, art.
+// 5º): it stays pending until she opens it or ten days pass.
+func demoElectronicNotice(ctx context.Context, svc *app.Cases, clerk actor.Actor, caseID, defID int64, who string) error {
+	if _, _, err := svc.Case.LinkCounsel(ctx, clerk, caseID, defID, who); err != nil {
+		return fmt.Errorf("seed counsel: %w", err)
+	}
+	in := calendar.NotificationInput{Party: calendar.PartyDefence, DefendantID: defID, Electronic: true}
+	if _, err := svc.Calendar.Notify(ctx, clerk, caseID, in); err != nil {
+		return fmt.Errorf("seed electronic notice: %w", err)
+	}
+	return nil
 }
 
 // demoAwaitingSentence is the index in demoRepresentations of the case

@@ -54,6 +54,8 @@ func (s *API) Routes() {
 	r.GET("/counsel-requests", policy, s.counselRequests)
 	r.POST("/counsel-requests/:id/approve", policy, s.decideCounsel(true))
 	r.POST("/counsel-requests/:id/refuse", policy, s.decideCounsel(false))
+	r.GET("/defence/notices", policy, s.defenceNotices)
+	r.POST("/defence/notices/:id/open", policy, s.openNotice)
 	r.POST("/holidays", policy, s.addHoliday)
 	r.GET("/holidays", policy, s.holidays)
 	r.Add(http.MethodDelete, "/holidays/:id", policy, s.removeHoliday)

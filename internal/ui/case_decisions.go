@@ -99,6 +99,9 @@ func (s *UI) notifyPage(c echo.Context) error {
 	if d.WaivedAppeal {
 		msg = fmt.Sprintf("Ciência registrada (%s) em %s, com renúncia expressa ao prazo de recurso.", who, d.NotifiedOn.BR())
 	}
+	if d.Electronic {
+		msg = fmt.Sprintf("Intimação eletrônica disponibilizada à defesa em %s: considera-se feita no dia em que for aberta, ou em %s se não o for.", d.AvailableOn.BR(), d.CountsOn.BR())
+	}
 	s.flash(c, msg)
 	return redirect(c, fmt.Sprintf("/processos/%d#documentos", id))
 }

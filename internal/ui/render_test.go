@@ -16,7 +16,7 @@ import (
 func TestEveryPageRendersWithEmptyData(t *testing.T) {
 	zero := map[string]any{
 		"entrar": loginData{}, "processos": casesList{}, "processo_novo": fileData{}, "processo": caseData{},
-		"sentenca": sentenceData{}, "distribuicao": distributionData{}, "audiencias": []hearingDay(nil), "feriados": holidaysData{},
+		"sentenca": sentenceData{}, "distribuicao": distributionData{}, "audiencias": []hearingDay(nil), "feriados": holidaysData{}, "intimacoes": noticesData{},
 		"torcida": registerData{}, "associado": memberData{}, "importar": importData{}, "clube": clubData{},
 		"admin_usuarios": usersData{}, "admin_papeis": []roleRules(nil), "admin_auditoria": nil, "admin_juizados": nil,
 	}

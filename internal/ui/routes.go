@@ -29,6 +29,9 @@ func (s *UI) Routes() {
 	r.POST("/sair", anyone, s.logout)
 	r.GET("/verificar", anyone, s.verifyForm)
 	r.GET("/painel", policy, s.panel)
+	// The defence's electronic notices (defence_notices.go; Lei 11.419/2006, art. 5º).
+	r.GET("/intimacoes", policy, s.noticesPage)
+	r.POST("/intimacoes/:id/abrir", policy, s.openNoticePage)
 
 	// Cases: the list, filing, the case page and its forms
 	// (list_cases.go, file_case.go, show_case.go, case_party_forms.go),

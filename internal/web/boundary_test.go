@@ -248,6 +248,8 @@ func pageRoles(f *fixture, path, method string) []string {
 		return []string{"clerk", "judge", "prosecutor", "police"}
 	case strings.HasPrefix(path, "/feriados/"):
 		return []string{"clerk"}
+	case strings.HasPrefix(path, "/intimacoes/"):
+		return []string{"defence"}
 	}
 	return nil
 }

@@ -41,7 +41,9 @@ func Suspension(v *Values) decisions.SuspensionInput {
 
 // Notification reads the notification form (int.party, int.defendant_id
 // but for the prosecution, int.notified_on as dd/mm/aaaa, required,
-// int.waived_appeal).
+// int.waived_appeal; int.electronic: an electronic notice to the defence,
+// made available today, whose day the form then ignores, Lei 11.419/2006,
+// art. 5º).
 func Notification(v *Values) calendar.NotificationInput {
 	in := calendar.NotificationInput{Party: v.Trim("party"), DefendantID: v.ID("defendant_id"), NotifiedOn: v.Date("notified_on")}
 	if w := v.Tri("waived_appeal"); w != nil {
@@ -53,6 +55,10 @@ func Notification(v *Values) calendar.NotificationInput {
 	in.RecessException = v.Trim("recess_exception")
 	if in.Party == calendar.PartyProsecution {
 		in.DefendantID = 0 // one notice of the prosecution per case
+	}
+	if in.Electronic = v.Checked("electronic"); in.Electronic {
+		in.NotifiedOn = "" // counted from the opening, or the tenth day
+		return in
 	}
 	v.Require("notified_on", "Informe o dia da ciência (dd/mm/aaaa).")
 	return in

@@ -255,6 +255,14 @@ func (s *Service) fileCase(ctx context.Context, actor actor.Actor, court Court, 
 	if err := tx.Create(&ds).Error; err != nil {
 		return nil, err
 	}
+	for _, d := range ds {
+		if d.Kind == "fan_group" && d.GroupID != nil {
+			// The register as evidence (issue 32, item 6).
+			if err := registry.TakeCaseRegister(ctx, s.DB, c.ID, d.ID, *d.GroupID, now); err != nil {
+				return nil, err
+			}
+		}
+	}
 	uid := actor.UserID
 	if err := tx.Create(&Movement{CaseID: c.ID, At: now, Kind: MoveFiling, AuthorUserID: &uid, AuthorRole: actor.Role,
 		Description: fmt.Sprintf("Representação recebida de %s (%s).", c.FiledByName, kindPT(c.FiledByKind))}).Error; err != nil {

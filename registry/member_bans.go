@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
@@ -59,6 +60,47 @@ const (
 // court or to nobody (memberNotFound). g is the connection (or transaction)
 // to read from.
 func SelectBanMembers(ctx context.Context, g *gorm.DB, groupID int64, facts civil.Date, reach string, named, excluded []int64) (*BanSelection, error) {
+	return selectBanMembers(ctx, g, groupID, facts, reach, named, excluded, func() ([]Member, []string, error) {
+		m, err := liveCovered(ctx, g, groupID, facts)
+		return m, nil, err
+	})
+}
+
+// SelectCaseBanMembers is SelectBanMembers for fan-group defendant
+// defendantID of a case (issue 32, item 6: the register as evidence): the
+// members covered on the facts date are those of the register kept with
+// the case when it was filed or the group linked (TakeCaseRegister), with
+// their data as the register has it now (a CPF corrected since reaches the
+// ban); each change the group recorded after that touching the facts date
+// is a warning for the judge, who decides on it (named, excluded). With no
+// register kept (a case older than the rule) the register today decides.
+// Dates of the warnings are in loc.
+func SelectCaseBanMembers(ctx context.Context, g *gorm.DB, defendantID, groupID int64, facts civil.Date, loc *time.Location, reach string, named, excluded []int64) (*BanSelection, error) {
+	return selectBanMembers(ctx, g, groupID, facts, reach, named, excluded, func() ([]Member, []string, error) {
+		live, err := liveCovered(ctx, g, groupID, facts)
+		if err != nil {
+			return nil, nil, err
+		}
+		kept, err := keptRegister(ctx, g, defendantID, groupID, facts)
+		if err != nil || kept == nil {
+			return live, nil, err
+		}
+		all, err := membersByID(ctx, g, groupID, kept.Covered)
+		if err != nil {
+			return nil, nil, err
+		}
+		covered := make([]Member, 0, len(all))
+		for _, m := range all {
+			covered = append(covered, m)
+		}
+		sort.Slice(covered, func(i, j int) bool { return covered[i].ID < covered[j].ID })
+		return covered, registerChanges(kept, live, all, facts, loc), nil
+	})
+}
+
+// selectBanMembers is SelectBanMembers with the members covered on the
+// facts date, and warnings about them, given by coveredBy.
+func selectBanMembers(ctx context.Context, g *gorm.DB, groupID int64, facts civil.Date, reach string, named, excluded []int64, coveredBy func() ([]Member, []string, error)) (*BanSelection, error) {
 	tx := db.Conn(ctx, g)
 	var f errs.Fields
 	load := func(ids []int64) (map[int64]Member, error) {
@@ -144,12 +186,11 @@ func SelectBanMembers(ctx context.Context, g *gorm.DB, groupID int64, facts civi
 	}
 	sel := &BanSelection{Members: []BanMember{}, Warnings: []string{}}
 	covered := map[int64]bool{}
-	var coveredM []Member
-	if err := tx.Raw(`SELECT m.* FROM members m WHERE m.group_id = ? AND EXISTS (
-		SELECT 1 FROM member_periods p WHERE p.member_id = m.id AND p.joined_on <= ? AND (p.left_on IS NULL OR p.left_on >= ?))
-		ORDER BY m.id`, groupID, facts, facts).Scan(&coveredM).Error; err != nil {
+	coveredM, changes, err := coveredBy()
+	if err != nil {
 		return nil, err
 	}
+	sel.Warnings = append(sel.Warnings, changes...)
 	for _, m := range coveredM {
 		covered[m.ID] = true
 	}

@@ -98,6 +98,11 @@ func (s *Service) LinkGroup(ctx context.Context, actor actor.Actor, caseID, defe
 		if err := tx.Exec("UPDATE defendants SET group_id = ? WHERE id = ?", g.ID, d.ID).Error; err != nil {
 			return err
 		}
+		// The register as evidence (issue 32, item 6): the group's register
+		// as it stands when it becomes the defendant.
+		if err := registry.TakeCaseRegister(ctx, s.DB, c.ID, d.ID, g.ID, s.Now()); err != nil {
+			return err
+		}
 		text := fmt.Sprintf("Torcida ré “%s” vinculada à torcida cadastrada nº %d, “%s” (Lei 14.597/2023, art. 178).", strings.TrimSpace(d.GroupName), g.ID, g.Name)
 		if d.GroupID != nil {
 			text += fmt.Sprintf(" Vínculo anterior: torcida nº %d.", *d.GroupID)

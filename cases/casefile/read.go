@@ -706,6 +706,16 @@ func (s *Service) view(ctx context.Context, c cases.Case, full bool) (*View, err
 	}
 	v.Warnings = append(v.Warnings, ws...)
 	if cases.BeforeDecision(c.Flow, c.Status) {
+		for _, d := range v.Defendants {
+			if d.Kind == "fan_group" && d.GroupID != nil {
+				// The register as evidence (issue 32, item 6).
+				rs, err := registry.RegisterChanges(ctx, s.DB, d.ID, *d.GroupID, c.FactsDate, s.Loc)
+				if err != nil {
+					return nil, err
+				}
+				v.Warnings = append(v.Warnings, rs...)
+			}
+		}
 		ps, err := s.Decisions.PrescriptionWarnings(ctx, c, 0)
 		if err != nil {
 			return nil, err

@@ -313,7 +313,7 @@ func (s *Service) reachedMembers(ctx context.Context, f *errs.Fields, c cases.Ca
 			// DOMAIN.md §2: members are excluded by the judge "with a reason".
 			f.Add("exclusion_reason", "required", "informe o motivo da exclusão dos associados (excluded_member_ids).")
 		}
-		sel, err := registry.SelectBanMembers(ctx, s.DB, *d.GroupID, c.FactsDate, rg.Members, in.MemberIDs, in.ExcludedMemberIDs)
+		sel, err := registry.SelectCaseBanMembers(ctx, s.DB, d.ID, *d.GroupID, c.FactsDate, s.Loc, rg.Members, in.MemberIDs, in.ExcludedMemberIDs)
 		var fe *errs.Error
 		switch {
 		case errors.As(err, &fe) && fe.Kind == errs.Invalid:

@@ -1,0 +1,105 @@
+package registry_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/internal/actor"
+	"github.com/juizado/juizado/registry"
+)
+
+// Issue 32, item 6 (the register as evidence; Lei 14.597/2023, art. 178,
+// § 4º, and art. 183, § 2º): after R5 is filed against the Garra do
+// Tatuapé, its manager records that João Pedro left the day before the
+// facts and adds a person who "joined" before them. The group ban reaches
+// the members of the register as it stood at the filing — João Pedro, not
+// the person added later — with his data as the register has it now (his
+// CPF corrected after the filing), and both changes are listed to the
+// judge, on the case and in the sentence's warnings, for the judge to
+// decide on each.
+func TestGroupBan_RegisterAsFiled_ChangesListedToTheJudge(t *testing.T) {
+	t.Parallel()
+	e := newRegEnv(t)
+	ctx := context.Background()
+	g, mgr := e.group(t, "Torcida Organizada Garra do Tatuapé")
+	rep, err := e.svc.Import(ctx, mgr, g.ID, registry.ImportInput{Body: readFix(t, "fixtures", "members-valid-excel-ptbr.csv"), ContentType: "text/csv"})
+	if err != nil || !rep.Applied {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	byCPF := e.memberIDs(t, mgr, g.ID)
+	joao, ana := byCPF["06420642370"], byCPF["01720368872"]
+	e.clk.Set(time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo))
+	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
+	judgeU := e.user(t, "juiz", "judge", "26.0100", 0)
+	prosA := actor.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}
+	c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// After the filing, the group rewrites whom the facts reach.
+	e.clk.Set(time.Date(2025, 6, 11, 12, 0, 0, 0, saoPaulo))
+	if _, err := e.svc.Leave(ctx, mgr, joao, registry.DateInput{LeftOn: "2025-04-05"}); err != nil {
+		t.Fatal(err)
+	}
+	newIn := memberIn("Entrou Depois Do Ajuizamento", "390.533.447-05", "1990-02-02")
+	newIn.JoinedOn = str("2024-01-01")
+	added, err := e.svc.AddMember(ctx, mgr, g.ID, newIn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ana's CPF is corrected (a typo in the register): the ban takes it.
+	fixed := "529.982.247-25"
+	if _, err := e.svc.UpdateMember(ctx, mgr, ana, registry.MemberInput{CPF: &fixed}); err != nil {
+		t.Fatal(err)
+	}
+
+	v, err := e.casesS.Casefile.Get(ctx, prosA, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := strings.Join(v.Warnings, "\n")
+	for _, want := range []string{"João Pedro da Silva Araújo", "deixou de constar", "Entrou Depois Do Ajuizamento", "passou a constar", "10/06/2025"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the case's warnings lack %q:\n%s", want, page)
+		}
+	}
+	d := v.Defendants[0]
+	judge := actor.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
+	months := 24
+	res, err := e.casesS.Decisions.Sentence(ctx, judge, c.ID, decisions.SentenceInput{Text: &decisions.SentenceText{Reasoning: "Autoria e materialidade provadas."},
+		DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := map[int64]string{}
+	for _, mb := range res.MemberBans {
+		reached[*mb.MemberID] = *mb.CPF
+	}
+	if _, ok := reached[joao]; !ok {
+		t.Error("the member the group marked as gone after the filing is not reached (the register as filed decides)")
+	}
+	if _, ok := reached[added.ID]; ok {
+		t.Error("the person the group added after the filing is reached")
+	}
+	if reached[ana] != "52998224725" {
+		t.Errorf("Ana's ban carries CPF %q, want the register's corrected 52998224725", reached[ana])
+	}
+	ws := strings.Join(res.Warnings, "\n")
+	if !strings.Contains(ws, "João Pedro da Silva Araújo") || !strings.Contains(ws, "Entrou Depois Do Ajuizamento") {
+		t.Errorf("the sentence's warnings lack the register's changes:\n%s", ws)
+	}
+
+	// A case filed after the changes keeps the register as it is then.
+	c2, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, _ := e.casesS.Casefile.Get(ctx, prosA, c2.ID)
+	if w := strings.Join(v2.Warnings, "\n"); strings.Contains(w, "depois do ajuizamento") {
+		t.Errorf("a case filed after the changes warns of them: %s", w)
+	}
+}

@@ -25,7 +25,7 @@ require (
 	gorm.io/gorm v1.31.2
 )
 
-require github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+require github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 
 require (
 	filippo.io/edwards25519 v1.2.0

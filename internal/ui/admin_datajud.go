@@ -33,7 +33,8 @@ func (s *UI) dataJudPage(c echo.Context) error {
 	p := server.Page{Title: "Exportação para o DataJud (CNJ)"}
 	status := http.StatusOK
 	if v.Month == "" {
-		v.Month = s.App.Clock.Now().In(s.App.Loc).AddDate(0, 0, -s.App.Clock.Now().In(s.App.Loc).Day()).Format("2006-01")
+		now := s.App.Clock.Now().In(s.App.Loc)
+		v.Month = now.AddDate(0, 0, -now.Day()).Format("2006-01") // the last day of the previous month
 	} else {
 		sum, err := s.App.ExportDataJud(c.Request().Context(), court, v.Month, datajud.FormatJSON, io.Discard,
 			func(r datajud.Rejection) { v.Rejected = append(v.Rejected, r) })

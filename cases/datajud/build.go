@@ -87,8 +87,8 @@ func build(c cases.Case, ds []cases.Defendant, ms []cases.Movement, court string
 // it carries a TPU code (which must be in the movements table, and be its
 // kind's code when the kind has one: cases.MovementTPU), local (its
 // LocalMovements code) when its kind has none; a reason when neither.
-func movement(m cases.Movement, t *tables) (Movement, string) {
-	mv := Movement{At: m.At, Complements: m.Complements}
+func movement(m cases.Movement, t *tables) (Entry, string) {
+	mv := Entry{At: m.At, Complements: m.Complements}
 	tm, known := cases.MovementTPU[m.Kind]
 	switch {
 	case m.Kind != "" && !known:

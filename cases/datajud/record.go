@@ -44,11 +44,11 @@ type CodeName struct {
 // Unit is the judging unit of a record (the court's cases.DataJudUnit).
 type Unit = cases.DataJudUnit
 
-// Movement is one docket entry of a record: At, its instant; National,
+// Entry is one docket entry of a record: At, its instant; National,
 // its TPU code (0: a local movement); Local, its code in LocalMovements
 // (0: a national one); Name, the TPU's name or the local label;
 // Complements, its TPU complements.
-type Movement struct {
+type Entry struct {
 	At          time.Time
 	National    int
 	Local       int
@@ -80,7 +80,7 @@ type Record struct {
 	Subjects   []CodeName
 	Unit       Unit
 	Parties    []Party
-	Movements  []Movement
+	Movements  []Entry
 	LastUpdate time.Time
 }
 

@@ -23,6 +23,7 @@ type exitError struct {
 	msg  string
 }
 
+// Error is the message main prints before exiting with code.
 func (e *exitError) Error() string { return e.msg }
 
 // exportCmd: juizado export datajud --month YYYY-MM [--format json|xml]

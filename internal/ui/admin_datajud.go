@@ -87,6 +87,8 @@ type lazyDownload struct {
 	started bool
 }
 
+// Write sends the headers (200, the type of the format, the attachment's
+// name) before the first bytes, then the bytes.
 func (d *lazyDownload) Write(b []byte) (int, error) {
 	if !d.started {
 		d.started = true

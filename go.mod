@@ -25,6 +25,8 @@ require (
 	gorm.io/gorm v1.31.2
 )
 
+require github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+
 require (
 	filippo.io/edwards25519 v1.2.0
 	github.com/beorn7/perks v1.0.1 // indirect

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
@@ -161,4 +162,52 @@ func JudgeLoads(ctx context.Context, g *gorm.DB, judgeIDs []int64) (map[int64]Ju
 		out[r.JudgeID] = JudgeLoad{Total: r.Total, Open: r.Open}
 	}
 	return out, nil
+}
+
+// DataJudUnit is a court's judging unit as the CNJ's DataJud knows it
+// (Res. CNJ 331/2020, orgaoJulgador): UnitCode, the código do órgão
+// julgador (1 to 999999999); UnitName, its name; IBGEMunicipality, the
+// IBGE code of its municipality (7 digits, 1100000 to 5399999).
+type DataJudUnit struct {
+	UnitCode         int    `json:"unit_code"`
+	UnitName         string `json:"unit_name"`
+	IBGEMunicipality int    `json:"ibge_municipality"`
+}
+
+// Check returns errs.Invalid naming each field out of its rule (unit_code
+// 1 to 999999999; unit_name 1 to 200 characters; ibge_municipality the 7
+// digits of an IBGE municipality, 1100000 to 5399999).
+func (u DataJudUnit) Check() error {
+	var f errs.Fields
+	if u.UnitCode < 1 || u.UnitCode > 999999999 {
+		f.Add("unit_code", "range", "informe o código do órgão julgador no CNJ (número de 1 a 999999999).")
+	}
+	if n := len([]rune(strings.TrimSpace(u.UnitName))); n == 0 || n > 200 {
+		f.Add("unit_name", "required", "informe o nome do órgão julgador (até 200 caracteres).")
+	}
+	if u.IBGEMunicipality < 1100000 || u.IBGEMunicipality > 5399999 {
+		f.Add("ibge_municipality", "ibge", "informe o código IBGE do município, com 7 dígitos (ex.: 3550308, São Paulo).")
+	}
+	return f.Err()
+}
+
+// SetCourtDataJud sets court code's judging unit for the DataJud export
+// (Res. CNJ 331/2020): errs.Invalid when u fails Check; found is false
+// when there is no such court.
+func SetCourtDataJud(ctx context.Context, g *gorm.DB, code string, u DataJudUnit) (found bool, err error) {
+	if err := u.Check(); err != nil {
+		return false, err
+	}
+	res := db.Conn(ctx, g).Model(&Court{}).Where("code = ?", code).Updates(map[string]any{
+		"unit_code": u.UnitCode, "unit_name": strings.TrimSpace(u.UnitName), "ibge_municipality": u.IBGEMunicipality})
+	return res.RowsAffected > 0, res.Error
+}
+
+// Unit returns the court's DataJud unit; ok is false while any part of it
+// is unset.
+func (c Court) Unit() (u DataJudUnit, ok bool) {
+	if c.UnitCode == nil || c.IBGEMunicipality == nil || c.UnitName == "" {
+		return u, false
+	}
+	return DataJudUnit{UnitCode: *c.UnitCode, UnitName: c.UnitName, IBGEMunicipality: *c.IBGEMunicipality}, true
 }

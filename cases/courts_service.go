@@ -44,3 +44,10 @@ func (s *Service) FindVenue(ctx context.Context, name string) (*Venue, error) {
 func (s *Service) SetDefensoriaDoubling(ctx context.Context, code string, doubles bool) (found bool, err error) {
 	return SetDefensoriaDoubling(ctx, s.DB, code, doubles)
 }
+
+// SetCourtDataJud sets court code's judging unit for the DataJud export
+// (Res. CNJ 331/2020; SetCourtDataJud): errs.Invalid naming the field out
+// of its rule; found is false when there is no such court.
+func (s *Service) SetCourtDataJud(ctx context.Context, code string, u DataJudUnit) (found bool, err error) {
+	return SetCourtDataJud(ctx, s.DB, code, u)
+}

@@ -107,6 +107,15 @@ type Court struct {
 	// Recursais that deny it (DOMAIN.md §4). Civil windows are always
 	// doubled (CPC art. 186).
 	DefensoriaDoublesJECRIM bool `gorm:"column:defensoria_doubles_jecrim"`
+
+	// UnitCode and UnitName are the court's judging unit as the CNJ knows
+	// it (código and nome do órgão julgador; Res. CNJ 331/2020, DataJud's
+	// orgaoJulgador); IBGEMunicipality is the IBGE code (7 digits) of its
+	// municipality (codigoMunicipioIBGE). Nil / "" until the admin sets
+	// them (SetCourtDataJud).
+	UnitCode         *int
+	UnitName         string
+	IBGEMunicipality *int `gorm:"column:ibge_municipality"`
 }
 
 // Venue is a sporting venue of the product's own table (seeded from
@@ -173,6 +182,10 @@ type Case struct {
 	// (Res. CNJ 46/2007): Classify at filing, Reclassify by the clerk.
 	ClassCode    *int
 	SubjectCodes IntList
+	// SecrecyLevel is the case's nivelSigilo of the MNI/MTD (Res. CNJ
+	// 331/2020): 0 public (every case this court files), 1 segredo de
+	// justiça, 2 to 5 sigilo mínimo to absoluto.
+	SecrecyLevel int `gorm:"->"`
 }
 
 // Defendant is a party accused in a case: a person (fan) or an organised

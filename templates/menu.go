@@ -78,5 +78,7 @@ var Menu = []MenuItem{
 	{Path: "/admin/papeis", Text: MenuText{Label: "Perfis", Hint: "O que cada perfil pode fazer."}},
 	{Path: "/admin/juizados", Text: MenuText{Label: "Juizados e configurações", Hint: "Códigos dos juizados, leitura do § 7º e publicação."}},
 	{Path: "/admin/auditoria", Text: MenuText{Label: "Auditoria", Hint: "Quem fez o quê e quando."}},
+	{Path: "/admin/datajud", Text: MenuText{Label: "DataJud (CNJ)", Card: "Exportação para o DataJud",
+		Hint: "Confira o mês e baixe os processos para o CNJ (JSON ou XML)."}},
 	{Path: "/impedidos", Text: MenuText{Label: "Lista pública", Hint: "Torcedores impedidos, com filtros."}},
 }

@@ -40,7 +40,7 @@ var Pages = []Page{
 	// The club's blocklist; the form of a document's verification.
 	{"clube", true}, {"verificar_form", true},
 	// Administration.
-	{"admin_usuarios", true}, {"admin_papeis", true}, {"admin_juizados", true}, {"admin_auditoria", true},
+	{"admin_usuarios", true}, {"admin_papeis", true}, {"admin_juizados", true}, {"admin_auditoria", true}, {"admin_datajud", true},
 	// Whole pages for anyone: the public list of banned fans (also the
 	// poster's look on screen) and a document's verification.
 	{"impedidos", false}, {"verificar", false},

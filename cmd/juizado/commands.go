@@ -21,7 +21,7 @@ func rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(serveCmd(), migrateCmd(), tokenCmd(), seedCmd(), devCmd(), backupCmd(), restoreCmd(), blocklistCmd(), auditCmd(), userCmd(), gateCmd(), tpuCmd())
+	root.AddCommand(serveCmd(), migrateCmd(), tokenCmd(), seedCmd(), devCmd(), backupCmd(), restoreCmd(), blocklistCmd(), auditCmd(), userCmd(), gateCmd(), tpuCmd(), exportCmd())
 	return root
 }
 

@@ -42,6 +42,10 @@ func main() {
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "juizado:", err)
+		var ee *exitError
+		if errors.As(err, &ee) {
+			os.Exit(ee.code)
+		}
 		os.Exit(1)
 	}
 }

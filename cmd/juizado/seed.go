@@ -16,6 +16,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/internal/pdf"
 	"github.com/juizado/juizado/registry"
 	"github.com/spf13/cobra"
 	"gorm.io/gorm"
@@ -107,6 +108,9 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	// A demo fan group of the court, kept by the demo manager.
 	if err := cases.EnsureCourt(ctx, g, cfg.Court, ""); err != nil {
 		return err
+	}
+	if err := seedDataJudUnit(ctx, g, cfg.Court); err != nil {
+		return fmt.Errorf("seed DataJud unit: %w", err)
 	}
 	groupID, err := registry.EnsureGroup(ctx, g, "Torcida Demonstração", "Corinthians", cfg.Court)
 	if err != nil {
@@ -321,4 +325,21 @@ func demoSchedule(today civil.Date) string {
 		fmt.Fprintf(&b, "Campeonato Paulista (demonstração),%d,%s,%s,%s,%s,16:00\n", i+1, m.home, m.away, m.venue, today.AddDays(m.days))
 	}
 	return b.String()
+}
+
+// seedDataJudUnit gives a demo court of São Paulo (TR 26) without one its
+// DataJud unit (Res. CNJ 331/2020): a demo unit code and name, and the
+// city of São Paulo's IBGE code (3550308); a court set by its admin, or
+// of another state, is left as it is.
+func seedDataJudUnit(ctx context.Context, g *gorm.DB, code string) error {
+	c, err := cases.GetCourt(ctx, g, code)
+	if err != nil {
+		return err
+	}
+	if _, ok := c.Unit(); ok || pdf.TribunalUF(code) != "SP" {
+		return nil
+	}
+	_, err = cases.SetCourtDataJud(ctx, g, code, cases.DataJudUnit{UnitCode: 100,
+		UnitName: "Juizado Especial Criminal do Torcedor da Capital (demonstração)", IBGEMunicipality: 3550308})
+	return err
 }

@@ -331,21 +331,23 @@ func seedScaleTx(ctx context.Context, pc *pgx.Conn, gen *scaleGen, st *scaleStat
 		say("  %-15s %9d rows (%s)", table, n, time.Since(t).Round(time.Millisecond))
 		return int(n), nil
 	}
-	// Cases.
+	// Cases, each with the TPU class and subjects of a prosecutor's
+	// representation of its conduct (cases.Classify).
 	i := 0
 	if _, err := copyRows("cases", []string{"id", "number", "court_code", "year", "sequence", "status", "judge_id", "filer_user_id",
 		"filer_role", "filed_by_kind", "filed_by_name", "ref", "competition", "home_team", "away_team", "venue_id", "kickoff",
 		"occurred_at", "facts_date", "latitude", "longitude", "conduct", "police_reports", "description", "filed_at",
-		"distance_to_venue_m", "place_relation", "on_route"}, func() ([]any, bool) {
+		"distance_to_venue_m", "place_relation", "on_route", "class_code", "subject_codes"}, func() ([]any, bool) {
 		if i == o.N {
 			return nil, false
 		}
 		c := gen.caseAt(i)
 		i++
+		class, subjects := cases.Classify(cases.FlowCriminal, "prosecutor", c.Conduct)
 		return []any{c.ID, c.Number, gen.court, c.Year, c.Seq, c.Status, c.JudgeID, gen.filer.ID,
 			"prosecutor", "prosecutor", "Promotoria de Justiça do Torcedor", c.Ref, c.Comp, c.Home, c.Away, c.Venue.ID, c.Kickoff,
 			c.Occurred, dateTime(c.FactsDate), c.Lat, c.Lon, c.Conduct, c.Reports, c.Description, c.Filed,
-			c.Distance, c.Relation, false}, true
+			c.Distance, c.Relation, false, class, []int(subjects)}, true
 	}); err != nil {
 		return err
 	}

@@ -126,7 +126,12 @@ func lastLine(s string) string {
 // executes one command line with stdin and returns what it printed.
 func cliEnv(t *testing.T) (*gorm.DB, func(stdin string, args ...string) (string, error)) {
 	t.Helper()
-	dsn := pgtest.NewDSN(t)
+	return cliEnvOn(t, pgtest.NewDSN(t))
+}
+
+// cliEnvOn is cliEnv on the database of dsn.
+func cliEnvOn(t *testing.T, dsn string) (*gorm.DB, func(stdin string, args ...string) (string, error)) {
+	t.Helper()
 	t.Setenv("DATABASE_URL", dsn)
 	t.Setenv("JUIZADO_COURT", "26.0100")
 	g, err := db.Open(context.Background(), dsn)

@@ -92,6 +92,13 @@ func Tribunal(courtCode string) string {
 	return tribunals[tr].Name
 }
 
+// TribunalUF returns the state (UF, e.g. "SP") of the state court of a
+// court code TR.OOOO ("" when unknown; Res. CNJ 65/2008, annex).
+func TribunalUF(courtCode string) string {
+	tr, _, _ := strings.Cut(courtCode, ".")
+	return tribunals[tr].UF
+}
+
 var units = [...]string{"zero", "um", "dois", "três", "quatro", "cinco", "seis", "sete", "oito", "nove", "dez",
 	"onze", "doze", "treze", "quatorze", "quinze", "dezesseis", "dezessete", "dezoito", "dezenove"}
 var tens = [...]string{"", "", "vinte", "trinta", "quarenta", "cinquenta", "sessenta", "setenta", "oitenta", "noventa"}

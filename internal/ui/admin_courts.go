@@ -3,7 +3,10 @@ package ui
 import (
 	"context"
 	"net/http"
+	"strconv"
+	"strings"
 
+	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
 )
@@ -24,10 +27,13 @@ func (s *UI) renderCourts(c echo.Context, status int, p server.Page) error {
 }
 
 // courtSettingsPage: POST /admin/juizados/configuracao (code,
-// sec7_doubles_ban, publish_default, defensoria_doubles_jecrim): the
+// sec7_doubles_ban, publish_default, defensoria_doubles_jecrim, and the
+// DataJud unit: unit_code, unit_name, ibge_municipality): the
 // court's reading of art. 201, § 7º, whether sentences publish the name by
 // default, and whether the Defensoria Pública's windows are doubled in the
-// JECRIM (LC 80/1994; cases.SetDefensoriaDoubling).
+// JECRIM (LC 80/1994; cases.SetDefensoriaDoubling); the judging unit the
+// DataJud export names (Res. CNJ 331/2020; cases.SetCourtDataJud), when
+// any of its fields is filled, each checked (422 with the field's message).
 //
 // Only the admin's own court: another court's code is 404, as an unknown one.
 func (s *UI) courtSettingsPage(c echo.Context) error {
@@ -42,14 +48,37 @@ func (s *UI) courtSettingsPage(c echo.Context) error {
 		if err != nil || !found {
 			return err
 		}
-		_, err = s.Cases.Case.SetDefensoriaDoubling(ctx, code, c.FormValue("defensoria_doubles_jecrim") == "true")
+		if _, err = s.Cases.Case.SetDefensoriaDoubling(ctx, code, c.FormValue("defensoria_doubles_jecrim") == "true"); err != nil {
+			return err
+		}
+		if u, given := dataJudUnit(c); given {
+			_, err = s.Cases.Case.SetCourtDataJud(ctx, code, u)
+		}
 		return err
 	}); err != nil {
-		return err
+		fields, msg, status, ok := formErrors(err)
+		if !ok {
+			return err
+		}
+		return s.renderCourts(c, status, server.Page{Error: msg, Errs: fields, Form: formOf(c)})
 	}
 	if !found {
 		return s.PageError(c, http.StatusNotFound, "Juizado não encontrado.")
 	}
 	s.flash(c, "Configurações do juizado "+code+" salvas.")
 	return redirect(c, "/admin/juizados")
+}
+
+// dataJudUnit reads the DataJud unit of the court settings form; given is
+// false when all three fields are empty (the unit is left as it is). A
+// number that does not parse is 0, which the unit's check refuses.
+func dataJudUnit(c echo.Context) (u cases.DataJudUnit, given bool) {
+	code, name, ibge := strings.TrimSpace(c.FormValue("unit_code")), c.FormValue("unit_name"), strings.TrimSpace(c.FormValue("ibge_municipality"))
+	if code == "" && strings.TrimSpace(name) == "" && ibge == "" {
+		return u, false
+	}
+	u.UnitCode, _ = strconv.Atoi(code)
+	u.IBGEMunicipality, _ = strconv.Atoi(ibge)
+	u.UnitName = name
+	return u, true
 }

@@ -111,4 +111,7 @@ func (s *UI) Routes() {
 	r.GET("/admin/juizados", policy, s.courtsPage)
 	r.POST("/admin/juizados/configuracao", policy, s.courtSettingsPage)
 	r.GET("/admin/auditoria", policy, s.auditPage)
+	// The DataJud export (admin_datajud.go; Res. CNJ 331/2020).
+	r.GET("/admin/datajud", policy, s.dataJudPage)
+	r.GET("/admin/datajud/exportacao", policy, s.dataJudDownload)
 }

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/accounts"
@@ -128,6 +129,22 @@ func TestAdminIsLimitedToItsCourtPerRoute(t *testing.T) {
 	route("GET /admin/papeis")
 	if rec := adm.do("GET", "/admin/papeis", nil); rec.Code != 200 || strings.Contains(rec.Body.String(), "u-clerk") {
 		t.Errorf("roles page: %d", rec.Code)
+	}
+
+	// The DataJud export writes the admin's court only: 19.0001 has no
+	// case, 26.0100's is not in it.
+	if _, err := cases.SetCourtDataJud(ctx, f.g, "19.0001", cases.DataJudUnit{UnitCode: 1, UnitName: "Juizado do Rio", IBGEMunicipality: 3304557}); err != nil {
+		t.Fatal(err)
+	}
+	num := f.fileCase(t, "R1")["number"].(string)
+	month := f.clk.Now().In(time.FixedZone("BRT", -3*3600)).Format("2006-01")
+	route("GET /admin/datajud")
+	if body := adm.do("GET", "/admin/datajud?mes="+month, nil).Body.String(); !strings.Contains(body, "0 processo(s) a exportar, 0 de fora") || strings.Contains(body, "26.0100") {
+		t.Errorf("DataJud page: want 19.0001's empty month\n%s", body)
+	}
+	route("GET /admin/datajud/exportacao")
+	if body := adm.do("GET", "/admin/datajud/exportacao?mes="+month+"&formato=json", nil).Body.String(); strings.TrimSpace(body) != "[\n]" || strings.Contains(body, strings.NewReplacer("-", "", ".", "").Replace(num)) {
+		t.Errorf("DataJud export of 19.0001: %q", body)
 	}
 
 	for _, rt := range routesOf(f.srv) {

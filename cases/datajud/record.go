@@ -144,6 +144,8 @@ var LocalMovements = []struct {
 	{cases.MoveCounselUnlinked, "Defensor desvinculado"},
 	{cases.MoveCounselRequested, "Pedido de habilitação de defensor"},
 	{cases.MoveCounselRefused, "Pedido de habilitação de defensor recusado"},
+	{cases.MoveNoticeAvailable, "Intimação eletrônica disponibilizada à defesa"},
+	{cases.MoveNoticeOpened, "Intimação eletrônica aberta pela defesa"},
 }
 
 // localCode is each local kind's code (its position in LocalMovements).

@@ -6,8 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
+	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/actor"
+	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/registry"
 )
 
@@ -101,5 +105,86 @@ func TestGroupBan_RegisterAsFiled_ChangesListedToTheJudge(t *testing.T) {
 	v2, _ := e.casesS.Casefile.Get(ctx, prosA, c2.ID)
 	if w := strings.Join(v2.Warnings, "\n"); strings.Contains(w, "depois do ajuizamento") {
 		t.Errorf("a case filed after the changes warns of them: %s", w)
+	}
+}
+
+// Issue 32, item 6: a CPF corrected in the register after a member's ban
+// is put to the clerk (listed with both CPFs), who carries it to the ban
+// with a docket movement; the blocklist then blocks the corrected CPF and
+// not the old one. Only the clerk carries it; a second carry is 404.
+func TestMemberBan_RegisterCPFCorrectionCarriedByTheClerk(t *testing.T) {
+	t.Parallel()
+	e := newRegEnv(t)
+	ctx := context.Background()
+	g, mgr := e.group(t, "Torcida Organizada Garra do Tatuapé")
+	if rep, err := e.svc.Import(ctx, mgr, g.ID, registry.ImportInput{Body: readFix(t, "fixtures", "members-valid-excel-ptbr.csv"), ContentType: "text/csv"}); err != nil || !rep.Applied {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	ana := e.memberIDs(t, mgr, g.ID)["01720368872"]
+	e.clk.Set(time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo))
+	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
+	judgeU := e.user(t, "juiz", "judge", "26.0100", 0)
+	prosA := actor.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}
+	c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := e.casesS.Casefile.Get(ctx, prosA, c.ID)
+	judge := actor.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
+	months := 24
+	if _, err := e.casesS.Decisions.Sentence(ctx, judge, c.ID, decisions.SentenceInput{Text: &decisions.SentenceText{Reasoning: "Autoria e materialidade provadas."},
+		DefendantID: v.Defendants[0].ID, Ban: decisions.BanInput{Months: &months}}); err != nil {
+		t.Fatal(err)
+	}
+	clerk := actor.Actor{UserID: e.clerk.UserID, Name: e.clerk.Name, Role: "clerk", Court: "26.0100"}
+	for _, n := range []calendar.NotificationInput{{Party: calendar.PartyProsecution}, {Party: calendar.PartyDefendant, DefendantID: v.Defendants[0].ID}} {
+		n.NotifiedOn, n.WaivedAppeal = "2025-06-10", true
+		if _, err := e.casesS.Calendar.Notify(ctx, clerk, c.ID, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.casesS.Casefile.Transition(ctx, clerk, c.ID, casefile.TransitionInput{To: cases.StatusFinal}); err != nil {
+		t.Fatal(err)
+	}
+	if list, err := e.casesS.Execution.RegisterCPFCorrections(ctx, clerk); err != nil || len(list) != 0 {
+		t.Fatalf("corrections before any change: %+v %v", list, err)
+	}
+
+	fixed := "529.982.247-25"
+	if _, err := e.svc.UpdateMember(ctx, mgr, ana, registry.MemberInput{CPF: &fixed}); err != nil {
+		t.Fatal(err)
+	}
+	list, err := e.casesS.Execution.RegisterCPFCorrections(ctx, clerk)
+	if err != nil || len(list) != 1 || list[0].BanCPF != "017.203.688-72" || list[0].RegisterCPF != fixed || list[0].Name != "Ana Lúcia Gonçalves Simões" {
+		t.Fatalf("corrections after the register's change: %+v %v", list, err)
+	}
+	if r, _ := e.lists.Check(ctx, registry.CPF("52998224725")); r.Blocked {
+		t.Error("the corrected CPF is blocked before the clerk carries it")
+	}
+	if _, err := e.casesS.Execution.CarryRegisterCPF(ctx, judge, list[0].BanID); errs.KindOf(err) != errs.Forbidden {
+		t.Errorf("the judge carries it: %v, want forbidden", err)
+	}
+	if _, err := e.casesS.Execution.CarryRegisterCPF(ctx, clerk, list[0].BanID); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := e.lists.Check(ctx, registry.CPF("52998224725")); !r.Blocked {
+		t.Error("the corrected CPF is not blocked after the clerk carried it")
+	}
+	if r, _ := e.lists.Check(ctx, registry.CPF("01720368872")); r.Blocked {
+		t.Error("the old CPF is still blocked")
+	}
+	v, _ = e.casesS.Casefile.Get(ctx, clerk, c.ID)
+	moved := false
+	for _, m := range v.Movements {
+		moved = moved || strings.Contains(m.Description, "de 017.203.688-72 para 529.982.247-25")
+	}
+	if !moved {
+		t.Error("no docket movement of the correction")
+	}
+	if _, err := e.casesS.Execution.CarryRegisterCPF(ctx, clerk, list[0].BanID); errs.KindOf(err) != errs.NotFound {
+		t.Errorf("carrying twice: %v, want not found", err)
+	}
+	if list, _ := e.casesS.Execution.RegisterCPFCorrections(ctx, clerk); len(list) != 0 {
+		t.Errorf("corrections after the carry: %+v", list)
 	}
 }

@@ -384,3 +384,32 @@ func (s *API) awaitingIdentification(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, map[string]any{"items": items})
 }
+
+// registerCorrections: GET /api/v1/register-corrections (clerk, judge):
+// the member bans of the user's court whose CPF the group's register has
+// corrected since (execution.Service.RegisterCPFCorrections; issue 32,
+// item 6): {items: [{ban_id, case_id, case_number, name, ban_cpf,
+// register_cpf}]}.
+func (s *API) registerCorrections(c echo.Context) error {
+	items, err := s.Cases.Execution.RegisterCPFCorrections(c.Request().Context(), server.Actor(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"items": items})
+}
+
+// carryRegisterCorrection: POST /api/v1/register-corrections/:id/carry
+// (clerk): carries the register's corrected CPF to the ban, with a docket
+// movement and the blocklist version (execution.Service.CarryRegisterCPF):
+// 200 with the correction carried; 404 when the ban has none to carry.
+func (s *API) carryRegisterCorrection(c echo.Context) error {
+	id, err := server.IDParam(c, "Impedimento")
+	if err != nil {
+		return err
+	}
+	r, err := s.Cases.Execution.CarryRegisterCPF(c.Request().Context(), server.Actor(c), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, r)
+}

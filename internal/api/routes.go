@@ -68,6 +68,8 @@ func (s *API) Routes() {
 	r.GET("/blocklist/check/:cpf", policy, s.blocklistCheck)
 	r.POST("/blocklist/checks", policy, s.blocklistChecksUpload)
 	r.GET("/blocklist/awaiting-identification", policy, s.awaitingIdentification)
+	r.GET("/register-corrections", policy, s.registerCorrections)
+	r.POST("/register-corrections/:id/carry", policy, s.carryRegisterCorrection)
 
 	// The CNJ's unified tables (tpu.go).
 	r.GET("/tpu", policy, s.tpuTable)

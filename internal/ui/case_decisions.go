@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/juizado/juizado/cases/calendar"
@@ -232,4 +233,27 @@ func (s *UI) identifyPage(c echo.Context) error {
 		msg += fmt.Sprintf(" Os %d impedimentos passam à lista de bloqueio dos clubes enquanto vigorarem.", n)
 	}
 	return s.doneOnCase(c, id, "#partes", msg, r.Warnings)
+}
+
+// carryRegisterCPFPage: POST /processos/:id/cpf-cadastro — the clerk
+// carries to a member's ban (field ban) the CPF the group's register has
+// since corrected (execution.Service.CarryRegisterCPF; issue 32, item 6).
+func (s *UI) carryRegisterCPFPage(c echo.Context) error {
+	id, err := server.IDParam(c, "Processo")
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if _, err := s.Cases.Casefile.Get(ctx, server.Actor(c), id); err != nil {
+		return s.pageFail(c, err) // another court's case is not found, like an unknown one
+	}
+	ban, err := strconv.ParseInt(strings.TrimSpace(c.FormValue("ban")), 10, 64)
+	if err != nil || ban <= 0 {
+		return s.pageFail(c, errs.InvalidField("ban", "required", "escolha o impedimento cujo CPF foi corrigido no cadastro."))
+	}
+	r, err := s.Cases.Execution.CarryRegisterCPF(ctx, server.Actor(c), ban)
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	return s.doneOnCase(c, id, "#impedimentos", fmt.Sprintf("CPF de %s corrigido no impedimento: %s (era %s).", r.Name, r.RegisterCPF, r.BanCPF), nil)
 }

@@ -200,11 +200,11 @@ func (s *UI) clubDownload(format string) echo.HandlerFunc {
 	}
 }
 
-// clubPhoto: GET /clube/foto/:ban — the register photo of the member a ban
+// clubPhoto: GET /clube/foto/:id — the register photo of the member a ban
 // in force names, for the gate staff to compare (app.App.GatePhoto; 404
 // otherwise).
 func (s *UI) clubPhoto(c echo.Context) error {
-	id, err := strconv.ParseInt(c.Param("ban"), 10, 64)
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
 		return echo.ErrNotFound
 	}

@@ -75,6 +75,7 @@ func (s *UI) Routes() {
 	r.POST("/processos/:id/embargos/decisao", policy, s.embargosRulingPage)
 	r.POST("/processos/:id/torcida", policy, s.linkGroupPage)
 	r.POST("/processos/:id/identificacao", policy, s.identifyPage)
+	r.POST("/processos/:id/cpf-cadastro", policy, s.carryRegisterCPFPage)
 	r.GET("/feriados", policy, s.holidaysPage)
 	r.POST("/feriados", policy, s.addHolidayPage)
 	r.POST("/feriados/:id/excluir", policy, s.removeHolidayPage)
@@ -98,7 +99,7 @@ func (s *UI) Routes() {
 	r.GET("/clube", policy, s.clubPage)
 	r.GET("/clube/lista.csv", policy, s.clubDownload("csv"))
 	r.GET("/clube/lista.json", policy, s.clubDownload("json"))
-	r.GET("/clube/foto/:ban", policy, s.clubPhoto)
+	r.GET("/clube/foto/:id", policy, s.clubPhoto)
 	r.POST("/clube/tokens", policy, s.clubNewToken)
 	r.POST("/clube/tokens/:id/revogar", policy, s.clubRevokeToken)
 

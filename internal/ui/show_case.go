@@ -7,6 +7,7 @@ import (
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/casefile"
+	"github.com/juizado/juizado/cases/execution"
 	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/server"
@@ -35,6 +36,10 @@ type caseData struct {
 	// InForce are the case's bans in force today: the ones a breach can be
 	// recorded against (a ban awaiting the final judgment is not in force).
 	InForce []cases.BanView
+	// CPFCorrections are the case's member bans whose CPF the group's
+	// register has since corrected, for the clerk to carry (issue 32, item
+	// 6); read only for a user who may carry them.
+	CPFCorrections []execution.RegisterCPFCorrection
 	// UrgentGroups are the group defendants linked to a registered group,
 	// each with its register, for the members an urgent order names (CPC
 	// art. 300); read only when the precautionary form is offered.
@@ -134,6 +139,17 @@ func (s *UI) renderCase(c echo.Context, status int, p server.Page) error {
 	if d.Actions.Precautionary {
 		if d.UrgentGroups, err = s.urgentGroups(c, v); err != nil {
 			return err
+		}
+	}
+	if len(v.Bans) > 0 && s.May(u, http.MethodPost, "/processos/:id/cpf-cadastro") {
+		all, err := s.Cases.Execution.RegisterCPFCorrections(c.Request().Context(), server.Actor(c))
+		if err != nil {
+			return err
+		}
+		for _, x := range all {
+			if x.CaseID == v.ID {
+				d.CPFCorrections = append(d.CPFCorrections, x)
+			}
 		}
 	}
 	for _, b := range v.Bans {

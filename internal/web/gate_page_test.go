@@ -168,3 +168,46 @@ func TestGatePage_MemberPhoto(t *testing.T) {
 		}
 	}
 }
+
+// Issue 32, item 6 over HTTP: a member's CPF corrected in the register
+// after the group's urgent order is listed to the clerk (API and case page)
+// and carried by the page's button, after which the gate's check blocks
+// the corrected CPF and not the old one; the judge does not carry (403).
+func TestRegisterCPFCorrection_ClerkCarriesItOnThePage(t *testing.T) {
+	w := newWF(t)
+	w.addJudge()
+	gid := w.importGarra()
+	var member int64
+	w.g.Raw("SELECT id FROM members WHERE group_id = ? AND cpf = '01720368872'", gid).Scan(&member)
+	id, def, _ := w.file("R5")
+	rec, _ := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", map[string]any{"defendant_id": def, "precautionary": true, "review_on": "2025-09-10",
+		"member_ids": []int64{member}, "text": map[string]any{"reasoning": "Perigo de dano: confrontos anunciados (CPC, art. 300)."}})
+	w.want(rec, 201, "urgent order")
+	rec, _ = w.do("PATCH", fmt.Sprintf("/api/v1/members/%d", member), "mgr", map[string]any{"cpf": "529.982.247-25"})
+	w.want(rec, 200, "the register's correction")
+	rec, list := w.do("GET", "/api/v1/register-corrections", "clerk", nil)
+	w.want(rec, 200, "the corrections")
+	items := list["items"].([]any)
+	if len(items) != 1 || items[0].(map[string]any)["register_cpf"] != "529.982.247-25" {
+		t.Fatalf("corrections %v", list)
+	}
+	ban := int64(items[0].(map[string]any)["ban_id"].(float64))
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/register-corrections/%d/carry", ban), "judge", nil)
+	w.want(rec, 403, "the judge carries")
+	clerk := w.browser("wf-clerk")
+	page := clerk.do("GET", fmt.Sprintf("/processos/%d", id), nil).Body.String()
+	if !strings.Contains(page, `id="cpf-cadastro"`) || !strings.Contains(page, "017.203.688-72") || !strings.Contains(page, "529.982.247-25") {
+		t.Fatalf("the case page does not put the correction to the clerk")
+	}
+	if rec := clerk.do("POST", fmt.Sprintf("/processos/%d/cpf-cadastro", id), url.Values{"ban": {fmt.Sprint(ban)}}); rec.Code != 303 {
+		t.Fatalf("carry on the page: %d %s", rec.Code, rec.Body)
+	}
+	if got := w.check("52998224725", ""); got["blocked"] != true {
+		t.Errorf("the corrected CPF: %v", got)
+	}
+	if got := w.check("01720368872", ""); got["blocked"] != false {
+		t.Errorf("the old CPF: %v", got)
+	}
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/register-corrections/%d/carry", ban), "clerk", nil)
+	w.want(rec, 404, "carrying twice")
+}

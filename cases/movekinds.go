@@ -8,8 +8,8 @@ import (
 
 	"gorm.io/gorm"
 
-	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/cases/tpu"
+	"github.com/juizado/juizado/internal/db"
 )
 
 // MovementKind is what a docket movement records, as the system writes it

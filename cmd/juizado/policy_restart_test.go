@@ -30,7 +30,7 @@ const badRow = "p, club, *, /api/v1/audit, "
 // and no row.
 func TestPolicyBadRowAndRevokedBaseRuleAcrossRestart(t *testing.T) {
 	dsn := pgtest.NewDSN(t)
-	logs := &syncBuffer{}
+	logs := &testenv.LogBuffer{}
 	start := func() (c client, stop func()) {
 		t.Helper()
 		m := &Main{Config: config.Config{Addr: "127.0.0.1:0", DatabaseURL: dsn, Court: "26.0100", TimeZone: "America/Sao_Paulo"},

@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,6 +23,7 @@ import (
 	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/clock"
 	"github.com/juizado/juizado/internal/pgtest"
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/registry/blocklist/wire"
 )
 
@@ -122,26 +122,6 @@ func inFlight(t *testing.T, addr, raw string) (finish func() (status int, body s
 	}
 }
 
-// syncBuffer is a log sink written by a process's pipe and read by the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-// Write appends p.
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-// String returns what was written.
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // feedAnswer is a long-poll's answer as the agent reads it: status, the
 // signature headers and the page.
 type feedAnswer struct {
@@ -184,7 +164,7 @@ func TestStopOnSIGTERM_CourtAnswersLongPollAndExits0(t *testing.T) {
 	}
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+dsn, "JUIZADO_ADDR=127.0.0.1:0", "JUIZADO_KEY_DIR="+t.TempDir())
-	logs := &syncBuffer{}
+	logs := &testenv.LogBuffer{}
 	pr, pw := io.Pipe()
 	cmd.Stderr = pw
 	if err := cmd.Start(); err != nil {
@@ -324,7 +304,7 @@ func TestStopOnSIGTERM_GateAgentExits0WhileLongPolling(t *testing.T) {
 	}
 	cmd := exec.Command(bin, "gate", "serve", "--config", confPath)
 	cmd.Env = os.Environ()
-	logs := &syncBuffer{}
+	logs := &testenv.LogBuffer{}
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -210,7 +210,7 @@ func TestStopOnSIGTERM_CourtAnswersLongPollAndExits0(t *testing.T) {
 	}
 	getJSON(c, "/api/v1/blocklist/changes?since=0", club, &head)
 
-	const waiters = 3
+	const waiters = 25 // gates long-polling
 	polled := make(chan feedAnswer, waiters)
 	for i := range waiters {
 		go longPoll(base, club, head.To, fmt.Sprintf("parada-%d", i), polled)

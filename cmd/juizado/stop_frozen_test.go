@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -18,7 +14,6 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/pgtest"
-	"github.com/juizado/juizado/internal/testenv"
 )
 
 // freezingProxy is a TCP proxy in front of the PostgreSQL of dsn; its
@@ -104,33 +99,8 @@ func TestStopOnSIGTERM_CourtExits0WithItsDatabaseHung(t *testing.T) {
 	}
 	proxied, freeze := freezingProxy(t, dsn)
 	spool := t.TempDir()
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+proxied, "JUIZADO_ADDR=127.0.0.1:0", "JUIZADO_KEY_DIR="+t.TempDir(), "JUIZADO_SPOOL_DIR="+spool)
-	logs := &testenv.LogBuffer{}
-	pr, pw := io.Pipe()
-	cmd.Stderr = pw
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); pw.Close() })
-	addr := make(chan string, 1)
-	go func() {
-		re := regexp.MustCompile(`serving on http://(\S+)`)
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			logs.Write(append(sc.Bytes(), '\n'))
-			if m := re.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-			}
-		}
-	}()
-	var c client
-	select {
-	case a := <-addr:
-		c = client{t, "http://" + a}
-	case <-time.After(time.Minute):
-		t.Fatalf("the server did not start:\n%s", logs)
-	}
+	cmd, host, logs := serveProcess(t, bin, "DATABASE_URL="+proxied, "JUIZADO_KEY_DIR="+t.TempDir(), "JUIZADO_SPOOL_DIR="+spool)
+	c := client{t, "http://" + host}
 	const cpf = "46881973659"
 	expect(t, c.do("GET", "/api/v1/blocklist/check/"+cpf, club, nil), 200, "") // the list in memory
 	freeze()

@@ -71,6 +71,7 @@ func Watch(ctx context.Context, g *gorm.DB, e *casbin.SyncedEnforcer, log *slog.
 		defer close(reloaded)
 		t := time.NewTicker(FallbackReload)
 		defer t.Stop()
+		failed := 0 // reloads failed in a row
 		for {
 			select {
 			case <-ctx.Done():
@@ -78,10 +79,26 @@ func Watch(ctx context.Context, g *gorm.DB, e *casbin.SyncedEnforcer, log *slog.
 			case <-dirty:
 			case <-t.C:
 			}
-			if err := e.LoadPolicy(); err != nil && ctx.Err() == nil {
-				log.Error("policy: reloading the policy", "err", err.Error())
-				time.Sleep(200 * time.Millisecond)
+			err := e.LoadPolicy()
+			switch {
+			case ctx.Err() != nil:
+				return
+			case err != nil:
+				// One line when the reloads start failing, not one per
+				// try; the policy last loaded stays in force.
+				if failed == 0 {
+					log.Error("policy: reloading the policy failed; the policy last loaded stays in force until it reloads", "err", err.Error())
+				}
+				failed++
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(reloadRetry(failed)):
+				}
 				mark() // try again
+			case failed > 0:
+				log.Info("policy: the policy reloads again", "failed_reloads", failed)
+				failed = 0
 			}
 		}
 	}()
@@ -112,6 +129,12 @@ func Watch(ctx context.Context, g *gorm.DB, e *casbin.SyncedEnforcer, log *slog.
 		}
 	}()
 	return w, nil
+}
+
+// reloadRetry is the pause before the next try after failed reloads in a
+// row: 200 ms, doubling, at most 5 s.
+func reloadRetry(failed int) time.Duration {
+	return min(200*time.Millisecond<<min(failed-1, 5), 5*time.Second)
 }
 
 // Close stops the watcher and waits for it to end.

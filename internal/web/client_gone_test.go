@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,35 +9,15 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/juizado/juizado/internal/testenv"
 )
 
-// syncBuffer is a log sink the server's goroutines write while the test
-// reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // requestLine returns the request log line of route, waiting up to 5 s for
 // the server to write it.
-func requestLine(t *testing.T, logs *syncBuffer, route string) map[string]any {
+func requestLine(t *testing.T, logs *testenv.LogBuffer, route string) map[string]any {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
@@ -67,7 +46,7 @@ func TestClientClosedRequestIs499NotServerError_GateAgent(t *testing.T) {
 	if err := f.g.Raw("SELECT coalesce(max(version), 0) FROM blocklist_versions").Scan(&version).Error; err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &testenv.LogBuffer{}
 	srv := testenv.MustServer(t, f.g, testenv.WithLogger(slog.New(slog.NewJSONHandler(logs, nil))))
 	ts := httptest.NewServer(srv.Echo)
 	defer ts.Close()

@@ -56,7 +56,17 @@ type CheckLog struct {
 	stop chan struct{}
 	done chan struct{}
 	once sync.Once
+
+	writes context.Context // every write's parent: Close cancels it after CloseGrace
+	abort  context.CancelFunc
 }
+
+// CloseGrace is how long Close lets the writes finish before it cancels
+// them (a database that hangs: no answer, no error); the records they held
+// then go to the spool file (SpoolTo), or are reported as not written. It
+// keeps a court's stop on SIGTERM within 5 s (issue 32, item 3; ../shared/
+// API.md "Gate agent") whatever the database does.
+const CloseGrace = 500 * time.Millisecond
 
 // NewCheckLog starts the writer. buffer bounds the records waiting to be
 // written (0: 65,536; a full buffer makes Log wait); interval is the longest
@@ -77,6 +87,7 @@ func NewCheckLog(g *gorm.DB, logger *slog.Logger, buffer int, interval time.Dura
 	}
 	l := &CheckLog{db: g, logger: logger, interval: interval, batch: batch, max: buffer,
 		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	l.writes, l.abort = context.WithCancel(context.Background())
 	l.space = sync.NewCond(&l.mu)
 	go l.run()
 	return l
@@ -174,7 +185,8 @@ func (l *CheckLog) drainSpool() {
 	l.logger.Info("blocklist check log: spooled records written", "records", len(rs))
 }
 
-// Log queues a record. After Close it writes the record at once.
+// Log queues a record. After Close it writes the record at once, or to
+// the spool file when the write fails.
 func (l *CheckLog) Log(r CheckRecord) {
 	l.mu.Lock()
 	for len(l.pending) >= l.max && !l.closed {
@@ -182,7 +194,9 @@ func (l *CheckLog) Log(r CheckRecord) {
 	}
 	if l.closed {
 		l.mu.Unlock()
-		l.write([]CheckRecord{r})
+		if rs := []CheckRecord{r}; l.write(rs) != nil {
+			l.toSpool(rs)
+		}
 		return
 	}
 	l.pending = append(l.pending, r)
@@ -266,7 +280,7 @@ func (l *CheckLog) run() {
 // write stores a batch with COPY (pgx), or with INSERTs when the
 // connection is not pgx's.
 func (l *CheckLog) write(rs []CheckRecord) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(l.writes, 30*time.Second)
 	defer cancel()
 	err := errNotPgx
 	if sqlDB, e := l.db.DB(); e == nil {
@@ -306,7 +320,9 @@ func copyChecks(ctx context.Context, sqlDB *sql.DB, rs []CheckRecord) error {
 }
 
 // Close stops queueing records (later ones are written at once) and waits
-// until every queued record is written.
+// until every queued record is written, or CloseGrace: then the writes
+// still under way are cancelled and what they held goes to the spool file
+// (or is logged as not written when there is none), and Close returns.
 func (l *CheckLog) Close() {
 	l.once.Do(func() {
 		l.mu.Lock()
@@ -314,6 +330,12 @@ func (l *CheckLog) Close() {
 		l.space.Broadcast()
 		l.mu.Unlock()
 		close(l.stop)
-		<-l.done
+		select {
+		case <-l.done:
+		case <-time.After(CloseGrace):
+			l.logger.Warn("blocklist check log: the database did not take the records in time; they go to the spool", "after", CloseGrace.String())
+			l.abort()
+			<-l.done
+		}
 	})
 }

@@ -13,11 +13,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/registry/gate"
 )
 
@@ -226,23 +226,12 @@ func TestGateAgentStatusAndMetricsCountAlike(t *testing.T) {
 }
 
 // logBuffer collects the agent's log lines (JSON).
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
+type logBuffer struct{ testenv.LogBuffer }
 
 // count is the number of lines whose msg is msg.
 func (l *logBuffer) count(msg string) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	n := 0
-	for _, line := range strings.Split(l.b.String(), "\n") {
+	for _, line := range strings.Split(l.String(), "\n") {
 		var m map[string]any
 		if json.Unmarshal([]byte(line), &m) == nil && m["msg"] == msg {
 			n++
@@ -250,8 +239,6 @@ func (l *logBuffer) count(msg string) int {
 	}
 	return n
 }
-
-func (l *logBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
 
 // loggedAgent is newAgent with max_age and a JSON logger into logs.
 func loggedAgent(t *testing.T, dir string, clk *agentClock, maxAge time.Duration, logs *logBuffer, courts ...gate.CourtConfig) *gate.Agent {

@@ -8,8 +8,8 @@ import (
 
 	"gorm.io/gorm"
 
-	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/cases/tpu"
+	"github.com/juizado/juizado/internal/db"
 )
 
 // MovementKind is what a docket movement records, as the system writes it
@@ -63,6 +63,8 @@ const (
 	MoveCounselUnlinked       MovementKind = "counsel_unlinked"       // counsel's representation ended
 	MoveCounselRequested      MovementKind = "counsel_requested"      // a defence user asked to be linked (procuração joined)
 	MoveCounselRefused        MovementKind = "counsel_refused"        // the clerk refused a request to be linked
+	MovePetitionFiled         MovementKind = "petition_filed"         // a petition of the defence joined (Lei 11.419/2006, art. 10)
+	MovePetitionAnswered      MovementKind = "petition_answered"      // the judge's or the clerk's answer to a petition
 )
 
 // MovementTPU is the one map from a kind to its TPU movement code and the
@@ -111,6 +113,10 @@ var MovementTPU = map[MovementKind]TPUMovement{
 	MoveCounselUnlinked:       {},
 	MoveCounselRequested:      {},
 	MoveCounselRefused:        {},
+	// The TPU's "Juntada de Petição" could not be checked against a
+	// published table here: left local (no code), never invented.
+	MovePetitionFiled:    {},
+	MovePetitionAnswered: {},
 }
 
 // TPUMovement is a kind's national code (0: none) and the names of the

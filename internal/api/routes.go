@@ -54,6 +54,10 @@ func (s *API) Routes() {
 	r.GET("/counsel-requests", policy, s.counselRequests)
 	r.POST("/counsel-requests/:id/approve", policy, s.decideCounsel(true))
 	r.POST("/counsel-requests/:id/refuse", policy, s.decideCounsel(false))
+	// The defence's petitions and their answers (petitions.go).
+	r.POST("/cases/:id/petitions", policy, s.filePetition, server.MaxBody(cases.MaxEvidenceBytes+server.MultipartSlack))
+	r.GET("/petitions", policy, s.listPetitions)
+	r.POST("/petitions/:id/answer", policy, s.answerPetition)
 	r.POST("/holidays", policy, s.addHoliday)
 	r.GET("/holidays", policy, s.holidays)
 	r.Add(http.MethodDelete, "/holidays/:id", policy, s.removeHoliday)

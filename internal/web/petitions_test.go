@@ -1,0 +1,222 @@
+package web_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// linkedLawyer makes the lawyer "lawyer" (Dra. Ana Advogada) and links it
+// to defendant def of case id (the clerk's PUT .../counsel).
+func (w *wf) linkedLawyer(id, def int64) {
+	w.t.Helper()
+	w.defenceUser("lawyer", "Dra. Ana Advogada", "SP123456", "")
+	rec, _ := w.do("PUT", fmt.Sprintf("/api/v1/cases/%d/defendants/%d/counsel", id, def), "clerk", map[string]any{"user": "Dra. Ana Advogada"})
+	w.want(rec, 201, "linking the lawyer")
+}
+
+// petition files a petition of kind on case id as to def as the lawyer
+// and returns the response.
+func (w *wf) petition(id, def int64, kind, text string, extra ...any) map[string]any {
+	w.t.Helper()
+	body := map[string]any{"defendant_id": def, "kind": kind, "text": text}
+	for i := 0; i+1 < len(extra); i += 2 {
+		body[extra[i].(string)] = extra[i+1]
+	}
+	rec, p := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/petitions", id), "lawyer", body)
+	w.want(rec, 201, "petition "+kind)
+	return p
+}
+
+// trackOf is defendant def's status on case id as the clerk reads it.
+func (w *wf) trackOf(id, def int64) string {
+	w.t.Helper()
+	v, _ := w.get(id)
+	for _, d := range v["defendants"].([]any) {
+		m := d.(map[string]any)
+		if int64(m["id"].(float64)) == def {
+			return fmt.Sprint(m["status"])
+		}
+	}
+	w.t.Fatalf("defendant %d not in case %d", def, id)
+	return ""
+}
+
+// Lei 9.099/1995, art. 82 and Lei 11.419/2006, art. 10: the lawyer's
+// appeal filed in the system within the window moves the client's track
+// to appeal without the clerk, is docketed and lands pending in the judge's
+// queue (not the clerk's); the judge answers it (the clerk may not), and
+// the lawyer sees the answer. A lawyer petitioning for a defendant it does
+// not represent, or in a case it holds nothing in, is 404.
+func TestPetitionAppealInTimeMovesTrack_Lei9099_art82(t *testing.T) {
+	w := newWF(t)
+	id, def := sentencedOverHTTP(w)
+	w.linkedLawyer(id, def)
+	w.notify(id, "defence", def, "2025-06-10", false)
+	other, odef, _ := w.file("R1")
+
+	for _, c := range []struct {
+		path string
+		def  int64
+	}{{fmt.Sprintf("/api/v1/cases/%d/petitions", other), odef}, {fmt.Sprintf("/api/v1/cases/%d/petitions", id), odef}, {fmt.Sprintf("/api/v1/cases/%d/petitions", other), def}} {
+		rec, _ := w.do("POST", c.path, "lawyer", map[string]any{"defendant_id": c.def, "kind": "appeal", "text": "Razões."})
+		w.want(rec, 404, fmt.Sprintf("a petition for a non-client (%s, defendant %d)", c.path, c.def))
+	}
+	rec, _ := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/petitions", id), "lawyer", map[string]any{"defendant_id": def, "kind": "nothing", "text": "x"})
+	w.want(rec, 422, "an unknown kind")
+	if !strings.Contains(rec.Body.String(), `"field":"kind"`) {
+		t.Errorf("422 does not name kind: %s", rec.Body)
+	}
+
+	w.advance(5 * 24 * time.Hour) // 15/06/2025, within 10 days of the notice
+	p := w.petition(id, def, "appeal", "Razões do recurso: a pena é desproporcional.")
+	if p["status"] != "pending" || p["late"] != false || p["effect"] != "appeal" || p["queue"] != "judge" {
+		t.Errorf("appeal in time: %v", p)
+	}
+	if st := w.trackOf(id, def); st != "appeal" {
+		t.Errorf("track after the appeal in time: %s, want appeal", st)
+	}
+	v, _ := w.get(id)
+	if body := fmt.Sprint(v["movements"]); !strings.Contains(body, "Juntada de petição") || !strings.Contains(body, "Recorrente: defesa") {
+		t.Errorf("no docket movement of the petition or of the appeal: %s", body)
+	}
+
+	rec, q := w.do("GET", "/api/v1/petitions?status=pending", "judge", nil)
+	w.want(rec, 200, "the judge's queue")
+	if items := q["items"].([]any); len(items) != 1 || items[0].(map[string]any)["id"] != p["id"] {
+		t.Errorf("judge's queue %v", q)
+	}
+	rec, q = w.do("GET", "/api/v1/petitions?status=pending", "clerk", nil)
+	w.want(rec, 200, "the clerk's queue")
+	if items := q["items"].([]any); len(items) != 0 {
+		t.Errorf("the appeal reached the clerk's queue: %v", q)
+	}
+	answer := fmt.Sprintf("/api/v1/petitions/%v/answer", p["id"])
+	rec, _ = w.do("POST", answer, "clerk", map[string]any{"decision": "noted"})
+	w.want(rec, 403, "the clerk answers the judge's petition")
+	rec, a := w.do("POST", answer, "judge", map[string]any{"decision": "noted", "text": "Recebido o recurso; à Turma Recursal."})
+	w.want(rec, 200, "the judge's answer")
+	if a["status"] != "answered" || a["decision"] != "noted" {
+		t.Errorf("answer %v", a)
+	}
+	rec, _ = w.do("POST", answer, "judge", map[string]any{"decision": "noted"})
+	w.want(rec, 409, "answering twice")
+	rec, mine := w.do("GET", "/api/v1/petitions", "lawyer", nil)
+	w.want(rec, 200, "the lawyer's petitions")
+	if items := mine["items"].([]any); len(items) != 1 || items[0].(map[string]any)["answer_text"] != "Recebido o recurso; à Turma Recursal." {
+		t.Errorf("the lawyer does not see the answer: %v", mine)
+	}
+}
+
+// Issue 29: an appeal after the window (10 running days from the last
+// notice, Lei 9.099/1995, art. 82, § 1º) is received, never refused, and
+// flagged late for the judge; the track does not move.
+func TestPetitionAppealLateFlaggedTrackUnchanged_Lei9099_art82_sec1(t *testing.T) {
+	w := newWF(t)
+	id, def := sentencedOverHTTP(w)
+	w.linkedLawyer(id, def)
+	w.notify(id, "defendant", def, "2025-06-10", false)
+	w.notify(id, "defence", def, "2025-06-10", false) // window: 11/06 to 20/06/2025
+	w.advance(11 * 24 * time.Hour)                    // 21/06/2025
+	p := w.petition(id, def, "appeal", "Razões do recurso.")
+	if p["late"] != true || p["effect"] != "none" || p["status"] != "pending" {
+		t.Errorf("late appeal: %v", p)
+	}
+	if !strings.Contains(fmt.Sprint(p["effect_note"]), "20/06/2025") {
+		t.Errorf("the late appeal does not say when the window ended: %v", p["effect_note"])
+	}
+	if st := w.trackOf(id, def); st != "sentenced" {
+		t.Errorf("track after the late appeal: %s, want sentenced", st)
+	}
+}
+
+// Lei 9.099/1995, art. 83, § 2º: the defence's embargos filed in the
+// system within 5 days interrupt every party's window as to the client
+// (the notices stop counting) and wait for the judge's ruling.
+func TestPetitionEmbargosInterruptWindows_Lei9099_art83(t *testing.T) {
+	w := newWF(t)
+	id, def := sentencedOverHTTP(w)
+	w.linkedLawyer(id, def)
+	w.notify(id, "prosecution", def, "2025-06-10", false)
+	w.notify(id, "defence", def, "2025-06-10", false)
+	if v, _ := w.get(id); len(v["deadlines"].([]any)) != 2 {
+		t.Fatalf("deadlines before the embargos: %v", v["deadlines"])
+	}
+	w.advance(2 * 24 * time.Hour)
+	p := w.petition(id, def, "embargos", "Omissão quanto à detração.")
+	if p["late"] != false || p["effect"] != "embargos" || p["embargos_id"] == nil {
+		t.Errorf("embargos in time: %v", p)
+	}
+	v, _ := w.get(id)
+	if ds, _ := v["deadlines"].([]any); len(ds) != 0 {
+		t.Errorf("the windows were not interrupted: %v", ds)
+	}
+	es, _ := v["embargos"].([]any)
+	if len(es) != 1 || es[0].(map[string]any)["party"] != "defence" || es[0].(map[string]any)["status"] != "pending" {
+		t.Errorf("embargos recorded %v", es)
+	}
+}
+
+// Issue 29, item 5 (Lei 14.597/2023, art. 183, § 2º; CF art. 5º, XLV): a
+// member reached by an urgent order against his group contests his
+// inclusion through the lawyer linked to the group defendant; a refusal
+// without reasons is 422 (CF art. 93, IX); granted, his ban ends at once
+// and he leaves the blocklist feed as a removal with reason contested,
+// while the other member stays blocked. A member with no ban there is 422
+// on member_id.
+func TestPetitionGroupContestGrantedLeavesBlocklist_LGE183(t *testing.T) {
+	w := newWF(t)
+	w.addJudge()
+	gid := w.importGarra()
+	var named []int64
+	w.g.Raw("SELECT id FROM members WHERE group_id = ? AND cpf IN ('06420642370', '01720368872') ORDER BY cpf", gid).Scan(&named) // named[0]: 017.203.688-72
+	var outside int64
+	w.g.Raw("SELECT id FROM members WHERE group_id = ? AND cpf = '06909990382'", gid).Scan(&outside)
+	id, def, _ := w.file("R5")
+	rec, _ := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", map[string]any{"defendant_id": def, "precautionary": true, "review_on": "2025-09-10",
+		"member_ids": named, "text": map[string]any{"reasoning": "Perigo de dano: confrontos anunciados (CPC, art. 300)."}})
+	w.want(rec, 201, "urgent order with member_ids")
+	w.linkedLawyer(id, def)
+
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/petitions", id), "lawyer", map[string]any{"defendant_id": def, "kind": "group_inclusion_contest",
+		"text": "Não era associado.", "member_id": outside, "ground": "not_member"})
+	w.want(rec, 422, "a contest for a member without a ban")
+	if !strings.Contains(rec.Body.String(), `"field":"member_id"`) {
+		t.Errorf("422 does not name member_id: %s", rec.Body)
+	}
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/petitions", id), "lawyer", map[string]any{"defendant_id": def, "kind": "group_inclusion_contest",
+		"text": "Não era associado.", "member_id": named[0], "ground": "cousin"})
+	w.want(rec, 422, "an unknown ground")
+
+	p := w.petition(id, def, "group_inclusion_contest", "Filiou-se à torcida depois da data dos fatos; ficha anexa.", "member_id", named[0], "ground", "not_member")
+	if p["queue"] != "judge" || p["ground"] != "not_member" || p["ban_id"] == nil {
+		t.Errorf("contest %v", p)
+	}
+	answer := fmt.Sprintf("/api/v1/petitions/%v/answer", p["id"])
+	rec, _ = w.do("POST", answer, "judge", map[string]any{"decision": "refused"})
+	w.want(rec, 422, "a refusal without reasons")
+	if !strings.Contains(rec.Body.String(), `"field":"text"`) {
+		t.Errorf("422 does not name text: %s", rec.Body)
+	}
+	rec, _ = w.do("POST", answer, "judge", map[string]any{"decision": "granted", "text": "Provado que não era associado na data dos fatos."})
+	w.want(rec, 200, "the contest granted")
+
+	var reason string
+	w.g.Raw("SELECT reason FROM blocklist_changes WHERE op = 'remove' AND cpf = '01720368872' ORDER BY id DESC LIMIT 1").Scan(&reason)
+	if reason != "contested" {
+		t.Errorf("removal reason %q, want contested", reason)
+	}
+	rec, _ = w.do("GET", "/api/v1/blocklist/changes?since=1", "club", nil)
+	w.want(rec, 200, "the feed")
+	if !strings.Contains(rec.Body.String(), `"reason":"contested"`) {
+		t.Errorf("the feed has no removal with reason contested: %.600s", rec.Body)
+	}
+	for cpf, want := range map[string]bool{"01720368872": false, "06420642370": true} {
+		rec, chk := w.do("GET", "/api/v1/blocklist/check/"+cpf, "club", nil)
+		w.want(rec, 200, "check "+cpf)
+		if chk["blocked"] != want {
+			t.Errorf("check %s after the contest: blocked %v, want %v", cpf, chk["blocked"], want)
+		}
+	}
+}

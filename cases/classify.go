@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/juizado/juizado/cases/tpu"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/sanctions"
-	"github.com/juizado/juizado/cases/tpu"
 )
 
 // ClassByFiling is the TPU class a case gets at filing, by flow and, in

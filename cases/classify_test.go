@@ -7,9 +7,9 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/cases/tpu"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/testenv"
-	"github.com/juizado/juizado/cases/tpu"
 )
 
 // Each case gets its TPU class and subjects at filing, from the flow and

@@ -14,8 +14,8 @@ import (
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/cases/internal/casetest"
-	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/cases/tpu"
+	"github.com/juizado/juizado/internal/testenv"
 )
 
 // Every movement the system writes names its kind, and every kind the code

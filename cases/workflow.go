@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/juizado/juizado/cases/tpu"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
-	"github.com/juizado/juizado/cases/tpu"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )

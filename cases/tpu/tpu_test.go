@@ -9,9 +9,9 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 
+	"github.com/juizado/juizado/cases/tpu"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/pgtest"
-	"github.com/juizado/juizado/cases/tpu"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }

@@ -10,10 +10,10 @@ import (
 	"github.com/spf13/cobra"
 	"gorm.io/gorm"
 
+	"github.com/juizado/juizado/cases/tpu"
 	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/errs"
-	"github.com/juizado/juizado/cases/tpu"
 )
 
 // tpuCmd: juizado tpu load --table classes|subjects|movements [--version

@@ -208,21 +208,21 @@ func CheckPetition(in PetitionInput) error {
 		f.Add("kind", "oneof", "use appeal, embargos, breach_justification, lift_request, group_inclusion_contest ou other.")
 	}
 	if strings.TrimSpace(in.Text) == "" {
-		f.Add("text", "required", "escreva a petição (text).")
+		f.Add("text", "required", "escreva o texto da petição.")
 	}
 	CheckText(&f, "text", in.Text, MaxLong, true)
 	if in.DefendantID == 0 {
-		f.Add("defendant_id", "required", "informe o(a) cliente (defendant_id).")
+		f.Add("defendant_id", "required", "informe o(a) cliente.")
 	}
 	if in.Kind == PetitionGroupContest {
 		if in.MemberID == 0 {
-			f.Add("member_id", "required", "informe o associado cuja inclusão é impugnada (member_id).")
+			f.Add("member_id", "required", "informe o associado cuja inclusão é impugnada.")
 		}
 		if _, ok := GroundPT[in.Ground]; !ok {
 			f.Add("ground", "oneof", "use not_member (não era associado na data dos fatos), under_18 (menor de 18 anos então) ou homonym (homônimo).")
 		}
 	} else if in.MemberID != 0 || in.Ground != "" {
-		f.Add("ground", "not_applicable", "member_id e ground só se informam na impugnação da inclusão (kind group_inclusion_contest).")
+		f.Add("ground", "not_applicable", "o associado e o fundamento só se informam na impugnação da inclusão no impedimento da torcida.")
 	}
 	if len(in.Data) > 0 {
 		_, ctype, err := checkEvidence(in.Filename, "", in.Data)

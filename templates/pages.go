@@ -33,6 +33,8 @@ var Pages = []Page{
 	// hearings and the court's holidays.
 	{"processos", true}, {"processo_novo", true}, {"processo", true}, {"sentenca", true},
 	{"distribuicao", true}, {"audiencias", true}, {"feriados", true},
+	// The defence's petitions and the judge's and the clerk's queues.
+	{"peticoes", true},
 	// The fan group's member register.
 	{"torcida", true}, {"associado", true}, {"importar", true},
 	// The club's blocklist; the form of a document's verification.

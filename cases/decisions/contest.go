@@ -25,7 +25,7 @@ import (
 // names a member the group ban reaches).
 func (s *Service) ContestedBan(ctx context.Context, caseID, defendantID, memberID int64) (*sanctions.Ban, error) {
 	if memberID == 0 {
-		return nil, errs.InvalidField("member_id", "required", "informe o associado cuja inclusão no impedimento da torcida é impugnada (member_id).")
+		return nil, errs.InvalidField("member_id", "required", "informe o associado cuja inclusão no impedimento da torcida é impugnada.")
 	}
 	var b sanctions.Ban
 	if err := db.Conn(ctx, s.DB).Where("case_id = ? AND defendant_id = ? AND member_id = ? AND group_ban_id IS NOT NULL AND status IN ?",
@@ -52,4 +52,15 @@ func (s *Service) EndContested(ctx context.Context, c *cases.Case, banID int64, 
 		return false, res.Error
 	}
 	return true, s.RefreshBlocklist(ctx, banID)
+}
+
+// ContestableBans lists the members' bans that extend a group ban of
+// defendant defendantID (the group) in case caseID and have not ended
+// (status active or awaiting_final), by member name: whom a contest of
+// the inclusion may name (the defence's form offers them by name).
+func (s *Service) ContestableBans(ctx context.Context, caseID, defendantID int64) ([]sanctions.Ban, error) {
+	var out []sanctions.Ban
+	err := db.Conn(ctx, s.DB).Where("case_id = ? AND defendant_id = ? AND member_id IS NOT NULL AND group_ban_id IS NOT NULL AND status IN ?",
+		caseID, defendantID, []string{sanctions.StatusActive, sanctions.StatusAwaitingFinal}).Order("name, id").Find(&out).Error
+	return out, err
 }

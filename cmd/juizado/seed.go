@@ -12,6 +12,7 @@ import (
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/actor"
+	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/config"
 	"github.com/juizado/juizado/internal/db"
@@ -174,6 +175,11 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 			if _, _, err := svc.Case.LinkCounsel(ctx, ka, k.ID, d.ID, who); err != nil {
 				return fmt.Errorf("seed counsel: %w", err)
 			}
+			if i == demoAwaitingSentence {
+				if err := seedPetition(ctx, a, g, k.ID, d.ID, who); err != nil {
+					return err
+				}
+			}
 		}
 		switch i {
 		case demoAwaitingSentence:
@@ -299,4 +305,20 @@ func demoSchedule(today civil.Date) string {
 		fmt.Fprintf(&b, "Campeonato Paulista (demonstração),%d,%s,%s,%s,%s,16:00\n", i+1, m.home, m.away, m.venue, today.AddDays(m.days))
 	}
 	return b.String()
+}
+
+// seedPetition files, as the demo lawyer who, a petition pending in the
+// clerk's queue on case caseID for its client defendantID (issue 29, item
+// 4): the demo's "Petições" page has one to answer.
+func seedPetition(ctx context.Context, a *app.App, g *gorm.DB, caseID, defendantID int64, who string) error {
+	u, err := accounts.FindUser(ctx, g, who)
+	if err != nil {
+		return fmt.Errorf("seed petition: %w", err)
+	}
+	if _, err := a.FilePetition(ctx, u.Actor(), caseID, cases.PetitionInput{DefendantID: defendantID, Kind: cases.PetitionOther,
+		Text: "Requer a juntada da procuração atualizada e cópia integral do boletim de ocorrência."}); err != nil {
+		return fmt.Errorf("seed petition: %w", err)
+	}
+	fmt.Printf("Demo petition of %s pending in the clerk's queue (case id %d)\n", who, caseID)
+	return nil
 }

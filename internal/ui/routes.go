@@ -72,6 +72,10 @@ func (s *UI) Routes() {
 	r.POST("/processos/:id/embargos/decisao", policy, s.embargosRulingPage)
 	r.POST("/processos/:id/torcida", policy, s.linkGroupPage)
 	r.POST("/processos/:id/identificacao", policy, s.identifyPage)
+	// The defence's petitions and their answers (petitions.go).
+	r.GET("/peticoes", policy, s.petitionsPage)
+	r.POST("/peticoes", policy, s.filePetitionPage, server.MaxBody(cases.MaxEvidenceBytes+server.MultipartSlack))
+	r.POST("/peticoes/:id/resposta", policy, s.answerPetitionPage)
 	r.GET("/feriados", policy, s.holidaysPage)
 	r.POST("/feriados", policy, s.addHolidayPage)
 	r.POST("/feriados/:id/excluir", policy, s.removeHolidayPage)

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -219,4 +220,40 @@ func TestPetitionGroupContestGrantedLeavesBlocklist_LGE183(t *testing.T) {
 			t.Errorf("check %s after the contest: blocked %v, want %v", cpf, chk["blocked"], want)
 		}
 	}
+}
+
+// The pages (Portuguese): the lawyer files a petition on /peticoes,
+// choosing the client by name; a missing text comes back next to its
+// field; the judge sees it pending, a refusal without reasons stays on the
+// page with the error next to the text (CF art. 93, IX), and the answer
+// reaches the lawyer's page. No internal id is shown as a name.
+func TestPetitionPages_FileAndAnswer(t *testing.T) {
+	w := newWF(t)
+	id, def := sentencedOverHTTP(w)
+	w.linkedLawyer(id, def)
+	lawyer := w.browser("Dra. Ana Advogada")
+	page := lawyer.do("GET", "/peticoes", nil)
+	client := fmt.Sprintf("%d:%d", id, def)
+	expect(t, "the lawyer's page", page.Code, 200, page.Body.String(), "Protocolar petição", `value="`+client+`"`, "Justificativa de descumprimento")
+	rec := lawyer.do("POST", "/peticoes", url.Values{"pet.client": {client}, "pet.kind": {"lift_request"}, "pet.text": {""}})
+	expect(t, "a petition without text", rec.Code, 422, rec.Body.String(), "Escreva o texto da petição")
+	rec = lawyer.do("POST", "/peticoes", url.Values{"pet.client": {client}, "pet.kind": {"lift_request"}, "pet.text": {"Revogação da cautelar: o réu comparece a todos os atos."}})
+	if rec.Code != 303 {
+		t.Fatalf("filing on the page: %d %s", rec.Code, rec.Body)
+	}
+
+	judge := w.browser("wf-judge")
+	page = judge.do("GET", "/peticoes", nil)
+	expect(t, "the judge's queue", page.Code, 200, page.Body.String(), "Revogação da cautelar", "Aguarda resposta", "Dra. Ana Advogada")
+	var pid int64
+	w.g.Raw("SELECT id FROM petitions WHERE case_id = ?", id).Scan(&pid)
+	answer := fmt.Sprintf("/peticoes/%d/resposta", pid)
+	rec = judge.do("POST", answer, url.Values{"resp.decision": {"refused"}, "resp.text": {""}})
+	expect(t, "a refusal without reasons", rec.Code, 422, rec.Body.String(), "f-resp-text-erro", "CF, art. 93, IX")
+	rec = judge.do("POST", answer, url.Values{"resp.decision": {"refused"}, "resp.text": {"Persistem os riscos que justificaram a medida."}})
+	if rec.Code != 303 {
+		t.Fatalf("answer on the page: %d %s", rec.Code, rec.Body)
+	}
+	page = lawyer.do("GET", "/peticoes", nil)
+	expect(t, "the lawyer sees the answer", page.Code, 200, page.Body.String(), "indeferido", "Persistem os riscos")
 }

@@ -209,3 +209,29 @@ func pluckMap[T any](tx *gorm.DB, ids []int64, kv func(T) (int64, string), cols 
 	}
 	return out, nil
 }
+
+// PetitionFor returns petition id as a reads it, with the court of its
+// case: the staff of that court, or the defence user who filed it;
+// errs.NotFound for anyone else (one message).
+func (s *Service) PetitionFor(ctx context.Context, a actor.Actor, id int64) (*PetitionView, string, error) {
+	var p Petition
+	if err := db.Conn(ctx, s.DB).Where("id = ?", id).Limit(1).Find(&p).Error; err != nil {
+		return nil, "", err
+	}
+	var court string
+	if p.ID != 0 {
+		if err := db.Conn(ctx, s.DB).Model(&Case{}).Where("id = ?", p.CaseID).Pluck("court_code", &court).Error; err != nil {
+			return nil, "", err
+		}
+	}
+	mine := a.Role == accounts.RoleDefence && p.FiledBy == a.UserID
+	staff := a.Role != accounts.RoleDefence && a.Court != "" && a.Court == court
+	if p.ID == 0 || !(mine || staff) {
+		return nil, "", errs.New(errs.NotFound, fmt.Sprintf("Petição %d não encontrada.", id))
+	}
+	vs, err := s.petitionViews(ctx, []Petition{p})
+	if err != nil {
+		return nil, "", err
+	}
+	return &vs[0], court, nil
+}

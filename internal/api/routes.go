@@ -58,6 +58,7 @@ func (s *API) Routes() {
 	r.POST("/cases/:id/petitions", policy, s.filePetition, server.MaxBody(cases.MaxEvidenceBytes+server.MultipartSlack))
 	r.GET("/petitions", policy, s.listPetitions)
 	r.POST("/petitions/:id/answer", policy, s.answerPetition)
+	r.GET("/petitions/:id/receipt.pdf", policy, s.PetitionReceipt)
 	r.POST("/holidays", policy, s.addHoliday)
 	r.GET("/holidays", policy, s.holidays)
 	r.Add(http.MethodDelete, "/holidays/:id", policy, s.removeHoliday)

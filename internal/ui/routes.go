@@ -76,6 +76,7 @@ func (s *UI) Routes() {
 	r.GET("/peticoes", policy, s.petitionsPage)
 	r.POST("/peticoes", policy, s.filePetitionPage, server.MaxBody(cases.MaxEvidenceBytes+server.MultipartSlack))
 	r.POST("/peticoes/:id/resposta", policy, s.answerPetitionPage)
+	r.GET("/peticoes/:id/recibo.pdf", policy, s.pageDownload(s.PetitionReceipt))
 	r.GET("/feriados", policy, s.holidaysPage)
 	r.POST("/feriados", policy, s.addHolidayPage)
 	r.POST("/feriados/:id/excluir", policy, s.removeHolidayPage)

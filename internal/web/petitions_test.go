@@ -83,6 +83,28 @@ func TestPetitionAppealInTimeMovesTrack_Lei9099_art82(t *testing.T) {
 		t.Errorf("no docket movement of the petition or of the appeal: %s", body)
 	}
 
+	// The receipt of the protocol, with its verification code (Lei
+	// 11.419/2006, art. 10): the lawyer's, verifiable by anyone; another
+	// lawyer gets 404.
+	receipt := fmt.Sprintf("/api/v1/petitions/%v/receipt.pdf", p["id"])
+	rec, _ = w.do("GET", receipt, "lawyer", nil)
+	w.want(rec, 200, "the receipt")
+	code := rec.Header().Get("X-Juizado-Document-Code")
+	if rec.Header().Get("Content-Type") != "application/pdf" || code == "" {
+		t.Fatalf("receipt: %s, code %q", rec.Header().Get("Content-Type"), code)
+	}
+	rec, _ = w.do("GET", receipt, "lawyer", nil)
+	if got := rec.Header().Get("X-Juizado-Document-Code"); got != code {
+		t.Errorf("the same petition gave a new receipt: %s, then %s", code, got)
+	}
+	rec, ver := w.do("GET", "/verificar/"+code, "", nil, "Accept", "application/json")
+	if rec.Code != 200 || ver["title"] != "Recibo de protocolo de petição" {
+		t.Errorf("verification of the receipt: %d %s", rec.Code, rec.Body)
+	}
+	w.defenceUser("other", "Dr. Outro Advogado", "RJ654321", "")
+	rec, _ = w.do("GET", receipt, "other", nil)
+	w.want(rec, 404, "another lawyer's receipt")
+
 	rec, q := w.do("GET", "/api/v1/petitions?status=pending", "judge", nil)
 	w.want(rec, 200, "the judge's queue")
 	if items := q["items"].([]any); len(items) != 1 || items[0].(map[string]any)["id"] != p["id"] {

@@ -63,6 +63,11 @@ const (
 	QueueClerk = "clerk"
 )
 
+// PublicFiler is who files a petition on the public form, without a
+// lawyer: the member reached by a group ban, who proved who he is (issue
+// 29, item 5).
+const PublicFiler = "o(a) próprio(a) associado(a), pelo formulário público, sem advogado"
+
 // QueueOf is the queue of a petition of kind: the clerk's for "other",
 // the judge's for the rest.
 func QueueOf(kind string) string {
@@ -123,7 +128,7 @@ type Petition struct {
 	Decision    *string
 	AnswerText  string
 	FiledAt     time.Time
-	FiledBy     int64
+	FiledBy     *int64 // nil: the member himself, on the public form
 	AnsweredAt  *time.Time
 	AnsweredBy  *int64
 }
@@ -264,6 +269,9 @@ func (s *Service) ClientCase(ctx context.Context, a actor.Actor, caseID, defenda
 // docket and the judge, the member's ban a contest names, the embargos
 // recorded.
 type PetitionEffect struct {
+	// Filer names the member who filed on the public form (public
+	// filings only), for the docket.
+	Filer      string
 	Late       bool
 	Effect     string
 	Note       string
@@ -279,7 +287,12 @@ type PetitionEffect struct {
 func (s *Service) RecordPetition(ctx context.Context, a actor.Actor, c *Case, d *Defendant, in PetitionInput, eff PetitionEffect) (*PetitionView, error) {
 	now := s.Now()
 	p := Petition{CaseID: c.ID, DefendantID: d.ID, Kind: in.Kind, Queue: QueueOf(in.Kind), Text: strings.TrimSpace(in.Text), Late: eff.Late,
-		Effect: eff.Effect, EffectNote: eff.Note, BanID: eff.BanID, EmbargosID: eff.EmbargosID, Status: "pending", FiledAt: now, FiledBy: a.UserID}
+		Effect: eff.Effect, EffectNote: eff.Note, BanID: eff.BanID, EmbargosID: eff.EmbargosID, Status: "pending", FiledAt: now}
+	public := a.UserID == 0
+	if !public {
+		uid := a.UserID
+		p.FiledBy = &uid
+	}
 	if p.Effect == "" {
 		p.Effect = EffectNone
 	}
@@ -287,7 +300,7 @@ func (s *Service) RecordPetition(ctx context.Context, a actor.Actor, c *Case, d 
 		m, g := in.MemberID, in.Ground
 		p.MemberID, p.Ground = &m, &g
 	}
-	if len(in.Data) > 0 {
+	if len(in.Data) > 0 && !public {
 		name, ctype, err := checkEvidence(in.Filename, "", in.Data)
 		if err != nil {
 			return nil, err
@@ -301,11 +314,15 @@ func (s *Service) RecordPetition(ctx context.Context, a actor.Actor, c *Case, d 
 	if err := db.Conn(ctx, s.DB).Create(&p).Error; err != nil {
 		return nil, err
 	}
-	u, err := accounts.ActiveOrDisabledUser(ctx, s.DB, a.UserID)
-	if err != nil {
-		return nil, err
+	by, who := PublicFiler+" ("+eff.Filer+")", (*actor.Actor)(nil)
+	if !public {
+		u, err := accounts.ActiveOrDisabledUser(ctx, s.DB, a.UserID)
+		if err != nil {
+			return nil, err
+		}
+		by, who = counselPhrase(u, *d), &a
 	}
-	text := fmt.Sprintf("Juntada de petição %d — %s — de %s.", p.ID, PetitionKindPT[p.Kind], counselPhrase(u, *d))
+	text := fmt.Sprintf("Juntada de petição %d — %s — de %s.", p.ID, PetitionKindPT[p.Kind], by)
 	if p.Ground != nil {
 		text += " Fundamento: " + GroundPT[*p.Ground] + "."
 	}
@@ -320,7 +337,7 @@ func (s *Service) RecordPetition(ctx context.Context, a actor.Actor, c *Case, d 
 	} else {
 		text += " Conclusa ao(à) juiz(a)."
 	}
-	if err := s.Move(ctx, c, &a, now, MovePetitionFiled, text); err != nil {
+	if err := s.Move(ctx, c, who, now, MovePetitionFiled, text); err != nil {
 		return nil, err
 	}
 	if err := s.Touch(ctx, c, ""); err != nil {

@@ -160,7 +160,10 @@ func (s *Service) petitionViews(ctx context.Context, ps []Petition) ([]PetitionV
 	}
 	var cids, dids, uids []int64
 	for _, p := range ps {
-		cids, dids, uids = append(cids, p.CaseID), append(dids, p.DefendantID), append(uids, p.FiledBy)
+		cids, dids = append(cids, p.CaseID), append(dids, p.DefendantID)
+		if p.FiledBy != nil {
+			uids = append(uids, *p.FiledBy)
+		}
 		if p.AnsweredBy != nil {
 			uids = append(uids, *p.AnsweredBy)
 		}
@@ -182,7 +185,10 @@ func (s *Service) petitionViews(ctx context.Context, ps []Petition) ([]PetitionV
 		v := PetitionView{ID: p.ID, CaseID: p.CaseID, CaseNumber: numbers[p.CaseID], DefendantID: p.DefendantID, Defendant: names[p.DefendantID],
 			Kind: p.Kind, Queue: p.Queue, Status: p.Status, Late: p.Late, Effect: p.Effect, EffectNote: p.EffectNote, MemberID: p.MemberID,
 			BanID: p.BanID, Ground: p.Ground, EvidenceID: p.EvidenceID, EmbargosID: p.EmbargosID, Text: p.Text, Decision: p.Decision,
-			AnswerText: p.AnswerText, AnsweredAt: p.AnsweredAt, FiledAt: p.FiledAt, FiledBy: users[p.FiledBy].Name}
+			AnswerText: p.AnswerText, AnsweredAt: p.AnsweredAt, FiledAt: p.FiledAt, FiledBy: PublicFiler}
+		if p.FiledBy != nil {
+			v.FiledBy = users[*p.FiledBy].Name
+		}
 		if p.AnsweredBy != nil {
 			v.AnsweredBy = users[*p.AnsweredBy].Name
 		}
@@ -224,7 +230,7 @@ func (s *Service) PetitionFor(ctx context.Context, a actor.Actor, id int64) (*Pe
 			return nil, "", err
 		}
 	}
-	mine := a.Role == accounts.RoleDefence && p.FiledBy == a.UserID
+	mine := a.Role == accounts.RoleDefence && p.FiledBy != nil && *p.FiledBy == a.UserID
 	staff := a.Role != accounts.RoleDefence && a.Court != "" && a.Court == court
 	if p.ID == 0 || !(mine || staff) {
 		return nil, "", errs.New(errs.NotFound, fmt.Sprintf("Petição %d não encontrada.", id))

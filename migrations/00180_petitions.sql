@@ -11,7 +11,8 @@
 -- defendant's track (appeal: the track moved to appeal; embargos: the
 -- windows interrupted; none). A contest of a group-ban inclusion names the
 -- member (member_id) and the ground (not a member on the facts date, under
--- 18 then, a homonym); when the judge grants it the member's ban ends at
+-- 18 then, a homonym); the member may file it himself, without a lawyer,
+-- on the public form (filed_by NULL) once he proves who he is; when the judge grants it the member's ban ends at
 -- once with status contested, and leaves the blocklist as a removal with
 -- reason contested.
 CREATE TABLE petitions (
@@ -33,7 +34,7 @@ CREATE TABLE petitions (
     decision     text CHECK (decision IN ('granted', 'refused', 'noted')),
     answer_text  text NOT NULL DEFAULT '',
     filed_at     timestamptz NOT NULL,
-    filed_by     bigint NOT NULL REFERENCES users(id),
+    filed_by     bigint REFERENCES users(id), -- NULL: the member himself, by the public form
     answered_at  timestamptz,
     answered_by  bigint REFERENCES users(id),
     CHECK ((status = 'answered') = (decision IS NOT NULL AND answered_at IS NOT NULL)),

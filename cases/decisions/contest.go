@@ -64,3 +64,19 @@ func (s *Service) ContestableBans(ctx context.Context, caseID, defendantID int64
 		caseID, defendantID, []string{sanctions.StatusActive, sanctions.StatusAwaitingFinal}).Order("name, id").Find(&out).Error
 	return out, err
 }
+
+// ProvenMemberBan returns the member's ban, not ended, that extends a
+// group ban in the case of CNJ number digits (20 digits) and names cpf
+// (11 digits) with birth date birth: the proof by which a member contests
+// his inclusion without a lawyer on the public form (issue 29, item 5);
+// nil when any of the three does not match (the caller answers the same
+// whichever it was, so that nobody learns whether a CPF is banned).
+func (s *Service) ProvenMemberBan(ctx context.Context, digits, cpf string, birth civil.Date) (*sanctions.Ban, error) {
+	var bs []sanctions.Ban
+	err := db.Conn(ctx, s.DB).Where("case_number = ? AND cpf = ? AND birth_date = ? AND member_id IS NOT NULL AND group_ban_id IS NOT NULL AND status IN ?",
+		digits, cpf, birth, []string{sanctions.StatusActive, sanctions.StatusAwaitingFinal}).Order("id DESC").Limit(1).Find(&bs).Error
+	if err != nil || len(bs) == 0 {
+		return nil, err
+	}
+	return &bs[0], nil
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
@@ -100,4 +101,25 @@ func (s *API) answerPetition(c echo.Context) error {
 		return caseFail(c, err)
 	}
 	return c.JSON(http.StatusOK, v)
+}
+
+// publicContest: POST /api/v1/public/contests {number, cpf, birth_date,
+// ground, text} (anyone, no token): a member's contest of his inclusion in
+// a group ban, without a lawyer (app.App.PublicContest) → 201 with the
+// petition; a failed proof is one 404 whatever failed (nobody learns
+// whether a CPF is banned); too many failures for the CPF or from the
+// address are 429 with Retry-After, as the sign-in.
+func (s *API) publicContest(c echo.Context) error {
+	var in app.PublicContestInput
+	if err := server.BindJSON(c, &in); err != nil {
+		return err
+	}
+	v, err := s.App.PublicContest(c.Request().Context(), in, s.ClientIP(c))
+	if msg, locked := server.Locked(c, err); locked {
+		return echo.NewHTTPError(http.StatusTooManyRequests, msg)
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, v)
 }

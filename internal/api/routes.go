@@ -65,6 +65,7 @@ func (s *API) Routes() {
 
 	// The public list and the blocklist (public.go, blocklist.go).
 	r.GET("/public/banned", anyone, s.publicBanned)
+	r.POST("/public/contests", anyone, s.publicContest)
 	r.GET("/blocklist", policy, s.blocklist)
 	r.GET("/blocklist/changes", policy, s.blocklistChanges)
 	r.GET("/blocklist/key", anyone, s.blocklistKey)

@@ -28,6 +28,8 @@ func (s *UI) Routes() {
 	r.POST("/entrar", anyone, s.login)
 	r.POST("/sair", anyone, s.logout)
 	r.GET("/verificar", anyone, s.verifyForm)
+	r.GET("/impugnacao", anyone, s.contestForm)
+	r.POST("/impugnacao", anyone, s.contestPage)
 	r.GET("/painel", policy, s.panel)
 
 	// Cases: the list, filing, the case page and its forms

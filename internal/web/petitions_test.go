@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"fmt"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -278,4 +279,70 @@ func TestPetitionPages_FileAndAnswer(t *testing.T) {
 	}
 	page = lawyer.do("GET", "/peticoes", nil)
 	expect(t, "the lawyer sees the answer", page.Code, 200, page.Body.String(), "indeferido", "Persistem os riscos")
+}
+
+// Issue 29, item 5: the member contests his inclusion without a lawyer,
+// proving who he is with the case number, his CPF and his birth date. A
+// wrong birth date for a banned CPF and the right one for a CPF banned
+// nowhere get the very same answer (nobody learns whether a CPF is
+// banned); the right proof files the contest in the judge's queue; five
+// failures lock the CPF as the sign-in does (429 with Retry-After), even
+// for the right proof. The public page takes the same proof.
+func TestPublicContest_ProofNeverRevealsBanAndLocks(t *testing.T) {
+	w := newWF(t)
+	w.addJudge()
+	gid := w.importGarra()
+	var named []int64
+	w.g.Raw("SELECT id FROM members WHERE group_id = ? AND cpf IN ('06420642370', '01720368872') ORDER BY cpf", gid).Scan(&named) // named[0]: 017.203.688-72
+	id, def, _ := w.file("R5")
+	rec, _ := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", map[string]any{"defendant_id": def, "precautionary": true, "review_on": "2025-09-10",
+		"member_ids": named, "text": map[string]any{"reasoning": "Perigo de dano: confrontos anunciados (CPC, art. 300)."}})
+	w.want(rec, 201, "urgent order with member_ids")
+	v, _ := w.get(id)
+	number := v["number"].(string)
+	birth := func(cpf string) string {
+		var b time.Time
+		w.g.Raw("SELECT birth_date FROM members WHERE group_id = ? AND cpf = ?", gid, cpf).Scan(&b)
+		return b.Format("2006-01-02")
+	}
+	contest := func(cpf, born string) (*httptest.ResponseRecorder, map[string]any) {
+		return w.do("POST", "/api/v1/public/contests", "", map[string]any{"number": number, "cpf": cpf, "birth_date": born, "ground": "homonym",
+			"text": "Sou outra pessoa com o mesmo nome; nunca fui associado."})
+	}
+	wrong, _ := contest("01720368872", "1990-01-01")
+	w.want(wrong, 404, "a wrong birth date for a banned CPF")
+	nowhere, _ := contest("06909990382", birth("06909990382"))
+	w.want(nowhere, 404, "the right birth date of a CPF banned nowhere")
+	if wrong.Body.String() != nowhere.Body.String() {
+		t.Errorf("the answers differ:\n%s\n%s", wrong.Body, nowhere.Body)
+	}
+	if strings.Contains(wrong.Body.String(), "impedid") && strings.Contains(wrong.Body.String(), "01720368872") {
+		t.Errorf("the failed proof says something of the CPF: %s", wrong.Body)
+	}
+	rec, p := contest("01720368872", birth("01720368872"))
+	w.want(rec, 201, "the right proof")
+	if p["kind"] != "group_inclusion_contest" || p["queue"] != "judge" || p["status"] != "pending" || p["member_id"] != float64(named[0]) {
+		t.Errorf("public contest %v", p)
+	}
+	rec, q := w.do("GET", "/api/v1/petitions?status=pending", "judge", nil)
+	w.want(rec, 200, "the judge's queue")
+	if !strings.Contains(rec.Body.String(), "formulário público") || len(q["items"].([]any)) != 1 {
+		t.Errorf("the judge's queue lacks the public contest: %s", rec.Body)
+	}
+
+	for i := 0; i < 5; i++ {
+		rec, _ := contest("06420642370", fmt.Sprintf("1980-01-%02d", i+1))
+		w.want(rec, 404, "a wrong proof")
+	}
+	rec, _ = contest("06420642370", birth("06420642370"))
+	w.want(rec, 429, "the right proof after five failures")
+	if rec.Header().Get("Retry-After") == "" {
+		t.Error("429 without Retry-After")
+	}
+
+	b := newBrowser(t, w.srv, "192.0.2.77")
+	page := b.do("GET", "/impugnacao", nil)
+	expect(t, "the public form", page.Code, 200, page.Body.String(), "Impugnação da inclusão", `name="nascimento"`)
+	page = b.do("POST", "/impugnacao", url.Values{"numero": {number}, "cpf": {"069.099.903-82"}, "nascimento": {"01/01/1990"}, "fundamento": {"not_member"}, "texto": {"Não sou associado."}})
+	expect(t, "a failed proof on the page", page.Code, 404, page.Body.String(), "Não foi possível confirmar os dados informados")
 }

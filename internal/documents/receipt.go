@@ -2,7 +2,6 @@ package documents
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 
 	"github.com/juizado/juizado/cases"
@@ -38,18 +37,10 @@ func (s *Service) PetitionReceipt(ctx context.Context, a actor.Actor, id int64) 
 		data.Status = fmt.Sprintf("%s em %s por %s", p.DecisionPT(), pdf.LongDateTime(*p.AnsweredAt, s.Loc), pdf.Esc(p.AnsweredBy))
 		data.Answer = pdf.Esc(p.AnswerText)
 	}
-	markup, err := s.Wording.Execute(pdf.KindReceipt, data)
-	if err != nil {
-		return nil, err
-	}
-	source := sha256.Sum256([]byte(markup))
-	if d, err := s.store().bySource(ctx, pdf.KindReceipt, code, source[:]); err != nil || d != nil {
-		return d, err
-	}
 	n, err := cases.ParseCNJ(p.CaseNumber)
 	if err != nil {
 		return nil, err
 	}
 	number := n.Digits()
-	return s.issue(ctx, pdf.KindReceipt, court, data, Document{CaseID: &p.CaseID, CaseNumber: &number, IssuedBy: userID(a)})
+	return s.issueUnlessSame(ctx, pdf.KindReceipt, court, data, Document{CaseID: &p.CaseID, CaseNumber: &number, IssuedBy: userID(a)})
 }

@@ -31,6 +31,23 @@ func (w *wf) petition(id, def int64, kind, text string, extra ...any) map[string
 	return p
 }
 
+// urgentGroupOrder imports the Garra do Tatuapé register and files R5
+// against the group with an urgent order (CPC art. 300) naming two
+// members, 017.203.688-72 (named[0]) and 064.206.423-70 (named[1]), who
+// are then blocked; it returns the group, the case, the group defendant
+// and the members named.
+func (w *wf) urgentGroupOrder() (gid, id, def int64, named []int64) {
+	w.t.Helper()
+	w.addJudge()
+	gid = w.importGarra()
+	w.g.Raw("SELECT id FROM members WHERE group_id = ? AND cpf IN ('06420642370', '01720368872') ORDER BY cpf", gid).Scan(&named)
+	id, def, _ = w.file("R5")
+	rec, _ := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", map[string]any{"defendant_id": def, "precautionary": true, "review_on": "2025-09-10",
+		"member_ids": named, "text": map[string]any{"reasoning": "Perigo de dano: confrontos anunciados (CPC, art. 300)."}})
+	w.want(rec, 201, "urgent order with member_ids")
+	return gid, id, def, named
+}
+
 // trackOf is defendant def's status on case id as the clerk reads it.
 func (w *wf) trackOf(id, def int64) string {
 	w.t.Helper()
@@ -191,17 +208,11 @@ func TestPetitionEmbargosInterruptWindows_Lei9099_art83(t *testing.T) {
 // on member_id.
 func TestPetitionGroupContestGrantedLeavesBlocklist_LGE183(t *testing.T) {
 	w := newWF(t)
-	w.addJudge()
-	gid := w.importGarra()
-	var named []int64
-	w.g.Raw("SELECT id FROM members WHERE group_id = ? AND cpf IN ('06420642370', '01720368872') ORDER BY cpf", gid).Scan(&named) // named[0]: 017.203.688-72
+	gid, id, def, named := w.urgentGroupOrder()
 	var outside int64
 	w.g.Raw("SELECT id FROM members WHERE group_id = ? AND cpf = '06909990382'", gid).Scan(&outside)
-	id, def, _ := w.file("R5")
-	rec, _ := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", map[string]any{"defendant_id": def, "precautionary": true, "review_on": "2025-09-10",
-		"member_ids": named, "text": map[string]any{"reasoning": "Perigo de dano: confrontos anunciados (CPC, art. 300)."}})
-	w.want(rec, 201, "urgent order with member_ids")
 	w.linkedLawyer(id, def)
+	var rec *httptest.ResponseRecorder
 
 	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/petitions", id), "lawyer", map[string]any{"defendant_id": def, "kind": "group_inclusion_contest",
 		"text": "Não era associado.", "member_id": outside, "ground": "not_member"})
@@ -290,14 +301,7 @@ func TestPetitionPages_FileAndAnswer(t *testing.T) {
 // for the right proof. The public page takes the same proof.
 func TestPublicContest_ProofNeverRevealsBanAndLocks(t *testing.T) {
 	w := newWF(t)
-	w.addJudge()
-	gid := w.importGarra()
-	var named []int64
-	w.g.Raw("SELECT id FROM members WHERE group_id = ? AND cpf IN ('06420642370', '01720368872') ORDER BY cpf", gid).Scan(&named) // named[0]: 017.203.688-72
-	id, def, _ := w.file("R5")
-	rec, _ := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", id), "judge", map[string]any{"defendant_id": def, "precautionary": true, "review_on": "2025-09-10",
-		"member_ids": named, "text": map[string]any{"reasoning": "Perigo de dano: confrontos anunciados (CPC, art. 300)."}})
-	w.want(rec, 201, "urgent order with member_ids")
+	gid, id, _, named := w.urgentGroupOrder()
 	v, _ := w.get(id)
 	number := v["number"].(string)
 	birth := func(cpf string) string {

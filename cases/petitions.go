@@ -242,14 +242,15 @@ func CheckPetition(in PetitionInput) error {
 }
 
 // ClientCase locks case caseID for the defence user a when a represents
-// its defendant defendantID now (an active representation), and returns
-// the case and the defendant: errs.NotFound, one message, for another
-// case, another court's or a non-client (the defence learns nothing of
-// cases it does not hold; issue 29).
+// its defendant defendantID now (an active representation; without
+// defendantID, any defendant of the case), and returns the case and the
+// defendant: errs.NotFound, one message, for another case, another
+// court's or a non-client (the defence learns nothing of cases it does
+// not hold; issue 29); errs.Invalid on defendant_id when it is missing.
 func (s *Service) ClientCase(ctx context.Context, a actor.Actor, caseID, defendantID int64) (*Case, *Defendant, error) {
 	tx := db.Conn(ctx, s.DB)
 	var n int64
-	if err := tx.Model(&CounselRecord{}).Where("case_id = ? AND defendant_id = ? AND counsel_id = ? AND status = ?", caseID, defendantID, a.UserID, RepActive).
+	if err := tx.Model(&CounselRecord{}).Where("case_id = ? AND (defendant_id = ? OR ? = 0) AND counsel_id = ? AND status = ?", caseID, defendantID, defendantID, a.UserID, RepActive).
 		Count(&n).Error; err != nil {
 		return nil, nil, err
 	}

@@ -13,8 +13,8 @@ import (
 )
 
 // FilePetition files the defence's petition in on case caseID
-// (cases.CheckPetition, then cases.Service.ClientCase: errs.NotFound when
-// the caller does not represent in.DefendantID there) and acts on the
+// (cases.Service.ClientCase: errs.NotFound when the caller does not
+// represent in.DefendantID there, then cases.CheckPetition) and acts on the
 // defendant's track, in one transaction (../shared/API.md "Defence"; Lei
 // 11.419/2006, art. 10):
 //   - an appeal within the defence's window (Lei 9.099/1995, art. 82,
@@ -34,13 +34,13 @@ import (
 // recorded) the petition is received with the reason in effect_note, for
 // the judge. It returns the petition as stored, status pending.
 func (a *App) FilePetition(ctx context.Context, who actor.Actor, caseID int64, in cases.PetitionInput) (*cases.PetitionView, error) {
-	if err := cases.CheckPetition(in); err != nil {
-		return nil, err
-	}
 	var out *cases.PetitionView
 	err := a.InTx(ctx, func(ctx context.Context) error {
 		c, d, err := a.Cases.Case.ClientCase(ctx, who, caseID, in.DefendantID)
 		if err != nil {
+			return err
+		}
+		if err := cases.CheckPetition(in); err != nil {
 			return err
 		}
 		var eff cases.PetitionEffect

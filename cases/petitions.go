@@ -315,15 +315,15 @@ func (s *Service) RecordPetition(ctx context.Context, a actor.Actor, c *Case, d 
 	if err := db.Conn(ctx, s.DB).Create(&p).Error; err != nil {
 		return nil, err
 	}
-	by, who := PublicFiler+" ("+eff.Filer+")", (*actor.Actor)(nil)
+	by, who := "do(a) próprio(a) associado(a) "+eff.Filer+", pelo formulário público, sem advogado", (*actor.Actor)(nil)
 	if !public {
 		u, err := accounts.ActiveOrDisabledUser(ctx, s.DB, a.UserID)
 		if err != nil {
 			return nil, err
 		}
-		by, who = counselPhrase(u, *d), &a
+		by, who = "de "+counselPhrase(u, *d), &a
 	}
-	text := fmt.Sprintf("Juntada de petição %d — %s — de %s.", p.ID, PetitionKindPT[p.Kind], by)
+	text := fmt.Sprintf("Juntada de petição %d — %s — %s.", p.ID, PetitionKindPT[p.Kind], by)
 	if p.Ground != nil {
 		text += " Fundamento: " + GroundPT[*p.Ground] + "."
 	}

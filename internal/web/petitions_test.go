@@ -333,6 +333,9 @@ func TestPublicContest_ProofNeverRevealsBanAndLocks(t *testing.T) {
 	if !strings.Contains(rec.Body.String(), "formulário público") || len(q["items"].([]any)) != 1 {
 		t.Errorf("the judge's queue lacks the public contest: %s", rec.Body)
 	}
+	if v, _ := w.get(id); !strings.Contains(fmt.Sprint(v["movements"]), "do(a) próprio(a) associado(a)") {
+		t.Errorf("the public contest is not docketed: %v", v["movements"])
+	}
 
 	for i := 0; i < 5; i++ {
 		rec, _ := contest("06420642370", fmt.Sprintf("1980-01-%02d", i+1))

@@ -152,7 +152,7 @@ func checkEvidence(filename, description string, data []byte) (name, ctype strin
 
 // DocumentType is what a file joined to a case is, named in the docket
 // movement of its joining (TPU movement 581, complement "tipo de
-// documento"): DocEvidence or DocPowerOfAttorney.
+// documento"): DocEvidence, DocPowerOfAttorney or DocPetition.
 type DocumentType string
 
 const (
@@ -161,6 +161,9 @@ const (
 	// DocPowerOfAttorney is the procuração a lawyer attaches to a request
 	// to be linked (RequestCounsel; CPC art. 104, CPP art. 266).
 	DocPowerOfAttorney DocumentType = "procuração"
+	// DocPetition is the PDF a party attaches to a petition (FilePetition;
+	// Lei 11.419/2006, art. 10).
+	DocPetition DocumentType = "petição"
 )
 
 // storeEvidence writes a file checkEvidence accepted to case c, locked by

@@ -65,6 +65,8 @@ const (
 	MoveCounselRefused        MovementKind = "counsel_refused"        // the clerk refused a request to be linked
 	MoveNoticeAvailable       MovementKind = "notice_available"       // an electronic notice made available to the defence (Lei 11.419/2006, art. 5º)
 	MoveNoticeOpened          MovementKind = "notice_opened"          // the defence opened an electronic notice (Lei 11.419/2006, art. 5º, § 1º)
+	MovePetitionFiled         MovementKind = "petition_filed"         // a petition of the defence joined (Lei 11.419/2006, art. 10)
+	MovePetitionAnswered      MovementKind = "petition_answered"      // the judge's or the clerk's answer to a petition
 )
 
 // MovementTPU is the one map from a kind to its TPU movement code and the
@@ -115,6 +117,10 @@ var MovementTPU = map[MovementKind]TPUMovement{
 	MoveCounselRefused:        {},
 	MoveNoticeAvailable:       {},
 	MoveNoticeOpened:          {},
+	// The TPU's "Juntada de Petição" could not be checked against a
+	// published table here: left local (no code), never invented.
+	MovePetitionFiled:    {},
+	MovePetitionAnswered: {},
 }
 
 // TPUMovement is a kind's national code (0: none) and the names of the

@@ -118,6 +118,11 @@ const (
 	// StatusUndone: a plea-agreement ban whose agreement was undone after
 	// a breach (Súmula Vinculante 35).
 	StatusUndone = "undone"
+	// StatusContested: a member's ban ended at once because the judge
+	// granted the contest of his inclusion in the group ban (not a member
+	// on the date of the facts, under 18 then, a homonym: Lei 14.597/2023,
+	// art. 183, § 2º; CF art. 5º, XLV; issue 29).
+	StatusContested = "contested"
 )
 
 // States of a ban as the API shows them (Ban.State).
@@ -134,7 +139,7 @@ var StatePT = map[string]string{
 	StateAwaitingFinal: "aguardando trânsito em julgado", StateNotStarted: "a iniciar", StateInForce: "em cumprimento",
 	StateEnded: "cumprido", StatusLifted: "revogado", StatusReplaced: "substituído pelo impedimento definitivo",
 	StatusReformed: "reformado em recurso", StatusAnnulled: "anulado em recurso", StatusConverted: "convertido em pena privativa de liberdade",
-	StatusUndone: "desfeito (transação penal descumprida)",
+	StatusUndone: "desfeito (transação penal descumprida)", StatusContested: "encerrado por impugnação da inclusão acolhida",
 }
 
 // State says where the ban stands on day (a civil date in the court's

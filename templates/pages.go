@@ -35,6 +35,10 @@ var Pages = []Page{
 	{"distribuicao", true}, {"audiencias", true}, {"feriados", true},
 	// The defence's electronic notices (Lei 11.419/2006, art. 5º).
 	{"intimacoes", true},
+	// The defence's petitions and the judge's and the clerk's queues.
+	{"peticoes", true},
+	// The public form of a member's contest of a group-ban inclusion.
+	{"impugnacao", true},
 	// The fan group's member register.
 	{"torcida", true}, {"associado", true}, {"importar", true},
 	// The club's blocklist; the form of a document's verification.

@@ -116,7 +116,6 @@ type RulingInput struct {
 func (s *Service) FileEmbargos(ctx context.Context, actor actor.Actor, caseID int64, in EmbargosInput) (*Embargos, error) {
 	var out *Embargos
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		tx := db.Conn(ctx, s.DB)
 		c, err := s.LockCase(ctx, actor, caseID)
 		if err != nil {
 			return err
@@ -124,6 +123,21 @@ func (s *Service) FileEmbargos(ctx context.Context, actor actor.Actor, caseID in
 		if actor.Role != "clerk" {
 			return errs.New(errs.Forbidden, "Os embargos de declaração são registrados pelo cartório (clerk).")
 		}
+		out, err = s.FileEmbargosOn(ctx, actor, c, in)
+		return err
+	})
+	return out, err
+}
+
+// FileEmbargosOn records embargos de declaração on case c, locked by the
+// caller's transaction, as FileEmbargos does once the case is locked and
+// the role checked: the defence's own embargos filed in the system go
+// here (Lei 11.419/2006, art. 10: the lawyer's filing is joined without
+// the clerk). The errors and the effects are FileEmbargos'.
+func (s *Service) FileEmbargosOn(ctx context.Context, actor actor.Actor, c *cases.Case, in EmbargosInput) (*Embargos, error) {
+	var out *Embargos
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		tx := db.Conn(ctx, s.DB)
 		var f errs.Fields
 		party := strings.TrimSpace(in.Party)
 		if _, ok := PartyPT[party]; !ok {

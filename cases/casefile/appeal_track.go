@@ -29,7 +29,7 @@ func (s *Service) appeal(ctx context.Context, actor actor.Actor, c *cases.Case, 
 	if c.Flow == cases.FlowCivil {
 		again := c.Status == cases.StatusAppeal
 		if again {
-			if err := mayAppeal(actor, c, cases.StatusJudgment); err != nil {
+			if err := mayAppeal(actor, c, cases.StatusJudgment, in); err != nil {
 				return err
 			}
 		} else if err := s.caseTransition(ctx, actor, c, cases.StatusAppeal, in); err != nil {
@@ -47,7 +47,7 @@ func (s *Service) appeal(ctx context.Context, actor actor.Actor, c *cases.Case, 
 			return err
 		}
 		if d.Status == cases.StatusAppeal {
-			if err := mayAppeal(actor, c, cases.StatusSentenced); err != nil {
+			if err := mayAppeal(actor, c, cases.StatusSentenced, in); err != nil {
 				return err
 			}
 			return s.Decisions.RecordAppeal(ctx, actor, c, &d, party, true)
@@ -75,11 +75,24 @@ func (s *Service) appeal(ctx context.Context, actor actor.Actor, c *cases.Case, 
 }
 
 // mayAppeal is errs.Forbidden unless actor may record an appeal (the
-// transition from the decided status from to appeal).
-func mayAppeal(actor actor.Actor, c *cases.Case, from string) error {
+// transition from the decided status from to appeal), or the party filed
+// it itself (in).
+func mayAppeal(actor actor.Actor, c *cases.Case, from string, in TransitionInput) error {
 	t, ok := cases.TrackStep(c, from, cases.StatusAppeal)
 	if !ok {
 		return fmt.Errorf("no transition %s → appeal", from)
 	}
-	return cases.MayMake(actor, c, t)
+	return mayMake(actor, c, t, in)
+}
+
+// AppealFiled records the appeal the defence of defendant defendantID
+// filed itself in the system (a petition of kind appeal, in time), on case
+// c locked by the caller's transaction, as the clerk's recording of the
+// defence's appeal does (Lei 9.099/1995, art. 82; Lei 11.419/2006, art.
+// 10: the lawyer's filing is joined without the clerk): a sentenced track
+// moves to appeal, a track in appeal takes it too, the same party's twice
+// is errs.Conflict; note goes to the docket.
+func (s *Service) AppealFiled(ctx context.Context, actor actor.Actor, c *cases.Case, defendantID int64, note string) error {
+	id := defendantID
+	return s.appeal(ctx, actor, c, TransitionInput{To: cases.StatusAppeal, Party: decisions.AppellantDefence, DefendantID: &id, Note: note, filedByParty: true})
 }

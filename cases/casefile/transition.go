@@ -38,6 +38,19 @@ type TransitionInput struct {
 	// track for the result (CPP art. 617). A track already in appeal takes
 	// the other party's appeal.
 	Party string `json:"party"`
+	// filedByParty: the party itself filed the act in the system (the
+	// defence's appeal petition, AppealFiled), so the clerk's role on the
+	// transition is not asked (Lei 11.419/2006, art. 10).
+	filedByParty bool
+}
+
+// mayMake is cases.MayMake, except for an act the party filed itself
+// (in.filedByParty), which needs no clerk.
+func mayMake(actor actor.Actor, c *cases.Case, t cases.Transition, in TransitionInput) error {
+	if in.filedByParty {
+		return nil
+	}
+	return cases.MayMake(actor, c, t)
 }
 
 // Transition moves the case along an allowed transition of its flow, with
@@ -101,7 +114,7 @@ func (s *Service) caseTransition(ctx context.Context, actor actor.Actor, c *case
 	if t.Via != "" {
 		return errs.InvalidField("to", "via", fmt.Sprintf("a passagem a %s é feita por %s, com os seus dados.", t.To, t.Via))
 	}
-	if err := cases.MayMake(actor, c, t); err != nil {
+	if err := mayMake(actor, c, t, in); err != nil {
 		return err
 	}
 	now := s.Now()
@@ -200,7 +213,7 @@ func (s *Service) trackTransition(ctx context.Context, actor actor.Actor, c *cas
 		if st.t.Via != "" {
 			return errs.InvalidField("to", "via", fmt.Sprintf("a passagem a %s é feita por %s, com os seus dados.", st.t.To, st.t.Via))
 		}
-		if err := cases.MayMake(actor, c, st.t); err != nil {
+		if err := mayMake(actor, c, st.t, in); err != nil {
 			return err
 		}
 		if err := checkEnd(st.t, in); err != nil {

@@ -146,6 +146,8 @@ var LocalMovements = []struct {
 	{cases.MoveCounselRefused, "Pedido de habilitação de defensor recusado"},
 	{cases.MoveNoticeAvailable, "Intimação eletrônica disponibilizada à defesa"},
 	{cases.MoveNoticeOpened, "Intimação eletrônica aberta pela defesa"},
+	{cases.MovePetitionFiled, "Petição da defesa juntada"},
+	{cases.MovePetitionAnswered, "Petição da defesa respondida"},
 }
 
 // localCode is each local kind's code (its position in LocalMovements).

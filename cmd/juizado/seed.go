@@ -179,6 +179,11 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 			if _, _, err := svc.Case.LinkCounsel(ctx, ka, k.ID, d.ID, who); err != nil {
 				return fmt.Errorf("seed counsel: %w", err)
 			}
+			if i == demoAwaitingSentence {
+				if err := seedPetition(ctx, a, g, k.ID, d.ID, who); err != nil {
+					return err
+				}
+			}
 		}
 		switch i {
 		case demoAwaitingSentence:
@@ -342,4 +347,20 @@ func seedDataJudUnit(ctx context.Context, g *gorm.DB, code string) error {
 	_, err = cases.SetCourtDataJud(ctx, g, code, cases.DataJudUnit{UnitCode: 100,
 		UnitName: "Juizado Especial Criminal do Torcedor da Capital (demonstração)", IBGEMunicipality: 3550308})
 	return err
+}
+
+// seedPetition files, as the demo lawyer who, a petition pending in the
+// clerk's queue on case caseID for its client defendantID (issue 29, item
+// 4): the demo's "Petições" page has one to answer.
+func seedPetition(ctx context.Context, a *app.App, g *gorm.DB, caseID, defendantID int64, who string) error {
+	u, err := accounts.FindUser(ctx, g, who)
+	if err != nil {
+		return fmt.Errorf("seed petition: %w", err)
+	}
+	if _, err := a.FilePetition(ctx, u.Actor(), caseID, cases.PetitionInput{DefendantID: defendantID, Kind: cases.PetitionOther,
+		Text: "Requer a juntada da procuração atualizada e cópia integral do boletim de ocorrência."}); err != nil {
+		return fmt.Errorf("seed petition: %w", err)
+	}
+	fmt.Printf("Demo petition of %s pending in the clerk's queue (case id %d)\n", who, caseID)
+	return nil
 }

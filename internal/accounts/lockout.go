@@ -59,7 +59,29 @@ func accountKey(name string) string {
 // Attempts on one account are serialised (an advisory lock), so parallel
 // guesses cannot slip past the limit.
 func (l Lockout) Login(ctx context.Context, g *gorm.DB, name, pw, ip string, now time.Time) (u User, failures int, err error) {
-	acct := accountKey(name)
+	failures, err = l.Guard(ctx, g, name, ip, now, func(ctx context.Context) (bool, error) {
+		var err error
+		u, err = CheckPassword(ctx, g, strings.TrimSpace(name), pw)
+		if errors.Is(err, ErrBadCredentials) {
+			return false, nil
+		}
+		return err == nil, err
+	})
+	if err == nil && u.ID == 0 {
+		err = ErrBadCredentials
+	}
+	return u, failures, err
+}
+
+// Guard runs try, a proof of who the caller is (a password; the public
+// contest's CPF, birth date and case number), under the lockout of key
+// (an account name, or any other name of what is guessed) and address
+// ip, in one transaction: *LockedError while locked (try does not run);
+// try's false is a failure, recorded and committed, failures being then
+// the key's recent count; try's true clears the key's failures and keeps
+// what try wrote. Attempts on one key are serialised (an advisory lock).
+func (l Lockout) Guard(ctx context.Context, g *gorm.DB, key, ip string, now time.Time, try func(ctx context.Context) (bool, error)) (failures int, err error) {
+	acct := accountKey(key)
 	err = db.WithTx(ctx, g, func(ctx context.Context) error {
 		conn := db.Conn(ctx, g)
 		if err := conn.Exec("SELECT pg_advisory_xact_lock(hashtextextended(?, 7))", "login:"+acct).Error; err != nil {
@@ -72,8 +94,11 @@ func (l Lockout) Login(ctx context.Context, g *gorm.DB, name, pw, ip string, now
 		if !until.IsZero() {
 			return &LockedError{Until: until}
 		}
-		u, err = CheckPassword(ctx, g, strings.TrimSpace(name), pw)
-		if errors.Is(err, ErrBadCredentials) {
+		ok, err := try(ctx)
+		if err != nil {
+			return err
+		}
+		if !ok {
 			if err := conn.Exec("INSERT INTO login_failures (account, ip, at) VALUES (?, ?, ?)", acct, ip, now).Error; err != nil {
 				return err
 			}
@@ -82,17 +107,11 @@ func (l Lockout) Login(ctx context.Context, g *gorm.DB, name, pw, ip string, now
 				return err
 			}
 			failures = int(n)
-			return nil // commit the failure; reported below
-		}
-		if err != nil {
-			return err
+			return nil // commit the failure; reported by the caller
 		}
 		return conn.Exec("DELETE FROM login_failures WHERE account = ?", acct).Error
 	})
-	if err == nil && u.ID == 0 {
-		err = ErrBadCredentials
-	}
-	return u, failures, err
+	return failures, err
 }
 
 // lockedUntil returns when the lock on acct or ip ends, or zero.

@@ -56,12 +56,18 @@ func (s *API) Routes() {
 	r.POST("/counsel-requests/:id/refuse", policy, s.decideCounsel(false))
 	r.GET("/defence/notices", policy, s.defenceNotices)
 	r.POST("/defence/notices/:id/open", policy, s.openNotice)
+	// The defence's petitions and their answers (petitions.go).
+	r.POST("/cases/:id/petitions", policy, s.filePetition, server.MaxBody(cases.MaxEvidenceBytes+server.MultipartSlack))
+	r.GET("/petitions", policy, s.listPetitions)
+	r.POST("/petitions/:id/answer", policy, s.answerPetition)
+	r.GET("/petitions/:id/receipt.pdf", policy, s.PetitionReceipt)
 	r.POST("/holidays", policy, s.addHoliday)
 	r.GET("/holidays", policy, s.holidays)
 	r.Add(http.MethodDelete, "/holidays/:id", policy, s.removeHoliday)
 
 	// The public list and the blocklist (public.go, blocklist.go).
 	r.GET("/public/banned", anyone, s.publicBanned)
+	r.POST("/public/contests", anyone, s.publicContest)
 	r.GET("/blocklist", policy, s.blocklist)
 	r.GET("/blocklist/changes", policy, s.blocklistChanges)
 	r.GET("/blocklist/key", anyone, s.blocklistKey)

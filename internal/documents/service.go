@@ -310,15 +310,22 @@ func (s *Service) Poster(ctx context.Context, f blocklist.PublicFilter) (*Docume
 			fmt.Sprintf("o cartaz teria %d nomes (no máximo %d): filtre pelo clube (club) ou pelo juizado (court).", len(items), MaxPosterNames))
 	}
 	data := pdf.NewPosterData(court, items, civil.Today(s.Clock.Now(), s.Loc))
-	markup, err := s.Wording.Execute(pdf.KindPoster, data)
+	return s.issueUnlessSame(ctx, pdf.KindPoster, court, data, Document{})
+}
+
+// issueUnlessSame is issue, unless a document of kind of the court was
+// issued from the very same wording filled with data (bySource): that one
+// is returned, with its code.
+func (s *Service) issueUnlessSame(ctx context.Context, kind pdf.Kind, court pdf.CourtData, data any, doc Document) (*Document, error) {
+	markup, err := s.Wording.Execute(kind, data)
 	if err != nil {
 		return nil, err
 	}
 	source := sha256.Sum256([]byte(markup))
-	if d, err := s.store().bySource(ctx, pdf.KindPoster, code, source[:]); err != nil || d != nil {
+	if d, err := s.store().bySource(ctx, kind, court.Code, source[:]); err != nil || d != nil {
 		return d, err
 	}
-	return s.issue(ctx, pdf.KindPoster, court, data, Document{})
+	return s.issue(ctx, kind, court, data, doc)
 }
 
 // Verify tells what the document issued under code is (text as typed:

@@ -49,6 +49,7 @@ var TitleOf = map[int]string{
 	413: "Requisição grande demais",
 	415: "Tipo de conteúdo não aceito",
 	422: "Dados inválidos",
+	429: "Muitas tentativas",
 	500: "Erro interno",
 	503: "Serviço indisponível",
 }

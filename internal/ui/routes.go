@@ -28,6 +28,8 @@ func (s *UI) Routes() {
 	r.POST("/entrar", anyone, s.login)
 	r.POST("/sair", anyone, s.logout)
 	r.GET("/verificar", anyone, s.verifyForm)
+	r.GET("/impugnacao", anyone, s.contestForm)
+	r.POST("/impugnacao", anyone, s.contestPage)
 	r.GET("/painel", policy, s.panel)
 	// The defence's electronic notices (defence_notices.go; Lei 11.419/2006, art. 5º).
 	r.GET("/intimacoes", policy, s.noticesPage)
@@ -76,6 +78,11 @@ func (s *UI) Routes() {
 	r.POST("/processos/:id/torcida", policy, s.linkGroupPage)
 	r.POST("/processos/:id/identificacao", policy, s.identifyPage)
 	r.POST("/processos/:id/cpf-cadastro", policy, s.carryRegisterCPFPage)
+	// The defence's petitions and their answers (petitions.go).
+	r.GET("/peticoes", policy, s.petitionsPage)
+	r.POST("/peticoes", policy, s.filePetitionPage, server.MaxBody(cases.MaxEvidenceBytes+server.MultipartSlack))
+	r.POST("/peticoes/:id/resposta", policy, s.answerPetitionPage)
+	r.GET("/peticoes/:id/recibo.pdf", policy, s.pageDownload(s.PetitionReceipt))
 	r.GET("/feriados", policy, s.holidaysPage)
 	r.POST("/feriados", policy, s.addHolidayPage)
 	r.POST("/feriados/:id/excluir", policy, s.removeHolidayPage)

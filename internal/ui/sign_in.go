@@ -2,10 +2,7 @@ package ui
 
 import (
 	"errors"
-	"fmt"
-	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -53,22 +50,11 @@ func (s *UI) login(c echo.Context) error {
 	if name == "" || pw == "" {
 		return s.Page(c, http.StatusUnprocessableEntity, "entrar", server.Page{Title: "Entrar", Error: "Informe o usuário e a senha.", Errs: errs, Data: data})
 	}
-	ip := c.Request().RemoteAddr
-	if h, _, err := net.SplitHostPort(ip); err == nil {
-		ip = h
+	u, failures, err := s.App.Accounts.Login(c.Request().Context(), name, pw, s.ClientIP(c), s.Now())
+	if msg, locked := server.Locked(c, err); locked {
+		return s.Page(c, http.StatusTooManyRequests, "entrar", server.Page{Title: "Entrar", Data: data, Error: msg})
 	}
-	if s.Deps.TrustProxy { // behind a proxy that sets X-Forwarded-For
-		ip = c.RealIP()
-	}
-	u, failures, err := s.App.Accounts.Login(c.Request().Context(), name, pw, ip, s.Now())
-	var locked *accounts.LockedError
 	switch {
-	case errors.As(err, &locked):
-		wait := max(time.Until(locked.Until), time.Minute)
-		mins := int((wait + time.Minute - 1) / time.Minute)
-		c.Response().Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())))
-		return s.Page(c, http.StatusTooManyRequests, "entrar", server.Page{Title: "Entrar", Data: data,
-			Error: fmt.Sprintf("Muitas tentativas sem sucesso. O acesso está bloqueado; tente de novo em %d minuto(s).", mins)})
 	case errors.Is(err, accounts.ErrBadCredentials):
 		delay := min(time.Duration(failures)*loginStep, loginMaxDelay)
 		select {

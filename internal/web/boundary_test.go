@@ -25,13 +25,14 @@ type otherCourt struct {
 	groupCaseID, groupDefID  int64
 	groupID, memberID        int64
 	userID, clubTokenID      int64
-	holidayID                int64
+	holidayID, petitionID    int64
 	prosecutor, judge, clerk string // tokens
 }
 
 // seedOtherCourt files and sentences a person case and files a group case
-// in court 19.0001, registers a group there with one member and gives a
-// club of its own a token.
+// in court 19.0001, registers a group there with one member, gives a club
+// of its own a token, and has a lawyer of the person case's defendant file
+// a petition there.
 func seedOtherCourt(t *testing.T, f *fixture) otherCourt {
 	t.Helper()
 	ctx := context.Background()
@@ -76,6 +77,10 @@ func seedOtherCourt(t *testing.T, f *fixture) otherCourt {
 	s := send("POST", fmt.Sprintf("/api/v1/cases/%d/sentence", o.caseID), o.judge, "application/json",
 		fmt.Sprintf(`{"defendant_id": %d, "ban": {"months": 12}, `+reasoningJSON+`, `+reportingJSON+`}`, o.defID))
 	o.banID = int64(s["ban"].(map[string]any)["id"].(float64))
+	lawyer, _ := tok(accounts.UserSpec{Name: "rj-advogada", Role: accounts.RoleDefence, OAB: "RJ111111"})
+	send("PUT", fmt.Sprintf("/api/v1/cases/%d/defendants/%d/counsel", o.caseID, o.defID), o.clerk, "application/json", `{"user": "rj-advogada"}`)
+	pet := send("POST", fmt.Sprintf("/api/v1/cases/%d/petitions", o.caseID), lawyer, "application/json", fmt.Sprintf(`{"defendant_id": %d, "kind": "other", "text": "Vista dos autos."}`, o.defID))
+	o.petitionID = int64(pet["id"].(float64))
 	g := send("POST", "/api/v1/groups", o.clerk, "application/json", `{"name": "Torcida Fronteira Carioca", "supported_club": "Flamengo"}`)
 	o.groupID = int64(g["id"].(float64))
 	mgr, _ := tok(accounts.UserSpec{Name: "rj-manager", Role: "fan_group", Group: o.groupID})
@@ -124,6 +129,8 @@ func (o otherCourt) path(rt string, unknown bool) string {
 		first = id(o.clubTokenID)
 	case strings.HasPrefix(rt, "/api/v1/holidays/"), strings.HasPrefix(rt, "/feriados/"):
 		first = id(o.holidayID)
+	case strings.HasPrefix(rt, "/api/v1/petitions/"), strings.HasPrefix(rt, "/peticoes/"):
+		first = id(o.petitionID)
 	default:
 		first = "?"
 	}
@@ -250,6 +257,8 @@ func pageRoles(f *fixture, path, method string) []string {
 		return []string{"clerk"}
 	case strings.HasPrefix(path, "/intimacoes/"):
 		return []string{"defence"}
+	case strings.HasPrefix(path, "/peticoes/"):
+		return []string{"clerk", "judge"}
 	}
 	return nil
 }

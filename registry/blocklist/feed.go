@@ -252,6 +252,8 @@ func (l *Lists) refresh(ctx context.Context, only []int64) (Version, error) {
 			reason := wire.ReasonCorrection
 			switch {
 			case !d.BanExists:
+			case d.BanStatus != nil && *d.BanStatus == "contested":
+				reason = wire.ReasonContested
 			case d.BanStatus != nil && *d.BanStatus != "active":
 				reason = wire.ReasonLifted
 			case d.BanLastDay != nil && d.BanLastDay.Before(today):

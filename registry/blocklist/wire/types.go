@@ -60,6 +60,7 @@ const (
 	ReasonStart      = "start"      // a ban decided earlier reached its first day (at midnight, or the final judgment)
 	ReasonCorrection = "correction" // an entry's data changed, or a ban came to or left the list otherwise
 	ReasonMember     = "member"     // a member named in a group ban
+	ReasonContested  = "contested"  // a member's inclusion in a group ban contested and granted (issue 29): his ban ended at once
 )
 
 // Change is one addition or removal in the blocklist feed: the entry as

@@ -146,22 +146,28 @@ func membersByID(ctx context.Context, g *gorm.DB, groupID int64, ids map[int64]b
 	return out, nil
 }
 
-// MemberCPFs returns the CPF (11 digits) the register holds now for each
-// of members ids, by id.
-func MemberCPFs(ctx context.Context, g *gorm.DB, ids []int64) (map[int64]string, error) {
-	out := map[int64]string{}
+// MemberIdentity is how the register identifies a member now: CPF (11
+// digits), full name and birth date.
+type MemberIdentity struct {
+	ID        int64
+	CPF       string
+	FullName  string
+	BirthDate civil.Date
+}
+
+// MemberIdentities returns the register's identification of each of
+// members ids now, by id.
+func MemberIdentities(ctx context.Context, g *gorm.DB, ids []int64) (map[int64]MemberIdentity, error) {
+	out := map[int64]MemberIdentity{}
 	if len(ids) == 0 {
 		return out, nil
 	}
-	var rows []struct {
-		ID  int64
-		CPF string
-	}
-	if err := db.Conn(ctx, g).Raw("SELECT id, cpf FROM members WHERE id IN ?", ids).Scan(&rows).Error; err != nil {
+	var rows []MemberIdentity
+	if err := db.Conn(ctx, g).Raw("SELECT id, cpf, full_name, birth_date FROM members WHERE id IN ?", ids).Scan(&rows).Error; err != nil {
 		return nil, err
 	}
 	for _, r := range rows {
-		out[r.ID] = r.CPF
+		out[r.ID] = r
 	}
 	return out, nil
 }

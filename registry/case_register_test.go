@@ -109,9 +109,12 @@ func TestGroupBan_RegisterAsFiled_ChangesListedToTheJudge(t *testing.T) {
 }
 
 // Issue 32, item 6: a CPF corrected in the register after a member's ban
-// is put to the clerk (listed with both CPFs), who carries it to the ban
-// with a docket movement; the blocklist then blocks the corrected CPF and
-// not the old one. Only the clerk carries it; a second carry is 404.
+// is listed to the court (both identifications), and the judge — a
+// material error of the judgment is the judge's to correct (CPC art. 494,
+// I) — carries it to the ban with a docket movement; the blocklist then
+// blocks the corrected CPF and not the old one. The clerk does not carry
+// it; a second carry is 404; a register that changed the name too is not
+// the same person (409).
 func TestMemberBan_RegisterCPFCorrectionCarriedByTheClerk(t *testing.T) {
 	t.Parallel()
 	e := newRegEnv(t)
@@ -161,10 +164,13 @@ func TestMemberBan_RegisterCPFCorrectionCarriedByTheClerk(t *testing.T) {
 	if r, _ := e.lists.Check(ctx, registry.CPF("52998224725")); r.Blocked {
 		t.Error("the corrected CPF is blocked before the clerk carries it")
 	}
-	if _, err := e.casesS.Execution.CarryRegisterCPF(ctx, judge, list[0].BanID); errs.KindOf(err) != errs.Forbidden {
-		t.Errorf("the judge carries it: %v, want forbidden", err)
+	if !list[0].SamePerson {
+		t.Errorf("same name and birth date, not the same person: %+v", list[0])
 	}
-	if _, err := e.casesS.Execution.CarryRegisterCPF(ctx, clerk, list[0].BanID); err != nil {
+	if _, err := e.casesS.Execution.CarryRegisterCPF(ctx, clerk, list[0].BanID); errs.KindOf(err) != errs.Forbidden {
+		t.Errorf("the clerk carries it: %v, want forbidden", err)
+	}
+	if _, err := e.casesS.Execution.CarryRegisterCPF(ctx, judge, list[0].BanID); err != nil {
 		t.Fatal(err)
 	}
 	if r, _ := e.lists.Check(ctx, registry.CPF("52998224725")); !r.Blocked {
@@ -176,15 +182,32 @@ func TestMemberBan_RegisterCPFCorrectionCarriedByTheClerk(t *testing.T) {
 	v, _ = e.casesS.Casefile.Get(ctx, clerk, c.ID)
 	moved := false
 	for _, m := range v.Movements {
-		moved = moved || strings.Contains(m.Description, "de 017.203.688-72 para 529.982.247-25")
+		moved = moved || strings.Contains(m.Description, "de 017.203.688-72 para 529.982.247-25") && strings.Contains(m.Description, "CPC, art. 494, I")
 	}
 	if !moved {
 		t.Error("no docket movement of the correction")
 	}
-	if _, err := e.casesS.Execution.CarryRegisterCPF(ctx, clerk, list[0].BanID); errs.KindOf(err) != errs.NotFound {
+	if _, err := e.casesS.Execution.CarryRegisterCPF(ctx, judge, list[0].BanID); errs.KindOf(err) != errs.NotFound {
 		t.Errorf("carrying twice: %v, want not found", err)
 	}
 	if list, _ := e.casesS.Execution.RegisterCPFCorrections(ctx, clerk); len(list) != 0 {
 		t.Errorf("corrections after the carry: %+v", list)
+	}
+
+	// The group rewrites another member as someone else: not carried.
+	joao := e.memberIDs(t, mgr, g.ID)["06420642370"]
+	other, name := "390.533.447-05", "Pedro Outra Pessoa"
+	if _, err := e.svc.UpdateMember(ctx, mgr, joao, registry.MemberInput{CPF: &other, FullName: &name}); err != nil {
+		t.Fatal(err)
+	}
+	list, _ = e.casesS.Execution.RegisterCPFCorrections(ctx, clerk)
+	if len(list) != 1 || list[0].SamePerson || list[0].RegisterName != name {
+		t.Fatalf("a member rewritten as another person: %+v", list)
+	}
+	if _, err := e.casesS.Execution.CarryRegisterCPF(ctx, judge, list[0].BanID); errs.KindOf(err) != errs.Conflict {
+		t.Errorf("carrying another person's CPF: %v, want conflict", err)
+	}
+	if r, _ := e.lists.Check(ctx, registry.CPF("39053344705")); r.Blocked {
+		t.Error("a person never judged is blocked")
 	}
 }

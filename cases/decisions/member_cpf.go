@@ -17,6 +17,7 @@ type MemberBan struct {
 	CaseNumber string // 20 digits
 	MemberID   int64
 	Name       string
+	BirthDate  *civil.Date
 	CPF        string // 11 digits
 }
 
@@ -26,7 +27,7 @@ type MemberBan struct {
 func (s *Service) MemberBansOf(ctx context.Context, court string) ([]MemberBan, error) {
 	var out []MemberBan
 	today := civil.Today(s.Now(), s.Loc)
-	err := db.Conn(ctx, s.DB).Raw(`SELECT b.id AS ban_id, b.case_id, c.number AS case_number, b.member_id, b.name, b.cpf
+	err := db.Conn(ctx, s.DB).Raw(`SELECT b.id AS ban_id, b.case_id, c.number AS case_number, b.member_id, b.name, b.birth_date, b.cpf
 		FROM bans b JOIN cases c ON c.id = b.case_id
 		WHERE c.court_code = ? AND b.member_id IS NOT NULL AND b.cpf IS NOT NULL
 		  AND (b.status = ? OR (b.status = ? AND (b.last_day IS NULL OR b.last_day >= ?)))

@@ -388,8 +388,9 @@ func (s *API) awaitingIdentification(c echo.Context) error {
 // registerCorrections: GET /api/v1/register-corrections (clerk, judge):
 // the member bans of the user's court whose CPF the group's register has
 // corrected since (execution.Service.RegisterCPFCorrections; issue 32,
-// item 6): {items: [{ban_id, case_id, case_number, name, ban_cpf,
-// register_cpf}]}.
+// item 6): {items: [{ban_id, case_id, case_number, name, birth_date,
+// ban_cpf, register_cpf, register_name, register_birth_date,
+// same_person}]}.
 func (s *API) registerCorrections(c echo.Context) error {
 	items, err := s.Cases.Execution.RegisterCPFCorrections(c.Request().Context(), server.Actor(c))
 	if err != nil {
@@ -399,9 +400,11 @@ func (s *API) registerCorrections(c echo.Context) error {
 }
 
 // carryRegisterCorrection: POST /api/v1/register-corrections/:id/carry
-// (clerk): carries the register's corrected CPF to the ban, with a docket
-// movement and the blocklist version (execution.Service.CarryRegisterCPF):
-// 200 with the correction carried; 404 when the ban has none to carry.
+// (the judge of the case; CPC art. 494, I): corrects the ban's CPF with the
+// register's, with a docket movement and the blocklist version
+// (execution.Service.CarryRegisterCPF): 200 with the correction carried;
+// 404 when the ban has none to carry; 409 when the register changed the
+// name or birth date too (not the same person).
 func (s *API) carryRegisterCorrection(c echo.Context) error {
 	id, err := server.IDParam(c, "Impedimento")
 	if err != nil {

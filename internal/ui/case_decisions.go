@@ -235,9 +235,10 @@ func (s *UI) identifyPage(c echo.Context) error {
 	return s.doneOnCase(c, id, "#partes", msg, r.Warnings)
 }
 
-// carryRegisterCPFPage: POST /processos/:id/cpf-cadastro — the clerk
-// carries to a member's ban (field ban) the CPF the group's register has
-// since corrected (execution.Service.CarryRegisterCPF; issue 32, item 6).
+// carryRegisterCPFPage: POST /processos/:id/cpf-cadastro — the judge
+// corrects on a member's ban (field ban) the CPF the group's register has
+// since corrected (execution.Service.CarryRegisterCPF; CPC art. 494, I;
+// issue 32, item 6).
 func (s *UI) carryRegisterCPFPage(c echo.Context) error {
 	id, err := server.IDParam(c, "Processo")
 	if err != nil {

@@ -37,8 +37,8 @@ type caseData struct {
 	// recorded against (a ban awaiting the final judgment is not in force).
 	InForce []cases.BanView
 	// CPFCorrections are the case's member bans whose CPF the group's
-	// register has since corrected, for the clerk to carry (issue 32, item
-	// 6); read only for a user who may carry them.
+	// register has since corrected, for the judge to carry (issue 32, item
+	// 6; CPC art. 494, I); read only for a user who may carry them.
 	CPFCorrections []execution.RegisterCPFCorrection
 	// UrgentGroups are the group defendants linked to a registered group,
 	// each with its register, for the members an urgent order names (CPC

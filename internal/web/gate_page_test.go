@@ -170,9 +170,10 @@ func TestGatePage_MemberPhoto(t *testing.T) {
 }
 
 // Issue 32, item 6 over HTTP: a member's CPF corrected in the register
-// after the group's urgent order is listed to the clerk (API and case page)
-// and carried by the page's button, after which the gate's check blocks
-// the corrected CPF and not the old one; the judge does not carry (403).
+// after the group's urgent order is listed (API and case page) and
+// corrected by the judge with the page's button (CPC art. 494, I), after
+// which the gate's check blocks the corrected CPF and not the old one; the
+// clerk does not correct it (403).
 func TestRegisterCPFCorrection_ClerkCarriesItOnThePage(t *testing.T) {
 	w := newWF(t)
 	w.addJudge()
@@ -192,14 +193,14 @@ func TestRegisterCPFCorrection_ClerkCarriesItOnThePage(t *testing.T) {
 		t.Fatalf("corrections %v", list)
 	}
 	ban := int64(items[0].(map[string]any)["ban_id"].(float64))
-	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/register-corrections/%d/carry", ban), "judge", nil)
-	w.want(rec, 403, "the judge carries")
-	clerk := w.browser("wf-clerk")
-	page := clerk.do("GET", fmt.Sprintf("/processos/%d", id), nil).Body.String()
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/register-corrections/%d/carry", ban), "clerk", nil)
+	w.want(rec, 403, "the clerk carries")
+	judge := w.browser("wf-judge")
+	page := judge.do("GET", fmt.Sprintf("/processos/%d", id), nil).Body.String()
 	if !strings.Contains(page, `id="cpf-cadastro"`) || !strings.Contains(page, "017.203.688-72") || !strings.Contains(page, "529.982.247-25") {
 		t.Fatalf("the case page does not put the correction to the clerk")
 	}
-	if rec := clerk.do("POST", fmt.Sprintf("/processos/%d/cpf-cadastro", id), url.Values{"ban": {fmt.Sprint(ban)}}); rec.Code != 303 {
+	if rec := judge.do("POST", fmt.Sprintf("/processos/%d/cpf-cadastro", id), url.Values{"ban": {fmt.Sprint(ban)}}); rec.Code != 303 {
 		t.Fatalf("carry on the page: %d %s", rec.Code, rec.Body)
 	}
 	if got := w.check("52998224725", ""); got["blocked"] != true {
@@ -208,6 +209,6 @@ func TestRegisterCPFCorrection_ClerkCarriesItOnThePage(t *testing.T) {
 	if got := w.check("01720368872", ""); got["blocked"] != false {
 		t.Errorf("the old CPF: %v", got)
 	}
-	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/register-corrections/%d/carry", ban), "clerk", nil)
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/register-corrections/%d/carry", ban), "judge", nil)
 	w.want(rec, 404, "carrying twice")
 }

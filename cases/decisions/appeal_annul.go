@@ -22,7 +22,9 @@ import (
 // each reached track gets its own result, so a co-defendant's later appeal
 // is judged on its own (DOMAIN.md §4). When no track is in appeal an
 // annulment is errs.Invalid on defendant_id; when every track in appeal
-// has its result, errs.Conflict.
+// has its result, errs.Conflict; when more than one awaits it, errs.Invalid
+// on defendant_id (the Turma may judge co-defendants' appeals apart: the
+// result names its defendant).
 func (s *Service) appealTracks(ctx context.Context, c *cases.Case, d *cases.Defendant, result string) ([]*cases.Defendant, error) {
 	if d != nil || c.Flow == cases.FlowCivil || result == "reformed" {
 		return []*cases.Defendant{d}, nil
@@ -51,6 +53,14 @@ func (s *Service) appealTracks(ctx context.Context, c *cases.Case, d *cases.Defe
 		return nil, noTrackToAnnul(c)
 	case len(out) == 0:
 		return nil, errAppealJudged
+	case len(out) > 1:
+		// The Turma Recursal may judge the appeals of co-defendants apart:
+		// a result is recorded for the defendant it names, never guessed.
+		names := make([]string, len(out))
+		for i, d := range out {
+			names[i] = cases.NameOf(*d)
+		}
+		return nil, errs.InvalidField("defendant_id", "required", fmt.Sprintf("mais de um réu está em recurso (%s): informe o réu (defendant_id) cujo recurso a Turma Recursal julgou.", strings.Join(names, ", ")))
 	}
 	return out, nil
 }

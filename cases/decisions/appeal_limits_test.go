@@ -320,3 +320,28 @@ func TestAppealConfirmedWithoutDefendant_CoDefendantJudgedLater_Lei9099_art82(t 
 	_, err = e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, confirmed(0))
 	casetest.KindIs(t, err, errs.Conflict)
 }
+
+// Lei 9.099/1995, art. 82 and DOMAIN.md §4: with two co-defendants in
+// appeal, a result without defendant_id is 422 on defendant_id naming
+// both (the Turma Recursal may judge them apart; a result is never
+// guessed onto a track), and nothing is recorded.
+func TestAppealResultWithoutDefendant_TwoInAppeal_NamesThem(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, testenv.T0, 1)
+	ctx := context.Background()
+	k := e.Clerk(t)
+	c, ds, _ := twoDefendants(t, e, "R1")
+	for _, d := range ds {
+		e.Sentence12(t, c, d)
+		appealBy(t, e, c, d, "defence")
+	}
+	for _, result := range []string{"confirmed", "annulled"} {
+		_, err := e.Svc.Casefile.RecordAppealResult(ctx, k, c.ID, decisions.AppealResultInput{Result: result, DecidedOn: "2025-06-10"})
+		if msg := casetest.InvalidField(t, err, "defendant_id", false); !strings.Contains(msg, ds[0].FullName) || !strings.Contains(msg, ds[1].FullName) {
+			t.Errorf("%s without defendant_id, two in appeal: %q", result, msg)
+		}
+	}
+	if n := e.Count(t, "appeal_results", "case_id = ?", c.ID); n != 0 {
+		t.Errorf("%d results recorded", n)
+	}
+}

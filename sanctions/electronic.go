@@ -51,10 +51,12 @@ func nextWorkingDay(d civil.Date, court Holidays) (civil.Date, bool) {
 //     court business — a weekend, a national or a court holiday (§ 2º);
 //     the recess of 20 December to 20 January is not such a day (the
 //     courts sit; it suspends the window that follows, CPP art. 798-A);
-//   - not opened by then, it counts on the tenth day (§ 3º), moved to the
-//     next working day when the tenth has no court business (the reading of
-//     the STJ, REsp 1.663.172/TO, 3ª Turma, 2017: § 2º applies to the tacit
-//     notice too; the statute's text alone does not move it);
+//   - not opened by then, it counts on the tenth day (§ 3º: "na data do
+//     término desse prazo"), moved to the next working day when the tenth
+//     has no court business: the statute's text does not move it; Res. CNJ
+//     185/2013, art. 21, II ("o décimo dia… caso seja de expediente
+//     judiciário, ou o primeiro dia útil seguinte") and the STJ (REsp
+//     1.663.172/TO, 3ª Turma, 2017) do, in the defence's favour;
 //   - an opening after the tenth day changes nothing: the notice had
 //     already counted.
 func CountElectronicNotice(available civil.Date, opened *civil.Date, today civil.Date, court Holidays) ElectronicNotice {
@@ -72,7 +74,7 @@ func CountElectronicNotice(available civil.Date, opened *civil.Date, today civil
 	rule := fmt.Sprintf("Lei 11.419/2006, art. 5º, § 3º: sem consulta em 10 dias corridos da disponibilização (%s), intimação no décimo dia", available.BR())
 	if moved {
 		why, _ := NoCourtBusiness(tenth, court)
-		rule += fmt.Sprintf(", que é dia não útil (%s, %s): primeiro dia útil seguinte (§ 2º; STJ, REsp 1.663.172/TO)", tenth.BR(), why)
+		rule += fmt.Sprintf(", que é dia não útil (%s, %s): primeiro dia útil seguinte (Res. CNJ 185/2013, art. 21, II; STJ, REsp 1.663.172/TO)", tenth.BR(), why)
 	}
 	return ElectronicNotice{CountsOn: d, Tacit: true, Pending: opened == nil && today.Before(d), Rule: rule}
 }

@@ -302,11 +302,35 @@ func (c *counter) walk(d civil.Date) (civil.Date, error) {
 	}
 }
 
-// count fills the counted-from, first and last days of c.p.
+// business moves d forward past the days without court business (a
+// notice on such a day counts as made on the next working day: CPP art.
+// 798, § 1º with Súmula 310 STF; CPC art. 224, § 1º), recording them; a day
+// of the suspension of 20/12–20/01 is a day of business (the courts sit:
+// CPC art. 220, § 1º), and the notice made on it is valid that day.
+func (c *counter) business(d civil.Date) (civil.Date, error) {
+	for {
+		why, no := NoCourtBusiness(d, c.in.Court)
+		if !no {
+			return d, nil
+		}
+		if c.skipped++; c.skipped > maxSkip {
+			return d, errs.InvalidField("notified_on", "calendar", fmt.Sprintf("o calendário do juizado não tem dia útil em %d dias após %s.", maxSkip, c.in.NotifiedOn.BR()))
+		}
+		c.p.Skipped = append(c.p.Skipped, SkippedDay{Date: d, Why: why})
+		d = d.AddDays(1)
+	}
+}
+
+// count fills the counted-from, first and last days of c.p. A notice made
+// during the suspension of 20/12–20/01 counts on its own day (a day
+// without business: the next working day); the suspension stops the
+// course of the window (CPP art. 798-A; CPC art. 220: "suspende-se o curso
+// do prazo"), so its first day is the first working day after 20/01, as
+// for a notice on the eve of the suspension.
 func (c *counter) count() error {
 	p := c.p
 	var err error
-	if p.CountedFrom, err = c.walk(p.NotifiedOn); err != nil {
+	if p.CountedFrom, err = c.business(p.NotifiedOn); err != nil {
 		return err
 	}
 	if p.FirstDay, err = c.walk(p.CountedFrom.AddDays(1)); err != nil {
@@ -356,6 +380,19 @@ func (c *counter) recessNote() string {
 	return ""
 }
 
+// noticeSuspended tells whether the notice counted on a day of the
+// suspension of 20/12–20/01 that suspended this window: the day after it
+// was skipped as suspended.
+func (p Period) noticeSuspended() bool {
+	next := p.CountedFrom.AddDays(1)
+	for _, s := range p.Skipped {
+		if s.Date == next {
+			return s.Why == CriminalRecessWhy || s.Why == CivilSuspensionWhy
+		}
+	}
+	return false
+}
+
 // Text describes the window in Portuguese for the docket and documents:
 // its days, first and last day and rule, and when the notice counted as
 // made on a later day, that day and why (a day without court business, or
@@ -370,10 +407,11 @@ func (p Period) Text() string {
 		what = "embargos de declaração"
 	}
 	t := fmt.Sprintf("prazo de %s de %d dias %s, de %s a %s (%s)", what, p.Days, unit, p.FirstDay.BR(), p.LastDay.BR(), p.Rule)
+	if p.noticeSuspended() {
+		t += fmt.Sprintf("; ciência em %s, durante a suspensão dos prazos de 20/12 a 20/01: o prazo corre a partir de %s", p.CountedFrom.BR(), p.FirstDay.BR())
+	}
 	switch {
 	case p.CountedFrom == p.NotifiedOn:
-	case len(p.Skipped) > 0 && (p.Skipped[0].Why == CriminalRecessWhy || p.Skipped[0].Why == CivilSuspensionWhy):
-		t += fmt.Sprintf("; ciência durante a suspensão dos prazos de 20/12 a 20/01, considerada feita em %s", p.CountedFrom.BR())
 	default:
 		t += fmt.Sprintf("; ciência em dia sem expediente, considerada feita em %s", p.CountedFrom.BR())
 	}

@@ -174,9 +174,10 @@ func TestCountPeriod_Lei14759_ZumbiMovesTheLastDayFrom2024(t *testing.T) {
 // 9.099/1995, art. 92: the criminal window is suspended from 20 December
 // to 20 January inclusive. A window running on 20/12 pauses and resumes
 // with the days left on the first working day from 21/01; a notice made
-// in the recess counts as made on the first working day after it, and the
-// window starts the next working day; a last day moved by § 3º into the
-// recess moves past it.
+// in the recess counts on its own day (the courts sit), and the window it
+// opens starts on the first working day after 20/01 ("suspende-se o curso
+// do prazo"), as for a notice on the eve of the recess; a last day moved
+// by § 3º into the recess moves past it.
 func TestCountPeriod_CPP798A_RecessSuspendsCriminalWindow(t *testing.T) {
 	t.Parallel()
 	recess2025 := span("2025-12-20", "2026-01-20") // 32 days
@@ -190,14 +191,13 @@ func TestCountPeriod_CPP798A_RecessSuspendsCriminalWindow(t *testing.T) {
 		// Fri 19/12/2025: the next day is in the recess: starts Wed 21/01,
 		// + 9 = Fri 30/01/2026.
 		{"notice on the eve of the recess: starts 21/01", "2025-12-19", window{"2025-12-19", "2026-01-21", "2026-01-30", recess2025}},
-		// Mon 05/01/2026 counts as made on Wed 21/01: starts Thu 22/01, + 9
-		// = Sat 31/01: Mon 02/02/2026 (§ 3º).
-		{"notice inside the recess: counts as made on 21/01", "2026-01-05",
-			window{"2026-01-21", "2026-01-22", "2026-02-02", join(span("2026-01-05", "2026-01-20"), "2026-01-31,2026-02-01")}},
-		// Wed 24/12/2025 (the old count ended on 05/01): as made on 21/01,
-		// same as above.
+		// Mon 05/01/2026 counts that day; the course is suspended until
+		// 20/01: starts Wed 21/01, + 9 = Fri 30/01/2026.
+		{"notice inside the recess: counts that day, starts 21/01", "2026-01-05",
+			window{"2026-01-05", "2026-01-21", "2026-01-30", span("2026-01-06", "2026-01-20")}},
+		// Wed 24/12/2025 counts that day: starts 21/01, same as above.
 		{"Christmas eve notice", "2025-12-24",
-			window{"2026-01-21", "2026-01-22", "2026-02-02", join(span("2025-12-24", "2026-01-20"), "2026-01-31,2026-02-01")}},
+			window{"2025-12-24", "2026-01-21", "2026-01-30", span("2025-12-25", "2026-01-20")}},
 		// Mon 18/12/2023: Tue 19/12 = 1st; paused 20/12–20/01/2024; Sun
 		// 21/01 has no business: resumes Mon 22/01 = 2nd … Tue 30/01/2024 =
 		// 10th.
@@ -231,10 +231,10 @@ func TestCountPeriod_CPP798A_RecessSuspendsCriminalWindow(t *testing.T) {
 	// Christmas and New Year inside the recess are skipped as the recess.
 	p := count(t, sanctions.PeriodInput{Kind: sanctions.KindCriminalAppeal, NotifiedOn: day("2025-12-15"), Court: calendar2025})
 	window{"2025-12-15", "2025-12-16", "2026-01-26", recess2025}.check(t, p)
-	// The docket's text says why the notice counted on 21/01.
+	// The docket's text says why the window starts on 21/01.
 	p = count(t, sanctions.PeriodInput{Kind: sanctions.KindCriminalAppeal, NotifiedOn: day("2026-01-05")})
-	if want := "prazo de recurso de 10 dias corridos, de 22/01/2026 a 02/02/2026 (" + criminalRule + recessRule +
-		"); ciência durante a suspensão dos prazos de 20/12 a 20/01, considerada feita em 21/01/2026"; p.Text() != want {
+	if want := "prazo de recurso de 10 dias corridos, de 21/01/2026 a 30/01/2026 (" + criminalRule + recessRule +
+		"); ciência em 05/01/2026, durante a suspensão dos prazos de 20/12 a 20/01: o prazo corre a partir de 21/01/2026"; p.Text() != want {
 		t.Errorf("text\n %s\nwant\n %s", p.Text(), want)
 	}
 }
@@ -342,7 +342,8 @@ func TestCountPeriod_CPC1003_sec5_CPC219_CPC220_CivilWorkingDays(t *testing.T) {
 		{"Friday: starts Monday", "2025-06-06", "2025-06-06", "2025-06-09", "2025-06-30"},
 		// 16–19/12 (4); 21–23/01 (7), 26–30/01 (12), 02–04/02 (15).
 		{"before the recess: suspended 20/12–20/01 (art. 220)", "2025-12-15", "2025-12-15", "2025-12-16", "2026-02-04"},
-		{"notice during the recess counts as made on 21/01", "2026-01-05", "2026-01-21", "2026-01-22", "2026-02-11"},
+		// 21–23/01 (3), 26–30/01 (8), 02–06/02 (13), 09–10/02 (15).
+		{"notice during the recess counts that day, starts 21/01", "2026-01-05", "2026-01-05", "2026-01-21", "2026-02-10"},
 		{"across Carnaval", "2026-02-09", "2026-02-09", "2026-02-10", "2026-03-04"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -483,9 +484,9 @@ func TestCountPeriod_Lei9099_art82_sec1_CPP798_LastDayTable(t *testing.T) {
 		{"Consciência Negra", "2025-11-10", "", "2025-11-21"},
 		{"year end: 1 January, in custody", "2025-12-22", sanctions.RecessCustody, "2026-01-02"},
 		{"year end: Friday 26/12, in custody, starts Monday 29/12", "2025-12-26", sanctions.RecessCustody, "2026-01-07"},
-		// In the recess: counts as made on Wednesday 21/01; 22/01 + 9 =
-		// Saturday 31/01: Monday 02/02.
-		{"year end: suspended (CPP art. 798-A)", "2025-12-22", "", "2026-02-02"},
+		// In the recess: counts on Monday 22/12; the course resumes on
+		// Wednesday 21/01 + 9 = Friday 30/01.
+		{"year end: suspended (CPP art. 798-A)", "2025-12-22", "", "2026-01-30"},
 		{"leap year", "2024-02-19", "", "2024-02-29"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -76,8 +76,8 @@ func TestNotify_CPP798A_DeadlineSuspendedAcrossRecess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Counts as made on Wednesday 21/01: 22/01 + 9 = Saturday 31/01: Monday 02/02.
-	if dv.CountedFrom.String() != "2026-01-21" || dv.FirstDay.String() != "2026-01-22" || dv.LastDay.String() != "2026-02-02" {
+	// Counts on Monday 05/01; the course resumes Wednesday 21/01 + 9 = Friday 30/01.
+	if dv.CountedFrom.String() != "2026-01-05" || dv.FirstDay.String() != "2026-01-21" || dv.LastDay.String() != "2026-01-30" {
 		t.Errorf("notice in the recess: counted %s first %s last %s", dv.CountedFrom, dv.FirstDay, dv.LastDay)
 	}
 	// The case shows the same windows.
@@ -89,7 +89,7 @@ func TestNotify_CPP798A_DeadlineSuspendedAcrossRecess(t *testing.T) {
 	for _, w := range v.Deadlines {
 		last[w.Party] = w.LastDay.String()
 	}
-	if last["defendant"] != "2026-01-26" || last["defence"] != "2025-12-26" || last["prosecution"] != "2026-02-02" {
+	if last["defendant"] != "2026-01-26" || last["defence"] != "2025-12-26" || last["prosecution"] != "2026-01-30" {
 		t.Errorf("case deadlines %v", last)
 	}
 }

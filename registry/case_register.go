@@ -106,14 +106,67 @@ func registerChanges(kept *caseRegister, live []Member, all map[int64]Member, fa
 	return out
 }
 
-// RegisterChanges are the warnings of registerChanges for fan-group
-// defendant defendantID linked to group groupID and facts, dates in loc
-// (the case page and the sentence form show them); none when no register
-// was kept.
+// changesAfterFacts words, for the judge, the changes to group groupID's
+// register recorded after the day of the facts (and before until, the
+// filing; zero: any time) that touch the facts date: a leave recorded
+// then and dated before the facts (the member no longer appears as one on
+// that date), and a rejoin or a corrected joining date recorded then that
+// makes the membership cover the facts date (the group's word, given after
+// the facts, is all that makes him a member then). The register is the group's
+// own declaration (CPC art. 408, par. único): the judge weighs each.
+func changesAfterFacts(ctx context.Context, g *gorm.DB, groupID int64, facts civil.Date, loc *time.Location, until time.Time) ([]string, error) {
+	after := facts.AddDays(1).Start(loc)
+	if until.IsZero() {
+		until = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	var rows []struct {
+		FullName string
+		ID       int64
+		Action   string
+		At       time.Time
+		Date     civil.Date
+	}
+	err := db.Conn(ctx, g).Raw(`SELECT DISTINCT ON (m.id, h.action) m.full_name, m.id, h.action, h.at,
+			CASE WHEN h.action = 'leave' THEN p.left_on ELSE p.joined_on END AS date
+		FROM members m JOIN member_history h ON h.member_id = m.id JOIN member_periods p ON p.member_id = m.id
+		WHERE m.group_id = ? AND h.at >= ? AND h.at < ?
+		  AND ((h.action = 'leave' AND p.left_on < ? AND NOT EXISTS (SELECT 1 FROM member_periods q WHERE q.member_id = m.id AND q.joined_on <= ? AND (q.left_on IS NULL OR q.left_on >= ?)))
+		    OR ((h.action = 'rejoin' OR (h.action = 'update' AND h.before->>'joined_on' IS NOT NULL)) AND p.joined_on <= ? AND (p.left_on IS NULL OR p.left_on >= ?)))
+		ORDER BY m.id, h.action, h.at`, groupID, after, until, facts, facts, facts, facts, facts).Scan(&rows).Error
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, r := range rows {
+		at := civil.Today(r.At, loc).BR()
+		if r.Action == "leave" {
+			out = append(out, fmt.Sprintf("%s (associado %d): saída registrada pela torcida em %s, depois dos fatos (%s), com data de %s, anterior a eles: não é alcançado(a) automaticamente; confira e inclua-o(a) entre os associados indicados (member_ids), se for o caso.",
+				r.FullName, r.ID, at, facts.BR(), r.Date.BR()))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s (associado %d): associação reaberta ou data de ingresso alterada pela torcida em %s, depois dos fatos (%s), com ingresso em %s, anterior a eles: confira a associação na data dos fatos e exclua-o(a) (excluded_member_ids, com o motivo), se for o caso.",
+			r.FullName, r.ID, at, facts.BR(), r.Date.BR()))
+	}
+	return out, nil
+}
+
+// RegisterChanges are the warnings, for fan-group defendant defendantID
+// linked to group groupID and facts, dates in loc (the case page and the
+// sentence form show them), of the changes to the register that touch the
+// facts date: recorded after the facts and before the register was kept
+// with the case (changesAfterFacts), and after it (registerChanges).
 func RegisterChanges(ctx context.Context, g *gorm.DB, defendantID, groupID int64, facts civil.Date, loc *time.Location) ([]string, error) {
 	kept, err := keptRegister(ctx, g, defendantID, groupID, facts)
-	if err != nil || kept == nil {
+	if err != nil {
 		return nil, err
+	}
+	var until time.Time
+	if kept != nil {
+		until = kept.TakenAt
+	}
+	out, err := changesAfterFacts(ctx, g, groupID, facts, loc, until)
+	if err != nil || kept == nil {
+		return out, err
 	}
 	live, err := liveCovered(ctx, g, groupID, facts)
 	if err != nil {
@@ -123,7 +176,7 @@ func RegisterChanges(ctx context.Context, g *gorm.DB, defendantID, groupID int64
 	if err != nil {
 		return nil, err
 	}
-	return registerChanges(kept, live, all, facts, loc), nil
+	return append(out, registerChanges(kept, live, all, facts, loc)...), nil
 }
 
 // membersByID loads the members of group groupID among ids.

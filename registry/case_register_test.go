@@ -115,7 +115,7 @@ func TestGroupBan_RegisterAsFiled_ChangesListedToTheJudge(t *testing.T) {
 // blocks the corrected CPF and not the old one. The clerk does not carry
 // it; a second carry is 404; a register that changed the name too is not
 // the same person (409).
-func TestMemberBan_RegisterCPFCorrectionCarriedByTheClerk(t *testing.T) {
+func TestMemberBan_RegisterCPFCorrectionCarriedByTheJudge(t *testing.T) {
 	t.Parallel()
 	e := newRegEnv(t)
 	ctx := context.Background()
@@ -209,5 +209,39 @@ func TestMemberBan_RegisterCPFCorrectionCarriedByTheClerk(t *testing.T) {
 	}
 	if r, _ := e.lists.Check(ctx, registry.CPF("39053344705")); r.Blocked {
 		t.Error("a person never judged is blocked")
+	}
+}
+
+// The register is the group's own declaration (CPC art. 408, par. único):
+// a leave recorded after the facts (06/04/2025) and dated before them,
+// even before the case is filed, is listed to the judge on the case and in
+// the sentence's warnings (the member is not reached unless named).
+func TestGroupBan_LeaveRecordedAfterTheFactsListedToTheJudge(t *testing.T) {
+	t.Parallel()
+	e := newRegEnv(t)
+	ctx := context.Background()
+	g, mgr := e.group(t, "Torcida Organizada Garra do Tatuapé")
+	if rep, err := e.svc.Import(ctx, mgr, g.ID, registry.ImportInput{Body: readFix(t, "fixtures", "members-valid-excel-ptbr.csv"), ContentType: "text/csv"}); err != nil || !rep.Applied {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	joao := e.memberIDs(t, mgr, g.ID)["06420642370"]
+	e.clk.Set(time.Date(2025, 4, 8, 12, 0, 0, 0, saoPaulo)) // two days after the facts
+	if _, err := e.svc.Leave(ctx, mgr, joao, registry.DateInput{LeftOn: "2025-04-01"}); err != nil {
+		t.Skipf("the register's join date does not allow a leave on 01/04/2025: %v", err)
+	}
+	e.clk.Set(time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo))
+	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
+	prosA := actor.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}
+	c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := e.casesS.Casefile.Get(ctx, prosA, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := strings.Join(v.Warnings, "\n")
+	if !strings.Contains(w, "João Pedro da Silva Araújo") || !strings.Contains(w, "saída registrada pela torcida em 08/04/2025") || !strings.Contains(w, "com data de 01/04/2025") {
+		t.Errorf("the leave recorded after the facts is not listed:\n%s", w)
 	}
 }

@@ -71,9 +71,9 @@ func SelectBanMembers(ctx context.Context, g *gorm.DB, groupID int64, facts civi
 // members covered on the facts date are those of the register kept with
 // the case when it was filed or the group linked (TakeCaseRegister), with
 // their data as the register has it now (a CPF corrected since reaches the
-// ban); each change the group recorded after that touching the facts date
-// is a warning for the judge, who decides on it (named, excluded). With no
-// register kept (a case older than the rule) the register today decides.
+// ban); each change the group recorded after the facts touching their
+// date is a warning for the judge, who decides on it (named, excluded). With
+// no register kept (a case older than the rule) the register today decides.
 // Dates of the warnings are in loc.
 func SelectCaseBanMembers(ctx context.Context, g *gorm.DB, defendantID, groupID int64, facts civil.Date, loc *time.Location, reach string, named, excluded []int64) (*BanSelection, error) {
 	return selectBanMembers(ctx, g, groupID, facts, reach, named, excluded, func() ([]Member, []string, error) {
@@ -82,8 +82,16 @@ func SelectCaseBanMembers(ctx context.Context, g *gorm.DB, defendantID, groupID 
 			return nil, nil, err
 		}
 		kept, err := keptRegister(ctx, g, defendantID, groupID, facts)
+		if err != nil {
+			return nil, nil, err
+		}
+		var until time.Time
+		if kept != nil {
+			until = kept.TakenAt
+		}
+		warnings, err := changesAfterFacts(ctx, g, groupID, facts, loc, until)
 		if err != nil || kept == nil {
-			return live, nil, err
+			return live, warnings, err
 		}
 		all, err := membersByID(ctx, g, groupID, kept.Covered)
 		if err != nil {
@@ -94,7 +102,7 @@ func SelectCaseBanMembers(ctx context.Context, g *gorm.DB, defendantID, groupID 
 			covered = append(covered, m)
 		}
 		sort.Slice(covered, func(i, j int) bool { return covered[i].ID < covered[j].ID })
-		return covered, registerChanges(kept, live, all, facts, loc), nil
+		return covered, append(warnings, registerChanges(kept, live, all, facts, loc)...), nil
 	})
 }
 

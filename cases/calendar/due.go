@@ -1,0 +1,108 @@
+package calendar
+
+import (
+	"context"
+	"sort"
+
+	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/sanctions"
+)
+
+// DueWindow is a party's appeal window still running whose last day falls
+// in the span the court's desk asked (WindowsEnding): the case (CaseID,
+// its 20-digit Number), the defendant it concerns (DefendantID and Name;
+// nil and "" for the prosecution's notice as to every defendant), the
+// party (PartyDefendant, PartyDefence, PartyProsecution), the kind of
+// notice (NoticeAppeal, NoticeExtraordinary) and the window's LastDay,
+// counted by the same sanctions.CountPeriod as the case page (Lei
+// 9.099/1995, art. 82, § 1º; CPP art. 798; CPC art. 219 in group cases).
+type DueWindow struct {
+	CaseID      int64
+	Number      string
+	DefendantID *int64
+	Name        string
+	Party       string
+	Kind        string
+	LastDay     civil.Date
+}
+
+// MaxWindowSpan bounds, in running days, how far before its last day a
+// window can have been opened: the longest window (a civil window in
+// working days, doubled for the Defensoria, CPC arts. 186 and 219) across
+// the suspension of 20 December to 20 January (CPC art. 220) and the
+// holidays stays well under it. holidayMoves uses the same bound.
+const MaxWindowSpan = 120
+
+// WorkingDaysAfter returns the n-th day with court business after day in
+// court's calendar (weekends, national holidays and the court's own,
+// sanctions.NoCourtBusiness): the desk's "next 5 working days".
+func (s *Service) WorkingDaysAfter(ctx context.Context, court string, day civil.Date, n int) (civil.Date, error) {
+	h, err := s.CourtHolidays(ctx, court)
+	if err != nil {
+		return day, err
+	}
+	for n > 0 {
+		day = day.AddDays(1)
+		if _, off := sanctions.NoCourtBusiness(day, h); !off {
+			n--
+		}
+	}
+	return day, nil
+}
+
+// WindowsEnding lists the windows of court's cases whose last day is from
+// first to last (inclusive), earliest first, then by case number: only
+// notices recorded in the last MaxWindowSpan days before last, neither
+// superseded nor waived, of a defendant whose track has not become final
+// nor ended and with no embargos de declaração pending as to him (they
+// interrupt his windows: Lei 9.099/1995, art. 83, § 2º). The candidates are
+// one set-based query over the recent notices (index
+// notifications_recent); each is then counted with the court's calendar as
+// Deadlines counts it (periodOf: a holiday added later moves it).
+func (s *Service) WindowsEnding(ctx context.Context, court string, first, last civil.Date) ([]DueWindow, error) {
+	var rows []struct {
+		Notification
+		Flow   string
+		Number string
+		Name   string
+	}
+	err := db.Conn(ctx, s.DB).Raw(`SELECT n.*, k.flow, k.number, coalesce(nullif(d.full_name, ''), d.group_name, '') AS name
+		FROM notifications n JOIN cases k ON k.id = n.case_id LEFT JOIN defendants d ON d.id = n.defendant_id
+		WHERE k.court_code = ? AND n.notified_on BETWEEN ? AND ? AND NOT n.superseded AND NOT n.waived_appeal
+		  AND k.status NOT IN ('final', 'executing', 'archived')
+		  AND (d.id IS NULL OR (d.final_on IS NULL AND coalesce(d.status, k.status) NOT IN ('final', 'executing', 'archived', 'rejected', 'extinct')))
+		  AND NOT EXISTS (SELECT 1 FROM embargos e WHERE e.case_id = n.case_id AND e.status = 'pending'
+		                  AND (e.defendant_id IS NULL OR n.defendant_id IS NULL OR e.defendant_id = n.defendant_id))
+		ORDER BY n.case_id, n.id`, court, last.AddDays(-MaxWindowSpan), last).Scan(&rows).Error
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	cal, k, err := s.courtOf(ctx, court)
+	if err != nil {
+		return nil, err
+	}
+	var out []DueWindow
+	for _, r := range rows {
+		p, _, err := cal.periodOf(periodInput(r.Flow, r.Notification, k), r.CreatedAt, s.Loc)
+		if err != nil {
+			return nil, err
+		}
+		if p.LastDay.Before(first) || p.LastDay.After(last) {
+			continue
+		}
+		party := r.Party
+		if party == "" {
+			party = PartyDefendant
+		}
+		out = append(out, DueWindow{CaseID: r.CaseID, Number: r.Number, DefendantID: r.DefendantID, Name: r.Name,
+			Party: party, Kind: r.Kind, LastDay: p.LastDay})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].LastDay != out[j].LastDay {
+			return out[i].LastDay.Before(out[j].LastDay)
+		}
+		return out[i].Number < out[j].Number
+	})
+	return out, nil
+}

@@ -67,13 +67,13 @@ func (s *Service) lockHearing(ctx context.Context, a actor.Actor, id int64) (*He
 	}
 	if h.Status != "scheduled" {
 		return nil, nil, errs.New(errs.Conflict, fmt.Sprintf("A %s de %s não está mais designada (%s).", HearingKindPT[h.Kind],
-			civil.Today(h.StartsAt, s.Loc).BR(), hearingStatusPT[h.Status]))
+			civil.Today(h.StartsAt, s.Loc).BR(), HearingStatusPT[h.Status]))
 	}
 	return &h, c, nil
 }
 
-// hearingStatusPT names a hearing's status in Portuguese.
-var hearingStatusPT = map[string]string{"scheduled": "designada", "redesignated": "redesignada", "cancelled": "cancelada",
+// HearingStatusPT names each hearing status in Portuguese (pages, docket).
+var HearingStatusPT = map[string]string{"scheduled": "designada", "redesignated": "redesignada", "cancelled": "cancelada",
 	"held": "realizada", "not_held": "não realizada"}
 
 // close marks h as leaving the status scheduled for status, by a at now.

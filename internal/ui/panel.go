@@ -36,9 +36,9 @@ type panelItem struct {
 // panelQueue is one queue on /painel, with its Portuguese title.
 type panelQueue struct {
 	Kind, Title, Empty, Due string
-	Count              int
-	More               int // items counted but not listed
-	Items              []panelItem
+	Count                   int
+	More                    int // items counted but not listed
+	Items                   []panelItem
 }
 
 // panel: GET /painel, the first page after signing in: the links of the

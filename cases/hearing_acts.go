@@ -103,6 +103,42 @@ func (s *Service) hearingMove(ctx context.Context, a actor.Actor, c *Case, h *He
 	return s.Touch(ctx, c, "")
 }
 
+// actOn runs act on scheduled hearing id (lockHearing) in one transaction
+// and returns the view of the hearing act returns.
+func (s *Service) actOn(ctx context.Context, a actor.Actor, id int64, act func(ctx context.Context, h *Hearing, c *Case) (*Hearing, error)) (*HearingView, error) {
+	var out *HearingView
+	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
+		h, c, err := s.lockHearing(ctx, a, id)
+		if err != nil {
+			return err
+		}
+		if h, err = act(ctx, h, c); err != nil {
+			return err
+		}
+		out, err = s.viewOf(ctx, *h)
+		return err
+	})
+	return out, err
+}
+
+// viewOf is the view of hearing h (HearingViews).
+func (s *Service) viewOf(ctx context.Context, h Hearing) (*HearingView, error) {
+	vs, err := s.HearingViews(ctx, []Hearing{h})
+	if err != nil {
+		return nil, err
+	}
+	return &vs[0], nil
+}
+
+// withNote appends to a docket text the note of the recess exception
+// that admits the hearing ("" none), as a sentence.
+func withNote(text, note string) string {
+	if note == "" {
+		return text
+	}
+	return text + " " + strings.ToUpper(note[:1]) + note[1:] + "."
+}
+
 // reasonOf checks a required reason of at most MaxText characters.
 func reasonOf(f *errs.Fields, field, v string) string {
 	if strings.TrimSpace(v) == "" {
@@ -121,82 +157,51 @@ func reasonOf(f *errs.Fields, field, v string) string {
 // situação "redesignada") and the parties are to be notified of the new
 // day (CPP art. 370; Lei 9.099/1995, art. 67). It returns the new hearing.
 func (s *Service) RedesignateHearing(ctx context.Context, a actor.Actor, id int64, in RedesignateInput) (*HearingView, error) {
-	var out *HearingView
-	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		old, c, err := s.lockHearing(ctx, a, id)
-		if err != nil {
-			return err
-		}
+	return s.actOn(ctx, a, id, func(ctx context.Context, old *Hearing, c *Case) (*Hearing, error) {
 		var f errs.Fields
 		start, end := s.hearingTimes(&f, in.StartsAt, in.EndsAt, old.EndsAt.Sub(old.StartsAt))
 		reason := reasonOf(&f, "reason", in.Reason)
 		if err := f.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		if start.Equal(old.StartsAt) && end.Equal(old.EndsAt) {
-			return errs.InvalidField("starts_at", "changed", "a nova data é a mesma da audiência designada.")
+			return nil, errs.InvalidField("starts_at", "changed", "a nova data é a mesma da audiência designada.")
 		}
 		note, err := s.checkHearingDay(ctx, c, start, old.RecessException)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := s.close(ctx, a, old, "redesignated", map[string]any{"reason": reason}); err != nil {
-			return err
+			return nil, err
 		}
 		uid := a.UserID
 		h := Hearing{CaseID: c.ID, CourtCode: c.CourtCode, JudgeID: old.JudgeID, Kind: old.Kind, Room: old.Room, StartsAt: start, EndsAt: end,
 			Status: "scheduled", CreatedAt: s.Now(), CreatedBy: &uid, RecessException: old.RecessException, RedesignatedFrom: &old.ID}
 		if err := s.book(ctx, &h); err != nil {
-			return err
+			return nil, err
 		}
-		text := fmt.Sprintf("Redesignada a %s de %s para %s, na sala %s. Motivo: %s. Intimem-se as partes da nova data.",
-			HearingKindPT[h.Kind], s.when(old), s.when(&h), h.Room, strings.TrimSuffix(reason, "."))
-		if note != "" {
-			text += " " + strings.ToUpper(note[:1]) + note[1:] + "."
-		}
-		if err := s.hearingMove(ctx, a, c, &h, MoveHearingRedesignated, situationRedesignated, text); err != nil {
-			return err
-		}
-		vs, err := s.HearingViews(ctx, []Hearing{h})
-		if err != nil {
-			return err
-		}
-		out = &vs[0]
-		return nil
+		text := withNote(fmt.Sprintf("Redesignada a %s de %s para %s, na sala %s. Motivo: %s. Intimem-se as partes da nova data.",
+			HearingKindPT[h.Kind], s.when(old), s.when(&h), h.Room, strings.TrimSuffix(reason, ".")), note)
+		return &h, s.hearingMove(ctx, a, c, &h, MoveHearingRedesignated, situationRedesignated, text)
 	})
-	return out, err
 }
 
 // CancelHearing cancels scheduled hearing id with the reason (required);
 // the docket records it (TPU 970, situação "cancelada").
 func (s *Service) CancelHearing(ctx context.Context, a actor.Actor, id int64, in CancelInput) (*HearingView, error) {
-	var out *HearingView
-	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		h, c, err := s.lockHearing(ctx, a, id)
-		if err != nil {
-			return err
-		}
+	return s.actOn(ctx, a, id, func(ctx context.Context, h *Hearing, c *Case) (*Hearing, error) {
 		var f errs.Fields
 		reason := reasonOf(&f, "reason", in.Reason)
 		if err := f.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		if err := s.close(ctx, a, h, "cancelled", map[string]any{"reason": reason}); err != nil {
-			return err
+			return nil, err
 		}
 		h.Reason = reason
 		text := fmt.Sprintf("Cancelada a %s de %s, na sala %s. Motivo: %s.", HearingKindPT[h.Kind], s.when(h), h.Room, strings.TrimSuffix(reason, "."))
-		if err := s.hearingMove(ctx, a, c, h, MoveHearingCancelled, situationCancelled, text); err != nil {
-			return err
-		}
-		vs, err := s.HearingViews(ctx, []Hearing{*h})
-		if err != nil {
-			return err
-		}
-		out = &vs[0]
-		return nil
+		return h, s.hearingMove(ctx, a, c, h, MoveHearingCancelled, situationCancelled, text)
 	})
-	return out, err
 }
 
 // RecordHearingResult records whether scheduled hearing id was held, the
@@ -204,12 +209,7 @@ func (s *Service) CancelHearing(ctx context.Context, a actor.Actor, id int64, in
 // not started yet is errs.Invalid on held. The docket records it (TPU 970,
 // situação "realizada" or "não realizada") with the absent parties by name.
 func (s *Service) RecordHearingResult(ctx context.Context, a actor.Actor, id int64, in ResultInput) (*HearingView, error) {
-	var out *HearingView
-	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		h, c, err := s.lockHearing(ctx, a, id)
-		if err != nil {
-			return err
-		}
+	return s.actOn(ctx, a, id, func(ctx context.Context, h *Hearing, c *Case) (*Hearing, error) {
 		var f errs.Fields
 		if in.Held == nil {
 			f.Add("held", "required", "informe se a audiência foi realizada (true) ou não (false).")
@@ -222,10 +222,10 @@ func (s *Service) RecordHearingResult(ctx context.Context, a actor.Actor, id int
 		CheckText(&f, "text", in.Text, MaxLong, true)
 		absent, names, err := s.absentParties(ctx, &f, c, in.Absent)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := f.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		status, situation, verb := "held", situationHeld, "Realizada"
 		if !*in.Held {
@@ -233,7 +233,7 @@ func (s *Service) RecordHearingResult(ctx context.Context, a actor.Actor, id int
 		}
 		text := strings.TrimSpace(in.Text)
 		if err := s.close(ctx, a, h, status, map[string]any{"result_text": text, "absent": absent}); err != nil {
-			return err
+			return nil, err
 		}
 		h.ResultText, h.Absent = text, absent
 		msg := fmt.Sprintf("%s a %s de %s, na sala %s.", verb, HearingKindPT[h.Kind], s.when(h), h.Room)
@@ -241,17 +241,8 @@ func (s *Service) RecordHearingResult(ctx context.Context, a actor.Actor, id int
 			msg += " Ausentes: " + strings.Join(names, "; ") + "."
 		}
 		msg += " " + text
-		if err := s.hearingMove(ctx, a, c, h, MoveHearingResult, situation, msg); err != nil {
-			return err
-		}
-		vs, err := s.HearingViews(ctx, []Hearing{*h})
-		if err != nil {
-			return err
-		}
-		out = &vs[0]
-		return nil
+		return h, s.hearingMove(ctx, a, c, h, MoveHearingResult, situation, msg)
 	})
-	return out, err
 }
 
 // absentParties checks each absent party of case c ("prosecution",

@@ -199,24 +199,12 @@ func (s *Service) ScheduleHearing(ctx context.Context, actor actor.Actor, caseID
 		if err := s.book(ctx, &h); err != nil {
 			return err
 		}
-		text := fmt.Sprintf("Designada %s para %s, das %s às %s, na sala %s.", HearingKindPT[h.Kind],
-			civil.Today(start, s.Loc).BR(), start.In(s.Loc).Format("15:04"), end.In(s.Loc).Format("15:04"), room)
-		if note != "" {
-			text += " " + strings.ToUpper(note[:1]) + note[1:] + "."
-		}
-		if err := s.Move(ctx, c, &actor, now, MoveHearingScheduled, text,
-			Complement{Name: "tipo de audiência", Value: HearingKindPT[h.Kind]}, Complement{Name: "situação da audiência", Value: "designada"}); err != nil {
+		text := withNote(fmt.Sprintf("Designada %s para %s, na sala %s.", HearingKindPT[h.Kind], s.when(&h), room), note)
+		if err := s.hearingMove(ctx, actor, c, &h, MoveHearingScheduled, "designada", text); err != nil {
 			return err
 		}
-		if err := s.Touch(ctx, c, ""); err != nil {
-			return err
-		}
-		vs, err := s.HearingViews(ctx, []Hearing{h})
-		if err != nil {
-			return err
-		}
-		out = &vs[0]
-		return nil
+		out, err = s.viewOf(ctx, h)
+		return err
 	})
 	return out, err
 }

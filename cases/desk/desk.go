@@ -114,29 +114,19 @@ func (s *Service) Today() civil.Date { return civil.Today(s.Now(), s.Loc) }
 
 // Queue reads the queue of kind for sc; an unknown kind is an empty queue.
 func (s *Service) Queue(ctx context.Context, sc Scope, kind string) (Queue, error) {
+	week := func(ctx context.Context, sc Scope) (Queue, error) {
+		return s.hearings(ctx, sc, sc.Today.AddDays(1), sc.Today.AddDays(WeekDays))
+	}
+	today := func(ctx context.Context, sc Scope) (Queue, error) { return s.hearings(ctx, sc, sc.Today, sc.Today) }
+	read := map[string]func(context.Context, Scope) (Queue, error){
+		KindWindows: s.windows, KindHearingsToday: today, KindHearingsWeek: week, KindReviews: s.reviews,
+		KindConcluded: s.concluded, KindReadyFinal: s.readyFinal, KindToNotify: s.toNotify, KindBansEnding: s.bansEnding,
+		KindAwaitingID: s.awaitingID, KindCounselRequests: s.counselRequests,
+	}
 	var q Queue
 	var err error
-	switch kind {
-	case KindWindows:
-		q, err = s.windows(ctx, sc)
-	case KindHearingsToday:
-		q, err = s.hearings(ctx, sc, sc.Today, sc.Today)
-	case KindHearingsWeek:
-		q, err = s.hearings(ctx, sc, sc.Today.AddDays(1), sc.Today.AddDays(WeekDays))
-	case KindReviews:
-		q, err = s.reviews(ctx, sc)
-	case KindConcluded:
-		q, err = s.concluded(ctx, sc)
-	case KindReadyFinal:
-		q, err = s.readyFinal(ctx, sc)
-	case KindToNotify:
-		q, err = s.toNotify(ctx, sc)
-	case KindBansEnding:
-		q, err = s.bansEnding(ctx, sc)
-	case KindAwaitingID:
-		q, err = s.awaitingID(ctx, sc)
-	case KindCounselRequests:
-		q, err = s.counselRequests(ctx, sc)
+	if f, ok := read[kind]; ok {
+		q, err = f(ctx, sc)
 	}
 	q.Kind = kind
 	if q.Items == nil {

@@ -53,15 +53,24 @@ func Movement(v *Values) cases.MovementInput {
 // next to aud.date, a missing or invalid time next to aud.starts or
 // aud.ends (the fields the page shows).
 func Hearing(v *Values) cases.HearingInput {
-	in := cases.HearingInput{Kind: v.Text("kind"), Room: v.Text("room"), StartsAt: v.Instant("starts_at", "date", "starts", true), RecessException: v.Trim("recess_exception")}
+	in := cases.HearingInput{Kind: v.Text("kind"), Room: v.Text("room"), RecessException: v.Trim("recess_exception")}
+	in.StartsAt, in.EndsAt = hearingTimes(v)
+	return in
+}
+
+// hearingTimes reads a hearing form's date, starts and ends (the end
+// optional) as RFC 3339 instants, the service's errors renamed to the
+// form's fields.
+func hearingTimes(v *Values) (startsAt, endsAt string) {
+	startsAt = v.Instant("starts_at", "date", "starts", true)
 	if v.Text("ends") != "" && v.Text("date") != "" {
-		in.EndsAt = v.Instant("ends_at", "date", "ends", false)
+		endsAt = v.Instant("ends_at", "date", "ends", false)
 	}
 	v.Rename("starts_at", "date")
 	v.Rename("ends_at", "date")
 	v.Rename("starts_at_hora", "starts")
 	v.Rename("ends_at_hora", "ends")
-	return in
+	return startsAt, endsAt
 }
 
 // Transition reads the transition form (and.to, and.note, and.defendant_id
@@ -87,14 +96,8 @@ type HearingAct[T any] struct {
 // dd/mm/aaaa with red.starts and red.ends as hh:mm, red.reason): the
 // hearing's id and the service's input.
 func Redesignate(v *Values) HearingAct[cases.RedesignateInput] {
-	in := cases.RedesignateInput{StartsAt: v.Instant("starts_at", "date", "starts", true), Reason: v.Text("reason")}
-	if v.Text("ends") != "" && v.Text("date") != "" {
-		in.EndsAt = v.Instant("ends_at", "date", "ends", false)
-	}
-	v.Rename("starts_at", "date")
-	v.Rename("ends_at", "date")
-	v.Rename("starts_at_hora", "starts")
-	v.Rename("ends_at_hora", "ends")
+	in := cases.RedesignateInput{Reason: v.Text("reason")}
+	in.StartsAt, in.EndsAt = hearingTimes(v)
 	return HearingAct[cases.RedesignateInput]{v.ID("hearing_id"), in}
 }
 

@@ -69,6 +69,8 @@ type HearingView struct {
 	EndsAt     time.Time `json:"ends_at"`
 	Status     string    `json:"status"`
 	Judge      JudgeView `json:"judge"`
+	// Parties are the case's defendants by name, in their order.
+	Parties []string `json:"parties"`
 	// Reason, ResultText, Absent and RedesignatedFrom as on Hearing.
 	Reason           string   `json:"reason,omitempty"`
 	ResultText       string   `json:"result_text,omitempty"`
@@ -309,7 +311,8 @@ func hearingConflict(sameJudge bool, room string, start, end time.Time) error {
 	return errs.New(errs.Conflict, fmt.Sprintf("Conflito de agenda: a sala %s já está ocupada em %s.", room, when))
 }
 
-// HearingViews returns the views of hs, with their judges' names.
+// HearingViews returns the views of hs, with their judges' names and
+// their cases' parties (the defendants by name).
 func (s *Service) HearingViews(ctx context.Context, hs []Hearing) ([]HearingView, error) {
 	out := make([]HearingView, 0, len(hs))
 	if len(hs) == 0 {
@@ -337,10 +340,18 @@ func (s *Service) HearingViews(ctx context.Context, hs []Hearing) ([]HearingView
 	if err != nil {
 		return nil, err
 	}
+	caseIDs := make([]int64, 0, len(numbers))
+	for id := range numbers {
+		caseIDs = append(caseIDs, id)
+	}
+	parties, err := s.PartiesOf(ctx, caseIDs)
+	if err != nil {
+		return nil, err
+	}
 	for _, h := range hs {
 		out = append(out, HearingView{ID: h.ID, CaseID: h.CaseID, CaseNumber: FormatNumber(numbers[h.CaseID]), Kind: h.Kind, Room: h.Room,
 			StartsAt: h.StartsAt, EndsAt: h.EndsAt, Status: h.Status, Judge: JudgeView{ID: h.JudgeID, Name: judges[h.JudgeID]},
-			Reason: h.Reason, ResultText: h.ResultText, Absent: h.Absent, RedesignatedFrom: h.RedesignatedFrom})
+			Parties: parties[h.CaseID], Reason: h.Reason, ResultText: h.ResultText, Absent: h.Absent, RedesignatedFrom: h.RedesignatedFrom})
 	}
 	return out, nil
 }
@@ -381,4 +392,26 @@ func (s *Service) Calendar(ctx context.Context, actor actor.Actor, from, to stri
 		return nil, err
 	}
 	return s.HearingViews(ctx, hs)
+}
+
+// PartiesOf returns the defendants of the cases caseIDs by name (the
+// person's, or the group's), in their order, by case id: the parties a
+// hearing's agenda and the desk show.
+func (s *Core) PartiesOf(ctx context.Context, caseIDs []int64) (map[int64][]string, error) {
+	out := map[int64][]string{}
+	if len(caseIDs) == 0 {
+		return out, nil
+	}
+	var ps []struct {
+		CaseID int64
+		Name   string
+	}
+	if err := db.Conn(ctx, s.DB).Raw(`SELECT case_id, coalesce(nullif(full_name, ''), group_name) AS name FROM defendants
+		WHERE case_id IN ? ORDER BY case_id, position, id`, caseIDs).Scan(&ps).Error; err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		out[p.CaseID] = append(out[p.CaseID], p.Name)
+	}
+	return out, nil
 }

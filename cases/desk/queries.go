@@ -73,17 +73,9 @@ func (s *Service) hearings(ctx context.Context, sc Scope, first, last civil.Date
 	for i, it := range q.Items {
 		ids[i] = it.CaseID
 	}
-	var ps []struct {
-		CaseID int64
-		Name   string
-	}
-	if err := db.Conn(ctx, s.DB).Raw(`SELECT case_id, coalesce(nullif(full_name, ''), group_name) AS name FROM defendants
-		WHERE case_id IN ? ORDER BY case_id, position, id`, ids).Scan(&ps).Error; err != nil {
+	names, err := s.PartiesOf(ctx, ids)
+	if err != nil {
 		return q, err
-	}
-	names := map[int64][]string{}
-	for _, p := range ps {
-		names[p.CaseID] = append(names[p.CaseID], p.Name)
 	}
 	for i := range q.Items {
 		q.Items[i].Parties = append([]string{"Ministério Público"}, names[q.Items[i].CaseID]...)

@@ -33,7 +33,8 @@ func courtDay(t *testing.T, from time.Time, after, hh int) time.Time {
 // /painel shows the queue in Portuguese with the case number linking to
 // the case's hearings; a second preliminary hearing is 422 on kind; the
 // hearing acts answer problem+json 422 naming the field (a Saturday, a
-// reason missing), 409 once the hearing is closed; the case page's
+// reason missing), 409 once the hearing is closed; the agenda names the
+// parties and links to the hearing's acts; the case page's
 // redesignation form shows its error next to the field and redesignates.
 func TestDeskAndHearingActsOverHTTP(t *testing.T) {
 	f := newFixture(t)
@@ -129,6 +130,11 @@ func TestDeskAndHearingActsOverHTTP(t *testing.T) {
 	hid = int(h["id"].(float64))
 	clerk := f.browser(t, "clerk")
 	caseURL := fmt.Sprintf("/processos/%d", id)
+	name := c["defendants"].([]any)[0].(map[string]any)["full_name"].(string)
+	agenda := clerk.do("GET", "/audiencias?from="+day.Format("02/01/2006")+"&to="+day.Format("02/01/2006"), nil).Body.String()
+	if !strings.Contains(agenda, "Ministério Público; "+name) || !strings.Contains(agenda, caseURL+"#audiencia-atos") {
+		t.Errorf("the agenda lacks the parties or the link to the hearing's acts")
+	}
 	if p := clerk.do("GET", caseURL, nil).Body.String(); !strings.Contains(p, "Redesignar") || !strings.Contains(p, "(designada)") {
 		t.Errorf("the case page lacks the hearing's acts or its status in Portuguese")
 	}

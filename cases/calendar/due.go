@@ -2,8 +2,10 @@ package calendar
 
 import (
 	"context"
+	"slices"
 	"sort"
 
+	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/sanctions"
@@ -72,8 +74,8 @@ func (s *Service) WindowsEnding(ctx context.Context, court string, first, last c
 		WHERE k.court_code = ? AND n.notified_on BETWEEN ? AND ? AND NOT n.superseded AND NOT n.waived_appeal
 		  AND k.status NOT IN ('final', 'executing', 'archived')
 		  AND (d.id IS NULL OR (d.final_on IS NULL AND coalesce(d.status, k.status) NOT IN ('final', 'executing', 'archived', 'rejected', 'extinct')))
-		  AND NOT EXISTS (SELECT 1 FROM embargos e WHERE e.case_id = n.case_id AND e.status = 'pending'
-		                  AND (e.defendant_id IS NULL OR n.defendant_id IS NULL OR e.defendant_id = n.defendant_id))
+		  AND NOT EXISTS (SELECT 1 FROM embargos e WHERE e.case_id = n.case_id AND e.status = 'pending' AND NOT e.late
+		                  AND (n.defendant_id IS NULL OR e.defendant_id = n.defendant_id))
 		ORDER BY n.case_id, n.id`, court, last.AddDays(-MaxWindowSpan), last).Scan(&rows).Error
 	if err != nil || len(rows) == 0 {
 		return nil, err
@@ -104,5 +106,75 @@ func (s *Service) WindowsEnding(ctx context.Context, court string, first, last c
 		}
 		return out[i].Number < out[j].Number
 	})
+	return out, nil
+}
+
+// FinalCandidate is a defendant of a case (its ID, Flow and CourtCode at
+// least) whose judgment may have become final: ReadyFinal tells.
+type FinalCandidate struct {
+	Case      cases.Case
+	Defendant cases.Defendant
+}
+
+// ReadyFinal returns, for each candidate of court, the day his judgment
+// became final (as FinalityMissing gives it) or nil while something is
+// missing. The notices of every candidate's case are read in one query and
+// counted with one calendar (noticesMissing, the rule FinalityMissing
+// applies: each notice recorded, each window ended or waived); a candidate
+// with embargos de declaração as to him goes through FinalityMissing
+// itself (the embargos interrupt and reopen his windows: Lei 9.099/1995,
+// art. 83, § 2º).
+func (s *Service) ReadyFinal(ctx context.Context, court string, cands []FinalCandidate) ([]*civil.Date, error) {
+	out := make([]*civil.Date, len(cands))
+	if len(cands) == 0 {
+		return out, nil
+	}
+	ids := make([]int64, 0, len(cands))
+	for _, c := range cands {
+		ids = append(ids, c.Case.ID)
+	}
+	var ns []Notification
+	if err := db.Conn(ctx, s.DB).Where("case_id IN ? AND NOT superseded", ids).Order("case_id, id").Find(&ns).Error; err != nil {
+		return nil, err
+	}
+	var withEmbargos []int64
+	if err := db.Conn(ctx, s.DB).Raw("SELECT DISTINCT defendant_id FROM embargos WHERE case_id IN ? AND NOT late AND defendant_id IS NOT NULL", ids).
+		Scan(&withEmbargos).Error; err != nil {
+		return nil, err
+	}
+	cal, k, err := s.courtOf(ctx, court)
+	if err != nil {
+		return nil, err
+	}
+	byCase := map[int64][]Notification{}
+	for _, n := range ns {
+		byCase[n.CaseID] = append(byCase[n.CaseID], n)
+	}
+	views := map[int64][]DeadlineView{}
+	today := civil.Today(s.Now(), s.Loc)
+	for i, cd := range cands {
+		var missing []string
+		var day civil.Date
+		if slices.Contains(withEmbargos, cd.Defendant.ID) {
+			if missing, day, err = s.FinalityMissing(ctx, &cd.Case, cd.Defendant); err != nil {
+				return nil, err
+			}
+		} else {
+			ds, ok := views[cd.Case.ID]
+			if !ok {
+				if ds, err = s.viewsOf(cal, k, cd.Case.Flow, byCase[cd.Case.ID], nil); err != nil {
+					return nil, err
+				}
+				views[cd.Case.ID] = ds
+			}
+			missing, day = noticesMissing(&cd.Case, NoticeAppeal, ds, cd.Defendant, true, false)
+			if day.After(today) {
+				day = today
+			}
+		}
+		if len(missing) == 0 {
+			out[i] = &day
+		}
+	}
 	return out, nil
 }

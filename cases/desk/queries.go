@@ -173,57 +173,61 @@ func (s *Service) toNotify(ctx context.Context, sc Scope) (Queue, error) {
 // recorded and no embargos pending whose windows have all ended or been
 // waived (calendar.FinalityMissing, the check the certification itself
 // makes). A track whose last notice is older than the longest window
-// (calendar.WindowsEnding's bound) is ready without counting; the recent
-// ones, few, are counted with the calendar. Oldest first; due_on is the
+// (calendar.MaxWindowSpan) is ready without counting; the recent ones are
+// counted with the calendar in one pass (calendar.ReadyFinal). Oldest
+// first; due_on is the
 // day the judgment became final when counted.
 func (s *Service) readyFinal(ctx context.Context, sc Scope) (Queue, error) {
 	cond, jargs := judgeCond(sc)
 	var rows []struct {
 		CaseID      int64
 		Number      string
+		Flow        string
 		DefendantID int64
-		Name        string
+		Kind        string
+		FullName    string
+		GroupName   string
 		LastNotice  civil.Date
 	}
 	args := append([]any{sc.Court, decisions.OutcomePrecautionary}, jargs...)
-	err := db.Conn(ctx, s.DB).Raw(`SELECT s.case_id, k.number, s.defendant_id, coalesce(nullif(d.full_name, ''), d.group_name) AS name,
+	err := db.Conn(ctx, s.DB).Raw(`SELECT s.case_id, k.number, k.flow, s.defendant_id, d.kind, d.full_name, d.group_name,
 		(SELECT max(n.notified_on) FROM notifications n WHERE n.case_id = s.case_id AND (n.defendant_id = s.defendant_id OR n.defendant_id IS NULL) AND NOT n.superseded) AS last_notice
 		`+notices+` AND NOT (x.no_defendant OR x.no_defence OR x.no_prosecution)
-		  AND NOT EXISTS (SELECT 1 FROM embargos e WHERE e.case_id = s.case_id AND e.status = 'pending' AND (e.defendant_id IS NULL OR e.defendant_id = s.defendant_id))`+cond+`
+		  AND NOT EXISTS (SELECT 1 FROM embargos e WHERE e.case_id = s.case_id AND e.status = 'pending' AND NOT e.late AND e.defendant_id = s.defendant_id)`+cond+`
 		ORDER BY last_notice, s.case_id, s.defendant_id`, args...).Scan(&rows).Error
 	if err != nil {
 		return Queue{}, err
 	}
 	old := sc.Today.AddDays(-calendar.MaxWindowSpan)
-	var q Queue
-	loaded := map[int64]*cases.Case{}
-	for _, r := range rows {
-		it := Item{CaseID: r.CaseID, Number: cases.FormatNumber(r.Number), DefendantID: &r.DefendantID, Name: r.Name}
+	var recent []calendar.FinalCandidate
+	var at []int // the index in rows of each recent candidate
+	for i, r := range rows {
 		if !r.LastNotice.Before(old) {
-			c, ok := loaded[r.CaseID]
-			if !ok {
-				c = &cases.Case{}
-				if err := db.Conn(ctx, s.DB).Take(c, r.CaseID).Error; err != nil {
-					return Queue{}, err
-				}
-				loaded[r.CaseID] = c
-			}
-			var d cases.Defendant
-			if err := db.Conn(ctx, s.DB).Take(&d, r.DefendantID).Error; err != nil {
-				return Queue{}, err
-			}
-			missing, day, err := s.Calendar.FinalityMissing(ctx, c, d)
-			if err != nil {
-				return Queue{}, err
-			}
-			if len(missing) > 0 {
-				continue
-			}
-			it.DueOn = &day
+			recent = append(recent, calendar.FinalCandidate{
+				Case:      cases.Case{ID: r.CaseID, Flow: r.Flow, CourtCode: sc.Court, Number: r.Number},
+				Defendant: cases.Defendant{ID: r.DefendantID, CaseID: r.CaseID, Kind: r.Kind, FullName: r.FullName, GroupName: r.GroupName}})
+			at = append(at, i)
+		}
+	}
+	days, err := s.Calendar.ReadyFinal(ctx, sc.Court, recent)
+	if err != nil {
+		return Queue{}, err
+	}
+	dayOf := map[int]*civil.Date{}
+	for k, i := range at {
+		dayOf[i] = days[k]
+	}
+	var q Queue
+	for i, r := range rows {
+		day, counted := dayOf[i]
+		if counted && day == nil {
+			continue // a window still running
 		}
 		q.Count++
 		if len(q.Items) < Limit {
-			q.Items = append(q.Items, it)
+			id := r.DefendantID
+			name := cases.NameOf(cases.Defendant{Kind: r.Kind, FullName: r.FullName, GroupName: r.GroupName})
+			q.Items = append(q.Items, Item{CaseID: r.CaseID, Number: cases.FormatNumber(r.Number), DefendantID: &id, Name: name, DueOn: day})
 		}
 	}
 	return q, nil

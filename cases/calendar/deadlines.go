@@ -236,6 +236,9 @@ type Notification struct {
 	CreatedBy       *int64
 	PublicDefender  bool
 	RecessException string
+	// Flow is the flow of the notice's case when a reader joined it
+	// (WindowsEnding, ReadyFinal); not a column.
+	Flow string `gorm:"-"`
 }
 
 // periodInput is what sanctions.CountPeriod counts for the window n opens

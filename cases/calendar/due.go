@@ -2,6 +2,7 @@ package calendar
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sort"
 
@@ -84,13 +85,17 @@ func (s *Service) WindowsEnding(ctx context.Context, court string, first, last c
 	if err != nil {
 		return nil, err
 	}
+	lastDay := s.lastDayOf(court, cal, k)
+	defer lastDay(nil)
 	var out []DueWindow
 	for _, r := range rows {
-		p, _, err := cal.periodOf(periodInput(r.Flow, r.Notification, k), r.CreatedAt, s.Loc)
+		n := r.Notification
+		n.Flow = r.Flow
+		day, err := lastDay(&n)
 		if err != nil {
 			return nil, err
 		}
-		if p.LastDay.Before(first) || p.LastDay.After(last) {
+		if day.Before(first) || day.After(last) {
 			continue
 		}
 		party := r.Party
@@ -98,7 +103,7 @@ func (s *Service) WindowsEnding(ctx context.Context, court string, first, last c
 			party = PartyDefendant
 		}
 		out = append(out, DueWindow{CaseID: r.CaseID, Number: r.Number, DefendantID: r.DefendantID, Name: r.Name,
-			Party: party, Kind: r.Kind, LastDay: p.LastDay})
+			Party: party, Kind: r.Kind, LastDay: day})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].LastDay != out[j].LastDay {
@@ -108,6 +113,70 @@ func (s *Service) WindowsEnding(ctx context.Context, court string, first, last c
 	})
 	return out, nil
 }
+
+// windowKey is everything the last day of a window depends on: the
+// notice as counted (periodInput's fields but the court's calendar), the
+// instant it was recorded (periodOf: the holidays known then and those
+// added later) and the court's calendar, by its fingerprint.
+type windowKey struct {
+	kind, party, exception string
+	notifiedOn             civil.Date
+	publicDefender, noDbl  bool
+	recorded               int64
+	calendar               string
+}
+
+// lastDayOf returns a counter of the last day of a window of court with
+// the calendar cal and the court's settings k (periodOf), which remembers
+// each last day it counted: the desk reads the same windows again and
+// again, and sanctions.CountPeriod is the cost of its queues. The key
+// holds every input, so a new holiday or setting counts anew; the calling
+// with nil ends the pass and keeps only the windows this pass counted.
+func (s *Service) lastDayOf(court string, cal courtCalendar, k *cases.Court) func(n *Notification) (civil.Date, error) {
+	fp := fmt.Sprint(len(cal))
+	if len(cal) > 0 {
+		fp += cal[len(cal)-1].CreatedAt.String()
+	}
+	s.mu.Lock()
+	old := s.lastDays[court]
+	s.mu.Unlock()
+	used := map[windowKey]civil.Date{}
+	return func(n *Notification) (civil.Date, error) {
+		if n == nil {
+			s.mu.Lock()
+			if s.lastDays == nil {
+				s.lastDays = map[string]map[windowKey]civil.Date{}
+			}
+			for key, day := range old { // another pass's windows, still of this calendar
+				if _, ok := used[key]; !ok && key.calendar == fp && len(used) < maxRemembered {
+					used[key] = day
+				}
+			}
+			s.lastDays[court] = used
+			s.mu.Unlock()
+			return civil.Date{}, nil
+		}
+		in := periodInput(n.Flow, *n, k)
+		key := windowKey{kind: in.Kind, party: string(in.Party), exception: string(in.Exception), notifiedOn: in.NotifiedOn,
+			publicDefender: in.PublicDefender, noDbl: in.NoJECRIMDefensoriaDoubling, recorded: n.CreatedAt.UnixNano(), calendar: fp}
+		if day, ok := used[key]; ok {
+			return day, nil
+		}
+		day, ok := old[key]
+		if !ok {
+			p, _, err := cal.periodOf(in, n.CreatedAt, s.Loc)
+			if err != nil {
+				return day, err
+			}
+			day = p.LastDay
+		}
+		used[key] = day
+		return day, nil
+	}
+}
+
+// maxRemembered bounds the windows lastDayOf keeps for a court.
+const maxRemembered = 1 << 18
 
 // FinalCandidate is a defendant of a case (its ID, Flow and CourtCode at
 // least) whose judgment may have become final: ReadyFinal tells.
@@ -152,6 +221,8 @@ func (s *Service) ReadyFinal(ctx context.Context, court string, cands []FinalCan
 	}
 	views := map[int64][]DeadlineView{}
 	today := civil.Today(s.Now(), s.Loc)
+	lastDay := s.lastDayOf(court, cal, k)
+	defer lastDay(nil)
 	for i, cd := range cands {
 		var missing []string
 		var day civil.Date
@@ -162,8 +233,13 @@ func (s *Service) ReadyFinal(ctx context.Context, court string, cands []FinalCan
 		} else {
 			ds, ok := views[cd.Case.ID]
 			if !ok {
-				if ds, err = s.viewsOf(cal, k, cd.Case.Flow, byCase[cd.Case.ID], nil); err != nil {
-					return nil, err
+				for _, n := range byCase[cd.Case.ID] {
+					n.Flow = cd.Case.Flow
+					day, err := lastDay(&n)
+					if err != nil {
+						return nil, err
+					}
+					ds = append(ds, deadlineView(n, sanctions.Period{NotifiedOn: n.NotifiedOn, LastDay: day}, nil, today))
 				}
 				views[cd.Case.ID] = ds
 			}

@@ -37,10 +37,12 @@ for n in $SCALES; do
 		echo "-- EXPLAIN ANALYZE, $1"
 		psql "$DATABASE_URL" -Atc "EXPLAIN (ANALYZE, COSTS OFF) $2" | grep -E 'Index|Scan|Loop|Join|Sort Method|Rows Removed|Heap Fetches|Planning Time|Execution|Heap Blocks' | sed 's/^/   /'
 	}
-	explain "windows: the recent notices" "SELECT n.* FROM notifications n JOIN cases k ON k.id = n.case_id LEFT JOIN defendants d ON d.id = n.defendant_id
-		WHERE k.court_code = '$C' AND n.notified_on BETWEEN current_date - 120 AND current_date + 7 AND NOT n.superseded AND NOT n.waived_appeal
+	explain "windows: the recent notices" "SELECT n.* FROM notifications n
+		CROSS JOIN LATERAL (SELECT flow, number, status FROM cases WHERE id = n.case_id AND court_code = '$C' OFFSET 0) k
+		LEFT JOIN LATERAL (SELECT id, full_name, group_name, status, final_on FROM defendants WHERE id = n.defendant_id OFFSET 0) d ON true
+		WHERE n.notified_on BETWEEN current_date - 120 AND current_date + 7 AND NOT n.superseded AND NOT n.waived_appeal
 		AND k.status NOT IN ('final', 'executing', 'archived') AND (d.id IS NULL OR (d.final_on IS NULL AND coalesce(d.status, k.status) NOT IN ('final', 'executing', 'archived', 'rejected', 'extinct')))
-		AND NOT EXISTS (SELECT 1 FROM embargos e WHERE e.case_id = n.case_id AND e.status = 'pending')"
+		AND NOT EXISTS (SELECT 1 FROM embargos e WHERE e.case_id = n.case_id AND e.status = 'pending' AND NOT e.late AND (n.defendant_id IS NULL OR e.defendant_id = n.defendant_id))"
 	explain "hearings of the week" "SELECT h.id, count(*) OVER () FROM hearings h JOIN cases k ON k.id = h.case_id WHERE h.court_code = '$C' AND h.status = 'scheduled'
 		AND h.starts_at >= current_date + 1 AND h.starts_at < current_date + 7 ORDER BY h.starts_at, h.id LIMIT 50"
 	explain "concluded" "SELECT m.case_id, count(*) OVER () FROM movements m JOIN cases k ON k.id = m.case_id WHERE m.tpu_code = 51 AND k.court_code = '$C'
@@ -49,8 +51,10 @@ for n in $SCALES; do
 		AND NOT b.precautionary AND b.last_day BETWEEN current_date AND current_date + 10 ORDER BY b.last_day, b.id LIMIT 50"
 	explain "awaiting identification" "SELECT b.id, count(*) OVER () FROM bans b JOIN cases k ON k.id = b.case_id WHERE b.court_code = '$C' AND b.status = 'active'
 		AND b.cpf IS NULL AND b.subject = 'person' ORDER BY b.id LIMIT 50"
-	explain "sentences to notify" "SELECT s.id, count(*) OVER () FROM sentences s JOIN cases k ON k.id = s.case_id JOIN defendants d ON d.id = s.defendant_id
-		WHERE k.court_code = '$C' AND s.status = 'signed' AND s.outcome <> 'precautionary' AND d.final_on IS NULL AND coalesce(d.status, k.status) IN ('sentenced', 'judgment')
+	explain "sentences to notify" "SELECT s.id, count(*) OVER () FROM sentences s
+		CROSS JOIN LATERAL (SELECT id, number, flow, status, judge_id FROM cases WHERE id = s.case_id AND court_code = '$C' OFFSET 0) k
+		CROSS JOIN LATERAL (SELECT kind, full_name, group_name, status, final_on FROM defendants WHERE id = s.defendant_id OFFSET 0) d
+		WHERE s.status = 'signed' AND s.outcome <> 'precautionary' AND d.final_on IS NULL AND coalesce(d.status, k.status) IN ('sentenced', 'judgment')
 		AND (NOT EXISTS (SELECT 1 FROM notifications n WHERE n.case_id = s.case_id AND n.defendant_id = s.defendant_id AND n.party = 'defendant' AND NOT n.superseded)
 		  OR NOT EXISTS (SELECT 1 FROM notifications n WHERE n.case_id = s.case_id AND n.party = 'prosecution' AND NOT n.superseded))
 		ORDER BY s.signed_at, s.id LIMIT 50"

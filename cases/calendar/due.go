@@ -70,9 +70,14 @@ func (s *Service) WindowsEnding(ctx context.Context, court string, first, last c
 		Number string
 		Name   string
 	}
+	// The lookups of the case and the defendant are laterals the planner
+	// keeps (OFFSET 0): one index probe per recent notice, never a scan of
+	// the court's cases.
 	err := db.Conn(ctx, s.DB).Raw(`SELECT n.*, k.flow, k.number, coalesce(nullif(d.full_name, ''), d.group_name, '') AS name
-		FROM notifications n JOIN cases k ON k.id = n.case_id LEFT JOIN defendants d ON d.id = n.defendant_id
-		WHERE k.court_code = ? AND n.notified_on BETWEEN ? AND ? AND NOT n.superseded AND NOT n.waived_appeal
+		FROM notifications n
+		CROSS JOIN LATERAL (SELECT flow, number, status FROM cases WHERE id = n.case_id AND court_code = ? OFFSET 0) k
+		LEFT JOIN LATERAL (SELECT id, full_name, group_name, status, final_on FROM defendants WHERE id = n.defendant_id OFFSET 0) d ON true
+		WHERE n.notified_on BETWEEN ? AND ? AND NOT n.superseded AND NOT n.waived_appeal
 		  AND k.status NOT IN ('final', 'executing', 'archived')
 		  AND (d.id IS NULL OR (d.final_on IS NULL AND coalesce(d.status, k.status) NOT IN ('final', 'executing', 'archived', 'rejected', 'extinct')))
 		  AND NOT EXISTS (SELECT 1 FROM embargos e WHERE e.case_id = n.case_id AND e.status = 'pending' AND NOT e.late

@@ -133,12 +133,16 @@ const ConclusionTPU = 51
 // alone) of open tracks, with which of the notices the finality needs are
 // missing (calendar.FinalityMissing: the defendant's, his defence's in a
 // criminal case, the prosecution's as to him or as to every defendant).
-const notices = `FROM sentences s JOIN cases k ON k.id = s.case_id JOIN defendants d ON d.id = s.defendant_id
+// The case and the defendant are laterals the planner keeps (OFFSET 0):
+// an index probe per signed sentence, never a scan of the court's cases.
+const notices = `FROM sentences s
+	CROSS JOIN LATERAL (SELECT id, number, flow, status, judge_id FROM cases WHERE id = s.case_id AND court_code = ? OFFSET 0) k
+	CROSS JOIN LATERAL (SELECT kind, full_name, group_name, status, final_on FROM defendants WHERE id = s.defendant_id OFFSET 0) d
 	CROSS JOIN LATERAL (SELECT
 		NOT EXISTS (SELECT 1 FROM notifications n WHERE n.case_id = s.case_id AND n.defendant_id = s.defendant_id AND n.party = 'defendant' AND n.kind = 'appeal' AND NOT n.superseded) AS no_defendant,
 		k.flow = 'criminal' AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.case_id = s.case_id AND n.defendant_id = s.defendant_id AND n.party = 'defence' AND n.kind = 'appeal' AND NOT n.superseded) AS no_defence,
 		NOT EXISTS (SELECT 1 FROM notifications n WHERE n.case_id = s.case_id AND (n.defendant_id = s.defendant_id OR n.defendant_id IS NULL) AND n.party = 'prosecution' AND n.kind = 'appeal' AND NOT n.superseded) AS no_prosecution) x
-	WHERE k.court_code = ? AND s.status = 'signed' AND s.outcome <> ? AND d.final_on IS NULL
+	WHERE s.status = 'signed' AND s.outcome <> ? AND d.final_on IS NULL
 	  AND coalesce(d.status, k.status) IN ('sentenced', 'judgment')`
 
 // toNotify is KindToNotify: the signed sentences with a notice missing

@@ -16,8 +16,16 @@ ALTER TABLE hearings
     ADD COLUMN absent            jsonb NOT NULL DEFAULT '[]',
     ADD COLUMN redesignated_from bigint REFERENCES hearings(id),
     ADD COLUMN closed_at         timestamptz,
-    ADD COLUMN closed_by         bigint REFERENCES users(id),
-    ADD CONSTRAINT hearings_closed CHECK ((status = 'scheduled') = (closed_at IS NULL));
+    ADD COLUMN closed_by         bigint REFERENCES users(id);
+-- Rows written before: a hearing no longer scheduled closed when it was
+-- created (nothing better is known); of two open hearings of a kind in a
+-- case (accepted before this rule), the later ones are cancelled, saying so.
+UPDATE hearings SET closed_at = created_at WHERE status <> 'scheduled' AND closed_at IS NULL;
+UPDATE hearings h SET status = 'cancelled', closed_at = now(),
+       reason = 'cancelada na atualização do sistema: o processo já tinha outra audiência do mesmo tipo designada'
+ WHERE h.status = 'scheduled' AND EXISTS (SELECT 1 FROM hearings o WHERE o.case_id = h.case_id AND o.kind = h.kind
+       AND o.status = 'scheduled' AND (o.starts_at, o.id) < (h.starts_at, h.id));
+ALTER TABLE hearings ADD CONSTRAINT hearings_closed CHECK ((status = 'scheduled') = (closed_at IS NULL));
 CREATE UNIQUE INDEX hearings_one_open_kind ON hearings (case_id, kind) WHERE status = 'scheduled';
 CREATE INDEX hearings_open_calendar ON hearings (court_code, starts_at) WHERE status = 'scheduled';
 

@@ -2,11 +2,9 @@ package db_test
 
 import (
 	"context"
-	"database/sql"
 	"testing"
 
 	"github.com/juizado/juizado/internal/db"
-	"github.com/juizado/juizado/internal/pgtest"
 )
 
 // Migration 00210: hearings written before it keep their history — a
@@ -17,20 +15,7 @@ import (
 // it.
 func TestMigration00210_OneOpenHearingOfAKind(t *testing.T) {
 	ctx := context.Background()
-	sqlDB, err := sql.Open("pgx", pgtest.NewDSN(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sqlDB.Close()
-	for {
-		v, err := db.MigrateDown(ctx, sqlDB)
-		if err != nil || v < 210 {
-			t.Fatalf("down: %d %v, want 00210 undone", v, err)
-		}
-		if v == 210 {
-			break
-		}
-	}
+	sqlDB := downTo(t, 210)
 	for _, q := range []string{
 		"INSERT INTO courts (code, name) VALUES ('26.0100', 'Juizado') ON CONFLICT DO NOTHING",
 		"INSERT INTO users (id, name, role, court_code) VALUES (9001, 'juiza-00210', 'judge', '26.0100')",

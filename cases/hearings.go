@@ -45,6 +45,17 @@ type Hearing struct {
 	// RecessException is the exception of CPP art. 798-A, I to III, under
 	// which a criminal hearing is held in the recess ("" none).
 	RecessException string
+	// Reason is why it was redesignated or cancelled; ResultText the
+	// record of a hearing held or not held, Absent the parties absent
+	// ("prosecution", "defendant:ID", "defence:ID"); RedesignatedFrom the
+	// hearing this one replaces; ClosedAt and ClosedBy when and by whom it
+	// left the status scheduled (redesignated, cancelled, held, not_held).
+	Reason           string
+	ResultText       string
+	Absent           StringList
+	RedesignatedFrom *int64
+	ClosedAt         *time.Time
+	ClosedBy         *int64
 }
 
 // HearingView is a hearing as the API shows it.
@@ -58,6 +69,13 @@ type HearingView struct {
 	EndsAt     time.Time `json:"ends_at"`
 	Status     string    `json:"status"`
 	Judge      JudgeView `json:"judge"`
+	// Parties are the case's defendants by name, in their order.
+	Parties []string `json:"parties"`
+	// Reason, ResultText, Absent and RedesignatedFrom as on Hearing.
+	Reason           string   `json:"reason,omitempty"`
+	ResultText       string   `json:"result_text,omitempty"`
+	Absent           []string `json:"absent,omitempty"`
+	RedesignatedFrom *int64   `json:"redesignated_from,omitempty"`
 }
 
 // HearingInput is the body of POST /api/v1/cases/{id}/hearings; ends_at
@@ -148,7 +166,6 @@ const maxHearing = 12 * time.Hour
 func (s *Service) ScheduleHearing(ctx context.Context, actor actor.Actor, caseID int64, in HearingInput) (*HearingView, error) {
 	var out *HearingView
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		tx := db.Conn(ctx, s.DB)
 		c, err := s.LockCase(ctx, actor, caseID)
 		if err != nil {
 			return err
@@ -170,29 +187,7 @@ func (s *Service) ScheduleHearing(ctx context.Context, actor actor.Actor, caseID
 		}
 		CheckText(&f, "room", in.Room, MaxName, false)
 		now := s.Now()
-		var start, end time.Time
-		if in.StartsAt == "" {
-			f.Add("starts_at", "required", "informe o início (RFC 3339).")
-		} else if t, err := time.Parse(time.RFC3339, in.StartsAt); err != nil {
-			f.Add("starts_at", "rfc3339", "instante inválido: use o formato 2025-07-01T14:00:00-03:00.")
-		} else if t.Before(now) {
-			f.Add("starts_at", "future", "a audiência deve ser designada para o futuro.")
-		} else if t.After(now.AddDate(5, 0, 0)) {
-			f.Add("starts_at", "max", "a audiência não pode ser designada para mais de 5 anos adiante.")
-		} else {
-			start, end = t, t.Add(time.Hour)
-		}
-		if in.EndsAt != "" {
-			if t, err := time.Parse(time.RFC3339, in.EndsAt); err != nil {
-				f.Add("ends_at", "rfc3339", "instante inválido: use o formato 2025-07-01T15:00:00-03:00.")
-			} else if !start.IsZero() && !t.After(start) {
-				f.Add("ends_at", "after_start", "o término deve ser posterior ao início.")
-			} else if !start.IsZero() && t.Sub(start) > maxHearing {
-				f.Add("ends_at", "max", "uma audiência dura no máximo 12 horas.")
-			} else {
-				end = t
-			}
-		}
+		start, end := s.hearingTimes(&f, in.StartsAt, in.EndsAt, time.Hour)
 		if err := f.Err(); err != nil {
 			return err
 		}
@@ -200,52 +195,112 @@ func (s *Service) ScheduleHearing(ctx context.Context, actor actor.Actor, caseID
 		if err != nil {
 			return err
 		}
-		// A readable answer first; the exclusion constraints stay the guard.
-		var clash struct {
-			ID       int64
-			JudgeID  int64
-			Room     string
-			StartsAt time.Time
-			EndsAt   time.Time
-		}
-		if err := tx.Raw(`SELECT id, judge_id, room, starts_at, ends_at FROM hearings WHERE status = 'scheduled'
-			AND tstzrange(starts_at, ends_at) && tstzrange(?, ?) AND (judge_id = ? OR (court_code = ? AND lower(room) = lower(?)))
-			ORDER BY starts_at LIMIT 1`, start, end, *c.JudgeID, c.CourtCode, room).Scan(&clash).Error; err != nil {
-			return err
-		}
-		if clash.ID != 0 {
-			return hearingConflict(clash.JudgeID == *c.JudgeID, clash.Room, clash.StartsAt.In(s.Loc), clash.EndsAt.In(s.Loc))
-		}
 		uid := actor.UserID
 		h := Hearing{CaseID: c.ID, CourtCode: c.CourtCode, JudgeID: *c.JudgeID, Kind: in.Kind, Room: room,
 			StartsAt: start, EndsAt: end, Status: "scheduled", CreatedAt: now, CreatedBy: &uid, RecessException: in.RecessException}
-		if err := tx.Create(&h).Error; err != nil {
-			var pg *pgconn.PgError
-			if errors.As(err, &pg) && pg.Code == "23P01" {
-				return hearingConflict(pg.ConstraintName == "hearings_judge_free", room, start.In(s.Loc), end.In(s.Loc))
-			}
+		if err := s.book(ctx, &h); err != nil {
 			return err
 		}
-		text := fmt.Sprintf("Designada %s para %s, das %s às %s, na sala %s.", HearingKindPT[h.Kind],
-			civil.Today(start, s.Loc).BR(), start.In(s.Loc).Format("15:04"), end.In(s.Loc).Format("15:04"), room)
-		if note != "" {
-			text += " " + strings.ToUpper(note[:1]) + note[1:] + "."
-		}
-		if err := s.Move(ctx, c, &actor, now, MoveHearingScheduled, text,
-			Complement{Name: "tipo de audiência", Value: HearingKindPT[h.Kind]}, Complement{Name: "situação da audiência", Value: "designada"}); err != nil {
+		text := withNote(fmt.Sprintf("Designada %s para %s, na sala %s.", HearingKindPT[h.Kind], s.when(&h), room), note)
+		if err := s.hearingMove(ctx, actor, c, &h, MoveHearingScheduled, "designada", text); err != nil {
 			return err
 		}
-		if err := s.Touch(ctx, c, ""); err != nil {
-			return err
-		}
-		vs, err := s.HearingViews(ctx, []Hearing{h})
-		if err != nil {
-			return err
-		}
-		out = &vs[0]
-		return nil
+		out, err = s.viewOf(ctx, h)
+		return err
 	})
 	return out, err
+}
+
+// hearingTimes reads a hearing's start and end (RFC 3339) into f's
+// errors: the start required, in the future and at most 5 years on; the
+// end after the start and at most maxHearing later, length after the start
+// when empty.
+func (s *Service) hearingTimes(f *errs.Fields, startsAt, endsAt string, length time.Duration) (start, end time.Time) {
+	now := s.Now()
+	if startsAt == "" {
+		f.Add("starts_at", "required", "informe o início (RFC 3339).")
+	} else if t, err := time.Parse(time.RFC3339, startsAt); err != nil {
+		f.Add("starts_at", "rfc3339", "instante inválido: use o formato 2025-07-01T14:00:00-03:00.")
+	} else if t.Before(now) {
+		f.Add("starts_at", "future", "a audiência deve ser designada para o futuro.")
+	} else if t.After(now.AddDate(5, 0, 0)) {
+		f.Add("starts_at", "max", "a audiência não pode ser designada para mais de 5 anos adiante.")
+	} else {
+		start, end = t, t.Add(length)
+	}
+	if endsAt != "" {
+		if t, err := time.Parse(time.RFC3339, endsAt); err != nil {
+			f.Add("ends_at", "rfc3339", "instante inválido: use o formato 2025-07-01T15:00:00-03:00.")
+		} else if !start.IsZero() && !t.After(start) {
+			f.Add("ends_at", "after_start", "o término deve ser posterior ao início.")
+		} else if !start.IsZero() && t.Sub(start) > maxHearing {
+			f.Add("ends_at", "max", "uma audiência dura no máximo 12 horas.")
+		} else {
+			end = t
+		}
+	}
+	return start, end
+}
+
+// oneOpen is errs.Invalid on kind when case caseID already has a hearing of
+// kind scheduled (one preliminary hearing, one instruction hearing: Lei
+// 9.099/1995, arts. 72 and 81; hearings name no defendant, so the case's
+// defendants share it): it is redesignated or cancelled, not doubled.
+func (s *Service) oneOpen(ctx context.Context, caseID int64, kind string) error {
+	var open []Hearing
+	if err := db.Conn(ctx, s.DB).Where("case_id = ? AND kind = ? AND status = 'scheduled'", caseID, kind).Limit(1).Find(&open).Error; err != nil {
+		return err
+	}
+	if len(open) == 0 {
+		return nil
+	}
+	return oneOpenError(kind, civil.Today(open[0].StartsAt, s.Loc))
+}
+
+func oneOpenError(kind string, day civil.Date) error {
+	what := "na mesma data"
+	if !day.IsZero() {
+		what = "para " + day.BR()
+	}
+	return errs.InvalidField("kind", "one_open", fmt.Sprintf("o processo já tem %s designada %s: redesigne-a ou cancele-a em vez de designar outra.", HearingKindPT[kind], what))
+}
+
+// book writes hearing h (scheduled) after checking that neither its judge
+// nor its room is taken then (errs.Conflict, naming the clash), then that
+// its case has no other open hearing of its kind (oneOpen); the exclusion
+// constraints and the index hearings_one_open_kind of the migrations stay
+// the guards against concurrent writes.
+func (s *Service) book(ctx context.Context, h *Hearing) error {
+	tx := db.Conn(ctx, s.DB)
+	var clash struct {
+		ID       int64
+		JudgeID  int64
+		Room     string
+		StartsAt time.Time
+		EndsAt   time.Time
+	}
+	if err := tx.Raw(`SELECT id, judge_id, room, starts_at, ends_at FROM hearings WHERE status = 'scheduled'
+		AND tstzrange(starts_at, ends_at) && tstzrange(?, ?) AND (judge_id = ? OR (court_code = ? AND lower(room) = lower(?)))
+		ORDER BY starts_at LIMIT 1`, h.StartsAt, h.EndsAt, h.JudgeID, h.CourtCode, h.Room).Scan(&clash).Error; err != nil {
+		return err
+	}
+	if clash.ID != 0 {
+		return hearingConflict(clash.JudgeID == h.JudgeID, clash.Room, clash.StartsAt.In(s.Loc), clash.EndsAt.In(s.Loc))
+	}
+	if err := s.oneOpen(ctx, h.CaseID, h.Kind); err != nil {
+		return err
+	}
+	if err := tx.Create(h).Error; err != nil {
+		var pg *pgconn.PgError
+		if errors.As(err, &pg) && pg.Code == "23P01" {
+			return hearingConflict(pg.ConstraintName == "hearings_judge_free", h.Room, h.StartsAt.In(s.Loc), h.EndsAt.In(s.Loc))
+		}
+		if db.IsUniqueViolation(err, "hearings_one_open_kind") {
+			return oneOpenError(h.Kind, civil.Date{})
+		}
+		return err
+	}
+	return nil
 }
 
 func hearingConflict(sameJudge bool, room string, start, end time.Time) error {
@@ -256,7 +311,8 @@ func hearingConflict(sameJudge bool, room string, start, end time.Time) error {
 	return errs.New(errs.Conflict, fmt.Sprintf("Conflito de agenda: a sala %s já está ocupada em %s.", room, when))
 }
 
-// HearingViews returns the views of hs, with their judges' names.
+// HearingViews returns the views of hs, with their judges' names and
+// their cases' parties (the defendants by name).
 func (s *Service) HearingViews(ctx context.Context, hs []Hearing) ([]HearingView, error) {
 	out := make([]HearingView, 0, len(hs))
 	if len(hs) == 0 {
@@ -284,9 +340,18 @@ func (s *Service) HearingViews(ctx context.Context, hs []Hearing) ([]HearingView
 	if err != nil {
 		return nil, err
 	}
+	caseIDs := make([]int64, 0, len(numbers))
+	for id := range numbers {
+		caseIDs = append(caseIDs, id)
+	}
+	parties, err := s.PartiesOf(ctx, caseIDs)
+	if err != nil {
+		return nil, err
+	}
 	for _, h := range hs {
 		out = append(out, HearingView{ID: h.ID, CaseID: h.CaseID, CaseNumber: FormatNumber(numbers[h.CaseID]), Kind: h.Kind, Room: h.Room,
-			StartsAt: h.StartsAt, EndsAt: h.EndsAt, Status: h.Status, Judge: JudgeView{ID: h.JudgeID, Name: judges[h.JudgeID]}})
+			StartsAt: h.StartsAt, EndsAt: h.EndsAt, Status: h.Status, Judge: JudgeView{ID: h.JudgeID, Name: judges[h.JudgeID]},
+			Parties: parties[h.CaseID], Reason: h.Reason, ResultText: h.ResultText, Absent: h.Absent, RedesignatedFrom: h.RedesignatedFrom})
 	}
 	return out, nil
 }
@@ -327,4 +392,26 @@ func (s *Service) Calendar(ctx context.Context, actor actor.Actor, from, to stri
 		return nil, err
 	}
 	return s.HearingViews(ctx, hs)
+}
+
+// PartiesOf returns the defendants of the cases caseIDs by name (the
+// person's, or the group's), in their order, by case id: the parties a
+// hearing's agenda and the desk show.
+func (s *Core) PartiesOf(ctx context.Context, caseIDs []int64) (map[int64][]string, error) {
+	out := map[int64][]string{}
+	if len(caseIDs) == 0 {
+		return out, nil
+	}
+	var ps []struct {
+		CaseID int64
+		Name   string
+	}
+	if err := db.Conn(ctx, s.DB).Raw(`SELECT case_id, coalesce(nullif(full_name, ''), group_name) AS name FROM defendants
+		WHERE case_id IN ? ORDER BY case_id, position, id`, caseIDs).Scan(&ps).Error; err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		out[p.CaseID] = append(out[p.CaseID], p.Name)
+	}
+	return out, nil
 }

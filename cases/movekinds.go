@@ -32,6 +32,9 @@ const (
 	MoveGroupLinked           MovementKind = "group_linked"           // a defendant group linked to a registered fan group
 	MoveEvidence              MovementKind = "evidence"               // evidence joined to the case
 	MoveHearingScheduled      MovementKind = "hearing_scheduled"      // a hearing scheduled (complements: kind, situation)
+	MoveHearingRedesignated   MovementKind = "hearing_redesignated"   // a hearing moved to a new day (situation "redesignada")
+	MoveHearingCancelled      MovementKind = "hearing_cancelled"      // a hearing cancelled (situation "cancelada")
+	MoveHearingResult         MovementKind = "hearing_result"         // a hearing held or not held (situation "realizada", "não realizada")
 	MoveConviction            MovementKind = "conviction"             // sentence: conviction (CPP art. 387)
 	MoveAcquittal             MovementKind = "acquittal"              // sentence: acquittal (CPP art. 386; CPC art. 487, I)
 	MovePartialJudgment       MovementKind = "partial_judgment"       // some defendants convicted, some acquitted
@@ -84,6 +87,9 @@ var MovementTPU = map[MovementKind]TPUMovement{
 	MoveGroupLinked:           {},
 	MoveEvidence:              {Code: 581, Complements: []string{"tipo de documento"}},
 	MoveHearingScheduled:      {Code: 970, Complements: []string{"tipo de audiência", "situação da audiência"}},
+	MoveHearingRedesignated:   {Code: 970, Complements: []string{"tipo de audiência", "situação da audiência"}},
+	MoveHearingCancelled:      {Code: 970, Complements: []string{"tipo de audiência", "situação da audiência"}},
+	MoveHearingResult:         {Code: 970, Complements: []string{"tipo de audiência", "situação da audiência"}},
 	MoveConviction:            {Code: 219},
 	MoveAcquittal:             {Code: 220},
 	MovePartialJudgment:       {Code: 221},

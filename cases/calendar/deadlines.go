@@ -251,6 +251,9 @@ type Notification struct {
 	OpenedBy        *int64
 	Pending         bool   `gorm:"-"`
 	CountRule       string `gorm:"-"`
+	// Flow is the flow of the notice's case when a reader joined it
+	// (WindowsEnding, ReadyFinal); not a column.
+	Flow string `gorm:"-"`
 }
 
 // resolve sets the day electronic notice n counts on as of today with the
@@ -366,10 +369,16 @@ func (s *Service) Deadlines(ctx context.Context, c *cases.Case) ([]DeadlineView,
 	if err != nil {
 		return nil, err
 	}
+	return s.viewsOf(cal, k, c.Flow, ns, out)
+}
+
+// viewsOf appends to out the deadline views of the notices ns of a case
+// of flow at court k with calendar cal, as of today.
+func (s *Service) viewsOf(cal courtCalendar, k *cases.Court, flow string, ns []Notification, out []DeadlineView) ([]DeadlineView, error) {
 	today := civil.Today(s.Now(), s.Loc)
 	for _, n := range ns {
 		cal.resolve(&n, today)
-		p, moved, err := cal.periodOf(periodInput(c.Flow, n, k), n.CreatedAt, s.Loc)
+		p, moved, err := cal.periodOf(periodInput(flow, n, k), n.CreatedAt, s.Loc)
 		if err != nil {
 			return nil, err
 		}
@@ -681,6 +690,40 @@ func (s *Service) finalityMissing(ctx context.Context, c *cases.Case, kind strin
 		}
 	}
 	today := civil.Today(s.Now(), s.Loc)
+	several := len(defs) > 1
+	for i, d := range defs {
+		// Embargos de declaração interrupt his windows (Lei 9.099/1995,
+		// art. 83, § 2º): pending, nothing is final; ruled, every window
+		// runs again from the notice of the ruling.
+		pending, ruled, err := s.EmbargosMissing(ctx, c, d)
+		if err != nil {
+			return nil, day, err
+		}
+		missing = append(missing, pending...)
+		m, closes := noticesMissing(c, kind, ds, d, i == 0, several)
+		missing = append(missing, m...)
+		if day.Before(closes) {
+			day = closes
+		}
+		if len(pending) == 0 && !ruled.IsZero() && len(m) > 0 {
+			missing = append(missing, fmt.Sprintf("quanto a %s, os prazos de recurso correm de novo, por inteiro, da intimação de cada parte da decisão dos embargos de declaração de %s (%s)", cases.NameOf(d), ruled.BR(), lawOf(c).Interrupt))
+		}
+	}
+	if day.After(today) {
+		day = today
+	}
+	return missing, day, nil
+}
+
+// noticesMissing lists, in Portuguese, the notices of kind as to
+// defendant d of case c that keep his judgment from becoming final, given
+// the case's deadlines ds (Lei 9.099/1995, art. 82, § 1º): his own, his
+// defence's (criminal cases; in group cases when recorded) and the
+// prosecution's as to him or as to every defendant (named when several
+// defendants are checked together; checked once, for the first, in a
+// group case), each missing or still running. closes is the day the last
+// of his closed windows closed.
+func noticesMissing(c *cases.Case, kind string, ds []DeadlineView, d cases.Defendant, first, several bool) (missing []string, closes civil.Date) {
 	find := func(party string, id *int64) *DeadlineView {
 		for i := range ds {
 			if ds[i].Kind == kind && ds[i].Party == party && ((id == nil && ds[i].DefendantID == nil) || (id != nil && ds[i].DefendantID != nil && *ds[i].DefendantID == *id)) {
@@ -697,52 +740,31 @@ func (s *Service) finalityMissing(ctx context.Context, c *cases.Case, kind strin
 			missing = append(missing, fmt.Sprintf("a intimação eletrônica %s, disponibilizada em %s, não foi aberta: conta-se feita em %s se não o for (Lei 11.419/2006, art. 5º, § 3º)", what, w.AvailableOn.BR(), w.CountsOn.BR()))
 		case w.Open:
 			missing = append(missing, fmt.Sprintf("o prazo de recurso %s corre até %s", what, w.LastDay.BR()))
-		case day.Before(w.Closes):
-			day = w.Closes
+		case closes.Before(w.Closes):
+			closes = w.Closes
 		}
 	}
-	several := len(defs) > 1
-	for i, d := range defs {
-		// Embargos de declaração interrupt his windows (Lei 9.099/1995,
-		// art. 83, § 2º): pending, nothing is final; ruled, every window
-		// runs again from the notice of the ruling.
-		pending, ruled, err := s.EmbargosMissing(ctx, c, d)
-		if err != nil {
-			return nil, day, err
-		}
-		missing = append(missing, pending...)
-		before := len(missing)
-		id := d.ID
-		name := d.FullName
-		if d.Kind == "fan_group" {
-			name = d.GroupName
-		}
-		role := "réu"
-		if d.Kind == "fan_group" {
-			role = "requerida"
-		}
-		w := find(PartyProsecution, &id)
-		if w == nil {
-			w = find(PartyProsecution, nil)
-		}
-		switch {
-		case c.Flow == cases.FlowCriminal && several:
-			check(fmt.Sprintf("do Ministério Público quanto a %s (réu %d)", name, d.ID), w)
-		case i == 0:
-			check("do Ministério Público", w)
-		}
-		check(fmt.Sprintf("de %s (%s %d)", name, role, d.ID), find(PartyDefendant, &id))
-		if c.Flow == cases.FlowCriminal {
-			check(fmt.Sprintf("da defesa de %s (réu %d)", name, d.ID), find(PartyDefence, &id))
-		} else if w := find(PartyDefence, &id); w != nil {
-			check(fmt.Sprintf("da defesa de %s (réu %d)", name, d.ID), w)
-		}
-		if len(pending) == 0 && !ruled.IsZero() && len(missing) > before {
-			missing = append(missing, fmt.Sprintf("quanto a %s, os prazos de recurso correm de novo, por inteiro, da intimação de cada parte da decisão dos embargos de declaração de %s (%s)", name, ruled.BR(), lawOf(c).Interrupt))
-		}
+	id := d.ID
+	name := cases.NameOf(d)
+	role := "réu"
+	if d.Kind == "fan_group" {
+		role = "requerida"
 	}
-	if day.After(today) {
-		day = today
+	w := find(PartyProsecution, &id)
+	if w == nil {
+		w = find(PartyProsecution, nil)
 	}
-	return missing, day, nil
+	switch {
+	case c.Flow == cases.FlowCriminal && several:
+		check(fmt.Sprintf("do Ministério Público quanto a %s (réu %d)", name, d.ID), w)
+	case first:
+		check("do Ministério Público", w)
+	}
+	check(fmt.Sprintf("de %s (%s %d)", name, role, d.ID), find(PartyDefendant, &id))
+	if c.Flow == cases.FlowCriminal {
+		check(fmt.Sprintf("da defesa de %s (réu %d)", name, d.ID), find(PartyDefence, &id))
+	} else if w := find(PartyDefence, &id); w != nil {
+		check(fmt.Sprintf("da defesa de %s (réu %d)", name, d.ID), w)
+	}
+	return missing, closes
 }

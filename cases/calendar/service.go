@@ -1,6 +1,11 @@
 package calendar
 
-import "github.com/juizado/juizado/cases"
+import (
+	"sync"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/civil"
+)
 
 // Service keeps the court's calendar and counts its periods: the court's
 // holidays, the parties' notifications and their appeal windows
@@ -13,6 +18,11 @@ type Service struct {
 	// Decided gives the day of the decision a notice or embargos concern
 	// (decisions.Service; nil: no day known, only the filing bounds them).
 	Decided Decisions
+
+	// lastDays remembers, per court, the last day of each window the desk
+	// counted (lastDayOf), keyed by everything it depends on.
+	mu       sync.Mutex
+	lastDays map[string]map[windowKey]civil.Date
 }
 
 // New returns the calendar service over core.

@@ -7,6 +7,7 @@ import (
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
+	"github.com/juizado/juizado/cases/desk"
 	"github.com/juizado/juizado/cases/execution"
 	"github.com/juizado/juizado/cases/schedule"
 	"github.com/juizado/juizado/internal/clock"
@@ -27,6 +28,8 @@ type Cases struct {
 	Decisions *decisions.Service
 	Execution *execution.Service
 	Casefile  *casefile.Service
+	// Queues reads the court's work queues (Cases.Desk assembles a role's).
+	Queues *desk.Service
 }
 
 // NewCases builds the case services on g with clock clk (nil: the
@@ -51,5 +54,6 @@ func NewCases(g *gorm.DB, clk clock.Clock, loc *time.Location, bl cases.Blocklis
 		Decisions: dec,
 		Execution: ex,
 		Casefile:  casefile.New(core, cs, cal, dec, ex),
+		Queues:    desk.New(core, cal),
 	}, nil
 }

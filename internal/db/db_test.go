@@ -57,20 +57,7 @@ func TestMigrateUpDownStatus(t *testing.T) {
 // CNPJ unique among the groups that have one.
 func TestMigration00014_FanGroupCNPJUnique(t *testing.T) {
 	ctx := context.Background()
-	sqlDB, err := sql.Open("pgx", pgtest.NewDSN(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sqlDB.Close()
-	for {
-		v, err := db.MigrateDown(ctx, sqlDB)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if v <= 14 {
-			break
-		}
-	}
+	sqlDB := downTo(t, 14)
 	if _, err := sqlDB.Exec(`INSERT INTO fan_groups (name, cnpj) VALUES ('Torcida A', '11222333000181'), ('Torcida B', '11222333000181'),
 		('Torcida C', NULL), ('Torcida D', NULL)`); err != nil {
 		t.Fatal(err)
@@ -89,5 +76,26 @@ func TestMigration00014_FanGroupCNPJUnique(t *testing.T) {
 	}
 	if _, err := sqlDB.Exec(`INSERT INTO fan_groups (name) VALUES ('Torcida F')`); err != nil {
 		t.Fatalf("a third de facto group: %v", err)
+	}
+}
+
+// downTo opens a fresh migrated database and migrates it down, one
+// migration at a time, until migration version is undone; the database
+// closes with the test.
+func downTo(t *testing.T, version int64) *sql.DB {
+	t.Helper()
+	sqlDB, err := sql.Open("pgx", pgtest.NewDSN(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sqlDB.Close() })
+	for {
+		v, err := db.MigrateDown(context.Background(), sqlDB)
+		if err != nil || v < version {
+			t.Fatalf("down: %d %v, want %05d undone", v, err, version)
+		}
+		if v == version {
+			return sqlDB
+		}
 	}
 }

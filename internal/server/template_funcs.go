@@ -117,6 +117,7 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 		"condutas":   func() []string { return sanctions.ConductWords },
 		"relacao":    PlaceLabel,
 		"audiencia":  func(k string) string { return OrSelf(cases.HearingKindPT[k], k) },
+		"estadoAud":  func(s string) string { return OrSelf(cases.HearingStatusPT[s], s) },
 		"estadoBan":  func(s string) string { return OrSelf(sanctions.StatePT[s], s) },
 		"resultado":  func(s string) string { return OrSelf(outcomeLabels[s], s) },
 		"parte":      func(s string) string { return OrSelf(calendar.PartyPT[s], s) },

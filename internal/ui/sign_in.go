@@ -82,9 +82,3 @@ func (s *UI) logout(c echo.Context) error {
 	}
 	return c.Redirect(http.StatusSeeOther, "/entrar")
 }
-
-// panel: GET /painel, the first page after signing in: the links of the
-// user's role.
-func (s *UI) panel(c echo.Context) error {
-	return s.Page(c, http.StatusOK, "painel", server.Page{Title: "Painel"})
-}

@@ -99,7 +99,9 @@ func TestScheduleHearing_CPP798A_RecessOverHTTP(t *testing.T) {
 	caseURL := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
 	clerk := f.browser(t, "clerk")
 	clerk.do("GET", caseURL, nil)
-	form := url.Values{"aud.kind": {"preliminary"}, "aud.date": {day.Format("02/01/2006")}, "aud.starts": {"16:00"}, "aud.room": {"Sala 2"}}
+	// (The instruction hearing: the preliminary one is booked above, and a
+	// case has one open hearing of each kind.)
+	form := url.Values{"aud.kind": {"instruction"}, "aud.date": {day.Format("02/01/2006")}, "aud.starts": {"16:00"}, "aud.room": {"Sala 2"}}
 	rec := clerk.do("POST", caseURL+"/audiencias", form)
 	if b := rec.Body.String(); rec.Code != 422 || !strings.Contains(b, `id="f-aud-date-erro"`) || !strings.Contains(b, "798-A") {
 		t.Errorf("page, in the recess: %d", rec.Code)

@@ -53,15 +53,24 @@ func Movement(v *Values) cases.MovementInput {
 // next to aud.date, a missing or invalid time next to aud.starts or
 // aud.ends (the fields the page shows).
 func Hearing(v *Values) cases.HearingInput {
-	in := cases.HearingInput{Kind: v.Text("kind"), Room: v.Text("room"), StartsAt: v.Instant("starts_at", "date", "starts", true), RecessException: v.Trim("recess_exception")}
+	in := cases.HearingInput{Kind: v.Text("kind"), Room: v.Text("room"), RecessException: v.Trim("recess_exception")}
+	in.StartsAt, in.EndsAt = hearingTimes(v)
+	return in
+}
+
+// hearingTimes reads a hearing form's date, starts and ends (the end
+// optional) as RFC 3339 instants, the service's errors renamed to the
+// form's fields.
+func hearingTimes(v *Values) (startsAt, endsAt string) {
+	startsAt = v.Instant("starts_at", "date", "starts", true)
 	if v.Text("ends") != "" && v.Text("date") != "" {
-		in.EndsAt = v.Instant("ends_at", "date", "ends", false)
+		endsAt = v.Instant("ends_at", "date", "ends", false)
 	}
 	v.Rename("starts_at", "date")
 	v.Rename("ends_at", "date")
 	v.Rename("starts_at_hora", "starts")
 	v.Rename("ends_at_hora", "ends")
-	return in
+	return startsAt, endsAt
 }
 
 // Transition reads the transition form (and.to, and.note, and.defendant_id
@@ -74,4 +83,35 @@ func Transition(v *Values) casefile.TransitionInput {
 		in.DefendantID = &d
 	}
 	return in
+}
+
+// HearingAct is a form on one hearing of the case: the hearing's id (its
+// field hearing_id) and the service's input.
+type HearingAct[T any] struct {
+	ID int64
+	In T
+}
+
+// Redesignate reads the redesignation form (red.hearing_id, red.date as
+// dd/mm/aaaa with red.starts and red.ends as hh:mm, red.reason): the
+// hearing's id and the service's input.
+func Redesignate(v *Values) HearingAct[cases.RedesignateInput] {
+	in := cases.RedesignateInput{Reason: v.Text("reason")}
+	in.StartsAt, in.EndsAt = hearingTimes(v)
+	return HearingAct[cases.RedesignateInput]{v.ID("hearing_id"), in}
+}
+
+// CancelHearing reads the cancellation form (can.hearing_id, can.reason).
+func CancelHearing(v *Values) HearingAct[cases.CancelInput] {
+	return HearingAct[cases.CancelInput]{v.ID("hearing_id"), cases.CancelInput{Reason: v.Text("reason")}}
+}
+
+// HearingResult reads the result form (res.hearing_id, res.held "true" or
+// "false", res.absent checked once per absent party, res.text).
+func HearingResult(v *Values) HearingAct[cases.ResultInput] {
+	in := cases.ResultInput{Held: v.Tri("held"), Text: v.Text("text")}
+	if v.all != nil {
+		in.Absent = v.all(v.prefix + "absent")
+	}
+	return HearingAct[cases.ResultInput]{v.ID("hearing_id"), in}
 }

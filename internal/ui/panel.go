@@ -1,0 +1,74 @@
+package ui
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/juizado/juizado/cases/desk"
+	"github.com/juizado/juizado/internal/app"
+	"github.com/juizado/juizado/internal/server"
+	"github.com/labstack/echo/v4"
+)
+
+// queuePT is how /painel names each work queue (its title, what an empty
+// queue says, what its items' day is) and where on the case page its act is done (anchor; a
+// "%d" in it is the item's ban).
+var queuePT = map[string]struct{ Title, Empty, Anchor, Due string }{
+	desk.KindWindows:         {"Prazos de recurso que terminam hoje e nos próximos 5 dias úteis", "Nenhum prazo terminando.", "intimacao", "último dia"},
+	desk.KindHearingsToday:   {"Audiências de hoje", "Nenhuma audiência hoje.", "audiencias", ""},
+	desk.KindReviews:         {"Medidas cautelares a revisar (vencidas e nos próximos 10 dias)", "Nenhuma revisão pendente.", "impedimento-%d", "revisão em"},
+	desk.KindConcluded:       {"Processos conclusos", "Nenhum processo concluso.", "autos", "concluso em"},
+	desk.KindReadyFinal:      {"Trânsito em julgado a certificar", "Nenhuma sentença pronta para certificar.", "andamento", "transitou em"},
+	desk.KindToNotify:        {"Sentenças com intimação pendente", "Nenhuma intimação pendente.", "intimacao", "sentença de"},
+	desk.KindHearingsWeek:    {"Audiências dos próximos 6 dias", "Nenhuma audiência na semana.", "audiencias", ""},
+	desk.KindBansEnding:      {"Impedimentos que terminam nos próximos 10 dias", "Nenhum impedimento terminando.", "documentos", "último dia"},
+	desk.KindAwaitingID:      {"Impedimentos aguardando identificação (sem CPF)", "Nenhum impedimento sem CPF.", "identificacao", ""},
+	desk.KindCounselRequests: {"Pedidos de habilitação de defensor(a)", "Nenhum pedido aguardando.", "partes", "pedido em"},
+}
+
+// panelItem is one line of a queue on /painel: the link to the case page
+// section where it is done and the item.
+type panelItem struct {
+	Href string
+	desk.Item
+}
+
+// panelQueue is one queue on /painel, with its Portuguese title.
+type panelQueue struct {
+	Kind, Title, Empty, Due string
+	Count                   int
+	More                    int // items counted but not listed
+	Items                   []panelItem
+}
+
+// panel: GET /painel, the first page after signing in: the links of the
+// user's role and, for the clerk, the judge and the prosecutor, their
+// work queues (app.Cases.Desk) most urgent first, each item linking to
+// the section of the case page where it is done.
+func (s *UI) panel(c echo.Context) error {
+	p := server.Page{Title: "Painel"}
+	who := server.Actor(c)
+	if _, ok := app.DeskQueues[who.Role]; ok {
+		v, err := s.Cases.Desk(c.Request().Context(), who)
+		if err != nil {
+			return err
+		}
+		qs := make([]panelQueue, 0, len(v.Queues))
+		for _, q := range v.Queues {
+			t := queuePT[q.Kind]
+			pq := panelQueue{Kind: q.Kind, Title: t.Title, Empty: t.Empty, Due: t.Due, Count: q.Count, More: q.Count - len(q.Items)}
+			for _, it := range q.Items {
+				anchor := t.Anchor
+				if it.BanID != nil && who.Role == "judge" && q.Kind != desk.KindAwaitingID {
+					anchor = fmt.Sprintf("impedimento-%d", *it.BanID)
+				} else if anchor == "impedimento-%d" {
+					anchor = "documentos"
+				}
+				pq.Items = append(pq.Items, panelItem{Href: fmt.Sprintf("/processos/%d#%s", it.CaseID, anchor), Item: it})
+			}
+			qs = append(qs, pq)
+		}
+		p.Data = qs
+	}
+	return s.Page(c, http.StatusOK, "painel", p)
+}

@@ -398,8 +398,8 @@ func TestBrowserFlow(t *testing.T) {
 	}
 	b.shot("clube-consulta-cpf")
 	csvBody := value(b, "baixar CSV", chromedp.Evaluate[string](`fetch(document.querySelector('#baixar-csv').href).then(r => r.text())`, chromedp.EvalAwaitPromise))
-	if !strings.Contains(csvBody, "66392332154") {
-		t.Errorf("the CSV lacks the CPF: %q", csvBody)
+	if !strings.Contains(csvBody, "663.923.321-54;"+d.FullName) {
+		t.Errorf("the spreadsheet lacks the formatted CPF and the name: %q", csvBody)
 	}
 	b.logout()
 

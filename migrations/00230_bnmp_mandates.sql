@@ -39,12 +39,13 @@ CREATE INDEX bnmp_mandates_court ON bnmp_mandates (court_code, id);
 CREATE INDEX bnmp_mandates_ban ON bnmp_mandates (ban_id, id);
 SELECT audit_attach('bnmp_mandates');
 
--- The mandate's document (PDF with its verification code), issued once.
+-- The mandate's document (PDF with its verification code), issued again only
+-- when its wording changes (its registration in BNMP, the CPF).
 ALTER TABLE documents DROP CONSTRAINT documents_kind_check;
 ALTER TABLE documents ADD CONSTRAINT documents_kind_check
     CHECK (kind IN ('sentence','notice','letter','certificate','poster','summary','register','mandate'));
 ALTER TABLE documents ADD COLUMN mandate_id bigint REFERENCES bnmp_mandates(id);
-CREATE UNIQUE INDEX documents_mandate ON documents (mandate_id) WHERE mandate_id IS NOT NULL;
+CREATE INDEX documents_mandate ON documents (mandate_id, source_sha256) WHERE mandate_id IS NOT NULL;
 
 -- +goose Down
 DROP INDEX documents_mandate;

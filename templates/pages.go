@@ -35,6 +35,8 @@ var Pages = []Page{
 	{"distribuicao", true}, {"audiencias", true}, {"feriados", true},
 	// The defence's electronic notices (Lei 11.419/2006, art. 5º).
 	{"intimacoes", true},
+	// The BNMP mandates of the bans (Res. CNJ 417/2021).
+	{"mandados", true},
 	// The fan group's member register.
 	{"torcida", true}, {"associado", true}, {"importar", true},
 	// The club's blocklist; the form of a document's verification.

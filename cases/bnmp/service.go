@@ -149,7 +149,7 @@ func (s *Service) Get(ctx context.Context, a actor.Actor, id int64) (*View, erro
 		return nil, err
 	}
 	if m.ID == 0 {
-		return nil, notFound(id)
+		return nil, NotFound(fmt.Sprint(id))
 	}
 	var all []Mandate
 	if err := db.Conn(ctx, s.DB).Where("ban_id = ?", m.BanID).Order("id").Find(&all).Error; err != nil {
@@ -164,11 +164,7 @@ func (s *Service) Get(ctx context.Context, a actor.Actor, id int64) (*View, erro
 			return &v, nil
 		}
 	}
-	return nil, notFound(id)
-}
-
-func notFound(id int64) error {
-	return errs.New(errs.NotFound, fmt.Sprintf("Mandado %d não encontrado.", id))
+	return nil, NotFound(fmt.Sprint(id))
 }
 
 // views derives each mandate's status and alerts (ms ordered by id).
@@ -340,7 +336,12 @@ func ParseID(s string) (id int64, pdf bool, err error) {
 	t, pdf := strings.CutSuffix(s, ".pdf")
 	id, e := strconv.ParseInt(t, 10, 64)
 	if e != nil || id <= 0 {
-		return 0, false, errs.New(errs.NotFound, fmt.Sprintf("Mandado %q não encontrado.", s))
+		return 0, false, NotFound(s)
 	}
 	return id, pdf, nil
+}
+
+// NotFound is the errs.NotFound of a mandate named by the path text s.
+func NotFound(s string) error {
+	return errs.New(errs.NotFound, fmt.Sprintf("Mandado %q não encontrado.", s))
 }

@@ -25,10 +25,11 @@ const (
 	KindPoster      Kind = "poster"      // relação pública de impedidos (cartaz)
 	KindSummary     Kind = "summary"     // resumo da representação
 	KindRegister    Kind = "register"    // extrato do cadastro de associados de uma torcida
+	KindMandate     Kind = "mandate"     // mandado do BNMP (Res. CNJ 417/2021, art. 19)
 )
 
 // Kinds lists every document kind.
-var Kinds = []Kind{KindSentence, KindNotice, KindLetter, KindCertificate, KindPoster, KindSummary, KindRegister}
+var Kinds = []Kind{KindSentence, KindNotice, KindLetter, KindCertificate, KindPoster, KindSummary, KindRegister, KindMandate}
 
 // Title is how people call a kind (verification page, PDF title).
 func (k Kind) Title() string {
@@ -47,6 +48,8 @@ func (k Kind) Title() string {
 		return "Resumo da representação"
 	case KindRegister:
 		return "Extrato do cadastro de associados de torcida organizada"
+	case KindMandate:
+		return "Mandado de medida de proibição de acesso a eventos esportivos (BNMP)"
 	}
 	return string(k)
 }

@@ -245,15 +245,22 @@ func TestMandate_Alerts10DaysAhead_AndLapse(t *testing.T) {
 	}
 }
 
+// finalMandate is a world with R1's 12-month ban in force from 2025-06-10:
+// the clerk and the ban's mandate.
+func finalMandate(t *testing.T) (*casetest.Env, actor.Actor, bnmp.View) {
+	t.Helper()
+	e := casetest.NewEnv(t, testenv.T0, 1)
+	_, banID, _ := e.SentenceR1(t, "2025-06-10", 12, nil)
+	k := e.Clerk(t)
+	return e, k, ofBan(list(t, e, k, ""), banID)[0]
+}
+
 // Res. CNJ 417/2021, art. 18: the clerk records the BNMP number and date;
 // bad input names the field, a second registration is a conflict.
 func TestMandate_Register(t *testing.T) {
 	t.Parallel()
-	e := casetest.NewEnv(t, testenv.T0, 1)
+	e, k, m := finalMandate(t)
 	ctx := context.Background()
-	_, banID, _ := e.SentenceR1(t, "2025-06-10", 12, nil)
-	k := e.Clerk(t)
-	m := ofBan(list(t, e, k, ""), banID)[0]
 	_, err := e.Svc.BNMP.Register(ctx, k, m.ID, bnmp.RegisterInput{BNMPNumber: "abc", RegisteredOn: "2025-06-11"})
 	casetest.InvalidField(t, err, "bnmp_number", false)
 	casetest.InvalidField(t, err, "registered_on", false)
@@ -272,7 +279,7 @@ func TestMandate_Register(t *testing.T) {
 	}
 	_, err = e.Svc.BNMP.Register(ctx, k, m.ID, bnmp.RegisterInput{BNMPNumber: "99999", RegisteredOn: "2025-06-10"})
 	casetest.KindIs(t, err, errs.Conflict)
-	if got := ofBan(list(t, e, k, bnmp.StatusRegistered), banID); len(got) != 1 {
+	if got := ofBan(list(t, e, k, bnmp.StatusRegistered), m.BanID); len(got) != 1 {
 		t.Errorf("registered list %+v", got)
 	}
 }
@@ -280,11 +287,8 @@ func TestMandate_Register(t *testing.T) {
 // A mandate of another court is not found (never shown nor registered).
 func TestMandate_OtherCourt_NotFound(t *testing.T) {
 	t.Parallel()
-	e := casetest.NewEnv(t, testenv.T0, 1)
+	e, k, m := finalMandate(t)
 	ctx := context.Background()
-	_, banID, _ := e.SentenceR1(t, "2025-06-10", 12, nil)
-	k := e.Clerk(t)
-	m := ofBan(list(t, e, k, ""), banID)[0]
 	other := k
 	other.Court = "26.0200"
 	_, err := e.Svc.BNMP.Get(ctx, other, m.ID)

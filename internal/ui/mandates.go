@@ -82,19 +82,7 @@ func (s *UI) registerMandatePage(c echo.Context) error {
 		})
 	}
 	if err != nil {
-		fields, msg, status, ok := formErrors(err)
-		if !ok {
-			return err
-		}
-		if status == http.StatusNotFound || status == http.StatusForbidden {
-			return s.PageError(c, status, msg)
-		}
-		pf := map[string]string{}
-		for k, m := range fields {
-			pf[prefix+k] = m
-		}
-		vals, _ := c.FormParams()
-		return s.renderMandates(c, status, server.Page{Errs: pf, Form: vals, Error: upperFirst(msg)})
+		return s.formFail(c, prefix, err, s.renderMandates)
 	}
 	s.flash(c, fmt.Sprintf("Mandado %d (%s, processo %s) registrado no BNMP sob o nº %s em %s.", out.ID, out.Name, out.CaseNumber, *out.BNMPNumber, out.RegisteredOn.BR()))
 	return redirect(c, "/mandados")

@@ -65,6 +65,7 @@ const (
 	MoveCounselRefused        MovementKind = "counsel_refused"        // the clerk refused a request to be linked
 	MoveNoticeAvailable       MovementKind = "notice_available"       // an electronic notice made available to the defence (Lei 11.419/2006, art. 5º)
 	MoveNoticeOpened          MovementKind = "notice_opened"          // the defence opened an electronic notice (Lei 11.419/2006, art. 5º, § 1º)
+	MoveBnmpRegistered        MovementKind = "bnmp_registered"        // a ban's mandate registered in BNMP (Res. CNJ 417/2021, art. 18)
 )
 
 // MovementTPU is the one map from a kind to its TPU movement code and the
@@ -115,6 +116,7 @@ var MovementTPU = map[MovementKind]TPUMovement{
 	MoveCounselRefused:        {},
 	MoveNoticeAvailable:       {},
 	MoveNoticeOpened:          {},
+	MoveBnmpRegistered:        {},
 }
 
 // TPUMovement is a kind's national code (0: none) and the names of the

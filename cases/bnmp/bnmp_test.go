@@ -277,6 +277,9 @@ func TestMandate_Register(t *testing.T) {
 	if e.Count(t, "bnmp_mandates", "id = ? AND bnmp_number = '0000123-45.2025.8.26.0100.01.0001-01' AND registered_on = '2025-06-10'", m.ID) != 1 {
 		t.Errorf("registration not stored")
 	}
+	if e.Count(t, "movements", "case_id = ? AND kind = 'bnmp_registered' AND description LIKE '%0000123-45.2025.8.26.0100.01.0001-01%'", m.CaseID) != 1 {
+		t.Errorf("no docket movement for the registration")
+	}
 	_, err = e.Svc.BNMP.Register(ctx, k, m.ID, bnmp.RegisterInput{BNMPNumber: "99999", RegisteredOn: "2025-06-10"})
 	casetest.KindIs(t, err, errs.Conflict)
 	if got := ofBan(list(t, e, k, bnmp.StatusRegistered), m.BanID); len(got) != 1 {

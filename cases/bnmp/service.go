@@ -260,7 +260,9 @@ type RegisterInput struct {
 var bnmpNumber = regexp.MustCompile(`^[0-9][0-9./-]{3,58}[0-9]$`)
 
 // Register records that mandate id of the actor's court was registered in
-// BNMP under in.BNMPNumber on in.RegisteredOn (Res. CNJ 417/2021, art. 18).
+// BNMP under in.BNMPNumber on in.RegisteredOn (Res. CNJ 417/2021, art. 18),
+// with a docket movement on its case (cases.MoveBnmpRegistered), in one
+// transaction.
 // Errors: errs.NotFound (another court's or none); errs.Conflict for a
 // mandate already registered, superseded by a later one, or awaiting the
 // person's CPF; errs.Invalid naming bnmp_number (required, digits with
@@ -320,6 +322,18 @@ func (s *Service) Register(ctx context.Context, a actor.Actor, id int64, in Regi
 			upd["registered_by"] = uid
 		}
 		if err := db.Conn(ctx, s.DB).Model(&Mandate{}).Where("id = ?", id).Updates(upd).Error; err != nil {
+			return err
+		}
+		var c cases.Case
+		if err := db.Conn(ctx, s.DB).Where("id = ?", cur.CaseID).Take(&c).Error; err != nil {
+			return err
+		}
+		text := fmt.Sprintf("Mandado de %s (impedimento %d; %s) registrado no BNMP sob o nº %s em %s (Res. CNJ 417/2021).",
+			strings.ToLower(KindPT[cur.Kind]), cur.BanID, cur.Name, number, on.BR())
+		if err := s.Move(ctx, &c, &a, now, cases.MoveBnmpRegistered, text); err != nil {
+			return err
+		}
+		if err := s.Touch(ctx, &c, ""); err != nil {
 			return err
 		}
 		v.BNMPNumber, v.RegisteredOn, v.RegisteredAt = &number, &on, &now

@@ -146,6 +146,7 @@ var LocalMovements = []struct {
 	{cases.MoveCounselRefused, "Pedido de habilitação de defensor recusado"},
 	{cases.MoveNoticeAvailable, "Intimação eletrônica disponibilizada à defesa"},
 	{cases.MoveNoticeOpened, "Intimação eletrônica aberta pela defesa"},
+	{cases.MoveBnmpRegistered, "Mandado registrado no BNMP"},
 }
 
 // localCode is each local kind's code (its position in LocalMovements).

@@ -302,3 +302,36 @@ func TestMandate_OtherCourt_NotFound(t *testing.T) {
 		t.Errorf("another court's queue shows %+v", got)
 	}
 }
+
+// Res. CNJ 417/2021, arts. 18 and 2º, VIII: the precautionary ban that
+// waits for the final judgment is replaced by the final ban when it
+// starts: the measure's mandate is revoked and the final ban's mandate
+// ("execucao") enters the queue.
+func TestMandate_ReplacedByFinalBan(t *testing.T) {
+	t.Parallel()
+	e := casetest.NewEnv(t, testenv.T0, 1)
+	ctx := context.Background()
+	c, d, j := e.FileOne(t, "R1")
+	e.Receive(t, c)
+	in := casetest.SentenceIn(d.ID, "", 12)
+	in.PrecautionaryUntilFinal = &decisions.PrecautionaryInput{ReviewOn: "2025-09-01"}
+	res, err := e.Svc.Decisions.Sentence(ctx, j, c.ID, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := e.Clerk(t)
+	pre := ofBan(list(t, e, k, ""), res.PrecautionaryBan.ID)
+	if len(pre) != 1 || pre[0].Kind != bnmp.KindPrecautionary || len(ofBan(list(t, e, k, ""), res.Ban.ID)) != 0 {
+		t.Fatalf("before the final judgment: %+v", pre)
+	}
+	at(t, e, "2025-06-20")
+	e.MakeFinal(t, c.ID)
+	pre = ofBan(list(t, e, k, ""), res.PrecautionaryBan.ID)
+	if len(pre) != 2 || pre[1].Kind != bnmp.KindRevocation || pre[1].ValidFrom.String() != "2025-06-20" {
+		t.Errorf("the replaced measure: %+v", pre)
+	}
+	fin := ofBan(list(t, e, k, ""), res.Ban.ID)
+	if len(fin) != 1 || fin[0].Kind != bnmp.KindExecution || fin[0].ValidFrom.String() != "2025-06-20" || day(fin[0].ValidUntil) != "2026-06-19" {
+		t.Errorf("the final ban's mandate: %+v", fin)
+	}
+}

@@ -73,7 +73,7 @@ func plan(b sanctions.Ban, existing []Mandate, today civil.Date) ([]Mandate, err
 		return nil, nil
 	}
 	end := b.LastDay
-	if b.Precautionary {
+	if b.Precautionary && b.ReviewOn != nil && (end == nil || b.ReviewOn.Before(*end)) {
 		end = b.ReviewOn // the measure lapses at its review date without renewal (art. 21)
 	}
 	var out []Mandate

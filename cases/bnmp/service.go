@@ -224,6 +224,9 @@ func (s *Service) views(ctx context.Context, ms []Mandate) ([]View, error) {
 // ban b whose review date passed without renewal, the lapse (art. 21).
 func alerts(m Mandate, b sanctions.Ban, today civil.Date) ([]string, bool) {
 	out := []string{}
+	if b.LastDay != nil && b.LastDay.Before(today) {
+		return out, false // the ban ran its term
+	}
 	if b.Precautionary && b.ReviewOn != nil && b.ReviewOn.Before(today) {
 		return append(out, fmt.Sprintf("Revisão vencida em %s sem prorrogação: a medida perde a eficácia (Res. CNJ 417/2021, art. 21) — decisão do(a) juiz(a) sobre renovar ou revogar.", b.ReviewOn.BR())), true
 	}

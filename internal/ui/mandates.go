@@ -67,6 +67,9 @@ func (s *UI) registerMandatePage(c echo.Context) error {
 	if err != nil || asPDF {
 		return s.pageFail(c, bnmp.NotFound(c.Param("id")))
 	}
+	if _, err := s.Cases.BNMP.Get(c.Request().Context(), server.Actor(c), id); err != nil {
+		return s.pageFail(c, err) // another court's or none: 404 before the form is read
+	}
 	prefix := mandatePrefix(id)
 	v := form.New(c.FormValue, prefix, s.Deps.Loc)
 	in := bnmp.RegisterInput{BNMPNumber: v.Trim("bnmp_number"), RegisteredOn: v.Date("registered_on")}

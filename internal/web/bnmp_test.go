@@ -101,6 +101,9 @@ func TestBNMPMandatesPage(t *testing.T) {
 	if err := f.g.Raw("SELECT id FROM bnmp_mandates").Scan(&id).Error; err != nil {
 		t.Fatal(err)
 	}
+	if rec := k.do("GET", fmt.Sprintf("/mandados/%d.pdf", id), nil); rec.Code != 200 || rec.Header().Get("Content-Type") != "application/pdf" || rec.Header().Get("X-Juizado-Document-Code") == "" {
+		t.Errorf("the page's PDF: %d %v", rec.Code, rec.Header())
+	}
 	p := fmt.Sprintf("reg[%d].", id)
 	rec = k.do("POST", fmt.Sprintf("/mandados/%d/registro", id), url.Values{p + "bnmp_number": {"12345"}, p + "registered_on": {"31/02/2025"}})
 	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "Data do registro") {

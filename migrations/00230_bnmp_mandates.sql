@@ -29,7 +29,7 @@ CREATE TABLE bnmp_mandates (
     registered_at timestamptz,
     registered_by bigint REFERENCES users(id),
     CONSTRAINT bnmp_mandates_term CHECK (kind = 'revogacao' OR (valid_until IS NOT NULL AND review_on IS NOT NULL
-        AND valid_until >= valid_from AND valid_until < valid_from + interval '12 months')),
+        AND valid_until >= valid_from AND valid_until <= valid_from + interval '12 months')),
     CONSTRAINT bnmp_mandates_registered CHECK ((bnmp_number IS NULL) = (registered_on IS NULL)
         AND (bnmp_number IS NULL OR cpf IS NOT NULL))
 );

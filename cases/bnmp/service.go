@@ -115,7 +115,7 @@ func (s *Service) List(ctx context.Context, a actor.Actor, status string) ([]Vie
 	switch status {
 	case "", StatusPending, StatusRegistered, StatusDue, StatusAwaitingIdentification, StatusSuperseded:
 	default:
-		return nil, errs.InvalidField("status", "enum", "status deve ser pending, registered, due ou awaiting_identification.")
+		return nil, errs.InvalidField("status", "enum", "status deve ser pending, registered, due, awaiting_identification ou superseded.")
 	}
 	if err := s.Reconcile(ctx, a.Court); err != nil {
 		return nil, err

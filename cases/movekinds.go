@@ -70,6 +70,7 @@ const (
 	MoveNoticeOpened          MovementKind = "notice_opened"          // the defence opened an electronic notice (Lei 11.419/2006, art. 5º, § 1º)
 	MovePetitionFiled         MovementKind = "petition_filed"         // a petition of the defence joined (Lei 11.419/2006, art. 10)
 	MovePetitionAnswered      MovementKind = "petition_answered"      // the judge's or the clerk's answer to a petition
+	MoveBnmpRegistered        MovementKind = "bnmp_registered"        // a ban's mandate registered in BNMP (Res. CNJ 417/2021, art. 18)
 )
 
 // MovementTPU is the one map from a kind to its TPU movement code and the
@@ -127,6 +128,7 @@ var MovementTPU = map[MovementKind]TPUMovement{
 	// published table here: left local (no code), never invented.
 	MovePetitionFiled:    {},
 	MovePetitionAnswered: {},
+	MoveBnmpRegistered:   {},
 }
 
 // TPUMovement is a kind's national code (0: none) and the names of the

@@ -4,10 +4,10 @@
 -- gives an electronic receipt of its protocol).
 ALTER TABLE documents DROP CONSTRAINT documents_kind_check;
 ALTER TABLE documents ADD CONSTRAINT documents_kind_check
-    CHECK (kind IN ('sentence','notice','letter','certificate','poster','summary','register','receipt'));
+    CHECK (kind IN ('sentence','notice','letter','certificate','poster','summary','register','mandate','receipt'));
 
 -- +goose Down
 -- (fails while receipts exist: records of the court are not deleted)
 ALTER TABLE documents DROP CONSTRAINT documents_kind_check;
 ALTER TABLE documents ADD CONSTRAINT documents_kind_check
-    CHECK (kind IN ('sentence','notice','letter','certificate','poster','summary','register'));
+    CHECK (kind IN ('sentence','notice','letter','certificate','poster','summary','register','mandate'));

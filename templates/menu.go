@@ -69,6 +69,8 @@ var Menu = []MenuItem{
 			"clerk": {Hint: "Petições da defesa na fila do cartório."}}},
 	{Path: "/distribuicao", Text: MenuText{Label: "Distribuição", Hint: "Processos por juiz(a)."},
 		For: map[string]MenuText{"clerk": {Hint: "Processos por juiz(a) e os que aguardam distribuição."}}},
+	{Path: "/mandados", Text: MenuText{Label: "Mandados BNMP", Card: "Mandados do BNMP",
+		Hint: "Mandados dos impedimentos a registrar no BNMP, seus números e os alertas de revisão."}},
 	{Path: "/intimacoes", Text: MenuText{Label: "Intimações", Hint: "Intimações eletrônicas dos seus clientes, com os dias que restam do prazo."}},
 	{Path: "/feriados", Text: MenuText{Label: "Feriados", Card: "Feriados do juizado", Hint: "O calendário que move os prazos de recurso."},
 		For: map[string]MenuText{"clerk": {Hint: "Inclua os feriados: os prazos de recurso passam ao dia útil seguinte."}}},

@@ -39,6 +39,8 @@ var Pages = []Page{
 	{"peticoes", true},
 	// The public form of a member's contest of a group-ban inclusion.
 	{"impugnacao", true},
+	// The BNMP mandates of the bans (Res. CNJ 417/2021).
+	{"mandados", true},
 	// The fan group's member register.
 	{"torcida", true}, {"associado", true}, {"importar", true},
 	// The club's blocklist; the form of a document's verification.

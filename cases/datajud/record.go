@@ -148,6 +148,7 @@ var LocalMovements = []struct {
 	{cases.MoveNoticeOpened, "Intimação eletrônica aberta pela defesa"},
 	{cases.MovePetitionFiled, "Petição da defesa juntada"},
 	{cases.MovePetitionAnswered, "Petição da defesa respondida"},
+	{cases.MoveBnmpRegistered, "Mandado registrado no BNMP"},
 }
 
 // localCode is each local kind's code (its position in LocalMovements).

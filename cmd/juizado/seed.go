@@ -240,7 +240,10 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 			fmt.Printf("Demo case %s: %s convicted to %d months of reclusão and %d dias-multa, no conversion (art. 201, § 6º)\n", v.Number, d.FullName, prison, fine)
 		}
 	}
-	return seedCoDefendants(ctx, svc, ja, ka, pa, today)
+	if err := seedCoDefendants(ctx, svc, ja, ka, pa, today); err != nil {
+		return err
+	}
+	return seedMandates(ctx, svc, ka, today)
 }
 
 // demoElectronicNotice links the defence user who to defendant defID of

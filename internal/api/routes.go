@@ -84,6 +84,11 @@ func (s *API) Routes() {
 	// The CNJ's unified tables (tpu.go).
 	r.GET("/tpu", policy, s.tpuTable)
 
+	// The bans' BNMP mandates (bnmp.go; Res. CNJ 417/2021).
+	r.GET("/bnmp/mandates", policy, s.mandates)
+	r.GET("/bnmp/mandates/:id", policy, s.mandate)
+	r.POST("/bnmp/mandates/:id/registered", policy, s.registerMandate)
+
 	// The law's ranges, terms and deadlines (legal.go).
 	r.GET("/legal/ban-range", anyone, s.banRange)
 	r.GET("/legal/ban-term", anyone, s.banTerm)

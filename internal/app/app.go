@@ -94,6 +94,7 @@ func New(cfg config.Config, g *gorm.DB, clk clock.Clock, loc *time.Location, key
 	}
 	a.Documents = &documents.Service{
 		DB: g, Case: cs.Case, Casefile: cs.Casefile, Decisions: cs.Decisions, Schedule: cs.Schedule, Execution: cs.Execution,
+		BNMP:  cs.BNMP,
 		Lists: lists, Groups: a.Groups, Clock: clk, Loc: loc,
 		Wording: pdf.Wording{Embedded: templates.FS, Dir: cfg.TemplatesDir},
 		BaseURL: cfg.PublicURL, Court: cfg.Court,

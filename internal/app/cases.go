@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/bnmp"
 	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
@@ -19,7 +20,7 @@ import (
 // (holidays, deadlines, prescription), the match schedule, the decisions
 // (sentence, plea, suspension, settlement), the execution of the bans, and
 // the case file (the whole case's views and the writes that answer with
-// it). Dependencies point one way: Case ← Calendar, Schedule ← Decisions ←
+// it), and the bans' BNMP mandates. Dependencies point one way: Case ← Calendar, Schedule ← Decisions ←
 // Execution ← Casefile.
 type Cases struct {
 	Case      *cases.Service
@@ -30,6 +31,9 @@ type Cases struct {
 	Casefile  *casefile.Service
 	// Queues reads the court's work queues (Cases.Desk assembles a role's).
 	Queues *desk.Service
+	// BNMP are the bans' mandates in the national bank (Res. CNJ
+	// 417/2021), derived from the bans.
+	BNMP *bnmp.Service
 }
 
 // NewCases builds the case services on g with clock clk (nil: the
@@ -55,5 +59,6 @@ func NewCases(g *gorm.DB, clk clock.Clock, loc *time.Location, bl cases.Blocklis
 		Execution: ex,
 		Casefile:  casefile.New(core, cs, cal, dec, ex),
 		Queues:    desk.New(core, cal),
+		BNMP:      bnmp.New(core, dec),
 	}, nil
 }

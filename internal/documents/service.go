@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/bnmp"
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/cases/execution"
@@ -44,7 +45,9 @@ type Service struct {
 	Execution *execution.Service
 	Lists     *blocklist.Lists
 	// Groups are the fan groups' registers (the extract of a register).
-	Groups  *registry.Groups
+	Groups *registry.Groups
+	// BNMP are the bans' mandates (the mandate document).
+	BNMP    *bnmp.Service
 	Wording pdf.Wording
 	// BaseURL is the court's public address (JUIZADO_PUBLIC_URL); the QR
 	// code points to BaseURL/verificar/CODE.

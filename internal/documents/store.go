@@ -24,6 +24,7 @@ type Document struct {
 	CaseNumber   *string // 20 digits
 	BanID        *int64
 	GroupID      *int64 // a register extract: the group (migration 00010)
+	MandateID    *int64 // a BNMP mandate: the mandate (migration 00230)
 	IssuedAt     time.Time
 	IssuedBy     *int64
 	Pages        int

@@ -26,10 +26,11 @@ const (
 	KindSummary     Kind = "summary"     // resumo da representação
 	KindRegister    Kind = "register"    // extrato do cadastro de associados de uma torcida
 	KindReceipt     Kind = "receipt"     // recibo de protocolo de petição (Lei 11.419/2006, art. 10)
+	KindMandate     Kind = "mandate"     // mandado do BNMP (Res. CNJ 417/2021, art. 19)
 )
 
 // Kinds lists every document kind.
-var Kinds = []Kind{KindSentence, KindNotice, KindLetter, KindCertificate, KindPoster, KindSummary, KindRegister, KindReceipt}
+var Kinds = []Kind{KindSentence, KindNotice, KindLetter, KindCertificate, KindPoster, KindSummary, KindRegister, KindReceipt, KindMandate}
 
 // Title is how people call a kind (verification page, PDF title).
 func (k Kind) Title() string {
@@ -50,6 +51,8 @@ func (k Kind) Title() string {
 		return "Extrato do cadastro de associados de torcida organizada"
 	case KindReceipt:
 		return "Recibo de protocolo de petição"
+	case KindMandate:
+		return "Mandado de medida de proibição de acesso a eventos esportivos (BNMP)"
 	}
 	return string(k)
 }

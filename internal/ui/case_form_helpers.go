@@ -60,6 +60,13 @@ func banForm[T any](s *UI, c echo.Context, kind string, read func(*form.Values) 
 // caseFormFail re-renders the case page with a form's errors (fields
 // prefixed with the form's name) or answers the error.
 func (s *UI) caseFormFail(c echo.Context, prefix string, err error) error {
+	return s.formFail(c, prefix, err, s.renderCase)
+}
+
+// formFail re-renders a page with render and a form's errors (fields
+// prefixed with the form's name), answers 404 and 403 with the error page,
+// and returns any other error as it is.
+func (s *UI) formFail(c echo.Context, prefix string, err error, render func(echo.Context, int, server.Page) error) error {
 	fields, msg, status, ok := formErrors(err)
 	if !ok {
 		return err
@@ -75,7 +82,7 @@ func (s *UI) caseFormFail(c echo.Context, prefix string, err error) error {
 	if len(fields) == 0 {
 		msg = upperFirst(msg)
 	}
-	return s.renderCase(c, status, server.Page{Errs: pf, Form: vals, Error: msg})
+	return render(c, status, server.Page{Errs: pf, Form: vals, Error: msg})
 }
 
 // caseExists answers 404 for a case the user cannot see (before reading a form).

@@ -33,6 +33,9 @@ func (s *UI) Routes() {
 	r.GET("/painel", policy, s.panel)
 	// The defence's electronic notices (defence_notices.go; Lei 11.419/2006, art. 5º).
 	r.GET("/intimacoes", policy, s.noticesPage)
+	r.GET("/mandados", policy, s.mandatesPage)
+	r.POST("/mandados/:id/registro", policy, s.registerMandatePage)
+	r.GET("/mandados/:id", policy, s.pageDownload(s.mandateDocument))
 	r.POST("/intimacoes/:id/abrir", policy, s.openNoticePage)
 
 	// Cases: the list, filing, the case page and its forms

@@ -25,7 +25,7 @@ type otherCourt struct {
 	groupCaseID, groupDefID  int64
 	groupID, memberID        int64
 	userID, clubTokenID      int64
-	holidayID, petitionID    int64
+	holidayID, petitionID, mandateID int64
 	prosecutor, judge, clerk string // tokens
 }
 
@@ -81,6 +81,12 @@ func seedOtherCourt(t *testing.T, f *fixture) otherCourt {
 	send("PUT", fmt.Sprintf("/api/v1/cases/%d/defendants/%d/counsel", o.caseID, o.defID), o.clerk, "application/json", `{"user": "rj-advogada"}`)
 	pet := send("POST", fmt.Sprintf("/api/v1/cases/%d/petitions", o.caseID), lawyer, "application/json", fmt.Sprintf(`{"defendant_id": %d, "kind": "other", "text": "Vista dos autos."}`, o.defID))
 	o.petitionID = int64(pet["id"].(float64))
+	// A BNMP mandate of that ban (as cases/bnmp derives it once the ban runs).
+	if err := f.g.Raw(`INSERT INTO bnmp_mandates (court_code, ban_id, case_id, kind, period, valid_from, valid_until, review_on, cpf, name, content, fingerprint, created_at)
+		SELECT court_code, id, case_id, 'execucao', 0, '2026-01-10', '2027-01-09', '2027-01-09', cpf, name, '{}', 'walk:0', now() FROM bans WHERE id = ? RETURNING id`, o.banID).
+		Scan(&o.mandateID).Error; err != nil || o.mandateID == 0 {
+		t.Fatalf("mandate of 19.0001: %v", err)
+	}
 	g := send("POST", "/api/v1/groups", o.clerk, "application/json", `{"name": "Torcida Fronteira Carioca", "supported_club": "Flamengo"}`)
 	o.groupID = int64(g["id"].(float64))
 	mgr, _ := tok(accounts.UserSpec{Name: "rj-manager", Role: "fan_group", Group: o.groupID})
@@ -131,6 +137,8 @@ func (o otherCourt) path(rt string, unknown bool) string {
 		first = id(o.holidayID)
 	case strings.HasPrefix(rt, "/api/v1/petitions/"), strings.HasPrefix(rt, "/peticoes/"):
 		first = id(o.petitionID)
+	case strings.HasPrefix(rt, "/api/v1/bnmp/mandates/"), strings.HasPrefix(rt, "/mandados/"):
+		first = id(o.mandateID)
 	default:
 		first = "?"
 	}
@@ -253,7 +261,7 @@ func pageRoles(f *fixture, path, method string) []string {
 		return []string{"fan_group"}
 	case strings.HasPrefix(path, "/processos/"):
 		return []string{"clerk", "judge", "prosecutor", "police"}
-	case strings.HasPrefix(path, "/feriados/"):
+	case strings.HasPrefix(path, "/feriados/"), strings.HasPrefix(path, "/mandados/"):
 		return []string{"clerk"}
 	case strings.HasPrefix(path, "/intimacoes/"):
 		return []string{"defence"}

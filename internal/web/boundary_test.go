@@ -21,12 +21,12 @@ import (
 // otherCourt holds the records of court 19.0001 that the walk aims at
 // from court 26.0100 (the fixture's court).
 type otherCourt struct {
-	caseID, defID, banID     int64
-	groupCaseID, groupDefID  int64
-	groupID, memberID        int64
-	userID, clubTokenID      int64
+	caseID, defID, banID             int64
+	groupCaseID, groupDefID          int64
+	groupID, memberID                int64
+	userID, clubTokenID              int64
 	holidayID, petitionID, mandateID int64
-	prosecutor, judge, clerk string // tokens
+	prosecutor, judge, clerk         string // tokens
 }
 
 // seedOtherCourt files and sentences a person case and files a group case

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/calendar"
 	"github.com/juizado/juizado/cases/desk"
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/app"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/labstack/echo/v4"
@@ -48,6 +51,14 @@ type panelQueue struct {
 func (s *UI) panel(c echo.Context) error {
 	p := server.Page{Title: "Painel"}
 	who := server.Actor(c)
+	data := panelData{}
+	if who.Role == accounts.RoleDefence {
+		d, err := s.defencePanel(c)
+		if err != nil {
+			return err
+		}
+		data.Defence = d
+	}
 	if _, ok := app.DeskQueues[who.Role]; ok {
 		v, err := s.Cases.Desk(c.Request().Context(), who)
 		if err != nil {
@@ -68,7 +79,60 @@ func (s *UI) panel(c echo.Context) error {
 			}
 			qs = append(qs, pq)
 		}
-		p.Data = qs
+		data.Queues = qs
 	}
+	p.Data = data
 	return s.Page(c, http.StatusOK, "painel", p)
+}
+
+// panelData is what /painel shows: the staff's work queues, or the
+// defence's panel.
+type panelData struct {
+	Queues  []panelQueue
+	Defence *defencePanel
+}
+
+// defencePanel is the defence's /painel (issue 29, item 6): its clients
+// and their cases, its electronic notices still pending or with their
+// window open (days left; Lei 11.419/2006, art. 5º), and its latest
+// petitions with their answers.
+type defencePanel struct {
+	Clients   []cases.CounselView
+	Notices   []calendar.NoticeView
+	Petitions []cases.PetitionView
+	// MorePetitions counts the petitions not listed (see /peticoes).
+	MorePetitions int
+}
+
+// defencePanelPetitions is how many petitions the panel lists.
+const defencePanelPetitions = 10
+
+// defencePanel reads the signed-in defence user's panel.
+func (s *UI) defencePanel(c echo.Context) (*defencePanel, error) {
+	ctx := c.Request().Context()
+	who := server.Actor(c)
+	d := &defencePanel{}
+	var err error
+	if d.Clients, err = s.Cases.Case.Clients(ctx, who.UserID); err != nil {
+		return nil, err
+	}
+	ns, err := s.Cases.Calendar.DefenceNotices(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range ns {
+		if n.Pending || n.Open {
+			d.Notices = append(d.Notices, n)
+		}
+	}
+	ps, err := s.Cases.Case.Petitions(ctx, who, "")
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) > defencePanelPetitions {
+		d.MorePetitions = len(ps) - defencePanelPetitions
+		ps = ps[:defencePanelPetitions]
+	}
+	d.Petitions = ps
+	return d, nil
 }

@@ -1,0 +1,44 @@
+package web_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The defence's panel (issue 29, item 6): after signing in, a lawyer sees
+// its clients by name and case, the electronic notice still pending with
+// the day it counts on and the days left of the window that follows (Lei
+// 11.419/2006, art. 5º), and its petitions with their answers; a lawyer
+// with no client is told how to be linked. No other defendant's name.
+func TestDefencePanel_ClientsNoticesPetitions(t *testing.T) {
+	w := newWF(t)
+	id, def := sentencedOverHTTP(w)
+	w.defenceUser("lawyer", "Dra. Ana Advogada", "SP123456", "")
+	w.defenceUser("other", "Dr. Outro Advogado", "RJ654321", "")
+	rec, _ := w.do("PUT", fmt.Sprintf("/api/v1/cases/%d/defendants/%d/counsel", id, def), "clerk", map[string]any{"user": "Dra. Ana Advogada"})
+	w.want(rec, 201, "linking the lawyer")
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/cases/%d/notifications", id), "clerk", map[string]any{"party": "defence", "defendant_id": def, "electronic": true})
+	w.want(rec, 201, "the electronic notice")
+	rec, pet := w.do("POST", fmt.Sprintf("/api/v1/cases/%d/petitions", id), "lawyer", map[string]any{"defendant_id": def, "kind": "other", "text": "Requer vista dos autos."})
+	w.want(rec, 201, "the petition")
+	rec, _ = w.do("POST", fmt.Sprintf("/api/v1/petitions/%d/answer", int64(pet["id"].(float64))), "clerk", map[string]any{"decision": "granted", "text": "Vista concedida por 5 dias."})
+	w.want(rec, 200, "the clerk's answer")
+	v, _ := w.get(id)
+	number := v["number"].(string)
+	name := v["defendants"].([]any)[0].(map[string]any)["full_name"].(string)
+
+	page := w.browser("Dra. Ana Advogada").do("GET", "/painel", nil)
+	body := page.Body.String()
+	expect(t, "the lawyer's panel", page.Code, 200, body, `id="intimacoes-pendentes"`, "<strong>não aberta</strong>", "20/06/2025",
+		`id="clientes"`, number+"</a> — "+name, `id="peticoes"`, "<strong>deferido</strong>", "Vista concedida por 5 dias.")
+	if !strings.Contains(body, " dias</td>") {
+		t.Errorf("the panel does not say the days left: %s", body[strings.Index(body, "intimacoes-pendentes"):])
+	}
+	page = w.browser("Dr. Outro Advogado").do("GET", "/painel", nil)
+	body = page.Body.String()
+	expect(t, "a lawyer with no client", page.Code, 200, body, "Nenhuma intimação pendente", "Peça a habilitação ao cartório")
+	if strings.Contains(body, name) || strings.Contains(body, number) {
+		t.Error("another lawyer's panel shows the client or the case")
+	}
+}

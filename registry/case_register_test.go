@@ -15,6 +15,27 @@ import (
 	"github.com/juizado/juizado/registry"
 )
 
+// garraRegister registers the Garra do Tatuapé in 26.0100 with the
+// fixture's register imported, and returns it, its manager and its
+// members' ids by CPF.
+func (e *regEnv) garraRegister(t *testing.T) (*registry.GroupView, actor.Actor, map[string]int64) {
+	t.Helper()
+	g, mgr := e.group(t, "Torcida Organizada Garra do Tatuapé")
+	rep, err := e.svc.Import(context.Background(), mgr, g.ID, registry.ImportInput{Body: readFix(t, "fixtures", "members-valid-excel-ptbr.csv"), ContentType: "text/csv"})
+	if err != nil || !rep.Applied {
+		t.Fatalf("import: %+v %v", rep, err)
+	}
+	return g, mgr, e.memberIDs(t, mgr, g.ID)
+}
+
+// staffOf are a prosecutor and a judge of 26.0100, as actors.
+func (e *regEnv) staffOf(t *testing.T) (pros, judge actor.Actor) {
+	t.Helper()
+	p := e.user(t, "promotora", "prosecutor", "26.0100", 0)
+	j := e.user(t, "juiz", "judge", "26.0100", 0)
+	return actor.Actor{UserID: p.UserID, Name: p.Name, Role: "prosecutor", Court: "26.0100"}, actor.Actor{UserID: j.UserID, Name: j.Name, Role: "judge", Court: "26.0100"}
+}
+
 // Issue 32, item 6 (the register as evidence; Lei 14.597/2023, art. 178,
 // § 4º, and art. 183, § 2º): after R5 is filed against the Garra do
 // Tatuapé, its manager records that João Pedro left the day before the
@@ -28,17 +49,10 @@ func TestGroupBan_RegisterAsFiled_ChangesListedToTheJudge(t *testing.T) {
 	t.Parallel()
 	e := newRegEnv(t)
 	ctx := context.Background()
-	g, mgr := e.group(t, "Torcida Organizada Garra do Tatuapé")
-	rep, err := e.svc.Import(ctx, mgr, g.ID, registry.ImportInput{Body: readFix(t, "fixtures", "members-valid-excel-ptbr.csv"), ContentType: "text/csv"})
-	if err != nil || !rep.Applied {
-		t.Fatalf("import: %+v %v", rep, err)
-	}
-	byCPF := e.memberIDs(t, mgr, g.ID)
+	g, mgr, byCPF := e.garraRegister(t)
 	joao, ana := byCPF["06420642370"], byCPF["01720368872"]
 	e.clk.Set(time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo))
-	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
-	judgeU := e.user(t, "juiz", "judge", "26.0100", 0)
-	prosA := actor.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}
+	prosA, judge := e.staffOf(t)
 	c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +86,6 @@ func TestGroupBan_RegisterAsFiled_ChangesListedToTheJudge(t *testing.T) {
 		}
 	}
 	d := v.Defendants[0]
-	judge := actor.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
 	months := 24
 	res, err := e.casesS.Decisions.Sentence(ctx, judge, c.ID, decisions.SentenceInput{Text: &decisions.SentenceText{Reasoning: "Autoria e materialidade provadas."},
 		DefendantID: d.ID, Ban: decisions.BanInput{Months: &months}})
@@ -119,21 +132,15 @@ func TestMemberBan_RegisterCPFCorrectionCarriedByTheJudge(t *testing.T) {
 	t.Parallel()
 	e := newRegEnv(t)
 	ctx := context.Background()
-	g, mgr := e.group(t, "Torcida Organizada Garra do Tatuapé")
-	if rep, err := e.svc.Import(ctx, mgr, g.ID, registry.ImportInput{Body: readFix(t, "fixtures", "members-valid-excel-ptbr.csv"), ContentType: "text/csv"}); err != nil || !rep.Applied {
-		t.Fatalf("import: %+v %v", rep, err)
-	}
-	ana := e.memberIDs(t, mgr, g.ID)["01720368872"]
+	_, mgr, byCPF := e.garraRegister(t)
+	ana := byCPF["01720368872"]
 	e.clk.Set(time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo))
-	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
-	judgeU := e.user(t, "juiz", "judge", "26.0100", 0)
-	prosA := actor.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}
+	prosA, judge := e.staffOf(t)
 	c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	v, _ := e.casesS.Casefile.Get(ctx, prosA, c.ID)
-	judge := actor.Actor{UserID: judgeU.UserID, Name: judgeU.Name, Role: "judge", Court: "26.0100"}
 	months := 24
 	if _, err := e.casesS.Decisions.Sentence(ctx, judge, c.ID, decisions.SentenceInput{Text: &decisions.SentenceText{Reasoning: "Autoria e materialidade provadas."},
 		DefendantID: v.Defendants[0].ID, Ban: decisions.BanInput{Months: &months}}); err != nil {
@@ -195,7 +202,7 @@ func TestMemberBan_RegisterCPFCorrectionCarriedByTheJudge(t *testing.T) {
 	}
 
 	// The group rewrites another member as someone else: not carried.
-	joao := e.memberIDs(t, mgr, g.ID)["06420642370"]
+	joao := byCPF["06420642370"]
 	other, name := "390.533.447-05", "Pedro Outra Pessoa"
 	if _, err := e.svc.UpdateMember(ctx, mgr, joao, registry.MemberInput{CPF: &other, FullName: &name}); err != nil {
 		t.Fatal(err)
@@ -220,18 +227,14 @@ func TestGroupBan_LeaveRecordedAfterTheFactsListedToTheJudge(t *testing.T) {
 	t.Parallel()
 	e := newRegEnv(t)
 	ctx := context.Background()
-	g, mgr := e.group(t, "Torcida Organizada Garra do Tatuapé")
-	if rep, err := e.svc.Import(ctx, mgr, g.ID, registry.ImportInput{Body: readFix(t, "fixtures", "members-valid-excel-ptbr.csv"), ContentType: "text/csv"}); err != nil || !rep.Applied {
-		t.Fatalf("import: %+v %v", rep, err)
-	}
-	joao := e.memberIDs(t, mgr, g.ID)["06420642370"]
+	_, mgr, byCPF := e.garraRegister(t)
+	joao := byCPF["06420642370"]
 	e.clk.Set(time.Date(2025, 4, 8, 12, 0, 0, 0, saoPaulo)) // two days after the facts
 	if _, err := e.svc.Leave(ctx, mgr, joao, registry.DateInput{LeftOn: "2025-04-01"}); err != nil {
 		t.Skipf("the register's join date does not allow a leave on 01/04/2025: %v", err)
 	}
 	e.clk.Set(time.Date(2025, 6, 10, 12, 0, 0, 0, saoPaulo))
-	pros := e.user(t, "promotora", "prosecutor", "26.0100", 0)
-	prosA := actor.Actor{UserID: pros.UserID, Name: pros.Name, Role: "prosecutor", Court: "26.0100"}
+	prosA, _ := e.staffOf(t)
 	c, err := e.casesS.Case.File(ctx, prosA, representation(t, "R5"))
 	if err != nil {
 		t.Fatal(err)

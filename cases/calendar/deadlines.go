@@ -593,31 +593,7 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 		}
 		cal.resolve(&nt, today)
 		v := deadlineView(nt, p, nil, today)
-		who := partyArticlePT[party]
-		if d != nil && party == PartyProsecution {
-			who += " quanto a " + cases.NameOf(*d)
-		} else if d != nil {
-			name := d.FullName
-			if d.Kind == "fan_group" {
-				name = d.GroupName
-			}
-			if party == PartyDefence {
-				who = "a defesa de " + name
-			} else {
-				who = name
-			}
-		}
-		// "pelo Ministério Público", "pela defesa de Ana", "por Ana".
-		by := sanctions.PorPT(who)
-		text := fmt.Sprintf("Ciência %s %s em %s; %s.", what, by, on.BR(), p.Text())
-		mk := cases.MoveNotice
-		if in.WaivedAppeal {
-			text = fmt.Sprintf("Ciência %s %s em %s, com renúncia expressa ao prazo de recurso.", what, by, on.BR())
-		}
-		if in.Electronic {
-			mk = cases.MoveNoticeAvailable
-			text = fmt.Sprintf("Intimação eletrônica %s disponibilizada em %s a %s (%s): considera-se feita no dia em que for aberta, ou em %s se não o for em 10 dias corridos (Lei 11.419/2006, art. 5º, §§ 1º a 3º).", what, today.BR(), who, counsel, on.BR())
-		}
+		mk, text := noticeMovement(party, d, what, on, today, p, in, counsel)
 		if err := s.Move(ctx, c, &actor, s.Now(), mk, text); err != nil {
 			return err
 		}
@@ -628,6 +604,37 @@ func (s *Service) Notify(ctx context.Context, actor actor.Actor, caseID int64, i
 		return nil
 	})
 	return out, err
+}
+
+// noticeMovement is the docket movement of party's notice (as to defendant
+// d; nil: the prosecution's as to every defendant) of the decision what,
+// made on on (an electronic one: made available today to counsel) with
+// the window p: a notice (with or without the waiver of the appeal) or an
+// electronic notice made available (Lei 11.419/2006, art. 5º).
+func noticeMovement(party string, d *cases.Defendant, what string, on, today civil.Date, p sanctions.Period, in NotificationInput, counsel string) (cases.MovementKind, string) {
+	who := partyArticlePT[party]
+	if d != nil && party == PartyProsecution {
+		who += " quanto a " + cases.NameOf(*d)
+	} else if d != nil {
+		name := d.FullName
+		if d.Kind == "fan_group" {
+			name = d.GroupName
+		}
+		if party == PartyDefence {
+			who = "a defesa de " + name
+		} else {
+			who = name
+		}
+	}
+	// "pelo Ministério Público", "pela defesa de Ana", "por Ana".
+	by := sanctions.PorPT(who)
+	switch {
+	case in.Electronic:
+		return cases.MoveNoticeAvailable, fmt.Sprintf("Intimação eletrônica %s disponibilizada em %s a %s (%s): considera-se feita no dia em que for aberta, ou em %s se não o for em 10 dias corridos (Lei 11.419/2006, art. 5º, §§ 1º a 3º).", what, today.BR(), who, counsel, on.BR())
+	case in.WaivedAppeal:
+		return cases.MoveNotice, fmt.Sprintf("Ciência %s %s em %s, com renúncia expressa ao prazo de recurso.", what, by, on.BR())
+	}
+	return cases.MoveNotice, fmt.Sprintf("Ciência %s %s em %s; %s.", what, by, on.BR(), p.Text())
 }
 
 // FinalityMissing lists, in Portuguese, what keeps the decision as to the

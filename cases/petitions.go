@@ -255,7 +255,7 @@ func (s *Service) ClientCase(ctx context.Context, a actor.Actor, caseID, defenda
 		return nil, nil, err
 	}
 	if n == 0 || a.Role != accounts.RoleDefence {
-		return nil, nil, NotFound(fmt.Sprintf("Processo %d (ou o réu %d entre os seus clientes)", caseID, defendantID))
+		return nil, nil, errs.New(errs.NotFound, "Processo não encontrado entre os dos seus clientes, ou o réu escolhido não é seu cliente nele.")
 	}
 	var c Case
 	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", caseID).Take(&c).Error; err != nil {

@@ -753,25 +753,21 @@ func noticesMissing(c *cases.Case, kind string, ds []DeadlineView, d cases.Defen
 	}
 	id := d.ID
 	name := cases.NameOf(d)
-	role := "réu"
-	if d.Kind == "fan_group" {
-		role = "requerida"
-	}
 	w := find(PartyProsecution, &id)
 	if w == nil {
 		w = find(PartyProsecution, nil)
 	}
 	switch {
 	case c.Flow == cases.FlowCriminal && several:
-		check(fmt.Sprintf("do Ministério Público quanto a %s (réu %d)", name, d.ID), w)
+		check("do Ministério Público quanto a "+name, w)
 	case first:
 		check("do Ministério Público", w)
 	}
-	check(fmt.Sprintf("de %s (%s %d)", name, role, d.ID), find(PartyDefendant, &id))
+	check("de "+name, find(PartyDefendant, &id))
 	if c.Flow == cases.FlowCriminal {
-		check(fmt.Sprintf("da defesa de %s (réu %d)", name, d.ID), find(PartyDefence, &id))
+		check("da defesa de "+name, find(PartyDefence, &id))
 	} else if w := find(PartyDefence, &id); w != nil {
-		check(fmt.Sprintf("da defesa de %s (réu %d)", name, d.ID), w)
+		check("da defesa de "+name, w)
 	}
 	return missing, closes
 }

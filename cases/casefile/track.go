@@ -109,8 +109,8 @@ func (s *Service) separate(ctx context.Context, actor actor.Actor, c *cases.Case
 	if err := db.Conn(ctx, s.DB).Table("defendants").Where("id = ?", d.ID).Update("separated_on", today).Error; err != nil {
 		return err
 	}
-	text := fmt.Sprintf("Determinada a separação do processo quanto a %s (réu %d), que segue em separado na fase “%s” (CPP, art. 80). Fundamento: %s",
-		cases.NameOf(d), d.ID, cases.OrStatus(d.Status), note)
+	text := fmt.Sprintf("Determinada a separação do processo quanto a %s, que segue em separado na fase “%s” (CPP, art. 80). Fundamento: %s",
+		cases.NameOf(d), cases.OrStatus(d.Status), note)
 	if err := s.Move(ctx, c, &actor, s.Now(), cases.MoveSeparation, text); err != nil {
 		return err
 	}

@@ -333,7 +333,7 @@ func (s *Service) step(ctx context.Context, actor actor.Actor, c *cases.Case, d 
 		}
 	}
 	if name {
-		text = fmt.Sprintf("Quanto a %s (réu %d): %s", cases.NameOf(d), d.ID, text)
+		text = fmt.Sprintf("Quanto a %s: %s", cases.NameOf(d), text)
 	}
 	if err := s.Move(ctx, c, &actor, now, kind, withNote(text, in.Note)); err != nil {
 		return err

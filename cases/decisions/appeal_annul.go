@@ -143,7 +143,7 @@ func (s *Service) annul(ctx context.Context, c *cases.Case, tracks []*cases.Defe
 			return "", nil, err
 		}
 		changed = append(changed, ended...)
-		names = append(names, fmt.Sprintf("%s (réu %d)", cases.NameOf(*t), t.ID))
+		names = append(names, cases.NameOf(*t))
 	}
 	whom := ""
 	if len(names) > 0 {

@@ -85,7 +85,7 @@ func quantoA(d *cases.Defendant) string {
 	if d == nil {
 		return ""
 	}
-	return fmt.Sprintf(" quanto a %s (réu %d)", cases.NameOf(*d), d.ID)
+	return " quanto a " + cases.NameOf(*d)
 }
 
 // recordedAppellants are the parties whose appeals are recorded on

@@ -40,10 +40,14 @@ const (
 	// KindCounselRequests: defence users' requests to be linked to a
 	// defendant, waiting for the clerk (CPP art. 266).
 	KindCounselRequests = "counsel_requests"
+	// KindPetitions: the defence's petitions waiting for an answer, in the
+	// judge's queue (decisions) or the clerk's (procedural), the oldest
+	// first (Lei 11.419/2006, art. 10; issue 29, item 4).
+	KindPetitions = "petitions_pending"
 )
 
 // Rank is the order of urgency of the kinds of queue, most urgent first.
-var Rank = []string{KindWindows, KindHearingsToday, KindReviews, KindConcluded, KindReadyFinal, KindToNotify,
+var Rank = []string{KindWindows, KindHearingsToday, KindReviews, KindConcluded, KindPetitions, KindReadyFinal, KindToNotify,
 	KindHearingsWeek, KindBansEnding, KindAwaitingID, KindCounselRequests}
 
 // Limit bounds the items of a queue; Count is always the full count.
@@ -121,7 +125,7 @@ func (s *Service) Queue(ctx context.Context, sc Scope, kind string) (Queue, erro
 	read := map[string]func(context.Context, Scope) (Queue, error){
 		KindWindows: s.windows, KindHearingsToday: today, KindHearingsWeek: week, KindReviews: s.reviews,
 		KindConcluded: s.concluded, KindReadyFinal: s.readyFinal, KindToNotify: s.toNotify, KindBansEnding: s.bansEnding,
-		KindAwaitingID: s.awaitingID, KindCounselRequests: s.counselRequests,
+		KindAwaitingID: s.awaitingID, KindCounselRequests: s.counselRequests, KindPetitions: s.petitions,
 	}
 	var q Queue
 	var err error

@@ -247,3 +247,19 @@ func (s *Service) counselRequests(ctx context.Context, sc Scope) (Queue, error) 
 		ORDER BY r.requested_at, r.id LIMIT ?`, sc.Court)
 	return q, err
 }
+
+// petitions is KindPetitions: the petitions waiting in the judge's queue
+// (a judge's desk: his cases) or in the clerk's (the court's), the oldest
+// first, due on the day they were filed.
+func (s *Service) petitions(ctx context.Context, sc Scope) (Queue, error) {
+	queue := "clerk"
+	if sc.JudgeID != nil {
+		queue = "judge"
+	}
+	q, _, err := s.read(ctx, sc, `SELECT p.case_id, k.number, p.defendant_id, coalesce(nullif(d.full_name, ''), d.group_name) AS name,
+		(p.filed_at AT TIME ZONE '`+s.Loc.String()+`')::date AS due_on, count(*) OVER () AS total
+		FROM petitions p JOIN cases k ON k.id = p.case_id JOIN defendants d ON d.id = p.defendant_id
+		WHERE k.court_code = ? AND p.status = 'pending' AND p.queue = ?%s
+		ORDER BY p.filed_at, p.id LIMIT ?`, sc.Court, queue)
+	return q, err
+}

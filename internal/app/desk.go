@@ -15,9 +15,9 @@ import (
 // reviews, hearings); the prosecutor answers for the prosecution (its
 // windows and notices, hearings). Each list is in desk.Rank's order.
 var DeskQueues = map[string][]string{
-	"clerk": {desk.KindWindows, desk.KindHearingsToday, desk.KindReadyFinal, desk.KindToNotify, desk.KindHearingsWeek,
+	"clerk": {desk.KindWindows, desk.KindHearingsToday, desk.KindPetitions, desk.KindReadyFinal, desk.KindToNotify, desk.KindHearingsWeek,
 		desk.KindBansEnding, desk.KindAwaitingID, desk.KindCounselRequests},
-	"judge":      {desk.KindHearingsToday, desk.KindReviews, desk.KindConcluded, desk.KindHearingsWeek, desk.KindBansEnding},
+	"judge":      {desk.KindHearingsToday, desk.KindReviews, desk.KindConcluded, desk.KindPetitions, desk.KindHearingsWeek, desk.KindBansEnding},
 	"prosecutor": {desk.KindWindows, desk.KindHearingsToday, desk.KindToNotify, desk.KindHearingsWeek},
 }
 

@@ -27,6 +27,7 @@ var queuePT = map[string]struct{ Title, Empty, Anchor, Due string }{
 	desk.KindBansEnding:      {"Impedimentos que terminam nos próximos 10 dias", "Nenhum impedimento terminando.", "documentos", "último dia"},
 	desk.KindAwaitingID:      {"Impedimentos aguardando identificação (sem CPF)", "Nenhum impedimento sem CPF.", "identificacao", ""},
 	desk.KindCounselRequests: {"Pedidos de habilitação de defensor(a)", "Nenhum pedido aguardando.", "partes", "pedido em"},
+	desk.KindPetitions:       {"Petições da defesa aguardando resposta", "Nenhuma petição aguardando.", "", "protocolada em"},
 }
 
 // panelItem is one line of a queue on /painel: the link to the case page
@@ -75,7 +76,11 @@ func (s *UI) panel(c echo.Context) error {
 				} else if anchor == "impedimento-%d" {
 					anchor = "documentos"
 				}
-				pq.Items = append(pq.Items, panelItem{Href: fmt.Sprintf("/processos/%d#%s", it.CaseID, anchor), Item: it})
+				href := fmt.Sprintf("/processos/%d#%s", it.CaseID, anchor)
+				if q.Kind == desk.KindPetitions {
+					href = "/peticoes" // answered on the petitions' page
+				}
+				pq.Items = append(pq.Items, panelItem{Href: href, Item: it})
 			}
 			qs = append(qs, pq)
 		}

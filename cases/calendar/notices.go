@@ -128,7 +128,7 @@ func noticeView(r noticeRow, cal courtCalendar, k *cases.Court, today civil.Date
 	if err != nil {
 		return NoticeView{}, err
 	}
-	v := NoticeView{ID: n.ID, CaseID: n.CaseID, CaseNumber: r.Number, DefendantID: *n.DefendantID, Defendant: r.Name, Kind: n.Kind,
+	v := NoticeView{ID: n.ID, CaseID: n.CaseID, CaseNumber: cases.FormatNumber(r.Number), DefendantID: *n.DefendantID, Defendant: r.Name, Kind: n.Kind,
 		What: noticeWhatPT[n.Kind], AvailableOn: *n.AvailableOn, OpenedOn: n.OpenedOn, CountsOn: n.NotifiedOn, Pending: n.Pending,
 		NoticeRule: n.CountRule, Openings: r.Openings, DeadlineKind: p.Kind, Days: p.Days, FirstDay: p.FirstDay, LastDay: p.LastDay,
 		Open: !today.After(p.LastDay), Rule: p.Rule, PublicDefender: n.PublicDefender}

@@ -102,7 +102,7 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 		{accounts.UserSpec{Name: "demo-cartorio", Role: "clerk", Court: cfg.Court}, "cartório: consulta processos"},
 		{accounts.UserSpec{Name: "demo-admin", Role: "admin", Court: cfg.Court}, "administração"},
 		{accounts.UserSpec{Name: "demo-portaria", Role: "club", Club: "Corinthians"}, "clube: baixa a lista de bloqueio"},
-		{accounts.UserSpec{Name: "demo-advogada", Role: accounts.RoleDefence, OAB: "SP123456"}, "advogada (OAB/SP 123456): defende o réu do processo 3"},
+		{accounts.UserSpec{Name: "demo-advogada", Role: accounts.RoleDefence, OAB: "SP123456"}, "advogada (OAB/SP 123456): defende os réus dos processos 2 e 3"},
 		{accounts.UserSpec{Name: "demo-defensoria", Role: accounts.RoleDefence, Defensoria: "SP"}, "Defensoria Pública/SP: defende o réu do processo 4"},
 	}
 	// A demo fan group of the court, kept by the demo manager.

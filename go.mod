@@ -28,6 +28,12 @@ require (
 require github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 
 require (
+	github.com/go-analyze/bulk v0.1.6 // indirect
+	github.com/go-analyze/charts v0.6.4 // indirect
+	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+)
+
+require (
 	filippo.io/edwards25519 v1.2.0
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/bmatcuk/doublestar/v4 v4.10.0 // indirect

@@ -69,6 +69,9 @@ func (s *API) Routes() {
 	r.POST("/blocklist/checks", policy, s.blocklistChecksUpload)
 	r.GET("/blocklist/awaiting-identification", policy, s.awaitingIdentification)
 
+	// The court's statistics (statistics.go): aggregates only.
+	r.GET("/statistics", anyone, s.statistics)
+
 	// The CNJ's unified tables (tpu.go).
 	r.GET("/tpu", policy, s.tpuTable)
 

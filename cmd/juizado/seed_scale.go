@@ -271,6 +271,11 @@ func seedScaleTx(ctx context.Context, pc *pgx.Conn, gen *scaleGen, st *scaleStat
 		return err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck // after Commit it is a no-op
+	// A bulk load of millions of rows: the server's statement timeout
+	// (db.Timeouts, for requests) does not apply to its statements.
+	if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = 0"); err != nil {
+		return err
+	}
 	var super bool
 	if err := tx.QueryRow(ctx, "SELECT current_setting('is_superuser') = 'on'").Scan(&super); err != nil {
 		return err

@@ -42,6 +42,18 @@ func (s *UI) statsCourt(c echo.Context, public bool) (court, bad string) {
 	return court, ""
 }
 
+// statistics returns court's statistics (app.App.Statistics) and their
+// figures; the caller answers an error with pageFail (an unknown court: the
+// 404 page).
+func (s *UI) statistics(c echo.Context, court string) (*app.Statistics, []statFigure, error) {
+	st, err := s.App.Statistics(c.Request().Context(), court)
+	if err != nil {
+		return nil, nil, err
+	}
+	figs, err := statFigures(st)
+	return st, figs, err
+}
+
 // statisticsPage: GET /estatisticas[?juizado=TR.OOOO] (anyone) and GET
 // /juizado/estatisticas (the court's staff, their court): the court's
 // statistics (app.App.Statistics; issue 30 item 6): aggregates only,
@@ -60,13 +72,9 @@ func (s *UI) statisticsPage(public bool) echo.HandlerFunc {
 			p.Error, p.Errs, p.Data = "Corrija o código do juizado.", map[string]string{"juizado": bad}, v
 			return s.Page(c, http.StatusUnprocessableEntity, "estatisticas", p)
 		}
-		st, err := s.App.Statistics(c.Request().Context(), court)
+		st, figs, err := s.statistics(c, court)
 		if err != nil {
 			return s.pageFail(c, err)
-		}
-		figs, err := statFigures(st)
-		if err != nil {
-			return err
 		}
 		v.Stats, v.Figures = st, figs
 		p.Data = v
@@ -84,13 +92,9 @@ func (s *UI) statisticsCSV(public bool) echo.HandlerFunc {
 		if bad != "" {
 			return s.PageError(c, http.StatusUnprocessableEntity, bad)
 		}
-		st, err := s.App.Statistics(c.Request().Context(), court)
+		st, figs, err := s.statistics(c, court)
 		if err != nil {
 			return s.pageFail(c, err)
-		}
-		figs, err := statFigures(st)
-		if err != nil {
-			return err
 		}
 		id := c.QueryParam("tabela")
 		for i := range figs {

@@ -64,9 +64,10 @@ func plotted(c app.Count) float64 { return float64(c.N) }
 
 // statFigures lays out s as the pages' figures, each with its chart.
 func statFigures(s *app.Statistics) ([]statFigure, error) {
-	months := make([]string, len(s.Months))
+	months := make([]string, len(s.Months)) // the charts' axis: "dez/25"
 	for i, m := range s.Months {
 		months[i] = monthPT(m)
+		months[i] = months[i][:len(months[i])-4] + months[i][len(months[i])-2:]
 	}
 	var figs []statFigure
 

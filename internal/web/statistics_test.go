@@ -288,6 +288,9 @@ func TestStatisticsPagesAndCSV(t *testing.T) {
 	if rec := f.call("GET", "/estatisticas?juizado=2x", ""); rec.Code != 422 || !strings.Contains(rec.Body.String(), "por exemplo 26.0100") {
 		t.Errorf("bad court: %d", rec.Code)
 	}
+	if rec := f.call("GET", "/estatisticas?juizado=99.9999", ""); rec.Code != 404 || !strings.Contains(rec.Body.String(), "não encontrado") {
+		t.Errorf("unknown court: %d", rec.Code)
+	}
 	if rec := f.call("GET", "/estatisticas.csv?tabela=nenhuma", ""); rec.Code != 404 {
 		t.Errorf("unknown table: %d", rec.Code)
 	}

@@ -138,19 +138,29 @@ type statsCache struct {
 	m  map[string]*statsEntry
 }
 
-// statsEntry is one court's statistics and when they were computed; mu
-// makes concurrent readers of a stale entry wait for one computation.
+// statsEntry is one court's statistics and when they were computed. mu
+// is held by the computation of an empty entry (its callers wait for it)
+// and around every read and write of the fields; refreshing is set while
+// a stale entry is computed again in the background.
 type statsEntry struct {
-	mu sync.Mutex
-	at time.Time
-	s  *Statistics
+	mu         sync.Mutex
+	at         time.Time
+	s          *Statistics
+	refreshing bool
 }
 
+// statsRefreshTimeout bounds a background computation of the statistics.
+const statsRefreshTimeout = 2 * time.Minute
+
 // Statistics returns the statistics of court (TR.OOOO; "" the App's
-// court, or the first court when the App has none) as of today in the court's zone: computed at most once per
-// StatisticsTTL and per day (concurrent callers wait for the one
-// computation), in one read-only snapshot. A code not shaped TR.OOOO is
-// errs.Invalid on "court"; an unknown court errs.NotFound.
+// court, or the first court when the App has none) as of today in the
+// court's zone, in one read-only snapshot. The first call for a court
+// computes them (concurrent callers wait for that one computation); later
+// calls answer the figures kept, and once they are older than
+// StatisticsTTL or of an earlier day, one computation starts in the
+// background and its figures replace them when done (stale while
+// revalidating: no caller waits for the queries again). A code not shaped
+// TR.OOOO is errs.Invalid on "court"; an unknown court errs.NotFound.
 func (a *App) Statistics(ctx context.Context, court string) (*Statistics, error) {
 	if court == "" {
 		court = a.Court
@@ -180,7 +190,12 @@ func (a *App) Statistics(ctx context.Context, court string) (*Statistics, error)
 	defer e.mu.Unlock()
 	now := a.Clock.Now()
 	today := civil.Today(now, a.Loc)
-	if e.s != nil && e.s.AsOf == today && now.Sub(e.at) < StatisticsTTL && !now.Before(e.at) {
+	if e.s != nil {
+		fresh := e.s.AsOf == today && now.Sub(e.at) < StatisticsTTL && !now.Before(e.at)
+		if !fresh && !e.refreshing {
+			e.refreshing = true
+			go a.refreshStatistics(court, e)
+		}
 		return e.s, nil
 	}
 	s, err := a.computeStatistics(ctx, court, today)
@@ -189,6 +204,22 @@ func (a *App) Statistics(ctx context.Context, court string) (*Statistics, error)
 	}
 	e.at, e.s = now, s
 	return s, nil
+}
+
+// refreshStatistics computes court's statistics again for e, in the
+// background (its own context, bounded by statsRefreshTimeout); on an
+// error e keeps its figures and the next call tries again.
+func (a *App) refreshStatistics(court string, e *statsEntry) {
+	ctx, cancel := context.WithTimeout(context.Background(), statsRefreshTimeout)
+	defer cancel()
+	now := a.Clock.Now()
+	s, err := a.computeStatistics(ctx, court, civil.Today(now, a.Loc))
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.refreshing = false
+	if err == nil {
+		e.at, e.s = now, s
+	}
 }
 
 // computeStatistics reads court's figures on today in one read-only

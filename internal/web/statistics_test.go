@@ -295,3 +295,47 @@ func TestStatisticsPagesAndCSV(t *testing.T) {
 		t.Errorf("unknown table: %d", rec.Code)
 	}
 }
+
+// The figures are kept for 5 minutes: a new case is not counted before;
+// after, the next answer is still the kept one and starts one computation
+// in the background, whose figures the following answers give.
+func TestStatisticsKeptThenRefreshed(t *testing.T) {
+	f := newFixture(t)
+	seedStatistics(t, f)
+	stages := func() string {
+		rec := f.call("GET", "/api/v1/statistics", "")
+		var s struct {
+			Stages []struct {
+				Stage string
+				Count any
+			} `json:"cases_by_stage"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &s); err != nil || rec.Code != 200 {
+			t.Fatalf("%d %v", rec.Code, err)
+		}
+		return fmt.Sprint(s.Stages)
+	}
+	before := stages()
+	if err := f.g.Exec(`UPDATE cases SET status = 'final' WHERE status = 'filed'`).Error; err != nil {
+		t.Fatal(err)
+	}
+	if got := stages(); got != before {
+		t.Fatalf("within 5 minutes: %s, want the kept %s", got, before)
+	}
+	f.clk.mu.Lock()
+	f.clk.offset = 6 * time.Minute
+	f.clk.mu.Unlock()
+	if got := stages(); got != before {
+		t.Fatalf("the first answer after 5 minutes: %s, want the kept %s (refreshed in the background)", got, before)
+	}
+	want := "[{final 9}]"
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		got := stages()
+		if got == want {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the refresh: %s, want %s", got, want)
+		}
+	}
+}

@@ -172,3 +172,21 @@ func InForceThenSQL(alias, dayExpr string) string {
 	}
 	return "(" + strings.Join(parts, " AND ") + ")"
 }
+
+// InForceThenSpanSQL is InForceThenSQL as the span of days in force: SQL
+// expressions on the columns of alias ("" for none) for the first day (NULL
+// when the ban never ran: awaiting the final judgment, reformed, annulled,
+// undone, or stopped with no lifted_on) and the last day (NULL while it has
+// no end: a precautionary ban until lifted). A ban was in force on day d as
+// the records stand now exactly when first <= d AND (last IS NULL OR last
+// >= d); TestInForceThenSQL checks both forms agree. A count over many days
+// reads each ban once with it (the statistics of bans in force over time).
+func InForceThenSpanSQL(alias string) (first, last string) {
+	b := ""
+	if alias != "" {
+		b = alias + "."
+	}
+	first = "(CASE WHEN " + b + "status = 'active' OR (" + b + "status IN ('lifted', 'replaced', 'converted') AND " + b + "lifted_on IS NOT NULL) THEN " + b + "first_day END)"
+	last = "(CASE WHEN " + b + "status = 'active' THEN " + b + "last_day ELSE least(" + b + "last_day, " + b + "lifted_on - 1) END)"
+	return first, last
+}

@@ -10,7 +10,8 @@ import (
 	"github.com/juizado/juizado/sanctions"
 )
 
-// InForceThenSQL on PostgreSQL, day by day around a term: a ban that runs
+// InForceThenSQL and InForceThenSpanSQL on PostgreSQL, day by day around
+// a term: a ban that runs
 // is in force as InForceCond says; a ban lifted, replaced or converted is
 // in force on the days of its term before its lifted_on, never after; a
 // ban awaiting the final judgment, reformed, annulled or undone never.
@@ -62,6 +63,15 @@ func TestInForceThenSQL(t *testing.T) {
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("in force then on %s: SQL %v, want %v", day, got, want)
+		}
+		first, last := sanctions.InForceThenSpanSQL("b")
+		got = nil
+		q = fmt.Sprintf("SELECT id FROM probe b WHERE %s <= ?::date AND (%s IS NULL OR %s >= ?::date) ORDER BY id", first, last, last)
+		if err := g.Raw(q, day, day).Scan(&got).Error; err != nil {
+			t.Fatalf("%v (%s)", err, q)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("span in force then on %s: SQL %v, want %v", day, got, want)
 		}
 	}
 	if counted == 0 {

@@ -22,10 +22,12 @@ type DayCount struct {
 }
 
 // BansInForceOn returns, for each of days (civil dates in the court's
-// zone), how many bans of court (TR.OOOO) were in force on it as the
-// records stand now (sanctions.InForceThenSQL: a ban lifted since counts
-// on the days before its lifting; DOMAIN.md §3, Súmula 643 STJ), in the
-// order of days; one query over the bans of the court.
+// zone, in ascending order), how many bans of court (TR.OOOO) were in
+// force on it as the records stand now (sanctions.InForceThenSpanSQL: a
+// ban lifted since counts on the days before its lifting; DOMAIN.md §3,
+// Súmula 643 STJ), in the order of days. One pass over the court's bans:
+// each ban's span of days in force falls between two of days
+// (width_bucket), the count per pair of places is added up here.
 func (s *Service) BansInForceOn(ctx context.Context, court string, days []civil.Date) ([]DayCount, error) {
 	if len(days) == 0 {
 		return nil, nil
@@ -34,25 +36,27 @@ func (s *Service) BansInForceOn(ctx context.Context, court string, days []civil.
 	for i, d := range days {
 		list[i] = d.String()
 	}
+	first, last := sanctions.InForceThenSpanSQL("b")
 	var rows []struct {
-		Day string
-		N   int
+		From, To, N int // the ban is in force on days[From:To]
 	}
+	arr := "string_to_array(?, ',')::date[]"
 	err := db.Conn(ctx, s.DB).Raw(`
-		SELECT d.day::text AS day, count(b.id) AS n
-		  FROM unnest(string_to_array(?, ',')::date[]) AS d(day)
-		  LEFT JOIN bans b ON b.court_code = ? AND b.group_ban_id IS NULL AND `+sanctions.InForceThenSQL("b", "d.day")+`
-		 GROUP BY d.day ORDER BY d.day`, strings.Join(list, ","), court).Scan(&rows).Error
+		SELECT width_bucket(x.first - 1, `+arr+`) AS "from", coalesce(width_bucket(x.last, `+arr+`), ?) AS "to", count(*) AS n
+		  FROM (SELECT `+first+` AS first, `+last+` AS last FROM bans b WHERE b.court_code = ? AND b.group_ban_id IS NULL) x
+		 WHERE x.first <= ?
+		 GROUP BY 1, 2`, strings.Join(list, ","), strings.Join(list, ","), len(days), court, days[len(days)-1]).Scan(&rows).Error
 	if err != nil {
 		return nil, err
 	}
-	byDay := make(map[string]int, len(rows))
-	for _, r := range rows {
-		byDay[r.Day] = r.N
-	}
 	out := make([]DayCount, len(days))
 	for i, d := range days {
-		out[i] = DayCount{Day: d, N: byDay[d.String()]}
+		out[i].Day = d
+	}
+	for _, r := range rows {
+		for j := r.From; j < min(r.To, len(days)); j++ {
+			out[j].N += r.N
+		}
 	}
 	return out, nil
 }

@@ -40,10 +40,11 @@ for n in $SCALES; do
 	DAYS=$(psql "$DATABASE_URL" -Atc "SELECT string_agg(CASE WHEN i = 0 THEN '$TODAY'::date ELSE (date_trunc('month', '$TODAY'::date) - (i - 1) * interval '1 month' - interval '1 day')::date END::text, ',' ORDER BY i DESC) FROM generate_series(0, 11) i")
 	FROM=$(psql "$DATABASE_URL" -Atc "SELECT (date_trunc('month', '$TODAY'::date) - interval '11 months')::date")
 	explain() { echo; echo "---- $1"; psql "$DATABASE_URL" -Atc "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) $2"; }
-	explain "bans in force at 12 days (decisions.BansInForceOn)" "SELECT d.day, count(b.id) FROM unnest(string_to_array('$DAYS', ',')::date[]) AS d(day)
-		LEFT JOIN bans b ON b.court_code = '$COURT' AND b.group_ban_id IS NULL
-		 AND ((b.status = 'active' OR (b.status IN ('lifted', 'replaced', 'converted') AND b.lifted_on > d.day)) AND b.first_day <= d.day AND (b.last_day IS NULL OR b.last_day >= d.day))
-		GROUP BY d.day ORDER BY d.day"
+	explain "bans in force at 12 days (decisions.BansInForceOn: each ban's span in force, sanctions.InForceThenSpanSQL, bucketed among the days)" "SELECT width_bucket(x.first - 1, string_to_array('$DAYS', ',')::date[]), coalesce(width_bucket(x.last, string_to_array('$DAYS', ',')::date[]), 12), count(*)
+		FROM (SELECT (CASE WHEN b.status = 'active' OR (b.status IN ('lifted', 'replaced', 'converted') AND b.lifted_on IS NOT NULL) THEN b.first_day END) AS first,
+		             (CASE WHEN b.status = 'active' THEN b.last_day ELSE least(b.last_day, b.lifted_on - 1) END) AS last
+		        FROM bans b WHERE b.court_code = '$COURT' AND b.group_ban_id IS NULL) x
+		WHERE x.first <= '$TODAY' GROUP BY 1, 2"
 	explain "new bans by month, law and source (decisions.NewBansSince)" "SELECT to_char(b.created_at AT TIME ZONE 'America/Sao_Paulo', 'YYYY-MM'), b.law, b.source, count(*) FROM bans b
 		WHERE b.court_code = '$COURT' AND b.group_ban_id IS NULL AND b.created_at >= ('$FROM'::date)::timestamp AT TIME ZONE 'America/Sao_Paulo' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"
 	explain "bans in force by home club (decisions.BansInForceByClub)" "SELECT c.home_team, count(*) FROM bans b JOIN cases c ON c.id = b.case_id

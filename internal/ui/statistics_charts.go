@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -120,7 +121,7 @@ func statFigures(s *app.Statistics) ([]statFigure, error) {
 		}
 	}
 	figs = append(figs, club)
-	if err := figs[len(figs)-1].draw(charts.ChartTypeHorizontalBar, clubs, []string{"Processos", "Impedimentos em vigor"}, clubValues); err != nil {
+	if err := figs[len(figs)-1].draw(charts.ChartTypeBar, clubs, []string{"Processos", "Impedimentos em vigor"}, clubValues); err != nil {
 		return nil, err
 	}
 
@@ -136,7 +137,7 @@ func statFigures(s *app.Statistics) ([]statFigure, error) {
 		stages, stageValues = append(stages, w), append(stageValues, plotted(st.Count))
 	}
 	figs = append(figs, stage)
-	if err := figs[len(figs)-1].draw(charts.ChartTypeHorizontalBar, stages, nil, [][]float64{stageValues}); err != nil {
+	if err := figs[len(figs)-1].draw(charts.ChartTypeBar, stages, nil, [][]float64{stageValues}); err != nil {
 		return nil, err
 	}
 
@@ -155,7 +156,7 @@ func statFigures(s *app.Statistics) ([]statFigure, error) {
 		timeValues = append(timeValues, v)
 	}
 	figs = append(figs, times)
-	if err := figs[len(figs)-1].draw(charts.ChartTypeHorizontalBar, labels, nil, [][]float64{timeValues}); err != nil {
+	if err := figs[len(figs)-1].draw(charts.ChartTypeBar, labels, nil, [][]float64{timeValues}); err != nil {
 		return nil, err
 	}
 	return figs, nil
@@ -218,7 +219,7 @@ func chartLabel(s string) string {
 	return s
 }
 
-// draw renders the figure's chart of kind (line, bar, horizontal bar):
+// draw renders the figure's chart of kind (line or bar):
 // labels on the category axis, one series per row of values named by
 // series (no legend when nil). A chart with no category draws nothing.
 func (f *statFigure) draw(kind string, labels, series []string, values [][]float64) error {
@@ -241,11 +242,18 @@ func (f *statFigure) draw(kind string, labels, series []string, values [][]float
 	if len(sl) > 0 {
 		opt.Legend = charts.LegendOption{SeriesNames: sl}
 	}
-	if kind == charts.ChartTypeHorizontalBar {
-		opt.YAxis = []charts.YAxisOption{{Labels: cl}}
-		opt.Height = max(opt.Height, 80+36*len(cl)*max(len(values), 1))
-	} else {
-		opt.XAxis = charts.XAxisOption{Labels: cl}
+	// The value axis starts at zero (a bar's length is its count), and long
+	// category names are written slanted.
+	opt.YAxis = []charts.YAxisOption{{Min: charts.Ptr(0.0)}}
+	opt.XAxis = charts.XAxisOption{Labels: cl}
+	longest := 0
+	for _, l := range cl {
+		longest = max(longest, len([]rune(l)))
+	}
+	if longest*len(cl) > 80 {
+		opt.XAxis.LabelRotation = -math.Pi / 4
+		opt.Height += 6 * longest
+		opt.Padding = charts.Box{Top: 20, Left: 20 + 5*longest, Right: 20, Bottom: 20}
 	}
 	p, err := charts.Render(opt)
 	if err != nil {

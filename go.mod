@@ -25,7 +25,15 @@ require (
 	gorm.io/gorm v1.31.2
 )
 
-require github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+require (
+	github.com/go-analyze/charts v0.6.4
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+)
+
+require (
+	github.com/go-analyze/bulk v0.1.6 // indirect
+	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+)
 
 require (
 	filippo.io/edwards25519 v1.2.0

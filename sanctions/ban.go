@@ -19,6 +19,17 @@ const (
 	FromPrecautionaryOrder    Source = "precautionary_order"    // medida cautelar (CPP art. 319, II)
 )
 
+// SourcePT names each Source in Portuguese with its legal basis, for
+// documents and pages (the sentence's PDF, the statistics).
+var SourcePT = map[Source]string{
+	FromSentence:              "sentença condenatória",
+	FromPleaAgreement:         "transação penal (Lei 9.099/1995, art. 76)",
+	FromConditionalSuspension: "suspensão condicional do processo (Lei 9.099/1995, art. 89)",
+	FromCivilJudgment:         "sentença em ação civil pública",
+	FromSettlement:            "termo de ajustamento de conduta homologado",
+	FromPrecautionaryOrder:    "medida cautelar (CPP, art. 319, II)",
+}
+
 // Ban is a stadium ban (impedimento de comparecimento) as stored: who, the
 // rule applied (law, article, the range offered, the date of the facts that
 // chose it), the term (first and last day, civil dates in the court's zone;

@@ -143,3 +143,50 @@ func InForceOrToStartCond(alias string, day civil.Date) Cond {
 	}
 	return inForceSQL(alias, "GREATEST(CAST(? AS date), "+prefix+"first_day)", day)
 }
+
+// inForceRanThen: the stored status runs, or the ban ran and was stopped
+// after the day (lifted, replaced by the final ban or converted: in force
+// until the day before lifted_on). A ban awaiting the final judgment,
+// reformed, annulled or undone never ran on a past day as it stands now.
+const inForceRanThen = "({b}status = 'active' OR ({b}status IN ('lifted', 'replaced', 'converted') AND {b}lifted_on > {day}))"
+
+// InForceThenSQL is "in force on a past day" as the record stands now, as
+// SQL text on the columns of alias ("" for none) for the day expression
+// dayExpr (a SQL expression of type date, e.g. a column of a series of
+// days; it carries no argument): InForceCond's rule, but a ban lifted,
+// replaced or converted since counts on the days before its lifted_on
+// (DOMAIN.md §3; the statistics of bans in force over time, issue 30
+// item 6). On today it says what InForceCond says of a ban not lifted
+// after today.
+func InForceThenSQL(alias, dayExpr string) string {
+	prefix := ""
+	if alias != "" {
+		prefix = alias + "."
+	}
+	parts := []string{strings.ReplaceAll(strings.ReplaceAll(inForceRanThen, "{b}", prefix), "{day}", dayExpr)}
+	for _, t := range inForceRule {
+		if t.sql == inForceRuns.sql {
+			continue
+		}
+		parts = append(parts, strings.ReplaceAll(strings.ReplaceAll(t.sql, "{b}", prefix), "{day}", dayExpr))
+	}
+	return "(" + strings.Join(parts, " AND ") + ")"
+}
+
+// InForceThenSpanSQL is InForceThenSQL as the span of days in force: SQL
+// expressions on the columns of alias ("" for none) for the first day (NULL
+// when the ban never ran: awaiting the final judgment, reformed, annulled,
+// undone, or stopped with no lifted_on) and the last day (NULL while it has
+// no end: a precautionary ban until lifted). A ban was in force on day d as
+// the records stand now exactly when first <= d AND (last IS NULL OR last
+// >= d); TestInForceThenSQL checks both forms agree. A count over many days
+// reads each ban once with it (the statistics of bans in force over time).
+func InForceThenSpanSQL(alias string) (first, last string) {
+	b := ""
+	if alias != "" {
+		b = alias + "."
+	}
+	first = "(CASE WHEN " + b + "status = 'active' OR (" + b + "status IN ('lifted', 'replaced', 'converted') AND " + b + "lifted_on IS NOT NULL) THEN " + b + "first_day END)"
+	last = "(CASE WHEN " + b + "status = 'active' THEN " + b + "last_day ELSE least(" + b + "last_day, " + b + "lifted_on - 1) END)"
+	return first, last
+}

@@ -85,5 +85,8 @@ var Menu = []MenuItem{
 	{Path: "/admin/auditoria", Text: MenuText{Label: "Auditoria", Hint: "Quem fez o quê e quando."}},
 	{Path: "/admin/datajud", Text: MenuText{Label: "DataJud (CNJ)", Card: "Exportação para o DataJud",
 		Hint: "Confira o mês e baixe os processos para o CNJ (JSON ou XML)."}},
+	{Path: "/juizado/estatisticas", Text: MenuText{Label: "Estatísticas", Card: "Estatísticas do juizado",
+		Hint: "Impedimentos em vigor, novos impedimentos, processos por fase e por clube, tempo até a sentença; com gráficos e planilhas."}},
 	{Path: "/impedidos", Text: MenuText{Label: "Lista pública", Hint: "Torcedores impedidos, com filtros."}},
+	{Path: "/estatisticas", Text: MenuText{Label: "Estatísticas públicas", Hint: "Os números de qualquer juizado, como o público os vê."}},
 }

@@ -47,6 +47,8 @@ var Pages = []Page{
 	{"clube", true}, {"verificar_form", true},
 	// Administration.
 	{"admin_usuarios", true}, {"admin_papeis", true}, {"admin_juizados", true}, {"admin_auditoria", true}, {"admin_datajud", true},
+	// The court's statistics (the staff's court, or any court for anyone).
+	{"estatisticas", true},
 	// Whole pages for anyone: the public list of banned fans (also the
 	// poster's look on screen) and a document's verification.
 	{"impedidos", false}, {"verificar", false},

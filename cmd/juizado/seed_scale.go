@@ -24,6 +24,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -270,6 +271,11 @@ func seedScaleTx(ctx context.Context, pc *pgx.Conn, gen *scaleGen, st *scaleStat
 		return err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck // after Commit it is a no-op
+	// A bulk load of millions of rows: the server's statement timeout
+	// (db.Timeouts, for requests) does not apply to its statements.
+	if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = 0"); err != nil {
+		return err
+	}
 	var super bool
 	if err := tx.QueryRow(ctx, "SELECT current_setting('is_superuser') = 'on'").Scan(&super); err != nil {
 		return err
@@ -371,15 +377,19 @@ func seedScaleTx(ctx context.Context, pc *pgx.Conn, gen *scaleGen, st *scaleStat
 		}
 	}
 	if _, err := copyRows("defendants", []string{"id", "case_id", "position", "kind", "full_name", "cpf", "birth_date",
-		"mother_name", "father_name", "address"}, nextFromCases(func(c scaleCase) [][]any {
+		"mother_name", "father_name", "address", "final_on"}, nextFromCases(func(c scaleCase) [][]any {
 		var out [][]any
+		var finalOn any // a final case's judgment became final on the ban's first day
+		if c.Status == cases.StatusFinal {
+			finalOn = dateTime(c.BanFirst)
+		}
 		for k, d := range c.Defendants {
 			var cpf any
 			if d.HasCPF {
 				cpf = d.Person.CPF
 			}
 			out = append(out, []any{d.ID, c.ID, k, "person", d.Person.Name, cpf, dateTime(d.Person.Birth),
-				d.Person.Mother, d.Person.Father, d.Person.Address + ", " + c.Venue.City + "/" + c.Venue.UF})
+				d.Person.Mother, d.Person.Father, d.Person.Address + ", " + c.Venue.City + "/" + c.Venue.UF, finalOn})
 		}
 		return out
 	})); err != nil {
@@ -450,6 +460,22 @@ func seedScaleTx(ctx context.Context, pc *pgx.Conn, gen *scaleGen, st *scaleStat
 					rg.Sec7DoublesBan, rg.Eligible, rg.Organiser, dateTime(c.BanFirst), c.BanMonths, dateTime(c.BanLast), dateTime(c.BanLast),
 					fmt.Sprintf("%dº Distrito Policial", 1+int(scaleHash(o.Seed, uint64(c.ID), uint64(k))%99)), c.Home, true, "active",
 					c.SentencedAt, c.JudgeID})
+			}
+			return out
+		})); err != nil {
+		return err
+	}
+	// Sentences: the signed sentence of each defendant of a final case
+	// (the statistics' time to sentence).
+	if _, err = copyRows("sentences", []string{"case_id", "defendant_id", "status", "outcome", "input", "law", "article",
+		"created_at", "created_by", "signed_at"},
+		nextFromCases(func(c scaleCase) [][]any {
+			if c.Status != cases.StatusFinal {
+				return nil
+			}
+			var out [][]any
+			for _, d := range c.Defendants {
+				out = append(out, []any{c.ID, d.ID, "signed", "ban", json.RawMessage("{}"), c.Range.Law, c.Range.Article, c.SentencedAt, c.JudgeID, c.SentencedAt})
 			}
 			return out
 		})); err != nil {

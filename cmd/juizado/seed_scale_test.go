@@ -131,6 +131,12 @@ func TestSeedScale(t *testing.T) {
 		"SELECT count(*) FROM member_periods p JOIN members m ON m.id = p.member_id WHERE m.group_id <> p.group_id OR m.cpf <> p.cpf",
 		"SELECT count(*) FROM cases WHERE status = 'final' AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.case_id = cases.id)",
 		"SELECT count(*) FROM cases WHERE judge_id IS NULL",
+		// Every defendant of a final case has his signed sentence and the
+		// day of his final judgment, the ban's first day (the statistics).
+		`SELECT count(*) FROM bans b JOIN defendants d ON d.id = b.defendant_id
+		  WHERE d.final_on IS DISTINCT FROM b.first_day
+		     OR NOT EXISTS (SELECT 1 FROM sentences s WHERE s.defendant_id = d.id AND s.status = 'signed' AND s.signed_at = b.created_at)`,
+		"SELECT count(*) FROM defendants d JOIN cases c ON c.id = d.case_id WHERE (c.status = 'final') <> (d.final_on IS NOT NULL)",
 		// Súmula 643 STJ: a sentence's ban runs only once the judgment is
 		// final, from the day it became final.
 		`SELECT count(*) FROM bans b JOIN cases c ON c.id = b.case_id WHERE b.source = 'sentence' AND b.status = 'active'

@@ -81,6 +81,9 @@ func (s *API) Routes() {
 	r.GET("/register-corrections", policy, s.registerCorrections)
 	r.POST("/register-corrections/:id/carry", policy, s.carryRegisterCorrection)
 
+	// The court's statistics (statistics.go): aggregates only.
+	r.GET("/statistics", anyone, s.statistics)
+
 	// The CNJ's unified tables (tpu.go).
 	r.GET("/tpu", policy, s.tpuTable)
 

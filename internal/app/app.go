@@ -60,7 +60,8 @@ type App struct {
 	// Audit reads the audit trail.
 	Audit *audit.Trail
 
-	db *gorm.DB
+	db    *gorm.DB
+	stats statsCache
 }
 
 // New builds every service once on the migrated database g with the

@@ -153,6 +153,19 @@ func WithTx(ctx context.Context, g *gorm.DB, fn func(ctx context.Context) error)
 	})
 }
 
+// WithSnapshot runs fn in one read-only REPEATABLE READ transaction
+// carried by the context (see Conn): every read of fn sees the same
+// snapshot of the database (a report of several queries that must add
+// up). A transaction already in ctx is reused as it is.
+func WithSnapshot(ctx context.Context, g *gorm.DB, fn func(ctx context.Context) error) error {
+	if _, ok := ctx.Value(txKey{}).(*gorm.DB); ok {
+		return fn(ctx)
+	}
+	return g.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		return fn(context.WithValue(ctx, txKey{}, tx))
+	}, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+}
+
 // Conn returns the transaction carried by ctx, or g, bound to ctx.
 func Conn(ctx context.Context, g *gorm.DB) *gorm.DB {
 	if tx, ok := ctx.Value(txKey{}).(*gorm.DB); ok {

@@ -223,14 +223,7 @@ var filerPT = cases.FilerKindPT
 
 var conductPT = sanctions.ConductStatutePT
 
-var sourcePT = map[sanctions.Source]string{
-	sanctions.FromSentence:              "sentença condenatória",
-	sanctions.FromPleaAgreement:         "transação penal (Lei 9.099/1995, art. 76)",
-	sanctions.FromConditionalSuspension: "suspensão condicional do processo (Lei 9.099/1995, art. 89)",
-	sanctions.FromCivilJudgment:         "sentença em ação civil pública",
-	sanctions.FromSettlement:            "termo de ajustamento de conduta homologado",
-	sanctions.FromPrecautionaryOrder:    "medida cautelar (CPP, art. 319, II)",
-}
+var sourcePT = sanctions.SourcePT
 
 func or(m map[string]string, k string) string {
 	if v, ok := m[k]; ok {

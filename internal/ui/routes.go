@@ -30,6 +30,12 @@ func (s *UI) Routes() {
 	r.GET("/verificar", anyone, s.verifyForm)
 	r.GET("/impugnacao", anyone, s.contestForm)
 	r.POST("/impugnacao", anyone, s.contestPage)
+	// The court's statistics (statistics.go): any court for anyone, the
+	// staff's own court; each figure's table as a CSV.
+	r.GET("/estatisticas", anyone, s.statisticsPage(true))
+	r.GET("/estatisticas.csv", anyone, s.statisticsCSV(true))
+	r.GET("/juizado/estatisticas", policy, s.statisticsPage(false))
+	r.GET("/juizado/estatisticas.csv", policy, s.statisticsCSV(false))
 	r.GET("/painel", policy, s.panel)
 	// The defence's electronic notices (defence_notices.go; Lei 11.419/2006, art. 5º).
 	r.GET("/intimacoes", policy, s.noticesPage)

@@ -573,7 +573,7 @@ func (s *Service) views(tx *gorm.DB, cs []cases.Case) ([]View, error) {
 			venueIDs = append(venueIDs, *c.VenueID)
 		}
 	}
-	judges, err := accounts.UserNames(tx.Statement.Context, tx, judgeIDs)
+	judges, err := accounts.UsersByID(tx.Statement.Context, tx, judgeIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -633,7 +633,11 @@ func (s *Service) views(tx *gorm.DB, cs []cases.Case) ([]View, error) {
 			Sentenceable: c.Flow == cases.FlowCivil && cases.BeforeDecision(c.Flow, c.Status),
 		}
 		if c.JudgeID != nil {
-			v.Judge = &cases.JudgeView{ID: *c.JudgeID, Name: judges[*c.JudgeID]}
+			j := judges[*c.JudgeID]
+			v.Judge = &cases.JudgeView{ID: *c.JudgeID, Name: j.DisplayName()}
+			if j.Title != nil {
+				v.Judge.Title = *j.Title
+			}
 		}
 		if c.VenueID != nil {
 			venue := venues[*c.VenueID]

@@ -42,6 +42,7 @@ type CaseData struct {
 	FiledByRole string
 	Ref         string
 	Judge       string
+	JudgeTitle  string // the judge's office as signed; "" for "Juiz(a) de Direito"
 	Event       *EventData
 	Facts       FactsData
 	Defendants  []DefendantData
@@ -258,7 +259,7 @@ func NewCaseData(v *casefile.View, court CourtData, loc *time.Location, now time
 			Description: Esc(v.Facts.Description)},
 	}
 	if v.Judge != nil {
-		c.Judge = Esc(v.Judge.Name)
+		c.Judge, c.JudgeTitle = Esc(v.Judge.Name), Esc(v.Judge.Title)
 	}
 	if e := v.Event; e != nil {
 		c.Event = &EventData{Competition: Esc(e.Competition), Home: Esc(e.Home), Away: Esc(e.Away), Venue: Esc(e.Venue)}

@@ -41,8 +41,7 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 		loc = time.UTC
 	}
 	return template.FuncMap{
-		"domain": domainLabel,
-		"papel":  RoleLabel,
+		"papel": RoleLabel,
 		// campo builds a field: campo $ "name" "Label" "text" ["obrigatorio"] ["dica=..."] ["attr=value"]...
 		"campo": func(p Page, name, label, typ string, opts ...string) fieldView {
 			fv := fieldView{ID: fieldID(name), Name: name, Label: label, Type: typ, Value: p.Form.Get(name), Err: p.Errs[name], Attrs: map[string]string{}}

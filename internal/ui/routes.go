@@ -28,6 +28,8 @@ func (s *UI) Routes() {
 	r.POST("/entrar", anyone, s.login)
 	r.POST("/sair", anyone, s.logout)
 	r.GET("/verificar", anyone, s.verifyForm)
+	r.GET("/favicon.svg", anyone, s.favicon)
+	r.GET("/favicon.ico", anyone, s.favicon)
 	r.GET("/painel", policy, s.panel)
 	// The defence's electronic notices (defence_notices.go; Lei 11.419/2006, art. 5º).
 	r.GET("/intimacoes", policy, s.noticesPage)
@@ -108,6 +110,7 @@ func (s *UI) Routes() {
 	r.POST("/admin/usuarios", policy, s.createUserPage)
 	r.POST("/admin/usuarios/:id/desativar", policy, s.setUserDisabled(true))
 	r.POST("/admin/usuarios/:id/ativar", policy, s.setUserDisabled(false))
+	r.POST("/admin/usuarios/:id/senha", policy, s.resetPasswordPage)
 	r.GET("/admin/papeis", policy, s.rolesPage)
 	r.GET("/admin/juizados", policy, s.courtsPage)
 	r.POST("/admin/juizados/configuracao", policy, s.courtSettingsPage)

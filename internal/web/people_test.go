@@ -1,0 +1,186 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/internal/accounts"
+	"github.com/juizado/juizado/templates"
+)
+
+var (
+	invisibleParts = regexp.MustCompile(`(?is)<(script|style|head)\b.*?</(script|style|head)>|<[^>]*>`)
+	spaces         = regexp.MustCompile(`\s+`)
+	// internals are what a person must never read on a page (issue 30,
+	// item 4): an API field or table name (snake_case), an API route, a
+	// record's number after the thing it numbers, a court's code after
+	// "juizado", the audit trail's SQL verbs, the technical words of the
+	// verification page and a duration typed as "365d".
+	internals = []*regexp.Regexp{
+		regexp.MustCompile(`\b[a-z]+_[a-z_]+\b`),
+		regexp.MustCompile(`/api/`),
+		regexp.MustCompile(`(?i)\b(réu|ré|impedimento|torcida|torcida organizada|associado|usuário|audiência|decisão) (nº |n\. ?)?\d+\b`),
+		regexp.MustCompile(`(?i)\bjuizado \d\d\.\d{4}\b`),
+		regexp.MustCompile(`\b(insert|update|delete)\b`),
+		regexp.MustCompile(`SHA-256|format=json|X-Juizado|\b\d+d\b`),
+	}
+)
+
+// courtCode is a court's code standing alone (not inside a CNJ number).
+var courtCode = regexp.MustCompile(`(^|[^.\d])26\.0100\b`)
+
+// visibleText is what a person reads of a page: its text without tags,
+// scripts and styles, entities decoded, white space collapsed.
+func visibleText(body string) string {
+	return strings.TrimSpace(spaces.ReplaceAllString(html.UnescapeString(invisibleParts.ReplaceAllString(body, " ")), " "))
+}
+
+// loginNames are the fixture's account names (u-ROLE): what a person types
+// to sign in, which the users page and the header may show.
+var loginNames = regexp.MustCompile(`\bu-[a-z_]+\b`)
+
+// internalsIn returns each internal found in text, with its context.
+func internalsIn(text string) []string {
+	text = loginNames.ReplaceAllString(text, "(conta)")
+	var out []string
+	for _, re := range internals {
+		for _, loc := range re.FindAllStringIndex(text, -1) {
+			from, to := max(0, loc[0]-40), min(len(text), loc[1]+40)
+			out = append(out, fmt.Sprintf("%q in …%s…", text[loc[0]:loc[1]], text[from:to]))
+		}
+	}
+	return out
+}
+
+// A scripted walk of the main pages as each role, over a court with a
+// final sentence and its ban, a fan group and a member: no page shows a
+// person an internal id, an API field, a table name or a route (issue 30,
+// item 4). The header names the court by its name and the person by the
+// full name.
+func TestWalkShowsPeopleNoInternals(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	if _, err := cases.SetCourtName(ctx, f.g, "26.0100", "Juizado Especial do Torcedor da Comarca de São Paulo"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.g.Exec(`UPDATE users SET full_name = 'Ana Paula Ribeiro', title = 'Juíza de Direito' WHERE id = ?`, f.users["judge"].ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	caseID, _ := f.finalBan(t, "", `"ban": {"months": 3}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}`)
+	pages := []string{"/", "/painel", "/processos", fmt.Sprintf("/processos/%d", caseID), "/audiencias", "/impedidos", "/verificar",
+		"/torcidas/1", "/admin/usuarios", "/admin/auditoria", "/admin/juizados", "/clube", "/feriados", "/processos/novo", "/nada"}
+	for _, m := range templates.Menu {
+		if m.Path != "/admin/papeis" { // the access policy itself, route by route: the one technical page (the admin's)
+			pages = append(pages, m.Path)
+		}
+	}
+	walked := 0
+	for _, role := range accounts.Roles {
+		b := f.browser(t, role)
+		seen := map[string]bool{}
+		for _, p := range pages {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			rec := b.do("GET", p, nil)
+			if rec.Code == 403 || rec.Code == 303 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
+				continue
+			}
+			walked++
+			text := visibleText(rec.Body.String())
+			for _, bad := range internalsIn(text) {
+				t.Errorf("%s as %s (%d): %s", p, role, rec.Code, bad)
+			}
+			// The court's settings and its DataJud export show the code
+			// the CNJ gives it, as a labelled field.
+			if courtCode.MatchString(text) && p != "/admin/juizados" && p != "/admin/datajud" {
+				t.Errorf("%s as %s shows the court's code, not its name", p, role)
+			}
+		}
+	}
+	if walked < 40 {
+		t.Errorf("walked %d pages, want the main pages of every role", walked)
+	}
+	// The header and the case name the judge and the court as people know
+	// them.
+	body := visibleText(f.browser(t, "judge").do("GET", fmt.Sprintf("/processos/%d", caseID), nil).Body.String())
+	for _, w := range []string{"Ana Paula Ribeiro", "Juizado Especial do Torcedor da Comarca de São Paulo"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("the judge's case page has no %q", w)
+		}
+	}
+	if strings.Contains(body, "u-judge (") {
+		t.Errorf("the header names the judge by the login name")
+	}
+}
+
+// The admin creates a user with a full name and title (shown in the list,
+// the login name apart) and gives a user of the court a new password,
+// with which the person signs in; a password too short is refused on the
+// field. `juizado user create --full-name --title` is the same spec.
+func TestAdminCreatesPeopleAndResetsPasswords(t *testing.T) {
+	f := newFixture(t)
+	adm := f.browser(t, "admin")
+	adm.do("GET", "/admin/usuarios", nil)
+	form := url.Values{"name": {"juiza-ana"}, "full_name": {"Ana Paula Ribeiro"}, "title": {"Juíza de Direito"}, "role": {"judge"},
+		"senha": {"senha-muito-boa"}, "senha2": {"senha-muito-boa"}}
+	if rec := adm.do("POST", "/admin/usuarios", form); rec.Code != 303 {
+		t.Fatalf("create: %d %s", rec.Code, between(rec.Body.String(), "<main", "</main>"))
+	}
+	var u accounts.User
+	if err := f.g.Where("name = 'juiza-ana'").Find(&u).Error; err != nil || u.FullName == nil || *u.FullName != "Ana Paula Ribeiro" || u.Title == nil || *u.Title != "Juíza de Direito" {
+		t.Fatalf("stored %+v %v", u, err)
+	}
+	page := adm.do("GET", "/admin/usuarios", nil).Body.String()
+	if !strings.Contains(page, "Ana Paula Ribeiro") {
+		t.Errorf("the list does not show the full name")
+	}
+	for _, bad := range internalsIn(visibleText(page)) {
+		t.Errorf("users page: %s", bad)
+	}
+
+	clerk := f.users["clerk"]
+	if rec := adm.do("POST", fmt.Sprintf("/admin/usuarios/%d/senha", clerk.ID), url.Values{"senha": {"curta"}, "senha2": {"curta"}}); rec.Code != 422 ||
+		!strings.Contains(rec.Body.String(), "A nova senha deve ter de 10") {
+		t.Errorf("short password: %d", rec.Code)
+	}
+	adm.do("GET", "/admin/usuarios", nil)
+	if rec := adm.do("POST", fmt.Sprintf("/admin/usuarios/%d/senha", clerk.ID), url.Values{"senha": {"nova-senha-do-cartorio"}, "senha2": {"nova-senha-do-cartorio"}}); rec.Code != 303 {
+		t.Fatalf("reset: %d %s", rec.Code, rec.Body)
+	}
+	b := newBrowser(t, f.srv, "192.0.2.77")
+	if rec := b.login(clerk.Name, "nova-senha-do-cartorio"); rec.Code != 303 {
+		t.Errorf("sign-in with the new password: %d", rec.Code)
+	}
+	b = newBrowser(t, f.srv, "192.0.2.78")
+	if rec := b.login(clerk.Name, "senha-de-teste-clerk"); rec.Code == 303 {
+		t.Errorf("the old password still signs in")
+	}
+}
+
+// The site has an icon: the pages link it and both addresses answer the
+// SVG to anyone.
+func TestFavicon(t *testing.T) {
+	f := newFixture(t)
+	for _, p := range []string{"/favicon.svg", "/favicon.ico"} {
+		rec := f.ask("GET", p, browserAccept, "")
+		if rec.Code != 200 || rec.Header().Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(rec.Body.String(), "<svg") {
+			t.Errorf("GET %s: %d %s", p, rec.Code, rec.Header().Get("Content-Type"))
+		}
+	}
+	for _, p := range []string{"/", "/verificar"} {
+		if body := f.ask("GET", p, browserAccept, "").Body.String(); !strings.Contains(body, `<link rel="icon" href="/favicon.svg"`) {
+			t.Errorf("%s does not link the icon", p)
+		}
+	}
+	if body := f.browser(t, "clerk").do("GET", "/painel", nil).Body.String(); !strings.Contains(body, `<link rel="icon" href="/favicon.svg"`) {
+		t.Errorf("the panel does not link the icon")
+	}
+}

@@ -62,6 +62,9 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 			return fv
 		},
 		"erro": func(p Page, name string) string { return p.Errs[name] },
+		// campoID is the id of a form field's input (the error summary's
+		// links go to it).
+		"campoID": fieldID,
 		// temErros: the page carries errors of the form whose fields start
 		// with prefix (the form is shown again with them).
 		"temErros": func(p Page, prefix string) bool {

@@ -184,3 +184,39 @@ func TestFavicon(t *testing.T) {
 		t.Errorf("the panel does not link the icon")
 	}
 }
+
+var summaryLink = regexp.MustCompile(`<li><a href="#([^"]+)">([^<]+)</a></li>`)
+
+// A form that fails lists each field's problem at the top, in an alert
+// that takes the focus (autofocus), each line a link to the field's input
+// on the page; required fields are marked; no message names an API field.
+func TestFormErrorSummaryLinksEachField(t *testing.T) {
+	f := newFixture(t)
+	pros := f.browser(t, "prosecutor")
+	page := pros.do("GET", "/processos/novo", nil).Body.String()
+	if !strings.Contains(page, `<abbr title="obrigatório">*</abbr>`) {
+		t.Errorf("the filing form marks no required field")
+	}
+	form := url.Values{"n": {"1"}, "acao": {"autuar"}, "filed_by.kind": {"prosecutor"}, "filed_by.name": {"Promotoria"},
+		"defendants[0].kind": {"person"}, "defendants[0].full_name": {"Marcelo Augusto Figueiredo"}, "defendants[0].cpf": {"663.923.321-55"},
+		"defendants[0].birth_date": {"22/07/1991"}, "defendants[0].mother_name": {"Sandra Figueiredo"},
+		"facts.occurred_at": {"31/02/2025"}, "facts.occurred_at_hora": {"15:20"}, "facts.conduct": {"violence"}}
+	rec := pros.do("POST", "/processos", form)
+	body := rec.Body.String()
+	summary := between(body, `id="resumo-erros"`, "</div>")
+	if rec.Code != 422 || summary == "" || !strings.Contains(body, `id="resumo-erros" role="alert" tabindex="-1" autofocus`) {
+		t.Fatalf("no error summary: %d %.600s", rec.Code, between(body, "<main", "</main>"))
+	}
+	links := summaryLink.FindAllStringSubmatch(summary, -1)
+	if len(links) < 2 {
+		t.Fatalf("summary lists %d fields, want the CPF and the date: %s", len(links), summary)
+	}
+	for _, l := range links {
+		if !strings.Contains(body, `id="`+l[1]+`"`) {
+			t.Errorf("summary links #%s (%s), which the page has not", l[1], l[2])
+		}
+		for _, bad := range internalsIn(l[2]) {
+			t.Errorf("summary line: %s", bad)
+		}
+	}
+}

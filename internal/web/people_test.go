@@ -220,3 +220,54 @@ func TestFormErrorSummaryLinksEachField(t *testing.T) {
 		}
 	}
 }
+
+// The case search finds a case by a part of its number (punctuation
+// ignored), by a defendant's CPF and by class (TPU), and says what to type
+// when the part is too short.
+func TestCaseSearchByPartialNumberCPFAndClass(t *testing.T) {
+	f := newFixture(t)
+	r1 := f.fileCase(t, "R1")
+	f.fileCase(t, "R2")
+	code, body, r3 := f.send(t, "POST", "/api/v1/cases", "police", "application/json", representation(t, "R3"))
+	if code != 201 {
+		t.Fatalf("R3: %d %s", code, body)
+	}
+	clerk := f.browser(t, "clerk")
+	found := func(query string) []string {
+		t.Helper()
+		rec := clerk.do("GET", "/processos?"+query, nil)
+		if rec.Code != 200 {
+			t.Fatalf("%s: %d %s", query, rec.Code, between(rec.Body.String(), "<main", "</main>"))
+		}
+		var out []string
+		for _, m := range regexp.MustCompile(`<a href="/processos/\d+">([^<]+)</a>`).FindAllStringSubmatch(rec.Body.String(), -1) {
+			out = append(out, m[1])
+		}
+		return out
+	}
+	n1, n3 := r1["number"].(string), r3["number"].(string)
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"number=" + url.QueryEscape(n1[:10]), []string{n1}},                          // "NNNNNNN-DD"
+		{"number=" + strings.NewReplacer("-", "", ".", "").Replace(n1), []string{n1}}, // the 20 digits
+		{"cpf=" + url.QueryEscape("663.923.321-54"), []string{n1}},
+		{"cpf=66392332154", []string{n1}},
+		{"class=278", []string{n3}}, // Termo Circunstanciado: the police's filing
+	} {
+		if got := found(tc.query); strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s: found %v, want %v", tc.query, got, tc.want)
+		}
+	}
+	if got := found("number=" + url.QueryEscape(n1[11:])); len(got) != 3 { // "AAAA.J.TR.OOOO": every case of the year
+		t.Errorf("a part common to every case found %v", got)
+	}
+	rec := clerk.do("GET", "/processos?number=12", nil)
+	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "ao menos 4 dígitos") {
+		t.Errorf("number=12: %d", rec.Code)
+	}
+	if page := clerk.do("GET", "/processos", nil).Body.String(); !strings.Contains(page, `name="cpf"`) || !strings.Contains(page, "Termo Circunstanciado") {
+		t.Errorf("the search form has no CPF field or class")
+	}
+}

@@ -93,6 +93,7 @@ func (s *UI) Routes() {
 	r.POST("/associados/:id/foto", policy, h.photo, server.MaxBody(registry.MaxPhotoBytes+server.MultipartSlack))
 	r.GET("/associados/:id/foto", policy, s.pageDownload(s.MemberPhoto))
 	r.GET("/torcida/importar", policy, h.importForm)
+	r.GET("/torcida/modelo.csv", policy, h.importModel)
 	r.POST("/torcida/importar", policy, h.preview, server.MaxBody(registry.MaxImportBytes+server.MultipartSlack))
 	r.POST("/torcida/importar/aplicar", policy, h.apply, server.MaxBody(registry.MaxImportBytes*4/3+server.MultipartSlack))
 	r.GET("/torcida/exportar.csv", policy, h.export)

@@ -1,13 +1,16 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"html"
 	"net/url"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/accounts"
@@ -269,5 +272,36 @@ func TestCaseSearchByPartialNumberCPFAndClass(t *testing.T) {
 	}
 	if page := clerk.do("GET", "/processos", nil).Body.String(); !strings.Contains(page, `name="cpf"`) || !strings.Contains(page, "Termo Circunstanciado") {
 		t.Errorf("the search form has no CPF field or class")
+	}
+}
+
+// The import page offers the model spreadsheet: Windows-1252 with `;` and
+// CRLF, the fixtures' header, which the import reads back (its one example
+// row refused for its CPF, nothing written).
+func TestImportModelSpreadsheet(t *testing.T) {
+	f := newFixture(t)
+	mgr := f.browser(t, "fan_group")
+	if page := mgr.do("GET", "/torcida/importar", nil).Body.String(); !strings.Contains(page, `href="/torcida/modelo.csv"`) {
+		t.Errorf("the import page does not offer the model")
+	}
+	rec := mgr.do("GET", "/torcida/modelo.csv", nil)
+	if rec.Code != 200 || !strings.Contains(rec.Header().Get("Content-Disposition"), "modelo-cadastro-de-associados.csv") {
+		t.Fatalf("model: %d %v", rec.Code, rec.Header())
+	}
+	raw := rec.Body.Bytes()
+	fixture, err := os.ReadFile("../../../shared/fixtures/members-valid-excel-ptbr.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := bytes.Cut(fixture, []byte("\r\n"))
+	if !bytes.HasPrefix(raw, append(head, '\r', '\n')) {
+		t.Errorf("model header %q, want the fixture's %q", raw[:min(len(raw), len(head)+2)], head)
+	}
+	if !bytes.Contains(raw, []byte{0xe3}) || utf8.Valid(raw) { // "ã" in Windows-1252
+		t.Errorf("the model is not Windows-1252")
+	}
+	code, body, _ := f.send(t, "POST", "/api/v1/groups/1/members/import?dry_run=true", "fan_group", "text/csv", string(raw))
+	if code == 201 || !strings.Contains(body, "CPF") {
+		t.Errorf("the model's example row imported: %d %.300s", code, body)
 	}
 }

@@ -86,6 +86,9 @@ type CaseData struct {
 	// precautionary ban the sentence ordered until it is final.
 	Sentence *SentenceData
 	Prec     *BanData
+	// Finals are the defendants whose judgment is final, with the day, for
+	// the certidão de trânsito em julgado (KindFinal).
+	Finals []FinalData
 	// Draft: a preview of the judge's minuta, "MINUTA — sem valor de
 	// documento": nothing decided, no verification code.
 	Draft bool
@@ -128,6 +131,14 @@ type DefendantData struct {
 	FatherName string
 	CNPJ       string
 	Club       string // a group's supported club
+}
+
+// FinalData is a defendant whose judgment became final on a day (long
+// date; CPC art. 502 and CPP art. 593 a contrario: no appeal pending).
+type FinalData struct {
+	Name    string
+	CPF     string // formatted, or ""
+	FinalOn string // long date
 }
 
 // MovementData is a docket entry.

@@ -25,10 +25,11 @@ const (
 	KindPoster      Kind = "poster"      // relação pública de impedidos (cartaz)
 	KindSummary     Kind = "summary"     // resumo da representação
 	KindRegister    Kind = "register"    // extrato do cadastro de associados de uma torcida
+	KindFinal       Kind = "final"       // certidão de trânsito em julgado (CPC, art. 502; CPP, art. 593 a contrario)
 )
 
 // Kinds lists every document kind.
-var Kinds = []Kind{KindSentence, KindNotice, KindLetter, KindCertificate, KindPoster, KindSummary, KindRegister}
+var Kinds = []Kind{KindSentence, KindNotice, KindLetter, KindCertificate, KindPoster, KindSummary, KindRegister, KindFinal}
 
 // Title is how people call a kind (verification page, PDF title).
 func (k Kind) Title() string {
@@ -47,6 +48,8 @@ func (k Kind) Title() string {
 		return "Resumo da representação"
 	case KindRegister:
 		return "Extrato do cadastro de associados de torcida organizada"
+	case KindFinal:
+		return "Certidão de trânsito em julgado"
 	}
 	return string(k)
 }

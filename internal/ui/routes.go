@@ -56,7 +56,7 @@ func (s *UI) Routes() {
 	for _, k := range []struct {
 		kind pdf.Kind
 		name string
-	}{{pdf.KindSentence, "sentenca"}, {pdf.KindNotice, "intimacao"}, {pdf.KindLetter, "oficio"}, {pdf.KindSummary, "resumo"}} {
+	}{{pdf.KindSentence, "sentenca"}, {pdf.KindNotice, "intimacao"}, {pdf.KindLetter, "oficio"}, {pdf.KindSummary, "resumo"}, {pdf.KindFinal, "certidao-transito"}} {
 		r.GET("/processos/:id/"+k.name+".pdf", policy, s.pageDownload(s.CaseDocument(k.kind)))
 	}
 	// The minuta's preview for the judge's session (the API's draft.pdf takes a token).

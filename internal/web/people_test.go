@@ -7,6 +7,7 @@ import (
 	"html"
 	"net/url"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -303,5 +304,49 @@ func TestImportModelSpreadsheet(t *testing.T) {
 	code, body, _ := f.send(t, "POST", "/api/v1/groups/1/members/import?dry_run=true", "fan_group", "text/csv", string(raw))
 	if code == 201 || !strings.Contains(body, "CPF") {
 		t.Errorf("the model's example row imported: %d %.300s", code, body)
+	}
+}
+
+// The certidão de trânsito em julgado: refused (409) while the case is not
+// final; once final, a PDF with its verification code, which the public
+// verification recognises as this kind of document for this case, and
+// whose text names the party and the day; the case page links it.
+func TestFinalJudgmentCertificate(t *testing.T) {
+	f := newFixture(t)
+	c := f.fileCase(t, "R2")
+	if rec := f.call("GET", fmt.Sprintf("/api/v1/cases/%d/documents/final.pdf", int(c["id"].(float64))), f.tokens["clerk"]); rec.Code != 409 ||
+		!strings.Contains(rec.Body.String(), "ainda não transitou em julgado") {
+		t.Errorf("a case not final: %d %s", rec.Code, rec.Body)
+	}
+	caseID, _ := f.finalBan(t, "", `"ban": {"months": 3}, "reporting_duty": {"place": "24º DP", "club": "Corinthians"}`)
+	clerk := f.browser(t, "clerk")
+	if page := clerk.do("GET", fmt.Sprintf("/processos/%d", caseID), nil).Body.String(); !strings.Contains(page, fmt.Sprintf(`href="/processos/%d/certidao-transito.pdf"`, caseID)) {
+		t.Errorf("the final case's page does not link the certidão")
+	}
+	rec := clerk.do("GET", fmt.Sprintf("/processos/%d/certidao-transito.pdf", caseID), nil)
+	code := rec.Header().Get("X-Juizado-Document-Code")
+	if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/pdf" || len(code) != 14 || !bytes.HasPrefix(rec.Body.Bytes(), []byte("%PDF")) {
+		t.Fatalf("certidão: %d %s code %q", rec.Code, rec.Header().Get("Content-Type"), code)
+	}
+	v := f.do("GET", "/verificar/"+code+"?format=json", "", "", nil, "")
+	m := decode(t, v)
+	if v.Code != 200 || m["kind"] != "final" || m["title"] != "Certidão de trânsito em julgado" {
+		t.Errorf("verification: %d %v", v.Code, m)
+	}
+	if _, err := exec.LookPath("pdftotext"); err == nil {
+		p := t.TempDir() + "/c.pdf"
+		if err := os.WriteFile(p, rec.Body.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command("pdftotext", "-enc", "UTF-8", p, "-").Output()
+		text := spaces.ReplaceAllString(string(out), " ")
+		for _, w := range []string{"CERTIDÃO DE TRÂNSITO EM JULGADO", "Marcelo Augusto Figueiredo", "663.923.321-54", "transitou em julgado", code} {
+			if err != nil || !strings.Contains(text, w) {
+				t.Errorf("certidão text has no %q: %v %.800s", w, err, text)
+			}
+		}
+	}
+	if rec := f.call("GET", fmt.Sprintf("/api/v1/cases/%d/documents/final.pdf", caseID), f.tokens["police"]); rec.Code != 403 {
+		t.Errorf("police: %d, want 403", rec.Code)
 	}
 }

@@ -350,3 +350,68 @@ func TestFinalJudgmentCertificate(t *testing.T) {
 		t.Errorf("police: %d, want 403", rec.Code)
 	}
 }
+
+var hiddenSection = regexp.MustCompile(`data-resultado="([a-z ]+)"( hidden)?`)
+
+// The sentence form shows the sections of the chosen outcome only (the
+// others carry hidden; the choice arrives with the form, so it works
+// without a script), and "Revisar e assinar" saves the minuta and shows
+// the decision as it will be signed, with the one button that signs it.
+func TestSentenceFormShowsTheOutcomeAndReviewsBeforeSigning(t *testing.T) {
+	f := newFixture(t)
+	c := f.fileCase(t, "R1")
+	caseURL := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
+	f.receive(t, int64(c["id"].(float64)))
+	def := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
+	judge := f.browser(t, "judge")
+	sections := func(body string) map[string]bool { // data-resultado → shown
+		out := map[string]bool{}
+		for _, m := range hiddenSection.FindAllStringSubmatch(body, -1) {
+			out[m[1]] = out[m[1]] || m[2] == ""
+		}
+		return out
+	}
+	for outcome, want := range map[string]map[string]bool{
+		"":          {"ban prison": true, "ban": true, "acquittal": false},
+		"ban":       {"ban prison": true, "ban": true, "acquittal": false},
+		"prison":    {"ban prison": true, "ban": false, "acquittal": false},
+		"acquittal": {"ban prison": false, "ban": false, "acquittal": true},
+	} {
+		body := judge.do("GET", caseURL+"/sentenca?defendant_id="+def+"&outcome="+outcome, nil).Body.String()
+		if got := sections(body); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("outcome %q: sections shown %v, want %v", outcome, got, want)
+		}
+	}
+	body := judge.do("GET", caseURL+"/sentenca", nil).Body.String()
+	if !strings.Contains(body, `value="revisar"`) || strings.Contains(body, `value="assinar"`) || strings.Contains(body, `id="revisao"`) {
+		t.Errorf("the form signs with no review step")
+	}
+	form := url.Values{"acao": {"revisar"}, "defendant_id": {def}, "ban.months": {"12"}, "eligible": {"true"}, "sec7_doubles_ban": {"true"},
+		"reporting_duty.place": {"2º DP"}, "reporting_duty.club": {"Corinthians"}, "text.reasoning": {"Autoria provada."}}
+	rec := judge.do("POST", caseURL+"/sentenca", form)
+	if rec.Code != 303 || !strings.Contains(rec.Header().Get("Location"), "revisar=1") {
+		t.Fatalf("review: %d %s %.500s", rec.Code, rec.Header().Get("Location"), between(rec.Body.String(), "<main", "</main>"))
+	}
+	var signed int64
+	f.g.Raw("SELECT count(*) FROM sentences WHERE status = 'signed'").Scan(&signed)
+	if signed != 0 {
+		t.Fatalf("the review signed")
+	}
+	loc, _, _ := strings.Cut(rec.Header().Get("Location"), "#") // a browser keeps the fragment
+	body = judge.do("GET", loc, nil).Body.String()
+	review := between(body, `id="revisao"`, "</section>")
+	if !strings.Contains(review, "minuta.pdf?defendant_id="+def) || !strings.Contains(body, `value="assinar"`) || !strings.Contains(body, `value="12"`) {
+		t.Fatalf("review page: %.1500s", between(body, "<main", "</main>"))
+	}
+	if pdfRec := judge.do("GET", caseURL+"/minuta.pdf?defendant_id="+def, nil); pdfRec.Code != 200 || pdfRec.Header().Get("Content-Type") != "application/pdf" {
+		t.Errorf("the decision as it will be signed: %d", pdfRec.Code)
+	}
+	form.Set("acao", "assinar")
+	if rec := judge.do("POST", caseURL+"/sentenca", form); rec.Code != 303 {
+		t.Fatalf("sign: %d %.500s", rec.Code, between(rec.Body.String(), "<main", "</main>"))
+	}
+	f.g.Raw("SELECT count(*) FROM sentences WHERE status = 'signed'").Scan(&signed)
+	if signed != 1 {
+		t.Errorf("%d signed sentences after signing, want 1", signed)
+	}
+}

@@ -2,7 +2,6 @@ package documents
 
 import (
 	"context"
-	"strings"
 
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
@@ -20,15 +19,10 @@ import (
 // defendant not of the case; errs.Conflict while no judgment of the case
 // (or of the defendant) is final.
 func (s *Service) FinalCertificate(ctx context.Context, actor actor.Actor, caseID, defendantID int64) (*Document, error) {
-	v, err := s.Casefile.Get(ctx, actor, caseID)
+	v, court, data, doc, err := s.caseData(ctx, actor, caseID)
 	if err != nil {
 		return nil, err
 	}
-	court, err := s.CourtData(ctx, v.Court)
-	if err != nil {
-		return nil, err
-	}
-	data := pdf.NewCaseData(v, court, s.Loc, s.Clock.Now())
 	known := false
 	for _, d := range v.Defendants {
 		if defendantID != 0 && d.ID != defendantID {
@@ -64,7 +58,5 @@ func (s *Service) FinalCertificate(ctx context.Context, actor actor.Actor, caseI
 		}
 		data.Bans = bans
 	}
-	number := strings.NewReplacer("-", "", ".", "").Replace(v.Number)
-	doc := Document{CaseID: &v.ID, CaseNumber: &number, IssuedBy: userID(actor)}
 	return s.issue(ctx, pdf.KindFinal, court, data, doc)
 }

@@ -359,10 +359,7 @@ var hiddenSection = regexp.MustCompile(`data-resultado="([a-z ]+)"( hidden)?`)
 // the decision as it will be signed, with the one button that signs it.
 func TestSentenceFormShowsTheOutcomeAndReviewsBeforeSigning(t *testing.T) {
 	f := newFixture(t)
-	c := f.fileCase(t, "R1")
-	caseURL := fmt.Sprintf("/processos/%d", int(c["id"].(float64)))
-	f.receive(t, int64(c["id"].(float64)))
-	def := fmt.Sprint(int(c["defendants"].([]any)[0].(map[string]any)["id"].(float64)))
+	_, caseURL, def := f.receivedCase(t, "R1")
 	judge := f.browser(t, "judge")
 	sections := func(body string) map[string]bool { // data-resultado → shown
 		out := map[string]bool{}

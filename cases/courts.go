@@ -9,6 +9,7 @@ import (
 
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/internal/errs"
+	"github.com/juizado/juizado/internal/textcheck"
 	"gorm.io/gorm"
 )
 
@@ -41,7 +42,7 @@ func EnsureCourt(ctx context.Context, g *gorm.DB, code, name string) error {
 		return err
 	}
 	if name == "" {
-		name = "Juizado do Torcedor " + code
+		name = DefaultCourtName(code)
 	}
 	return db.Conn(ctx, g).Exec("INSERT INTO courts (code, name) VALUES (?, ?) ON CONFLICT (code) DO NOTHING", code, name).Error
 }
@@ -92,6 +93,31 @@ func GetCourt(ctx context.Context, g *gorm.DB, code string) (*Court, error) {
 		return nil, errs.New(errs.NotFound, "Juizado "+code+" não encontrado.")
 	}
 	return &cs[0], nil
+}
+
+// DemoCourtName is the name the demo seed gives a court of São Paulo
+// (TR 26) that still has the default name.
+const DemoCourtName = "Juizado Especial do Torcedor da Comarca de São Paulo"
+
+// DefaultCourtName is the name EnsureCourt gives a court created without
+// one ("Juizado do Torcedor TR.OOOO").
+func DefaultCourtName(code string) string { return "Juizado do Torcedor " + code }
+
+// SetCourtName sets the name of court code that pages and documents show
+// ("Juizado Especial do Torcedor da Comarca de São Paulo"): errs.Invalid on
+// "name" when it is empty, longer than 200 characters or carries a
+// control or invisible character (textcheck); found is false when there
+// is no such court. Issue 30, item 4.
+func SetCourtName(ctx context.Context, g *gorm.DB, code, name string) (found bool, err error) {
+	name = textcheck.Line(name)
+	if name == "" {
+		return false, errs.InvalidField("name", "required", "Informe o nome do juizado.")
+	}
+	if rule, msg := textcheck.Problem(name, 200, false); rule != "" {
+		return false, errs.InvalidField("name", rule, "Nome do juizado: "+msg)
+	}
+	res := db.Conn(ctx, g).Model(&Court{}).Where("code = ?", code).Update("name", name)
+	return res.RowsAffected > 0, res.Error
 }
 
 // SetCourtDefaults sets court code's defaults for new sentences: the

@@ -51,3 +51,10 @@ func (s *Service) SetDefensoriaDoubling(ctx context.Context, code string, double
 func (s *Service) SetCourtDataJud(ctx context.Context, code string, u DataJudUnit) (found bool, err error) {
 	return SetCourtDataJud(ctx, s.DB, code, u)
 }
+
+// SetCourtName renames court code (SetCourtName): errs.Invalid on "name"
+// for an empty or malformed name; found is false when there is no such
+// court.
+func (s *Service) SetCourtName(ctx context.Context, code, name string) (found bool, err error) {
+	return SetCourtName(ctx, s.DB, code, name)
+}

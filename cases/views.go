@@ -4,10 +4,14 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 )
 
-// JudgeView names the judge a case is distributed to.
+// JudgeView names the judge a case is distributed to: Name is the judge's
+// full name (the account name when none was given) and Title the office
+// signed under it ("Juíza de Direito"; omitted when not given, migration
+// 00280).
 type JudgeView struct {
-	ID   int64  `json:"id"`
-	Name string `json:"name"`
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Title string `json:"title,omitempty"`
 }
 
 // DefendantView is a party: person fields or fan-group fields by kind.

@@ -79,3 +79,14 @@ func EnsureGroup(ctx context.Context, g *gorm.DB, name, club, court string) (int
 func (s *Groups) CourtGroup(ctx context.Context, court string, id int64) (*GroupRef, error) {
 	return CourtGroup(ctx, s.DB, court, id)
 }
+
+// GroupName returns the name of fan group id ("" when there is none): how
+// pages name a manager's group instead of its number (issue 30, item 4).
+func (s *Groups) GroupName(ctx context.Context, id int64) (string, error) {
+	var names []string
+	err := db.Conn(ctx, s.DB).Raw("SELECT name FROM fan_groups WHERE id = ?", id).Scan(&names).Error
+	if err != nil || len(names) == 0 {
+		return "", err
+	}
+	return names[0], nil
+}

@@ -8,12 +8,32 @@ import (
 
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/db"
+	"golang.org/x/text/encoding/charmap"
 )
 
 // exportHeader is the header of an exported register: the import's
 // headers (so an export imports back), plus the membership dates.
 var exportHeader = []string{"Nome completo", "Nome da mãe", "Nome do pai", "RG", "Órgão emissor", "CPF", "Data de nascimento",
 	"Estado civil", "Profissão", "Endereço completo", "Escolaridade", "Foto", "Data de entrada", "Data de saída", "Situação"}
+
+// ImportModelCSV is the model spreadsheet of the member import (issue 30,
+// item 5): the import's headers (exportHeader without the membership
+// dates, which the import does not read) and one example row to replace,
+// in the form Excel in Brazil writes, like ../shared/fixtures'
+// members-valid-excel-ptbr.csv: Windows-1252, `;`, CRLF, dates dd/mm/aaaa,
+// the CPF formatted. LGE art. 178 (the register the group keeps).
+func ImportModelCSV() ([]byte, error) {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Comma, w.UseCRLF = ';', true
+	head := exportHeader[:12]
+	example := []string{"Nome Completo do Associado", "Nome da Mãe", "Nome do Pai", "12.345.678-9", "SSP/SP", "000.000.000-00", "31/12/1990",
+		"solteiro", "profissão", "Rua Exemplo, 100, ap. 1, Bairro, São Paulo/SP, CEP 00000-000", "ensino médio completo", "foto-do-associado.jpg"}
+	if err := w.WriteAll([][]string{head, example}); err != nil {
+		return nil, err
+	}
+	return charmap.Windows1252.NewEncoder().Bytes(buf.Bytes())
+}
 
 // ExportCSV returns group groupID's register as a CSV that Excel in Brazil
 // opens as it is: UTF-8 with BOM, `;`, CRLF, dates dd/mm/aaaa, the CPF

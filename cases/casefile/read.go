@@ -129,15 +129,35 @@ type FactsView struct {
 // not find "Magalhães"; migration 00013). CPF a defendant's CPF, Status the
 // case status, JudgeID the judge, From and To the date of the facts
 // (YYYY-MM-DD, inclusive), Number the CNJ number (with or without
-// punctuation); Sort "filed" (newest first, the default) or "name" (first
+// punctuation) or a part of it (4 digits or more, punctuation ignored: the
+// cases whose number contains them, migration 00281), Class the TPU class
+// code (Res. CNJ 46/2007); Sort "filed" (newest first, the default) or "name" (first
 // defendant's name, Portuguese collation); Page from 1.
 type ListQuery struct {
 	Q, CPF, Status string
 	JudgeID        int64
 	From, To       string
 	Number         string
+	Class          int
 	Sort           string
 	Page, PerPage  int
+}
+
+// numberPart returns the digits of a part of a case number typed with or
+// without its punctuation ("1234-56", "2025.8.26.0100"): ok when it has 4
+// to 20 digits and nothing but digits, dots, hyphens and spaces.
+func numberPart(s string) (string, bool) {
+	var b strings.Builder
+	for _, r := range strings.TrimSpace(s) {
+		switch {
+		case r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r == '.' || r == '-' || r == ' ':
+		default:
+			return "", false
+		}
+	}
+	return b.String(), b.Len() >= 4 && b.Len() <= 20
 }
 
 // cond is one SQL condition on cases with its arguments.
@@ -222,12 +242,18 @@ func (s *Service) List(ctx context.Context, actor actor.Actor, q ListQuery) ([]V
 		f.Add("to", "after_from", "o fim do período não pode ser anterior ao início.")
 	}
 	if q.Number != "" {
-		n, err := cases.ParseCNJ(q.Number)
-		if err != nil {
-			f.Add("number", "cnj", err.Error())
-		} else {
+		if n, err := cases.ParseCNJ(q.Number); err == nil {
 			add("cases.number = ?", n.Digits())
+		} else if digits, ok := numberPart(q.Number); ok {
+			add("cases.number::text LIKE ?", "%"+digits+"%")
+		} else {
+			f.Add("number", "cnj", err.Error()+" Para buscar por parte do número, informe ao menos 4 dígitos.")
 		}
+	}
+	if q.Class < 0 {
+		f.Add("class", "min", "classe desconhecida.")
+	} else if q.Class > 0 {
+		add("cases.class_code = ?", q.Class)
 	}
 	order := "cases.filed_at DESC, cases.id DESC"
 	switch q.Sort {
@@ -573,7 +599,7 @@ func (s *Service) views(tx *gorm.DB, cs []cases.Case) ([]View, error) {
 			venueIDs = append(venueIDs, *c.VenueID)
 		}
 	}
-	judges, err := accounts.UserNames(tx.Statement.Context, tx, judgeIDs)
+	judges, err := accounts.UsersByID(tx.Statement.Context, tx, judgeIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -633,7 +659,11 @@ func (s *Service) views(tx *gorm.DB, cs []cases.Case) ([]View, error) {
 			Sentenceable: c.Flow == cases.FlowCivil && cases.BeforeDecision(c.Flow, c.Status),
 		}
 		if c.JudgeID != nil {
-			v.Judge = &cases.JudgeView{ID: *c.JudgeID, Name: judges[*c.JudgeID]}
+			j := judges[*c.JudgeID]
+			v.Judge = &cases.JudgeView{ID: *c.JudgeID, Name: j.DisplayName()}
+			if j.Title != nil {
+				v.Judge.Title = *j.Title
+			}
 		}
 		if c.VenueID != nil {
 			venue := venues[*c.VenueID]

@@ -343,8 +343,12 @@ func TestBrowserFlow(t *testing.T) {
 		t.Errorf("computed last day: %q, want 31/05/2026", last)
 	}
 	b.shot("sentenca-formulario")
-	b.run("assinar", chromedp.Click(chromedp.CSS(`input[name="publish"]`)), chromedp.Click(chromedp.CSS("#assinar")),
-		chromedp.WaitVisible(chromedp.CSS("#documentos")))
+	// "Revisar e assinar" saves the minuta and shows the decision as it
+	// will be signed, with the button that signs it.
+	b.run("revisar", chromedp.Click(chromedp.CSS(`input[name="publish"]`)), chromedp.Click(chromedp.CSS("#revisar")),
+		chromedp.WaitVisible(chromedp.CSS("#revisao")))
+	b.shot("sentenca-revisao")
+	b.run("assinar", chromedp.Click(chromedp.CSS("#assinar")), chromedp.WaitVisible(chromedp.CSS("#documentos")))
 	if n := b.text("p.aviso"); !strings.Contains(n, "Sentença assinada") {
 		t.Errorf("after signing: %q", n)
 	}

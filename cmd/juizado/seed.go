@@ -96,10 +96,10 @@ type demoUser struct {
 // co-defendants on their own tracks (seedCoDefendants).
 func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	users := []demoUser{
-		{accounts.UserSpec{Name: "demo-promotoria", Role: "prosecutor", Court: cfg.Court}, "promotor(a): registra representações"},
+		{accounts.UserSpec{Name: "demo-promotoria", Role: "prosecutor", Court: cfg.Court, FullName: "Carlos Eduardo Mendes Demonstração", Title: "Promotor de Justiça"}, "promotor(a): registra representações"},
 		{accounts.UserSpec{Name: "demo-policia", Role: "police", Court: cfg.Court}, "polícia: registra termos circunstanciados"},
-		{accounts.UserSpec{Name: "demo-juiza", Role: "judge", Court: cfg.Court}, "juíza: sentencia os processos distribuídos a ela"},
-		{accounts.UserSpec{Name: "demo-cartorio", Role: "clerk", Court: cfg.Court}, "cartório: consulta processos"},
+		{accounts.UserSpec{Name: "demo-juiza", Role: "judge", Court: cfg.Court, FullName: "Ana Paula Ribeiro Demonstração", Title: "Juíza de Direito"}, "juíza: sentencia os processos distribuídos a ela"},
+		{accounts.UserSpec{Name: "demo-cartorio", Role: "clerk", Court: cfg.Court, FullName: "Marta Souza Demonstração", Title: "Escrevente Técnica Judiciária"}, "cartório: consulta processos"},
 		{accounts.UserSpec{Name: "demo-admin", Role: "admin", Court: cfg.Court}, "administração"},
 		{accounts.UserSpec{Name: "demo-portaria", Role: "club", Club: "Corinthians"}, "clube: baixa a lista de bloqueio"},
 		{accounts.UserSpec{Name: "demo-advogada", Role: accounts.RoleDefence, OAB: "SP123456"}, "advogada (OAB/SP 123456): defende os réus dos processos 2 e 3"},
@@ -108,6 +108,9 @@ func seedDemo(ctx context.Context, g *gorm.DB, cfg config.Config) error {
 	// A demo fan group of the court, kept by the demo manager.
 	if err := cases.EnsureCourt(ctx, g, cfg.Court, ""); err != nil {
 		return err
+	}
+	if err := seedCourtName(ctx, g, cfg.Court); err != nil {
+		return fmt.Errorf("seed court name: %w", err)
 	}
 	if err := seedDataJudUnit(ctx, g, cfg.Court); err != nil {
 		return fmt.Errorf("seed DataJud unit: %w", err)
@@ -333,6 +336,21 @@ func demoSchedule(today civil.Date) string {
 		fmt.Fprintf(&b, "Campeonato Paulista (demonstração),%d,%s,%s,%s,%s,16:00\n", i+1, m.home, m.away, m.venue, today.AddDays(m.days))
 	}
 	return b.String()
+}
+
+// seedCourtName names a demo court of São Paulo (TR 26) that still has
+// the default name cases.DemoCourtName, the name pages and documents
+// show; a court named by its admin, or of another state, keeps its name.
+func seedCourtName(ctx context.Context, g *gorm.DB, code string) error {
+	c, err := cases.GetCourt(ctx, g, code)
+	if err != nil {
+		return err
+	}
+	if c.Name != cases.DefaultCourtName(code) || pdf.TribunalUF(code) != "SP" {
+		return nil
+	}
+	_, err = cases.SetCourtName(ctx, g, code, cases.DemoCourtName)
+	return err
 }
 
 // seedDataJudUnit gives a demo court of São Paulo (TR 26) without one its

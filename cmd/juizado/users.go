@@ -64,10 +64,13 @@ func withDBOpenedBy(open func(context.Context, config.Config) (*gorm.DB, error),
 	return fn(ctx, g, cfg)
 }
 
-// specFlags adds --role, --court, --create-court, --club and --group to cmd.
+// specFlags adds --role, --name, --full-name, --title, --court, --create-court,
+// --club, --group, --oab and --defensoria to cmd.
 func specFlags(cmd *cobra.Command, spec *accounts.UserSpec, group *string, createCourt *bool) {
 	cmd.Flags().StringVar(&spec.Role, "role", "", "admin, clerk, judge, prosecutor, police, fan_group, club or defence")
 	cmd.Flags().StringVar(&spec.Name, "name", "", "the user's name")
+	cmd.Flags().StringVar(&spec.FullName, "full-name", "", "the person's full name, shown in signature blocks instead of --name")
+	cmd.Flags().StringVar(&spec.Title, "title", "", "the office signed under the full name (e.g. \"Juíza de Direito\")")
 	cmd.Flags().StringVar(&spec.Court, "court", "", "court TR.OOOO for staff roles (default JUIZADO_COURT)")
 	cmd.Flags().StringVar(&spec.Club, "club", "", "club name, for role club")
 	cmd.Flags().StringVar(group, "group", "", "fan group id, for role fan_group")

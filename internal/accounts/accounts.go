@@ -120,9 +120,10 @@ func CourtUser(ctx context.Context, g *gorm.DB, court string, id int64) (u User,
 	return u, err == nil && u.ID != 0, err
 }
 
-// UserNames returns the names of the users ids (enabled or not) by id;
-// ids with no user are absent. What the docket and the hearing list show
-// of a judge or an author.
+// UserNames returns the names people see of the users ids (enabled or
+// not) by id: the full name, or the account name of a user without one
+// (User.DisplayName); ids with no user are absent. What the docket, the
+// hearing list and the signature blocks show of a judge or an author.
 func UserNames(ctx context.Context, g *gorm.DB, ids []int64) (map[int64]string, error) {
 	out := map[int64]string{}
 	if len(ids) == 0 {
@@ -132,7 +133,7 @@ func UserNames(ctx context.Context, g *gorm.DB, ids []int64) (map[int64]string, 
 		ID   int64
 		Name string
 	}
-	if err := db.Conn(ctx, g).Raw("SELECT id, name FROM users WHERE id IN ?", ids).Scan(&rows).Error; err != nil {
+	if err := db.Conn(ctx, g).Raw("SELECT id, COALESCE(full_name, name) AS name FROM users WHERE id IN ?", ids).Scan(&rows).Error; err != nil {
 		return nil, err
 	}
 	for _, r := range rows {

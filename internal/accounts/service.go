@@ -95,3 +95,9 @@ func (a *Accounts) Purge(ctx context.Context, now time.Time) error {
 	}
 	return a.Lockout.PurgeLoginFailures(ctx, a.DB, now)
 }
+
+// SetPassword gives user id a new password (SetPassword): 10 to 200
+// characters, stored as a slow hash.
+func (a *Accounts) SetPassword(ctx context.Context, id int64, pw string) error {
+	return SetPassword(ctx, a.DB, id, pw)
+}

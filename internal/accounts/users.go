@@ -62,8 +62,22 @@ type User struct {
 	// (migration 00170).
 	OAB          *string `gorm:"column:oab"`
 	DefensoriaUF *string `gorm:"column:defensoria"`
-	CreatedAt    time.Time
-	DisabledAt   *time.Time
+	// FullName is the person's name as signed ("Ana Paula Ribeiro") and
+	// Title the office under it ("Juíza de Direito"); nil when not given
+	// (migration 00280, issue 30 item 4).
+	FullName   *string
+	Title      *string
+	CreatedAt  time.Time
+	DisabledAt *time.Time
+}
+
+// DisplayName is the name people see: the full name, or the account name
+// when the user has none.
+func (u User) DisplayName() string {
+	if u.FullName != nil && *u.FullName != "" {
+		return *u.FullName
+	}
+	return u.Name
 }
 
 // Court returns the user's court code (TR.OOOO) or "".
@@ -128,6 +142,26 @@ type UserSpec struct {
 	// defence only, exactly one of them.
 	OAB        string
 	Defensoria string
+	// FullName and Title (optional, at most 200 characters each): the
+	// name and office shown in signature blocks (User.FullName, Title).
+	FullName string
+	Title    string
+}
+
+// CheckPersonText cleans a full name or title (textcheck.Line) and returns
+// the rule and message it breaks ("" when none): at most 200 characters,
+// no control or invisible character. Empty is allowed (optional fields).
+func CheckPersonText(s string) (clean, rule, msg string) {
+	clean = textcheck.Line(s)
+	rule, msg = textcheck.Problem(clean, 200, false)
+	return clean, rule, msg
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 // ErrInvalidUser is wrapped by EnsureUser for a spec that breaks a rule.
@@ -148,6 +182,17 @@ func EnsureUser(ctx context.Context, g *gorm.DB, spec UserSpec) (u User, created
 		return u, false, fmt.Errorf("%w: role %q is not one of %s", ErrInvalidUser, spec.Role, strings.Join(Roles, ", "))
 	}
 	nu := User{Name: spec.Name, Role: spec.Role}
+	for _, f := range []struct {
+		flag string
+		val  *string
+		dst  **string
+	}{{"--full-name", &spec.FullName, &nu.FullName}, {"--title", &spec.Title, &nu.Title}} {
+		clean, rule, msg := CheckPersonText(*f.val)
+		if rule != "" {
+			return u, false, fmt.Errorf("%w: %s: %s (%s)", ErrInvalidUser, f.flag, msg, rule)
+		}
+		*f.val, *f.dst = clean, optional(clean)
+	}
 	switch {
 	case IsStaff(spec.Role):
 		if spec.Court == "" {

@@ -137,7 +137,7 @@ func (s *API) Routes() {
 	root.GET("/verificar/:code", anyone, d.verify)
 	root.POST("/verificar/:code", anyone, d.compare)
 	root.GET("/impedidos.pdf", anyone, d.poster)
-	for _, k := range []pdf.Kind{pdf.KindSentence, pdf.KindNotice, pdf.KindLetter, pdf.KindSummary} {
+	for _, k := range []pdf.Kind{pdf.KindSentence, pdf.KindNotice, pdf.KindLetter, pdf.KindSummary, pdf.KindFinal} {
 		r.GET("/cases/:id/documents/"+string(k)+".pdf", policy, s.CaseDocument(k))
 	}
 	r.GET("/cases/:id/sentence/draft.pdf", policy, s.SentenceDraft)

@@ -162,18 +162,28 @@ func (s *Service) DefendantDocument(ctx context.Context, actor actor.Actor, kind
 	return s.caseDocument(ctx, actor, kind, caseID, defendantID, 0)
 }
 
-func (s *Service) caseDocument(ctx context.Context, actor actor.Actor, kind pdf.Kind, caseID, defendantID, banID int64) (*Document, error) {
+// caseData reads case caseID as actor sees it (errs.NotFound for another
+// court's) with its court, the documents' data of the case and the
+// document record to store (case, 20-digit number, issuer).
+func (s *Service) caseData(ctx context.Context, actor actor.Actor, caseID int64) (*casefile.View, pdf.CourtData, *pdf.CaseData, Document, error) {
 	v, err := s.Casefile.Get(ctx, actor, caseID)
 	if err != nil {
-		return nil, err
+		return nil, pdf.CourtData{}, nil, Document{}, err
 	}
 	court, err := s.CourtData(ctx, v.Court)
 	if err != nil {
-		return nil, err
+		return nil, pdf.CourtData{}, nil, Document{}, err
 	}
 	data := pdf.NewCaseData(v, court, s.Loc, s.Clock.Now())
 	number := strings.NewReplacer("-", "", ".", "").Replace(v.Number)
-	doc := Document{CaseID: &v.ID, CaseNumber: &number, IssuedBy: userID(actor)}
+	return v, court, data, Document{CaseID: &v.ID, CaseNumber: &number, IssuedBy: userID(actor)}, nil
+}
+
+func (s *Service) caseDocument(ctx context.Context, actor actor.Actor, kind pdf.Kind, caseID, defendantID, banID int64) (*Document, error) {
+	v, court, data, doc, err := s.caseData(ctx, actor, caseID)
+	if err != nil {
+		return nil, err
+	}
 	if kind == pdf.KindSummary {
 		return s.issue(ctx, kind, court, data, doc)
 	}

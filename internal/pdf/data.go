@@ -42,6 +42,7 @@ type CaseData struct {
 	FiledByRole string
 	Ref         string
 	Judge       string
+	JudgeTitle  string // the judge's office as signed; "" for "Juiz(a) de Direito"
 	Event       *EventData
 	Facts       FactsData
 	Defendants  []DefendantData
@@ -85,6 +86,9 @@ type CaseData struct {
 	// precautionary ban the sentence ordered until it is final.
 	Sentence *SentenceData
 	Prec     *BanData
+	// Finals are the defendants whose judgment is final, with the day, for
+	// the certidão de trânsito em julgado (KindFinal).
+	Finals []FinalData
 	// Draft: a preview of the judge's minuta, "MINUTA — sem valor de
 	// documento": nothing decided, no verification code.
 	Draft bool
@@ -127,6 +131,14 @@ type DefendantData struct {
 	FatherName string
 	CNPJ       string
 	Club       string // a group's supported club
+}
+
+// FinalData is a defendant whose judgment became final on a day (long
+// date; CPC art. 502 and CPP art. 593 a contrario: no appeal pending).
+type FinalData struct {
+	Name    string
+	CPF     string // formatted, or ""
+	FinalOn string // long date
 }
 
 // MovementData is a docket entry.
@@ -251,7 +263,7 @@ func NewCaseData(v *casefile.View, court CourtData, loc *time.Location, now time
 			Description: Esc(v.Facts.Description)},
 	}
 	if v.Judge != nil {
-		c.Judge = Esc(v.Judge.Name)
+		c.Judge, c.JudgeTitle = Esc(v.Judge.Name), Esc(v.Judge.Title)
 	}
 	if e := v.Event; e != nil {
 		c.Event = &EventData{Competition: Esc(e.Competition), Home: Esc(e.Home), Away: Esc(e.Away), Venue: Esc(e.Venue)}

@@ -27,10 +27,11 @@ const (
 	KindRegister    Kind = "register"    // extrato do cadastro de associados de uma torcida
 	KindReceipt     Kind = "receipt"     // recibo de protocolo de petição (Lei 11.419/2006, art. 10)
 	KindMandate     Kind = "mandate"     // mandado do BNMP (Res. CNJ 417/2021, art. 19)
+	KindFinal       Kind = "final"       // certidão de trânsito em julgado (CPC, art. 502; CPP, art. 593 a contrario)
 )
 
 // Kinds lists every document kind.
-var Kinds = []Kind{KindSentence, KindNotice, KindLetter, KindCertificate, KindPoster, KindSummary, KindRegister, KindReceipt, KindMandate}
+var Kinds = []Kind{KindSentence, KindNotice, KindLetter, KindCertificate, KindPoster, KindSummary, KindRegister, KindReceipt, KindMandate, KindFinal}
 
 // Title is how people call a kind (verification page, PDF title).
 func (k Kind) Title() string {
@@ -53,6 +54,8 @@ func (k Kind) Title() string {
 		return "Recibo de protocolo de petição"
 	case KindMandate:
 		return "Mandado de medida de proibição de acesso a eventos esportivos (BNMP)"
+	case KindFinal:
+		return "Certidão de trânsito em julgado"
 	}
 	return string(k)
 }

@@ -40,14 +40,16 @@ func queryID(c echo.Context, name string) (int64, error) {
 }
 
 // CaseDocument: GET /api/v1/cases/:id/documents/KIND.pdf (and the page
-// /processos/:id/KIND.pdf). The sentence, notice and letter name what they
+// /processos/:id/KIND.pdf). The certidão de trânsito em julgado (final.pdf)
+// is of the case, or of ?defendant_id= alone. The sentence, notice and letter name what they
 // are about: ?ban_id= (a ban of the case) or ?defendant_id= (the
 // defendant's signed decision: the sentence of an acquittal or a prison
 // conviction has no ban), one of the two. The sentence is one document per
 // decision: every download gives the same PDF and code
 // (documents.Service.CaseDocument, DefendantDocument).
 func (s *Server) CaseDocument(k pdf.Kind) echo.HandlerFunc {
-	names := map[pdf.Kind]string{pdf.KindSentence: "sentenca", pdf.KindNotice: "intimacao", pdf.KindLetter: "oficio", pdf.KindSummary: "resumo"}
+	names := map[pdf.Kind]string{pdf.KindSentence: "sentenca", pdf.KindNotice: "intimacao", pdf.KindLetter: "oficio", pdf.KindSummary: "resumo",
+		pdf.KindFinal: "certidao-transito"}
 	return func(c echo.Context) error {
 		id, err := PathID(c, "id")
 		if err != nil {
@@ -68,6 +70,13 @@ func (s *Server) caseDocumentFor(c echo.Context, k pdf.Kind, id int64) (*documen
 	docs := s.App.Documents
 	if k == pdf.KindSummary {
 		return docs.CaseDocument(ctx, Actor(c), k, id, 0)
+	}
+	if k == pdf.KindFinal { // the whole case, or ?defendant_id= one party
+		defID, err := queryID(c, "defendant_id")
+		if err != nil {
+			return nil, err
+		}
+		return docs.FinalCertificate(ctx, Actor(c), id, defID)
 	}
 	banID, err := queryID(c, "ban_id")
 	if err != nil {

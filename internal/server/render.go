@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -63,20 +64,29 @@ type Page struct {
 	Form url.Values
 	// Data is the page's own content.
 	Data any
+	// Domain names the signed-in person's domain in words: the court's
+	// name, the fan group's name or "clube NAME" (Server.domainOf).
+	Domain string
 	// Menu is the signed-in person's menu: the pages the policy lets them
 	// open (Server.Menu), shown on every page and as the panel's cards.
 	Menu []MenuLink
 }
 
-// domainLabel names a user's domain in Portuguese.
-func domainLabel(u *accounts.User) string {
+// domainOf names a user's domain in Portuguese, as people know it: the
+// court's name ("Juizado Especial do Torcedor da Comarca de São Paulo"),
+// the fan group's name, or "clube NAME"; never a code or a number (issue
+// 30, item 4). A lookup that fails leaves it empty: the header is not
+// worth an error page.
+func (s *Server) domainOf(ctx context.Context, u *accounts.User) string {
 	switch {
 	case u == nil:
 		return ""
 	case u.CourtCode != nil:
-		return "juizado " + *u.CourtCode
+		name, _ := s.Cases.Case.CourtName(ctx, *u.CourtCode)
+		return name
 	case u.GroupID != nil:
-		return fmt.Sprintf("torcida organizada nº %d", *u.GroupID)
+		name, _ := s.App.Groups.GroupName(ctx, *u.GroupID)
+		return name
 	case u.Club != nil:
 		return "clube " + *u.Club
 	}
@@ -97,6 +107,7 @@ func (s *Server) Page(c echo.Context, status int, name string, p Page) error {
 	if u, ok := s.CurrentUser(c); ok {
 		p.User = &u
 		p.Menu = s.Menu(u)
+		p.Domain = s.domainOf(c.Request().Context(), &u)
 	}
 	p.CSRF = s.csrfToken(c)
 	if p.Notice == "" && c.Get(SessionKey) != nil && status < 300 {

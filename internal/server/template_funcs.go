@@ -41,8 +41,7 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 		loc = time.UTC
 	}
 	return template.FuncMap{
-		"domain": domainLabel,
-		"papel":  RoleLabel,
+		"papel": RoleLabel,
 		// campo builds a field: campo $ "name" "Label" "text" ["obrigatorio"] ["dica=..."] ["attr=value"]...
 		"campo": func(p Page, name, label, typ string, opts ...string) fieldView {
 			fv := fieldView{ID: fieldID(name), Name: name, Label: label, Type: typ, Value: p.Form.Get(name), Err: p.Errs[name], Attrs: map[string]string{}}
@@ -63,6 +62,9 @@ func pageFuncs(loc *time.Location) template.FuncMap {
 			return fv
 		},
 		"erro": func(p Page, name string) string { return p.Errs[name] },
+		// campoID is the id of a form field's input (the error summary's
+		// links go to it).
+		"campoID": fieldID,
 		// temErros: the page carries errors of the form whose fields start
 		// with prefix (the form is shown again with them).
 		"temErros": func(p Page, prefix string) bool {

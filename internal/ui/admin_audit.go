@@ -5,12 +5,28 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/audit"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/ui/form"
 	"github.com/labstack/echo/v4"
 )
+
+// auditData is the trail page: its rows in words, the kinds of record and
+// the court's users the filter offers.
+type auditData struct {
+	Rows   []auditRow
+	Tables []auditTableChoice
+	Users  []accounts.User
+}
+
+// auditRow is a row of the trail as people read it: when, who, and what
+// (AuditWords).
+type auditRow struct {
+	audit.Entry
+	Words string
+}
 
 // auditPage: GET /admin/auditoria[?table=&record_id=&actor_id=&from=&to=]
 // — the trail of the administrator's court, newest first; a caller without
@@ -26,7 +42,7 @@ func (s *UI) auditPage(c echo.Context) error {
 	if v := strings.TrimSpace(q.Get("actor_id")); v != "" {
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || id <= 0 {
-			f.Add("actor_id", "integer", "Use o número do usuário.")
+			f.Add("actor_id", "integer", "Escolha um usuário da lista.")
 		}
 		flt.ActorID = id
 	}
@@ -51,6 +67,14 @@ func (s *UI) auditPage(c echo.Context) error {
 		}
 		audit.RedactMemberData(server.Actor(c).Role, items)
 	}
-	p.Data = items
+	users, err := s.App.Accounts.ListCourtUsers(c.Request().Context(), court)
+	if err != nil {
+		return err
+	}
+	d := auditData{Tables: auditTableChoices(), Users: users}
+	for _, e := range items {
+		d.Rows = append(d.Rows, auditRow{Entry: e, Words: AuditWords(e)})
+	}
+	p.Data = d
 	return s.Page(c, status, "admin_auditoria", p)
 }

@@ -33,7 +33,9 @@ func (s *UI) renderCourts(c echo.Context, status int, p server.Page) error {
 // default, and whether the Defensoria Pública's windows are doubled in the
 // JECRIM (LC 80/1994; cases.SetDefensoriaDoubling); the judging unit the
 // DataJud export names (Res. CNJ 331/2020; cases.SetCourtDataJud), when
-// any of its fields is filled, each checked (422 with the field's message).
+// any of its fields is filled, each checked (422 with the field's message);
+// and, when name is given, the court's name as pages and documents show it
+// (cases.SetCourtName).
 //
 // Only the admin's own court: another court's code is 404, as an unknown one.
 func (s *UI) courtSettingsPage(c echo.Context) error {
@@ -51,6 +53,11 @@ func (s *UI) courtSettingsPage(c echo.Context) error {
 		if _, err = s.Cases.Case.SetDefensoriaDoubling(ctx, code, c.FormValue("defensoria_doubles_jecrim") == "true"); err != nil {
 			return err
 		}
+		if name := c.FormValue("name"); name != "" {
+			if _, err = s.Cases.Case.SetCourtName(ctx, code, name); err != nil {
+				return err
+			}
+		}
 		if u, given := dataJudUnit(c); given {
 			_, err = s.Cases.Case.SetCourtDataJud(ctx, code, u)
 		}
@@ -65,7 +72,7 @@ func (s *UI) courtSettingsPage(c echo.Context) error {
 	if !found {
 		return s.PageError(c, http.StatusNotFound, "Juizado não encontrado.")
 	}
-	s.flash(c, "Configurações do juizado "+code+" salvas.")
+	s.flash(c, "Configurações do juizado salvas.")
 	return redirect(c, "/admin/juizados")
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/internal/textcheck"
+	"github.com/juizado/juizado/registry"
 	"github.com/labstack/echo/v4"
 )
 
@@ -27,6 +28,25 @@ type usersData struct {
 	Users  []accounts.User
 	Courts []cases.Court
 	Roles  []string
+	// Groups are the court's fan groups (the manager's group is chosen by
+	// name); GroupNames and CourtNames name a user's domain in the list.
+	Groups     []registry.GroupView
+	GroupNames map[int64]string
+	CourtNames map[string]string
+}
+
+// Where names the domain of u in words: its court's or group's name, or
+// "clube NAME".
+func (d usersData) Where(u accounts.User) string {
+	switch {
+	case u.CourtCode != nil:
+		return d.CourtNames[*u.CourtCode]
+	case u.GroupID != nil:
+		return d.GroupNames[*u.GroupID]
+	case u.Club != nil:
+		return "clube " + *u.Club
+	}
+	return ""
 }
 
 // courts returns the administrator's court: an admin belongs to one court
@@ -62,13 +82,24 @@ func (s *UI) renderUsers(c echo.Context, status int, p server.Page) error {
 	if err != nil {
 		return err
 	}
+	gs, err := s.App.Groups.ListGroups(c.Request().Context(), server.Actor(c))
+	if err != nil {
+		return err
+	}
+	d := usersData{Users: us, Courts: cs, Roles: adminRoles, Groups: gs, GroupNames: map[int64]string{}, CourtNames: map[string]string{}}
+	for _, g := range gs {
+		d.GroupNames[g.ID] = g.Name
+	}
+	for _, c := range cs {
+		d.CourtNames[c.Code] = c.Name
+	}
 	p.Title = "Usuários"
-	p.Data = usersData{Users: us, Courts: cs, Roles: adminRoles}
+	p.Data = d
 	return s.Page(c, status, "admin_usuarios", p)
 }
 
-// createUserPage: POST /admin/usuarios (name, role, court | group, senha,
-// senha2): a user of the admin's court only (its staff, or a manager of one
+// createUserPage: POST /admin/usuarios (name, full_name, title, role,
+// court | group, senha, senha2): a user of the admin's court only (its staff, or a manager of one
 // of its fan groups); another court, or a group of another court, is refused
 // with the message of an unknown one.
 func (s *UI) createUserPage(c echo.Context) error {
@@ -80,6 +111,16 @@ func (s *UI) createUserPage(c echo.Context) error {
 		f.Add("name", rule, msg)
 	} else if spec.Name == "" {
 		f.Add("name", "required", "Informe o nome de usuário.")
+	}
+	for _, fl := range []struct {
+		name string
+		dst  *string
+	}{{"full_name", &spec.FullName}, {"title", &spec.Title}} {
+		clean, rule, msg := accounts.CheckPersonText(c.FormValue(fl.name))
+		if rule != "" {
+			f.Add(fl.name, rule, msg)
+		}
+		*fl.dst = clean
 	}
 	if !slices.Contains(adminRoles, spec.Role) {
 		f.Add("role", "oneof", "Escolha um perfil deste juizado (contas de clube são criadas por quem opera o sistema).")
@@ -96,14 +137,14 @@ func (s *UI) createUserPage(c echo.Context) error {
 	case spec.Role == "fan_group":
 		spec.Group, _ = strconv.ParseInt(strings.TrimSpace(c.FormValue("group")), 10, 64)
 		if spec.Group <= 0 {
-			f.Add("group", "required", "Informe o número da torcida organizada.")
+			f.Add("group", "required", "Escolha a torcida organizada.")
 		} else {
 			g, err := s.App.Groups.CourtGroup(ctx, own, spec.Group)
 			if err != nil {
 				return err
 			}
 			if g == nil {
-				f.Add("group", "exists", fmt.Sprintf("Torcida %d não encontrada entre as torcidas cadastradas neste juizado.", spec.Group))
+				f.Add("group", "exists", "Torcida escolhida não encontrada entre as torcidas cadastradas neste juizado.")
 			}
 		}
 	}
@@ -138,7 +179,7 @@ func (s *UI) createUserPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	msg := "Usuário " + u.Name + " criado (" + server.RoleLabel(u.Role) + ")."
+	msg := "Usuário " + u.DisplayName() + " criado (" + server.RoleLabel(u.Role) + ")."
 	if n > 0 {
 		msg += fmt.Sprintf(" %d processo(s) pendente(s) distribuído(s).", n)
 	}
@@ -177,4 +218,41 @@ func (s *UI) setUserDisabled(disabled bool) echo.HandlerFunc {
 		}
 		return redirect(c, "/admin/usuarios")
 	}
+}
+
+// resetPasswordPage: POST /admin/usuarios/:id/senha (senha, senha2): the
+// admin gives a user of the court a new password (10 to 200 characters,
+// typed twice), which the person then uses to sign in (issue 30, item 4). Unknown, or of another court: 404, the same
+// answer.
+func (s *UI) resetPasswordPage(c echo.Context) error {
+	id, err := server.IDParam(c, "Usuário")
+	if err != nil {
+		return s.pageFail(c, err)
+	}
+	u, ok, err := s.App.Accounts.CourtUser(c.Request().Context(), server.Actor(c).Court, id)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return s.PageError(c, http.StatusNotFound, "Usuário não encontrado.")
+	}
+	var f errs.Fields
+	pw := c.FormValue("senha")
+	if err := accounts.CheckPasswordLength(pw); err != nil {
+		f.Add("senha", "length", fmt.Sprintf("A nova senha deve ter de %d a %d caracteres.", accounts.MinPasswordLen, accounts.MaxPasswordLen))
+	} else if pw != c.FormValue("senha2") {
+		f.Add("senha2", "match", "As senhas não conferem.")
+	}
+	if err := f.Err(); err != nil {
+		fields, msg, status, _ := formErrors(err)
+		return s.renderUsers(c, status, server.Page{Errs: fields, Error: msg + " (nova senha de " + u.DisplayName() + ")"})
+	}
+	if err := s.InTx(c, func(ctx context.Context) error {
+		return s.App.Accounts.SetPassword(ctx, u.ID, pw)
+	}); err != nil {
+		return err
+	}
+	s.ForgetUser(u.ID)
+	s.flash(c, "Nova senha de "+u.DisplayName()+" gravada: informe-a à pessoa, que passa a entrar com ela.")
+	return redirect(c, "/admin/usuarios")
 }

@@ -173,6 +173,6 @@ func (s *UI) doneOnCase(c echo.Context, id int64, anchor, msg string, warnings [
 	if len(warnings) > 0 {
 		msg += " " + strings.Join(warnings, " ")
 	}
-	s.flash(c, msg)
+	s.flash(c, PageWords(msg))
 	return redirect(c, fmt.Sprintf("/processos/%d%s", id, anchor))
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,7 +34,8 @@ func (s *UI) clubUsers(c echo.Context) ([]accounts.User, error) {
 }
 
 // clubNewToken: POST /clube/tokens (usuario, validade): a token for one of
-// the club's own users, shown once.
+// the club's own users, shown once. validade is a number of days (1 to
+// 3650; "90d", the command line's form, is taken too); empty: no expiry.
 func (s *UI) clubNewToken(c echo.Context) error {
 	us, err := s.clubUsers(c)
 	if err != nil {
@@ -52,9 +54,12 @@ func (s *UI) clubNewToken(c echo.Context) error {
 	}
 	var exp time.Time
 	if v := strings.TrimSpace(c.FormValue("validade")); v != "" {
+		if _, err := strconv.Atoi(v); err == nil {
+			v += "d"
+		}
 		d, err := accounts.ParseExpiry(v)
 		if err != nil {
-			f.Add("validade", "expiry", "Validade inválida: use dias, como 90d (no máximo dez anos).")
+			f.Add("validade", "expiry", "Validade inválida: informe um número de dias, de 1 a 3650 (dez anos).")
 		} else {
 			exp = s.Now().Add(d)
 		}

@@ -91,6 +91,18 @@ func joinFields(m map[string]string) string {
 	return strings.Join(out, " ")
 }
 
+// importModel: GET /torcida/modelo.csv — the model spreadsheet of the
+// import (registry.ImportModelCSV: Windows-1252, `;`, as Excel in Brazil
+// saves it), to fill and send back.
+func (h *groupPagesH) importModel(c echo.Context) error {
+	body, err := registry.ImportModelCSV()
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="modelo-cadastro-de-associados.csv"`)
+	return c.Blob(http.StatusOK, "text/csv; charset=windows-1252", body)
+}
+
 // export: GET /torcida/exportar.csv — the register as CSV for Excel.
 func (h *groupPagesH) export(c echo.Context) error {
 	body, _, err := h.svc.ExportCSV(c.Request().Context(), server.Actor(c), groupID(c))

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/juizado/juizado/internal/accounts"
@@ -48,14 +49,14 @@ func formErrors(err error) (fields map[string]string, msg string, status int, ok
 		if i := strings.Index(name, "facts.conduct["); i == 0 {
 			name = "facts.conduct"
 		}
-		m := upperFirst(pageDates.Replace(f.Message))
+		m := upperFirst(PageWords(pageDates.Replace(f.Message)))
 		if prev, dup := fields[name]; dup {
 			fields[name] = prev + " " + m
 		} else {
 			fields[name] = m
 		}
 	}
-	msg = pageDates.Replace(e.Message)
+	msg = PageWords(pageDates.Replace(e.Message))
 	if len(e.Fields) > 0 {
 		msg = "Corrija os campos indicados abaixo."
 	}
@@ -97,4 +98,47 @@ func (s *UI) pageFail(c echo.Context, err error) error {
 func pageUser(c echo.Context) accounts.User {
 	u, _ := c.Get(server.UserKey).(accounts.User)
 	return u
+}
+
+// apiFieldHint is a parenthesis of a service's message that names the API's
+// fields for a client ("(defendant_id)", "(group_id, número inteiro
+// positivo)", "(stay_in_district: true)"): a person filling a form does not
+// read it.
+var apiFieldHint = regexp.MustCompile(` ?\((?:use )?[a-z]+_[a-z_]+(?:\[\d+\])?(?:[:,][^)]*)?\)`)
+
+// apiFieldWords are the API's field names and values that the services'
+// messages name, in the words of the forms' labels (issue 30, item 4).
+var apiFieldWords = strings.NewReplacer(
+	`outcome "ban" com prison_months`, "a condenação com impedimento e a reclusão (meses)",
+	`outcome "prison" com prison_months e fine_days`, "a condenação sem conversão, com a reclusão (meses) e os dias-multa",
+	`"acquittal"`, "a absolvição",
+	"circumstances_favourable", "“circunstâncias do art. 76, § 2º, III, favoráveis”",
+	"circumstances_statement", "“exposição das circunstâncias”",
+	"precautionary_until_final", "“impedimento cautelar até o trânsito em julgado”",
+	"excluded_member_ids", "“associados excluídos”",
+	"member_ids", "“associados alcançados”",
+	"prison_months", "“reclusão (meses)”",
+	"fine_days", "“dias-multa”",
+	"override_reason", "“motivo da alteração”",
+	"repair_damage", "“reparação do dano”",
+	"repair_impossible", "“impossibilidade de reparar o dano”",
+	"stay_in_district", "“proibição de ausentar-se da comarca”",
+	"monthly_appearance", "“comparecimento mensal a juízo”",
+	"stadium_ban", "“impedimento de comparecer a estádios”",
+	"review_on", "“data de revisão”",
+	"first_day", "“primeiro dia”",
+	"defendant_id", "“réu”",
+	"ban_id", "“impedimento”",
+	"group_id", "“torcida cadastrada”",
+	"supported_club", "“clube”",
+	"full_name", "“nome completo”",
+	"court_code", "“juizado”",
+	"tpu_code", "“código da TPU”",
+)
+
+// PageWords rewrites a service's message for a page: the API field hints
+// in parentheses dropped, the fields it names in the words of the forms.
+// The API keeps the message as the service wrote it.
+func PageWords(msg string) string {
+	return apiFieldWords.Replace(apiFieldHint.ReplaceAllString(msg, ""))
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"io/fs"
 	"net/http"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
+	"github.com/juizado/juizado/templates"
 	"github.com/labstack/echo/v4"
 )
 
@@ -53,6 +55,15 @@ func (s *UI) publicPage(c echo.Context) error {
 	}
 	from := (page - 1) * publicPageSize
 	data["Items"] = l.Items[from:min(from+publicPageSize, len(l.Items))]
+	courts := map[string]string{} // code → name, for the page's rows
+	for _, it := range l.Items[from:min(from+publicPageSize, len(l.Items))] {
+		if _, ok := courts[it.Court]; !ok {
+			if courts[it.Court], err = s.Cases.Case.CourtName(c.Request().Context(), it.Court); err != nil {
+				courts[it.Court] = it.Court
+			}
+		}
+	}
+	data["Courts"] = courts
 	data["Total"], data["Page"], data["Pages"] = len(l.Items), page, pages
 	if page > 1 {
 		data["Prev"] = page - 1
@@ -61,4 +72,16 @@ func (s *UI) publicPage(c echo.Context) error {
 		data["Next"] = page + 1
 	}
 	return s.Render(c, http.StatusOK, "impedidos", data)
+}
+
+// favicon: GET /favicon.svg and /favicon.ico — the site's icon (an SVG,
+// templates/html/favicon.svg; browsers that ask /favicon.ico get the same
+// image), cached for a day.
+func (s *UI) favicon(c echo.Context) error {
+	b, err := fs.ReadFile(templates.FS, "html/favicon.svg")
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
+	return c.Blob(http.StatusOK, "image/svg+xml", b)
 }

@@ -18,7 +18,7 @@ func TestEveryPageRendersWithEmptyData(t *testing.T) {
 		"entrar": loginData{}, "processos": casesList{}, "processo_novo": fileData{}, "processo": caseData{},
 		"sentenca": sentenceData{}, "distribuicao": distributionData{}, "audiencias": []hearingDay(nil), "feriados": holidaysData{}, "intimacoes": noticesData{},
 		"torcida": registerData{}, "associado": memberData{}, "importar": importData{}, "clube": clubData{},
-		"admin_usuarios": usersData{}, "admin_papeis": []roleRules(nil), "admin_auditoria": nil, "admin_juizados": nil,
+		"admin_usuarios": usersData{}, "admin_papeis": []roleRules(nil), "admin_auditoria": auditData{}, "admin_juizados": nil,
 		"admin_datajud": dataJudView{},
 	}
 	court, club, group := "26.0100", "Clube", int64(1)

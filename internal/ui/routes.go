@@ -36,6 +36,8 @@ func (s *UI) Routes() {
 	r.GET("/estatisticas.csv", anyone, s.statisticsCSV(true))
 	r.GET("/juizado/estatisticas", policy, s.statisticsPage(false))
 	r.GET("/juizado/estatisticas.csv", policy, s.statisticsCSV(false))
+	r.GET("/favicon.svg", anyone, s.favicon)
+	r.GET("/favicon.ico", anyone, s.favicon)
 	r.GET("/painel", policy, s.panel)
 	// The defence's electronic notices (defence_notices.go; Lei 11.419/2006, art. 5º).
 	r.GET("/intimacoes", policy, s.noticesPage)
@@ -68,7 +70,7 @@ func (s *UI) Routes() {
 	for _, k := range []struct {
 		kind pdf.Kind
 		name string
-	}{{pdf.KindSentence, "sentenca"}, {pdf.KindNotice, "intimacao"}, {pdf.KindLetter, "oficio"}, {pdf.KindSummary, "resumo"}} {
+	}{{pdf.KindSentence, "sentenca"}, {pdf.KindNotice, "intimacao"}, {pdf.KindLetter, "oficio"}, {pdf.KindSummary, "resumo"}, {pdf.KindFinal, "certidao-transito"}} {
 		r.GET("/processos/:id/"+k.name+".pdf", policy, s.pageDownload(s.CaseDocument(k.kind)))
 	}
 	// The minuta's preview for the judge's session (the API's draft.pdf takes a token).
@@ -110,6 +112,7 @@ func (s *UI) Routes() {
 	r.POST("/associados/:id/foto", policy, h.photo, server.MaxBody(registry.MaxPhotoBytes+server.MultipartSlack))
 	r.GET("/associados/:id/foto", policy, s.pageDownload(s.MemberPhoto))
 	r.GET("/torcida/importar", policy, h.importForm)
+	r.GET("/torcida/modelo.csv", policy, h.importModel)
 	r.POST("/torcida/importar", policy, h.preview, server.MaxBody(registry.MaxImportBytes+server.MultipartSlack))
 	r.POST("/torcida/importar/aplicar", policy, h.apply, server.MaxBody(registry.MaxImportBytes*4/3+server.MultipartSlack))
 	r.GET("/torcida/exportar.csv", policy, h.export)
@@ -127,6 +130,7 @@ func (s *UI) Routes() {
 	r.POST("/admin/usuarios", policy, s.createUserPage)
 	r.POST("/admin/usuarios/:id/desativar", policy, s.setUserDisabled(true))
 	r.POST("/admin/usuarios/:id/ativar", policy, s.setUserDisabled(false))
+	r.POST("/admin/usuarios/:id/senha", policy, s.resetPasswordPage)
 	r.GET("/admin/papeis", policy, s.rolesPage)
 	r.GET("/admin/juizados", policy, s.courtsPage)
 	r.POST("/admin/juizados/configuracao", policy, s.courtSettingsPage)

@@ -75,6 +75,14 @@ type sentenceData struct {
 	// GET /api/v1/cases/{id}/sentence/draft.pdf, for the judge's session).
 	Draft    *decisions.SentenceRecord
 	DraftPDF string
+	// Review: the judge asked to review the saved minuta before signing
+	// ("Revisar e assinar"): the page shows the decision as it will be
+	// signed (its PDF) and offers the signing.
+	Review bool
+	// Outcome is the chosen outcome (ban by default): the form shows the
+	// sections of that outcome only (the others hidden; a script shows them
+	// as the choice changes, and without it "Recalcular" does).
+	Outcome string
 }
 
 // acquittalGround is an item of CPP art. 386 with its text.
@@ -125,6 +133,8 @@ func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *
 			d.Defendant = &v.Defendants[i]
 		}
 	}
+	review := f.Get("revisar") == "1"
+	f.Del("revisar")
 	if d.Defendant != nil {
 		defID := d.Defendant.ID
 		fresh := len(f) == 0 || (len(f) == 1 && f.Get("defendant_id") != "")
@@ -143,6 +153,7 @@ func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *
 			return err
 		}
 		f.Set("defendant_id", strconv.FormatInt(defID, 10))
+		d.Review = review && d.Draft != nil
 		for _, sr := range v.Sentences {
 			if sr.DefendantID == defID && sr.Status == "signed" && sr.Outcome != decisions.OutcomePrecautionary {
 				d.Sentenced = true
@@ -212,6 +223,10 @@ func (s *UI) renderSentence(c echo.Context, status int, p server.Page, checked *
 		}
 	}
 	p.Title = "Sentença · processo " + v.Number
+	d.Outcome = p.Form.Get("outcome")
+	if d.Outcome == "" {
+		d.Outcome = "ban"
+	}
 	p.Data = d
 	return s.Page(c, status, "sentenca", p)
 }
@@ -258,7 +273,9 @@ func (s *UI) checkSentence(c echo.Context, id int64, in decisions.SentenceInput)
 // acao=recalcular, the signing's checks with nothing saved (the form again,
 // 200, or 422 with what signing would refuse next to its fields); with
 // acao=minuta, saves the minuta (draft: nothing decided) and returns to the
-// form with its PDF preview; with acao=assinar, signs the sentence and goes
+// form with its PDF preview; with acao=revisar, saves it and returns to the
+// form in review (the decision as it will be signed, and the button that
+// signs it); with acao=assinar, signs the sentence and goes
 // to the case with the documents to download. Signing is irreversible: a
 // missing or unknown acao answers 422 with the form again, nothing saved.
 func (s *UI) sentencePage(c echo.Context) error {
@@ -293,7 +310,7 @@ func (s *UI) sentencePage(c echo.Context) error {
 		return s.renderSentence(c, status, server.Page{Form: vals, Errs: fields, Error: prefix + msg}, nil)
 	}
 	switch action {
-	case "recalcular", "minuta", "assinar":
+	case "recalcular", "minuta", "revisar", "assinar":
 	default:
 		return s.renderSentence(c, http.StatusUnprocessableEntity, server.Page{Form: vals,
 			Error: "Ação não reconhecida: use Recalcular, Salvar minuta ou Assinar sentença. Nada foi salvo nem assinado."}, nil)
@@ -308,7 +325,7 @@ func (s *UI) sentencePage(c echo.Context) error {
 			return fail(err, "Conferido como na assinatura, a sentença seria recusada. ")
 		}
 		return s.renderSentence(c, http.StatusOK, server.Page{Form: vals, Notice: "Conferido como na assinatura: nada foi salvo nem decidido."}, r)
-	case "minuta":
+	case "minuta", "revisar":
 		in.Draft = true
 		if err == nil {
 			err = s.InTx(c, func(ctx context.Context) error {
@@ -318,6 +335,10 @@ func (s *UI) sentencePage(c echo.Context) error {
 		}
 		if err != nil {
 			return fail(err, "")
+		}
+		if action == "revisar" {
+			s.flash(c, "Minuta salva: nada foi decidido. Revise abaixo a sentença como será assinada e, se estiver de acordo, assine.")
+			return redirect(c, fmt.Sprintf("/processos/%d/sentenca?defendant_id=%d&revisar=1#revisao", id, in.DefendantID))
 		}
 		s.flash(c, "Minuta salva: nada foi decidido. Confira a prévia em PDF e assine.")
 		return redirect(c, fmt.Sprintf("/processos/%d/sentenca?defendant_id=%d", id, in.DefendantID))

@@ -10,6 +10,7 @@ import (
 	"github.com/juizado/juizado/cases/execution"
 	"github.com/juizado/juizado/internal/accounts"
 	"github.com/juizado/juizado/internal/civil"
+	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/server"
 	"github.com/juizado/juizado/sanctions"
 	"github.com/labstack/echo/v4"
@@ -33,6 +34,9 @@ type caseData struct {
 	Actions caseActions
 	// Names are the defendants' names by id (person or group).
 	Names map[int64]string
+	// CourtName is the name of the case's court ("Juizado Especial do
+	// Torcedor da Comarca de São Paulo").
+	CourtName string
 	// InForce are the case's bans in force today: the ones a breach can be
 	// recorded against (a ban awaiting the final judgment is not in force).
 	InForce []cases.BanView
@@ -168,6 +172,9 @@ func (s *UI) renderCase(c echo.Context, status int, p server.Page) error {
 	}
 	if v.Facts.DistanceToVenueM != nil {
 		d.Distance = thousands(*v.Facts.DistanceToVenueM) + " m"
+	}
+	if d.CourtName, err = s.Cases.Case.CourtName(c.Request().Context(), v.Court); err != nil && errs.KindOf(err) != errs.NotFound {
+		return err
 	}
 	p.Title = "Processo " + v.Number
 	p.Data = d

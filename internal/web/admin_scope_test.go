@@ -95,6 +95,12 @@ func TestAdminIsLimitedToItsCourtPerRoute(t *testing.T) {
 			t.Errorf("%s a user of 26.0100: %d, want 404", rt, rec.Code)
 		}
 	}
+	route("POST /admin/usuarios/:id/senha")
+	adm.do("GET", "/admin/usuarios", nil)
+	pw := url.Values{"senha": {"senha-intrusa-1"}, "senha2": {"senha-intrusa-1"}}
+	if rec := adm.do("POST", fmt.Sprintf("/admin/usuarios/%d/senha", f.users["clerk"].ID), pw); rec.Code != 404 {
+		t.Errorf("new password for a user of 26.0100: %d, want 404", rec.Code)
+	}
 	if n := count("SELECT count(*) FROM users WHERE id = ? AND disabled_at IS NOT NULL", f.users["clerk"].ID); n != 0 {
 		t.Errorf("the clerk of 26.0100 was disabled")
 	}

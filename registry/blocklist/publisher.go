@@ -15,6 +15,7 @@ import (
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/registry/blocklist/wire"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -362,6 +363,14 @@ type Prepared struct {
 	upJSON []byte
 	// courtTime is the JSON body's court_time (CourtTime when it was made).
 	courtTime time.Time
+	// Places is the venue table and the clubs' home venues read with the
+	// version (Lists.Places), in the JSON body after court_time; Venues
+	// indexes them: the checks with a venue and the scoped and
+	// match-counted bans are answered from them, with no database (issue
+	// 32, item 2). placesJSON is Places as JSON.
+	Places     *Places
+	Venues     *wire.PlaceIndex
+	placesJSON []byte
 }
 
 // Body is a signed body: the bytes, their content type, a strong ETag, the
@@ -479,7 +488,11 @@ func (s *Publisher) preparedDB(ctx context.Context) (*Prepared, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p, err = s.withUpcoming(p, up, today); err != nil {
+		places, err := s.Lists.Places(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if p, err = s.withUpcoming(p, up, today, places); err != nil {
 			return nil, err
 		}
 	} else {
@@ -490,6 +503,9 @@ func (s *Publisher) preparedDB(ctx context.Context) (*Prepared, error) {
 		}
 		snap, err := s.Lists.Read(ctx)
 		if err != nil {
+			return nil, err
+		}
+		if snap.Places, err = s.Lists.Places(ctx); err != nil {
 			return nil, err
 		}
 		if p, err = s.prepare(snap); err != nil {
@@ -547,6 +563,11 @@ func (s *Publisher) fresh(st *blocklistState, today civil.Date) bool {
 func (s *Publisher) prepare(snap *Snapshot) (*Prepared, error) {
 	p := &Prepared{Version: snap.Version, GeneratedAt: snap.GeneratedAt, entries: len(snap.Items), day: snap.AsOf}
 	var err error
+	if p.Places, p.placesJSON, err = placesJSON(snap.Places); err != nil {
+		return nil, err
+	}
+	p.Venues = p.Places.Index()
+	snap.Places = nil // written by snapshotTail
 	if p.Checks, err = newCheckIndex(snap.Items); err != nil {
 		return nil, err
 	}
@@ -566,7 +587,7 @@ func (s *Publisher) prepare(snap *Snapshot) (*Prepared, error) {
 		return nil, fmt.Errorf("api: blocklist body without upcoming")
 	}
 	p.courtTime = s.CourtTime()
-	jb = append(jb[:itemsEnd], snapshotTail(p.upJSON, p.day, p.courtTime)...)
+	jb = append(jb[:itemsEnd], snapshotTail(p.upJSON, p.day, p.courtTime, p.placesJSON)...)
 	cb, err := blocklistCSV(snap)
 	if err != nil {
 		return nil, err
@@ -582,7 +603,7 @@ func (s *Publisher) prepare(snap *Snapshot) (*Prepared, error) {
 		}
 		etag := fmt.Sprintf(`"blocklist-v%d-%s"`, snap.Version, r.format)
 		if r.format == "json" {
-			etag = jsonETag(snap.Version, p.day, p.upJSON, p.courtTime)
+			etag = jsonETag(snap.Version, p.day, p.upJSON, p.placesJSON, p.courtTime)
 		}
 		*r.into = &Body{Body: r.body, ContentType: r.ctp, ETag: etag, KeyID: kid, Sig: sig, itemsEnd: itemsEnd}
 	}
@@ -590,34 +611,48 @@ func (s *Publisher) prepare(snap *Snapshot) (*Prepared, error) {
 }
 
 // snapshotTail is the end of the JSON snapshot after its items: the
-// upcoming entries (up, a JSON array), the date they count from and the
-// court time of the body, as json.Marshal writes Snapshot's last three
-// fields.
-func snapshotTail(up []byte, day civil.Date, courtTime time.Time) []byte {
-	b := make([]byte, 0, len(up)+80)
+// upcoming entries (up, a JSON array), the date they count from, the
+// court time of the body and the places (a JSON object; none when
+// empty), as json.Marshal writes Snapshot's last four fields.
+func snapshotTail(up []byte, day civil.Date, courtTime time.Time, places []byte) []byte {
+	b := make([]byte, 0, len(up)+len(places)+100)
 	b = append(b, `,"upcoming":`...)
 	b = append(b, up...)
 	b = append(b, `,"as_of":"`...)
 	b = append(b, day.String()...)
 	b = append(b, `","court_time":"`...)
 	b = courtTime.UTC().AppendFormat(b, time.RFC3339Nano)
-	return append(b, `"}`...)
+	b = append(b, '"')
+	if len(places) > 0 {
+		b = append(append(b, `,"places":`...), places...)
+	}
+	return append(b, '}')
+}
+
+// placesJSON returns places (an empty table when nil) with their JSON.
+func placesJSON(places *Places) (*Places, []byte, error) {
+	if places == nil {
+		places = &Places{Venues: []wire.Venue{}, Homes: []wire.Home{}}
+	}
+	b, err := json.Marshal(places)
+	return places, b, err
 }
 
 // jsonETag is the strong ETag of the JSON snapshot: its version, the
-// court's date, a digest of the upcoming set and the body's court time,
-// which change the body with no new version
+// court's date, a digest of the upcoming set and the places and the
+// body's court time, which change the body with no new version
 // ("blocklist-v12-20261201-1a2b3c4d-1767200000123456789-json"); the court
 // time differs between the servers of one court, whose bodies differ.
-func jsonETag(version int64, day civil.Date, up []byte, courtTime time.Time) string {
-	h := sha256.Sum256(up)
+func jsonETag(version int64, day civil.Date, up, places []byte, courtTime time.Time) string {
+	h := sha256.Sum256(append(append([]byte{}, up...), places...))
 	return fmt.Sprintf(`"blocklist-v%d-%04d%02d%02d-%x-%d-json"`, version, day.Year, int(day.Month), day.Day, h[:4], courtTime.UnixNano())
 }
 
 // withUpcoming returns p with its JSON body rebuilt for the upcoming
-// entries up as of day (the items' bytes kept, the body signed again), or
-// p itself when neither changed.
-func (s *Publisher) withUpcoming(p *Prepared, up []Entry, day civil.Date) (*Prepared, error) {
+// entries up as of day and the places read now (the items' bytes kept,
+// the body signed again), or p itself when none of them changed: a venue
+// added or a schedule imported reaches the checks with no new version.
+func (s *Publisher) withUpcoming(p *Prepared, up []Entry, day civil.Date, places *Places) (*Prepared, error) {
 	if up == nil {
 		up = []Entry{}
 	}
@@ -625,12 +660,16 @@ func (s *Publisher) withUpcoming(p *Prepared, up []Entry, day civil.Date) (*Prep
 	if err != nil {
 		return nil, err
 	}
-	if p.day == day && bytes.Equal(upJSON, p.upJSON) {
+	places, pj, err := placesJSON(places)
+	if err != nil {
+		return nil, err
+	}
+	if p.day == day && bytes.Equal(upJSON, p.upJSON) && bytes.Equal(pj, p.placesJSON) {
 		return p, nil
 	}
 	old := p.JSON
 	courtTime := s.CourtTime()
-	tail := snapshotTail(upJSON, day, courtTime)
+	tail := snapshotTail(upJSON, day, courtTime, pj)
 	body := make([]byte, 0, old.itemsEnd+len(tail))
 	body = append(append(body, old.Body[:old.itemsEnd]...), tail...)
 	kid, sig, err := s.Keys.Sign(body)
@@ -639,6 +678,9 @@ func (s *Publisher) withUpcoming(p *Prepared, up []Entry, day civil.Date) (*Prep
 	}
 	n := *p
 	n.day, n.upJSON, n.courtTime = day, upJSON, courtTime
-	n.JSON = &Body{Body: body, ContentType: old.ContentType, ETag: jsonETag(p.Version, day, upJSON, courtTime), KeyID: kid, Sig: sig, itemsEnd: old.itemsEnd}
+	if !bytes.Equal(pj, p.placesJSON) {
+		n.Places, n.placesJSON, n.Venues = places, pj, places.Index()
+	}
+	n.JSON = &Body{Body: body, ContentType: old.ContentType, ETag: jsonETag(p.Version, day, upJSON, pj, courtTime), KeyID: kid, Sig: sig, itemsEnd: old.itemsEnd}
 	return &n, nil
 }

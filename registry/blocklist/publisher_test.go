@@ -67,7 +67,7 @@ func TestCourtTimeIsTheClockAndOnlyMovesForward(t *testing.T) {
 		t.Fatalf("clock moved on: %v, want %v", d, at.Add(time.Minute))
 	}
 	day := civil.MustParse("2026-11-29")
-	tail := snapshotTail([]byte("[]"), day, a)
+	tail := snapshotTail([]byte("[]"), day, a, nil)
 	snap, err := json.Marshal(Snapshot{Items: []Entry{}, Upcoming: []Entry{}, AsOf: day, CourtTime: a})
 	if err != nil {
 		t.Fatal(err)

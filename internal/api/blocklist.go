@@ -157,13 +157,15 @@ func capped(c echo.Context, f *errs.Fields, name string, lo, hi, def int64, unit
 	return min(n, hi)
 }
 
-// blocklistChanges: GET /api/v1/blocklist/changes?since=V[&limit=N][&cursor=C][&wait=S][&nonce=X]
+// blocklistChanges: GET /api/v1/blocklist/changes?since=V[&limit=N][&cursor=C][&wait=S][&nonce=X][&places=D]
 // (club): a signed page of the change feed, read from the feed table
 // (blocklist.Lists.Changes), with the court's time and the nonce echoed
 // in the signed body (a nonce above wire.MaxNonce characters, or with a
 // control or invisible character, is 422 on nonce); the snapshot's
 // prepared bodies are not needed, nor made, here
-// (blocklist.Publisher.FeedDay). ../shared/API.md "Gate agent".
+// (blocklist.Publisher.FeedDay). The head page carries the places'
+// digest, and the places unless places= names that digest (the agent
+// holds them; issue 32, item 2). ../shared/API.md "Gate agent".
 func (s *API) blocklistChanges(c echo.Context) error {
 	ctx := c.Request().Context()
 	if !c.QueryParams().Has("since") {
@@ -194,7 +196,7 @@ func (s *API) blocklistChanges(c echo.Context) error {
 			return err // the client went away during the wait: 499, no page read
 		}
 	}
-	page, err := s.Blocklist.SignedChanges(ctx, since, limit, c.QueryParam("cursor"), nonce)
+	page, err := s.Blocklist.SignedChanges(ctx, since, limit, c.QueryParam("cursor"), nonce, c.QueryParam("places"))
 	if err != nil {
 		return err
 	}

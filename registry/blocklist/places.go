@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"time"
 
 	"github.com/juizado/juizado/cases"
 	"github.com/juizado/juizado/internal/civil"
@@ -105,4 +106,40 @@ func (s *Publisher) ScopedBans(raw []byte, venueIDs []int64) ([]byte, error) {
 		return nil, nil
 	}
 	return json.Marshal(bans)
+}
+
+// placesRead is one read of Lists.Places: the places, their digest
+// (wire.Places.Digest) and when (real time) they were read.
+type placesRead struct {
+	places *Places
+	digest string
+	at     time.Time
+}
+
+// currentPlaces returns the court's places (Lists.Places) read at most
+// blocklistFresh ago, so that a thousand long-polls answered at one
+// version read them once; while another request reads them, the last
+// read answers. Shared by the snapshot (Prepared.Places) and the head
+// pages of the feed.
+func (s *Publisher) currentPlaces(ctx context.Context) (*placesRead, error) {
+	last := s.places.Load()
+	if last != nil && time.Since(last.at) < blocklistFresh {
+		return last, nil
+	}
+	if last != nil && !s.placesMu.TryLock() {
+		return last, nil
+	} else if last == nil {
+		s.placesMu.Lock()
+	}
+	defer s.placesMu.Unlock()
+	if cur := s.places.Load(); cur != nil && time.Since(cur.at) < blocklistFresh {
+		return cur, nil
+	}
+	p, err := s.Lists.Places(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := &placesRead{places: p, digest: p.Digest(), at: time.Now()}
+	s.places.Store(r)
+	return r, nil
 }

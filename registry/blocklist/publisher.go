@@ -43,6 +43,10 @@ type Publisher struct {
 	stop     stopSignal
 	// stamp is the last court time signed (Unix nanoseconds): CourtTime.
 	stamp atomic.Int64
+	// places is the last read of Lists.Places (currentPlaces), placesMu
+	// serialises the reads.
+	places   atomic.Pointer[placesRead]
+	placesMu sync.Mutex
 }
 
 // CourtTime is the court time to sign into a new body (wire.Snapshot and
@@ -110,11 +114,23 @@ func (s *Publisher) now() time.Time { return s.Lists.Clock.Now() }
 // (Lists.Changes: at most limit changes, continuing from cursor) as JSON
 // with its court time (CourtTime) and nonce (the agent's nonce= echoed;
 // "" for none; the caller checks it: at most wire.MaxNonce characters),
-// signed with the current key. Errors are Lists.Changes's.
-func (s *Publisher) SignedChanges(ctx context.Context, since int64, limit int, cursor, nonce string) (*Body, error) {
+// signed with the current key. The page that reaches the latest version
+// (the one with the upcoming set) carries the places' digest and, unless
+// it is heldPlaces (the agent's places=), the places (currentPlaces).
+// Errors are Lists.Changes's and Lists.Places's.
+func (s *Publisher) SignedChanges(ctx context.Context, since int64, limit int, cursor, nonce, heldPlaces string) (*Body, error) {
 	page, err := s.Lists.Changes(ctx, since, limit, cursor)
 	if err != nil {
 		return nil, err
+	}
+	if page.Upcoming != nil {
+		pl, err := s.currentPlaces(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if page.PlacesDigest = pl.digest; pl.digest != heldPlaces {
+			page.Places = pl.places
+		}
 	}
 	page.CourtTime, page.Nonce = s.CourtTime(), nonce
 	body, err := json.Marshal(page)
@@ -488,11 +504,11 @@ func (s *Publisher) preparedDB(ctx context.Context) (*Prepared, error) {
 		if err != nil {
 			return nil, err
 		}
-		places, err := s.Lists.Places(ctx)
+		pl, err := s.currentPlaces(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if p, err = s.withUpcoming(p, up, today, places); err != nil {
+		if p, err = s.withUpcoming(p, up, today, pl.places); err != nil {
 			return nil, err
 		}
 	} else {
@@ -505,9 +521,11 @@ func (s *Publisher) preparedDB(ctx context.Context) (*Prepared, error) {
 		if err != nil {
 			return nil, err
 		}
-		if snap.Places, err = s.Lists.Places(ctx); err != nil {
+		pl, err := s.currentPlaces(ctx)
+		if err != nil {
 			return nil, err
 		}
+		snap.Places = pl.places
 		if p, err = s.prepare(snap); err != nil {
 			return nil, err
 		}

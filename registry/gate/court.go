@@ -364,6 +364,7 @@ func (c *Court) Snapshot(ctx context.Context) error {
 	c.mu.Lock()
 	c.pages = 0
 	c.mu.Unlock()
+	c.placesChanged()
 	c.applied(st.version, st.courtTime)
 	_ = c.saveFreshness()
 	// Not a confirmation: the court prepares a snapshot's body once per
@@ -402,6 +403,9 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 	}
 	if wait > 0 {
 		q += "&wait=" + strconv.Itoa(int(wait/time.Second))
+	}
+	if st.placesDigest != "" { // the places held: the court leaves them out when unchanged
+		q += "&places=" + st.placesDigest
 	}
 	nonce := newNonce()
 	q += "&nonce=" + nonce
@@ -458,6 +462,10 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 		}
 		keep = !same
 	}
+	if p.Places != nil && p.Places.Digest() == st.placesDigest {
+		p.Places = nil // the places held, sent again (a court that ignored places=)
+	}
+	keep = keep || p.Places != nil
 	c.mu.Lock()
 	seq := c.pages + 1
 	c.mu.Unlock()
@@ -479,6 +487,9 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 		c.pages++
 	}
 	c.mu.Unlock()
+	if applied && p.Places != nil {
+		c.placesChanged()
+	}
 	arrived := c.Now()
 	newer := c.applied(p.To, p.CourtTime)
 	c.succeeded()

@@ -84,17 +84,7 @@ func main() {
 	fmt.Printf("%d clients waiting; court memory: %s\n", *clients, memory(*pid))
 
 	c1 := load(hc, *constU, "", 3*time.Second)
-	loadStop := make(chan struct{})
-	var checks atomic.Int64
-	var lwg sync.WaitGroup
-	t0 := time.Now()
-	for range *conns {
-		lwg.Add(1)
-		go func() {
-			defer lwg.Done()
-			checks.Add(loop(hc, *court+"/api/v1/blocklist/check/"+*cpf, *club, loadStop))
-		}()
-	}
+	stopChecks := start(hc, *court+"/api/v1/blocklist/check/"+*cpf, *club)
 	var lasts, all []time.Duration
 	for _, c := range cases {
 		if err := sentence(hc, c); err != nil {
@@ -121,9 +111,7 @@ func main() {
 		lasts = append(lasts, last.Sub(start))
 		fmt.Printf("case %d: version %d; last of %d clients answered %v after the final judgment call\n", c.id, target, *clients, last.Sub(start).Round(time.Millisecond))
 	}
-	close(loadStop)
-	lwg.Wait()
-	checkRate := float64(checks.Load()) / time.Since(t0).Seconds()
+	checkRate := stopChecks()
 	fmt.Printf("court memory with %d clients waiting, at the end: %s\n", *clients, memory(*pid))
 	c2 := load(hc, *constU, "", 3*time.Second)
 	close(stop)
@@ -289,18 +277,27 @@ func version(hc *http.Client) int64 {
 
 // load calls u with -conns callers for d and returns the answers a second.
 func load(hc *http.Client, u, token string, d time.Duration) float64 {
-	stop := make(chan struct{})
+	stop := start(hc, u, token)
+	time.Sleep(d)
+	return stop()
+}
+
+// start calls u with -conns callers until the function it returns is
+// called, which returns the 200 answers a second meanwhile.
+func start(hc *http.Client, u, token string) (stop func() float64) {
+	done := make(chan struct{})
 	var n atomic.Int64
 	var wg sync.WaitGroup
 	t0 := time.Now()
 	for range *conns {
 		wg.Add(1)
-		go func() { defer wg.Done(); n.Add(loop(hc, u, token, stop)) }()
+		go func() { defer wg.Done(); n.Add(loop(hc, u, token, done)) }()
 	}
-	time.Sleep(d)
-	close(stop)
-	wg.Wait()
-	return float64(n.Load()) / time.Since(t0).Seconds()
+	return func() float64 {
+		close(done)
+		wg.Wait()
+		return float64(n.Load()) / time.Since(t0).Seconds()
+	}
 }
 
 // loop GETs u until stop and returns how many 200 answers came.

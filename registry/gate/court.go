@@ -364,7 +364,6 @@ func (c *Court) Snapshot(ctx context.Context) error {
 	c.mu.Lock()
 	c.pages = 0
 	c.mu.Unlock()
-	c.placesChanged()
 	c.applied(st.version, st.courtTime)
 	_ = c.saveFreshness()
 	// Not a confirmation: the court prepares a snapshot's body once per
@@ -487,9 +486,6 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 		c.pages++
 	}
 	c.mu.Unlock()
-	if applied && p.Places != nil {
-		c.placesChanged()
-	}
 	arrived := c.Now()
 	newer := c.applied(p.To, p.CourtTime)
 	c.succeeded()

@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
-
-	"github.com/juizado/juizado/registry/blocklist/wire"
 )
 
 // A gate's configured venues are compared with the courts' venue tables
@@ -171,21 +169,6 @@ func (c *Court) hasVenues() bool {
 // agent matches a scoped ban's venues (venueNames of each name, and each
 // alias folded); it reports whether the court's list is held.
 func (c *Court) venueKeys(keys map[string]bool) bool {
-	c.smu.RLock()
-	var signed *wire.Places
-	if c.state != nil {
-		signed = c.state.places
-	}
-	c.smu.RUnlock()
-	if signed != nil { // the venue table signed with the list (issue 32, item 2)
-		for _, v := range signed.Venues {
-			for _, n := range append([]string{v.Name}, v.Aliases...) {
-				for _, k := range venueNames(n) {
-					keys[k] = true
-				}
-			}
-		}
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, v := range c.venues {
@@ -198,7 +181,7 @@ func (c *Court) venueKeys(keys map[string]bool) bool {
 			}
 		}
 	}
-	return c.venues != nil || signed != nil
+	return c.venues != nil
 }
 
 // unknownVenues returns the configured venues (as written, in the order of
@@ -290,14 +273,3 @@ func (a *Agent) logger() *slog.Logger {
 	return slog.Default()
 }
 
-// placesChanged tells the agent that the court's signed places may have
-// changed (a snapshot or a head page carried them): it compares the
-// configured venues again (noteVenues).
-func (c *Court) placesChanged() {
-	c.mu.Lock()
-	on := c.onVenues
-	c.mu.Unlock()
-	if on != nil {
-		on()
-	}
-}

@@ -314,6 +314,9 @@ func (s *API) blocklistChecksUpload(c echo.Context) error {
 // ignored, or the popular name in parentheses, as cases.FindVenue), from
 // memory: 422 on venue when unknown.
 func checkVenue(p *blocklist.Prepared, name string) (int64, error) {
+	if p.Venues.Known(name) { // found before: a name already checked
+		return p.Venues.Find(name).ID, nil
+	}
 	if rule, msg := textcheck.Problem(name, 300, false); rule != "" {
 		return 0, errs.InvalidField("venue", rule, "venue (nome do local): "+msg)
 	}

@@ -272,4 +272,3 @@ func (a *Agent) logger() *slog.Logger {
 	}
 	return slog.Default()
 }
-

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/juizado/juizado/internal/textcheck"
 )
@@ -71,7 +73,15 @@ func (p *Places) HomeVenues(club string) []int64 { return p.Index().HomeVenues(c
 type PlaceIndex struct {
 	venues map[string][]*Venue
 	homes  map[string][]int64
+	// asked caches Find's answer by the name as asked (a gate sends the
+	// same few names thousands of times a second; folding costs a
+	// microsecond): at most maxAsked names, found ones only.
+	asked  sync.Map // string → *Venue
+	nAsked atomic.Int64
 }
+
+// maxAsked bounds PlaceIndex.asked.
+const maxAsked = 4096
 
 // placeKey folds a name as f_unaccent compares it (surrounding spaces
 // trimmed as cases.FindVenue trims its argument).
@@ -116,6 +126,27 @@ func (x *PlaceIndex) Find(name string) *Venue {
 	if x == nil {
 		return nil
 	}
+	if v, ok := x.asked.Load(name); ok {
+		return v.(*Venue)
+	}
+	v := x.find(name)
+	if v != nil && x.nAsked.Add(1) <= maxAsked {
+		x.asked.Store(name, v)
+	}
+	return v
+}
+
+// Known reports whether name was found before (Find answers it from its
+// cache): a name the court already accepted, not to be checked again.
+func (x *PlaceIndex) Known(name string) bool {
+	if x == nil {
+		return false
+	}
+	_, ok := x.asked.Load(name)
+	return ok
+}
+
+func (x *PlaceIndex) find(name string) *Venue {
 	found := x.venues[placeKey(name)]
 	switch {
 	case len(found) == 0:

@@ -20,10 +20,10 @@ echo "machine: $(nproc) vCPUs, load average before: $(cut -d' ' -f1-3 /proc/load
 go build -o "$T/constecho" ./bench/constecho
 go build -o "$T/fanout" ./bench/fanout
 bench_setup "$SCALE"
-bench_token prosecutor bench-prosecutor >/dev/null # the filer of seed.sql's case
+PROSECUTOR=$(bench_token prosecutor bench-prosecutor) # the filer of seed.sql's case, and the accusations
 psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -v bans="$BANS" -qf bench/seed.sql
 "$T/juizado" blocklist refresh >/dev/null
-CLUB=$(bench_token club bench-club)
+CLUB=$("$T/juizado" token create --role club --name bench-club --club Corinthians | tail -1)
 CLERK=$(bench_token clerk bench-clerk)
 bench_serve
 SERVE_PID=${pids[-1]}
@@ -40,5 +40,5 @@ psql "$DATABASE_URL" -AtF $'\t' -c "SELECT c.id, d.id, u.name FROM cases c JOIN 
 	ORDER BY c.id LIMIT $FINALS" >"$T/pending"
 awk -F'\t' 'NR == FNR { tok[$1] = $2; next } { printf "%s\t%s\t%s\n", $1, $2, tok[$3] }' "$T/judges" "$T/pending" >"$T/cases"
 echo; echo "== $CLIENTS feed clients, $FINALS final judgments, $CONNS check callers"
-"$T/fanout" -court "http://$APP" -club "$CLUB" -clerk "$CLERK" -cases "$T/cases" -clients "$CLIENTS" -conns "$CONNS" \
+"$T/fanout" -court "http://$APP" -club "$CLUB" -clerk "$CLERK" -prosecutor "$PROSECUTOR" -cases "$T/cases" -clients "$CLIENTS" -conns "$CONNS" \
 	-const "http://$CONST/const" -pid "$SERVE_PID" -today "$(TZ=America/Sao_Paulo date +%F)"

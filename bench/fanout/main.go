@@ -42,7 +42,8 @@ import (
 var (
 	court   = flag.String("court", "http://127.0.0.1:18090", "the court's base URL (loopback)")
 	club    = flag.String("club", "", "a club token (the feed and the check)")
-	clerk   = flag.String("clerk", "", "a clerk token of the court (notices, final judgment)")
+	clerk   = flag.String("clerk", "", "a clerk token of the court (transitions, notices, final judgment)")
+	prosec  = flag.String("prosecutor", "", "a prosecutor token of the court (the accusation)")
 	casesF  = flag.String("cases", "", "file: case_id <TAB> defendant_id <TAB> judge token, one case a line")
 	clients = flag.Int("clients", 1000, "feed clients long-polling")
 	constU  = flag.String("const", "http://127.0.0.1:18081/const", "the constant Echo handler (bench/constecho)")
@@ -100,6 +101,9 @@ func main() {
 			log.Fatalf("final judgment of case %d: %d %s", c.id, code, body)
 		}
 		target := version(hc)
+		for wait := time.Now().Add(10 * time.Second); target <= before && time.Now().Before(wait); target = version(hc) {
+			time.Sleep(5 * time.Millisecond) // the check's version is confirmed against the database once a second
+		}
 		if target <= before {
 			log.Fatalf("case %d: no new version after the final judgment (%d)", c.id, target)
 		}
@@ -213,12 +217,18 @@ func waitSeen(seen []sync.Map, v int64) time.Time {
 	}
 }
 
-// sentence sentences case c's defendant (a 12-month ban) and records
+// sentence receives case c's accusation (Lei 9.099/1995, arts. 77 and 81:
+// no sentence without it), sentences its defendant (a 12-month ban) and records
 // every party's notice with a waiver of appeal, so that the clerk may
 // declare the final judgment.
 func sentence(hc *http.Client, c kase) error {
+	for _, st := range []struct{ token, to string }{{*clerk, "preliminary_hearing"}, {*prosec, "accusation"}, {*clerk, "instruction_hearing"}} {
+		if code, body := post(hc, fmt.Sprintf("/api/v1/cases/%d/transitions", c.id), st.token, `{"to":"`+st.to+`"}`); code != 200 {
+			return fmt.Errorf("case %d to %s: %d %s", c.id, st.to, code, body)
+		}
+	}
 	if code, body := post(hc, fmt.Sprintf("/api/v1/cases/%d/sentence", c.id), c.judge,
-		fmt.Sprintf(`{"defendant_id":%d,"ban":{"months":12},"reporting_duty":{"place":"1º Distrito Policial","club":"Corinthians"}}`, c.defendant)); code != 201 {
+		fmt.Sprintf(`{"defendant_id":%d,"ban":{"months":12},"text":{"reasoning":"Autoria e materialidade provadas pelas imagens."},"reporting_duty":{"place":"1º Distrito Policial","club":"Corinthians"}}`, c.defendant)); code != 201 {
 		return fmt.Errorf("sentence of case %d: %d %s", c.id, code, body)
 	}
 	req, _ := http.NewRequest("GET", fmt.Sprintf("%s/api/v1/cases/%d", *court, c.id), nil)

@@ -17,6 +17,7 @@ import (
 	"github.com/juizado/juizado/internal/db"
 	"github.com/juizado/juizado/registry/blocklist/wire"
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/singleflight"
 )
 
 // Publisher serves the court's blocklist to the gates: the snapshot
@@ -47,6 +48,8 @@ type Publisher struct {
 	// serialises the reads.
 	places   atomic.Pointer[placesRead]
 	placesMu sync.Mutex
+	// pages coalesces the feed reads of the same page (SignedChanges).
+	pages singleflight.Group
 }
 
 // CourtTime is the court time to sign into a new body (wire.Snapshot and
@@ -118,11 +121,20 @@ func (s *Publisher) now() time.Time { return s.Lists.Clock.Now() }
 // (the one with the upcoming set) carries the places' digest and, unless
 // it is heldPlaces (the agent's places=), the places (currentPlaces).
 // Errors are Lists.Changes's and Lists.Places's.
+//
+// Requests for the same page at once (a thousand gates' long-polls woken by
+// one commit) share one read of the feed (singleflight): each gets its own
+// copy, with its own court time and nonce, signed for it.
 func (s *Publisher) SignedChanges(ctx context.Context, since int64, limit int, cursor, nonce, heldPlaces string) (*Body, error) {
-	page, err := s.Lists.Changes(ctx, since, limit, cursor)
+	shared, err, _ := s.pages.Do(fmt.Sprintf("%d/%d/%s", since, limit, cursor), func() (any, error) {
+		// Not cancelled with the request that reads it: the others share it.
+		return s.Lists.Changes(context.WithoutCancel(ctx), since, limit, cursor)
+	})
 	if err != nil {
 		return nil, err
 	}
+	page := new(FeedPage)
+	*page = *shared.(*FeedPage) // the shared page is read only
 	if page.Upcoming != nil {
 		pl, err := s.currentPlaces(ctx)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -127,9 +128,12 @@ func (s *Publisher) now() time.Time { return s.Lists.Clock.Now() }
 // copy, with its own court time and nonce, signed for it.
 func (s *Publisher) SignedChanges(ctx context.Context, since int64, limit int, cursor, nonce, heldPlaces string) (*Body, error) {
 	shared, err, _ := s.pages.Do(fmt.Sprintf("%d/%d/%s", since, limit, cursor), func() (any, error) {
-		// Not cancelled with the request that reads it: the others share it.
-		return s.Lists.Changes(context.WithoutCancel(ctx), since, limit, cursor)
+		return s.Lists.Changes(ctx, since, limit, cursor)
 	})
+	if err != nil && ctx.Err() == nil && errors.Is(err, context.Canceled) {
+		// The request whose read this one shared went away: read it alone.
+		shared, err = s.Lists.Changes(ctx, since, limit, cursor)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -2,8 +2,6 @@ package api
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -159,13 +157,15 @@ func capped(c echo.Context, f *errs.Fields, name string, lo, hi, def int64, unit
 	return min(n, hi)
 }
 
-// blocklistChanges: GET /api/v1/blocklist/changes?since=V[&limit=N][&cursor=C][&wait=S][&nonce=X]
+// blocklistChanges: GET /api/v1/blocklist/changes?since=V[&limit=N][&cursor=C][&wait=S][&nonce=X][&places=D]
 // (club): a signed page of the change feed, read from the feed table
 // (blocklist.Lists.Changes), with the court's time and the nonce echoed
 // in the signed body (a nonce above wire.MaxNonce characters, or with a
 // control or invisible character, is 422 on nonce); the snapshot's
 // prepared bodies are not needed, nor made, here
-// (blocklist.Publisher.FeedDay). ../shared/API.md "Gate agent".
+// (blocklist.Publisher.FeedDay). The head page carries the places'
+// digest, and the places unless places= names that digest (the agent
+// holds them; issue 32, item 2). ../shared/API.md "Gate agent".
 func (s *API) blocklistChanges(c echo.Context) error {
 	ctx := c.Request().Context()
 	if !c.QueryParams().Has("since") {
@@ -196,7 +196,7 @@ func (s *API) blocklistChanges(c echo.Context) error {
 			return err // the client went away during the wait: 499, no page read
 		}
 	}
-	page, err := s.Blocklist.SignedChanges(ctx, since, limit, c.QueryParam("cursor"), nonce)
+	page, err := s.Blocklist.SignedChanges(ctx, since, limit, c.QueryParam("cursor"), nonce, c.QueryParam("places"))
 	if err != nil {
 		return err
 	}
@@ -251,11 +251,11 @@ func (s *API) blocklistCheck(c echo.Context) error {
 	if bans != nil && (bytes.Contains(bans, []byte(`"scope":`)) || bytes.Contains(bans, []byte(`"match_days":`))) {
 		// A scoped or match-counted ban: answer for the gate's venue
 		// (?venue=, else the home venues of the club's account).
-		if bans, err = s.scopedCheck(c.Request().Context(), bans, venueName, u); err != nil {
+		if bans, err = s.scopedCheck(p, bans, venueName, u); err != nil {
 			return err
 		}
 	} else if venueName != "" {
-		if _, err := s.checkVenue(c.Request().Context(), venueName); err != nil {
+		if _, err := checkVenue(p, venueName); err != nil {
 			return err
 		}
 	}
@@ -309,17 +309,18 @@ func (s *API) blocklistChecksUpload(c echo.Context) error {
 	return c.JSON(http.StatusCreated, out)
 }
 
-// checkVenue resolves ?venue= of a check against the venue table (name,
-// case and accents ignored, or the popular name in parentheses, as
-// cases.FindVenue): 422 on venue when unknown.
-func (s *API) checkVenue(ctx context.Context, name string) (int64, error) {
+// checkVenue resolves ?venue= of a check against the venue table of the
+// version served (blocklist.Prepared.Venues: name, case and accents
+// ignored, or the popular name in parentheses, as cases.FindVenue), from
+// memory: 422 on venue when unknown.
+func checkVenue(p *blocklist.Prepared, name string) (int64, error) {
+	if p.Venues.Known(name) { // found before: a name already checked
+		return p.Venues.Find(name).ID, nil
+	}
 	if rule, msg := textcheck.Problem(name, 300, false); rule != "" {
 		return 0, errs.InvalidField("venue", rule, "venue (nome do local): "+msg)
 	}
-	v, err := s.Cases.Case.FindVenue(ctx, name)
-	if err != nil {
-		return 0, err
-	}
+	v := p.Venues.Find(name)
 	if v == nil {
 		return 0, errs.InvalidField("venue", "known_venue", fmt.Sprintf("local desconhecido %q: não consta da tabela de locais do juizado.", name))
 	}
@@ -327,33 +328,22 @@ func (s *API) checkVenue(ctx context.Context, name string) (int64, error) {
 }
 
 // scopedCheck narrows a CPF's bans (the JSON array of the check index) to
-// those that apply at the gate's venue today (blocklist.Lists.Applicable):
+// those that apply at the gate's venue today (blocklist.ApplicableOn):
 // the venue named, else the home venues of the caller's club in the
-// imported schedules. It returns nil when none applies.
-func (s *API) scopedCheck(ctx context.Context, raw []byte, venueName string, u accounts.User) ([]byte, error) {
+// imported schedules, all read from the version served, so that it
+// answers with the database down. It returns nil when none applies.
+func (s *API) scopedCheck(p *blocklist.Prepared, raw []byte, venueName string, u accounts.User) ([]byte, error) {
 	var venues []int64
 	if venueName != "" {
-		id, err := s.checkVenue(ctx, venueName)
+		id, err := checkVenue(p, venueName)
 		if err != nil {
 			return nil, err
 		}
 		venues = []int64{id}
 	} else if u.Club != nil && *u.Club != "" {
-		ids, err := s.Lists.ClubVenues(ctx, *u.Club)
-		if err != nil {
-			return nil, err
-		}
-		venues = ids
+		venues = p.Venues.HomeVenues(*u.Club)
 	}
-	var all []blocklist.CheckBan
-	if err := json.Unmarshal(raw, &all); err != nil {
-		return nil, err
-	}
-	bans, err := s.Lists.Applicable(ctx, all, venues)
-	if err != nil || len(bans) == 0 {
-		return nil, err
-	}
-	return json.Marshal(bans)
+	return s.Blocklist.ScopedBans(raw, venues)
 }
 
 // appendCheckAnswer appends the JSON of a blocklist.CheckAnswer (same fields, same

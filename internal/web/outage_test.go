@@ -18,6 +18,7 @@ import (
 	"github.com/juizado/juizado/internal/pgcluster"
 	"github.com/juizado/juizado/internal/testenv"
 	"github.com/juizado/juizado/internal/web"
+	"gorm.io/gorm"
 )
 
 // Degraded mode: PostgreSQL is stopped while gates check
@@ -30,40 +31,8 @@ func TestOutageUnderGateLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts its own PostgreSQL")
 	}
-	dir, err := os.MkdirTemp("", "juizado-outage-") // traversable by postgres when run as root
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	_ = os.Chmod(dir, 0o755)
-	c, err := pgcluster.Open(filepath.Join(dir, "data"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Init(); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(true); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Stop()
+	c, g, dir := privateCluster(t)
 	ctx := context.Background()
-	owner, err := db.OpenOwner(ctx, c.DSN("postgres")) // migrate: as the owner (it creates juizado_app)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ownerSQL, _ := owner.DB()
-	_, err = db.MigrateUp(ctx, ownerSQL)
-	ownerSQL.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := db.Open(ctx, c.DSN("postgres"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sqlDB, _ := g.DB()
-	defer sqlDB.Close()
 	if err := cases.EnsureCourt(ctx, g, "26.0100", ""); err != nil {
 		t.Fatal(err)
 	}
@@ -176,4 +145,50 @@ func TestOutageUnderGateLoad(t *testing.T) {
 	if rec := get("/api/v1/cases", clerk); rec.Code != 200 {
 		t.Errorf("cases after the outage: %d", rec.Code)
 	}
+}
+
+// privateCluster starts a PostgreSQL cluster of the test's own (the
+// degraded-mode tests stop it), migrated as its owner, and returns it, a
+// handle as the application's role, and the temporary directory that
+// holds it (removed, and the cluster stopped, when the test ends).
+func privateCluster(t *testing.T) (*pgcluster.Cluster, *gorm.DB, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts its own PostgreSQL")
+	}
+	dir, err := os.MkdirTemp("", "juizado-outage-") // traversable by postgres when run as root
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	_ = os.Chmod(dir, 0o755)
+	c, err := pgcluster.Open(filepath.Join(dir, "data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Init(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(true); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Stop() })
+	ctx := context.Background()
+	owner, err := db.OpenOwner(ctx, c.DSN("postgres")) // migrate: as the owner (it creates juizado_app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ownerSQL, _ := owner.DB()
+	_, err = db.MigrateUp(ctx, ownerSQL)
+	ownerSQL.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := db.Open(ctx, c.DSN("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sqlDB, _ := g.DB()
+	t.Cleanup(func() { sqlDB.Close() })
+	return c, g, dir
 }

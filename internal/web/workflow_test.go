@@ -36,8 +36,13 @@ type wf struct {
 
 func newWF(t *testing.T) *wf {
 	t.Helper()
+	return newWFOn(t, pgtest.NewDB(t))
+}
+
+// newWFOn is newWF on the database g (a private cluster's, say).
+func newWFOn(t *testing.T, g *gorm.DB) *wf {
+	t.Helper()
 	ctx := context.Background()
-	g := pgtest.NewDB(t)
 	if err := cases.EnsureCourt(ctx, g, "26.0100", ""); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -15,7 +16,9 @@ import (
 
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
+	"github.com/juizado/juizado/registry/blocklist/wire"
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/singleflight"
 )
 
 // Publisher serves the court's blocklist to the gates: the snapshot
@@ -42,6 +45,12 @@ type Publisher struct {
 	stop     stopSignal
 	// stamp is the last court time signed (Unix nanoseconds): CourtTime.
 	stamp atomic.Int64
+	// places is the last read of Lists.Places (currentPlaces), placesMu
+	// serialises the reads.
+	places   atomic.Pointer[placesRead]
+	placesMu sync.Mutex
+	// pages coalesces the feed reads of the same page (SignedChanges).
+	pages singleflight.Group
 }
 
 // CourtTime is the court time to sign into a new body (wire.Snapshot and
@@ -109,11 +118,35 @@ func (s *Publisher) now() time.Time { return s.Lists.Clock.Now() }
 // (Lists.Changes: at most limit changes, continuing from cursor) as JSON
 // with its court time (CourtTime) and nonce (the agent's nonce= echoed;
 // "" for none; the caller checks it: at most wire.MaxNonce characters),
-// signed with the current key. Errors are Lists.Changes's.
-func (s *Publisher) SignedChanges(ctx context.Context, since int64, limit int, cursor, nonce string) (*Body, error) {
-	page, err := s.Lists.Changes(ctx, since, limit, cursor)
+// signed with the current key. The page that reaches the latest version
+// (the one with the upcoming set) carries the places' digest and, unless
+// it is heldPlaces (the agent's places=), the places (currentPlaces).
+// Errors are Lists.Changes's and Lists.Places's.
+//
+// Requests for the same page at once (a thousand gates' long-polls woken by
+// one commit) share one read of the feed (singleflight): each gets its own
+// copy, with its own court time and nonce, signed for it.
+func (s *Publisher) SignedChanges(ctx context.Context, since int64, limit int, cursor, nonce, heldPlaces string) (*Body, error) {
+	shared, err, _ := s.pages.Do(fmt.Sprintf("%d/%d/%s", since, limit, cursor), func() (any, error) {
+		return s.Lists.Changes(ctx, since, limit, cursor)
+	})
+	if err != nil && ctx.Err() == nil && errors.Is(err, context.Canceled) {
+		// The request whose read this one shared went away: read it alone.
+		shared, err = s.Lists.Changes(ctx, since, limit, cursor)
+	}
 	if err != nil {
 		return nil, err
+	}
+	page := new(FeedPage)
+	*page = *shared.(*FeedPage) // the shared page is read only
+	if page.Upcoming != nil {
+		pl, err := s.currentPlaces(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if page.PlacesDigest = pl.digest; pl.digest != heldPlaces {
+			page.Places = pl.places
+		}
 	}
 	page.CourtTime, page.Nonce = s.CourtTime(), nonce
 	body, err := json.Marshal(page)
@@ -362,6 +395,14 @@ type Prepared struct {
 	upJSON []byte
 	// courtTime is the JSON body's court_time (CourtTime when it was made).
 	courtTime time.Time
+	// Places is the venue table and the clubs' home venues read with the
+	// version (Lists.Places), in the JSON body after court_time; Venues
+	// indexes them: the checks with a venue and the scoped and
+	// match-counted bans are answered from them, with no database (issue
+	// 32, item 2). placesJSON is Places as JSON.
+	Places     *Places
+	Venues     *wire.PlaceIndex
+	placesJSON []byte
 }
 
 // Body is a signed body: the bytes, their content type, a strong ETag, the
@@ -479,7 +520,11 @@ func (s *Publisher) preparedDB(ctx context.Context) (*Prepared, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p, err = s.withUpcoming(p, up, today); err != nil {
+		pl, err := s.currentPlaces(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if p, err = s.withUpcoming(p, up, today, pl.places); err != nil {
 			return nil, err
 		}
 	} else {
@@ -492,6 +537,11 @@ func (s *Publisher) preparedDB(ctx context.Context) (*Prepared, error) {
 		if err != nil {
 			return nil, err
 		}
+		pl, err := s.currentPlaces(ctx)
+		if err != nil {
+			return nil, err
+		}
+		snap.Places = pl.places
 		if p, err = s.prepare(snap); err != nil {
 			return nil, err
 		}
@@ -547,6 +597,11 @@ func (s *Publisher) fresh(st *blocklistState, today civil.Date) bool {
 func (s *Publisher) prepare(snap *Snapshot) (*Prepared, error) {
 	p := &Prepared{Version: snap.Version, GeneratedAt: snap.GeneratedAt, entries: len(snap.Items), day: snap.AsOf}
 	var err error
+	if p.Places, p.placesJSON, err = placesJSON(snap.Places); err != nil {
+		return nil, err
+	}
+	p.Venues = p.Places.Index()
+	snap.Places = nil // written by snapshotTail
 	if p.Checks, err = newCheckIndex(snap.Items); err != nil {
 		return nil, err
 	}
@@ -566,7 +621,7 @@ func (s *Publisher) prepare(snap *Snapshot) (*Prepared, error) {
 		return nil, fmt.Errorf("api: blocklist body without upcoming")
 	}
 	p.courtTime = s.CourtTime()
-	jb = append(jb[:itemsEnd], snapshotTail(p.upJSON, p.day, p.courtTime)...)
+	jb = append(jb[:itemsEnd], snapshotTail(p.upJSON, p.day, p.courtTime, p.placesJSON)...)
 	cb, err := blocklistCSV(snap)
 	if err != nil {
 		return nil, err
@@ -582,7 +637,7 @@ func (s *Publisher) prepare(snap *Snapshot) (*Prepared, error) {
 		}
 		etag := fmt.Sprintf(`"blocklist-v%d-%s"`, snap.Version, r.format)
 		if r.format == "json" {
-			etag = jsonETag(snap.Version, p.day, p.upJSON, p.courtTime)
+			etag = jsonETag(snap.Version, p.day, p.upJSON, p.placesJSON, p.courtTime)
 		}
 		*r.into = &Body{Body: r.body, ContentType: r.ctp, ETag: etag, KeyID: kid, Sig: sig, itemsEnd: itemsEnd}
 	}
@@ -590,34 +645,48 @@ func (s *Publisher) prepare(snap *Snapshot) (*Prepared, error) {
 }
 
 // snapshotTail is the end of the JSON snapshot after its items: the
-// upcoming entries (up, a JSON array), the date they count from and the
-// court time of the body, as json.Marshal writes Snapshot's last three
-// fields.
-func snapshotTail(up []byte, day civil.Date, courtTime time.Time) []byte {
-	b := make([]byte, 0, len(up)+80)
+// upcoming entries (up, a JSON array), the date they count from, the
+// court time of the body and the places (a JSON object; none when
+// empty), as json.Marshal writes Snapshot's last four fields.
+func snapshotTail(up []byte, day civil.Date, courtTime time.Time, places []byte) []byte {
+	b := make([]byte, 0, len(up)+len(places)+100)
 	b = append(b, `,"upcoming":`...)
 	b = append(b, up...)
 	b = append(b, `,"as_of":"`...)
 	b = append(b, day.String()...)
 	b = append(b, `","court_time":"`...)
 	b = courtTime.UTC().AppendFormat(b, time.RFC3339Nano)
-	return append(b, `"}`...)
+	b = append(b, '"')
+	if len(places) > 0 {
+		b = append(append(b, `,"places":`...), places...)
+	}
+	return append(b, '}')
+}
+
+// placesJSON returns places (an empty table when nil) with their JSON.
+func placesJSON(places *Places) (*Places, []byte, error) {
+	if places == nil {
+		places = &Places{Venues: []wire.Venue{}, Homes: []wire.Home{}}
+	}
+	b, err := json.Marshal(places)
+	return places, b, err
 }
 
 // jsonETag is the strong ETag of the JSON snapshot: its version, the
-// court's date, a digest of the upcoming set and the body's court time,
-// which change the body with no new version
+// court's date, a digest of the upcoming set and the places and the
+// body's court time, which change the body with no new version
 // ("blocklist-v12-20261201-1a2b3c4d-1767200000123456789-json"); the court
 // time differs between the servers of one court, whose bodies differ.
-func jsonETag(version int64, day civil.Date, up []byte, courtTime time.Time) string {
-	h := sha256.Sum256(up)
+func jsonETag(version int64, day civil.Date, up, places []byte, courtTime time.Time) string {
+	h := sha256.Sum256(append(append([]byte{}, up...), places...))
 	return fmt.Sprintf(`"blocklist-v%d-%04d%02d%02d-%x-%d-json"`, version, day.Year, int(day.Month), day.Day, h[:4], courtTime.UnixNano())
 }
 
 // withUpcoming returns p with its JSON body rebuilt for the upcoming
-// entries up as of day (the items' bytes kept, the body signed again), or
-// p itself when neither changed.
-func (s *Publisher) withUpcoming(p *Prepared, up []Entry, day civil.Date) (*Prepared, error) {
+// entries up as of day and the places read now (the items' bytes kept,
+// the body signed again), or p itself when none of them changed: a venue
+// added or a schedule imported reaches the checks with no new version.
+func (s *Publisher) withUpcoming(p *Prepared, up []Entry, day civil.Date, places *Places) (*Prepared, error) {
 	if up == nil {
 		up = []Entry{}
 	}
@@ -625,12 +694,16 @@ func (s *Publisher) withUpcoming(p *Prepared, up []Entry, day civil.Date) (*Prep
 	if err != nil {
 		return nil, err
 	}
-	if p.day == day && bytes.Equal(upJSON, p.upJSON) {
+	places, pj, err := placesJSON(places)
+	if err != nil {
+		return nil, err
+	}
+	if p.day == day && bytes.Equal(upJSON, p.upJSON) && bytes.Equal(pj, p.placesJSON) {
 		return p, nil
 	}
 	old := p.JSON
 	courtTime := s.CourtTime()
-	tail := snapshotTail(upJSON, day, courtTime)
+	tail := snapshotTail(upJSON, day, courtTime, pj)
 	body := make([]byte, 0, old.itemsEnd+len(tail))
 	body = append(append(body, old.Body[:old.itemsEnd]...), tail...)
 	kid, sig, err := s.Keys.Sign(body)
@@ -639,6 +712,9 @@ func (s *Publisher) withUpcoming(p *Prepared, up []Entry, day civil.Date) (*Prep
 	}
 	n := *p
 	n.day, n.upJSON, n.courtTime = day, upJSON, courtTime
-	n.JSON = &Body{Body: body, ContentType: old.ContentType, ETag: jsonETag(p.Version, day, upJSON, courtTime), KeyID: kid, Sig: sig, itemsEnd: old.itemsEnd}
+	if !bytes.Equal(pj, p.placesJSON) {
+		n.Places, n.placesJSON, n.Venues = places, pj, places.Index()
+	}
+	n.JSON = &Body{Body: body, ContentType: old.ContentType, ETag: jsonETag(p.Version, day, upJSON, pj, courtTime), KeyID: kid, Sig: sig, itemsEnd: old.itemsEnd}
 	return &n, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/juizado/juizado/registry/blocklist/wire"
 	"testing"
 	"time"
 
@@ -67,12 +68,25 @@ func TestCourtTimeIsTheClockAndOnlyMovesForward(t *testing.T) {
 		t.Fatalf("clock moved on: %v, want %v", d, at.Add(time.Minute))
 	}
 	day := civil.MustParse("2026-11-29")
-	tail := snapshotTail([]byte("[]"), day, a)
+	tail := snapshotTail([]byte("[]"), day, a, nil)
 	snap, err := json.Marshal(Snapshot{Items: []Entry{}, Upcoming: []Entry{}, AsOf: day, CourtTime: a})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.HasSuffix(snap, tail) {
 		t.Fatalf("tail %s is not the end of %s", tail, snap)
+	}
+	// With the places (issue 32, item 2): after court_time, as json.Marshal
+	// writes Snapshot.Places.
+	places, pj, err := placesJSON(&Places{Venues: []wire.Venue{{ID: 7, Name: "Arena Corinthians", Aliases: []string{}}}, Homes: []wire.Home{{Club: "Corinthians", VenueIDs: []int64{7}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tail = snapshotTail([]byte("[]"), day, a, pj)
+	if snap, err = json.Marshal(Snapshot{Items: []Entry{}, Upcoming: []Entry{}, AsOf: day, CourtTime: a, Places: places}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasSuffix(snap, tail) {
+		t.Fatalf("tail with places %s is not the end of %s", tail, snap)
 	}
 }

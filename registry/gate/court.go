@@ -403,6 +403,9 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 	if wait > 0 {
 		q += "&wait=" + strconv.Itoa(int(wait/time.Second))
 	}
+	if st.placesDigest != "" { // the places held: the court leaves them out when unchanged
+		q += "&places=" + st.placesDigest
+	}
 	nonce := newNonce()
 	q += "&nonce=" + nonce
 	sent := c.Now()
@@ -458,6 +461,10 @@ func (c *Court) Poll(ctx context.Context, wait time.Duration) (bool, error) {
 		}
 		keep = !same
 	}
+	if p.Places != nil && p.Places.Digest() == st.placesDigest {
+		p.Places = nil // the places held, sent again (a court that ignored places=)
+	}
+	keep = keep || p.Places != nil
 	c.mu.Lock()
 	seq := c.pages + 1
 	c.mu.Unlock()

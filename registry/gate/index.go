@@ -351,6 +351,7 @@ type banQuery struct {
 	venues, clubs map[string]bool
 	name          string
 	skip          *entryIndex
+	idOf          map[string]int64 // the court's venue ids by folded name (courtState.idOf)
 }
 
 // collect appends to out the lines of q.k's entries in x that block on q's
@@ -376,7 +377,7 @@ func (x *entryIndex) appendBan(q *banQuery, sl *slot, out []CheckBan) []CheckBan
 	var b CheckBan
 	if sl.flags&slotFull != 0 {
 		full := x.full[sl.id()]
-		if !applies(&full, q.day, q.venues, q.clubs) {
+		if !applies(&full, q.day, q.venues, q.clubs) && !appliesByID(&full, q.day, q.venues, q.idOf) {
 			return out
 		}
 		b = CheckBan{BanID: full.BanID, FirstDay: full.FirstDay, LastDay: full.LastDay, CaseNumber: full.CaseNumber,

@@ -6,6 +6,8 @@ import (
 	"io"
 	"reflect"
 	"time"
+
+	"github.com/juizado/juizado/registry/blocklist/wire"
 )
 
 // courtState is a court's list as the agent holds it: the entries in force
@@ -22,6 +24,42 @@ type courtState struct {
 	entries     *entryIndex     // in force at version
 	upcoming    map[int64]Entry // first day within 7 days, by ban id
 	upIndex     *entryIndex     // upcoming by CPF
+	// places are the court's venue table and clubs' home venues as the
+	// last body that carried them signed them (nil: none yet, or a court
+	// older than them); placesDigest their digest, sent back as places=;
+	// idOf each folded venue name and alias (venueNames) to its id, so
+	// that a scoped ban is matched by id too (setPlaces).
+	places       *wire.Places
+	placesDigest string
+	idOf         map[string]int64
+}
+
+// setPlaces holds p (nil: none) as the court's places and indexes them:
+// each name and alias, folded as the agent folds a venue (venueNames), to
+// its id when one venue alone answers to it.
+func (s *courtState) setPlaces(p *wire.Places) {
+	s.places, s.placesDigest, s.idOf = p, p.Digest(), nil
+	if p == nil {
+		return
+	}
+	ids := map[string]int64{}
+	for _, v := range p.Venues {
+		for _, n := range append([]string{v.Name}, v.Aliases...) {
+			for _, k := range venueNames(n) {
+				if old, ok := ids[k]; ok && old != v.ID {
+					ids[k] = 0 // two venues: neither
+					continue
+				}
+				ids[k] = v.ID
+			}
+		}
+	}
+	for k, id := range ids {
+		if id == 0 {
+			delete(ids, k)
+		}
+	}
+	s.idOf = ids
 }
 
 // continues checks that page p continues s (same from and cursor, versions
@@ -85,6 +123,9 @@ func (s *courtState) apply(p *FeedPage) {
 	if up {
 		s.indexUpcoming()
 	}
+	if p.Places != nil {
+		s.setPlaces(p.Places)
+	}
 }
 
 func (s *courtState) indexUpcoming() {
@@ -101,7 +142,7 @@ func (s *courtState) indexUpcoming() {
 // name answers for an entry that names no court. No closure and no copy
 // of a slot escapes: a check allocates only the lines it answers.
 func (s *courtState) collect(k uint64, day string, dayN int32, venues, clubs map[string]bool, name string, out []CheckBan) []CheckBan {
-	q := banQuery{k: k, day: day, dayN: dayN, venues: venues, clubs: clubs, name: name}
+	q := banQuery{k: k, day: day, dayN: dayN, venues: venues, clubs: clubs, name: name, idOf: s.idOf}
 	out = s.entries.collect(&q, out)
 	if s.upIndex != nil && s.upIndex.n > 0 {
 		q.skip = s.entries // an upcoming entry already in force answers once
@@ -172,6 +213,11 @@ func stateOf(body io.Reader) (*courtState, error) {
 			err = dec.Decode(&s.court)
 		case "upcoming":
 			err = dec.Decode(&upcoming)
+		case "places":
+			var p *wire.Places
+			if err = dec.Decode(&p); err == nil {
+				s.setPlaces(p)
+			}
 		case "items":
 			if t, err = dec.Token(); err != nil || t == nil {
 				break

@@ -70,6 +70,37 @@ func venueNames(s string) []string {
 	return out
 }
 
+// appliesByID is applies's scope rule by venue id, for the court whose
+// places give idOf (courtState.idOf): entry e, in force on day (applies
+// judged its dates and found no venue by name), blocks when one of the
+// gate's venues, resolved to an id in the court's signed venue table, is
+// one of the scope's venue ids, or one of its club venues on a day that is
+// not one of its open days. A venue renamed in the table after the ban
+// still blocks where the court's check would (it compares ids too).
+func appliesByID(e *Entry, day string, venues map[string]bool, idOf map[string]int64) bool {
+	if e.Scope == nil || len(venues) == 0 || len(idOf) == 0 || e.FirstDay > day || (e.LastDay != nil && *e.LastDay < day) {
+		return false
+	}
+	if len(e.MatchDays) > 0 && !slices.Contains(e.MatchDays, day) {
+		return false
+	}
+	for n := range venues {
+		id, ok := idOf[n]
+		if !ok {
+			continue
+		}
+		if slices.Contains(e.Scope.VenueIDs, id) {
+			return true
+		}
+		for i := range e.Scope.ClubVenues {
+			if cv := &e.Scope.ClubVenues[i]; cv.VenueID == id && !slices.Contains(cv.OpenDays, day) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // applies tells whether entry e blocks on day (YYYY-MM-DD) at a gate that
 // guards venues and (optionally) the home matches of clubs, both folded.
 // Dates: first_day ≤ day ≤ last_day (null: no end); a match-counted ban only

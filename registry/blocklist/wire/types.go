@@ -50,6 +50,10 @@ type Snapshot[D any] struct {
 	// with it. Zero (0001-01-01) from a court older than the field.
 	// ../shared/API.md "Gate agent", "Freshness and anti-rollback".
 	CourtTime time.Time `json:"court_time"`
+	// Places is the venue table and the clubs' home venues of this
+	// version (issue 32, item 2), after court_time in the signed body;
+	// absent from a court older than the field.
+	Places *Places `json:"places,omitempty"`
 }
 
 // Change reasons (why an entry entered or left the blocklist).
@@ -123,6 +127,12 @@ type FeedPage[D any] struct {
 	// page, it proves to the agent that sent a fresh one that the page was
 	// made for its request, not recorded and replayed.
 	Nonce string `json:"nonce,omitempty"`
+	// PlacesDigest is the Digest of the court's places when the page was
+	// made, on the page that reaches the latest version; Places is given
+	// with it unless the request's places= named the same digest (the
+	// agent holds them). Both absent from a court older than the fields.
+	PlacesDigest string  `json:"places_digest,omitempty"`
+	Places       *Places `json:"places,omitempty"`
 }
 
 // MaxNonce is the most characters of a feed request's nonce= (a longer

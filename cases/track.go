@@ -137,7 +137,7 @@ func TrackError(c *Case, ds []Defendant, to, field string) error {
 		if len(names) > 0 {
 			allowed = strings.Join(names, ", ")
 		}
-		parts = append(parts, fmt.Sprintf("%s está em “%s”; permitidas: %s", NameOf(d), OrStatus(d.Status), allowed))
+		parts = append(parts, fmt.Sprintf("%s está em “%s” (%s); permitidas: %s", NameOf(d), OrStatus(d.Status), d.Status, allowed))
 	}
 	what := fmt.Sprintf("%q", to)
 	if _, ok := StatusPT[to]; !ok || !validIn(c.Flow, to) {

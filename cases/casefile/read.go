@@ -145,7 +145,8 @@ type ListQuery struct {
 
 // numberPart returns the digits of a part of a case number typed with or
 // without its punctuation ("1234-56", "2025.8.26.0100"): ok when it has 4
-// to 20 digits and nothing but digits, dots, hyphens and spaces.
+// to 19 digits and nothing but digits, dots, hyphens and spaces (all 20 are
+// a whole number, which must be a valid one: Res. CNJ 65/2008).
 func numberPart(s string) (string, bool) {
 	var b strings.Builder
 	for _, r := range strings.TrimSpace(s) {
@@ -157,7 +158,7 @@ func numberPart(s string) (string, bool) {
 			return "", false
 		}
 	}
-	return b.String(), b.Len() >= 4 && b.Len() <= 20
+	return b.String(), b.Len() >= 4 && b.Len() < 20
 }
 
 // cond is one SQL condition on cases with its arguments.

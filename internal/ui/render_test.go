@@ -19,7 +19,7 @@ func TestEveryPageRendersWithEmptyData(t *testing.T) {
 		"sentenca": sentenceData{}, "distribuicao": distributionData{}, "audiencias": []hearingDay(nil), "feriados": holidaysData{}, "intimacoes": noticesData{},
 		"torcida": registerData{}, "associado": memberData{}, "importar": importData{}, "clube": clubData{},
 		"admin_usuarios": usersData{}, "admin_papeis": []roleRules(nil), "admin_auditoria": auditData{}, "admin_juizados": nil,
-		"admin_datajud": dataJudView{},
+		"admin_datajud": dataJudView{}, "painel": panelData{}, "estatisticas": statsView{},
 	}
 	court, club, group := "26.0100", "Clube", int64(1)
 	users := []*accounts.User{nil}

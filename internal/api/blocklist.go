@@ -315,12 +315,12 @@ func (s *API) blocklistChecksUpload(c echo.Context) error {
 // memory: 422 on venue when unknown.
 func checkVenue(p *blocklist.Prepared, name string) (int64, error) {
 	if p.Venues.Known(name) { // found before: a name already checked
-		return p.Venues.Find(name).ID, nil
+		return p.Venues.VenueNamed(name).ID, nil
 	}
 	if rule, msg := textcheck.Problem(name, 300, false); rule != "" {
 		return 0, errs.InvalidField("venue", rule, "venue (nome do local): "+msg)
 	}
-	v := p.Venues.Find(name)
+	v := p.Venues.VenueNamed(name)
 	if v == nil {
 		return 0, errs.InvalidField("venue", "known_venue", fmt.Sprintf("local desconhecido %q: não consta da tabela de locais do juizado.", name))
 	}

@@ -59,9 +59,9 @@ func (p *Places) Digest() string {
 	return hex.EncodeToString(h[:8])
 }
 
-// Find returns the venue name names, as cases.FindVenue matches it with
+// VenueNamed returns the venue name names, as cases.FindVenue matches it with
 // the database (PlaceIndex.Find); nil when none. Nil places find nothing.
-func (p *Places) Find(name string) *Venue { return p.Index().Find(name) }
+func (p *Places) VenueNamed(name string) *Venue { return p.Index().VenueNamed(name) }
 
 // HomeVenues returns the ids of the venues where club plays at home in
 // any court's imported schedule (PlaceIndex.HomeVenues); nil when none.
@@ -116,13 +116,13 @@ func (p *Places) Index() *PlaceIndex {
 	return x
 }
 
-// Find returns the venue name names, as cases.FindVenue matches it with
+// VenueNamed returns the venue name names, as cases.FindVenue matches it with
 // the database: its whole name or one of its aliases (the popular name in
 // parentheses), case and accents ignored and surrounding spaces trimmed, a
 // match of the whole name first; nil when none does, or when several do
 // and name is not the first one's name (case ignored). A nil index finds
 // nothing.
-func (x *PlaceIndex) Find(name string) *Venue {
+func (x *PlaceIndex) VenueNamed(name string) *Venue {
 	if x == nil {
 		return nil
 	}

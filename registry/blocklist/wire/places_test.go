@@ -34,7 +34,7 @@ func TestPlacesFindAsFindVenue(t *testing.T) {
 		{"Neo Química Arena", 0},   // the name without its popular part is not a name of it
 	} {
 		got := int64(0)
-		if v := x.Find(k.name); v != nil {
+		if v := x.VenueNamed(k.name); v != nil {
 			got = v.ID
 		}
 		if got != k.id {
@@ -44,7 +44,7 @@ func TestPlacesFindAsFindVenue(t *testing.T) {
 	if ids := x.HomeVenues("SAO PAULO"); len(ids) != 2 || ids[0] != 7 {
 		t.Errorf("HomeVenues: %v", ids)
 	}
-	if x.HomeVenues("Santos") != nil || (*PlaceIndex)(nil).Find("x") != nil || (*Places)(nil).Digest() != "" {
+	if x.HomeVenues("Santos") != nil || (*PlaceIndex)(nil).VenueNamed("x") != nil || (*Places)(nil).Digest() != "" {
 		t.Errorf("nothing from nothing")
 	}
 	if d := p.Digest(); len(d) != 16 || d == (&Places{}).Digest() {

@@ -10,6 +10,7 @@ import (
 	"github.com/juizado/juizado/cases/casefile"
 	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/cases/internal/casetest"
+	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/errs"
 	"github.com/juizado/juizado/internal/testenv"
 )
@@ -288,13 +289,8 @@ func TestGroupAppeal_TantumDevolutum_CPC_arts1002_1013(t *testing.T) {
 // same appeal stays 409, with or without defendant_id.
 func TestAppealConfirmedWithoutDefendant_CoDefendantJudgedLater_Lei9099_art82(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, testenv.T0, 1)
+	e, k, c, ds := twoSentenced(t)
 	ctx := context.Background()
-	k := e.Clerk(t)
-	c, ds, _ := twoDefendants(t, e, "R1")
-	for _, d := range ds {
-		e.Sentence12(t, c, d)
-	}
 	confirmed := func(d int64) decisions.AppealResultInput {
 		return decisions.AppealResultInput{Result: "confirmed", DefendantID: d, DecidedOn: "2025-06-10"}
 	}
@@ -327,12 +323,9 @@ func TestAppealConfirmedWithoutDefendant_CoDefendantJudgedLater_Lei9099_art82(t 
 // guessed onto a track), and nothing is recorded.
 func TestAppealResultWithoutDefendant_TwoInAppeal_NamesThem(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, testenv.T0, 1)
+	e, k, c, ds := twoSentenced(t)
 	ctx := context.Background()
-	k := e.Clerk(t)
-	c, ds, _ := twoDefendants(t, e, "R1")
 	for _, d := range ds {
-		e.Sentence12(t, c, d)
 		appealBy(t, e, c, d, "defence")
 	}
 	for _, result := range []string{"confirmed", "annulled"} {
@@ -344,4 +337,17 @@ func TestAppealResultWithoutDefendant_TwoInAppeal_NamesThem(t *testing.T) {
 	if n := e.Count(t, "appeal_results", "case_id = ?", c.ID); n != 0 {
 		t.Errorf("%d results recorded", n)
 	}
+}
+
+// twoSentenced is a fresh world with R1 filed against two defendants, the
+// accusation received and each sentenced to a 12-month ban; it returns the
+// world, its clerk, the case and the defendants.
+func twoSentenced(t *testing.T) (*env, actor.Actor, *cases.Case, []cases.Defendant) {
+	t.Helper()
+	e := newEnv(t, testenv.T0, 1)
+	c, ds, _ := twoDefendants(t, e, "R1")
+	for _, d := range ds {
+		e.Sentence12(t, c, d)
+	}
+	return e, e.Clerk(t), c, ds
 }

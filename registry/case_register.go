@@ -156,27 +156,43 @@ func changesAfterFacts(ctx context.Context, g *gorm.DB, groupID int64, facts civ
 // facts date: recorded after the facts and before the register was kept
 // with the case (changesAfterFacts), and after it (registerChanges).
 func RegisterChanges(ctx context.Context, g *gorm.DB, defendantID, groupID int64, facts civil.Date, loc *time.Location) ([]string, error) {
+	_, warnings, err := caseCovered(ctx, g, defendantID, groupID, facts, loc)
+	return warnings, err
+}
+
+// caseCovered returns the members of group groupID that fan-group
+// defendant defendantID's ban reaches on facts, by id — those of the
+// register kept with the case, with their data as the register has it now,
+// or, with no register kept, those of the register today — and the
+// warnings of the changes to the register that touch the facts date
+// (changesAfterFacts, registerChanges), dates in loc.
+func caseCovered(ctx context.Context, g *gorm.DB, defendantID, groupID int64, facts civil.Date, loc *time.Location) ([]Member, []string, error) {
+	live, err := liveCovered(ctx, g, groupID, facts)
+	if err != nil {
+		return nil, nil, err
+	}
 	kept, err := keptRegister(ctx, g, defendantID, groupID, facts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var until time.Time
 	if kept != nil {
 		until = kept.TakenAt
 	}
-	out, err := changesAfterFacts(ctx, g, groupID, facts, loc, until)
+	warnings, err := changesAfterFacts(ctx, g, groupID, facts, loc, until)
 	if err != nil || kept == nil {
-		return out, err
-	}
-	live, err := liveCovered(ctx, g, groupID, facts)
-	if err != nil {
-		return nil, err
+		return live, warnings, err
 	}
 	all, err := membersByID(ctx, g, groupID, kept.Covered)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return append(out, registerChanges(kept, live, all, facts, loc)...), nil
+	covered := make([]Member, 0, len(all))
+	for _, m := range all {
+		covered = append(covered, m)
+	}
+	sort.Slice(covered, func(i, j int) bool { return covered[i].ID < covered[j].ID })
+	return covered, append(warnings, registerChanges(kept, live, all, facts, loc)...), nil
 }
 
 // membersByID loads the members of group groupID among ids.

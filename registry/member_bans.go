@@ -77,32 +77,7 @@ func SelectBanMembers(ctx context.Context, g *gorm.DB, groupID int64, facts civi
 // Dates of the warnings are in loc.
 func SelectCaseBanMembers(ctx context.Context, g *gorm.DB, defendantID, groupID int64, facts civil.Date, loc *time.Location, reach string, named, excluded []int64) (*BanSelection, error) {
 	return selectBanMembers(ctx, g, groupID, facts, reach, named, excluded, func() ([]Member, []string, error) {
-		live, err := liveCovered(ctx, g, groupID, facts)
-		if err != nil {
-			return nil, nil, err
-		}
-		kept, err := keptRegister(ctx, g, defendantID, groupID, facts)
-		if err != nil {
-			return nil, nil, err
-		}
-		var until time.Time
-		if kept != nil {
-			until = kept.TakenAt
-		}
-		warnings, err := changesAfterFacts(ctx, g, groupID, facts, loc, until)
-		if err != nil || kept == nil {
-			return live, warnings, err
-		}
-		all, err := membersByID(ctx, g, groupID, kept.Covered)
-		if err != nil {
-			return nil, nil, err
-		}
-		covered := make([]Member, 0, len(all))
-		for _, m := range all {
-			covered = append(covered, m)
-		}
-		sort.Slice(covered, func(i, j int) bool { return covered[i].ID < covered[j].ID })
-		return covered, append(warnings, registerChanges(kept, live, all, facts, loc)...), nil
+		return caseCovered(ctx, g, defendantID, groupID, facts, loc)
 	})
 }
 

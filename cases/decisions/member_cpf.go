@@ -21,17 +21,25 @@ type MemberBan struct {
 	CPF        string // 11 digits
 }
 
+// MemberBanScope narrows MemberBansOf: to case CaseID, to ban BanID (zero:
+// not narrowed).
+type MemberBanScope struct {
+	CaseID, BanID int64
+}
+
 // MemberBansOf returns the member bans of court's cases still to be
 // served (status awaiting_final or active and not past their last day on
-// today), by ban id.
-func (s *Service) MemberBansOf(ctx context.Context, court string) ([]MemberBan, error) {
+// today), within scope, by ban id.
+func (s *Service) MemberBansOf(ctx context.Context, court string, scope MemberBanScope) ([]MemberBan, error) {
 	var out []MemberBan
 	today := civil.Today(s.Now(), s.Loc)
 	err := db.Conn(ctx, s.DB).Raw(`SELECT b.id AS ban_id, b.case_id, c.number AS case_number, b.member_id, b.name, b.birth_date, b.cpf
 		FROM bans b JOIN cases c ON c.id = b.case_id
 		WHERE c.court_code = ? AND b.member_id IS NOT NULL AND b.cpf IS NOT NULL
 		  AND (b.status = ? OR (b.status = ? AND (b.last_day IS NULL OR b.last_day >= ?)))
-		ORDER BY b.id`, court, sanctions.StatusAwaitingFinal, sanctions.StatusActive, today).Scan(&out).Error
+		  AND (? = 0 OR b.case_id = ?) AND (? = 0 OR b.id = ?)
+		ORDER BY b.id`, court, sanctions.StatusAwaitingFinal, sanctions.StatusActive, today,
+		scope.CaseID, scope.CaseID, scope.BanID, scope.BanID).Scan(&out).Error
 	return out, err
 }
 

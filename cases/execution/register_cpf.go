@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/juizado/juizado/cases"
+	"github.com/juizado/juizado/cases/decisions"
 	"github.com/juizado/juizado/internal/actor"
 	"github.com/juizado/juizado/internal/civil"
 	"github.com/juizado/juizado/internal/db"
@@ -46,10 +47,21 @@ var errNoCorrection = errs.New(errs.NotFound, "Não há correção de CPF do cad
 // registry.MemberIdentities), by ban. Who: the court's clerk or judge
 // (errs.Forbidden otherwise).
 func (s *Service) RegisterCPFCorrections(ctx context.Context, a actor.Actor) ([]RegisterCPFCorrection, error) {
+	return s.cpfCorrections(ctx, a, decisions.MemberBanScope{})
+}
+
+// CaseCPFCorrections is RegisterCPFCorrections for case caseID alone (the
+// case page's).
+func (s *Service) CaseCPFCorrections(ctx context.Context, a actor.Actor, caseID int64) ([]RegisterCPFCorrection, error) {
+	return s.cpfCorrections(ctx, a, decisions.MemberBanScope{CaseID: caseID})
+}
+
+// cpfCorrections is RegisterCPFCorrections within scope.
+func (s *Service) cpfCorrections(ctx context.Context, a actor.Actor, scope decisions.MemberBanScope) ([]RegisterCPFCorrection, error) {
 	if a.Court == "" || (a.Role != "clerk" && a.Role != "judge") {
 		return nil, errs.New(errs.Forbidden, "As correções de CPF do cadastro das torcidas são do juizado.")
 	}
-	bans, err := s.Decisions.MemberBansOf(ctx, a.Court)
+	bans, err := s.Decisions.MemberBansOf(ctx, a.Court, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -91,18 +103,14 @@ func (s *Service) CarryRegisterCPF(ctx context.Context, a actor.Actor, banID int
 	}
 	var out *RegisterCPFCorrection
 	err := db.WithTx(ctx, s.DB, func(ctx context.Context) error {
-		list, err := s.RegisterCPFCorrections(ctx, a)
+		list, err := s.cpfCorrections(ctx, a, decisions.MemberBanScope{BanID: banID})
 		if err != nil {
 			return err
 		}
-		for i := range list {
-			if list[i].BanID == banID {
-				out = &list[i]
-			}
-		}
-		if out == nil {
+		if len(list) == 0 {
 			return errNoCorrection
 		}
+		out = &list[0]
 		c, err := s.LockCase(ctx, a, out.CaseID)
 		if err != nil {
 			return err

@@ -146,14 +146,8 @@ func (s *UI) renderCase(c echo.Context, status int, p server.Page) error {
 		}
 	}
 	if len(v.Bans) > 0 && s.May(u, http.MethodPost, "/processos/:id/cpf-cadastro") {
-		all, err := s.Cases.Execution.RegisterCPFCorrections(c.Request().Context(), server.Actor(c))
-		if err != nil {
+		if d.CPFCorrections, err = s.Cases.Execution.CaseCPFCorrections(c.Request().Context(), server.Actor(c), v.ID); err != nil {
 			return err
-		}
-		for _, x := range all {
-			if x.CaseID == v.ID {
-				d.CPFCorrections = append(d.CPFCorrections, x)
-			}
 		}
 	}
 	for _, b := range v.Bans {

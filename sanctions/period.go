@@ -284,11 +284,17 @@ func (c *counter) skip(d civil.Date) (bool, error) {
 	} else if why, no = NoCourtBusiness(d, c.in.Court); !no {
 		return false, nil
 	}
+	return true, c.record(d, why)
+}
+
+// record adds d to the days the window skipped, with why; errs.Invalid on
+// notified_on when the calendar has no working day in maxSkip days.
+func (c *counter) record(d civil.Date, why string) error {
 	if c.skipped++; c.skipped > maxSkip {
-		return false, errs.InvalidField("notified_on", "calendar", fmt.Sprintf("o calendário do juizado não tem dia útil em %d dias após %s.", maxSkip, c.in.NotifiedOn.BR()))
+		return errs.InvalidField("notified_on", "calendar", fmt.Sprintf("o calendário do juizado não tem dia útil em %d dias após %s.", maxSkip, c.in.NotifiedOn.BR()))
 	}
 	c.p.Skipped = append(c.p.Skipped, SkippedDay{Date: d, Why: why})
-	return true, nil
+	return nil
 }
 
 // walk moves d forward past the days skip records.
@@ -313,10 +319,9 @@ func (c *counter) business(d civil.Date) (civil.Date, error) {
 		if !no {
 			return d, nil
 		}
-		if c.skipped++; c.skipped > maxSkip {
-			return d, errs.InvalidField("notified_on", "calendar", fmt.Sprintf("o calendário do juizado não tem dia útil em %d dias após %s.", maxSkip, c.in.NotifiedOn.BR()))
+		if err := c.record(d, why); err != nil {
+			return d, err
 		}
-		c.p.Skipped = append(c.p.Skipped, SkippedDay{Date: d, Why: why})
 		d = d.AddDays(1)
 	}
 }

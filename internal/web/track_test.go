@@ -18,18 +18,7 @@ import (
 func TestTrackPerDefendantOverHTTP_Lei9099_arts_76_77_81_82(t *testing.T) {
 	w := newWF(t)
 	w.addJudge()
-	rep := w.rep("R1")
-	second := map[string]any{}
-	for k, v := range rep["defendants"].([]any)[0].(map[string]any) {
-		second[k] = v
-	}
-	second["full_name"], second["cpf"], second["mother_name"] = "Márcia Exemplo Nogueira", "390.996.030-88", "Lúcia Exemplo"
-	rep["defendants"] = append(rep["defendants"].([]any), second)
-	rec, c := w.do("POST", "/api/v1/cases", "prosecutor", rep)
-	w.want(rec, 201, "filing two defendants")
-	id := int64(c["id"].(float64))
-	a := int64(c["defendants"].([]any)[0].(map[string]any)["id"].(float64))
-	b := int64(c["defendants"].([]any)[1].(map[string]any)["id"].(float64))
+	id, a, b := w.twoDefendants()
 	path := fmt.Sprintf("/api/v1/cases/%d", id)
 	step := func(role string, body map[string]any, code int) map[string]any {
 		t.Helper()
@@ -48,7 +37,7 @@ func TestTrackPerDefendantOverHTTP_Lei9099_arts_76_77_81_82(t *testing.T) {
 		return out, v["status"].(string)
 	}
 	step("clerk", map[string]any{"to": "preliminary_hearing"}, 200)
-	rec, _ = w.do("POST", path+"/plea", "prosecutor", map[string]any{"defendant_id": a, "months": 6})
+	rec, _ := w.do("POST", path+"/plea", "prosecutor", map[string]any{"defendant_id": a, "months": 6})
 	w.want(rec, 201, "plea offer to a")
 	step("clerk", map[string]any{"to": "plea_accepted", "defendant_id": a}, 200)
 	rec, _ = w.do("POST", path+"/plea/homologate", "judge", map[string]any{"defendant_id": a})
